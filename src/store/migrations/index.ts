@@ -1,0 +1,15 @@
+import { migration0001 } from './0001-initial.js';
+
+/** A numbered schema change, applied once, in its own transaction. */
+export interface Migration {
+  /** 1, 2, 3, … in order, never reused. */
+  id: number;
+  name: string;
+  sql: string;
+}
+
+/**
+ * Every migration, in order. Append-only. They are TypeScript modules (not .sql files) so the build
+ * copies them into dist/ with the rest of the code.
+ */
+export const MIGRATIONS: readonly Migration[] = [migration0001];

@@ -1,0 +1,160 @@
+import type Database from 'better-sqlite3';
+import { OUTBOX_STATES, type NewOutboxRow, type OutboxRepository, type OutboxRow, type OutboxState } from '../core/store.js';
+import { countStates, fromJson, toJson } from './sql.js';
+
+interface Row {
+  id: number;
+  key: string;
+  destination: string;
+  kind: string;
+  payload: string;
+  state: OutboxState;
+  attempts: number;
+  next_attempt_at: number;
+  lease_owner: string | null;
+  lease_until: number | null;
+  result: string | null;
+  last_error: string | null;
+  created_at: number;
+  sent_at: number | null;
+}
+
+function toOutboxRow(row: Row): OutboxRow {
+  return {
+    id: row.id,
+    key: row.key,
+    destination: row.destination,
+    kind: row.kind,
+    payload: fromJson(row.payload),
+    state: row.state,
+    attempts: row.attempts,
+    nextAttemptAt: row.next_attempt_at,
+    leaseOwner: row.lease_owner,
+    leaseUntil: row.lease_until,
+    result: fromJson(row.result),
+    lastError: row.last_error,
+    createdAt: row.created_at,
+    sentAt: row.sent_at,
+  };
+}
+
+/** Claimable: pending, or sending with an expired lease; and due. */
+const CLAIMABLE = `(state = 'pending' OR (state = 'sending' AND lease_until <= @now)) AND next_attempt_at <= @now`;
+
+/**
+ * The oldest claimable row whose destination has no earlier unsent row. The outer WHERE repeats the
+ * claim condition so that on PostgreSQL (READ COMMITTED re-checks only the outer WHERE after waiting
+ * for a row lock) the loser of a race updates nothing; PostgreSQL adds `FOR UPDATE SKIP LOCKED` to the
+ * inner SELECT. SQLite runs the whole statement under the write lock.
+ */
+const CLAIM_SQL = `
+UPDATE outbox
+SET state = 'sending', lease_owner = @owner, lease_until = @leaseUntil, attempts = attempts + 1
+WHERE id = (
+    SELECT o.id FROM outbox AS o
+    WHERE (o.state = 'pending' OR (o.state = 'sending' AND o.lease_until <= @now))
+      AND o.next_attempt_at <= @now
+      AND NOT EXISTS (
+        SELECT 1 FROM outbox AS e
+        WHERE e.destination = o.destination AND e.state IN ('pending', 'sending') AND e.id < o.id)
+    ORDER BY o.id
+    LIMIT 1)
+  AND ${CLAIMABLE}
+RETURNING *`;
+
+/** Held: `owner` claimed the row and nobody has claimed it since. */
+const HELD = `id = @id AND state = 'sending' AND lease_owner = @owner`;
+
+export class SqliteOutboxRepository implements OutboxRepository {
+  private readonly insertRow;
+  private readonly claimRow;
+  private readonly sentRow;
+  private readonly retryRow;
+  private readonly failRow;
+  private readonly byKey;
+  private readonly listRows;
+  private readonly countRows;
+
+  constructor(private readonly db: Database.Database) {
+    this.insertRow = db.prepare<{ key: string; destination: string; kind: string; payload: string; now: number }>(
+      `INSERT INTO outbox (key, destination, kind, payload, state, attempts, next_attempt_at, created_at)
+       VALUES (@key, @destination, @kind, @payload, 'pending', 0, @now, @now)
+       ON CONFLICT (key) DO NOTHING`,
+    );
+    this.claimRow = db.prepare<{ owner: string; now: number; leaseUntil: number }, Row>(CLAIM_SQL);
+    this.sentRow = db.prepare<{ id: number; owner: string; result: string; now: number }>(
+      `UPDATE outbox SET state = 'sent', result = @result, sent_at = @now, lease_owner = NULL, lease_until = NULL
+       WHERE ${HELD}`,
+    );
+    this.retryRow = db.prepare<{ id: number; owner: string; nextAttemptAt: number; error: string }>(
+      `UPDATE outbox SET state = 'pending', next_attempt_at = @nextAttemptAt, last_error = @error, lease_owner = NULL, lease_until = NULL
+       WHERE ${HELD}`,
+    );
+    this.failRow = db.prepare<{ id: number; owner: string; error: string }>(
+      `UPDATE outbox SET state = 'failed', last_error = @error, lease_owner = NULL, lease_until = NULL
+       WHERE ${HELD}`,
+    );
+    this.byKey = db.prepare<[string], Row>('SELECT * FROM outbox WHERE key = ?');
+    this.listRows = db.prepare<{ destination: string | null; state: string | null }, Row>(
+      `SELECT * FROM outbox
+       WHERE (@destination IS NULL OR destination = @destination) AND (@state IS NULL OR state = @state)
+       ORDER BY id`,
+    );
+    this.countRows = db.prepare<[], { state: string; n: number }>('SELECT state, COUNT(*) AS n FROM outbox GROUP BY state');
+  }
+
+  /** Inserts rows inside the caller's transaction; returns how many were new. */
+  addWithin(rows: readonly NewOutboxRow[], now: number): number {
+    let inserted = 0;
+    for (const row of rows) {
+      const { changes } = this.insertRow.run({
+        key: row.key,
+        destination: row.destination,
+        kind: row.kind,
+        payload: toJson(row.payload),
+        now,
+      });
+      inserted += changes;
+    }
+    return inserted;
+  }
+
+  async add(rows: readonly NewOutboxRow[], now: number): Promise<number> {
+    if (rows.length === 0) return 0;
+    return this.db.transaction(() => this.addWithin(rows, now)).immediate();
+  }
+
+  async claimNext(owner: string, now: number, leaseMs: number): Promise<OutboxRow | undefined> {
+    const row = this.db.transaction(() => this.claimRow.get({ owner, now, leaseUntil: now + leaseMs })).immediate();
+    return row ? toOutboxRow(row) : undefined;
+  }
+
+  async markSent(id: number, owner: string, result: unknown, now: number): Promise<boolean> {
+    return this.write(() => this.sentRow.run({ id, owner, result: toJson(result ?? null), now }).changes);
+  }
+
+  async retryLater(id: number, owner: string, nextAttemptAt: number, error: string, _now: number): Promise<boolean> {
+    return this.write(() => this.retryRow.run({ id, owner, nextAttemptAt, error }).changes);
+  }
+
+  async markFailed(id: number, owner: string, error: string, _now: number): Promise<boolean> {
+    return this.write(() => this.failRow.run({ id, owner, error }).changes);
+  }
+
+  async getByKey(key: string): Promise<OutboxRow | undefined> {
+    const row = this.byKey.get(key);
+    return row ? toOutboxRow(row) : undefined;
+  }
+
+  async list(options: { destination?: string; state?: OutboxState } = {}): Promise<OutboxRow[]> {
+    return this.listRows.all({ destination: options.destination ?? null, state: options.state ?? null }).map(toOutboxRow);
+  }
+
+  async counts(): Promise<Record<OutboxState, number>> {
+    return countStates(OUTBOX_STATES, this.countRows.all());
+  }
+
+  private write(change: () => number): boolean {
+    return this.db.transaction(change).immediate() > 0;
+  }
+}

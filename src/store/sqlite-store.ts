@@ -1,0 +1,77 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Store } from '../core/store.js';
+import { SqliteAnchorRepository } from './anchor-repository.js';
+import { SqliteEventKeyRepository } from './event-key-repository.js';
+import { SqliteLeaseRepository } from './lease-repository.js';
+import { migrate } from './migrate.js';
+import { SqliteOutboxRepository } from './outbox-repository.js';
+import { SqliteScheduleFireRepository } from './schedule-fire-repository.js';
+import { SqliteSettingRepository } from './setting-repository.js';
+import { SqliteTrackedRunRepository } from './tracked-run-repository.js';
+import { SqliteTriggerRepository } from './trigger-repository.js';
+
+export interface SqliteStoreOptions {
+  /** Database file (its directory is created), or `:memory:`. */
+  path: string;
+  /** How long a statement waits for another process's write lock before failing (ms). Default 5000. */
+  busyTimeoutMs?: number;
+  /** Clock for `schema_migrations.applied_at` only; the repositories take `now` from their callers. */
+  now?: () => number;
+}
+
+/** The `Store` on one better-sqlite3 connection. Use one per process. */
+export class SqliteStore implements Store {
+  readonly triggers: SqliteTriggerRepository;
+  readonly runs: SqliteTrackedRunRepository;
+  readonly anchors: SqliteAnchorRepository;
+  readonly eventKeys: SqliteEventKeyRepository;
+  readonly outbox: SqliteOutboxRepository;
+  readonly scheduleFires: SqliteScheduleFireRepository;
+  readonly leases: SqliteLeaseRepository;
+  readonly settings: SqliteSettingRepository;
+  private readonly pingStatement;
+
+  /** Takes an open, migrated connection; use `openSqliteStore`. */
+  constructor(readonly db: Database.Database) {
+    this.outbox = new SqliteOutboxRepository(db);
+    this.runs = new SqliteTrackedRunRepository(db, this.outbox);
+    this.anchors = new SqliteAnchorRepository(db);
+    this.triggers = new SqliteTriggerRepository(db, { outbox: this.outbox, runs: this.runs, anchors: this.anchors });
+    this.eventKeys = new SqliteEventKeyRepository(db);
+    this.scheduleFires = new SqliteScheduleFireRepository(db);
+    this.leases = new SqliteLeaseRepository(db);
+    this.settings = new SqliteSettingRepository(db);
+    this.pingStatement = db.prepare('SELECT 1');
+  }
+
+  async ping(): Promise<void> {
+    this.pingStatement.get();
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}
+
+/**
+ * Opens (creating when absent) the SQLite database, sets it up for several processes — WAL, a busy
+ * timeout, `synchronous=NORMAL`, foreign keys on — and applies pending migrations.
+ */
+export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
+  const inMemory = options.path === ':memory:' || options.path === '';
+  if (!inMemory) mkdirSync(dirname(options.path), { recursive: true });
+  // The busy timeout is given to the constructor so that it already applies to the pragmas below.
+  const db = new Database(options.path, { timeout: options.busyTimeoutMs ?? 5000 });
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    migrate(db, options.now ?? Date.now);
+    return new SqliteStore(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}

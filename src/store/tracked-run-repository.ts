@@ -1,0 +1,197 @@
+import type Database from 'better-sqlite3';
+import type { NewOutboxRow, NewTrackedRun, RunObservation, TrackedRun, TrackedRunRepository } from '../core/store.js';
+import type { SqliteOutboxRepository } from './outbox-repository.js';
+import { fromJson, toFlag, toJson } from './sql.js';
+
+interface Row {
+  run_id: string;
+  anchor: string;
+  source: string;
+  title: string | null;
+  route: string;
+  state: string;
+  server_updated_at: string | null;
+  session_link: string | null;
+  transition: number;
+  tracked: number;
+  last_seen_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+function toTrackedRun(row: Row): TrackedRun {
+  return {
+    runId: row.run_id,
+    anchor: row.anchor,
+    source: row.source,
+    title: row.title,
+    route: fromJson(row.route),
+    state: row.state,
+    serverUpdatedAt: row.server_updated_at,
+    sessionLink: row.session_link,
+    transition: row.transition,
+    tracked: row.tracked === 1,
+    lastSeenAt: row.last_seen_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** Oldest seen first; never seen before all (NULLS FIRST is spelled out: PostgreSQL sorts NULLs last). */
+const OLDEST_SEEN_FIRST = 'ORDER BY last_seen_at ASC NULLS FIRST, run_id';
+
+export class SqliteTrackedRunRepository implements TrackedRunRepository {
+  private readonly byId;
+  private readonly countRows;
+  private readonly pageFirst;
+  private readonly pageAfter;
+  private readonly notInStates;
+  private readonly stale;
+  private readonly transitionRow;
+  private readonly touchRows;
+  private readonly retrackRow;
+  private readonly insertRow;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly outbox: SqliteOutboxRepository,
+  ) {
+    this.byId = db.prepare<[string], Row>('SELECT * FROM tracked_runs WHERE run_id = ?');
+    this.countRows = db.prepare<[], number>('SELECT COUNT(*) FROM tracked_runs WHERE tracked = 1').pluck();
+    this.pageFirst = db.prepare<{ limit: number }, Row>('SELECT * FROM tracked_runs WHERE tracked = 1 ORDER BY run_id LIMIT @limit');
+    this.pageAfter = db.prepare<{ limit: number; after: string }, Row>(
+      'SELECT * FROM tracked_runs WHERE tracked = 1 AND run_id > @after ORDER BY run_id LIMIT @limit',
+    );
+    // The list of states is bound as one JSON array (json_each); PostgreSQL binds an array (<> ALL($1)).
+    this.notInStates = db.prepare<{ states: string; limit: number }, Row>(
+      `SELECT * FROM tracked_runs
+       WHERE tracked = 1 AND state NOT IN (SELECT value FROM json_each(@states))
+       ${OLDEST_SEEN_FIRST} LIMIT @limit`,
+    );
+    this.stale = db.prepare<{ seenBefore: number; limit: number }, Row>(
+      `SELECT * FROM tracked_runs
+       WHERE tracked = 1 AND (last_seen_at IS NULL OR last_seen_at < @seenBefore)
+       ${OLDEST_SEEN_FIRST} LIMIT @limit`,
+    );
+    this.transitionRow = db.prepare<{
+      runId: string;
+      expected: number;
+      state: string;
+      serverUpdatedAt: string | null;
+      sessionLink: string | null;
+      tracked: number;
+      now: number;
+    }>(
+      `UPDATE tracked_runs
+       SET state = @state, server_updated_at = @serverUpdatedAt, session_link = @sessionLink, tracked = @tracked,
+           transition = transition + 1, last_seen_at = @now, updated_at = @now
+       WHERE run_id = @runId AND transition = @expected`,
+    );
+    this.touchRows = db.prepare<{ ids: string; now: number }>(
+      'UPDATE tracked_runs SET last_seen_at = @now WHERE run_id IN (SELECT value FROM json_each(@ids))',
+    );
+    this.retrackRow = db.prepare<{ runId: string; now: number }>(
+      'UPDATE tracked_runs SET tracked = 1, updated_at = @now WHERE run_id = @runId',
+    );
+    this.insertRow = db.prepare<{
+      runId: string;
+      anchor: string;
+      source: string;
+      title: string | null;
+      route: string;
+      state: string;
+      serverUpdatedAt: string | null;
+      sessionLink: string | null;
+      now: number;
+    }>(
+      `INSERT INTO tracked_runs (run_id, anchor, source, title, route, state, server_updated_at, session_link,
+                                 transition, tracked, last_seen_at, created_at, updated_at)
+       VALUES (@runId, @anchor, @source, @title, @route, @state, @serverUpdatedAt, @sessionLink, 0, 1, NULL, @now, @now)
+       ON CONFLICT (run_id) DO NOTHING`,
+    );
+  }
+
+  /** Inserts the run inside the caller's transaction; true if it was new. */
+  insertWithin(run: NewTrackedRun, now: number): boolean {
+    const { changes } = this.insertRow.run({
+      runId: run.runId,
+      anchor: run.anchor,
+      source: run.source,
+      title: run.title,
+      route: toJson(run.route),
+      state: run.state,
+      serverUpdatedAt: run.serverUpdatedAt,
+      sessionLink: run.sessionLink,
+      now,
+    });
+    return changes > 0;
+  }
+
+  /** Tracks the run again inside the caller's transaction. */
+  retrackWithin(runId: string, now: number): void {
+    this.retrackRow.run({ runId, now });
+  }
+
+  async get(runId: string): Promise<TrackedRun | undefined> {
+    const row = this.byId.get(runId);
+    return row ? toTrackedRun(row) : undefined;
+  }
+
+  async countTracked(): Promise<number> {
+    return this.countRows.get() ?? 0;
+  }
+
+  async listTracked(options: { limit: number; afterRunId?: string }): Promise<TrackedRun[]> {
+    const rows =
+      options.afterRunId === undefined
+        ? this.pageFirst.all({ limit: options.limit })
+        : this.pageAfter.all({ limit: options.limit, after: options.afterRunId });
+    return rows.map(toTrackedRun);
+  }
+
+  async listTrackedNotInStates(states: readonly string[], limit: number): Promise<TrackedRun[]> {
+    return this.notInStates.all({ states: JSON.stringify(states), limit }).map(toTrackedRun);
+  }
+
+  async listStale(seenBefore: number, limit: number): Promise<TrackedRun[]> {
+    return this.stale.all({ seenBefore, limit }).map(toTrackedRun);
+  }
+
+  async recordTransition(
+    runId: string,
+    expectedTransition: number,
+    observation: RunObservation,
+    owed: NewOutboxRow[],
+    now: number,
+  ): Promise<boolean> {
+    return this.db
+      .transaction(() => {
+        const { changes } = this.transitionRow.run({
+          runId,
+          expected: expectedTransition,
+          state: observation.state,
+          serverUpdatedAt: observation.serverUpdatedAt,
+          sessionLink: observation.sessionLink,
+          tracked: toFlag(observation.tracked),
+          now,
+        });
+        if (changes === 0) return false;
+        this.outbox.addWithin(owed, now);
+        return true;
+      })
+      .immediate();
+  }
+
+  async touch(runIds: readonly string[], now: number): Promise<void> {
+    if (runIds.length === 0) return;
+    this.db.transaction(() => this.touchRows.run({ ids: JSON.stringify(runIds), now })).immediate();
+  }
+
+  async retrack(runId: string, now: number): Promise<void> {
+    this.db.transaction(() => this.retrackWithin(runId, now)).immediate();
+  }
+
+  async insert(run: NewTrackedRun, now: number): Promise<boolean> {
+    return this.db.transaction(() => this.insertWithin(run, now)).immediate();
+  }
+}

@@ -1,0 +1,202 @@
+import type Database from 'better-sqlite3';
+import {
+  TRIGGER_STATES,
+  type NewOutboxRow,
+  type NewTrigger,
+  type StoredTrigger,
+  type TriggerEffects,
+  type TriggerKind,
+  type TriggerOutcome,
+  type TriggerRepository,
+  type TriggerState,
+} from '../core/store.js';
+import type { SqliteAnchorRepository } from './anchor-repository.js';
+import type { SqliteOutboxRepository } from './outbox-repository.js';
+import { countStates, fromJson, toJson } from './sql.js';
+import type { SqliteTrackedRunRepository } from './tracked-run-repository.js';
+
+interface Row {
+  id: number;
+  key: string;
+  kind: TriggerKind;
+  source: string;
+  anchor: string;
+  payload: string;
+  state: TriggerState;
+  attempts: number;
+  next_attempt_at: number;
+  lease_owner: string | null;
+  lease_until: number | null;
+  create_attempted_at: number | null;
+  run_id: string | null;
+  last_error: string | null;
+  received_at: number;
+  updated_at: number;
+}
+
+function toTrigger(row: Row): StoredTrigger {
+  return {
+    id: row.id,
+    key: row.key,
+    kind: row.kind,
+    source: row.source,
+    anchor: row.anchor,
+    payload: fromJson(row.payload),
+    state: row.state,
+    attempts: row.attempts,
+    nextAttemptAt: row.next_attempt_at,
+    leaseOwner: row.lease_owner,
+    leaseUntil: row.lease_until,
+    createAttemptedAt: row.create_attempted_at,
+    runId: row.run_id,
+    lastError: row.last_error,
+    receivedAt: row.received_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/**
+ * The oldest claimable trigger whose anchor has no earlier unfinished trigger. As for the outbox, the
+ * outer WHERE repeats the claim condition (PostgreSQL re-checks only that after a row-lock wait) and
+ * PostgreSQL adds `FOR UPDATE SKIP LOCKED` to the inner SELECT.
+ */
+const CLAIM_SQL = `
+UPDATE triggers
+SET state = 'working', lease_owner = @owner, lease_until = @leaseUntil, attempts = attempts + 1, updated_at = @now
+WHERE id = (
+    SELECT t.id FROM triggers AS t
+    WHERE (t.state = 'pending' OR (t.state = 'working' AND t.lease_until <= @now))
+      AND t.next_attempt_at <= @now
+      AND NOT EXISTS (
+        SELECT 1 FROM triggers AS e
+        WHERE e.anchor = t.anchor AND e.state IN ('pending', 'working') AND e.id < t.id)
+    ORDER BY t.id
+    LIMIT 1)
+  AND (state = 'pending' OR (state = 'working' AND lease_until <= @now))
+  AND next_attempt_at <= @now
+RETURNING *`;
+
+/** Held: `owner` claimed the trigger and nobody has claimed it since. */
+const HELD = `id = @id AND state = 'working' AND lease_owner = @owner`;
+
+export class SqliteTriggerRepository implements TriggerRepository {
+  private readonly insertTrigger;
+  private readonly claimTrigger;
+  private readonly createAttempted;
+  private readonly extend;
+  private readonly toPending;
+  private readonly end;
+  private readonly byId;
+  private readonly byKey;
+  private readonly countRows;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly related: { outbox: SqliteOutboxRepository; runs: SqliteTrackedRunRepository; anchors: SqliteAnchorRepository },
+  ) {
+    this.insertTrigger = db.prepare<{ key: string; kind: string; source: string; anchor: string; payload: string; now: number }, Row>(
+      `INSERT INTO triggers (key, kind, source, anchor, payload, state, attempts, next_attempt_at, received_at, updated_at)
+       VALUES (@key, @kind, @source, @anchor, @payload, 'pending', 0, @now, @now, @now)
+       ON CONFLICT (key) DO NOTHING
+       RETURNING *`,
+    );
+    this.claimTrigger = db.prepare<{ owner: string; now: number; leaseUntil: number }, Row>(CLAIM_SQL);
+    this.createAttempted = db.prepare<{ id: number; owner: string; now: number }>(
+      `UPDATE triggers SET create_attempted_at = @now, updated_at = @now WHERE ${HELD}`,
+    );
+    this.extend = db.prepare<{ id: number; owner: string; now: number; leaseUntil: number }>(
+      `UPDATE triggers SET lease_until = @leaseUntil, updated_at = @now WHERE ${HELD}`,
+    );
+    this.toPending = db.prepare<{ id: number; owner: string; now: number; nextAttemptAt: number; error: string }>(
+      `UPDATE triggers
+       SET state = 'pending', next_attempt_at = @nextAttemptAt, last_error = @error, lease_owner = NULL, lease_until = NULL, updated_at = @now
+       WHERE ${HELD}`,
+    );
+    this.end = db.prepare<{ id: number; owner: string; now: number; state: string; runId: string | null; error: string | null }>(
+      `UPDATE triggers
+       SET state = @state, run_id = COALESCE(@runId, run_id), last_error = @error, lease_owner = NULL, lease_until = NULL, updated_at = @now
+       WHERE ${HELD}`,
+    );
+    this.byId = db.prepare<[number], Row>('SELECT * FROM triggers WHERE id = ?');
+    this.byKey = db.prepare<[string], Row>('SELECT * FROM triggers WHERE key = ?');
+    this.countRows = db.prepare<[], { state: string; n: number }>('SELECT state, COUNT(*) AS n FROM triggers GROUP BY state');
+  }
+
+  async enqueue(trigger: NewTrigger, owed: NewOutboxRow[], now: number): Promise<{ inserted: boolean; trigger: StoredTrigger }> {
+    return this.db
+      .transaction(() => {
+        const row = this.insertTrigger.get({
+          key: trigger.key,
+          kind: trigger.kind,
+          source: trigger.source,
+          anchor: trigger.anchor,
+          payload: toJson(trigger.payload),
+          now,
+        });
+        if (row) {
+          this.related.outbox.addWithin(owed, now);
+          return { inserted: true, trigger: toTrigger(row) };
+        }
+        const existing = this.byKey.get(trigger.key);
+        if (!existing) throw new Error(`trigger ${trigger.key} conflicted but cannot be read`);
+        return { inserted: false, trigger: toTrigger(existing) };
+      })
+      .immediate();
+  }
+
+  async claimNext(owner: string, now: number, leaseMs: number): Promise<StoredTrigger | undefined> {
+    const row = this.db.transaction(() => this.claimTrigger.get({ owner, now, leaseUntil: now + leaseMs })).immediate();
+    return row ? toTrigger(row) : undefined;
+  }
+
+  async markCreateAttempted(id: number, owner: string, now: number): Promise<boolean> {
+    return this.write(() => this.createAttempted.run({ id, owner, now }).changes);
+  }
+
+  async extendLease(id: number, owner: string, now: number, leaseMs: number): Promise<boolean> {
+    return this.write(() => this.extend.run({ id, owner, now, leaseUntil: now + leaseMs }).changes);
+  }
+
+  async reschedule(id: number, owner: string, nextAttemptAt: number, error: string, now: number): Promise<boolean> {
+    return this.write(() => this.toPending.run({ id, owner, now, nextAttemptAt, error }).changes);
+  }
+
+  async finish(id: number, owner: string, outcome: TriggerOutcome, effects: TriggerEffects, now: number): Promise<boolean> {
+    return this.db
+      .transaction(() => {
+        const { changes } = this.end.run({
+          id,
+          owner,
+          now,
+          state: outcome.state,
+          runId: outcome.runId ?? null,
+          error: outcome.error ?? null,
+        });
+        if (changes === 0) return false;
+        if (effects.run) this.related.runs.insertWithin(effects.run, now);
+        if (effects.link) this.related.anchors.linkWithin(effects.link.anchor, effects.link.runId, now);
+        if (effects.retrack !== undefined) this.related.runs.retrackWithin(effects.retrack, now);
+        if (effects.owed) this.related.outbox.addWithin(effects.owed, now);
+        return true;
+      })
+      .immediate();
+  }
+
+  async get(id: number): Promise<StoredTrigger | undefined> {
+    const row = this.byId.get(id);
+    return row ? toTrigger(row) : undefined;
+  }
+
+  async getByKey(key: string): Promise<StoredTrigger | undefined> {
+    const row = this.byKey.get(key);
+    return row ? toTrigger(row) : undefined;
+  }
+
+  async countByState(): Promise<Record<TriggerState, number>> {
+    return countStates(TRIGGER_STATES, this.countRows.all());
+  }
+
+  private write(change: () => number): boolean {
+    return this.db.transaction(change).immediate() > 0;
+  }
+}

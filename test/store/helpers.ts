@@ -1,0 +1,39 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { NewOutboxRow, NewTrackedRun, NewTrigger } from '../../src/core/store.js';
+
+/** A fresh temporary directory; `remove()` deletes it with everything in it. */
+export function tempDir(prefix = 'agent-bridge-store-'): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export function aTrigger(overrides: Partial<NewTrigger> = {}): NewTrigger {
+  return {
+    key: 'Ev001',
+    kind: 'start',
+    source: 'slack',
+    anchor: 'slack:C1:1700.1',
+    payload: { text: 'fix the build', requester: 'U1' },
+    ...overrides,
+  };
+}
+
+export function anOutboxRow(key: string, destination = 'slack:C1:1700.1', payload: unknown = { text: key }): NewOutboxRow {
+  return { key, destination, kind: 'status', payload };
+}
+
+export function aRun(runId: string, overrides: Partial<NewTrackedRun> = {}): NewTrackedRun {
+  return {
+    runId,
+    anchor: 'slack:C1:1700.1',
+    source: 'slack',
+    title: 'Fix the build',
+    route: { config: { name: 'slack' } },
+    state: 'QUEUED',
+    serverUpdatedAt: null,
+    sessionLink: null,
+    ...overrides,
+  };
+}
