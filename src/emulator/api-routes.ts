@@ -1,0 +1,105 @@
+/**
+ * The /api/v1 endpoints of the Cloud Agent Run API: validation, then one engine call each.
+ * Fault injection, the request log and authentication happen before these, in `emulator.ts`.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AgentConfig } from '../core/agent-runs.js';
+import type { EmulatorContext } from './context.js';
+import { encodeCursor } from './cursor.js';
+import type { CreateRunInput, FactoryRunInput } from './engine-types.js';
+import { isPlainObject, optionalString, readJsonObject, requireText, sendJson } from './http-util.js';
+import { ProblemError, badRequest } from './problem.js';
+import { parseListQuery } from './query.js';
+import type { Route } from './router.js';
+
+function parseCreate(body: Record<string, unknown>): CreateRunInput {
+  const input: CreateRunInput = { prompt: requireText(body, 'prompt') };
+  const config = body['config'];
+  if (config !== undefined && config !== null) {
+    if (!isPlainObject(config)) throw badRequest('config must be an object');
+    if (config['name'] !== undefined && typeof config['name'] !== 'string') throw badRequest('config.name must be a string');
+    input.config = config as AgentConfig;
+  }
+  const title = optionalString(body, 'title');
+  if (title !== undefined) input.title = title;
+  const identity = optionalString(body, 'agent_identity_uid');
+  if (identity !== undefined) input.agent_identity_uid = identity;
+  return input;
+}
+
+function parseFactory(body: Record<string, unknown>): FactoryRunInput {
+  const input: FactoryRunInput = { prompt: requireText(body, 'prompt') };
+  for (const field of ['title', 'ticket_ref', 'ticket_url'] as const) {
+    const value = optionalString(body, field);
+    if (value !== undefined) input[field] = value;
+  }
+  return input;
+}
+
+/** The route table of /api/v1, paths relative to the base. */
+export function apiRoutes(ctx: EmulatorContext): Route[] {
+  const { engine } = ctx;
+
+  const create = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const run = engine.createRun(parseCreate(await readJsonObject(req)));
+    sendJson(res, 200, { run_id: run.run_id, state: run.state });
+  };
+
+  return [
+    { pattern: /^\/agent\/run$/, methods: { POST: create } },
+    {
+      pattern: /^\/agent\/runs$/,
+      methods: {
+        POST: create,
+        GET: (_req, res, _params, url) => {
+          const result = engine.list(parseListQuery(url.searchParams));
+          const pageInfo = result.next
+            ? { has_next_page: true, next_cursor: encodeCursor(result.next) }
+            : { has_next_page: false };
+          sendJson(res, 200, { runs: result.runs, page_info: pageInfo });
+        },
+      },
+    },
+    {
+      pattern: /^\/agent\/runs\/([^/]+)$/,
+      methods: {
+        GET: (_req, res, [runId = '']) => {
+          const run = engine.get(runId);
+          if (!run) throw new ProblemError(404, `run ${runId} not found`);
+          sendJson(res, 200, run);
+        },
+      },
+    },
+    {
+      pattern: /^\/agent\/runs\/([^/]+)\/followups$/,
+      methods: {
+        POST: async (req, res, [runId = '']) => {
+          const body = await readJsonObject(req);
+          // An unknown run is a 404 even when the body is also wrong: the run is the resource.
+          if (!engine.get(runId)) throw new ProblemError(404, `run ${runId} not found`);
+          engine.sendFollowup(runId, requireText(body, 'message'));
+          sendJson(res, 200, {});
+        },
+      },
+    },
+    {
+      pattern: /^\/agent\/runs\/([^/]+)\/cancel$/,
+      methods: {
+        POST: async (req, res, [runId = '']) => {
+          await readJsonObject(req);
+          sendJson(res, 200, engine.cancel(runId).run_id);
+        },
+      },
+    },
+    {
+      pattern: /^\/factory\/([^/]+)\/runs$/,
+      methods: {
+        POST: async (req, res, [factoryUid = '']) => {
+          const run = engine.createFactoryRun(factoryUid, parseFactory(await readJsonObject(req)));
+          sendJson(res, 200, { run_id: run.run_id, state: run.state });
+        },
+      },
+    },
+  ];
+}
+
