@@ -1,0 +1,132 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { describeConfig, integrationSummary, maskSecret } from './describe-config.js';
+import { loadConfig } from './load-config.js';
+import { ConfigError } from './problems.js';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+
+function tempDir(files: Record<string, string> = {}): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-bridge-describe-'));
+  dirs.push(dir);
+  for (const [name, content] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), content);
+  return dir;
+}
+
+const FULL_YAML = fs.readFileSync(fileURLToPath(new URL('./fixtures/full.yml', import.meta.url)), 'utf8');
+
+const SECRETS = {
+  AGENT_API_KEY: 'run-api-key-SECRET-0123456789',
+  SLACK_BOT_TOKEN: 'xoxb-SECRET-bot-token-0123456789',
+  SLACK_SIGNING_SECRET: 'SECRET-signing-0123456789abcdef',
+  SLACK_APP_TOKEN: 'xapp-SECRET-app-token-0123456789',
+  LINEAR_API_KEY: 'lin_api_SECRET_0123456789',
+  LINEAR_ACCESS_TOKEN: 'lin_oauth_SECRET_0123456789',
+  LINEAR_WEBHOOK_SECRET: 'lin_wh_SECRET_0123456789',
+};
+/** Secret values in the fixture file (route config headers). */
+const FILE_SECRETS = ['mcp-header-secret-value-123'];
+const ALL_SECRETS = [...Object.values(SECRETS), ...FILE_SECRETS];
+
+function fullConfig() {
+  const cwd = tempDir({ 'agent-bridge.yml': FULL_YAML });
+  return loadConfig({ env: { ...SECRETS, AGENT_API_BASE_URL: 'https://agents.example.com/api/v1' }, cwd });
+}
+
+describe('maskSecret', () => {
+  it.each([
+    ['xoxb-1234567890-abcdef', 'xoxb…(masked)'],
+    ['short-secret', '…(masked)'],
+    ['', '…(masked)'],
+  ])('%j → %j', (secret, masked) => {
+    expect(maskSecret(secret)).toBe(masked);
+  });
+
+  it('leaves an unset secret unset', () => {
+    expect(maskSecret(undefined)).toBeUndefined();
+  });
+});
+
+describe('describeConfig', () => {
+  it('shows the effective configuration with every secret masked', () => {
+    const described = describeConfig(fullConfig());
+    const text = JSON.stringify(described);
+    for (const secret of ALL_SECRETS) expect(text).not.toContain(secret);
+    expect(described).toMatchObject({
+      agentApi: { baseUrl: 'https://agents.example.com/api/v1', apiKey: 'run-…(masked)', emulated: false },
+      slack: { mode: 'socket', botToken: 'xoxb…(masked)', appToken: 'xapp…(masked)', followups: 'mentions' },
+      linear: { accessToken: 'lin_…(masked)', webhookSecret: 'lin_…(masked)', handle: '@bot' },
+      tracker: { intervalMs: 30_000, interval: '30s', pageSize: 250 },
+      intake: { retryWindow: '2h', dedupeRetention: '14d' },
+    });
+  });
+
+  it('masks secret-looking fields inside route configs but keeps the rest', () => {
+    const described = describeConfig(fullConfig()) as { defaults: { config: Record<string, any> } };
+    expect(described.defaults.config.environment_id).toBe('env_main');
+    expect(described.defaults.config.mcp_servers.github).toEqual({
+      url: 'https://mcp.example.com/github',
+      headers: { Authorization: 'Bear…(masked)' },
+    });
+  });
+
+  it('shows unset secrets as null', () => {
+    const described = describeConfig(loadConfig({ env: {}, cwd: tempDir() })) as any;
+    expect(described.agentApi.apiKey).toBeNull();
+    expect(described.slack.botToken).toBeNull();
+  });
+});
+
+describe('problems never contain secrets', () => {
+  it.each([
+    ['partial Slack and Linear sets', { SLACK_BOT_TOKEN: SECRETS.SLACK_BOT_TOKEN, LINEAR_WEBHOOK_SECRET: SECRETS.LINEAR_WEBHOOK_SECRET }],
+    ['secrets with spaces', { SLACK_BOT_TOKEN: `${SECRETS.SLACK_BOT_TOKEN} x`, SLACK_SIGNING_SECRET: SECRETS.SLACK_SIGNING_SECRET, AGENT_API_BASE_URL: 'https://a.example/api/v1', AGENT_API_KEY: `Bearer ${SECRETS.AGENT_API_KEY}` }],
+    ['swapped Slack tokens', { SLACK_BOT_TOKEN: SECRETS.SLACK_APP_TOKEN, SLACK_APP_TOKEN: SECRETS.SLACK_BOT_TOKEN }],
+    ['a Linear key without secret', { LINEAR_API_KEY: SECRETS.LINEAR_API_KEY, LINEAR_ACCESS_TOKEN: SECRETS.LINEAR_ACCESS_TOKEN }],
+  ])('%s', (_name, env) => {
+    const cwd = tempDir({ 'agent-bridge.yml': `${FULL_YAML}\nbogus: 1\n` });
+    let error: unknown;
+    try {
+      loadConfig({ env, cwd });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const text = `${(error as ConfigError).message}\n${JSON.stringify((error as ConfigError).problems)}`;
+    for (const secret of ALL_SECRETS) expect(text).not.toContain(secret);
+  });
+});
+
+describe('integrationSummary', () => {
+  it('says how to turn on what is off', () => {
+    const lines = integrationSummary(loadConfig({ env: {}, cwd: tempDir() }));
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toMatch(/^Run API: EMULATED .*set AGENT_API_BASE_URL .* and AGENT_API_KEY/);
+    expect(lines[1]).toMatch(/^Slack: off — set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET \(HTTP\) or SLACK_APP_TOKEN/);
+    expect(lines[2]).toMatch(/^Linear: off — set LINEAR_API_KEY .* and LINEAR_WEBHOOK_SECRET/);
+    expect(lines[3]).toMatch(/^Schedules: none/);
+  });
+
+  it('says what is on', () => {
+    const lines = integrationSummary(fullConfig());
+    expect(lines).toEqual([
+      'Run API: https://agents.example.com/api/v1 (key set)',
+      expect.stringMatching(/^Slack: on \(Socket Mode; channels: 3 routes: C0123ABCD, G0999PRIV, \*; follow-ups: mentions; may start runs: 2 allowed users\)$/),
+      expect.stringMatching(/^Linear: on \(webhook at POST \/linear\/webhook; OAuth access token .*labels: 2 routes: agent, needs review; teams ENG, OPS; handle @bot\)$/),
+      'Schedules: 1 of 2 enabled: nightly-deps (disabled), weekly.report',
+    ]);
+    for (const secret of ALL_SECRETS) expect(lines.join('\n')).not.toContain(secret);
+  });
+
+  it('names HTTP mode and the Slack route', () => {
+    const config = loadConfig({
+      env: { SLACK_BOT_TOKEN: SECRETS.SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET: SECRETS.SLACK_SIGNING_SECRET },
+      cwd: tempDir(),
+    });
+    expect(integrationSummary(config)[1]).toMatch(/^Slack: on \(HTTP, events at POST \/slack\/events; .*everyone\)$/);
+  });
+});

@@ -1,0 +1,139 @@
+/**
+ * What `config check` and the start-up log show: the effective configuration with every secret
+ * masked, and one line per integration saying what is on — and, for what is off, how to turn it on.
+ */
+import { formatDuration } from './duration.js';
+import type { AppConfig, Route } from './types.js';
+
+/**
+ * `xoxb…(masked)`: at most a 4-character prefix, and only of a long secret (16+ characters),
+ * so the prefix never gives away a meaningful part of it. Unset stays `undefined`.
+ */
+export function maskSecret(secret: string | undefined): string | undefined {
+  if (secret === undefined) return undefined;
+  const prefix = secret.length >= 16 ? secret.slice(0, 4) : '';
+  return `${prefix}…(masked)`;
+}
+
+/** Keys inside a route's free-form `config` whose values are treated as secrets. */
+const SECRET_KEY = /token|secret|password|passwd|api[-_]?key|apikey|authorization|credential|private[-_]?key|cookie/i;
+/** Objects whose every string value is treated as a secret (e.g. an MCP server's env and headers). */
+const SECRET_CONTAINER = /^(env|headers|environment|secrets)$/i;
+
+function maskDeep(value: unknown, secretAll = false): unknown {
+  if (typeof value === 'string') return secretAll ? maskSecret(value) : value;
+  if (Array.isArray(value)) return value.map((item) => maskDeep(item, secretAll));
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [key, maskDeep(item, secretAll || SECRET_KEY.test(key) || SECRET_CONTAINER.test(key))]),
+  );
+}
+
+function describeRoute(route: Route): Record<string, unknown> {
+  return route.config === undefined ? { ...route } : { ...route, config: maskDeep(route.config) };
+}
+
+function describeRoutes(routes: Record<string, Route>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(routes).map(([key, route]) => [key, describeRoute(route)]));
+}
+
+/** The effective configuration, shaped like `AppConfig`, with every secret masked. */
+export function describeConfig(config: AppConfig): Record<string, unknown> {
+  return {
+    configFile: config.configFile ?? null,
+    agentApi: {
+      baseUrl: config.agentApi.baseUrl ?? null,
+      apiKey: maskSecret(config.agentApi.apiKey) ?? null,
+      emulated: config.agentApi.emulated,
+    },
+    slack: {
+      ...config.slack,
+      botToken: maskSecret(config.slack.botToken) ?? null,
+      signingSecret: maskSecret(config.slack.signingSecret) ?? null,
+      appToken: maskSecret(config.slack.appToken) ?? null,
+      allowedUsers: [...config.slack.allowedUsers],
+      channels: describeRoutes(config.slack.channels),
+    },
+    linear: {
+      ...config.linear,
+      apiKey: maskSecret(config.linear.apiKey) ?? null,
+      accessToken: maskSecret(config.linear.accessToken) ?? null,
+      webhookSecret: maskSecret(config.linear.webhookSecret) ?? null,
+      labels: describeRoutes(config.linear.labels),
+      teams: [...config.linear.teams],
+      states: { ...config.linear.states },
+    },
+    defaults: describeRoute(config.defaults),
+    tracker: { ...config.tracker, interval: formatDuration(config.tracker.intervalMs) },
+    intake: {
+      ...config.intake,
+      retryWindow: formatDuration(config.intake.retryWindowMs),
+      dedupeRetention: formatDuration(config.intake.dedupeRetentionMs),
+    },
+    schedules: config.schedules.map((schedule) => ({
+      ...describeRoute(schedule),
+      notify: { ...schedule.notify },
+    })),
+    database: { ...config.database },
+    http: { ...config.http },
+    logLevel: config.logLevel,
+  };
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+function routeList(routes: Record<string, Route>): string {
+  const keys = Object.keys(routes);
+  return keys.length === 0 ? 'no routes (defaults everywhere)' : `${plural(keys.length, 'route')}: ${keys.join(', ')}`;
+}
+
+/** One line per integration: what is on, and for what is off, how to turn it on. */
+export function integrationSummary(config: AppConfig): string[] {
+  const lines: string[] = [];
+
+  lines.push(
+    config.agentApi.emulated
+      ? 'Run API: EMULATED in-process (AGENT_API_BASE_URL is unset) — runs are simulated locally; ' +
+          'set AGENT_API_BASE_URL (ending in /api/v1) and AGENT_API_KEY to use the real run API'
+      : `Run API: ${config.agentApi.baseUrl ?? ''} (key set)`,
+  );
+
+  const slack = config.slack;
+  if (slack.enabled) {
+    const mode = slack.mode === 'socket' ? 'Socket Mode' : 'HTTP, events at POST /slack/events';
+    const users = slack.allowedUsers.length === 0 ? 'everyone' : plural(slack.allowedUsers.length, 'allowed user');
+    lines.push(`Slack: on (${mode}; channels: ${routeList(slack.channels)}; follow-ups: ${slack.followups}; may start runs: ${users})`);
+  } else {
+    lines.push(
+      'Slack: off — set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (HTTP) or SLACK_APP_TOKEN (Socket Mode) to turn it on',
+    );
+  }
+
+  const linear = config.linear;
+  if (linear.enabled) {
+    const auth =
+      linear.accessToken !== undefined
+        ? 'OAuth access token (agent sessions available)'
+        : 'API key (agent sessions need LINEAR_ACCESS_TOKEN with actor=app)';
+    const teams = linear.teams.length === 0 ? 'all teams' : `teams ${linear.teams.join(', ')}`;
+    lines.push(
+      `Linear: on (webhook at POST /linear/webhook; ${auth}; labels: ${routeList(linear.labels)}; ${teams}; handle ${linear.handle})`,
+    );
+  } else {
+    lines.push(
+      'Linear: off — set LINEAR_API_KEY (or LINEAR_ACCESS_TOKEN for agent sessions) and LINEAR_WEBHOOK_SECRET to turn it on',
+    );
+  }
+
+  const schedules = config.schedules;
+  if (schedules.length === 0) {
+    lines.push('Schedules: none — add a "schedules:" list to agent-bridge.yml to run prompts on a cron');
+  } else {
+    const enabled = schedules.filter((schedule) => schedule.enabled);
+    const names = schedules.map((schedule) => `${schedule.name}${schedule.enabled ? '' : ' (disabled)'}`).join(', ');
+    lines.push(`Schedules: ${enabled.length} of ${schedules.length} enabled: ${names}`);
+  }
+  return lines;
+}

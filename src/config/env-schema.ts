@@ -1,0 +1,244 @@
+/**
+ * The environment variables of design.md §3, checked one by one (zod) and then as sets (Slack and
+ * Linear need their variables together). Problems name the variable, say what to do, and never
+ * contain a secret's value.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+import type { ConfigProblem } from './problems.js';
+import { LOG_LEVELS, type LogLevel } from './types.js';
+import { checkBaseUrl, isLoopbackHost } from './validators.js';
+
+export const DEFAULT_SLACK_API_URL = 'https://slack.com/api/';
+export const DEFAULT_LINEAR_API_URL = 'https://api.linear.app/graphql';
+export const DEFAULT_DATABASE_PATH = './data/agent-bridge.db';
+export const DEFAULT_PORT = 3000;
+export const DEFAULT_HOST = '0.0.0.0';
+
+/** Variables whose values are secrets: never shown, only masked. */
+export const SECRET_VARIABLES = [
+  'AGENT_API_KEY',
+  'SLACK_BOT_TOKEN',
+  'SLACK_SIGNING_SECRET',
+  'SLACK_APP_TOKEN',
+  'LINEAR_API_KEY',
+  'LINEAR_ACCESS_TOKEN',
+  'LINEAR_WEBHOOK_SECRET',
+] as const;
+
+export interface EnvSettings {
+  agentApiBaseUrl: string | undefined;
+  agentApiKey: string | undefined;
+  slackBotToken: string | undefined;
+  slackSigningSecret: string | undefined;
+  slackAppToken: string | undefined;
+  slackApiUrl: string;
+  linearApiKey: string | undefined;
+  linearAccessToken: string | undefined;
+  linearWebhookSecret: string | undefined;
+  linearApiUrl: string;
+  /** `AGENT_BRIDGE_CONFIG` as given (resolved by the loader). */
+  configFile: string | undefined;
+  databasePath: string;
+  port: number;
+  host: string;
+  logLevel: LogLevel;
+}
+
+type Ctx = z.core.$RefinementCtx<string | undefined>;
+
+/** Records a problem; the returned value is never used (zod discards the output of a failed value). */
+function fail(ctx: Ctx, message: string, hint?: string): never {
+  ctx.addIssue({ code: 'custom', message, ...(hint ? { params: { hint } } : {}) });
+  return z.NEVER;
+}
+
+const optionalText = z.string().optional();
+
+/** A secret: any text without spaces or line breaks (a pasted "Bearer …" or a stray newline). */
+function secret(hint: string) {
+  return optionalText.transform((value, ctx) => {
+    if (value !== undefined && /\s/.test(value)) return fail(ctx, 'contains a space or line break — set the bare value only', hint);
+    return value;
+  });
+}
+
+const slackToken = (expected: string, wrong: Record<string, string>, hint: string) =>
+  secret(hint).transform((value, ctx) => {
+    if (value === undefined) return value;
+    for (const [prefix, what] of Object.entries(wrong)) {
+      if (value.startsWith(prefix)) return fail(ctx, `holds ${what} (${prefix}…) — set the ${expected} here`, hint);
+    }
+    return value;
+  });
+
+const BOT_TOKEN_HINT = 'find it under OAuth & Permissions → Bot User OAuth Token (xoxb-…) in your Slack app';
+const SIGNING_SECRET_HINT = 'find it under Basic Information → App Credentials → Signing Secret in your Slack app';
+const APP_TOKEN_HINT =
+  'create an app-level token (xapp-…, scope connections:write) under Basic Information → App-Level Tokens in your Slack app';
+const LINEAR_KEY_HINT =
+  'create a personal API key under Linear Settings → Security & access, or use an OAuth app token (actor=app) as LINEAR_ACCESS_TOKEN for agent sessions';
+const LINEAR_SECRET_HINT = "find it on your webhook's page in Linear Settings → API → Webhooks (or in your OAuth app's webhook settings)";
+
+const agentApiBaseUrl = optionalText.transform((value, ctx) => {
+  if (value === undefined) return value;
+  const checked = checkBaseUrl(value);
+  if (!checked.ok) return fail(ctx, checked.message, 'set it to the run API base, e.g. https://agents.example.com/api/v1');
+  const pathname = checked.url.pathname.replace(/\/+$/, '');
+  if (!pathname.endsWith('/api/v1')) {
+    return fail(
+      ctx,
+      `must end in /api/v1 (its path is "${checked.url.pathname}")`,
+      'set it to the run API base, e.g. https://agents.example.com/api/v1',
+    );
+  }
+  return `${checked.url.protocol}//${checked.url.host}${pathname}`;
+});
+
+const slackApiUrl = optionalText.transform((value, ctx) => {
+  if (value === undefined) return DEFAULT_SLACK_API_URL;
+  const checked = checkBaseUrl(value);
+  if (!checked.ok) return fail(ctx, checked.message, `leave it unset for ${DEFAULT_SLACK_API_URL}`);
+  const href = checked.url.href;
+  return href.endsWith('/') ? href : `${href}/`;
+});
+
+const linearApiUrl = optionalText.transform((value, ctx) => {
+  if (value === undefined) return DEFAULT_LINEAR_API_URL;
+  const checked = checkBaseUrl(value);
+  if (!checked.ok) return fail(ctx, checked.message, `leave it unset for ${DEFAULT_LINEAR_API_URL}`);
+  if (checked.url.protocol !== 'https:' && !isLoopbackHost(checked.url.hostname)) {
+    return fail(ctx, 'must use https (plain http is allowed only for localhost, 127.0.0.1 and [::1])');
+  }
+  return checked.url.href;
+});
+
+const port = optionalText.transform((value, ctx) => {
+  if (value === undefined) return DEFAULT_PORT;
+  if (!/^\d+$/.test(value) || Number(value) > 65_535) {
+    return fail(ctx, `must be a whole number from 0 to 65535 (found "${value.slice(0, 20)}")`, `unset means ${DEFAULT_PORT}`);
+  }
+  return Number(value);
+});
+
+const logLevel = optionalText.transform((value, ctx): LogLevel => {
+  if (value === undefined) return 'info';
+  const lower = value.toLowerCase();
+  if ((LOG_LEVELS as readonly string[]).includes(lower)) return lower as LogLevel;
+  return fail(ctx, `must be one of: ${LOG_LEVELS.join(', ')} (found "${value.slice(0, 20)}")`);
+});
+
+export const envSchema = z.object({
+  AGENT_API_BASE_URL: agentApiBaseUrl,
+  AGENT_API_KEY: secret('set it to the run API key'),
+  SLACK_BOT_TOKEN: slackToken('bot token (xoxb-…)', { 'xapp-': 'an app-level token', 'xoxp-': 'a user token' }, BOT_TOKEN_HINT),
+  SLACK_SIGNING_SECRET: secret(SIGNING_SECRET_HINT),
+  SLACK_APP_TOKEN: slackToken('app-level token (xapp-…)', { 'xoxb-': 'a bot token', 'xoxp-': 'a user token' }, APP_TOKEN_HINT),
+  SLACK_API_URL: slackApiUrl,
+  LINEAR_API_KEY: secret(LINEAR_KEY_HINT),
+  LINEAR_ACCESS_TOKEN: secret(LINEAR_KEY_HINT),
+  LINEAR_WEBHOOK_SECRET: secret(LINEAR_SECRET_HINT),
+  LINEAR_API_URL: linearApiUrl,
+  AGENT_BRIDGE_CONFIG: optionalText,
+  DATABASE_PATH: optionalText,
+  PORT: port,
+  HOST: optionalText,
+  LOG_LEVEL: logLevel,
+});
+
+/** Variables that must be set together: Slack, Linear and the run API. */
+function setProblems(env: Record<string, string>): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const has = (name: string) => env[name] !== undefined;
+
+  if (has('AGENT_API_BASE_URL') && !has('AGENT_API_KEY')) {
+    problems.push({
+      where: 'AGENT_API_KEY',
+      message: 'required when AGENT_API_BASE_URL is set — set it to the run API key (it is sent as a bearer token)',
+      hint: 'or unset AGENT_API_BASE_URL to use the built-in emulator',
+    });
+  }
+
+  if (has('SLACK_BOT_TOKEN') && !has('SLACK_SIGNING_SECRET') && !has('SLACK_APP_TOKEN')) {
+    problems.push({
+      where: 'SLACK_SIGNING_SECRET',
+      message:
+        'Slack is half configured: SLACK_BOT_TOKEN is set, but neither SLACK_SIGNING_SECRET (HTTP mode) nor SLACK_APP_TOKEN (Socket Mode) is — set one of them',
+      hint: `${SIGNING_SECRET_HINT}; for Socket Mode instead, ${APP_TOKEN_HINT}`,
+    });
+  }
+  const slackOthers = ['SLACK_SIGNING_SECRET', 'SLACK_APP_TOKEN'].filter(has);
+  if (!has('SLACK_BOT_TOKEN') && slackOthers.length > 0) {
+    problems.push({
+      where: 'SLACK_BOT_TOKEN',
+      message: `Slack is half configured: ${slackOthers.join(' and ')} ${slackOthers.length > 1 ? 'are' : 'is'} set, but SLACK_BOT_TOKEN is not — set it`,
+      hint: `${BOT_TOKEN_HINT}; or unset ${slackOthers.join(' and ')} to turn Slack off`,
+    });
+  }
+
+  const linearKey = has('LINEAR_API_KEY') || has('LINEAR_ACCESS_TOKEN');
+  if (linearKey && !has('LINEAR_WEBHOOK_SECRET')) {
+    const set = ['LINEAR_API_KEY', 'LINEAR_ACCESS_TOKEN'].filter(has).join(' and ');
+    problems.push({
+      where: 'LINEAR_WEBHOOK_SECRET',
+      message: `Linear is half configured: ${set} ${set.includes(' and ') ? 'are' : 'is'} set, but LINEAR_WEBHOOK_SECRET is not — set it`,
+      hint: `${LINEAR_SECRET_HINT}; or unset ${set} to turn Linear off`,
+    });
+  }
+  if (!linearKey && has('LINEAR_WEBHOOK_SECRET')) {
+    problems.push({
+      where: 'LINEAR_API_KEY',
+      message:
+        'Linear is half configured: LINEAR_WEBHOOK_SECRET is set, but neither LINEAR_API_KEY nor LINEAR_ACCESS_TOKEN is — set one of them',
+      hint: `${LINEAR_KEY_HINT}; or unset LINEAR_WEBHOOK_SECRET to turn Linear off`,
+    });
+  }
+  return problems;
+}
+
+/**
+ * Checks the merged environment (values already trimmed, empty ones removed). Relative
+ * `DATABASE_PATH` is resolved against `cwd`; `:memory:` is kept as it is.
+ */
+export function parseEnvironment(
+  env: Record<string, string>,
+  cwd: string,
+): { settings: EnvSettings | undefined; problems: ConfigProblem[] } {
+  const problems: ConfigProblem[] = [];
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const hint = (issue as { params?: { hint?: unknown } }).params?.hint;
+      problems.push({
+        where: String(issue.path[0] ?? 'environment'),
+        message: issue.message,
+        ...(typeof hint === 'string' ? { hint } : {}),
+      });
+    }
+  }
+  problems.push(...setProblems(env));
+  if (!parsed.success || problems.length > 0) return { settings: undefined, problems };
+
+  const v = parsed.data;
+  const databasePath = v.DATABASE_PATH ?? DEFAULT_DATABASE_PATH;
+  return {
+    problems,
+    settings: {
+      agentApiBaseUrl: v.AGENT_API_BASE_URL,
+      agentApiKey: v.AGENT_API_KEY,
+      slackBotToken: v.SLACK_BOT_TOKEN,
+      slackSigningSecret: v.SLACK_SIGNING_SECRET,
+      slackAppToken: v.SLACK_APP_TOKEN,
+      slackApiUrl: v.SLACK_API_URL,
+      linearApiKey: v.LINEAR_API_KEY,
+      linearAccessToken: v.LINEAR_ACCESS_TOKEN,
+      linearWebhookSecret: v.LINEAR_WEBHOOK_SECRET,
+      linearApiUrl: v.LINEAR_API_URL,
+      configFile: v.AGENT_BRIDGE_CONFIG,
+      databasePath: databasePath === ':memory:' ? databasePath : path.resolve(cwd, databasePath),
+      port: v.PORT,
+      host: v.HOST ?? DEFAULT_HOST,
+      logLevel: v.LOG_LEVEL,
+    },
+  };
+}

@@ -1,0 +1,228 @@
+/**
+ * The zod schema of `agent-bridge.yml` (design.md §3 "Config file"). Every key is optional and has
+ * the documented default; unknown keys are errors, except inside a route's `config`, whose
+ * AmbientAgentConfig fields pass through to the run API. An empty value (`slack:` with nothing
+ * after it) counts as unset. Cross-field checks run even when other keys are wrong, so one start
+ * reports every problem.
+ */
+import { z } from 'zod';
+import { cronProblems } from './cron.js';
+import { durationSyntaxHelp, formatDuration, parseDuration } from './duration.js';
+import { ALLOWED_KEYS_PREFIX } from './problems.js';
+import {
+  CHANNEL_ID_HINT,
+  isValidTimeZone,
+  LINEAR_ISSUE_ID,
+  SCHEDULE_NAME,
+  SLACK_CHANNEL_ID,
+  SLACK_USER_ID,
+} from './validators.js';
+
+const unsetIfNull = (value: unknown): unknown => (value === null ? undefined : value);
+const emptyIfNull = (value: unknown): unknown => (value === null ? {} : value);
+const always = { when: () => true };
+
+/** Optional key: `null` (an empty YAML value) counts as unset. */
+function optional<T extends z.ZodType>(schema: T) {
+  return z.preprocess(unsetIfNull, schema.optional());
+}
+
+/** Optional key with a default (used as the output as it is). */
+function withDefault<T extends z.ZodType>(schema: T, value: z.util.NoUndefined<z.output<T>>) {
+  return z.preprocess(unsetIfNull, schema.default(value));
+}
+
+/** Optional section: when unset, `{}` is parsed, so the section's own defaults apply. */
+function section<T extends z.ZodRawShape>(shape: T) {
+  const schema = strict(shape);
+  return z.preprocess(unsetIfNull, schema.prefault({} as z.input<typeof schema>));
+}
+
+/** Strict object whose unknown-key issue lists the allowed keys (read back in problems.ts). */
+function strict<T extends z.ZodRawShape>(shape: T) {
+  const allowed = Object.keys(shape).join(', ');
+  return z.strictObject(shape, {
+    error: (issue) => (issue.code === 'unrecognized_keys' ? `${ALLOWED_KEYS_PREFIX}${allowed}` : undefined),
+  });
+}
+
+const text = z.string().trim().min(1);
+
+function duration(min: number, max: number) {
+  return z.unknown().transform((value, ctx): number => {
+    const shown = typeof value === 'number' ? String(value) : value;
+    if (typeof shown !== 'string') {
+      ctx.addIssue({ code: 'custom', message: 'must be a duration such as 10s, 15m or 7d' });
+      return z.NEVER;
+    }
+    const ms = parseDuration(shown.trim());
+    if (ms === undefined) {
+      ctx.addIssue({ code: 'custom', message: durationSyntaxHelp(shown) });
+      return z.NEVER;
+    }
+    if (ms < min || ms > max) {
+      const bound = ms < min ? `at least ${formatDuration(min)}` : `at most ${formatDuration(max)}`;
+      ctx.addIssue({ code: 'custom', message: `must be ${bound} (found ${shown.trim()})` });
+      return z.NEVER;
+    }
+    return ms;
+  });
+}
+
+const HOUR = 3_600_000;
+const CRON_HINT = 'fields: [second] minute hour day-of-month month day-of-week; e.g. "0 3 * * 1-5" = 03:00 Monday to Friday';
+const DAY = 24 * HOUR;
+
+/** AmbientAgentConfig: known fields checked, any other field passed through. */
+export const agentConfigSchema = z.looseObject({
+  name: optional(text),
+  model_id: optional(text),
+  base_prompt: optional(z.string()),
+  environment_id: optional(text),
+  skill_spec: z.unknown().optional(),
+  mcp_servers: optional(z.record(z.string(), z.unknown())),
+});
+
+const routeShape = {
+  config: optional(agentConfigSchema),
+  title: optional(text),
+  agent_identity_uid: optional(text),
+  factory_uid: optional(text),
+};
+
+/** factory_uid excludes config and agent_identity_uid (a factory dispatch carries no config). */
+function checkRouteTargets(value: unknown, ctx: z.RefinementCtx): void {
+  if (value === null || typeof value !== 'object') return;
+  const route = value as Record<string, unknown>;
+  if (route.factory_uid === undefined || route.factory_uid === null) return;
+  const others = ['config', 'agent_identity_uid'].filter((key) => route[key] !== undefined && route[key] !== null);
+  if (others.length === 0) return;
+  ctx.addIssue({
+    code: 'custom',
+    path: ['factory_uid'],
+    message: `cannot be combined with ${others.join(' or ')} — a factory dispatch carries no config`,
+    params: { hint: `keep factory_uid alone, or remove it and keep ${others.join(' and ')}` },
+  });
+}
+
+export const routeSchema = z.preprocess(emptyIfNull, strict(routeShape).superRefine(checkRouteTargets, always));
+
+const channelKey = z.string().refine((key) => key === '*' || SLACK_CHANNEL_ID.test(key), {
+  error: `is not a channel ID or "*" — ${CHANNEL_ID_HINT}`,
+});
+
+const slackUserId = z.string().refine((id) => SLACK_USER_ID.test(id), {
+  error: 'is not a Slack user ID — use IDs such as U0123ABCD (profile → ⋮ → Copy member ID), not names',
+});
+
+const followups = z.enum(['all', 'mentions']);
+
+const labelsSchema = z.record(z.string(), routeSchema).superRefine((labels, ctx) => {
+  if (labels === null || typeof labels !== 'object') return;
+  const seen = new Map<string, string>();
+  for (const key of Object.keys(labels)) {
+    const lower = key.trim().toLowerCase();
+    if (lower === '') {
+      ctx.addIssue({ code: 'custom', path: [key], message: 'label name must not be empty' });
+      continue;
+    }
+    const earlier = seen.get(lower);
+    if (earlier !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [key],
+        message: `same label as "${earlier}" (label names are case-insensitive) — keep one of them`,
+      });
+    }
+    seen.set(lower, key);
+  }
+}, always);
+
+const scheduleSchema = strict({
+  ...routeShape,
+  name: z.string().trim().refine((name) => SCHEDULE_NAME.test(name), {
+    error: 'must be 1–64 letters, digits, ".", "_" or "-", starting with a letter or digit (e.g. nightly-deps)',
+  }),
+  cron: z.string().superRefine((expression, ctx) => {
+    const problems = cronProblems(expression);
+    if (problems.length === 0) return;
+    ctx.addIssue({
+      code: 'custom',
+      message: `cron "${expression.trim()}": ${problems.join('; ')}`,
+      ...(problems[0]?.startsWith('has ') ? {} : { params: { hint: CRON_HINT } }),
+    });
+  }),
+  timezone: withDefault(
+    z.string().trim().refine((zone) => isValidTimeZone(zone), {
+      error: 'is not an IANA time zone — use a name such as Europe/Berlin, America/New_York or UTC',
+    }),
+    'UTC',
+  ),
+  prompt: text,
+  overlap: withDefault(z.enum(['skip', 'allow']), 'skip'),
+  catch_up: withDefault(z.enum(['none', 'latest']), 'none'),
+  enabled: withDefault(z.boolean(), true),
+  pause_after_failures: withDefault(z.int().min(0), 0),
+  notify: section({
+    slack_channel: optional(
+      z.string().refine((id) => SLACK_CHANNEL_ID.test(id), { error: `is not a Slack channel ID — ${CHANNEL_ID_HINT}` }),
+    ),
+    linear_issue: optional(
+      z.string().refine((id) => LINEAR_ISSUE_ID.test(id), { error: 'is not a Linear issue identifier such as ENG-42' }),
+    ),
+  }),
+}).superRefine(checkRouteTargets, always);
+
+const schedulesSchema = z.array(scheduleSchema).superRefine((schedules, ctx) => {
+  if (!Array.isArray(schedules)) return;
+  const firstIndex = new Map<string, number>();
+  schedules.forEach((schedule: unknown, index) => {
+    const name = (schedule as { name?: unknown } | null)?.name;
+    if (typeof name !== 'string') return;
+    const key = name.trim();
+    const earlier = firstIndex.get(key);
+    if (earlier === undefined) {
+      firstIndex.set(key, index);
+      return;
+    }
+    ctx.addIssue({
+      code: 'custom',
+      path: [index, 'name'],
+      message: `duplicate schedule name "${key}" (also schedules[${earlier}]) — schedule names must be unique`,
+    });
+  });
+}, always);
+
+export const fileSchema = strict({
+  defaults: withDefault(routeSchema, {}),
+  tracker: section({
+    interval: withDefault(duration(1_000, DAY), 10_000),
+    page_size: withDefault(z.int().min(1).max(500), 100),
+  }),
+  intake: section({
+    retry_window: withDefault(duration(1_000, 30 * DAY), 15 * 60_000),
+    dedupe_retention: withDefault(duration(HOUR, 365 * DAY), 7 * DAY),
+  }),
+  slack: section({
+    followups: withDefault(followups, 'all'),
+    allowed_users: withDefault(z.array(slackUserId), []),
+    channels: withDefault(z.record(channelKey, routeSchema), {}),
+  }),
+  linear: section({
+    handle: withDefault(
+      text.refine((handle) => !/\s/.test(handle), {
+        error: 'must be a single word (it is matched as the first word of a comment), e.g. "@agent"',
+      }),
+      '@agent',
+    ),
+    followups: withDefault(followups, 'mentions'),
+    cancel_on_label_removed: withDefault(z.boolean(), true),
+    labels: withDefault(labelsSchema, {}),
+    teams: withDefault(z.array(text), []),
+    states: withDefault(z.record(z.string(), text), {}),
+  }),
+  schedules: withDefault(schedulesSchema, []),
+});
+
+export type FileConfig = z.output<typeof fileSchema>;
+export type FileRoute = z.output<typeof routeSchema>;

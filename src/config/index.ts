@@ -1,0 +1,18 @@
+/** Configuration: one validated `AppConfig`, loaded once at start (design.md §3). */
+export type {
+  AgentConfigInput,
+  AppConfig,
+  Followups,
+  LogLevel,
+  Route,
+  ScheduleConfig,
+  ScheduleNotify,
+  SlackMode,
+} from './types.js';
+export { LOG_LEVELS } from './types.js';
+export { ConfigError, formatProblem, type ConfigProblem } from './problems.js';
+export { loadConfig, DEFAULT_CONFIG_FILE, type LoadConfigInput } from './load-config.js';
+export { describeConfig, integrationSummary, maskSecret } from './describe-config.js';
+export { parseDuration, formatDuration } from './duration.js';
+export { cronProblems } from './cron.js';
+export { SECRET_VARIABLES } from './env-schema.js';

@@ -1,0 +1,262 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from './load-config.js';
+import { ConfigError, type ConfigProblem } from './problems.js';
+import type { AppConfig } from './types.js';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+
+function tempDir(files: Record<string, string> = {}): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-bridge-config-'));
+  dirs.push(dir);
+  for (const [name, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), content);
+  }
+  return dir;
+}
+
+function problemsOf(load: () => unknown): ConfigProblem[] {
+  try {
+    load();
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+const withFile = (yaml: string) => loadConfig({ env: {}, cwd: tempDir({ 'agent-bridge.yml': yaml }) });
+const fileProblems = (yaml: string) => problemsOf(() => withFile(yaml));
+const FULL_YAML = fs.readFileSync(fileURLToPath(new URL('./fixtures/full.yml', import.meta.url)), 'utf8');
+const F = 'agent-bridge.yml';
+
+describe('loadConfig: valid files', () => {
+  it('uses every documented default without a file', () => {
+    const cwd = tempDir();
+    const config = loadConfig({ env: {}, cwd });
+    expect(config).toEqual<AppConfig>({
+      configFile: undefined,
+      agentApi: { baseUrl: undefined, apiKey: undefined, emulated: true },
+      slack: {
+        enabled: false,
+        mode: 'off',
+        apiUrl: 'https://slack.com/api/',
+        followups: 'all',
+        allowedUsers: [],
+        channels: {},
+      },
+      linear: {
+        enabled: false,
+        apiUrl: 'https://api.linear.app/graphql',
+        handle: '@agent',
+        followups: 'mentions',
+        cancelOnLabelRemoved: true,
+        labels: {},
+        teams: [],
+        states: {},
+      },
+      defaults: { config: {} },
+      tracker: { intervalMs: 10_000, pageSize: 100 },
+      intake: { retryWindowMs: 15 * 60_000, dedupeRetentionMs: 7 * 86_400_000 },
+      schedules: [],
+      database: { path: path.join(cwd, 'data', 'agent-bridge.db') },
+      http: { port: 3000, host: '0.0.0.0' },
+      logLevel: 'info',
+    });
+  });
+
+  it.each([
+    ['an empty file', ''],
+    ['only comments', '# nothing yet\n'],
+    ['empty sections', 'defaults:\ntracker:\nintake:\nslack:\nlinear:\nschedules:\n'],
+    ['empty objects', 'defaults: {}\ntracker: {}\nslack: { channels: {} }\nschedules: []\n'],
+  ])('%s gives the defaults', (_name, yaml) => {
+    const config = withFile(yaml);
+    expect(config.tracker).toEqual({ intervalMs: 10_000, pageSize: 100 });
+    expect(config.slack.followups).toBe('all');
+    expect(config.linear.handle).toBe('@agent');
+    expect(config.schedules).toEqual([]);
+    expect(config.configFile).toMatch(/agent-bridge\.yml$/);
+  });
+
+  it('reads every key of a full file', () => {
+    const config = withFile(FULL_YAML);
+    expect(config.defaults).toEqual({
+      title: 'Agent run',
+      config: {
+        environment_id: 'env_main',
+        model_id: 'model-large',
+        mcp_servers: {
+          github: {
+            url: 'https://mcp.example.com/github',
+            headers: { Authorization: 'Bearer mcp-header-secret-value-123' },
+          },
+        },
+        future_field: { passes: 'through' },
+      },
+    });
+    expect(config.tracker).toEqual({ intervalMs: 30_000, pageSize: 250 });
+    expect(config.intake).toEqual({ retryWindowMs: 7_200_000, dedupeRetentionMs: 14 * 86_400_000 });
+    expect(config.slack).toMatchObject({
+      followups: 'mentions',
+      allowedUsers: ['U0123ABCD', 'W0456EFGH'],
+      channels: {
+        C0123ABCD: { config: { environment_id: 'env_web', name: 'web' } },
+        G0999PRIV: { agent_identity_uid: 'foreman-1', config: { name: 'private' } },
+        '*': { factory_uid: 'factory-7' },
+      },
+    });
+    expect(config.linear).toMatchObject({
+      handle: '@bot',
+      followups: 'all',
+      cancelOnLabelRemoved: false,
+      labels: {
+        agent: { config: { environment_id: 'env_api' }, title: 'From Linear' },
+        'needs review': { factory_uid: 'factory-9' },
+      },
+      teams: ['ENG', 'OPS'],
+      states: { started: 'In Progress', pull_request: 'In Review' },
+    });
+    expect(config.schedules).toEqual([
+      {
+        name: 'nightly-deps',
+        cron: '0 3 * * 1-5',
+        timezone: 'Europe/Berlin',
+        prompt: 'Update the dependencies and open a pull request.',
+        title: 'Nightly dependency update',
+        config: { environment_id: 'env_api' },
+        overlap: 'allow',
+        catchUp: 'latest',
+        enabled: false,
+        pauseAfterFailures: 3,
+        notify: { slackChannel: 'C0999ZZZZ', linearIssue: 'ENG-42' },
+      },
+      {
+        name: 'weekly.report',
+        cron: '30 0 9 * * mon',
+        timezone: 'UTC',
+        prompt: 'Write the weekly report.',
+        factory_uid: 'factory-1',
+        overlap: 'skip',
+        catchUp: 'none',
+        enabled: true,
+        pauseAfterFailures: 0,
+        notify: {},
+      },
+    ]);
+  });
+
+  it('keeps defaults.config absent when the defaults dispatch to a factory', () => {
+    expect(withFile('defaults: { factory_uid: f-1 }').defaults).toEqual({ factory_uid: 'f-1' });
+  });
+
+  it('treats an empty route value as a route with no overrides', () => {
+    expect(withFile('slack:\n  channels:\n    C0123ABCD:\n').slack.channels).toEqual({ C0123ABCD: {} });
+  });
+});
+
+describe('loadConfig: invalid files report the key path', () => {
+  it.each([
+    ['a duration without unit', 'tracker: { interval: 10 }', `${F}: tracker.interval`, /no unit — write e\.g\. 10s/],
+    ['a duration with a space', 'tracker: { interval: 10 s }', `${F}: tracker.interval`, /not a duration/],
+    ['an interval below 1s', 'tracker: { interval: 500ms }', `${F}: tracker.interval`, /at least 1s/],
+    ['a bad retry window', 'intake: { retry_window: soon }', `${F}: intake.retry_window`, /not a duration/],
+    ['a short dedupe retention', 'intake: { dedupe_retention: 30m }', `${F}: intake.dedupe_retention`, /at least 1h/],
+    ['page_size 0', 'tracker: { page_size: 0 }', `${F}: tracker.page_size`, /at least 1/],
+    ['page_size 501', 'tracker: { page_size: 501 }', `${F}: tracker.page_size`, /at most 500/],
+    ['page_size 1.5', 'tracker: { page_size: 1.5 }', `${F}: tracker.page_size`, /whole number/],
+    ['page_size as text', 'tracker: { page_size: many }', `${F}: tracker.page_size`, /must be a number, found text/],
+    ['an unknown top-level key', 'trackers: {}', `${F}: trackers`, /unknown key/],
+    ['an unknown nested key', 'tracker: { intervall: 5s }', `${F}: tracker.intervall`, /unknown key/],
+    ['an unknown route key', 'slack: { channels: { C0123ABCD: { confg: {} } } }', `${F}: slack.channels.C0123ABCD.confg`, /unknown key/],
+    ['an unknown schedule key', 'schedules: [{ name: a, cron: "* * * * *", prompt: p, timezon: UTC }]', `${F}: schedules[0].timezon`, /unknown key/],
+    ['mcp_servers as a list', 'defaults: { config: { mcp_servers: [a] } }', `${F}: defaults.config.mcp_servers`, /must be a mapping/],
+    ['a non-text config name', 'slack: { channels: { C0123ABCD: { config: { name: 5 } } } }', `${F}: slack.channels.C0123ABCD.config.name`, /must be text/],
+    ['a channel name instead of an ID', 'slack: { channels: { general: {} } }', `${F}: slack.channels.general`, /channel ID or "\*"/],
+    ['a user name instead of an ID', 'slack: { allowed_users: ["@alice"] }', `${F}: slack.allowed_users[0]`, /not a Slack user ID/],
+    ['an unknown followups mode', 'slack: { followups: some }', `${F}: slack.followups`, /one of: all, mentions \(found "some"\)/],
+    ['a yes instead of true', 'linear: { cancel_on_label_removed: yes }', `${F}: linear.cancel_on_label_removed`, /true or false/],
+    ['an empty handle', 'linear: { handle: "" }', `${F}: linear.handle`, /must not be empty/],
+    ['a two-word handle', 'linear: { handle: "@my bot" }', `${F}: linear.handle`, /single word/],
+    ['labels equal but for case', 'linear: { labels: { Agent: {}, agent: {} } }', `${F}: linear.labels.agent`, /same label as "Agent"/],
+    ['factory_uid with config', 'slack: { channels: { C0123ABCD: { factory_uid: f, config: {} } } }', `${F}: slack.channels.C0123ABCD.factory_uid`, /cannot be combined with config/],
+    ['factory_uid with agent_identity_uid', 'schedules: [{ name: a, cron: "* * * * *", prompt: p, factory_uid: f, agent_identity_uid: u }]', `${F}: schedules[0].factory_uid`, /schedule "a": cannot be combined with agent_identity_uid/],
+    ['a bad cron, by schedule name', 'schedules: [{ name: a, cron: "* * * * *", prompt: p }, { name: nightly, cron: "0 25 * * *", prompt: p }]', `${F}: schedules[1].cron`, /schedule "nightly": cron "0 25 \* \* \*": hour "25" is out of range 0–23/],
+    ['a bad timezone, by schedule name', 'schedules: [{ name: nightly, cron: "0 3 * * *", timezone: Mars/Olympus, prompt: p }]', `${F}: schedules[0].timezone`, /schedule "nightly": is not an IANA time zone/],
+    ['duplicate schedule names', 'schedules: [{ name: dup, cron: "* * * * *", prompt: p }, { name: dup, cron: "* * * * *", prompt: q }]', `${F}: schedules[1].name`, /duplicate schedule name "dup" \(also schedules\[0\]\)/],
+    ['a missing prompt', 'schedules: [{ name: a, cron: "* * * * *" }]', `${F}: schedules[0].prompt`, /schedule "a": is required/],
+    ['an empty prompt', 'schedules: [{ name: a, cron: "* * * * *", prompt: "  " }]', `${F}: schedules[0].prompt`, /must not be empty/],
+    ['a bad schedule name', 'schedules: [{ name: "my job", cron: "* * * * *", prompt: p }]', `${F}: schedules[0].name`, /letters, digits/],
+    ['a bad notify issue', 'schedules: [{ name: a, cron: "* * * * *", prompt: p, notify: { linear_issue: "42" } }]', `${F}: schedules[0].notify.linear_issue`, /ENG-42/],
+    ['a negative pause_after_failures', 'schedules: [{ name: a, cron: "* * * * *", prompt: p, pause_after_failures: -1 }]', `${F}: schedules[0].pause_after_failures`, /at least 0/],
+    ['an empty schedule entry', 'schedules:\n  -\n', `${F}: schedules[0]`, /must be a mapping/],
+    ['a list at the top level', '- a\n- b\n', F, /must be a mapping of keys/],
+    ['a YAML syntax error', 'tracker:\n  interval: 10s\n  page_size: [1, 2\n', `${F}: line`, /YAML syntax error/],
+    ['a duplicate YAML key', 'tracker: {}\ntracker: {}\n', `${F}: line 2, column 1`, /YAML syntax error: Map keys must be unique/],
+  ])('%s', (_name, yaml, where, message) => {
+    const problems = fileProblems(yaml);
+    const match = problems.find((problem) => problem.where.startsWith(where) && message.test(problem.message));
+    expect(match, JSON.stringify(problems, null, 2)).toBeDefined();
+  });
+
+  it('says where a syntax error is (line and column)', () => {
+    const problems = fileProblems('tracker:\n  interval: 10s\n\tpage_size: 3\n');
+    expect(problems).toEqual([
+      {
+        where: 'agent-bridge.yml: line 3, column 1',
+        message: 'YAML syntax error: Tabs are not allowed as indentation',
+        hint: expect.any(String),
+      },
+    ]);
+  });
+
+  it('suggests the key an unknown key was probably meant to be', () => {
+    const [problem] = fileProblems('tracker: { page_sise: 5 }');
+    expect(problem?.hint).toContain('did you mean "page_size"?');
+    expect(problem?.hint).toContain('interval, page_size');
+  });
+
+  it('lets unknown fields inside a route config through', () => {
+    const config = withFile('slack: { channels: { C0123ABCD: { config: { new_api_field: [1, 2], name: web } } } }');
+    expect(config.slack.channels.C0123ABCD?.config).toEqual({ new_api_field: [1, 2], name: 'web' });
+  });
+
+  it('reports several problems at once, each on its own line', () => {
+    const cwd = tempDir({
+      'agent-bridge.yml': [
+        'tracker: { interval: 1x, page_size: 0 }',
+        'slack: { colour: blue }',
+        'schedules:',
+        '  - { name: a, cron: "* * *", prompt: p }',
+        '  - { name: a, cron: "* * * * *", prompt: p, timezone: Nowhere/Land }',
+      ].join('\n'),
+    });
+    let error: unknown;
+    try {
+      loadConfig({ env: { PORT: 'eighty', SLACK_BOT_TOKEN: 'xoxb-abc' }, cwd });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const configError = error as ConfigError;
+    expect(configError.problems.map((problem) => problem.where)).toEqual([
+      'PORT',
+      'SLACK_SIGNING_SECRET',
+      `${F}: tracker.interval`,
+      `${F}: tracker.page_size`,
+      `${F}: slack.colour`,
+      `${F}: schedules[0].cron`,
+      `${F}: schedules[1].timezone`,
+      `${F}: schedules[1].name`,
+    ]);
+    const lines = configError.message.split('\n');
+    expect(lines).toHaveLength(1 + configError.problems.length);
+    expect(lines[0]).toBe('Invalid configuration (8 problems):');
+    configError.problems.forEach((problem) => expect(configError.message).toContain(`${problem.where}: ${problem.message}`));
+  });
+});

@@ -1,0 +1,224 @@
+/**
+ * `loadConfig`: environment (+ `.env`) and the optional YAML file, validated together into one
+ * `AppConfig`. Every problem found anywhere is collected and thrown as one `ConfigError`.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { parseDocument } from 'yaml';
+import { mergeEnvironment, readDotEnv, type Environment } from './env.js';
+import { parseEnvironment, type EnvSettings } from './env-schema.js';
+import { fileSchema, type FileConfig, type FileRoute } from './file-schema.js';
+import { ConfigError, zodIssueToProblems, type ConfigProblem } from './problems.js';
+import type { AgentConfigInput, AppConfig, Route, ScheduleConfig } from './types.js';
+
+export const DEFAULT_CONFIG_FILE = 'agent-bridge.yml';
+
+export interface LoadConfigInput {
+  /** The process environment (pass `process.env`); never modified. */
+  env: Environment;
+  /** Base for `.env`, the default config file and relative paths. */
+  cwd: string;
+  /** A config file named on the command line; wins over `AGENT_BRIDGE_CONFIG`. */
+  configPath?: string;
+}
+
+interface Located {
+  file: string | undefined;
+  problems: ConfigProblem[];
+}
+
+/** The config file to read: named on the command line, by AGENT_BRIDGE_CONFIG, or the default if present. */
+function locateConfigFile(input: LoadConfigInput, env: Record<string, string>): Located {
+  const named = input.configPath?.trim()
+    ? { given: input.configPath.trim(), source: '--config' }
+    : env.AGENT_BRIDGE_CONFIG
+      ? { given: env.AGENT_BRIDGE_CONFIG, source: 'AGENT_BRIDGE_CONFIG' }
+      : undefined;
+  const file = path.resolve(input.cwd, named?.given ?? DEFAULT_CONFIG_FILE);
+  try {
+    if (statSync(file).isFile()) return { file, problems: [] };
+    return {
+      file: undefined,
+      problems: [{ where: named?.source ?? file, message: `${file} is not a file — name a YAML file` }],
+    };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (!named && code === 'ENOENT') return { file: undefined, problems: [] };
+    return {
+      file: undefined,
+      problems: [
+        {
+          where: named?.source ?? file,
+          message:
+            code === 'ENOENT'
+              ? `names a file that does not exist (${file})`
+              : `cannot be read (${code ?? 'error'}): ${file}`,
+          hint:
+            named?.source === '--config'
+              ? 'fix the path'
+              : `fix the path, or unset it to use ./${DEFAULT_CONFIG_FILE} when present`,
+        },
+      ],
+    };
+  }
+}
+
+/** How problems in the file are labelled: relative to `cwd` when inside it. */
+function fileLabel(file: string, cwd: string): string {
+  const relative = path.relative(cwd, file);
+  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
+}
+
+/** Reads and validates the YAML file. */
+function readConfigFile(file: string, label: string): { config?: FileConfig; problems: ConfigProblem[] } {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    return { problems: [{ where: label, message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` }] };
+  }
+  const doc = parseDocument(text, { prettyErrors: true });
+  if (doc.errors.length > 0) {
+    return {
+      problems: doc.errors.map((error) => {
+        const position = error.linePos?.[0];
+        // The first line only: the rest quotes the file, which is not ours to repeat.
+        const message = (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
+        return {
+          where: position ? `${label}: line ${position.line}, column ${position.col}` : label,
+          message: `YAML syntax error: ${message}`,
+          hint: 'check the indentation and quoting around that position',
+        };
+      }),
+    };
+  }
+  let raw: unknown;
+  try {
+    raw = doc.toJS({ maxAliasCount: 100 }) ?? {};
+  } catch (error) {
+    return { problems: [{ where: label, message: `cannot be read as YAML: ${(error as Error).message.split('\n')[0]}` }] };
+  }
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    return {
+      problems: [
+        {
+          where: label,
+          message: 'must be a mapping of keys (defaults, tracker, intake, slack, linear, schedules) at the top level',
+        },
+      ],
+    };
+  }
+  const parsed = fileSchema.safeParse(raw);
+  if (parsed.success) return { config: parsed.data, problems: [] };
+  return { problems: parsed.error.issues.flatMap((issue) => zodIssueToProblems(issue, label, raw)) };
+}
+
+/** Drops keys whose value is `undefined` (left by empty YAML values). */
+function compact<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+function toRoute(route: FileRoute): Route {
+  const out: Route = compact({
+    title: route.title,
+    agent_identity_uid: route.agent_identity_uid,
+    factory_uid: route.factory_uid,
+  });
+  if (route.config !== undefined) out.config = compact(route.config) as AgentConfigInput;
+  return out;
+}
+
+function toRoutes(routes: Record<string, FileRoute>, key: (name: string) => string = (name) => name): Record<string, Route> {
+  return Object.fromEntries(Object.entries(routes).map(([name, route]) => [key(name), toRoute(route)]));
+}
+
+function toSchedule(schedule: FileConfig['schedules'][number]): ScheduleConfig {
+  return {
+    name: schedule.name,
+    cron: schedule.cron.trim(),
+    timezone: schedule.timezone,
+    prompt: schedule.prompt,
+    ...toRoute(schedule),
+    overlap: schedule.overlap,
+    catchUp: schedule.catch_up,
+    enabled: schedule.enabled,
+    pauseAfterFailures: schedule.pause_after_failures,
+    notify: compact({ slackChannel: schedule.notify.slack_channel, linearIssue: schedule.notify.linear_issue }),
+  };
+}
+
+function build(env: EnvSettings, file: FileConfig, configFile: string | undefined): AppConfig {
+  const slackEnabled = env.slackBotToken !== undefined;
+  const linearEnabled =
+    (env.linearApiKey !== undefined || env.linearAccessToken !== undefined) && env.linearWebhookSecret !== undefined;
+  const defaults = toRoute(file.defaults);
+  // design.md §3: `defaults.config` is `{}` unless the defaults dispatch to a factory (no config then).
+  if (defaults.config === undefined && defaults.factory_uid === undefined) defaults.config = {};
+
+  return {
+    configFile,
+    agentApi: { baseUrl: env.agentApiBaseUrl, apiKey: env.agentApiKey, emulated: env.agentApiBaseUrl === undefined },
+    slack: {
+      enabled: slackEnabled,
+      mode: slackEnabled ? (env.slackAppToken !== undefined ? 'socket' : 'http') : 'off',
+      ...compact({ botToken: env.slackBotToken, signingSecret: env.slackSigningSecret, appToken: env.slackAppToken }),
+      apiUrl: env.slackApiUrl,
+      followups: file.slack.followups,
+      allowedUsers: [...file.slack.allowed_users],
+      channels: toRoutes(file.slack.channels),
+    },
+    linear: {
+      enabled: linearEnabled,
+      ...compact({
+        apiKey: env.linearApiKey,
+        accessToken: env.linearAccessToken,
+        webhookSecret: env.linearWebhookSecret,
+      }),
+      apiUrl: env.linearApiUrl,
+      handle: file.linear.handle,
+      followups: file.linear.followups,
+      cancelOnLabelRemoved: file.linear.cancel_on_label_removed,
+      labels: toRoutes(file.linear.labels, (name) => name.trim().toLowerCase()),
+      teams: [...file.linear.teams],
+      states: { ...file.linear.states },
+    },
+    defaults,
+    tracker: { intervalMs: file.tracker.interval, pageSize: file.tracker.page_size },
+    intake: { retryWindowMs: file.intake.retry_window, dedupeRetentionMs: file.intake.dedupe_retention },
+    schedules: file.schedules.map(toSchedule),
+    database: { path: env.databasePath },
+    http: { port: env.port, host: env.host },
+    logLevel: env.logLevel,
+  };
+}
+
+/**
+ * Loads and validates the whole configuration. Throws `ConfigError` listing every problem
+ * (environment and file together); nothing is started on a partial configuration.
+ */
+export function loadConfig(input: LoadConfigInput): AppConfig {
+  const problems: ConfigProblem[] = [];
+  const dotenv = readDotEnv(input.cwd);
+  problems.push(...dotenv.problems);
+  const env = mergeEnvironment(input.env, dotenv.values);
+
+  const environment = parseEnvironment(env, input.cwd);
+  problems.push(...environment.problems);
+
+  const located = locateConfigFile(input, env);
+  problems.push(...located.problems);
+  let file: FileConfig | undefined;
+  if (located.file !== undefined) {
+    const read = readConfigFile(located.file, fileLabel(located.file, input.cwd));
+    problems.push(...read.problems);
+    file = read.config;
+  } else if (located.problems.length === 0) {
+    const parsed = fileSchema.safeParse({});
+    if (parsed.success) file = parsed.data;
+  }
+
+  if (problems.length > 0 || environment.settings === undefined || file === undefined) {
+    throw new ConfigError(problems);
+  }
+  return build(environment.settings, file, located.file);
+}

@@ -1,0 +1,99 @@
+/**
+ * The validated configuration every other part of the service reads. Built once at start by
+ * `loadConfig` (environment + optional `.env` + optional `agent-bridge.yml`) and never changed after.
+ */
+import type { AgentConfig } from '../core/agent-runs.js';
+
+/**
+ * A route's `config`: the run API's `AmbientAgentConfig` fields. Known fields are type-checked;
+ * any other field is passed through to the API untouched.
+ */
+export type AgentConfigInput = AgentConfig;
+
+/**
+ * Where a run goes. `factory_uid` excludes `config` and `agent_identity_uid` (a factory dispatch
+ * carries no config); `config` and `agent_identity_uid` may be combined.
+ */
+export interface Route {
+  config?: AgentConfigInput;
+  title?: string;
+  agent_identity_uid?: string;
+  factory_uid?: string;
+}
+
+export type Followups = 'all' | 'mentions';
+export type SlackMode = 'off' | 'http' | 'socket';
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface ScheduleNotify {
+  slackChannel?: string;
+  linearIssue?: string;
+}
+
+export interface ScheduleConfig extends Route {
+  name: string;
+  /** 5 fields, or 6 with leading seconds. Syntax and ranges are already checked. */
+  cron: string;
+  /** A valid IANA zone; `UTC` by default. */
+  timezone: string;
+  prompt: string;
+  overlap: 'skip' | 'allow';
+  catchUp: 'none' | 'latest';
+  enabled: boolean;
+  /** 0 = never pause. */
+  pauseAfterFailures: number;
+  notify: ScheduleNotify;
+}
+
+export interface AppConfig {
+  /** Absolute path of the YAML file used, if any. */
+  configFile: string | undefined;
+  agentApi: {
+    /** Without trailing slash, ends in `/api/v1`. */
+    baseUrl: string | undefined;
+    apiKey: string | undefined;
+    /** True when `AGENT_API_BASE_URL` is unset: the built-in emulator runs in-process. */
+    emulated: boolean;
+  };
+  slack: {
+    enabled: boolean;
+    /** `socket` when `SLACK_APP_TOKEN` is set (wins over the signing secret), else `http`. */
+    mode: SlackMode;
+    botToken?: string;
+    signingSecret?: string;
+    appToken?: string;
+    /** Always ends in `/` (the Web API client appends the method name). */
+    apiUrl: string;
+    followups: Followups;
+    /** Slack user IDs; empty = everyone. */
+    allowedUsers: string[];
+    /** Channel ID (or `*`) → route. */
+    channels: Record<string, Route>;
+  };
+  linear: {
+    enabled: boolean;
+    apiKey?: string;
+    accessToken?: string;
+    webhookSecret?: string;
+    apiUrl: string;
+    handle: string;
+    followups: Followups;
+    cancelOnLabelRemoved: boolean;
+    /** Label name, lower-cased → route. */
+    labels: Record<string, Route>;
+    /** Team keys; empty = all. */
+    teams: string[];
+    /** Workflow move name → Linear workflow state name, as written in the file. */
+    states: Record<string, string>;
+  };
+  /** Applied to every run; `config` is `{}` unless the defaults name a factory. */
+  defaults: Route;
+  tracker: { intervalMs: number; pageSize: number };
+  intake: { retryWindowMs: number; dedupeRetentionMs: number };
+  schedules: ScheduleConfig[];
+  /** Absolute file path, or `:memory:`. */
+  database: { path: string };
+  http: { port: number; host: string };
+  logLevel: LogLevel;
+}

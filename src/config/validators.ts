@@ -1,0 +1,52 @@
+/** Small value checks shared by the file and environment schemas. */
+
+/** Slack conversation IDs: public (C), private (G) channels and DMs (D). */
+export const SLACK_CHANNEL_ID = /^[CGD][A-Z0-9]{2,}$/;
+/** Slack user IDs (U…, W… on Enterprise Grid). */
+export const SLACK_USER_ID = /^[UW][A-Z0-9]{2,}$/;
+/** Linear issue identifiers such as ENG-42. */
+export const LINEAR_ISSUE_ID = /^[A-Za-z][A-Za-z0-9_]*-\d+$/;
+/** Schedule names: used on the command line (`schedules trigger <name>`) and as run config names. */
+export const SCHEDULE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+export const CHANNEL_ID_HINT =
+  'use the channel ID (e.g. C0123ABCD: open the channel, click its name, the ID is at the bottom of "About"), or "*" for every other channel and DMs';
+
+/** True when `Intl` (and so the scheduler) knows the IANA zone. */
+export function isValidTimeZone(zone: string): boolean {
+  if (zone.trim() === '') return false;
+  try {
+    new Intl.DateTimeFormat(undefined, { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export type UrlCheck = { ok: true; url: URL } | { ok: false; message: string };
+
+/** An absolute http(s) URL without credentials, query or fragment. Never echoes the value. */
+export function checkBaseUrl(text: string): UrlCheck {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return { ok: false, message: 'is not a URL — write an absolute http(s) URL such as https://host.example.com/path' };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return { ok: false, message: `must be an http or https URL, not ${url.protocol.replace(/:$/, '')}:` };
+  }
+  if (url.username !== '' || url.password !== '') {
+    return { ok: false, message: 'must not contain user:password@ — credentials belong in their own variables' };
+  }
+  if (url.search !== '' || url.hash !== '') {
+    return { ok: false, message: 'must not have a query (?…) or fragment (#…) — give the base URL only' };
+  }
+  return { ok: true, url };
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK_HOSTS.has(hostname);
+}
