@@ -1,0 +1,29 @@
+import type { CliContext } from '../../src/cli/context.js';
+import { runCli } from '../../src/cli/program.js';
+
+export interface InProcessRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the CLI's command tree in this process with captured output: the same parsing, commands and
+ * exit-code mapping as the executable, without the cost of a child process per case.
+ */
+export async function runCliInProcess(args: string[], env: Record<string, string | undefined> = {}, cwd = process.cwd()): Promise<InProcessRun> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const context: CliContext = {
+    out: (text) => out.push(text),
+    err: (text) => err.push(text),
+    env,
+    cwd,
+    now: () => Date.now(),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 20))),
+  };
+  const code = await runCli(args, context, () => {
+    throw new Error('long-running commands are tested as child processes');
+  });
+  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+}

@@ -1,0 +1,112 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/** The repository root (tests run from it, but children run in temp folders). */
+export const ROOT = resolve(import.meta.dirname, '../..');
+const TSX_LOADER = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
+const CLI = join(ROOT, 'src/cli.ts');
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface SpawnOptions {
+  env?: Record<string, string | undefined>;
+  /** Working directory; default a fresh empty temp folder (no stray .env or agent-bridge.yml). */
+  cwd?: string;
+}
+
+/** A clean environment: only what Node needs, plus `extra`. The developer's own variables never leak in. */
+function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { PATH: process.env['PATH'], HOME: process.env['HOME'], NODE_ENV: 'test' };
+  for (const [key, value] of Object.entries(extra)) if (value !== undefined) env[key] = value;
+  return env;
+}
+
+export function tempDir(prefix = 'agent-bridge-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Starts `agent-bridge <args>` from the TypeScript sources as a real child process. */
+export function spawnCli(args: string[], options: SpawnOptions = {}): ChildProcess {
+  return spawn(process.execPath, ['--import', TSX_LOADER, CLI, ...args], {
+    cwd: options.cwd ?? tempDir(),
+    env: childEnv(options.env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** Runs `agent-bridge <args>` to completion and returns its exit code and output. */
+export function runCli(args: string[], options: SpawnOptions = {}): Promise<CliRun> {
+  const child = spawnCli(args, options);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolvePromise, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolvePromise({ code, stdout, stderr }));
+  });
+}
+
+/** A long-running child with all of its output so far. */
+export interface RunningCli {
+  child: ChildProcess;
+  output: { stdout: string; stderr: string };
+  /** Resolves with the first match of `pattern` in everything printed so far or later. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts a long-running command (serve, emulator) and keeps its output for assertions. */
+export function startCli(args: string[], options: SpawnOptions = {}): RunningCli {
+  const child = spawnCli(args, options);
+  const output = { stdout: '', stderr: '' };
+  const waiters = new Set<() => void>();
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output.stdout += chunk.toString();
+    for (const check of waiters) check();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
+  const waitFor = (pattern: RegExp, timeoutMs = 15_000) =>
+    new Promise<RegExpMatchArray>((resolvePromise, reject) => {
+      const done = () => {
+        waiters.delete(check);
+        clearTimeout(timer);
+        child.off('exit', onExit);
+      };
+      const check = () => {
+        const match = output.stdout.match(pattern);
+        if (match) {
+          done();
+          resolvePromise(match);
+        }
+      };
+      const onExit = (code: number | null) => {
+        done();
+        reject(new Error(`exited ${code} before output matching ${pattern}; stdout: ${output.stdout}; stderr: ${output.stderr}`));
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`no output matching ${pattern} within ${timeoutMs} ms; stdout: ${output.stdout}; stderr: ${output.stderr}`));
+      }, timeoutMs);
+      waiters.add(check);
+      child.once('exit', onExit);
+      check();
+    });
+  return { child, output, waitFor, stop: (signal) => stopChild(child, signal) };
+}
+
+/** Sends `signal` and resolves with the exit code. */
+export function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolvePromise) => {
+    child.once('exit', (code) => resolvePromise(code));
+    child.kill(signal);
+  });
+}
