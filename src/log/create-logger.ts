@@ -1,0 +1,57 @@
+import { pino, type DestinationStream, type Logger as PinoLogger } from 'pino';
+import type { LogLevel } from '../config/types.js';
+
+export interface LoggerOptions {
+  level: LogLevel;
+  /** Every value here is replaced by `[redacted]` wherever it would appear in a log line. */
+  secrets: ReadonlyArray<string | undefined>;
+  /** Human-readable lines (pino-pretty) instead of JSON; default: when stdout is a terminal. */
+  pretty?: boolean;
+  /** Where lines go (tests); default stdout. */
+  destination?: DestinationStream;
+}
+
+/** Field names that hold secrets in any object we might log. */
+const REDACT_PATHS = [
+  'apiKey',
+  '*.apiKey',
+  'botToken',
+  '*.botToken',
+  'signingSecret',
+  '*.signingSecret',
+  'appToken',
+  '*.appToken',
+  'accessToken',
+  '*.accessToken',
+  'webhookSecret',
+  '*.webhookSecret',
+  'authorization',
+  '*.authorization',
+  'headers.authorization',
+  '*.headers.authorization',
+];
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The service's logger. Secrets are kept out twice over: known field names are redacted, and every
+ * finished line is scrubbed of the configured secret values, so a secret that slipped into an error
+ * message or a URL still never reaches the log.
+ */
+export function createLogger(options: LoggerOptions): PinoLogger {
+  // Short values (e.g. a 1-char test key) would scrub unrelated text; real secrets are long.
+  const secrets = options.secrets.filter((secret): secret is string => typeof secret === 'string' && secret.length >= 6);
+  const pattern = secrets.length > 0 ? new RegExp(secrets.map(escapeRegExp).join('|'), 'g') : undefined;
+  const scrub = (line: string) => (pattern ? line.replace(pattern, '[redacted]') : line);
+  const pretty = options.pretty ?? (process.stdout.isTTY === true && options.destination === undefined);
+  const base = {
+    level: options.level,
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    hooks: { streamWrite: scrub },
+  };
+  if (options.destination) return pino(base, options.destination);
+  if (pretty) {
+    return pino({ ...base, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } });
+  }
+  return pino(base);
+}

@@ -1,0 +1,112 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { runCli, startCli, tempDir } from '../helpers/spawn-cli.js';
+
+const LISTENING = /"url":"(http:\/\/[^"]+)".*agent-bridge is listening/;
+
+describe('agent-bridge serve with no configuration at all', () => {
+  it('starts the emulator, serves health, readiness and metrics, says how to enable integrations, stops cleanly', async () => {
+    const cwd = tempDir();
+    const serve = startCli(['serve'], { cwd, env: { PORT: '0', HOST: '127.0.0.1' } });
+    const { output } = serve;
+    const [, url] = await serve.waitFor(LISTENING);
+    await serve.waitFor(/ready to serve/);
+
+    expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ status: 'ok' });
+    const ready = await fetch(`${url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ status: 'ready', checks: { database: { ok: true }, agent_api: { ok: true } } });
+    const metrics = await (await fetch(`${url}/metrics`)).text();
+    expect(metrics).toContain('agent_bridge_http_requests_total{route="/readyz",method="GET",status="200"} 1');
+    expect((await fetch(`${url}/slack/events`, { method: 'POST' })).status).toBe(404);
+    expect((await fetch(`${url}/linear/webhook`, { method: 'POST' })).status).toBe(404);
+
+    expect(output.stdout).toMatch(/BUILT-IN RUN-API EMULATOR/);
+    expect(output.stdout).toMatch(/Slack: off — set SLACK_BOT_TOKEN/);
+    expect(output.stdout).toMatch(/Linear: off — set LINEAR_API_KEY/);
+    expect(existsSync(join(cwd, 'data', 'agent-bridge.db'))).toBe(true);
+
+    expect(await serve.stop('SIGTERM')).toBe(0);
+    expect(output.stdout).toMatch(/"msg":"stopped"/);
+  });
+
+  it('SIGINT stops it too', async () => {
+    const serve = startCli(['serve'], { env: { PORT: '0', HOST: '127.0.0.1' } });
+    await serve.waitFor(/ready to serve/);
+    expect(await serve.stop('SIGINT')).toBe(0);
+  });
+});
+
+describe('agent-bridge serve against a configured run API', () => {
+  const apiKey = 'serve-test-secret-key-0123456789';
+  let emulator: RunningEmulator;
+  beforeAll(async () => {
+    emulator = await startEmulator({ apiKey, port: 0, manual: true });
+  });
+  afterAll(async () => {
+    await emulator.close();
+  });
+
+  it('is not ready while the run API refuses the key, and never logs the key', async () => {
+    const wrongKey = 'wrong-secret-key-abcdefghij';
+    const serve = startCli(['serve'], { env: { PORT: '0', HOST: '127.0.0.1', AGENT_API_BASE_URL: emulator.baseUrl, AGENT_API_KEY: wrongKey, LOG_LEVEL: 'debug' } });
+    const { output } = serve;
+    const [, url] = await serve.waitFor(LISTENING);
+    const ready = await fetch(`${url}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ checks: { agent_api: { ok: false, error: expect.stringContaining('check AGENT_API_KEY') } } });
+    expect(await serve.stop()).toBe(0);
+    expect(output.stdout + output.stderr).not.toContain(wrongKey);
+  });
+
+  it('is ready with the right key', async () => {
+    const serve = startCli(['serve'], { env: { PORT: '0', HOST: '127.0.0.1', AGENT_API_BASE_URL: emulator.baseUrl, AGENT_API_KEY: apiKey } });
+    const { output } = serve;
+    const [, url] = await serve.waitFor(LISTENING);
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    expect(await serve.stop()).toBe(0);
+    expect(output.stdout).not.toContain(apiKey);
+    expect(output.stdout).not.toMatch(/EMULATOR/);
+  });
+});
+
+describe('agent-bridge serve and config check refuse a broken configuration', () => {
+  const broken = ['tracker:', '  interval: soon', 'slak: {}', ''].join('\n');
+
+  it('serve exits 2 listing every problem by key path, before opening anything', async () => {
+    const cwd = tempDir();
+    writeFileSync(join(cwd, 'agent-bridge.yml'), broken);
+    const result = await runCli(['serve'], { cwd, env: { PORT: '0' } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/agent-bridge\.yml: tracker\.interval/);
+    expect(result.stderr).toMatch(/agent-bridge\.yml: slak: unknown key/);
+    expect(existsSync(join(cwd, 'data'))).toBe(false);
+  });
+
+  it('serve exits 2 on a partial Slack set, naming what is missing', async () => {
+    const result = await runCli(['serve'], { env: { PORT: '0', SLACK_BOT_TOKEN: 'xoxb-0000-1111-abcdefghijkl' } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/SLACK_SIGNING_SECRET/);
+    expect(result.stderr).not.toContain('xoxb-0000-1111-abcdefghijkl');
+  });
+
+  it('config check prints the effective configuration with secrets masked', async () => {
+    const secret = 'signing-secret-0123456789abcdef';
+    const result = await runCli(['config', 'check'], { env: { SLACK_BOT_TOKEN: 'xoxb-0000-1111-abcdefghijkl', SLACK_SIGNING_SECRET: secret } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/Configuration is valid/);
+    expect(result.stdout).toMatch(/Slack: on/);
+    expect(result.stdout).not.toContain(secret);
+    expect(result.stdout).not.toContain('abcdefghijkl');
+  });
+
+  it('config check on a broken file exits 2', async () => {
+    const cwd = tempDir();
+    writeFileSync(join(cwd, 'broken.yml'), broken);
+    const result = await runCli(['config', 'check', '--config', 'broken.yml'], { cwd });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/broken\.yml: tracker\.interval/);
+  });
+});
