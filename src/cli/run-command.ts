@@ -126,7 +126,7 @@ export function registerRunCommand(program: Command, context: CliContext): void 
     .option('--agent <uid>', 'agent_identity_uid to run as')
     .option('--factory <uid>', 'dispatch to this factory instead (takes no run config)')
     .option('--wait', 'follow the run to its end; exit 0 on SUCCEEDED, 1 otherwise')
-    .option('--poll <duration>', 'how often --wait asks for the state', '1s')
+    .option('--poll <duration>', 'how often --wait asks for the state', '500ms')
     .option('--json', 'print JSON only (the created run, or with --wait the final run)')
     .action(async (prompt: string, options: RunOptions) => {
       if (!prompt.trim()) throw new UsageError('<prompt> is empty: say what the agent should do');
