@@ -86,6 +86,8 @@ export interface NewTrackedRun {
   title: string | null;
   /** The route the run was created with (JSON). */
   route: unknown;
+  /** Where the run's messages go (outbox destinations, e.g. `slack:C1:1700.1`); usually just the anchor. */
+  destinations: string[];
   state: string;
   /** The server's `updated_at` of the last observation (RFC 3339), never our clock. */
   serverUpdatedAt: string | null;

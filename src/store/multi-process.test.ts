@@ -1,3 +1,4 @@
+import { MIGRATIONS } from './migrations/index.js';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,7 +70,7 @@ describe(`${PROCESSES} processes on one database file`, () => {
     await raceChildren((worker) => ['open', path, worker]);
     const store = openSqliteStore({ path });
     const applied = appliedMigrations(store.db);
-    expect(applied.map((m) => m.id)).toEqual([1]);
+    expect(applied.map((m) => m.id)).toEqual(MIGRATIONS.map((m) => m.id));
     expect(applied[0]?.appliedAt).toBeLessThan(PROCESSES); // the winning child's clock: its index
     await store.close();
   });

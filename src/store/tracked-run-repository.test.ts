@@ -25,6 +25,7 @@ describe('runs.insert and get', () => {
       source: 'slack',
       title: 'Fix the build',
       route: { config: { name: 'slack' } },
+      destinations: ['slack:C1:1700.1'],
       state: 'QUEUED',
       serverUpdatedAt: null,
       sessionLink: null,
@@ -110,5 +111,14 @@ describe('runs listings', () => {
     expect((await store.runs.listStale(150, 10)).map((r) => r.runId)).toEqual(['r4', 'r1', 'r2']);
     expect((await store.runs.listStale(100, 10)).map((r) => r.runId)).toEqual(['r4']);
     expect((await store.runs.listStale(1000, 2)).map((r) => r.runId)).toEqual(['r4', 'r1']);
+  });
+});
+
+describe('destinations (migration 0002)', () => {
+  it('keeps the list of destinations of a run', async () => {
+    const store = openSqliteStore({ path: ':memory:' });
+    await store.runs.insert(aRun('run_d', { destinations: ['slack:C9:1.2', 'linear:ENG-42'] }), 1);
+    expect((await store.runs.get('run_d'))?.destinations).toEqual(['slack:C9:1.2', 'linear:ENG-42']);
+    await store.close();
   });
 });

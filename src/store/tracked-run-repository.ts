@@ -9,6 +9,7 @@ interface Row {
   source: string;
   title: string | null;
   route: string;
+  destinations: string;
   state: string;
   server_updated_at: string | null;
   session_link: string | null;
@@ -26,6 +27,7 @@ function toTrackedRun(row: Row): TrackedRun {
     source: row.source,
     title: row.title,
     route: fromJson(row.route),
+    destinations: fromJson(row.destinations) as string[],
     state: row.state,
     serverUpdatedAt: row.server_updated_at,
     sessionLink: row.session_link,
@@ -99,14 +101,16 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
       source: string;
       title: string | null;
       route: string;
+      destinations: string;
       state: string;
       serverUpdatedAt: string | null;
       sessionLink: string | null;
       now: number;
     }>(
-      `INSERT INTO tracked_runs (run_id, anchor, source, title, route, state, server_updated_at, session_link,
-                                 transition, tracked, last_seen_at, created_at, updated_at)
-       VALUES (@runId, @anchor, @source, @title, @route, @state, @serverUpdatedAt, @sessionLink, 0, 1, NULL, @now, @now)
+      `INSERT INTO tracked_runs (run_id, anchor, source, title, route, destinations, state, server_updated_at,
+                                 session_link, transition, tracked, last_seen_at, created_at, updated_at)
+       VALUES (@runId, @anchor, @source, @title, @route, @destinations, @state, @serverUpdatedAt,
+               @sessionLink, 0, 1, NULL, @now, @now)
        ON CONFLICT (run_id) DO NOTHING`,
     );
   }
@@ -119,6 +123,7 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
       source: run.source,
       title: run.title,
       route: toJson(run.route),
+      destinations: toJson(run.destinations),
       state: run.state,
       serverUpdatedAt: run.serverUpdatedAt,
       sessionLink: run.sessionLink,

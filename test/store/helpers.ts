@@ -31,6 +31,7 @@ export function aRun(runId: string, overrides: Partial<NewTrackedRun> = {}): New
     source: 'slack',
     title: 'Fix the build',
     route: { config: { name: 'slack' } },
+    destinations: [overrides.anchor ?? 'slack:C1:1700.1'],
     state: 'QUEUED',
     serverUpdatedAt: null,
     sessionLink: null,

@@ -1,4 +1,5 @@
 import { migration0001 } from './0001-initial.js';
+import { migration0002 } from './0002-run-destinations.js';
 
 /** A numbered schema change, applied once, in its own transaction. */
 export interface Migration {
@@ -12,4 +13,4 @@ export interface Migration {
  * Every migration, in order. Append-only. They are TypeScript modules (not .sql files) so the build
  * copies them into dist/ with the rest of the code.
  */
-export const MIGRATIONS: readonly Migration[] = [migration0001];
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002];

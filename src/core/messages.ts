@@ -1,0 +1,44 @@
+/**
+ * What the bridge owes people, in platform-neutral terms. Every message is an outbox row before it
+ * is sent; a notifier (Slack, Linear, log) renders it for its destination.
+ */
+
+/** A run as people see it in a message. */
+export interface RunSnapshot {
+  runId: string;
+  title: string;
+  state: string;
+  /** The status message's text, whichever shape the API used. */
+  statusText?: string;
+  sessionLink?: string;
+  pullRequests: string[];
+}
+
+export type OutboxMessage =
+  /** A request was received: acknowledge it at once (Slack: 👀 + status message; Linear: start comment). */
+  | { kind: 'received'; title: string; requester?: string }
+  /** The run's current state: edit the status message / start comment in place. */
+  | { kind: 'status'; run: RunSnapshot; receivedKey: string }
+  /** BLOCKED or an end state: one new message per occurrence (and the end reaction on Slack). */
+  | { kind: 'announce'; run: RunSnapshot; receivedKey: string; cancelledBy?: string }
+  /** The run could not be started or steered; `reason` says why in words, never a secret. */
+  | { kind: 'failed'; title: string; reason: string; receivedKey: string }
+  /** A follow-up reached the run (Slack: ✉️ reaction on the reply). */
+  | { kind: 'followup_accepted'; runId: string; reference?: unknown }
+  /** A one-off note for the people in the thread or issue. */
+  | { kind: 'notice'; text: string };
+
+export type OutboxMessageKind = OutboxMessage['kind'];
+
+/** States announced with a new message (design.md §5 "Announced once"); all others are edits. */
+export const ANNOUNCED_STATES: ReadonlySet<string> = new Set(['BLOCKED', 'SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED']);
+
+/** Outbox key of the `received` message of a trigger at a destination; later rows point to it. */
+export function receivedKey(triggerKey: string, destination: string): string {
+  return `received:${triggerKey}:${destination}`;
+}
+
+/** Outbox key of a run's transition at a destination: (run, transition number, destination, kind). */
+export function transitionKey(runId: string, transition: number, destination: string, kind: 'status' | 'announce'): string {
+  return `run:${runId}:${transition}:${destination}:${kind}`;
+}

@@ -1,0 +1,45 @@
+import type { OutboxMessage } from './messages.js';
+
+/** One outbox row handed to a notifier. */
+export interface Delivery {
+  /** The row's unique key: notifiers that support idempotency keys send it along. */
+  key: string;
+  destination: string;
+  message: OutboxMessage;
+  /** How many times delivery was tried before (0 on the first try). */
+  attempt: number;
+  /** What an earlier, already delivered row reported (e.g. the status message's ts), by its key. */
+  resultOf(key: string): Promise<unknown>;
+}
+
+/**
+ * The port through which the core tells people things. A notifier serves the destinations whose
+ * prefix it names (`slack:`, `linear:`, `log:`). It must be safe to call twice with the same key:
+ * where the platform supports an idempotency key it uses `Delivery.key`.
+ */
+export interface Notifier {
+  /** Destination prefix this notifier serves, e.g. `slack`. */
+  readonly platform: string;
+  /** Sends the message; resolves with what later rows may need (JSON), or rejects with a NotifierError. */
+  deliver(delivery: Delivery): Promise<unknown>;
+}
+
+/** A delivery failure, typed: branch on `retryable` and `code`, never on message text. */
+export class NotifierError extends Error {
+  override readonly name = 'NotifierError';
+  readonly code: string;
+  readonly retryable: boolean;
+  readonly retryAfterMs: number | undefined;
+  constructor(message: string, init: { code: string; retryable: boolean; retryAfterMs?: number; cause?: unknown }) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.code = init.code;
+    this.retryable = init.retryable;
+    this.retryAfterMs = init.retryAfterMs;
+  }
+}
+
+/** The platform part of a destination (`slack:C1:1700.1` → `slack`). */
+export function platformOf(destination: string): string {
+  const colon = destination.indexOf(':');
+  return colon === -1 ? destination : destination.slice(0, colon);
+}
