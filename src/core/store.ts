@@ -88,6 +88,8 @@ export interface NewTrackedRun {
   route: unknown;
   /** Where the run's messages go (outbox destinations, e.g. `slack:C1:1700.1`); usually just the anchor. */
   destinations: string[];
+  /** Key of the trigger that started the run (its `received` messages are the ones edited), if any. */
+  triggerKey: string | null;
   state: string;
   /** The server's `updated_at` of the last observation (RFC 3339), never our clock. */
   serverUpdatedAt: string | null;

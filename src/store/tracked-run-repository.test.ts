@@ -26,6 +26,7 @@ describe('runs.insert and get', () => {
       title: 'Fix the build',
       route: { config: { name: 'slack' } },
       destinations: ['slack:C1:1700.1'],
+      triggerKey: 'Ev1',
       state: 'QUEUED',
       serverUpdatedAt: null,
       sessionLink: null,

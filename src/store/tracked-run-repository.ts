@@ -10,6 +10,7 @@ interface Row {
   title: string | null;
   route: string;
   destinations: string;
+  trigger_key: string | null;
   state: string;
   server_updated_at: string | null;
   session_link: string | null;
@@ -28,6 +29,7 @@ function toTrackedRun(row: Row): TrackedRun {
     title: row.title,
     route: fromJson(row.route),
     destinations: fromJson(row.destinations) as string[],
+    triggerKey: row.trigger_key,
     state: row.state,
     serverUpdatedAt: row.server_updated_at,
     sessionLink: row.session_link,
@@ -102,15 +104,17 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
       title: string | null;
       route: string;
       destinations: string;
+      triggerKey: string | null;
       state: string;
       serverUpdatedAt: string | null;
       sessionLink: string | null;
       now: number;
     }>(
-      `INSERT INTO tracked_runs (run_id, anchor, source, title, route, destinations, state, server_updated_at,
-                                 session_link, transition, tracked, last_seen_at, created_at, updated_at)
-       VALUES (@runId, @anchor, @source, @title, @route, @destinations, @state, @serverUpdatedAt,
-               @sessionLink, 0, 1, NULL, @now, @now)
+      `INSERT INTO tracked_runs (run_id, anchor, source, title, route, destinations, trigger_key, state,
+                                 server_updated_at, session_link, transition, tracked, last_seen_at,
+                                 created_at, updated_at)
+       VALUES (@runId, @anchor, @source, @title, @route, @destinations, @triggerKey, @state,
+               @serverUpdatedAt, @sessionLink, 0, 1, NULL, @now, @now)
        ON CONFLICT (run_id) DO NOTHING`,
     );
   }
@@ -124,6 +128,7 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
       title: run.title,
       route: toJson(run.route),
       destinations: toJson(run.destinations),
+      triggerKey: run.triggerKey,
       state: run.state,
       serverUpdatedAt: run.serverUpdatedAt,
       sessionLink: run.sessionLink,

@@ -32,6 +32,7 @@ export function aRun(runId: string, overrides: Partial<NewTrackedRun> = {}): New
     title: 'Fix the build',
     route: { config: { name: 'slack' } },
     destinations: [overrides.anchor ?? 'slack:C1:1700.1'],
+    triggerKey: 'Ev1',
     state: 'QUEUED',
     serverUpdatedAt: null,
     sessionLink: null,

@@ -1,0 +1,82 @@
+import type { Clock } from './clock.js';
+import type { Logger } from './logger.js';
+
+export interface LoopOptions {
+  name: string;
+  clock: Clock;
+  logger: Logger;
+  /** Wait between passes when there was nothing to do. */
+  idleMs: number;
+  /** Wait after a pass threw (the error is logged, the loop goes on). */
+  errorBackoffMs?: number;
+  /**
+   * One pass of work. Resolves true when it did something and more may be waiting (the loop goes
+   * again at once), false when idle.
+   */
+  work: () => Promise<boolean>;
+}
+
+export interface RunningLoop {
+  /** Runs a pass now instead of waiting out the idle time (e.g. a trigger was just stored). */
+  wake(): void;
+  /** Stops after the pass in flight; resolves when it has finished. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Drives a worker in the background: pass after pass while there is work, then a timer from the
+ * injected clock. Errors are caught and logged; a loop never dies and never overlaps itself.
+ */
+export function startLoop(options: LoopOptions): RunningLoop {
+  let stopped = false;
+  let running: Promise<void> | undefined;
+  let cancelTimer: (() => void) | undefined;
+  let wakeRequested = false;
+
+  const schedule = (ms: number) => {
+    cancelTimer?.();
+    cancelTimer = options.clock.setTimer(() => {
+      cancelTimer = undefined;
+      run();
+    }, ms);
+  };
+
+  const run = () => {
+    if (stopped) return;
+    if (running) {
+      // A wake during a pass: go again right after it instead of waiting out the idle time.
+      wakeRequested = true;
+      return;
+    }
+    cancelTimer?.();
+    cancelTimer = undefined;
+    running = (async () => {
+      let next = options.idleMs;
+      try {
+        wakeRequested = false;
+        const more = await options.work();
+        if (more || wakeRequested) next = 0;
+      } catch (error) {
+        options.logger.error({ err: error, loop: options.name }, `${options.name} failed; retrying`);
+        next = options.errorBackoffMs ?? options.idleMs;
+      } finally {
+        running = undefined;
+      }
+      if (stopped) return;
+      if (next === 0) setImmediate(run);
+      else schedule(next);
+    })();
+  };
+
+  setImmediate(run);
+  return {
+    wake: () => {
+      if (!stopped) setImmediate(run);
+    },
+    stop: async () => {
+      stopped = true;
+      cancelTimer?.();
+      await running;
+    },
+  };
+}
