@@ -10,16 +10,9 @@ import type { AgentConfig } from '../core/agent-runs.js';
  */
 export type AgentConfigInput = AgentConfig;
 
-/**
- * Where a run goes. `factory_uid` excludes `config` and `agent_identity_uid` (a factory dispatch
- * carries no config); `config` and `agent_identity_uid` may be combined.
- */
-export interface Route {
-  config?: AgentConfigInput;
-  title?: string;
-  agent_identity_uid?: string;
-  factory_uid?: string;
-}
+/** Where a run goes; the core owns the type (`core/routing.ts`). */
+export type { Route } from '../core/routing.js';
+import type { Route } from '../core/routing.js';
 
 export type Followups = 'all' | 'mentions';
 export type SlackMode = 'off' | 'http' | 'socket';

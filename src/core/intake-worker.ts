@@ -1,0 +1,275 @@
+import { AgentApiError, type AgentRuns, type CreatedRun } from './agent-runs.js';
+import type { Clock } from './clock.js';
+import { explainAgentApiError } from './explain-error.js';
+import type { Logger } from './logger.js';
+import type { OutboxMessage } from './messages.js';
+import { receivedKey, transitionKey } from './messages.js';
+import { noMetrics, type CoreMetrics } from './metrics.js';
+import { findRunByReference } from './reconcile.js';
+import { resolveRoute, type ResolvedRoute, type RoutingTable } from './routing.js';
+import type { NewOutboxRow, StoredTrigger, Store, TriggerEffects, TriggerOutcome } from './store.js';
+import { type CancelPayload, type FollowupPayload, type StartPayload, promptWithReference, requesterName } from './triggers.js';
+
+/** Who may start, steer and stop runs. The edge supplies it (e.g. Slack's `allowed_users`). */
+export interface AccessPolicy {
+  /** Undefined when allowed, else the reason to tell the person. */
+  deny(trigger: StoredTrigger): string | undefined;
+}
+
+export const allowEveryone: AccessPolicy = { deny: () => undefined };
+
+export interface IntakeOptions {
+  /** How long a trigger is retried while the run API fails (`intake.retry_window`). */
+  retryWindowMs: number;
+  leaseMs?: number;
+  baseBackoffMs?: number;
+  maxBackoffMs?: number;
+  /** How far back (on the server's clock) to look for a run a crashed attempt may have created. */
+  reconcileLookbackMs?: number;
+}
+
+export interface IntakeDeps {
+  store: Store;
+  runs: AgentRuns;
+  clock: Clock;
+  logger: Logger;
+  routing: RoutingTable;
+  owner: string;
+  options: IntakeOptions;
+  access?: AccessPolicy;
+  metrics?: CoreMetrics;
+  random?: () => number;
+}
+
+/** How a handler ends a trigger; undefined when it lost the lease and must leave it alone. */
+interface Settlement {
+  outcome: TriggerOutcome;
+  effects: TriggerEffects;
+}
+
+const settle = (outcome: TriggerOutcome, effects: TriggerEffects = {}): Settlement => ({ outcome, effects });
+
+/**
+ * Works the inbox: claims one stored trigger at a time (a lease, so two processes never work the
+ * same one), and starts, steers or stops the run it asks for. Run-API failures are retried with
+ * backoff for `retryWindowMs`, then reported to the person; a create that may have happened is
+ * reconciled by listing before anything is created again.
+ */
+export class IntakeWorker {
+  private readonly metrics: CoreMetrics;
+  private readonly access: AccessPolicy;
+  private readonly leaseMs: number;
+
+  constructor(private readonly deps: IntakeDeps) {
+    this.metrics = deps.metrics ?? noMetrics;
+    this.access = deps.access ?? allowEveryone;
+    this.leaseMs = deps.options.leaseMs ?? 120_000;
+  }
+
+  /** Claims and works one due trigger; false when none is due. */
+  async workOnce(): Promise<boolean> {
+    const { store, clock, owner } = this.deps;
+    const trigger = await store.triggers.claimNext(owner, clock.now(), this.leaseMs);
+    if (!trigger) return false;
+    const log = this.deps.logger.child({ trigger: trigger.key, kind: trigger.kind, attempt: trigger.attempts });
+    let settlement: Settlement | undefined;
+    try {
+      settlement = await this.handle(trigger);
+    } catch (error) {
+      await this.failedAttempt(trigger, error, log);
+      return true;
+    }
+    if (settlement) await this.finish(trigger, settlement.outcome, settlement.effects);
+    return true;
+  }
+
+  /** Works triggers until none is due (tests, shutdown). */
+  async drain(limit = 1000): Promise<number> {
+    let handled = 0;
+    while (handled < limit && (await this.workOnce())) handled++;
+    return handled;
+  }
+
+  private handle(trigger: StoredTrigger): Promise<Settlement | undefined> {
+    const denied = this.access.deny(trigger);
+    if (denied) return Promise.resolve(settle({ state: 'ignored', error: 'not allowed' }, { owed: [this.notice(trigger, 'denied', denied)] }));
+    if (trigger.kind === 'start') return this.start(trigger);
+    if (trigger.kind === 'followup') return this.followup(trigger);
+    return this.cancel(trigger);
+  }
+
+  private async start(trigger: StoredTrigger): Promise<Settlement | undefined> {
+    const payload = trigger.payload as StartPayload;
+    const route = resolveRoute(this.deps.routing, payload.origin);
+    const prompt = promptWithReference(payload.prompt, trigger.key);
+    const title = route.title ?? payload.title;
+    let created: CreatedRun | undefined;
+    if (trigger.createAttemptedAt !== null) {
+      // A previous attempt may have created the run before it crashed or timed out: adopt it.
+      const lookback = this.deps.options.reconcileLookbackMs ?? 15 * 60_000;
+      const found = await findRunByReference(this.deps.runs, trigger.key, {
+        ...(route.kind === 'run' && { name: route.config.name }),
+        createdAfter: new Date(trigger.createAttemptedAt - lookback).toISOString(),
+      });
+      if (found) {
+        this.deps.logger.info({ trigger: trigger.key, runId: found.run_id }, 'adopted the run an earlier attempt created');
+        created = { run_id: found.run_id, state: found.state };
+      }
+    }
+    if (!created) {
+      if (!(await this.deps.store.triggers.markCreateAttempted(trigger.id, this.deps.owner, this.deps.clock.now()))) return undefined;
+      created = await this.create(route, prompt, title, payload);
+    }
+    this.metrics.runStarted(trigger.source);
+    this.metrics.intakeLatency(this.deps.clock.now() - trigger.receivedAt);
+    const destinations = payload.destinations;
+    const snapshot = { runId: created.run_id, title, state: created.state, pullRequests: [] };
+    const owed: NewOutboxRow[] = destinations.map((destination) => ({
+      key: transitionKey(created.run_id, 0, destination, 'status'),
+      destination,
+      kind: 'status',
+      payload: { kind: 'status', run: snapshot, receivedKey: receivedKey(trigger.key, destination) } satisfies OutboxMessage,
+    }));
+    return settle(
+      { state: 'done', runId: created.run_id },
+      {
+        run: {
+          runId: created.run_id,
+          anchor: trigger.anchor,
+          source: trigger.source,
+          title,
+          route,
+          destinations,
+          triggerKey: trigger.key,
+          state: created.state,
+          serverUpdatedAt: null,
+          sessionLink: null,
+        },
+        link: { anchor: trigger.anchor, runId: created.run_id },
+        owed,
+      },
+    );
+  }
+
+  private create(route: ResolvedRoute, prompt: string, title: string, payload: StartPayload): Promise<CreatedRun> {
+    if (route.kind === 'factory') {
+      return this.deps.runs.dispatchToFactory(route.factory_uid, {
+        prompt,
+        title,
+        ...(payload.ticket?.ref && { ticket_ref: payload.ticket.ref }),
+        ...(payload.ticket?.url && { ticket_url: payload.ticket.url }),
+      });
+    }
+    return this.deps.runs.createRun({
+      prompt,
+      title,
+      config: route.config,
+      ...(route.agent_identity_uid && { agent_identity_uid: route.agent_identity_uid }),
+    });
+  }
+
+  private async followup(trigger: StoredTrigger): Promise<Settlement> {
+    const payload = trigger.payload as FollowupPayload;
+    const runId = await this.deps.store.anchors.currentRun(trigger.anchor);
+    // A reply in a thread that never had a run is conversation, not a request.
+    if (!runId) return settle({ state: 'ignored', error: 'no run at this anchor' });
+    try {
+      await this.deps.runs.sendFollowup(runId, payload.message);
+    } catch (error) {
+      if (error instanceof AgentApiError && error.kind === 'not_found') {
+        return settle({ state: 'failed', runId, error: 'run not found' }, { owed: [this.notice(trigger, 'gone', `The run ${runId} no longer exists, so your reply was not delivered.`)] });
+      }
+      throw error;
+    }
+    this.metrics.followupSent(trigger.source);
+    this.metrics.intakeLatency(this.deps.clock.now() - trigger.receivedAt);
+    const accepted: NewOutboxRow = {
+      key: `followup:${trigger.key}:${trigger.anchor}`,
+      destination: trigger.anchor,
+      kind: 'followup_accepted',
+      payload: { kind: 'followup_accepted', runId, ...(payload.reference !== undefined && { reference: payload.reference }) } satisfies OutboxMessage,
+    };
+    return settle({ state: 'done', runId }, { retrack: runId, owed: [accepted] });
+  }
+
+  private async cancel(trigger: StoredTrigger): Promise<Settlement> {
+    const payload = trigger.payload as CancelPayload;
+    const runId = await this.deps.store.anchors.currentRun(trigger.anchor);
+    if (!runId) return settle({ state: 'ignored', error: 'no run at this anchor' }, { owed: [this.notice(trigger, 'nothing', 'There is no run here to stop.')] });
+    const who = requesterName(payload.requester);
+    // Written before the call so the tracker's CANCELLED announcement can say who it was.
+    if (who) await this.deps.store.settings.set(`cancelled_by:${runId}`, who);
+    try {
+      await this.deps.runs.cancelRun(runId);
+    } catch (error) {
+      if (error instanceof AgentApiError && error.kind === 'bad_request') {
+        const state = await this.deps.runs.getRun(runId).then((run) => run.state, () => undefined);
+        const text =
+          state === 'BLOCKED'
+            ? 'The run is waiting for input and cannot be cancelled now; reply to continue it.'
+            : `The run has already ended${state ? ` (${state})` : ''}; there is nothing to stop.`;
+        return settle({ state: 'done', runId, error: 'not cancellable' }, { owed: [this.notice(trigger, 'not-cancellable', text)] });
+      }
+      throw error;
+    }
+    this.metrics.cancelRequested(trigger.source);
+    return settle({ state: 'done', runId }, { owed: [this.notice(trigger, 'cancelling', `Stopping the run${who ? ` (requested by ${who})` : ''}.`)] });
+  }
+
+  /** A failed attempt: retry with backoff within the window, else tell the person and give up. */
+  private async failedAttempt(trigger: StoredTrigger, error: unknown, log: Logger): Promise<void> {
+    const { clock, store, owner, options } = this.deps;
+    const now = clock.now();
+    const apiError = error instanceof AgentApiError ? error : undefined;
+    const retryable = apiError ? apiError.retryable : true;
+    const withinWindow = now - trigger.receivedAt < options.retryWindowMs;
+    const reason = apiError ? explainAgentApiError(apiError) : 'an internal error stopped it; the operator can find it in the service log';
+    if (retryable && withinWindow) {
+      const base = options.baseBackoffMs ?? 2_000;
+      const backoff = Math.min(options.maxBackoffMs ?? 60_000, base * 2 ** Math.max(0, trigger.attempts - 1));
+      const jittered = Math.round(backoff / 2 + ((this.deps.random ?? Math.random)() * backoff) / 2);
+      const delay = Math.max(apiError?.retryAfterMs ?? 0, jittered);
+      log.warn({ err: apiError ? { code: apiError.code, status: apiError.status } : error, retryInMs: delay }, 'run API call failed; will retry');
+      const heads = this.retryNotice(trigger, apiError);
+      if (heads) await store.outbox.add([heads], now);
+      await store.triggers.reschedule(trigger.id, owner, now + delay, apiError ? `${apiError.code}: ${apiError.message}` : String(error), now);
+      return;
+    }
+    log.error({ err: apiError ? { code: apiError.code, status: apiError.status } : error }, 'giving up on trigger');
+    this.metrics.triggerFailed(trigger.source);
+    const owed = this.failureMessages(trigger, reason);
+    await this.finish(trigger, { state: 'failed', error: apiError ? apiError.code : 'internal_error' }, { owed });
+  }
+
+  /** Said once per trigger while retrying, so people know why nothing happens yet. */
+  private retryNotice(trigger: StoredTrigger, error: AgentApiError | undefined): NewOutboxRow | undefined {
+    if (error?.kind === 'rate_limited') return this.notice(trigger, 'capacity', 'The run API is at capacity right now; I will keep trying and start as soon as it has room.');
+    if (error?.kind === 'connection' || error?.kind === 'timeout' || error?.kind === 'server') {
+      return this.notice(trigger, 'unreachable', 'The run API is not answering right now; I will keep retrying for a while.');
+    }
+    return undefined;
+  }
+
+  private failureMessages(trigger: StoredTrigger, reason: string): NewOutboxRow[] {
+    if (trigger.kind !== 'start') {
+      const what = trigger.kind === 'followup' ? 'Your reply could not be delivered to the run' : 'The run could not be stopped';
+      return [this.notice(trigger, 'failed', `${what}: ${reason}.`)];
+    }
+    const payload = trigger.payload as StartPayload;
+    return payload.destinations.map((destination) => ({
+      key: `failed:${trigger.key}:${destination}`,
+      destination,
+      kind: 'failed',
+      payload: { kind: 'failed', title: payload.title, reason, receivedKey: receivedKey(trigger.key, destination) } satisfies OutboxMessage,
+    }));
+  }
+
+  private notice(trigger: StoredTrigger, topic: string, text: string): NewOutboxRow {
+    return { key: `notice:${topic}:${trigger.key}`, destination: trigger.anchor, kind: 'notice', payload: { kind: 'notice', text } satisfies OutboxMessage };
+  }
+
+  private async finish(trigger: StoredTrigger, outcome: TriggerOutcome, effects: TriggerEffects): Promise<void> {
+    const finished = await this.deps.store.triggers.finish(trigger.id, this.deps.owner, outcome, effects, this.deps.clock.now());
+    if (!finished) this.deps.logger.warn({ trigger: trigger.key }, 'lost the lease on a trigger; another worker has it');
+  }
+}

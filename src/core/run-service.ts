@@ -1,0 +1,55 @@
+import type { Clock } from './clock.js';
+import { receivedKey, type OutboxMessage } from './messages.js';
+import type { NewOutboxRow, Store } from './store.js';
+import { requesterName, type TriggerInput } from './triggers.js';
+
+/** A trigger an edge tried to submit that breaks the core's rules: a bug at the edge, not bad user input. */
+export class InvalidTriggerError extends Error {
+  override readonly name = 'InvalidTriggerError';
+}
+
+/**
+ * The core's front door for every edge (Slack, Linear, schedules, CLI): store the trigger once per
+ * key, together with the "received" messages owed for it, then wake the workers. The edge answers
+ * its platform only after this resolves (store, acknowledge, then work).
+ */
+export class RunService {
+  constructor(
+    private readonly deps: {
+      store: Store;
+      clock: Clock;
+      /** Told after a new trigger is stored (wakes the intake worker). */
+      onStored?: () => void;
+    },
+  ) {}
+
+  /** Stores the trigger; `accepted` is false for a key already seen (a retried or redelivered event). */
+  async submit(input: TriggerInput): Promise<{ accepted: boolean; triggerId: number }> {
+    validate(input);
+    const owed: NewOutboxRow[] =
+      input.kind === 'start'
+        ? input.payload.destinations.map((destination) => {
+            const requester = requesterName(input.payload.requester);
+            const message: OutboxMessage = { kind: 'received', title: input.payload.title, ...(requester && { requester }) };
+            return { key: receivedKey(input.key, destination), destination, kind: 'received', payload: message };
+          })
+        : [];
+    const { inserted, trigger } = await this.deps.store.triggers.enqueue(
+      { key: input.key, kind: input.kind, source: input.source, anchor: input.anchor, payload: input.payload },
+      owed,
+      this.deps.clock.now(),
+    );
+    if (inserted) this.deps.onStored?.();
+    return { accepted: inserted, triggerId: trigger.id };
+  }
+}
+
+function validate(input: TriggerInput): void {
+  if (!input.key) throw new InvalidTriggerError('a trigger needs a key');
+  if (!input.anchor) throw new InvalidTriggerError(`trigger ${input.key} has no anchor`);
+  if (input.kind === 'start') {
+    if (!input.payload.prompt.trim()) throw new InvalidTriggerError(`trigger ${input.key} has an empty prompt`);
+    if (input.payload.destinations.length === 0) throw new InvalidTriggerError(`trigger ${input.key} has nowhere to report`);
+  }
+  if (input.kind === 'followup' && !input.payload.message.trim()) throw new InvalidTriggerError(`trigger ${input.key} has an empty follow-up`);
+}

@@ -1,0 +1,60 @@
+import { createHash } from 'node:crypto';
+import type { Origin } from './routing.js';
+
+/** Who asked, as the edge knows them. `name` is for messages ("cancelled by …"). */
+export interface Requester {
+  platform: string;
+  id: string;
+  name?: string;
+}
+
+/** A request to start a run. `destinations` are where its messages go (usually just the anchor). */
+export interface StartPayload {
+  prompt: string;
+  title: string;
+  origin: Origin;
+  destinations: string[];
+  requester?: Requester;
+  /** For factory dispatch: the ticket the run is about (e.g. a Linear issue). */
+  ticket?: { ref?: string; url?: string };
+}
+
+export interface FollowupPayload {
+  message: string;
+  requester?: Requester;
+  /** Edge data to find the message again (e.g. a Slack ts for the ✉️ reaction). */
+  reference?: unknown;
+}
+
+export interface CancelPayload {
+  requester?: Requester;
+}
+
+export type TriggerInput =
+  | { kind: 'start'; key: string; source: string; anchor: string; payload: StartPayload }
+  | { kind: 'followup'; key: string; source: string; anchor: string; payload: FollowupPayload }
+  | { kind: 'cancel'; key: string; source: string; anchor: string; payload: CancelPayload };
+
+/**
+ * The short reference the worker puts on the last line of every prompt: the same for every attempt
+ * of one trigger, so a run created before a crash can be recognised and adopted instead of created
+ * again (design.md §2, "Exactly once without help from the run API").
+ */
+export function triggerRef(triggerKey: string): string {
+  return createHash('sha256').update(triggerKey).digest('hex').slice(0, 10);
+}
+
+export function referenceLine(triggerKey: string): string {
+  return `(agent-bridge ref ${triggerRef(triggerKey)})`;
+}
+
+/** The prompt as sent: the request, then the reference line. */
+export function promptWithReference(prompt: string, triggerKey: string): string {
+  return `${prompt.trimEnd()}\n\n${referenceLine(triggerKey)}`;
+}
+
+/** The display name of a requester for messages. */
+export function requesterName(requester: Requester | undefined): string | undefined {
+  if (!requester) return undefined;
+  return requester.name ?? requester.id;
+}
