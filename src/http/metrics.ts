@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { CoreMetrics } from '../core/metrics.js';
 
 /**
  * The service's Prometheus metrics, on a registry of its own (never the global one, so two services
@@ -42,5 +43,63 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
       labelNames: ['check'],
       registers: [registry],
     }),
+  };
+}
+
+/**
+ * The core's counters on the service's registry. `outboxCounts` is read at scrape time, so the
+ * pending gauge is the database's truth, not a count kept in memory.
+ */
+export function createCoreMetrics(registry: Registry, outboxCounts?: () => Promise<Record<string, number>>): CoreMetrics {
+  const bySource = (name: string, help: string) => new Counter({ name, help, labelNames: ['source'], registers: [registry] });
+  const byPlatform = (name: string, help: string) => new Counter({ name, help, labelNames: ['platform'], registers: [registry] });
+  const runsStarted = bySource('agent_bridge_runs_started_total', 'Runs started (or adopted after a crash), by source');
+  const followups = bySource('agent_bridge_followups_total', 'Follow-ups delivered to runs, by source');
+  const cancels = bySource('agent_bridge_cancels_total', 'Cancels sent to the run API, by source');
+  const triggersFailed = bySource('agent_bridge_triggers_failed_total', 'Triggers given up on and reported to people, by source');
+  const intakeLatency = new Histogram({
+    name: 'agent_bridge_intake_latency_seconds',
+    help: 'From a trigger being stored to its run being created or its follow-up sent',
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15, 60, 300],
+    registers: [registry],
+  });
+  const ticks = new Counter({ name: 'agent_bridge_tracker_ticks_total', help: 'Tracker ticks run by this process', registers: [registry] });
+  const tickRequests = new Histogram({
+    name: 'agent_bridge_tracker_requests_per_tick',
+    help: 'Run-API requests one tracker tick made',
+    buckets: [0, 1, 2, 3, 5, 10, 20, 50],
+    registers: [registry],
+  });
+  const changes = new Counter({ name: 'agent_bridge_tracker_transitions_total', help: 'Run state changes the tracker observed', registers: [registry] });
+  const tracked = new Gauge({ name: 'agent_bridge_tracked_runs', help: 'Runs tracked at the last tick', registers: [registry] });
+  const delivered = byPlatform('agent_bridge_outbox_delivered_total', 'Messages delivered to people, by platform');
+  const retried = byPlatform('agent_bridge_outbox_retried_total', 'Message deliveries that failed and will be retried, by platform');
+  const failed = byPlatform('agent_bridge_outbox_failed_total', 'Messages given up on, by platform');
+  if (outboxCounts) {
+    new Gauge({
+      name: 'agent_bridge_outbox_rows',
+      help: 'Outbox rows by state (pending, sending, sent, failed)',
+      labelNames: ['state'],
+      registers: [registry],
+      async collect() {
+        for (const [state, count] of Object.entries(await outboxCounts())) this.set({ state }, count);
+      },
+    });
+  }
+  return {
+    runStarted: (source) => runsStarted.inc({ source }),
+    followupSent: (source) => followups.inc({ source }),
+    cancelRequested: (source) => cancels.inc({ source }),
+    triggerFailed: (source) => triggersFailed.inc({ source }),
+    intakeLatency: (ms) => intakeLatency.observe(ms / 1000),
+    trackerTick: (report) => {
+      ticks.inc();
+      tickRequests.observe(report.requests);
+      changes.inc(report.changed);
+      tracked.set(report.tracked);
+    },
+    outboxDelivered: (platform) => delivered.inc({ platform }),
+    outboxRetried: (platform) => retried.inc({ platform }),
+    outboxFailed: (platform) => failed.inc({ platform }),
   };
 }
