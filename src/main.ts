@@ -1,13 +1,23 @@
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { AgentApiClient } from './agent-api/index.js';
+import { routingTable } from './config/routing-table.js';
 import type { AppConfig } from './config/types.js';
+import type { AgentRuns } from './core/agent-runs.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { explainError } from './core/explain-error.js';
+import { IntakeWorker, type AccessPolicy } from './core/intake-worker.js';
+import { LogNotifier } from './core/log-notifier.js';
 import type { Logger } from './core/logger.js';
+import { startLoop, type RunningLoop } from './core/loop.js';
+import type { Notifier } from './core/notifier.js';
+import { OutboxWorker } from './core/outbox-worker.js';
+import { RunService } from './core/run-service.js';
 import type { Store } from './core/store.js';
+import { Tracker } from './core/tracker.js';
 import { startEmulator, type RunningEmulator } from './emulator/index.js';
 import { healthRoutes, notConfiguredRoute, type ReadinessCheck } from './http/health-routes.js';
-import { createMetrics, type Metrics } from './http/metrics.js';
+import { createCoreMetrics, createMetrics, type Metrics } from './http/metrics.js';
 import { createHttpServer, listen, type Route } from './http/server.js';
 import { openSqliteStore } from './store/sqlite-store.js';
 
@@ -15,6 +25,14 @@ export interface ServiceOptions {
   config: AppConfig;
   logger: Logger;
   clock?: Clock;
+  /** Seams for tests and embedding: extra notifiers, and a wrapper around the run-API client. */
+  overrides?: {
+    notifiers?: Notifier[];
+    wrapAgentRuns?: (runs: AgentRuns) => AgentRuns;
+    access?: AccessPolicy;
+    /** Lease lengths (crash tests shorten them so a restarted process takes over quickly). */
+    leases?: { intakeMs?: number; outboxMs?: number; trackerMs?: number };
+  };
 }
 
 export interface RunningService {
@@ -25,11 +43,14 @@ export interface RunningService {
   emulated: boolean;
   store: Store;
   metrics: Metrics;
+  /** The core's front door: edges submit triggers here. */
+  runs: RunService;
   /** Graceful stop: no new requests, in-flight work finished, then the database closed. */
   stop(): Promise<void>;
 }
 
 const READINESS_TIMEOUT_MS = 3_000;
+const HOUR = 3_600_000;
 
 /**
  * The composition root: builds every part from the validated config and starts it. Nothing below
@@ -37,6 +58,7 @@ const READINESS_TIMEOUT_MS = 3_000;
  */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const { config, logger } = options;
+  const clock = options.clock ?? systemClock;
   const stops: Array<() => Promise<void>> = [];
   const stopAll = async () => {
     for (const stop of stops.reverse()) {
@@ -52,22 +74,99 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const store = openSqliteStore({ path: config.database.path });
     stops.push(() => store.close());
     const metrics = createMetrics();
+    const coreMetrics = createCoreMetrics(metrics.registry, () => store.outbox.counts());
 
     const api = await agentApiEndpoint(config, logger);
     if (api.emulator) stops.push(() => api.emulator!.close());
-
-    const agentRuns = new AgentApiClient({
+    const client = new AgentApiClient({
       baseUrl: api.baseUrl,
       apiKey: api.apiKey,
       onRequest: ({ call, status }) => metrics.agentApiRequests.inc({ call, status: String(status) }),
       onRetry: ({ call, attempt, delayMs, error }) =>
         logger.warn({ call, attempt, delayMs, code: error.code, status: error.status }, 'retrying run API call'),
     });
-    stops.push(() => agentRuns.close());
+    stops.push(() => client.close());
+    const agentRuns = options.overrides?.wrapAgentRuns?.(client) ?? client;
+
+    // One owner per process: leases and claims are held by it, never shared between processes.
+    const leases = options.overrides?.leases;
+    const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+    const intake = new IntakeWorker({
+      store,
+      runs: agentRuns,
+      clock,
+      logger: logger.child({ component: 'intake' }),
+      routing: routingTable(config),
+      owner,
+      options: { retryWindowMs: config.intake.retryWindowMs, ...(leases?.intakeMs && { leaseMs: leases.intakeMs }) },
+      metrics: coreMetrics,
+      ...(options.overrides?.access && { access: options.overrides.access }),
+    });
+    const tracker = new Tracker({
+      store,
+      runs: agentRuns,
+      clock,
+      logger: logger.child({ component: 'tracker' }),
+      metrics: coreMetrics,
+      owner,
+      options: { pageSize: config.tracker.pageSize, intervalMs: config.tracker.intervalMs, ...(leases?.trackerMs && { leaseMs: leases.trackerMs }) },
+    });
+    const outbox = new OutboxWorker({
+      store,
+      notifiers: [new LogNotifier(logger.child({ component: 'log-notifier' })), ...(options.overrides?.notifiers ?? [])],
+      clock,
+      logger,
+      metrics: coreMetrics,
+      owner,
+      ...(leases?.outboxMs && { options: { leaseMs: leases.outboxMs } }),
+    });
+
+    const loops: RunningLoop[] = [];
+    const outboxLoop = startLoop({ name: 'outbox', clock, logger, idleMs: 500, work: () => outbox.deliverOnce() });
+    const intakeLoop = startLoop({
+      name: 'intake',
+      clock,
+      logger,
+      idleMs: 1_000,
+      work: async () => {
+        const worked = await intake.workOnce();
+        if (worked) outboxLoop.wake();
+        return worked;
+      },
+    });
+    const trackerLoop = startLoop({
+      name: 'tracker',
+      clock,
+      logger,
+      idleMs: config.tracker.intervalMs,
+      work: async () => {
+        const report = await tracker.tick();
+        if (report.changed > 0) outboxLoop.wake();
+        return false;
+      },
+    });
+    const housekeeping = startLoop({
+      name: 'housekeeping',
+      clock,
+      logger,
+      idleMs: HOUR,
+      work: async () => {
+        const pruned = await store.eventKeys.prune(clock.now() - config.intake.dedupeRetentionMs);
+        if (pruned > 0) logger.info({ pruned }, 'pruned processed event keys');
+        return false;
+      },
+    });
+    loops.push(intakeLoop, trackerLoop, outboxLoop, housekeeping);
+    stops.push(async () => {
+      await Promise.all(loops.map((loop) => loop.stop()));
+      // Let another process tick right away instead of waiting out our lease.
+      await tracker.release();
+    });
+    const runService = new RunService({ store, clock, onStored: () => intakeLoop.wake() });
+
     // Readiness must answer quickly and say the truth now: no retries, a short timeout.
     const probe = new AgentApiClient({ baseUrl: api.baseUrl, apiKey: api.apiKey, timeoutMs: READINESS_TIMEOUT_MS, retry: { maxRetries: 0 } });
     stops.push(() => probe.close());
-
     const checks: ReadinessCheck[] = [
       { name: 'database', check: () => store.ping() },
       {
@@ -86,19 +185,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       notConfiguredRoute('/slack/events', 'Slack', 'set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN for Socket Mode)'),
       notConfiguredRoute('/linear/webhook', 'Linear', 'set LINEAR_API_KEY (or LINEAR_ACCESS_TOKEN) and LINEAR_WEBHOOK_SECRET'),
     ];
-    const server = createHttpServer({ routes, metrics, logger });
-    const http = await listen(server, config.http.port, config.http.host);
+    const http = await listen(createHttpServer({ routes, metrics, logger }), config.http.port, config.http.host);
+    // Stopped first (stops run in reverse): no new requests while the workers finish.
     stops.push(() => http.close());
     logger.info({ url: http.url, database: config.database.path }, 'agent-bridge is listening');
 
-    return {
-      url: http.url,
-      agentApiBaseUrl: api.baseUrl,
-      emulated: api.emulator !== undefined,
-      store,
-      metrics,
-      stop: stopAll,
-    };
+    return { url: http.url, agentApiBaseUrl: api.baseUrl, emulated: api.emulator !== undefined, store, metrics, runs: runService, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;

@@ -16,3 +16,4 @@ export { describeConfig, integrationSummary, maskSecret } from './describe-confi
 export { parseDuration, formatDuration } from './duration.js';
 export { cronProblems } from './cron.js';
 export { SECRET_VARIABLES } from './env-schema.js';
+export { routingTable } from './routing-table.js';

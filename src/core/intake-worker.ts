@@ -21,6 +21,7 @@ export const allowEveryone: AccessPolicy = { deny: () => undefined };
 export interface IntakeOptions {
   /** How long a trigger is retried while the run API fails (`intake.retry_window`). */
   retryWindowMs: number;
+  /** Lease on a claimed trigger, renewed every third of it while work goes on. Default 30 s. */
   leaseMs?: number;
   baseBackoffMs?: number;
   maxBackoffMs?: number;
@@ -63,7 +64,7 @@ export class IntakeWorker {
   constructor(private readonly deps: IntakeDeps) {
     this.metrics = deps.metrics ?? noMetrics;
     this.access = deps.access ?? allowEveryone;
-    this.leaseMs = deps.options.leaseMs ?? 120_000;
+    this.leaseMs = deps.options.leaseMs ?? 30_000;
   }
 
   /** Claims and works one due trigger; false when none is due. */
@@ -72,15 +73,37 @@ export class IntakeWorker {
     const trigger = await store.triggers.claimNext(owner, clock.now(), this.leaseMs);
     if (!trigger) return false;
     const log = this.deps.logger.child({ trigger: trigger.key, kind: trigger.kind, attempt: trigger.attempts });
-    let settlement: Settlement | undefined;
+    // A short lease kept alive while we work: a crashed worker's trigger is taken over within
+    // one lease, while a slow run-API call never lets a second worker start on it.
+    const stopHeartbeat = this.heartbeat(trigger);
     try {
-      settlement = await this.handle(trigger);
-    } catch (error) {
-      await this.failedAttempt(trigger, error, log);
+      let settlement: Settlement | undefined;
+      try {
+        settlement = await this.handle(trigger);
+      } catch (error) {
+        await this.failedAttempt(trigger, error, log);
+        return true;
+      }
+      if (settlement) await this.finish(trigger, settlement.outcome, settlement.effects);
       return true;
+    } finally {
+      stopHeartbeat();
     }
-    if (settlement) await this.finish(trigger, settlement.outcome, settlement.effects);
-    return true;
+  }
+
+  private heartbeat(trigger: StoredTrigger): () => void {
+    const { clock, store, owner } = this.deps;
+    let cancel: (() => void) | undefined;
+    const beat = () => {
+      cancel = clock.setTimer(() => {
+        store.triggers.extendLease(trigger.id, owner, clock.now(), this.leaseMs).then(
+          (held) => (held ? beat() : this.deps.logger.warn({ trigger: trigger.key }, 'lost the lease while working')),
+          (error: unknown) => this.deps.logger.error({ err: error, trigger: trigger.key }, 'could not renew the lease'),
+        );
+      }, Math.floor(this.leaseMs / 3));
+    };
+    beat();
+    return () => cancel?.();
   }
 
   /** Works triggers until none is due (tests, shutdown). */
@@ -113,7 +136,9 @@ export class IntakeWorker {
       });
       if (found) {
         this.deps.logger.info({ trigger: trigger.key, runId: found.run_id }, 'adopted the run an earlier attempt created');
-        created = { run_id: found.run_id, state: found.state };
+        // Stored as just created: the tracker then observes (and announces) whatever state the
+        // run has reached since, exactly as if the create had answered.
+        created = { run_id: found.run_id, state: 'QUEUED' };
       }
     }
     if (!created) {

@@ -32,13 +32,18 @@ export function tempDir(prefix = 'agent-bridge-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** Starts `agent-bridge <args>` from the TypeScript sources as a real child process. */
-export function spawnCli(args: string[], options: SpawnOptions = {}): ChildProcess {
-  return spawn(process.execPath, ['--import', TSX_LOADER, CLI, ...args], {
+/** Starts a TypeScript file of this repository as a real child process (through the tsx loader). */
+export function spawnTs(file: string, args: string[], options: SpawnOptions = {}): ChildProcess {
+  return spawn(process.execPath, ['--import', TSX_LOADER, file, ...args], {
     cwd: options.cwd ?? tempDir(),
     env: childEnv(options.env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+}
+
+/** Starts `agent-bridge <args>` from the TypeScript sources as a real child process. */
+export function spawnCli(args: string[], options: SpawnOptions = {}): ChildProcess {
+  return spawnTs(CLI, args, options);
 }
 
 /** Runs `agent-bridge <args>` to completion and returns its exit code and output. */
@@ -61,12 +66,25 @@ export interface RunningCli {
   /** Resolves with the first match of `pattern` in everything printed so far or later. */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** Resolves when the child has exited, however it ended. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 /** Starts a long-running command (serve, emulator) and keeps its output for assertions. */
 export function startCli(args: string[], options: SpawnOptions = {}): RunningCli {
-  const child = spawnCli(args, options);
+  return watch(spawnCli(args, options));
+}
+
+/** Starts a long-running TypeScript file and keeps its output for assertions. */
+export function startTs(file: string, options: SpawnOptions = {}): RunningCli {
+  return watch(spawnTs(file, [], options));
+}
+
+function watch(child: ChildProcess): RunningCli {
   const output = { stdout: '', stderr: '' };
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolvePromise) =>
+    child.once('exit', (code, signal) => resolvePromise({ code, signal })),
+  );
   const waiters = new Set<() => void>();
   child.stdout?.on('data', (chunk: Buffer) => {
     output.stdout += chunk.toString();
@@ -99,12 +117,12 @@ export function startCli(args: string[], options: SpawnOptions = {}): RunningCli
       child.once('exit', onExit);
       check();
     });
-  return { child, output, waitFor, stop: (signal) => stopChild(child, signal) };
+  return { child, output, waitFor, stop: (signal) => stopChild(child, signal), exited };
 }
 
 /** Sends `signal` and resolves with the exit code. */
 export function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
-  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((resolvePromise) => {
     child.once('exit', (code) => resolvePromise(code));
     child.kill(signal);

@@ -1,0 +1,22 @@
+import type { RoutingTable } from '../core/routing.js';
+import type { AppConfig } from './types.js';
+
+/** The routes of the validated config, in the shape the core's routing takes. */
+export function routingTable(config: AppConfig): RoutingTable {
+  return {
+    defaults: config.defaults,
+    slackChannels: config.slack.channels,
+    linearLabels: config.linear.labels,
+    schedules: Object.fromEntries(
+      config.schedules.map((schedule) => [
+        schedule.name,
+        {
+          ...(schedule.config !== undefined && { config: schedule.config }),
+          ...(schedule.title !== undefined && { title: schedule.title }),
+          ...(schedule.agent_identity_uid !== undefined && { agent_identity_uid: schedule.agent_identity_uid }),
+          ...(schedule.factory_uid !== undefined && { factory_uid: schedule.factory_uid }),
+        },
+      ]),
+    ),
+  };
+}
