@@ -5,7 +5,7 @@ import { startEmulator, type RunningEmulator } from '../emulator/index.js';
 import { openSqliteStore, type SqliteStore } from '../store/sqlite-store.js';
 import { AgentApiError, type AgentRuns } from './agent-runs.js';
 import { TestClock } from './clock.js';
-import { IntakeWorker, type AccessPolicy } from './intake-worker.js';
+import { IntakeWorker, type AccessPolicy, type PromptEnricher } from './intake-worker.js';
 import type { OutboxMessage } from './messages.js';
 import type { RoutingTable } from './routing.js';
 import { RunService } from './run-service.js';
@@ -46,7 +46,7 @@ afterEach(async () => {
   await fetch(`${emulator.url}/_emulator/reset`, { method: 'POST' });
 });
 
-function worker(overrides: { runs?: AgentRuns; owner?: string; access?: AccessPolicy; retryWindowMs?: number } = {}) {
+function worker(overrides: { runs?: AgentRuns; owner?: string; access?: AccessPolicy; retryWindowMs?: number; enrichers?: Record<string, PromptEnricher> } = {}) {
   return new IntakeWorker({
     store,
     runs: overrides.runs ?? client,
@@ -57,6 +57,7 @@ function worker(overrides: { runs?: AgentRuns; owner?: string; access?: AccessPo
     options: { retryWindowMs: overrides.retryWindowMs ?? 15 * 60_000 },
     random: () => 0.5,
     ...(overrides.access && { access: overrides.access }),
+    ...(overrides.enrichers && { enrichers: overrides.enrichers }),
   });
 }
 
@@ -136,6 +137,31 @@ describe('starting a run', () => {
     expect(runs()).toHaveLength(0);
     expect((await store.triggers.getByKey('Ev1'))?.state).toBe('ignored');
     expect((await messages()).at(-1)?.message).toEqual({ kind: 'notice', text: 'Only members of #agents may start runs.' });
+  });
+});
+
+describe('context and mentions in linked threads', () => {
+  it('adds the edge’s context to the prompt, and starts without it when gathering fails', async () => {
+    await service.submit(start('Ev1'));
+    await service.submit(start('Ev2', {}, 'slack:C1:other'));
+    let calls = 0;
+    const enricher: PromptEnricher = {
+      enrich: async (_trigger, payload) => {
+        if (++calls === 2) throw new Error('slack is down');
+        return `${payload.prompt}\n\n[quoted Slack thread]`;
+      },
+    };
+    await worker({ enrichers: { slack: enricher } }).drain();
+    const prompts = runs().map((run) => run.prompt).sort();
+    expect(prompts).toEqual([`Fix the flaky test\n\n${referenceLine('Ev2')}`, `Fix the flaky test\n\n[quoted Slack thread]\n\n${referenceLine('Ev1')}`].sort());
+  });
+
+  it('a second mention in a thread with a run becomes a follow-up, even when sent before the first was worked', async () => {
+    await service.submit(start('Ev1', { followupIfLinked: true }));
+    await service.submit(start('Ev2', { prompt: 'and the docs', followupIfLinked: true, reference: { ts: '2' } }));
+    await worker().drain();
+    expect(runs()).toHaveLength(1);
+    expect(emulator.engine.followups(runs()[0]!.run_id).map((entry) => entry.message)).toEqual(['and the docs']);
   });
 });
 

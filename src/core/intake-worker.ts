@@ -18,6 +18,15 @@ export interface AccessPolicy {
 
 export const allowEveryone: AccessPolicy = { deny: () => undefined };
 
+/**
+ * Adds what the edge knows around a request to its prompt (Slack: the earlier thread messages, the
+ * channel, who asked, the permalink). Runs in the background worker, never in a listener, because it
+ * calls the platform. Best effort: when it fails, the run starts with the request alone.
+ */
+export interface PromptEnricher {
+  enrich(trigger: StoredTrigger, payload: StartPayload): Promise<string>;
+}
+
 export interface IntakeOptions {
   /** How long a trigger is retried while the run API fails (`intake.retry_window`). */
   retryWindowMs: number;
@@ -38,6 +47,8 @@ export interface IntakeDeps {
   owner: string;
   options: IntakeOptions;
   access?: AccessPolicy;
+  /** By trigger source (`slack`, `linear`, …). */
+  enrichers?: Record<string, PromptEnricher>;
   metrics?: CoreMetrics;
   random?: () => number;
 }
@@ -123,8 +134,12 @@ export class IntakeWorker {
 
   private async start(trigger: StoredTrigger): Promise<Settlement | undefined> {
     const payload = trigger.payload as StartPayload;
+    if (payload.followupIfLinked) {
+      const current = await this.deps.store.anchors.currentRun(trigger.anchor);
+      if (current) return this.sendFollowup(trigger, current, payload.prompt, payload.reference);
+    }
     const route = resolveRoute(this.deps.routing, payload.origin);
-    const prompt = promptWithReference(payload.prompt, trigger.key);
+    const prompt = promptWithReference(await this.enrich(trigger, payload), trigger.key);
     const title = route.title ?? payload.title;
     let created: CreatedRun | undefined;
     if (trigger.createAttemptedAt !== null) {
@@ -176,6 +191,17 @@ export class IntakeWorker {
     );
   }
 
+  private async enrich(trigger: StoredTrigger, payload: StartPayload): Promise<string> {
+    const enricher = this.deps.enrichers?.[trigger.source];
+    if (!enricher) return payload.prompt;
+    try {
+      return await enricher.enrich(trigger, payload);
+    } catch (error) {
+      this.deps.logger.warn({ err: error, trigger: trigger.key }, 'could not gather the request context; starting with the request alone');
+      return payload.prompt;
+    }
+  }
+
   private create(route: ResolvedRoute, prompt: string, title: string, payload: StartPayload): Promise<CreatedRun> {
     if (route.kind === 'factory') {
       return this.deps.runs.dispatchToFactory(route.factory_uid, {
@@ -198,8 +224,12 @@ export class IntakeWorker {
     const runId = await this.deps.store.anchors.currentRun(trigger.anchor);
     // A reply in a thread that never had a run is conversation, not a request.
     if (!runId) return settle({ state: 'ignored', error: 'no run at this anchor' });
+    return this.sendFollowup(trigger, runId, payload.message, payload.reference);
+  }
+
+  private async sendFollowup(trigger: StoredTrigger, runId: string, message: string, reference: unknown): Promise<Settlement> {
     try {
-      await this.deps.runs.sendFollowup(runId, payload.message);
+      await this.deps.runs.sendFollowup(runId, message);
     } catch (error) {
       if (error instanceof AgentApiError && error.kind === 'not_found') {
         return settle({ state: 'failed', runId, error: 'run not found' }, { owed: [this.notice(trigger, 'gone', `The run ${runId} no longer exists, so your reply was not delivered.`)] });
@@ -212,7 +242,7 @@ export class IntakeWorker {
       key: `followup:${trigger.key}:${trigger.anchor}`,
       destination: trigger.anchor,
       kind: 'followup_accepted',
-      payload: { kind: 'followup_accepted', runId, ...(payload.reference !== undefined && { reference: payload.reference }) } satisfies OutboxMessage,
+      payload: { kind: 'followup_accepted', runId, ...(reference !== undefined && { reference }) } satisfies OutboxMessage,
     };
     return settle({ state: 'done', runId }, { retrack: runId, owed: [accepted] });
   }

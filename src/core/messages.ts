@@ -15,8 +15,11 @@ export interface RunSnapshot {
 }
 
 export type OutboxMessage =
-  /** A request was received: acknowledge it at once (Slack: 👀 + status message; Linear: start comment). */
-  | { kind: 'received'; title: string; requester?: string }
+  /**
+   * A request was received: acknowledge it at once (Slack: 👀 + status message; Linear: start
+   * comment). `reference` is edge data to find the request again (Slack: the message to react to).
+   */
+  | { kind: 'received'; title: string; requester?: string; reference?: unknown }
   /** The run's current state: edit the status message / start comment in place. */
   | { kind: 'status'; run: RunSnapshot; receivedKey: string }
   /** BLOCKED or an end state: one new message per occurrence (and the end reaction on Slack). */

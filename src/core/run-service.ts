@@ -30,7 +30,12 @@ export class RunService {
       input.kind === 'start'
         ? input.payload.destinations.map((destination) => {
             const requester = requesterName(input.payload.requester);
-            const message: OutboxMessage = { kind: 'received', title: input.payload.title, ...(requester && { requester }) };
+            const message: OutboxMessage = {
+              kind: 'received',
+              title: input.payload.title,
+              ...(requester && { requester }),
+              ...(input.payload.reference !== undefined && { reference: input.payload.reference }),
+            };
             return { key: receivedKey(input.key, destination), destination, kind: 'received', payload: message };
           })
         : [];

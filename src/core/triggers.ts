@@ -17,6 +17,14 @@ export interface StartPayload {
   requester?: Requester;
   /** For factory dispatch: the ticket the run is about (e.g. a Linear issue). */
   ticket?: { ref?: string; url?: string };
+  /** Edge data to find the request again (Slack: the message to react to). */
+  reference?: unknown;
+  /**
+   * When the anchor already has a run, send the request to it as a follow-up instead of starting
+   * another (an @mention in a thread that has a run). Decided by the worker, which sees the anchor's
+   * triggers in order, so a mention right after the first one cannot start a second run.
+   */
+  followupIfLinked?: boolean;
 }
 
 export interface FollowupPayload {

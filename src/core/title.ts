@@ -1,0 +1,17 @@
+/** Longest title in characters (design.md §5); longer ones become 79 characters and `…`. */
+export const TITLE_LIMIT = 80;
+
+/** Cuts a title to the limit of design.md §5. */
+export function limitTitle(title: string): string {
+  const characters = [...title];
+  return characters.length <= TITLE_LIMIT ? title : `${characters.slice(0, TITLE_LIMIT - 1).join('')}…`;
+}
+
+/** The request's first non-empty line, trimmed and limited; `fallback` when there is none. */
+export function titleFrom(text: string, fallback = 'Agent run'): string {
+  const line = text
+    .split(/\r?\n/)
+    .map((candidate) => candidate.trim())
+    .find((candidate) => candidate !== '');
+  return limitTitle(line ?? fallback);
+}
