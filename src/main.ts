@@ -91,6 +91,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     // One owner per process: leases and claims are held by it, never shared between processes.
     const leases = options.overrides?.leases;
     const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+    let wakeIntake = () => {};
+    const runService = new RunService({ store, clock, onStored: () => wakeIntake() });
+    const slack = await slackIntegration(config, runService, logger);
+
     const intake = new IntakeWorker({
       store,
       runs: agentRuns,
@@ -100,7 +104,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       owner,
       options: { retryWindowMs: config.intake.retryWindowMs, ...(leases?.intakeMs && { leaseMs: leases.intakeMs }) },
       metrics: coreMetrics,
-      ...(options.overrides?.access && { access: options.overrides.access }),
+      ...(slack && { enrichers: { slack: slack.enricher } }),
+      ...((options.overrides?.access ?? slack?.access) && { access: (options.overrides?.access ?? slack?.access)! }),
     });
     const tracker = new Tracker({
       store,
@@ -113,7 +118,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     });
     const outbox = new OutboxWorker({
       store,
-      notifiers: [new LogNotifier(logger.child({ component: 'log-notifier' })), ...(options.overrides?.notifiers ?? [])],
+      notifiers: [
+        new LogNotifier(logger.child({ component: 'log-notifier' })),
+        ...(slack ? [slack.notifier] : []),
+        ...(options.overrides?.notifiers ?? []),
+      ],
       clock,
       logger,
       metrics: coreMetrics,
@@ -157,12 +166,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       },
     });
     loops.push(intakeLoop, trackerLoop, outboxLoop, housekeeping);
+    wakeIntake = () => intakeLoop.wake();
     stops.push(async () => {
       await Promise.all(loops.map((loop) => loop.stop()));
       // Let another process tick right away instead of waiting out our lease.
       await tracker.release();
     });
-    const runService = new RunService({ store, clock, onStored: () => intakeLoop.wake() });
 
     // Readiness must answer quickly and say the truth now: no retries, a short timeout.
     const probe = new AgentApiClient({ baseUrl: api.baseUrl, apiKey: api.apiKey, timeoutMs: READINESS_TIMEOUT_MS, retry: { maxRetries: 0 } });
@@ -182,7 +191,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     ];
     const routes: Route[] = [
       ...healthRoutes({ checks, metrics, logger }),
-      notConfiguredRoute('/slack/events', 'Slack', 'set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN for Socket Mode)'),
+      slack?.route ?? notConfiguredRoute('/slack/events', 'Slack', 'set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN for Socket Mode)'),
       notConfiguredRoute('/linear/webhook', 'Linear', 'set LINEAR_API_KEY (or LINEAR_ACCESS_TOKEN) and LINEAR_WEBHOOK_SECRET'),
     ];
     const http = await listen(createHttpServer({ routes, metrics, logger }), config.http.port, config.http.host);
@@ -195,6 +204,21 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     await stopAll();
     throw error;
   }
+}
+
+/** The Slack integration when configured (loaded lazily: Bolt is large and unused when Slack is off). */
+async function slackIntegration(config: AppConfig, runs: RunService, logger: Logger) {
+  const slack = config.slack;
+  if (!slack.enabled || !slack.botToken) return undefined;
+  if (slack.mode === 'socket' || !slack.signingSecret) {
+    throw new Error('SLACK_APP_TOKEN (Socket Mode) is not supported by this version yet: unset it and set SLACK_SIGNING_SECRET to receive Slack over HTTP at POST /slack/events');
+  }
+  const { startSlack } = await import('./slack/index.js');
+  return startSlack(
+    { botToken: slack.botToken, signingSecret: slack.signingSecret, apiUrl: slack.apiUrl, followups: slack.followups, allowedUsers: slack.allowedUsers },
+    runs,
+    logger,
+  );
 }
 
 /** The configured run API, or the built-in emulator on a free local port when none is configured. */

@@ -1,0 +1,18 @@
+import type { AccessPolicy } from '../core/intake-worker.js';
+import type { StoredTrigger } from '../core/store.js';
+
+/**
+ * `slack.allowed_users`: when the list is not empty, only those people may start, steer and stop
+ * runs from Slack. Other sources pass through untouched.
+ */
+export function slackAccessPolicy(allowedUsers: readonly string[]): AccessPolicy {
+  const allowed = new Set(allowedUsers);
+  return {
+    deny(trigger: StoredTrigger) {
+      if (trigger.source !== 'slack' || allowed.size === 0) return undefined;
+      const requester = (trigger.payload as { requester?: { id?: string } }).requester;
+      if (requester?.id && allowed.has(requester.id)) return undefined;
+      return `Sorry${requester?.id ? ` <@${requester.id}>` : ''}, only the people listed in this service's slack.allowed_users can start, steer or stop runs here.`;
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { inspectSlackRequest } from './inspect-request.js';
+
+const FORM = 'application/x-www-form-urlencoded';
+const JSON_TYPE = 'application/json';
+const form = (payload: unknown) => `payload=${encodeURIComponent(JSON.stringify(payload))}`;
+const mention = (event: Record<string, unknown>) => JSON.stringify({ type: 'event_callback', event_id: 'Ev1', event: { type: 'app_mention', ...event } });
+
+describe('inspectSlackRequest', () => {
+  it.each<[string, string | undefined, string, string]>([
+    ['a mention', JSON_TYPE, mention({ user: 'U1', text: 'hi', channel: 'C1', ts: '1.1' }), 'forward'],
+    ['json with charset', `${JSON_TYPE}; charset=utf-8`, mention({ user: 'U1' }), 'forward'],
+    ['url verification', JSON_TYPE, JSON.stringify({ type: 'url_verification', challenge: 'abc' }), 'forward'],
+    ['url verification without challenge', JSON_TYPE, JSON.stringify({ type: 'url_verification' }), 'reject'],
+    ['an envelope we do not handle', JSON_TYPE, JSON.stringify({ type: 'app_rate_limited', minute_rate_limited: 1 }), 'ignore'],
+    ['not JSON', JSON_TYPE, '{nope', 'reject'],
+    ['null', JSON_TYPE, 'null', 'reject'],
+    ['an array', JSON_TYPE, '[]', 'reject'],
+    ['event_callback without event', JSON_TYPE, JSON.stringify({ type: 'event_callback', event_id: 'Ev1' }), 'reject'],
+    ['event_callback without event_id', JSON_TYPE, JSON.stringify({ type: 'event_callback', event: { type: 'message' } }), 'reject'],
+    ['user null', JSON_TYPE, mention({ user: null }), 'reject'],
+    ['text as a number', JSON_TYPE, mention({ text: 42 }), 'reject'],
+    ['a slash command', FORM, 'command=%2Fagent&text=help&user_id=U1', 'forward'],
+    ['a button click', FORM, form({ type: 'block_actions', user: { id: 'U1' }, actions: [{ action_id: 'cancel_run' }] }), 'forward'],
+    ['block_actions without actions', FORM, form({ type: 'block_actions', user: { id: 'U1' } }), 'reject'],
+    ['an interaction type we do not handle', FORM, form({ type: 'block_suggestion' }), 'ignore'],
+    ['a payload that is not JSON', FORM, 'payload=%7Bnope', 'reject'],
+    ['a form that is nothing', FORM, 'a=b', 'reject'],
+    ['another content type', 'text/plain', 'hello', 'reject'],
+    ['no content type', undefined, '{}', 'reject'],
+  ])('%s → %s', (_what, contentType, body, action) => {
+    expect(inspectSlackRequest(contentType, body).action).toBe(action);
+  });
+});

@@ -1,0 +1,80 @@
+import { parse as parseQuery } from 'node:querystring';
+
+/** What to do with a verified request to `/slack/events` before Bolt sees it. */
+export type Inspection =
+  | { action: 'forward' }
+  /** A request we do not handle: 200, nothing happens. */
+  | { action: 'ignore'; reason: string }
+  /** Malformed: 400 with the reason. */
+  | { action: 'reject'; reason: string };
+
+const FORM = 'application/x-www-form-urlencoded';
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const optionalString = (value: unknown) => value === undefined || typeof value === 'string';
+
+/** Fields our listeners read from an event: present ones must have the type Slack documents. */
+function eventProblem(event: Record<string, unknown>): string | undefined {
+  if (typeof event['type'] !== 'string') return 'event.type must be a string';
+  for (const field of ['user', 'text', 'channel', 'ts', 'thread_ts', 'subtype', 'bot_id', 'channel_type']) {
+    if (!optionalString(event[field])) return `event.${field} must be a string`;
+  }
+  return undefined;
+}
+
+/** Interaction types our listeners acknowledge; Bolt would leave any other unanswered for 3 s. */
+const INTERACTIONS = new Set(['block_actions', 'shortcut', 'message_action', 'view_submission', 'view_closed']);
+
+function inspectInteraction(payload: Record<string, unknown>): Inspection {
+  const type = payload['type'] as string;
+  if (!INTERACTIONS.has(type)) return { action: 'ignore', reason: `interaction type ${type}` };
+  if (type === 'block_actions') {
+    const actions = payload['actions'];
+    const valid = Array.isArray(actions) && actions.length > 0 && actions.every((action) => isObject(action) && typeof action['action_id'] === 'string');
+    if (!valid) return { action: 'reject', reason: 'block_actions without actions' };
+    if (!isObject(payload['user']) || typeof payload['user']['id'] !== 'string') return { action: 'reject', reason: 'block_actions without a user' };
+  }
+  return { action: 'forward' };
+}
+
+/**
+ * Checks the shape of a request Slack signed, so Bolt only sees bodies it can handle: Bolt answers
+ * some malformed bodies with a 500, a 404 after three seconds, or never (design.md §4 wants 400 for
+ * malformed and 200 for what we do not handle). Events without an `event` (e.g. `app_rate_limited`)
+ * are acknowledged here.
+ */
+export function inspectSlackRequest(contentType: string | undefined, text: string): Inspection {
+  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type === FORM) {
+    const fields = parseQuery(text);
+    if (typeof fields['payload'] === 'string') {
+      let payload: unknown;
+      try {
+        payload = JSON.parse(fields['payload']);
+      } catch {
+        return { action: 'reject', reason: 'payload is not JSON' };
+      }
+      if (!isObject(payload) || typeof payload['type'] !== 'string') return { action: 'reject', reason: 'payload must be an object with a type' };
+      return inspectInteraction(payload);
+    }
+    if (typeof fields['command'] === 'string') return { action: 'forward' };
+    if (fields['ssl_check'] === '1') return { action: 'forward' };
+    return { action: 'reject', reason: 'form body is neither a command nor an interaction' };
+  }
+  if (type !== 'application/json') return { action: 'reject', reason: `unsupported content type ${type || '(none)'}` };
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { action: 'reject', reason: 'body is not JSON' };
+  }
+  if (!isObject(body) || typeof body['type'] !== 'string') return { action: 'reject', reason: 'body must be an object with a type' };
+  if (body['type'] === 'url_verification') {
+    return typeof body['challenge'] === 'string' ? { action: 'forward' } : { action: 'reject', reason: 'url_verification without a challenge' };
+  }
+  if (body['type'] !== 'event_callback') return { action: 'ignore', reason: `envelope type ${String(body['type'])}` };
+  const event = body['event'];
+  if (!isObject(event)) return { action: 'reject', reason: 'event_callback without an event' };
+  if (typeof body['event_id'] !== 'string') return { action: 'reject', reason: 'event_callback without an event_id' };
+  const problem = eventProblem(event);
+  return problem ? { action: 'reject', reason: problem } : { action: 'forward' };
+}

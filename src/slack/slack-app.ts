@@ -1,0 +1,71 @@
+import { App, HTTPReceiver } from '@slack/bolt';
+import { WebClient, type WebClientOptions } from '@slack/web-api';
+import type { Logger } from '../core/logger.js';
+import type { RunService } from '../core/run-service.js';
+import { boltLogger } from './bolt-logger.js';
+import { registerListeners } from './listeners.js';
+import type { Followups } from './normalise.js';
+
+export interface SlackAppOptions {
+  botToken: string;
+  signingSecret: string;
+  apiUrl: string;
+  followups: Followups;
+  runs: RunService;
+  logger: Logger;
+}
+
+export interface SlackApp {
+  app: App;
+  receiver: HTTPReceiver;
+  /** Web API client for notifiers and context: no retries of its own (the outbox owns retries). */
+  client: WebClient;
+  botUserId: string;
+  botId: string | undefined;
+}
+
+/** The Web API client options every Slack call of the service uses (platform-facts "Slack Bolt 5"). */
+export function webClientOptions(apiUrl: string): WebClientOptions {
+  return { slackApiUrl: apiUrl, retryConfig: { retries: 0 }, rejectRateLimitedCalls: true, timeout: 10_000 };
+}
+
+/**
+ * Builds the Bolt app for HTTP mode. The bot's identity is read once with `auth.test`, so a wrong
+ * token stops the start with a clear message instead of failing on the first mention. Bolt never
+ * opens a server: `/slack/events` on our own server hands requests to `receiver.requestListener`.
+ */
+export async function createSlackApp(options: SlackAppOptions): Promise<SlackApp> {
+  const client = new WebClient(options.botToken, webClientOptions(options.apiUrl));
+  let identity: { user_id?: string; bot_id?: string };
+  try {
+    identity = await client.auth.test();
+  } catch (error) {
+    const code = (error as { data?: { error?: string }; code?: string }).data?.error ?? (error as { code?: string }).code ?? 'error';
+    throw new Error(
+      `Slack refused SLACK_BOT_TOKEN at start (${code}): use the Bot User OAuth Token (xoxb-…) from OAuth & Permissions in your Slack app, and check SLACK_API_URL`,
+    );
+  }
+  if (!identity.user_id) throw new Error('Slack auth.test returned no bot user id: is SLACK_BOT_TOKEN a bot token (xoxb-…)?');
+  const logger = boltLogger(options.logger.child({ component: 'slack' }));
+  const receiver = new HTTPReceiver({
+    signingSecret: options.signingSecret,
+    endpoints: '/slack/events',
+    // Store before answering: a crash before the trigger is stored makes Slack retry.
+    processBeforeResponse: true,
+    logger,
+  });
+  const app = new App({
+    receiver,
+    token: options.botToken,
+    botUserId: identity.user_id,
+    ...(identity.bot_id && { botId: identity.bot_id }),
+    tokenVerificationEnabled: false,
+    clientOptions: webClientOptions(options.apiUrl),
+    ignoreSelf: true,
+    // No in-memory conversation state: everything lives in the database.
+    convoStore: false,
+    logger,
+  });
+  registerListeners(app, { runs: options.runs, followups: options.followups, botUserId: identity.user_id, botId: identity.bot_id, logger: options.logger });
+  return { app, receiver, client, botUserId: identity.user_id, botId: identity.bot_id };
+}

@@ -1,0 +1,55 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HTTPReceiver } from '@slack/bolt';
+import type { Logger } from '../core/logger.js';
+import { HttpError, sendJson } from '../http/http-error.js';
+import { readBody } from '../http/read-body.js';
+import type { Route } from '../http/server.js';
+import { inspectSlackRequest } from './inspect-request.js';
+import { verifySlackSignature } from './verify-signature.js';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const header = (req: IncomingMessage, name: string) => {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+/**
+ * `POST /slack/events`: read the raw body (1 MiB limit), verify the signature over those exact
+ * bytes, check the shape, then hand the request — body already buffered — to Bolt's receiver.
+ */
+export function slackEventsRoute(options: { receiver: HTTPReceiver; signingSecret: string; logger: Logger; now?: () => number }): Route {
+  const now = options.now ?? Date.now;
+  return {
+    method: 'POST',
+    path: '/slack/events',
+    handle: async (req: IncomingMessage, res: ServerResponse) => {
+      const raw = await readBody(req);
+      const check = verifySlackSignature(
+        options.signingSecret,
+        { signature: header(req, 'x-slack-signature'), timestamp: header(req, 'x-slack-request-timestamp') },
+        raw,
+        Math.floor(now() / 1000),
+      );
+      if (!check.ok) throw new HttpError(401, 'invalid_signature', `request signature ${check.reason}`);
+      let text: string;
+      try {
+        text = utf8.decode(raw);
+      } catch {
+        throw new HttpError(400, 'malformed', 'body is not valid UTF-8');
+      }
+      const inspection = inspectSlackRequest(header(req, 'content-type'), text);
+      if (inspection.action === 'reject') throw new HttpError(400, 'malformed', inspection.reason);
+      if (inspection.action === 'ignore') {
+        options.logger.debug({ reason: inspection.reason }, 'slack request ignored');
+        return sendJson(res, 200, { ok: true });
+      }
+      // Bolt reads `rawBody` when present instead of the (already consumed) stream, and parses form
+      // bodies only under the exact content type.
+      Object.assign(req, { rawBody: raw });
+      if (header(req, 'content-type')?.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
+        req.headers['content-type'] = 'application/x-www-form-urlencoded';
+      }
+      options.receiver.requestListener(req, res);
+    },
+  };
+}

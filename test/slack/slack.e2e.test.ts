@@ -1,0 +1,223 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/index.js';
+import { referenceLine } from '../../src/core/triggers.js';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { startService, type RunningService } from '../../src/main.js';
+import { messageKey } from '../../src/slack/normalise.js';
+import { CapturingLogger } from '../core/capturing-logger.js';
+import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
+import { postSlackEvent, postSlackInteraction, postSlackRaw } from '../fakes/slack-signing.js';
+import { appMention, botMessage, channelJoin, channelMessage, directMessage, eventCallback, messageChanged, ownBotMessage, threadReply } from '../fixtures/slack/events.js';
+import { evilBodies } from '../fixtures/slack/evil.js';
+import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
+import { blockActionsCancel, unknownInteraction } from '../fixtures/slack/interactions.js';
+import { tempDir } from '../helpers/spawn-cli.js';
+
+/*
+ * Slack end to end: the real Bolt on the running server receives correctly signed requests, the
+ * fake Slack Web API records every call, the emulator plays the run API.
+ */
+
+const SECRET = 'slack-signing-secret-0123456789';
+const BOT_TOKEN = 'xoxb-0000-1111-slack-e2e-token';
+const API_KEY = 'slack-e2e-run-api-key';
+const CHANNEL = SLACK_IDS.channel;
+let slack: FakeSlackApi;
+let emulator: RunningEmulator;
+let service: RunningService;
+let cwd: string;
+let events: string;
+
+async function startBridge(): Promise<void> {
+  const config = loadConfig({
+    cwd,
+    env: {
+      AGENT_API_BASE_URL: emulator.baseUrl,
+      AGENT_API_KEY: API_KEY,
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_API_URL: slack.url,
+      DATABASE_PATH: join(cwd, 'bridge.db'),
+      PORT: '0',
+      HOST: '127.0.0.1',
+    },
+  });
+  service = await startService({ config, logger: new CapturingLogger() });
+  events = `${service.url}/slack/events`;
+}
+
+beforeAll(async () => {
+  slack = await startFakeSlackApi({ token: BOT_TOKEN });
+  slack.setChannel(CHANNEL, { name: 'dev' });
+  slack.setUser(SLACK_IDS.user, { display_name: 'ada' });
+  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
+  cwd = tempDir();
+  writeFileSync(join(cwd, 'agent-bridge.yml'), `tracker:\n  interval: 1s\nslack:\n  channels:\n    ${CHANNEL}: { config: { environment_id: env_web, name: web } }\n`);
+  await startBridge();
+});
+afterAll(async () => {
+  await service.stop();
+  await emulator.close();
+  await slack.close();
+});
+afterEach(() => {
+  emulator.engine.reset();
+});
+
+async function until<T>(find: () => T | undefined | false, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = find();
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; slack calls: ${slack.calls.map((call) => call.method).join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+const triggerCount = async () => Object.values(await service.store.triggers.countByState()).reduce((sum, count) => sum + count, 0);
+const runFor = (ts: string) => emulator.engine.list({}).runs.find((run) => run.prompt?.includes(referenceLine(messageKey(CHANNEL, ts))));
+const threadPosts = (threadTs: string) => slack.callsTo('chat.postMessage').filter((call) => call.args['thread_ts'] === threadTs);
+const updatesOf = (ts: string) => slack.callsTo('chat.update').filter((call) => call.args['ts'] === ts);
+const text = (call: { args: Record<string, unknown> }) => JSON.stringify([call.args['text'], call.args['blocks']]);
+
+async function mention(fields: Parameters<typeof appMention>[0] = {}) {
+  const event = appMention({ channel: CHANNEL, ...fields });
+  const response = await postSlackEvent(events, SECRET, eventCallback(event));
+  return { response, ts: event['ts'] as string };
+}
+
+describe('a mention starts a run and the thread tells the story', () => {
+  it('eyes and the status message, the run with prompt, context and route, every state, the end with links', async () => {
+    const { response, ts } = await mention({ text: `<@${SLACK_IDS.botUser}> Fix the flaky login test\nIt fails on CI about once a day.` });
+    expect(response.status).toBe(200);
+
+    const run = await until(() => runFor(ts), 'the run');
+    expect(run.title).toBe('Fix the flaky login test');
+    expect(run.agent_config).toMatchObject({ environment_id: 'env_web', name: 'web' });
+    expect(run.prompt).toContain('Fix the flaky login test\nIt fails on CI about once a day.');
+    expect(run.prompt).toContain('Channel: #dev');
+    expect(run.prompt).toContain('Requested by: ada');
+
+    const eyes = slack.callsTo('reactions.add').find((call) => call.args['timestamp'] === ts);
+    expect(eyes?.args['name']).toBe('eyes');
+    const status = await until(() => threadPosts(ts)[0], 'the status message');
+    const statusTs = (status.response as unknown as { ts: string }).ts;
+    expect(text(status)).toContain('cancel_run');
+
+    emulator.engine.drive(run.run_id, 'INPROGRESS');
+    await until(() => updatesOf(statusTs).some((call) => text(call).includes(run.run_id) && /in progress/i.test(text(call))), 'the INPROGRESS edit');
+    emulator.engine.drive(run.run_id, 'SUCCEEDED', { artifacts: [{ artifact_type: 'PULL_REQUEST', data: { url: 'https://github.com/acme/web/pull/7', branch: 'fix' } }] });
+    const done = await until(() => threadPosts(ts).find((call) => text(call).includes('https://github.com/acme/web/pull/7')), 'the end message');
+    expect(text(done)).toContain('/sessions/');
+    await until(() => slack.reactions(CHANNEL, ts).includes('white_check_mark'), 'the end reaction');
+    expect(slack.reactions(CHANNEL, ts)).not.toContain('eyes');
+    expect(threadPosts(ts)).toHaveLength(2);
+  });
+
+  it('a reply becomes a follow-up; after the end it revives the run and the thread shows it again', async () => {
+    const { ts } = await mention();
+    const run = await until(() => runFor(ts), 'the run');
+    emulator.engine.drive(run.run_id, 'SUCCEEDED');
+    await until(() => slack.reactions(CHANNEL, ts).includes('white_check_mark'), 'the first end');
+
+    const reply = threadReply({ channel: CHANNEL, thread_ts: ts, text: 'also bump the version' });
+    expect((await postSlackEvent(events, SECRET, eventCallback(reply))).status).toBe(200);
+    await until(() => emulator.engine.followups(run.run_id).length === 1, 'the follow-up');
+    expect(emulator.engine.followups(run.run_id)[0]?.message).toBe('also bump the version');
+    await until(() => slack.reactions(CHANNEL, reply['ts'] as string).includes('incoming_envelope'), 'the envelope reaction');
+
+    emulator.engine.drive(run.run_id, 'SUCCEEDED');
+    await until(() => threadPosts(ts).length === 3, 'the second end message');
+  });
+
+  it('order, not time: eyes and the status message come before the run API answers the create', async () => {
+    await fetch(`${emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ count: 1, delay_ms: 3000 }) });
+    const before = slack.calls.length;
+    const { ts } = await mention();
+    await until(() => threadPosts(ts)[0], 'the status message');
+    expect(runFor(ts)).toBeUndefined();
+    await until(() => runFor(ts), 'the delayed run', 15_000);
+    // Reads for the prompt's context may interleave; what people see comes first.
+    const writes = slack.calls.slice(before).filter((call) => ['reactions.add', 'chat.postMessage', 'chat.update'].includes(call.method));
+    expect(writes.slice(0, 2).map((call) => call.method)).toEqual(['reactions.add', 'chat.postMessage']);
+  });
+});
+
+describe('never twice, never ourselves', () => {
+  it('a retried event (same message, retry headers) starts one run, also across a restart', async () => {
+    const event = appMention({ channel: CHANNEL });
+    const envelope = eventCallback(event);
+    await postSlackEvent(events, SECRET, envelope);
+    await postSlackEvent(events, SECRET, envelope, { retryNum: 1, retryReason: 'http_timeout' });
+    await until(() => runFor(event['ts'] as string), 'the run');
+    await service.stop();
+    await startBridge();
+    await postSlackEvent(events, SECRET, envelope, { retryNum: 2, retryReason: 'http_timeout' });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const runs = emulator.engine.list({}).runs.filter((run) => run.prompt?.includes(referenceLine(messageKey(CHANNEL, event['ts'] as string))));
+    expect(runs).toHaveLength(1);
+    expect(slack.callsTo('reactions.add').filter((call) => call.args['timestamp'] === event['ts'] && call.args['name'] === 'eyes')).toHaveLength(1);
+  });
+
+  it.each([
+    ['our own message', ownBotMessage({ channel: CHANNEL, text: `<@${SLACK_IDS.botUser}> do it` })],
+    ['another bot', botMessage({ channel: CHANNEL, text: `<@${SLACK_IDS.botUser}> do it` })],
+    ['an edit', messageChanged({ channel: CHANNEL })],
+    ['a join', channelJoin({ channel: CHANNEL })],
+    ['a plain channel message', channelMessage({ channel: CHANNEL, text: 'hi all' })],
+  ])('%s starts nothing', async (_what, event) => {
+    const before = { calls: slack.calls.length, triggers: await triggerCount() };
+    expect((await postSlackEvent(events, SECRET, eventCallback(event))).status).toBe(200);
+    expect(await triggerCount()).toBe(before.triggers);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(slack.calls.slice(before.calls)).toEqual([]);
+  });
+
+  it.each([
+    ['a wrong signature', { signature: 'v0=0000' }],
+    ['a stale timestamp', { timestamp: Math.floor(Date.now() / 1000) - 600 }],
+  ])('%s is 401 and changes nothing', async (_what, options) => {
+    const before = await triggerCount();
+    const response = await postSlackEvent(events, SECRET, eventCallback(appMention({ channel: CHANNEL })), options);
+    expect(response.status).toBe(401);
+    expect(await triggerCount()).toBe(before);
+  });
+});
+
+describe('DMs, stopping and interactions', () => {
+  it('a direct message starts a run', async () => {
+    const event = directMessage({ text: 'write the release notes' });
+    await postSlackEvent(events, SECRET, eventCallback(event));
+    await until(() => emulator.engine.list({}).runs.find((run) => run.prompt?.startsWith('write the release notes')), 'the DM run');
+  });
+
+  it('the Cancel button stops the thread’s run and the thread says who', async () => {
+    const { ts } = await mention();
+    const run = await until(() => runFor(ts), 'the run');
+    emulator.engine.drive(run.run_id, 'INPROGRESS');
+    const click = blockActionsCancel({ user: SLACK_IDS.otherUser, channel: CHANNEL, message_ts: nextTs(), thread_ts: ts, value: `slack:${CHANNEL}:${ts}` });
+    expect((await postSlackInteraction(events, SECRET, click)).status).toBe(200);
+    await until(() => emulator.engine.get(run.run_id)?.state === 'CANCELLED', 'the cancel');
+    await until(() => threadPosts(ts).some((call) => text(call).includes(`<@${SLACK_IDS.otherUser}>`) && /cancel/i.test(text(call))), 'the cancelled message');
+    await until(() => slack.reactions(CHANNEL, ts).includes('x'), 'the x reaction');
+  });
+
+  it('an interaction we do not handle is acknowledged at once', async () => {
+    const response = await postSlackInteraction(events, SECRET, unknownInteraction('shortcut'));
+    expect(response.status).toBe(200);
+  });
+});
+
+describe('hostile bodies', () => {
+  it.each(evilBodies().map((body) => [body.name, body] as const))('%s: no 5xx; stores nothing unless it is a valid request', async (_name, body) => {
+    const before = await triggerCount();
+    const response = await postSlackRaw(events, SECRET, body.body, body.contentType);
+    expect(response.status).toBeLessThan(500);
+    if (body.expect === 'reject') expect(response.status).toBeGreaterThanOrEqual(400);
+    // Our body limit is 1 MiB for every route (stricter than Bolt's 4 MiB).
+    if (body.expect === 'too_large' || body.name === 'text-2mb') expect(response.status).toBe(413);
+    if (body.expect !== 'handle' || response.status !== 200) expect(await triggerCount()).toBe(before);
+  });
+});
