@@ -1,33 +1,9 @@
 /** Which config file is read: command line, AGENT_BRIDGE_CONFIG, or ./agent-bridge.yml when present. */
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from './load-config.js';
-import { ConfigError, type ConfigProblem } from './problems.js';
+import { problemsOf, tempDir } from '../../test/config/helpers.js';
 
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
-
-function tempDir(files: Record<string, string> = {}): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-bridge-file-'));
-  dirs.push(dir);
-  for (const [name, content] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
-    fs.writeFileSync(path.join(dir, name), content);
-  }
-  return dir;
-}
-
-function problemsOf(load: () => unknown): ConfigProblem[] {
-  try {
-    load();
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 describe('loadConfig: which file', () => {
   it('uses ./agent-bridge.yml when present, and runs on defaults without it', () => {

@@ -1,34 +1,12 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from './load-config.js';
-import { ConfigError, type ConfigProblem } from './problems.js';
+import { problemsOf, tempDir } from '../../test/config/helpers.js';
+import { ConfigError } from './problems.js';
 import type { AppConfig } from './types.js';
 
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
-
-function tempDir(files: Record<string, string> = {}): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-bridge-config-'));
-  dirs.push(dir);
-  for (const [name, content] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
-    fs.writeFileSync(path.join(dir, name), content);
-  }
-  return dir;
-}
-
-function problemsOf(load: () => unknown): ConfigProblem[] {
-  try {
-    load();
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 const withFile = (yaml: string) => loadConfig({ env: {}, cwd: tempDir({ 'agent-bridge.yml': yaml }) });
 const fileProblems = (yaml: string) => problemsOf(() => withFile(yaml));
