@@ -93,7 +93,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
     let wakeIntake = () => {};
     const runService = new RunService({ store, clock, onStored: () => wakeIntake() });
-    const slack = await slackIntegration(config, runService, logger);
+    const slack = await slackIntegration(config, runService, store, logger);
 
     const intake = new IntakeWorker({
       store,
@@ -207,7 +207,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
 }
 
 /** The Slack integration when configured (loaded lazily: Bolt is large and unused when Slack is off). */
-async function slackIntegration(config: AppConfig, runs: RunService, logger: Logger) {
+async function slackIntegration(config: AppConfig, runs: RunService, store: Store, logger: Logger) {
   const slack = config.slack;
   if (!slack.enabled || !slack.botToken) return undefined;
   if (slack.mode === 'socket' || !slack.signingSecret) {
@@ -217,6 +217,7 @@ async function slackIntegration(config: AppConfig, runs: RunService, logger: Log
   return startSlack(
     { botToken: slack.botToken, signingSecret: slack.signingSecret, apiUrl: slack.apiUrl, followups: slack.followups, allowedUsers: slack.allowedUsers },
     runs,
+    store.runs,
     logger,
   );
 }

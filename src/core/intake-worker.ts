@@ -249,7 +249,7 @@ export class IntakeWorker {
 
   private async cancel(trigger: StoredTrigger): Promise<Settlement> {
     const payload = trigger.payload as CancelPayload;
-    const runId = await this.deps.store.anchors.currentRun(trigger.anchor);
+    const runId = payload.runId ?? (await this.deps.store.anchors.currentRun(trigger.anchor));
     if (!runId) return settle({ state: 'ignored', error: 'no run at this anchor' }, { owed: [this.notice(trigger, 'nothing', 'There is no run here to stop.')] });
     const who = requesterName(payload.requester);
     // Written before the call so the tracker's CANCELLED announcement can say who it was.

@@ -191,6 +191,8 @@ export interface TrackedRunRepository {
   listTracked(options: { limit: number; afterRunId?: string }): Promise<TrackedRun[]>;
   /** Tracked runs whose state is not in `states` (e.g. unknown states the list cannot filter), oldest seen first (never seen before all). */
   listTrackedNotInStates(states: readonly string[], limit: number): Promise<TrackedRun[]>;
+  /** Tracked runs whose anchor starts with `prefix` (e.g. one Slack channel's threads), newest first. */
+  listTrackedByAnchorPrefix(prefix: string, limit: number): Promise<TrackedRun[]>;
   /** Tracked runs not seen since `seenBefore` (lastSeenAt null or older), oldest seen first (never seen before all). */
   listStale(seenBefore: number, limit: number): Promise<TrackedRun[]>;
   /**

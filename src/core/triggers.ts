@@ -36,6 +36,8 @@ export interface FollowupPayload {
 
 export interface CancelPayload {
   requester?: Requester;
+  /** A specific run (e.g. `/agent cancel <run-id>`); default: the anchor's current run. */
+  runId?: string;
 }
 
 export type TriggerInput =

@@ -5,6 +5,7 @@ import type { Notifier } from '../core/notifier.js';
 import type { RunService } from '../core/run-service.js';
 import type { Route } from '../http/server.js';
 import { slackAccessPolicy } from './access.js';
+import type { ListenerDeps } from './listeners.js';
 import { SlackPromptEnricher } from './prompt-context.js';
 import { createSlackApp } from './slack-app.js';
 import { SlackNotifier } from './slack-notifier.js';
@@ -19,13 +20,15 @@ export interface SlackIntegration {
 }
 
 /** Builds the Slack integration (HTTP mode): Bolt on our route, the notifier, context and access. */
-export async function startSlack(config: SlackConfig, runs: RunService, logger: Logger): Promise<SlackIntegration> {
+export async function startSlack(config: SlackConfig, runs: RunService, trackedRuns: ListenerDeps['trackedRuns'], logger: Logger): Promise<SlackIntegration> {
   const slack = await createSlackApp({
     botToken: config.botToken,
     signingSecret: config.signingSecret,
     apiUrl: config.apiUrl,
     followups: config.followups,
+    allowedUsers: config.allowedUsers,
     runs,
+    trackedRuns,
     logger,
   });
   logger.info({ botUserId: slack.botUserId }, 'Slack is on (HTTP): POST /slack/events');

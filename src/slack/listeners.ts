@@ -1,12 +1,19 @@
 import type { AllMiddlewareArgs, App } from '@slack/bolt';
 import type { Logger } from '../core/logger.js';
 import type { RunService } from '../core/run-service.js';
+import type { TrackedRunRepository } from '../core/store.js';
+import { AGENT_HELP, cancelCommandTrigger, parseAgentCommand, statusText } from './agent-command.js';
 import type { TriggerInput } from '../core/triggers.js';
 import { CANCEL_ACTION_ID } from './blocks.js';
 import { addressedTrigger, messageTrigger, type Followups, type SlackMessage } from './normalise.js';
 
 export interface ListenerDeps {
   runs: RunService;
+  /** Read-only views of tracked runs for `/agent status` and `/agent cancel`. */
+  trackedRuns: Pick<TrackedRunRepository, 'get' | 'listTrackedByAnchorPrefix'>;
+  /** `slack.allowed_users`; empty = everyone. */
+  allowedUsers: readonly string[];
+  now: () => number;
   followups: Followups;
   botUserId: string;
   botId: string | undefined;
@@ -59,9 +66,27 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
     await ack();
   });
 
+  // Answers are the command's own HTTP response (ephemeral): no Slack call from a listener.
+  app.command('/agent', async ({ command, ack, context }) => {
+    const parsed = parseAgentCommand(command.text ?? '');
+    const allowed = deps.allowedUsers.length === 0 || deps.allowedUsers.includes(command.user_id);
+    const say = (text: string) => ack({ response_type: 'ephemeral', text });
+    if (parsed.kind === 'help') return say(AGENT_HELP);
+    if (parsed.kind === 'status') return say(statusText(await deps.trackedRuns.listTrackedByAnchorPrefix(`slack:${command.channel_id}:`, 20), deps.now()));
+    if (!allowed) return say('Sorry, only the people listed in this service’s slack.allowed_users can start, steer or stop runs here.');
+    if (parsed.kind === 'cancel') {
+      if (!parsed.runId) return say('Which run? Use `/agent cancel <run-id>`; `/agent status` lists them.');
+      const run = await deps.trackedRuns.get(parsed.runId);
+      if (!run || !run.anchor.startsWith('slack:')) return say(`I do not know a run \`${parsed.runId}\` started from Slack.`);
+      await submit(cancelCommandTrigger(run, command.user_id, command.trigger_id), context);
+      return say(`Stopping \`${run.runId}\`; its thread will say when it has stopped.`);
+    }
+    return say('To start a run, mention me with what to do — `@agent ' + parsed.text.slice(0, 200).replace(/[&<>]/g, '') + '` — or send me a direct message. (`/agent <prompt>` from a channel is not supported yet.)');
+  });
+
   // Bolt answers an interaction nobody acknowledges with a 404 after 3 s: acknowledge the rest.
   app.action(/^(?!cancel_run$).*/, async ({ ack }) => ack());
   app.shortcut(/.*/, async ({ ack }) => ack());
   app.view(/.*/, async ({ ack }) => ack());
-  app.command(/.*/, async ({ ack }) => ack({ response_type: 'ephemeral', text: 'Mention me in a channel or send me a direct message to start a run.' }));
+  app.command(/^(?!\/agent$).*/, async ({ ack }) => ack({ response_type: 'ephemeral', text: 'Mention me in a channel or send me a direct message to start a run.' }));
 }

@@ -3,7 +3,7 @@ import { WebClient, type WebClientOptions } from '@slack/web-api';
 import type { Logger } from '../core/logger.js';
 import type { RunService } from '../core/run-service.js';
 import { boltLogger } from './bolt-logger.js';
-import { registerListeners } from './listeners.js';
+import { registerListeners, type ListenerDeps } from './listeners.js';
 import type { Followups } from './normalise.js';
 
 export interface SlackAppOptions {
@@ -11,7 +11,9 @@ export interface SlackAppOptions {
   signingSecret: string;
   apiUrl: string;
   followups: Followups;
+  allowedUsers: readonly string[];
   runs: RunService;
+  trackedRuns: ListenerDeps['trackedRuns'];
   logger: Logger;
 }
 
@@ -66,6 +68,15 @@ export async function createSlackApp(options: SlackAppOptions): Promise<SlackApp
     convoStore: false,
     logger,
   });
-  registerListeners(app, { runs: options.runs, followups: options.followups, botUserId: identity.user_id, botId: identity.bot_id, logger: options.logger });
+  registerListeners(app, {
+    runs: options.runs,
+    trackedRuns: options.trackedRuns,
+    allowedUsers: options.allowedUsers,
+    now: Date.now,
+    followups: options.followups,
+    botUserId: identity.user_id,
+    botId: identity.bot_id,
+    logger: options.logger,
+  });
   return { app, receiver, client, botUserId: identity.user_id, botId: identity.bot_id };
 }

@@ -123,3 +123,18 @@ describe('destinations (migration 0002)', () => {
     await store.close();
   });
 });
+
+describe('runs.listTrackedByAnchorPrefix', () => {
+  it('lists one channel’s tracked runs, newest first, treating % and _ literally', async () => {
+    const store = openSqliteStore({ path: ':memory:' });
+    await store.runs.insert(aRun('r1', { anchor: 'slack:C1:1.1' }), 1);
+    await store.runs.insert(aRun('r2', { anchor: 'slack:C1:2.2' }), 2);
+    await store.runs.insert(aRun('r3', { anchor: 'slack:C10:3.3' }), 3);
+    await store.runs.insert(aRun('r4', { anchor: 'slack:C_:4.4' }), 4);
+    await store.runs.recordTransition('r1', 0, { state: 'SUCCEEDED', serverUpdatedAt: null, sessionLink: null, tracked: false }, [], 5);
+    await store.runs.insert(aRun('r5', { anchor: 'slack:C1:5.5' }), 6);
+    expect((await store.runs.listTrackedByAnchorPrefix('slack:C1:', 10)).map((run) => run.runId)).toEqual(['r5', 'r2']);
+    expect((await store.runs.listTrackedByAnchorPrefix('slack:C_:', 10)).map((run) => run.runId)).toEqual(['r4']);
+    await store.close();
+  });
+});

@@ -48,6 +48,7 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
   private readonly byId;
   private readonly countRows;
   private readonly pageFirst;
+  private readonly byAnchorPrefix;
   private readonly pageAfter;
   private readonly notInStates;
   private readonly stale;
@@ -63,6 +64,9 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
     this.byId = db.prepare<[string], Row>('SELECT * FROM tracked_runs WHERE run_id = ?');
     this.countRows = db.prepare<[], number>('SELECT COUNT(*) FROM tracked_runs WHERE tracked = 1').pluck();
     this.pageFirst = db.prepare<{ limit: number }, Row>('SELECT * FROM tracked_runs WHERE tracked = 1 ORDER BY run_id LIMIT @limit');
+    this.byAnchorPrefix = db.prepare<{ pattern: string; limit: number }, Row>(
+      "SELECT * FROM tracked_runs WHERE tracked = 1 AND anchor LIKE @pattern ESCAPE '\\' ORDER BY created_at DESC, run_id LIMIT @limit",
+    );
     this.pageAfter = db.prepare<{ limit: number; after: string }, Row>(
       'SELECT * FROM tracked_runs WHERE tracked = 1 AND run_id > @after ORDER BY run_id LIMIT @limit',
     );
@@ -157,6 +161,11 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
         ? this.pageFirst.all({ limit: options.limit })
         : this.pageAfter.all({ limit: options.limit, after: options.afterRunId });
     return rows.map(toTrackedRun);
+  }
+
+  async listTrackedByAnchorPrefix(prefix: string, limit: number): Promise<TrackedRun[]> {
+    const pattern = `${prefix.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+    return this.byAnchorPrefix.all({ pattern, limit }).map(toTrackedRun);
   }
 
   async listTrackedNotInStates(states: readonly string[], limit: number): Promise<TrackedRun[]> {

@@ -8,11 +8,11 @@ import { startService, type RunningService } from '../../src/main.js';
 import { messageKey } from '../../src/slack/normalise.js';
 import { CapturingLogger } from '../core/capturing-logger.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
-import { postSlackEvent, postSlackInteraction, postSlackRaw } from '../fakes/slack-signing.js';
+import { postSlackEvent, postSlackForm, postSlackInteraction, postSlackRaw } from '../fakes/slack-signing.js';
 import { appMention, botMessage, channelJoin, channelMessage, directMessage, eventCallback, messageChanged, ownBotMessage, threadReply } from '../fixtures/slack/events.js';
 import { evilBodies } from '../fixtures/slack/evil.js';
 import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
-import { blockActionsCancel, unknownInteraction } from '../fixtures/slack/interactions.js';
+import { blockActionsCancel, slashCommand, unknownInteraction } from '../fixtures/slack/interactions.js';
 import { tempDir } from '../helpers/spawn-cli.js';
 
 /*
@@ -66,10 +66,10 @@ afterEach(() => {
   emulator.engine.reset();
 });
 
-async function until<T>(find: () => T | undefined | false, what: string, timeoutMs = 10_000): Promise<T> {
+async function until<T>(find: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const found = find();
+    const found = await find();
     if (found) return found;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; slack calls: ${slack.calls.map((call) => call.method).join(', ')}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
@@ -100,8 +100,8 @@ describe('a mention starts a run and the thread tells the story', () => {
     expect(run.prompt).toContain('Channel: #dev');
     expect(run.prompt).toContain('Requested by: ada');
 
-    const eyes = slack.callsTo('reactions.add').find((call) => call.args['timestamp'] === ts);
-    expect(eyes?.args['name']).toBe('eyes');
+    const eyes = await until(() => slack.callsTo('reactions.add').find((call) => call.args['timestamp'] === ts), 'the eyes reaction');
+    expect(eyes.args['name']).toBe('eyes');
     const status = await until(() => threadPosts(ts)[0], 'the status message');
     const statusTs = (status.response as unknown as { ts: string }).ts;
     expect(text(status)).toContain('cancel_run');
@@ -140,7 +140,8 @@ describe('a mention starts a run and the thread tells the story', () => {
     expect(runFor(ts)).toBeUndefined();
     await until(() => runFor(ts), 'the delayed run', 15_000);
     // Reads for the prompt's context may interleave; what people see comes first.
-    const writes = slack.calls.slice(before).filter((call) => ['reactions.add', 'chat.postMessage', 'chat.update'].includes(call.method));
+    const ours = (call: { args: Record<string, unknown> }) => call.args['timestamp'] === ts || call.args['thread_ts'] === ts;
+    const writes = slack.calls.slice(before).filter((call) => ['reactions.add', 'chat.postMessage', 'chat.update'].includes(call.method) && ours(call));
     expect(writes.slice(0, 2).map((call) => call.method)).toEqual(['reactions.add', 'chat.postMessage']);
   });
 });
@@ -202,6 +203,31 @@ describe('DMs, stopping and interactions', () => {
     await until(() => emulator.engine.get(run.run_id)?.state === 'CANCELLED', 'the cancel');
     await until(() => threadPosts(ts).some((call) => text(call).includes(`<@${SLACK_IDS.otherUser}>`) && /cancel/i.test(text(call))), 'the cancelled message');
     await until(() => slack.reactions(CHANNEL, ts).includes('x'), 'the x reaction');
+  });
+
+  it('`@agent stop` in the thread stops its run', async () => {
+    const { ts } = await mention();
+    const run = await until(() => runFor(ts), 'the run');
+    emulator.engine.drive(run.run_id, 'INPROGRESS');
+    await mention({ thread_ts: ts, text: `<@${SLACK_IDS.botUser}> STOP` });
+    await until(() => emulator.engine.get(run.run_id)?.state === 'CANCELLED', 'the cancel');
+  });
+
+  it('/agent help, status and cancel answer privately; a prompt is pointed to mentions', async () => {
+    const answer = async (text: string) => {
+      const response = await postSlackForm(events, SECRET, slashCommand({ channel_id: CHANNEL, text }));
+      expect(response.status).toBe(200);
+      return (await response.json()) as { response_type: string; text: string };
+    };
+    expect(await answer('')).toMatchObject({ response_type: 'ephemeral', text: expect.stringContaining('/agent status') });
+    const { ts } = await mention();
+    const run = await until(() => runFor(ts), 'the run');
+    await until(async () => (await answer('status')).text.includes(run.run_id), 'the run in /agent status');
+    emulator.engine.drive(run.run_id, 'INPROGRESS');
+    expect((await answer(`cancel ${run.run_id}`)).text).toContain(`Stopping \`${run.run_id}\``);
+    await until(() => emulator.engine.get(run.run_id)?.state === 'CANCELLED', 'the cancel');
+    expect((await answer('cancel run_unknown')).text).toContain('I do not know a run');
+    expect((await answer('write the changelog')).text).toContain('mention me');
   });
 
   it('an interaction we do not handle is acknowledged at once', async () => {
