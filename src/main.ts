@@ -191,12 +191,19 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     ];
     const routes: Route[] = [
       ...healthRoutes({ checks, metrics, logger }),
-      slack?.route ?? notConfiguredRoute('/slack/events', 'Slack', 'set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN for Socket Mode)'),
+      slack?.route ??
+        notConfiguredRoute(
+          '/slack/events',
+          'Slack over HTTP',
+          slack ? 'Slack runs in Socket Mode here (SLACK_APP_TOKEN); events arrive over the WebSocket' : 'set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN for Socket Mode)',
+        ),
       notConfiguredRoute('/linear/webhook', 'Linear', 'set LINEAR_API_KEY (or LINEAR_ACCESS_TOKEN) and LINEAR_WEBHOOK_SECRET'),
     ];
     const http = await listen(createHttpServer({ routes, metrics, logger }), config.http.port, config.http.host);
     // Stopped first (stops run in reverse): no new requests while the workers finish.
     stops.push(() => http.close());
+    // Stopped first of all (stops run in reverse): no new Slack events over the socket either.
+    if (slack) stops.push(() => slack.stop());
     logger.info({ url: http.url, database: config.database.path }, 'agent-bridge is listening');
 
     return { url: http.url, agentApiBaseUrl: api.baseUrl, emulated: api.emulator !== undefined, store, metrics, runs: runService, stop: stopAll };
@@ -210,12 +217,17 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
 async function slackIntegration(config: AppConfig, runs: RunService, store: Store, logger: Logger) {
   const slack = config.slack;
   if (!slack.enabled || !slack.botToken) return undefined;
-  if (slack.mode === 'socket' || !slack.signingSecret) {
-    throw new Error('SLACK_APP_TOKEN (Socket Mode) is not supported by this version yet: unset it and set SLACK_SIGNING_SECRET to receive Slack over HTTP at POST /slack/events');
-  }
+  const transport =
+    slack.mode === 'socket' && slack.appToken
+      ? ({ kind: 'socket', appToken: slack.appToken } as const)
+      : slack.signingSecret
+        ? ({ kind: 'http', signingSecret: slack.signingSecret } as const)
+        : undefined;
+  // The config schema already refuses a bot token without either; this keeps the types honest.
+  if (!transport) throw new Error('Slack needs SLACK_SIGNING_SECRET (HTTP) or SLACK_APP_TOKEN (Socket Mode) with SLACK_BOT_TOKEN');
   const { startSlack } = await import('./slack/index.js');
   return startSlack(
-    { botToken: slack.botToken, signingSecret: slack.signingSecret, apiUrl: slack.apiUrl, followups: slack.followups, allowedUsers: slack.allowedUsers },
+    { botToken: slack.botToken, transport, apiUrl: slack.apiUrl, followups: slack.followups, allowedUsers: slack.allowedUsers },
     runs,
     store.runs,
     logger,

@@ -13,17 +13,19 @@ import { slackEventsRoute } from './slack-route.js';
 
 /** What the Slack integration plugs into the service. */
 export interface SlackIntegration {
-  route: Route;
+  /** `/slack/events` in HTTP mode; undefined in Socket Mode (the route then answers 404). */
+  route: Route | undefined;
+  stop(): Promise<void>;
   notifier: Notifier;
   enricher: PromptEnricher;
   access: AccessPolicy;
 }
 
-/** Builds the Slack integration (HTTP mode): Bolt on our route, the notifier, context and access. */
+/** Builds the Slack integration: Bolt on our route (HTTP) or a WebSocket (Socket Mode), the notifier, context and access. */
 export async function startSlack(config: SlackConfig, runs: RunService, trackedRuns: ListenerDeps['trackedRuns'], logger: Logger): Promise<SlackIntegration> {
   const slack = await createSlackApp({
     botToken: config.botToken,
-    signingSecret: config.signingSecret,
+    transport: config.transport,
     apiUrl: config.apiUrl,
     followups: config.followups,
     allowedUsers: config.allowedUsers,
@@ -31,9 +33,20 @@ export async function startSlack(config: SlackConfig, runs: RunService, trackedR
     trackedRuns,
     logger,
   });
-  logger.info({ botUserId: slack.botUserId }, 'Slack is on (HTTP): POST /slack/events');
+  const transport = config.transport;
+  let route: Route | undefined;
+  if (transport.kind === 'http' && slack.receiver) {
+    route = slackEventsRoute({ receiver: slack.receiver, signingSecret: transport.signingSecret, logger });
+    logger.info({ botUserId: slack.botUserId }, 'Slack is on (HTTP): POST /slack/events');
+  } else {
+    await slack.app.start();
+    logger.info({ botUserId: slack.botUserId }, 'Slack is on (Socket Mode): connected, no public URL needed');
+  }
   return {
-    route: slackEventsRoute({ receiver: slack.receiver, signingSecret: config.signingSecret, logger }),
+    route,
+    stop: async () => {
+      if (transport.kind === 'socket') await slack.app.stop();
+    },
     notifier: new SlackNotifier({ client: slack.client }),
     enricher: new SlackPromptEnricher({ client: slack.client, botUserId: slack.botUserId }),
     access: slackAccessPolicy(config.allowedUsers),

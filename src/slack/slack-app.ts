@@ -4,11 +4,15 @@ import type { Logger } from '../core/logger.js';
 import type { RunService } from '../core/run-service.js';
 import { boltLogger } from './bolt-logger.js';
 import { registerListeners, type ListenerDeps } from './listeners.js';
+import { StoreThenAckSocketReceiver } from './socket-receiver.js';
 import type { Followups } from './normalise.js';
+
+/** HTTP (events arrive at our route, signed) or Socket Mode (a WebSocket Slack opens to us, no public URL). */
+export type SlackTransport = { kind: 'http'; signingSecret: string } | { kind: 'socket'; appToken: string };
 
 export interface SlackAppOptions {
   botToken: string;
-  signingSecret: string;
+  transport: SlackTransport;
   apiUrl: string;
   followups: Followups;
   allowedUsers: readonly string[];
@@ -19,7 +23,8 @@ export interface SlackAppOptions {
 
 export interface SlackApp {
   app: App;
-  receiver: HTTPReceiver;
+  /** Set in HTTP mode: `/slack/events` hands requests to it. */
+  receiver: HTTPReceiver | undefined;
   /** Web API client for notifiers and context: no retries of its own (the outbox owns retries). */
   client: WebClient;
   botUserId: string;
@@ -32,7 +37,7 @@ export function webClientOptions(apiUrl: string): WebClientOptions {
 }
 
 /**
- * Builds the Bolt app for HTTP mode. The bot's identity is read once with `auth.test`, so a wrong
+ * Builds the Bolt app, over HTTP or Socket Mode with the same listeners. The bot's identity is read once with `auth.test`, so a wrong
  * token stops the start with a clear message instead of failing on the first mention. Bolt never
  * opens a server: `/slack/events` on our own server hands requests to `receiver.requestListener`.
  */
@@ -49,13 +54,16 @@ export async function createSlackApp(options: SlackAppOptions): Promise<SlackApp
   }
   if (!identity.user_id) throw new Error('Slack auth.test returned no bot user id: is SLACK_BOT_TOKEN a bot token (xoxb-…)?');
   const logger = boltLogger(options.logger.child({ component: 'slack' }));
-  const receiver = new HTTPReceiver({
-    signingSecret: options.signingSecret,
-    endpoints: '/slack/events',
-    // Store before answering: a crash before the trigger is stored makes Slack retry.
-    processBeforeResponse: true,
-    logger,
-  });
+  const receiver =
+    options.transport.kind === 'http'
+      ? new HTTPReceiver({
+          signingSecret: options.transport.signingSecret,
+          endpoints: '/slack/events',
+          // Store before answering: a crash before the trigger is stored makes Slack retry.
+          processBeforeResponse: true,
+          logger,
+        })
+      : new StoreThenAckSocketReceiver({ appToken: options.transport.appToken, clientOptions: webClientOptions(options.apiUrl), logger: options.logger.child({ component: 'slack-socket' }) });
   const app = new App({
     receiver,
     token: options.botToken,
@@ -78,5 +86,5 @@ export async function createSlackApp(options: SlackAppOptions): Promise<SlackApp
     botId: identity.bot_id,
     logger: options.logger,
   });
-  return { app, receiver, client, botUserId: identity.user_id, botId: identity.bot_id };
+  return { app, receiver: receiver instanceof HTTPReceiver ? receiver : undefined, client, botUserId: identity.user_id, botId: identity.bot_id };
 }

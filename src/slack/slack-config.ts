@@ -1,9 +1,11 @@
 import type { Followups } from './normalise.js';
 
-/** What the Slack integration needs from the validated config (HTTP mode). */
+import type { SlackTransport } from './slack-app.js';
+
+/** What the Slack integration needs from the validated config. */
 export interface SlackConfig {
   botToken: string;
-  signingSecret: string;
+  transport: SlackTransport;
   apiUrl: string;
   followups: Followups;
   allowedUsers: string[];
