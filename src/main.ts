@@ -229,7 +229,7 @@ async function slackIntegration(config: AppConfig, runs: RunService, store: Stor
   return startSlack(
     { botToken: slack.botToken, transport, apiUrl: slack.apiUrl, followups: slack.followups, allowedUsers: slack.allowedUsers },
     runs,
-    store.runs,
+    store,
     logger,
   );
 }

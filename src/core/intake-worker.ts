@@ -3,7 +3,7 @@ import type { Clock } from './clock.js';
 import { explainAgentApiError } from './explain-error.js';
 import type { Logger } from './logger.js';
 import type { OutboxMessage } from './messages.js';
-import { receivedKey, transitionKey } from './messages.js';
+import { anchorAliasKey, receivedKey, transitionKey } from './messages.js';
 import { noMetrics, type CoreMetrics } from './metrics.js';
 import { findRunByReference } from './reconcile.js';
 import { resolveRoute, type ResolvedRoute, type RoutingTable } from './routing.js';
@@ -135,7 +135,7 @@ export class IntakeWorker {
   private async start(trigger: StoredTrigger): Promise<Settlement | undefined> {
     const payload = trigger.payload as StartPayload;
     if (payload.followupIfLinked) {
-      const current = await this.deps.store.anchors.currentRun(trigger.anchor);
+      const current = await this.currentRun(trigger.anchor);
       if (current) return this.sendFollowup(trigger, current, payload.prompt, payload.reference);
     }
     const route = resolveRoute(this.deps.routing, payload.origin);
@@ -191,6 +191,14 @@ export class IntakeWorker {
     );
   }
 
+  /** The anchor's current run; a thread our own message started (`/agent <prompt>`) counts as its trigger's anchor. */
+  private async currentRun(anchor: string): Promise<string | undefined> {
+    const direct = await this.deps.store.anchors.currentRun(anchor);
+    if (direct) return direct;
+    const alias = await this.deps.store.settings.get(anchorAliasKey(anchor));
+    return alias ? this.deps.store.anchors.currentRun(alias) : undefined;
+  }
+
   private async enrich(trigger: StoredTrigger, payload: StartPayload): Promise<string> {
     const enricher = this.deps.enrichers?.[trigger.source];
     if (!enricher) return payload.prompt;
@@ -221,7 +229,7 @@ export class IntakeWorker {
 
   private async followup(trigger: StoredTrigger): Promise<Settlement> {
     const payload = trigger.payload as FollowupPayload;
-    const runId = await this.deps.store.anchors.currentRun(trigger.anchor);
+    const runId = await this.currentRun(trigger.anchor);
     // A reply in a thread that never had a run is conversation, not a request.
     if (!runId) return settle({ state: 'ignored', error: 'no run at this anchor' });
     return this.sendFollowup(trigger, runId, payload.message, payload.reference);
@@ -249,7 +257,7 @@ export class IntakeWorker {
 
   private async cancel(trigger: StoredTrigger): Promise<Settlement> {
     const payload = trigger.payload as CancelPayload;
-    const runId = payload.runId ?? (await this.deps.store.anchors.currentRun(trigger.anchor));
+    const runId = payload.runId ?? (await this.currentRun(trigger.anchor));
     if (!runId) return settle({ state: 'ignored', error: 'no run at this anchor' }, { owed: [this.notice(trigger, 'nothing', 'There is no run here to stop.')] });
     const who = requesterName(payload.requester);
     // Written before the call so the tracker's CANCELLED announcement can say who it was.

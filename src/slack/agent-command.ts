@@ -1,4 +1,5 @@
 import type { TrackedRun } from '../core/store.js';
+import { titleFrom } from '../core/title.js';
 import type { TriggerInput } from '../core/triggers.js';
 
 /** `/agent …`: only `status`, `help` and `cancel` as the first word are subcommands; anything else is a prompt. */
@@ -55,5 +56,26 @@ export function cancelCommandTrigger(run: TrackedRun, user: string, triggerId: s
     source: 'slack',
     anchor: run.anchor,
     payload: { runId: run.runId, requester: { platform: 'slack', id: user, name: `<@${user}>` } },
+  };
+}
+
+/**
+ * `/agent <prompt>` from a channel: the run reports at the channel itself, where its status message
+ * becomes a top-level message whose thread is then linked to the run (see SlackNotifier's
+ * `onThreadStarted`), so replies there steer it like any other thread.
+ */
+export function promptCommandTrigger(command: { channel_id: string; user_id: string; trigger_id: string }, text: string): TriggerInput {
+  return {
+    kind: 'start',
+    key: `slack:cmd:${command.trigger_id}`,
+    source: 'slack',
+    anchor: `slack:${command.channel_id}:cmd-${command.trigger_id}`,
+    payload: {
+      prompt: text,
+      title: titleFrom(text),
+      origin: { source: 'slack', channel: command.channel_id },
+      destinations: [`slack:${command.channel_id}`],
+      requester: { platform: 'slack', id: command.user_id, name: `<@${command.user_id}>` },
+    },
   };
 }

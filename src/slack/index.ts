@@ -3,9 +3,10 @@ import type { AccessPolicy, PromptEnricher } from '../core/intake-worker.js';
 import type { Logger } from '../core/logger.js';
 import type { Notifier } from '../core/notifier.js';
 import type { RunService } from '../core/run-service.js';
+import { anchorAliasKey, triggerKeyOfReceivedKey } from '../core/messages.js';
+import type { Store } from '../core/store.js';
 import type { Route } from '../http/server.js';
 import { slackAccessPolicy } from './access.js';
-import type { ListenerDeps } from './listeners.js';
 import { SlackPromptEnricher } from './prompt-context.js';
 import { createSlackApp } from './slack-app.js';
 import { SlackNotifier } from './slack-notifier.js';
@@ -22,7 +23,7 @@ export interface SlackIntegration {
 }
 
 /** Builds the Slack integration: Bolt on our route (HTTP) or a WebSocket (Socket Mode), the notifier, context and access. */
-export async function startSlack(config: SlackConfig, runs: RunService, trackedRuns: ListenerDeps['trackedRuns'], logger: Logger): Promise<SlackIntegration> {
+export async function startSlack(config: SlackConfig, runs: RunService, store: Store, logger: Logger): Promise<SlackIntegration> {
   const slack = await createSlackApp({
     botToken: config.botToken,
     transport: config.transport,
@@ -30,7 +31,7 @@ export async function startSlack(config: SlackConfig, runs: RunService, trackedR
     followups: config.followups,
     allowedUsers: config.allowedUsers,
     runs,
-    trackedRuns,
+    trackedRuns: store.runs,
     logger,
   });
   const transport = config.transport;
@@ -47,7 +48,17 @@ export async function startSlack(config: SlackConfig, runs: RunService, trackedR
     stop: async () => {
       if (transport.kind === 'socket') await slack.app.stop();
     },
-    notifier: new SlackNotifier({ client: slack.client }),
+    notifier: new SlackNotifier({
+      client: slack.client,
+      logger,
+      // A status message posted at a bare channel starts a thread: point it at the trigger's anchor.
+      onThreadStarted: async (threadKey, key) => {
+        const channel = threadKey.split(':')[1] ?? '';
+        const triggerKey = triggerKeyOfReceivedKey(key, `slack:${channel}`);
+        const trigger = triggerKey ? await store.triggers.getByKey(triggerKey) : undefined;
+        if (trigger) await store.settings.set(anchorAliasKey(threadKey), trigger.anchor);
+      },
+    }),
     enricher: new SlackPromptEnricher({ client: slack.client, botUserId: slack.botUserId }),
     access: slackAccessPolicy(config.allowedUsers),
   };

@@ -2,7 +2,7 @@ import type { AllMiddlewareArgs, App } from '@slack/bolt';
 import type { Logger } from '../core/logger.js';
 import type { RunService } from '../core/run-service.js';
 import type { TrackedRunRepository } from '../core/store.js';
-import { AGENT_HELP, cancelCommandTrigger, parseAgentCommand, statusText } from './agent-command.js';
+import { AGENT_HELP, cancelCommandTrigger, parseAgentCommand, promptCommandTrigger, statusText } from './agent-command.js';
 import type { TriggerInput } from '../core/triggers.js';
 import { CANCEL_ACTION_ID } from './blocks.js';
 import { addressedTrigger, messageTrigger, type Followups, type SlackMessage } from './normalise.js';
@@ -81,7 +81,8 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
       await submit(cancelCommandTrigger(run, command.user_id, command.trigger_id), context);
       return say(`Stopping \`${run.runId}\`; its thread will say when it has stopped.`);
     }
-    return say('To start a run, mention me with what to do — `@agent ' + parsed.text.slice(0, 200).replace(/[&<>]/g, '') + '` — or send me a direct message. (`/agent <prompt>` from a channel is not supported yet.)');
+    await submit(promptCommandTrigger(command, parsed.text), context);
+    return say('On it: the run’s status is posted in this channel; reply in its thread to steer it.');
   });
 
   // Bolt answers an interaction nobody acknowledges with a 404 after 3 s: acknowledge the rest.

@@ -57,9 +57,16 @@ export class SlackNotifier implements Notifier {
   private readonly client: WebClient;
   private readonly logger: Logger | undefined;
 
-  constructor(options: { client: WebClient; logger?: Logger }) {
+  private readonly onThreadStarted: ((threadKey: string, receivedKey: string) => Promise<void>) | undefined;
+
+  /**
+   * `onThreadStarted` is told when a status message posted at a bare channel (`/agent <prompt>`)
+   * starts a new thread, so replies and the Cancel button in that thread can find the run.
+   */
+  constructor(options: { client: WebClient; logger?: Logger; onThreadStarted?: (threadKey: string, receivedKey: string) => Promise<void> }) {
     this.client = options.client;
     this.logger = options.logger;
+    this.onThreadStarted = options.onThreadStarted;
   }
 
   async deliver(delivery: Delivery): Promise<unknown> {
@@ -107,6 +114,7 @@ export class SlackNotifier implements Notifier {
     if (reference) await this.react('reactions.add', reference, 'eyes');
     const view: StatusView = { title: message.title, stage: { kind: 'received' }, threadKey: delivery.destination };
     const posted = await this.post(delivery, target, statusBlocks(view));
+    if (target.threadTs === undefined) await this.onThreadStarted?.(`slack:${posted.channel}:${posted.ts}`, delivery.key);
     return reference ? { ...posted, reference } : posted;
   }
 
@@ -116,9 +124,11 @@ export class SlackNotifier implements Notifier {
    * next status rows find and edit it instead of posting again.
    */
   private async status(delivery: Delivery, target: SlackDestination, message: Extract<OutboxMessage, { kind: 'status' }>): Promise<SlackMessageRef> {
-    const blocks = statusBlocks(statusViewOf(message.run, delivery.destination));
     const text = fallbackText(message);
     const received = await this.receivedOf(delivery, message.receivedKey);
+    // At a bare channel the thread is the status message's own: the Cancel button names that thread.
+    const threadKey = target.threadTs === undefined && received ? `slack:${received.channel}:${received.ts}` : delivery.destination;
+    const blocks = statusBlocks(statusViewOf(message.run, threadKey));
     if (received && (await this.update(received, blocks, text))) return { channel: received.channel, ts: received.ts };
     const thread = threadOf(target, received);
     const earlier = await this.find(thread, (payload) => payload['key'] === message.receivedKey || payload['status_of'] === message.receivedKey);

@@ -227,7 +227,23 @@ describe('DMs, stopping and interactions', () => {
     expect((await answer(`cancel ${run.run_id}`)).text).toContain(`Stopping \`${run.run_id}\``);
     await until(() => emulator.engine.get(run.run_id)?.state === 'CANCELLED', 'the cancel');
     expect((await answer('cancel run_unknown')).text).toContain('I do not know a run');
-    expect((await answer('write the changelog')).text).toContain('mention me');
+  });
+
+  it('/agent <prompt> posts the status at the channel; its thread is linked to the run', async () => {
+    const response = await postSlackForm(events, SECRET, slashCommand({ channel_id: CHANNEL, text: 'write the changelog\nfor 2.0' }));
+    expect(((await response.json()) as { text: string }).text).toContain('On it');
+    const run = await until(() => emulator.engine.list({}).runs.find((candidate) => candidate.prompt?.startsWith('write the changelog')), 'the run');
+    expect(run.title).toBe('write the changelog');
+    const topLevel = await until(
+      () => slack.callsTo('chat.postMessage').find((call) => call.args['channel'] === CHANNEL && call.args['thread_ts'] === undefined && text(call).includes('write the changelog')),
+      'the top-level status message',
+    );
+    const threadTs = (topLevel.response as unknown as { ts: string }).ts;
+    const reply = threadReply({ channel: CHANNEL, thread_ts: threadTs, text: 'mention the breaking change' });
+    await postSlackEvent(events, SECRET, eventCallback(reply));
+    await until(() => emulator.engine.followups(run.run_id).length === 1, 'the follow-up through the linked thread');
+    emulator.engine.drive(run.run_id, 'SUCCEEDED');
+    await until(() => threadPosts(threadTs).some((call) => /done|succeeded/i.test(text(call))), 'the end message in the thread');
   });
 
   it('an interaction we do not handle is acknowledged at once', async () => {
