@@ -92,8 +92,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const leases = options.overrides?.leases;
     const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
     let wakeIntake = () => {};
-    const runService = new RunService({ store, clock, onStored: () => wakeIntake() });
+    let access: AccessPolicy | undefined = options.overrides?.access;
+    const runService = new RunService({ store, clock, onStored: () => wakeIntake(), access: { deny: (trigger) => access?.deny(trigger) } });
     const slack = await slackIntegration(config, runService, store, logger);
+    access ??= slack?.access;
 
     const intake = new IntakeWorker({
       store,
@@ -105,7 +107,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       options: { retryWindowMs: config.intake.retryWindowMs, ...(leases?.intakeMs && { leaseMs: leases.intakeMs }) },
       metrics: coreMetrics,
       ...(slack && { enrichers: { slack: slack.enricher } }),
-      ...((options.overrides?.access ?? slack?.access) && { access: (options.overrides?.access ?? slack?.access)! }),
+      ...(access && { access }),
     });
     const tracker = new Tracker({
       store,

@@ -136,7 +136,7 @@ describe('starting a run', () => {
     await worker({ access: { deny: () => 'Only members of #agents may start runs.' } }).drain();
     expect(runs()).toHaveLength(0);
     expect((await store.triggers.getByKey('Ev1'))?.state).toBe('ignored');
-    expect((await messages()).at(-1)?.message).toEqual({ kind: 'notice', text: 'Only members of #agents may start runs.' });
+    expect((await messages()).at(-1)?.message).toEqual({ kind: 'notice', text: 'Only members of #agents may start runs.', privateTo: 'U1' });
   });
 });
 

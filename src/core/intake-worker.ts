@@ -13,7 +13,14 @@ import { type CancelPayload, type FollowupPayload, type StartPayload, promptWith
 /** Who may start, steer and stop runs. The edge supplies it (e.g. Slack's `allowed_users`). */
 export interface AccessPolicy {
   /** Undefined when allowed, else the reason to tell the person. */
-  deny(trigger: StoredTrigger): string | undefined;
+  deny(trigger: Pick<StoredTrigger, 'source' | 'payload'>): string | undefined;
+}
+
+/** The private notice owed to someone who may not do what they asked (one per trigger, by key). */
+export function deniedNotice(trigger: Pick<StoredTrigger, 'key' | 'anchor' | 'payload'>, reason: string): NewOutboxRow {
+  const requester = (trigger.payload as { requester?: { id?: string } }).requester?.id;
+  const message: OutboxMessage = { kind: 'notice', text: reason, ...(requester && { privateTo: requester }) };
+  return { key: `notice:denied:${trigger.key}`, destination: trigger.anchor, kind: 'notice', payload: message };
 }
 
 export const allowEveryone: AccessPolicy = { deny: () => undefined };
@@ -126,7 +133,8 @@ export class IntakeWorker {
 
   private handle(trigger: StoredTrigger): Promise<Settlement | undefined> {
     const denied = this.access.deny(trigger);
-    if (denied) return Promise.resolve(settle({ state: 'ignored', error: 'not allowed' }, { owed: [this.notice(trigger, 'denied', denied)] }));
+    // Also checked when the trigger was stored; checked again here because the policy may have changed.
+    if (denied) return Promise.resolve(settle({ state: 'ignored', error: 'not allowed' }, { owed: [deniedNotice(trigger, denied)] }));
     if (trigger.kind === 'start') return this.start(trigger);
     if (trigger.kind === 'followup') return this.followup(trigger);
     return this.cancel(trigger);

@@ -28,8 +28,11 @@ export type OutboxMessage =
   | { kind: 'failed'; title: string; reason: string; receivedKey: string }
   /** A follow-up reached the run (Slack: ✉️ reaction on the reply). */
   | { kind: 'followup_accepted'; runId: string; reference?: unknown }
-  /** A one-off note for the people in the thread or issue. */
-  | { kind: 'notice'; text: string };
+  /**
+   * A one-off note for the people in the thread or issue; with `privateTo` (a platform user id) only
+   * that person sees it where the platform allows (Slack: an ephemeral message).
+   */
+  | { kind: 'notice'; text: string; privateTo?: string };
 
 export type OutboxMessageKind = OutboxMessage['kind'];
 

@@ -1,4 +1,5 @@
 import type { Clock } from './clock.js';
+import { deniedNotice, type AccessPolicy } from './intake-worker.js';
 import { receivedKey, type OutboxMessage } from './messages.js';
 import type { NewOutboxRow, Store } from './store.js';
 import { requesterName, type TriggerInput } from './triggers.js';
@@ -20,14 +21,18 @@ export class RunService {
       clock: Clock;
       /** Told after a new trigger is stored (wakes the intake worker). */
       onStored?: () => void;
+      /** Who may ask: a refused request is stored (so a retry is still recognised) but owes only a private notice. */
+      access?: AccessPolicy;
     },
   ) {}
 
   /** Stores the trigger; `accepted` is false for a key already seen (a retried or redelivered event). */
   async submit(input: TriggerInput): Promise<{ accepted: boolean; triggerId: number }> {
     validate(input);
-    const owed: NewOutboxRow[] =
-      input.kind === 'start'
+    const denied = this.deps.access?.deny(input);
+    const owed: NewOutboxRow[] = denied
+      ? [deniedNotice(input, denied)]
+      : input.kind === 'start'
         ? input.payload.destinations.map((destination) => {
             const requester = requesterName(input.payload.requester);
             const message: OutboxMessage = {

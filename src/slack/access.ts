@@ -8,7 +8,7 @@ import type { StoredTrigger } from '../core/store.js';
 export function slackAccessPolicy(allowedUsers: readonly string[]): AccessPolicy {
   const allowed = new Set(allowedUsers);
   return {
-    deny(trigger: StoredTrigger) {
+    deny(trigger: Pick<StoredTrigger, 'source' | 'payload'>) {
       if (trigger.source !== 'slack' || allowed.size === 0) return undefined;
       const requester = (trigger.payload as { requester?: { id?: string } }).requester;
       if (requester?.id && allowed.has(requester.id)) return undefined;

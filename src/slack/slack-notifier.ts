@@ -99,6 +99,7 @@ export class SlackNotifier implements Notifier {
         return { reacted: reference !== undefined };
       }
       case 'notice':
+        if (message.privateTo) return this.ephemeral(target, message.privateTo, message.text);
         return this.post(delivery, target, noticeBlocks(message.text));
       default: {
         const unknown: never = message;
@@ -134,6 +135,14 @@ export class SlackNotifier implements Notifier {
     const earlier = await this.find(thread, (payload) => payload['key'] === message.receivedKey || payload['status_of'] === message.receivedKey);
     if (earlier && (await this.update(earlier, blocks, text))) return earlier;
     return this.post(delivery, thread, blocks, text, { status_of: message.receivedKey }, false);
+  }
+
+  /** Seen only by `user`; Slack keeps no copy, so a re-sent one cannot be found and is simply sent again. */
+  private async ephemeral(target: SlackDestination, user: string, text: string): Promise<{ ephemeral: true }> {
+    await this.call('chat.postEphemeral', () =>
+      this.client.chat.postEphemeral({ channel: target.channel, user, text, ...(target.threadTs !== undefined ? { thread_ts: target.threadTs } : {}) }),
+    );
+    return { ephemeral: true };
   }
 
   /** The `received` row's result, read defensively (it is stored JSON). */
