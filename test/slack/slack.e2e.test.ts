@@ -146,6 +146,16 @@ describe('a mention starts a run and the thread tells the story', () => {
   });
 });
 
+describe('honest failures', () => {
+  it('capacity full: the thread is told once, and the run starts when there is room', async () => {
+    await fetch(`${emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ count: 6, status: 429, retry_after: 1 }) });
+    const { ts } = await mention();
+    await until(() => runFor(ts), 'the run after the capacity errors', 20_000);
+    const notices = threadPosts(ts).filter((call) => text(call).includes('at capacity'));
+    expect(notices).toHaveLength(1);
+  }, 30_000);
+});
+
 describe('never twice, never ourselves', () => {
   it('a retried event (same message, retry headers) starts one run, also across a restart', async () => {
     const event = appMention({ channel: CHANNEL });
