@@ -77,7 +77,7 @@ async function handleApiRequest(ctx: EmulatorContext, routes: Route[], req: Inco
   res.on('close', () => {
     if (!res.writableFinished) entry.status = 0;
   });
-  const fault = ctx.faults.take();
+  const fault = ctx.faults.take(req.method ?? 'GET', url.pathname.replace(/^\/api\/v1/, '') || '/');
   if (fault) {
     if (fault.delayMs > 0) await holdResponse(ctx, res, fault.delayMs);
     if (res.destroyed) return;

@@ -223,3 +223,22 @@ describe('session pages', () => {
     }
   });
 });
+
+describe('faults that name a request', () => {
+  it('meet only that request; others pass', async () => {
+    const { startEmulator } = await import('./emulator.js');
+    const emulator = await startEmulator({ apiKey: 'k', port: 0, manual: true });
+    const auth = { authorization: 'Bearer k', 'content-type': 'application/json' };
+    try {
+      const added = await fetch(`${emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ count: 1, status: 429, match: 'POST /agent/run' }) });
+      expect(added.status).toBe(200);
+      expect((await fetch(`${emulator.baseUrl}/agent/runs`, { headers: auth })).status).toBe(200);
+      expect((await fetch(`${emulator.baseUrl}/agent/run`, { method: 'POST', headers: auth, body: JSON.stringify({ prompt: 'x' }) })).status).toBe(429);
+      expect((await fetch(`${emulator.baseUrl}/agent/run`, { method: 'POST', headers: auth, body: JSON.stringify({ prompt: 'x' }) })).status).toBe(200);
+      const bad = await fetch(`${emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ status: 429, match: 'runs' }) });
+      expect(bad.status).toBe(400);
+    } finally {
+      await emulator.close();
+    }
+  });
+});

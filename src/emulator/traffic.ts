@@ -12,6 +12,8 @@ export interface Fault {
   error?: string;
   detail?: string;
   delayMs: number;
+  /** Only requests with this method and path (under /api/v1, e.g. `POST /agent/run`) meet the fault. */
+  match?: { method: string; path: string };
 }
 
 export interface RequestLogEntry {
@@ -25,7 +27,13 @@ export interface RequestLogEntry {
 
 /** Parses a `POST /_emulator/faults` body; throws a 400 naming the first bad field. */
 export function parseFault(body: Record<string, unknown>): Fault {
-  const { count = 1, status, retry_after: retryAfter, error, detail, delay_ms: delayMs = 0 } = body;
+  const { count = 1, status, retry_after: retryAfter, error, detail, delay_ms: delayMs = 0, match } = body;
+  let only: Fault['match'];
+  if (match !== undefined) {
+    const parts = typeof match === 'string' ? /^(GET|POST) (\/\S*)$/.exec(match) : null;
+    if (!parts) throw badRequest('match must look like "POST /agent/run" (a method and a path under /api/v1)');
+    only = { method: parts[1]!, path: parts[2]! };
+  }
   if (!Number.isSafeInteger(count) || (count as number) < 1) throw badRequest('count must be a positive integer');
   if (status !== undefined && (!Number.isSafeInteger(status) || (status !== 0 && ((status as number) < 100 || (status as number) > 599)))) {
     throw badRequest('status must be 0 (cut the connection) or an HTTP status from 100 to 599');
@@ -44,6 +52,7 @@ export function parseFault(body: Record<string, unknown>): Fault {
   if (retryAfter !== undefined) fault.retryAfter = String(retryAfter);
   if (error !== undefined) fault.error = error;
   if (detail !== undefined) fault.detail = detail;
+  if (only) fault.match = only;
   return fault;
 }
 
@@ -58,13 +67,17 @@ export class FaultQueue {
     this.queue.push(fault);
   }
 
-  /** Takes the fault for the next request, if any. */
-  take(): Fault | undefined {
-    const head = this.queue[0];
-    if (!head) return undefined;
-    head.remaining -= 1;
-    if (head.remaining <= 0) this.queue.shift();
-    return { ...head };
+  /**
+   * Takes the fault for a request, if any: the first queued fault without `match`, or whose `match`
+   * names this request. Faults that name other requests wait for theirs.
+   */
+  take(method = 'GET', path = '/'): Fault | undefined {
+    const index = this.queue.findIndex((fault) => !fault.match || (fault.match.method === method && fault.match.path === path));
+    const fault = this.queue[index];
+    if (!fault) return undefined;
+    fault.remaining -= 1;
+    if (fault.remaining <= 0) this.queue.splice(index, 1);
+    return { ...fault };
   }
 
   pending(): Fault[] {

@@ -133,7 +133,7 @@ describe('a mention starts a run and the thread tells the story', () => {
   });
 
   it('order, not time: eyes and the status message come before the run API answers the create', async () => {
-    await fetch(`${emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ count: 1, delay_ms: 3000 }) });
+    await fetch(`${emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ count: 1, delay_ms: 3000, match: 'POST /agent/run' }) });
     const before = slack.calls.length;
     const { ts } = await mention();
     await until(() => threadPosts(ts)[0], 'the status message');
@@ -148,7 +148,7 @@ describe('a mention starts a run and the thread tells the story', () => {
 
 describe('honest failures', () => {
   it('capacity full: the thread is told once, and the run starts when there is room', async () => {
-    await fetch(`${emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ count: 6, status: 429, retry_after: 1 }) });
+    await fetch(`${emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ count: 6, status: 429, retry_after: 1, match: 'POST /agent/run' }) });
     const { ts } = await mention();
     await until(() => runFor(ts), 'the run after the capacity errors', 20_000);
     const notices = threadPosts(ts).filter((call) => text(call).includes('at capacity'));
