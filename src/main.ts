@@ -50,6 +50,7 @@ export interface RunningService {
 }
 
 const READINESS_TIMEOUT_MS = 3_000;
+const OUTBOX_CONCURRENCY = 8;
 const HOUR = 3_600_000;
 
 /**
@@ -91,9 +92,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     // One owner per process: leases and claims are held by it, never shared between processes.
     const leases = options.overrides?.leases;
     const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-    let wakeIntake = () => {};
+    let wakeWorkers = () => {};
     let access: AccessPolicy | undefined = options.overrides?.access;
-    const runService = new RunService({ store, clock, onStored: () => wakeIntake(), access: { deny: (trigger) => access?.deny(trigger) } });
+    const runService = new RunService({ store, clock, onStored: () => wakeWorkers(), access: { deny: (trigger) => access?.deny(trigger) } });
     const slack = await slackIntegration(config, runService, store, logger);
     access ??= slack?.access;
 
@@ -118,22 +119,32 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       owner,
       options: { pageSize: config.tracker.pageSize, intervalMs: config.tracker.intervalMs, ...(leases?.trackerMs && { leaseMs: leases.trackerMs }) },
     });
-    const outbox = new OutboxWorker({
-      store,
-      notifiers: [
-        new LogNotifier(logger.child({ component: 'log-notifier' })),
-        ...(slack ? [slack.notifier] : []),
-        ...(options.overrides?.notifiers ?? []),
-      ],
-      clock,
-      logger,
-      metrics: coreMetrics,
-      owner,
-      ...(leases?.outboxMs && { options: { leaseMs: leases.outboxMs } }),
-    });
+    const notifiers = [
+      new LogNotifier(logger.child({ component: 'log-notifier' })),
+      ...(slack ? [slack.notifier] : []),
+      ...(options.overrides?.notifiers ?? []),
+    ];
+    // Several deliveries at once, so one slow thread does not hold up the others; the store's claim
+    // still keeps each destination's messages in order, one at a time.
+    const outboxWorkers = Array.from(
+      { length: OUTBOX_CONCURRENCY },
+      (_, index) =>
+        new OutboxWorker({
+          store,
+          notifiers,
+          clock,
+          logger,
+          metrics: coreMetrics,
+          owner: `${owner}:outbox-${index}`,
+          ...(leases?.outboxMs && { options: { leaseMs: leases.outboxMs } }),
+        }),
+    );
 
     const loops: RunningLoop[] = [];
-    const outboxLoop = startLoop({ name: 'outbox', clock, logger, idleMs: 500, work: () => outbox.deliverOnce() });
+    const outboxLoops = outboxWorkers.map((worker, index) =>
+      startLoop({ name: `outbox-${index}`, clock, logger, idleMs: 500, work: () => worker.deliverOnce() }),
+    );
+    const outboxLoop = { wake: () => outboxLoops.forEach((loop) => loop.wake()) };
     const intakeLoop = startLoop({
       name: 'intake',
       clock,
@@ -167,8 +178,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         return false;
       },
     });
-    loops.push(intakeLoop, trackerLoop, outboxLoop, housekeeping);
-    wakeIntake = () => intakeLoop.wake();
+    loops.push(intakeLoop, trackerLoop, ...outboxLoops, housekeeping);
+    // A stored trigger owes its "received" messages at once: wake the outbox too, not only intake.
+    wakeWorkers = () => {
+      intakeLoop.wake();
+      outboxLoop.wake();
+    };
     stops.push(async () => {
       await Promise.all(loops.map((loop) => loop.stop()));
       // Let another process tick right away instead of waiting out our lease.

@@ -1,0 +1,68 @@
+/**
+ * `npm run bench`: every figure next to a baseline measured in the same run, then a summary of the
+ * targets (issue 10). Loopback traffic only; every loop is bounded in count and every section in time.
+ *
+ *   npm run bench                 # all sections
+ *   npm run bench -- tracker ack  # some of them: tracker, ack, footprint
+ *   BENCH_CPU_PROF=/tmp/prof npm run bench   # also CPU profiles of the measured phases (bench/profile.ts)
+ *
+ * Exits 0 when every section ran (missed targets are reported, not failures), 1 when one crashed.
+ */
+import { availableParallelism, cpus, totalmem } from 'node:os';
+import { ackLatency } from './ack-latency.js';
+import { footprint } from './footprint.js';
+import { renderSection, renderSummary, withDeadline, type Section } from './report.js';
+import { trackerCost } from './tracker-cost.js';
+
+const SECTIONS: Array<{ key: string; title: string; limitMs: number; run: () => Promise<Section> }> = [
+  { key: 'tracker', title: 'Tracker cost', limitMs: 90_000, run: () => trackerCost() },
+  { key: 'ack', title: 'Slack latency', limitMs: 90_000, run: () => ackLatency() },
+  { key: 'footprint', title: 'Footprint', limitMs: 150_000, run: () => footprint() },
+];
+
+async function main(): Promise<number> {
+  const wanted = process.argv.slice(2);
+  const unknown = wanted.filter((key) => !SECTIONS.some((section) => section.key === key));
+  if (unknown.length > 0) {
+    process.stderr.write(`bench: unknown section ${unknown.join(', ')}; choose from ${SECTIONS.map((s) => s.key).join(', ')}\n`);
+    return 2;
+  }
+  const selected = SECTIONS.filter((section) => wanted.length === 0 || wanted.includes(section.key));
+  const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
+  const started = Date.now();
+  console.log('# agent-bridge benchmarks');
+  console.log('');
+  console.log(`${new Date(started).toISOString()} · ${availableParallelism()} cores (${cpu}) · ${(totalmem() / 2 ** 30).toFixed(1)} GiB · Node ${process.version} · ${process.platform}/${process.arch}`);
+
+  const done: Section[] = [];
+  let crashed = 0;
+  for (const section of selected) {
+    const begin = Date.now();
+    process.stderr.write(`bench: ${section.title} …\n`);
+    try {
+      const result = await withDeadline(section.title, section.limitMs, section.run);
+      done.push(result);
+      console.log('');
+      console.log(renderSection(result));
+      process.stderr.write(`bench: ${section.title} took ${((Date.now() - begin) / 1000).toFixed(1)} s\n`);
+    } catch (error) {
+      crashed++;
+      console.log('');
+      console.log(`## ${section.title}\n\nFAILED to run: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    }
+  }
+  console.log('');
+  console.log(renderSummary(done));
+  if (crashed > 0) console.log(`${crashed} section(s) could not run; see above.`);
+  console.log(`Total ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+  return crashed > 0 ? 1 : 0;
+}
+
+// Exit explicitly: a section that failed half-way may leave a socket or timer behind.
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
