@@ -45,14 +45,17 @@ const CLAIMABLE = `(state = 'pending' OR (state = 'sending' AND lease_until <= @
  * The oldest claimable row whose destination has no earlier unsent row. The outer WHERE repeats the
  * claim condition so that on PostgreSQL (READ COMMITTED re-checks only the outer WHERE after waiting
  * for a row lock) the loser of a race updates nothing; PostgreSQL adds `FOR UPDATE SKIP LOCKED` to the
- * inner SELECT. SQLite runs the whole statement under the write lock.
+ * inner SELECT. SQLite runs the whole statement under the write lock. `INDEXED BY` is SQLite's: its
+ * planner otherwise sorts every pending row per claim (migration 0003: 10.8 → 0.07 ms per claim with
+ * 10,000 pending rows); PostgreSQL's planner picks the partial index itself.
  */
 const CLAIM_SQL = `
 UPDATE outbox
 SET state = 'sending', lease_owner = @owner, lease_until = @leaseUntil, attempts = attempts + 1
 WHERE id = (
-    SELECT o.id FROM outbox AS o
-    WHERE (o.state = 'pending' OR (o.state = 'sending' AND o.lease_until <= @now))
+    SELECT o.id FROM outbox AS o INDEXED BY outbox_unsent
+    WHERE o.state IN ('pending', 'sending')
+      AND (o.state = 'pending' OR (o.state = 'sending' AND o.lease_until <= @now))
       AND o.next_attempt_at <= @now
       AND NOT EXISTS (
         SELECT 1 FROM outbox AS e

@@ -58,14 +58,16 @@ function toTrigger(row: Row): StoredTrigger {
 /**
  * The oldest claimable trigger whose anchor has no earlier unfinished trigger. As for the outbox, the
  * outer WHERE repeats the claim condition (PostgreSQL re-checks only that after a row-lock wait) and
- * PostgreSQL adds `FOR UPDATE SKIP LOCKED` to the inner SELECT.
+ * PostgreSQL adds `FOR UPDATE SKIP LOCKED` to the inner SELECT. `INDEXED BY` is SQLite's: its planner
+ * otherwise sorts every pending row per claim (migration 0003); PostgreSQL's picks the partial index itself.
  */
 const CLAIM_SQL = `
 UPDATE triggers
 SET state = 'working', lease_owner = @owner, lease_until = @leaseUntil, attempts = attempts + 1, updated_at = @now
 WHERE id = (
-    SELECT t.id FROM triggers AS t
-    WHERE (t.state = 'pending' OR (t.state = 'working' AND t.lease_until <= @now))
+    SELECT t.id FROM triggers AS t INDEXED BY triggers_unfinished
+    WHERE t.state IN ('pending', 'working')
+      AND (t.state = 'pending' OR (t.state = 'working' AND t.lease_until <= @now))
       AND t.next_attempt_at <= @now
       AND NOT EXISTS (
         SELECT 1 FROM triggers AS e
