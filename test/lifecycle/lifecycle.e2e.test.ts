@@ -1,14 +1,10 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/index.js';
 import type { OutboxMessage } from '../../src/core/messages.js';
 import type { TriggerInput } from '../../src/core/triggers.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { startService, type RunningService } from '../../src/main.js';
-import { CapturingLogger } from '../core/capturing-logger.js';
+import type { RunningService } from '../../src/main.js';
 import { RecordingNotifier } from '../core/recording-notifier.js';
-import { tempDir } from '../helpers/spawn-cli.js';
+import { startBridge } from '../helpers/start-bridge.js';
 
 /*
  * The whole lifecycle through the real server on a temp database: a trigger is fed through the core
@@ -23,13 +19,11 @@ const notifier = new RecordingNotifier('test');
 
 beforeAll(async () => {
   emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
-  const cwd = tempDir();
-  writeFileSync(join(cwd, 'agent-bridge.yml'), 'tracker:\n  interval: 1s\n');
-  const config = loadConfig({
-    cwd,
-    env: { AGENT_API_BASE_URL: emulator.baseUrl, AGENT_API_KEY: API_KEY, DATABASE_PATH: join(cwd, 'bridge.db'), PORT: '0', HOST: '127.0.0.1' },
-  });
-  service = await startService({ config, logger: new CapturingLogger(), overrides: { notifiers: [notifier] } });
+  ({ service } = await startBridge({
+    agentApi: { baseUrl: emulator.baseUrl, apiKey: API_KEY },
+    yaml: 'tracker:\n  interval: 1s\n',
+    overrides: { notifiers: [notifier] },
+  }));
 });
 afterAll(async () => {
   await service.stop();

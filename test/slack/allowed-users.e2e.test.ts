@@ -1,16 +1,12 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/index.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { startService, type RunningService } from '../../src/main.js';
-import { CapturingLogger } from '../core/capturing-logger.js';
+import type { RunningService } from '../../src/main.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
 import { postSlackEvent, postSlackForm } from '../fakes/slack-signing.js';
 import { appMention, eventCallback } from '../fixtures/slack/events.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
 import { slashCommand } from '../fixtures/slack/interactions.js';
-import { tempDir } from '../helpers/spawn-cli.js';
+import { startBridge } from '../helpers/start-bridge.js';
 
 /** `slack.allowed_users`: others are refused privately and nothing happens. */
 
@@ -23,22 +19,11 @@ let service: RunningService;
 beforeAll(async () => {
   slack = await startFakeSlackApi({ token: BOT_TOKEN });
   emulator = await startEmulator({ apiKey: 'allowed-key', port: 0, manual: true });
-  const cwd = tempDir();
-  writeFileSync(join(cwd, 'agent-bridge.yml'), `slack:\n  allowed_users: [${SLACK_IDS.otherUser}]\n`);
-  const config = loadConfig({
-    cwd,
-    env: {
-      AGENT_API_BASE_URL: emulator.baseUrl,
-      AGENT_API_KEY: 'allowed-key',
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SECRET,
-      SLACK_API_URL: slack.url,
-      DATABASE_PATH: join(cwd, 'bridge.db'),
-      PORT: '0',
-      HOST: '127.0.0.1',
-    },
-  });
-  service = await startService({ config, logger: new CapturingLogger() });
+  ({ service } = await startBridge({
+    agentApi: { baseUrl: emulator.baseUrl, apiKey: 'allowed-key' },
+    env: { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.url },
+    yaml: `slack:\n  allowed_users: [${SLACK_IDS.otherUser}]\n`,
+  }));
 });
 afterAll(async () => {
   await service.stop();

@@ -1,12 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/index.js';
 import { referenceLine } from '../../src/core/triggers.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { startService, type RunningService } from '../../src/main.js';
+import type { RunningService } from '../../src/main.js';
 import { messageKey } from '../../src/slack/normalise.js';
-import { CapturingLogger } from '../core/capturing-logger.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
 import { postSlackEvent, postSlackForm, postSlackInteraction, postSlackRaw } from '../fakes/slack-signing.js';
 import { appMention, botMessage, channelJoin, channelMessage, directMessage, eventCallback, messageChanged, ownBotMessage, threadReply } from '../fixtures/slack/events.js';
@@ -14,6 +12,7 @@ import { evilBodies } from '../fixtures/slack/evil.js';
 import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
 import { blockActionsCancel, slashCommand, unknownInteraction } from '../fixtures/slack/interactions.js';
 import { tempDir } from '../helpers/spawn-cli.js';
+import { startBridge as startBridgeAt } from '../helpers/start-bridge.js';
 
 /*
  * Slack end to end: the real Bolt on the running server receives correctly signed requests, the
@@ -31,20 +30,11 @@ let cwd: string;
 let events: string;
 
 async function startBridge(): Promise<void> {
-  const config = loadConfig({
+  ({ service } = await startBridgeAt({
     cwd,
-    env: {
-      AGENT_API_BASE_URL: emulator.baseUrl,
-      AGENT_API_KEY: API_KEY,
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SECRET,
-      SLACK_API_URL: slack.url,
-      DATABASE_PATH: join(cwd, 'bridge.db'),
-      PORT: '0',
-      HOST: '127.0.0.1',
-    },
-  });
-  service = await startService({ config, logger: new CapturingLogger() });
+    agentApi: { baseUrl: emulator.baseUrl, apiKey: API_KEY },
+    env: { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.url },
+  }));
   events = `${service.url}/slack/events`;
 }
 

@@ -1,16 +1,13 @@
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { loadConfig } from '../../src/config/index.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { startService, type RunningService } from '../../src/main.js';
+import type { RunningService } from '../../src/main.js';
 import { messageKey } from '../../src/slack/normalise.js';
-import { CapturingLogger } from '../core/capturing-logger.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
 import { appMention, eventCallback } from '../fixtures/slack/events.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
-import { tempDir } from '../helpers/spawn-cli.js';
+import { startBridge } from '../helpers/start-bridge.js';
 
 /*
  * Socket Mode against a local WebSocket server playing Slack: the fake Web API hands out its URL
@@ -38,21 +35,10 @@ beforeAll(async () => {
   );
   slack = await startFakeSlackApi({ token: BOT_TOKEN, appToken: APP_TOKEN, socketUrl: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/` });
   emulator = await startEmulator({ apiKey: 'socket-run-api-key', port: 0, manual: true });
-  const cwd = tempDir();
-  const config = loadConfig({
-    cwd,
-    env: {
-      AGENT_API_BASE_URL: emulator.baseUrl,
-      AGENT_API_KEY: 'socket-run-api-key',
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_APP_TOKEN: APP_TOKEN,
-      SLACK_API_URL: slack.url,
-      DATABASE_PATH: join(cwd, 'bridge.db'),
-      PORT: '0',
-      HOST: '127.0.0.1',
-    },
-  });
-  service = await startService({ config, logger: new CapturingLogger() });
+  ({ service } = await startBridge({
+    agentApi: { baseUrl: emulator.baseUrl, apiKey: 'socket-run-api-key' },
+    env: { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_APP_TOKEN: APP_TOKEN, SLACK_API_URL: slack.url },
+  }));
 });
 afterAll(async () => {
   await service.stop();
