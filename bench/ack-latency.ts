@@ -131,6 +131,20 @@ export async function ackLatency(): Promise<Section> {
     const direct: number[] = [];
     const single: number[] = [];
     let failures = full.failures + paced.failures;
+    /** One mention, then everything it owes: returns the time to its first Slack write (:eyes:). */
+    const oneMention = async (timeoutMs: number): Promise<number> => {
+      const updates = fake.callsTo('chat.update').length;
+      const { ts, send } = mention();
+      const sent = Date.now();
+      const response = await send();
+      await response.arrayBuffer();
+      if (response.status !== 200) failures++;
+      const eyes = await fake.waitForCall('reactions.add', (c) => c.args['timestamp'] === ts, timeoutMs);
+      const deadline = Date.now() + timeoutMs;
+      while (fake.callsTo('chat.update').length <= updates && Date.now() < deadline) await sleep(5);
+      await drained(service, timeoutMs);
+      return eyes.at - sent;
+    };
     for (let index = 0; index < FIRST_WRITE_SAMPLES; index++) {
       const start = Date.now();
       const seq = fake.calls.length;
@@ -138,17 +152,7 @@ export async function ackLatency(): Promise<Section> {
       const call = fake.calls.find((c) => c.seq > seq && c.method === 'reactions.add');
       if (call) direct.push(call.at - start);
 
-      const updates = fake.callsTo('chat.update').length;
-      const { ts, send } = mention();
-      const sent = Date.now();
-      const response = await send();
-      await response.arrayBuffer();
-      if (response.status !== 200) failures++;
-      const eyes = await fake.waitForCall('reactions.add', (c) => c.args['timestamp'] === ts, 5_000);
-      single.push(eyes.at - sent);
-      const deadline = Date.now() + 5_000;
-      while (fake.callsTo('chat.update').length <= updates && Date.now() < deadline) await sleep(5);
-      await drained(service, 5_000);
+      single.push(await oneMention(5_000));
     }
 
     // Last: Slack answering every call in SLOW_SLACK_MS (as the real Web API may), BURST mentions at once.
@@ -156,17 +160,7 @@ export async function ackLatency(): Promise<Section> {
     for (const method of slowCalls) fake.failNext(method, { count: (SLOW_SINGLES + BURST) * 2, delayMs: SLOW_SLACK_MS });
     const slowSingle: number[] = [];
     for (let index = 0; index < SLOW_SINGLES; index++) {
-      const updates = fake.callsTo('chat.update').length;
-      const { ts, send } = mention();
-      const sent = Date.now();
-      const response = await send();
-      await response.arrayBuffer();
-      if (response.status !== 200) failures++;
-      const eyes = await fake.waitForCall('reactions.add', (c) => c.args['timestamp'] === ts, 10_000);
-      slowSingle.push(eyes.at - sent);
-      const deadline = Date.now() + 10_000;
-      while (fake.callsTo('chat.update').length <= updates && Date.now() < deadline) await sleep(5);
-      await drained(service, 10_000);
+      slowSingle.push(await oneMention(10_000));
     }
     const updatesBefore = fake.callsTo('chat.update').length;
     const burst = Array.from({ length: BURST }, () => mention());
