@@ -5,34 +5,12 @@ import type { Logger } from './logger.js';
 import type { OutboxMessage } from './messages.js';
 import { anchorAliasKey, receivedKey, transitionKey } from './messages.js';
 import { noMetrics, type CoreMetrics } from './metrics.js';
+import { allowEveryone, deniedNotice, type AccessPolicy, type PromptEnricher } from './intake-ports.js';
+import { failureMessages, notice, retryNotice } from './intake-messages.js';
 import { findRunByReference } from './reconcile.js';
 import { resolveRoute, type ResolvedRoute, type RoutingTable } from './routing.js';
 import type { NewOutboxRow, StoredTrigger, Store, TriggerEffects, TriggerOutcome } from './store.js';
 import { type CancelPayload, type FollowupPayload, type StartPayload, promptWithReference, requesterName } from './triggers.js';
-
-/** Who may start, steer and stop runs. The edge supplies it (e.g. Slack's `allowed_users`). */
-export interface AccessPolicy {
-  /** Undefined when allowed, else the reason to tell the person. */
-  deny(trigger: Pick<StoredTrigger, 'source' | 'payload'>): string | undefined;
-}
-
-/** The private notice owed to someone who may not do what they asked (one per trigger, by key). */
-export function deniedNotice(trigger: Pick<StoredTrigger, 'key' | 'anchor' | 'payload'>, reason: string): NewOutboxRow {
-  const requester = (trigger.payload as { requester?: { id?: string } }).requester?.id;
-  const message: OutboxMessage = { kind: 'notice', text: reason, ...(requester && { privateTo: requester }) };
-  return { key: `notice:denied:${trigger.key}`, destination: trigger.anchor, kind: 'notice', payload: message };
-}
-
-export const allowEveryone: AccessPolicy = { deny: () => undefined };
-
-/**
- * Adds what the edge knows around a request to its prompt (Slack: the earlier thread messages, the
- * channel, who asked, the permalink). Runs in the background worker, never in a listener, because it
- * calls the platform. Best effort: when it fails, the run starts with the request alone.
- */
-export interface PromptEnricher {
-  enrich(trigger: StoredTrigger, payload: StartPayload): Promise<string>;
-}
 
 export interface IntakeOptions {
   /** How long a trigger is retried while the run API fails (`intake.retry_window`). */
@@ -248,7 +226,7 @@ export class IntakeWorker {
       await this.deps.runs.sendFollowup(runId, message);
     } catch (error) {
       if (error instanceof AgentApiError && error.kind === 'not_found') {
-        return settle({ state: 'failed', runId, error: 'run not found' }, { owed: [this.notice(trigger, 'gone', `The run ${runId} no longer exists, so your reply was not delivered.`)] });
+        return settle({ state: 'failed', runId, error: 'run not found' }, { owed: [notice(trigger, 'gone', `The run ${runId} no longer exists, so your reply was not delivered.`)] });
       }
       throw error;
     }
@@ -266,7 +244,7 @@ export class IntakeWorker {
   private async cancel(trigger: StoredTrigger): Promise<Settlement> {
     const payload = trigger.payload as CancelPayload;
     const runId = payload.runId ?? (await this.currentRun(trigger.anchor));
-    if (!runId) return settle({ state: 'ignored', error: 'no run at this anchor' }, { owed: [this.notice(trigger, 'nothing', 'There is no run here to stop.')] });
+    if (!runId) return settle({ state: 'ignored', error: 'no run at this anchor' }, { owed: [notice(trigger, 'nothing', 'There is no run here to stop.')] });
     const who = requesterName(payload.requester);
     // Written before the call so the tracker's CANCELLED announcement can say who it was.
     if (who) await this.deps.store.settings.set(`cancelled_by:${runId}`, who);
@@ -279,12 +257,12 @@ export class IntakeWorker {
           state === 'BLOCKED'
             ? 'The run is waiting for input and cannot be cancelled now; reply to continue it.'
             : `The run has already ended${state ? ` (${state})` : ''}; there is nothing to stop.`;
-        return settle({ state: 'done', runId, error: 'not cancellable' }, { owed: [this.notice(trigger, 'not-cancellable', text)] });
+        return settle({ state: 'done', runId, error: 'not cancellable' }, { owed: [notice(trigger, 'not-cancellable', text)] });
       }
       throw error;
     }
     this.metrics.cancelRequested(trigger.source);
-    return settle({ state: 'done', runId }, { owed: [this.notice(trigger, 'cancelling', `Stopping the run${who ? ` (requested by ${who})` : ''}.`)] });
+    return settle({ state: 'done', runId }, { owed: [notice(trigger, 'cancelling', `Stopping the run${who ? ` (requested by ${who})` : ''}.`)] });
   }
 
   /** A failed attempt: retry with backoff within the window, else tell the person and give up. */
@@ -301,42 +279,15 @@ export class IntakeWorker {
       const jittered = Math.round(backoff / 2 + ((this.deps.random ?? Math.random)() * backoff) / 2);
       const delay = Math.max(apiError?.retryAfterMs ?? 0, jittered);
       log.warn({ err: apiError ? { code: apiError.code, status: apiError.status } : error, retryInMs: delay }, 'run API call failed; will retry');
-      const heads = this.retryNotice(trigger, apiError);
+      const heads = retryNotice(trigger, apiError);
       if (heads) await store.outbox.add([heads], now);
       await store.triggers.reschedule(trigger.id, owner, now + delay, apiError ? `${apiError.code}: ${apiError.message}` : String(error), now);
       return;
     }
     log.error({ err: apiError ? { code: apiError.code, status: apiError.status } : error }, 'giving up on trigger');
     this.metrics.triggerFailed(trigger.source);
-    const owed = this.failureMessages(trigger, reason);
+    const owed = failureMessages(trigger, reason);
     await this.finish(trigger, { state: 'failed', error: apiError ? apiError.code : 'internal_error' }, { owed });
-  }
-
-  /** Said once per trigger while retrying, so people know why nothing happens yet. */
-  private retryNotice(trigger: StoredTrigger, error: AgentApiError | undefined): NewOutboxRow | undefined {
-    if (error?.kind === 'rate_limited') return this.notice(trigger, 'capacity', 'The run API is at capacity right now; I will keep trying and start as soon as it has room.');
-    if (error?.kind === 'connection' || error?.kind === 'timeout' || error?.kind === 'server') {
-      return this.notice(trigger, 'unreachable', 'The run API is not answering right now; I will keep retrying for a while.');
-    }
-    return undefined;
-  }
-
-  private failureMessages(trigger: StoredTrigger, reason: string): NewOutboxRow[] {
-    if (trigger.kind !== 'start') {
-      const what = trigger.kind === 'followup' ? 'Your reply could not be delivered to the run' : 'The run could not be stopped';
-      return [this.notice(trigger, 'failed', `${what}: ${reason}.`)];
-    }
-    const payload = trigger.payload as StartPayload;
-    return payload.destinations.map((destination) => ({
-      key: `failed:${trigger.key}:${destination}`,
-      destination,
-      kind: 'failed',
-      payload: { kind: 'failed', title: payload.title, reason, receivedKey: receivedKey(trigger.key, destination) } satisfies OutboxMessage,
-    }));
-  }
-
-  private notice(trigger: StoredTrigger, topic: string, text: string): NewOutboxRow {
-    return { key: `notice:${topic}:${trigger.key}`, destination: trigger.anchor, kind: 'notice', payload: { kind: 'notice', text } satisfies OutboxMessage };
   }
 
   private async finish(trigger: StoredTrigger, outcome: TriggerOutcome, effects: TriggerEffects): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Clock } from './clock.js';
-import { deniedNotice, type AccessPolicy } from './intake-worker.js';
+import { deniedNotice, type AccessPolicy } from './intake-ports.js';
 import { receivedKey, type OutboxMessage } from './messages.js';
 import type { NewOutboxRow, Store } from './store.js';
 import { requesterName, type TriggerInput } from './triggers.js';

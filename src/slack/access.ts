@@ -1,4 +1,4 @@
-import type { AccessPolicy } from '../core/intake-worker.js';
+import type { AccessPolicy } from '../core/intake-ports.js';
 import type { StoredTrigger } from '../core/store.js';
 
 /**

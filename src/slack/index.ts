@@ -1,5 +1,5 @@
 import type { SlackConfig } from './slack-config.js';
-import type { AccessPolicy, PromptEnricher } from '../core/intake-worker.js';
+import type { AccessPolicy, PromptEnricher } from '../core/intake-ports.js';
 import type { Logger } from '../core/logger.js';
 import type { Notifier } from '../core/notifier.js';
 import type { RunService } from '../core/run-service.js';

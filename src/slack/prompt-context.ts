@@ -1,5 +1,5 @@
 import type { WebClient } from '@slack/web-api';
-import type { PromptEnricher } from '../core/intake-worker.js';
+import type { PromptEnricher } from '../core/intake-ports.js';
 import type { StoredTrigger } from '../core/store.js';
 import type { StartPayload } from '../core/triggers.js';
 

@@ -1,0 +1,38 @@
+import type { AgentApiError } from './agent-runs.js';
+import { receivedKey, type OutboxMessage } from './messages.js';
+import type { NewOutboxRow, StoredTrigger } from './store.js';
+import type { StartPayload } from './triggers.js';
+
+/*
+ * The messages the intake worker owes people, keyed so that each is owed once per trigger however
+ * often the trigger is retried.
+ */
+
+/** A one-off note in the trigger's thread or issue. */
+export function notice(trigger: StoredTrigger, topic: string, text: string): NewOutboxRow {
+  return { key: `notice:${topic}:${trigger.key}`, destination: trigger.anchor, kind: 'notice', payload: { kind: 'notice', text } satisfies OutboxMessage };
+}
+
+/** Said once per trigger while retrying, so people know why nothing happens yet. */
+export function retryNotice(trigger: StoredTrigger, error: AgentApiError | undefined): NewOutboxRow | undefined {
+  if (error?.kind === 'rate_limited') return notice(trigger, 'capacity', 'The run API is at capacity right now; I will keep trying and start as soon as it has room.');
+  if (error?.kind === 'connection' || error?.kind === 'timeout' || error?.kind === 'server') {
+    return notice(trigger, 'unreachable', 'The run API is not answering right now; I will keep retrying for a while.');
+  }
+  return undefined;
+}
+
+/** What people are told when a trigger is given up on: a start fails at every destination it reports to. */
+export function failureMessages(trigger: StoredTrigger, reason: string): NewOutboxRow[] {
+  if (trigger.kind !== 'start') {
+    const what = trigger.kind === 'followup' ? 'Your reply could not be delivered to the run' : 'The run could not be stopped';
+    return [notice(trigger, 'failed', `${what}: ${reason}.`)];
+  }
+  const payload = trigger.payload as StartPayload;
+  return payload.destinations.map((destination) => ({
+    key: `failed:${trigger.key}:${destination}`,
+    destination,
+    kind: 'failed',
+    payload: { kind: 'failed', title: payload.title, reason, receivedKey: receivedKey(trigger.key, destination) } satisfies OutboxMessage,
+  }));
+}

@@ -1,0 +1,27 @@
+import type { OutboxMessage } from './messages.js';
+import type { NewOutboxRow, StoredTrigger } from './store.js';
+import type { StartPayload } from './triggers.js';
+
+/** Who may start, steer and stop runs. The edge supplies it (e.g. Slack's `allowed_users`). */
+export interface AccessPolicy {
+  /** Undefined when allowed, else the reason to tell the person. */
+  deny(trigger: Pick<StoredTrigger, 'source' | 'payload'>): string | undefined;
+}
+
+/** The private notice owed to someone who may not do what they asked (one per trigger, by key). */
+export function deniedNotice(trigger: Pick<StoredTrigger, 'key' | 'anchor' | 'payload'>, reason: string): NewOutboxRow {
+  const requester = (trigger.payload as { requester?: { id?: string } }).requester?.id;
+  const message: OutboxMessage = { kind: 'notice', text: reason, ...(requester && { privateTo: requester }) };
+  return { key: `notice:denied:${trigger.key}`, destination: trigger.anchor, kind: 'notice', payload: message };
+}
+
+export const allowEveryone: AccessPolicy = { deny: () => undefined };
+
+/**
+ * Adds what the edge knows around a request to its prompt (Slack: the earlier thread messages, the
+ * channel, who asked, the permalink). Runs in the background worker, never in a listener, because it
+ * calls the platform. Best effort: when it fails, the run starts with the request alone.
+ */
+export interface PromptEnricher {
+  enrich(trigger: StoredTrigger, payload: StartPayload): Promise<string>;
+}
