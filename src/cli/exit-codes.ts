@@ -1,6 +1,7 @@
 import { ConfigError } from '../config/problems.js';
 import { AgentApiError } from '../core/agent-runs.js';
 import { explainAgentApiError } from '../core/explain-error.js';
+import { StartupError } from '../core/startup-error.js';
 
 /** CLI exit codes (design.md §5). */
 export const ExitCode = {
@@ -29,7 +30,7 @@ export function exitFor(error: unknown): { code: number; message?: string } {
   if (error instanceof ExitWith) return { code: error.code };
   if (error instanceof AgentApiError) return { code: ExitCode.agentApi, message: explainAgentApiError(error) };
   if (error instanceof UsageError) return { code: ExitCode.usage, message: error.message };
-  if (error instanceof ConfigError) return { code: ExitCode.usage, message: error.message };
+  if (error instanceof ConfigError || error instanceof StartupError) return { code: ExitCode.usage, message: error.message };
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
   return { code: ExitCode.usage, message: `unexpected error: ${message}` };
 }

@@ -2,6 +2,7 @@ import { App, HTTPReceiver } from '@slack/bolt';
 import { WebClient, type WebClientOptions } from '@slack/web-api';
 import type { Logger } from '../core/logger.js';
 import type { RunService } from '../core/run-service.js';
+import { StartupError } from '../core/startup-error.js';
 import { boltLogger } from './bolt-logger.js';
 import { registerListeners, type ListenerDeps } from './listeners.js';
 import { StoreThenAckSocketReceiver } from './socket-receiver.js';
@@ -47,12 +48,14 @@ export async function createSlackApp(options: SlackAppOptions): Promise<SlackApp
   try {
     identity = await client.auth.test();
   } catch (error) {
-    const code = (error as { data?: { error?: string }; code?: string }).data?.error ?? (error as { code?: string }).code ?? 'error';
-    throw new Error(
-      `Slack refused SLACK_BOT_TOKEN at start (${code}): use the Bot User OAuth Token (xoxb-…) from OAuth & Permissions in your Slack app, and check SLACK_API_URL`,
-    );
+    const refused = (error as { data?: { error?: string } }).data?.error;
+    if (refused) {
+      throw new StartupError(`Slack refused SLACK_BOT_TOKEN at start (${refused}): use the Bot User OAuth Token (xoxb-…) from OAuth & Permissions in your Slack app`);
+    }
+    const code = (error as { code?: string }).code ?? 'error';
+    throw new StartupError(`could not reach Slack at start (${code}): check SLACK_API_URL and the network, then start again`);
   }
-  if (!identity.user_id) throw new Error('Slack auth.test returned no bot user id: is SLACK_BOT_TOKEN a bot token (xoxb-…)?');
+  if (!identity.user_id) throw new StartupError('Slack auth.test returned no bot user id: is SLACK_BOT_TOKEN a bot token (xoxb-…)?');
   const logger = boltLogger(options.logger.child({ component: 'slack' }));
   const receiver =
     options.transport.kind === 'http'
