@@ -97,6 +97,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     let access: AccessPolicy | undefined = options.overrides?.access;
     const runService = new RunService({ store, clock, onStored: () => wakeWorkers(), access: { deny: (trigger) => access?.deny(trigger) } });
     const slack = await slackIntegration(config, runService, store, logger);
+    // Before the database closes; an event stored while the workers stop is worked on the next start.
+    if (slack) stops.push(() => slack.stop());
     access ??= slack?.access;
 
     const intake = new IntakeWorker({
@@ -220,8 +222,6 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const http = await listen(createHttpServer({ routes, metrics, logger }), config.http.port, config.http.host);
     // Stopped first (stops run in reverse): no new requests while the workers finish.
     stops.push(() => http.close());
-    // Stopped first of all (stops run in reverse): no new Slack events over the socket either.
-    if (slack) stops.push(() => slack.stop());
     logger.info({ url: http.url, database: config.database.path }, 'agent-bridge is listening');
 
     return { url: http.url, agentApiBaseUrl: api.baseUrl, emulated: api.emulator !== undefined, store, metrics, runs: runService, stop: stopAll };
