@@ -217,12 +217,18 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           'Slack over HTTP',
           slack ? 'Slack runs in Socket Mode here (SLACK_APP_TOKEN); events arrive over the WebSocket' : 'set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN for Socket Mode)',
         ),
-      notConfiguredRoute('/linear/webhook', 'Linear', 'set LINEAR_API_KEY (or LINEAR_ACCESS_TOKEN) and LINEAR_WEBHOOK_SECRET'),
+      notConfiguredRoute(
+        '/linear/webhook',
+        'Linear',
+        config.linear.enabled ? 'this version does not serve Linear yet (coming next)' : 'set LINEAR_API_KEY (or LINEAR_ACCESS_TOKEN) and LINEAR_WEBHOOK_SECRET',
+      ),
     ];
     const http = await listen(createHttpServer({ routes, metrics, logger }), config.http.port, config.http.host);
     // Stopped first (stops run in reverse): no new requests while the workers finish.
     stops.push(() => http.close());
     logger.info({ url: http.url, database: config.database.path }, 'agent-bridge is listening');
+    // Said loudly rather than silently ignoring the operator's Linear settings.
+    if (config.linear.enabled) logger.warn({}, 'Linear is configured, but this version does not serve Linear yet: POST /linear/webhook answers 404');
 
     return { url: http.url, agentApiBaseUrl: api.baseUrl, emulated: api.emulator !== undefined, store, metrics, runs: runService, stop: stopAll };
   } catch (error) {
