@@ -229,6 +229,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     logger.info({ url: http.url, database: config.database.path }, 'agent-bridge is listening');
     // Said loudly rather than silently ignoring the operator's Linear settings.
     if (config.linear.enabled) logger.warn({}, 'Linear is configured, but this version does not serve Linear yet: POST /linear/webhook answers 404');
+    if (config.schedules.length > 0) logger.warn({ schedules: config.schedules.length }, 'schedules are configured and validated, but this version does not fire them yet');
 
     return { url: http.url, agentApiBaseUrl: api.baseUrl, emulated: api.emulator !== undefined, store, metrics, runs: runService, stop: stopAll };
   } catch (error) {
