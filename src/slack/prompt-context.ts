@@ -1,6 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { PromptEnricher } from '../core/intake-ports.js';
 import type { StoredTrigger } from '../core/store.js';
+import { quote } from '../core/quote.js';
 import type { StartPayload } from '../core/triggers.js';
 
 /** At most this many earlier thread messages and characters of them go into a prompt (issue 5). */
@@ -12,14 +13,6 @@ interface ThreadMessage {
   bot_id?: string;
   text?: string;
   ts?: string;
-}
-
-/** Every line prefixed with `> `: quoted text cannot close the block or pose as our own markers. */
-export function quote(text: string): string {
-  return text
-    .split(/\r?\n/)
-    .map((line) => `> ${line}`)
-    .join('\n');
 }
 
 /**
