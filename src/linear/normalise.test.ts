@@ -11,7 +11,7 @@ import {
   labelsChanged,
   type LinearEnvelopeFixture,
 } from '../../test/fixtures/linear/index.js';
-import { DESCRIPTION_CHARACTERS, addressing, commentTrigger, intentOf, issuePrompt, labelTrigger, type LinearTriggerConfig } from './normalise.js';
+import { DESCRIPTION_CHARACTERS, addressing, commentTrigger, issuePrompt, labelTrigger, type LinearTriggerConfig } from './normalise.js';
 import { isIssueWebhook, parseLinearWebhook, type LinearWebhook } from './parse-webhook.js';
 
 const { agent, agentWeb, bug } = LINEAR_IDS.labels;
@@ -216,7 +216,7 @@ describe('issuePrompt', () => {
   });
 });
 
-describe('addressing and intentOf', () => {
+describe('addressing', () => {
   it.each<[string, boolean, string]>([
     ['@agent fix it', true, 'fix it'],
     ['@Agent: fix it', true, 'fix it'],
@@ -228,18 +228,6 @@ describe('addressing and intentOf', () => {
     ['', false, ''],
   ])('%j', (body, addressed, rest) => {
     expect(addressing(body, '@agent')).toEqual({ addressed, rest });
-  });
-
-  it.each([
-    ['stop', { kind: 'stop' }],
-    ['Cancel please', { kind: 'stop' }],
-    ['STOP!', { kind: 'stop' }],
-    ['new refactor the parser', { kind: 'new', text: 'refactor the parser' }],
-    ['New', { kind: 'new', text: '' }],
-    ['please stop the flaky test', { kind: 'request', text: 'please stop the flaky test' }],
-    ['newsletter template', { kind: 'request', text: 'newsletter template' }],
-  ])('intent of %j', (text, intent) => {
-    expect(intentOf(text)).toEqual(intent);
   });
 });
 

@@ -1,3 +1,4 @@
+import { intentOf, type Intent } from '../core/keywords.js';
 import type { Route } from '../core/routing.js';
 import { quote } from '../core/quote.js';
 import { limitTitle } from '../core/title.js';
@@ -156,16 +157,6 @@ export function addressing(body: string, handle: string): { addressed: boolean; 
   return { addressed: false, rest: text };
 }
 
-export type Intent = { kind: 'stop' } | { kind: 'new'; text: string } | { kind: 'request'; text: string };
-
-/** Keywords count only as the first word after the handle, case-insensitive (design.md §5). */
-export function intentOf(text: string): Intent {
-  const match = /^\s*(\S+)(?:\s+([\s\S]*))?$/.exec(text);
-  const word = match?.[1]?.toLowerCase().replace(/[.!:,;]+$/, '');
-  if (word === 'stop' || word === 'cancel') return { kind: 'stop' };
-  if (word === 'new') return { kind: 'new', text: (match?.[2] ?? '').trim() };
-  return { kind: 'request', text: text.trim() };
-}
 
 /**
  * The trigger of a new comment on an issue, if any. Our own comments (`botActor`, or an author in

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressedTrigger, intentOf, messageTrigger, stripMention, type SlackMessage } from './normalise.js';
+import { addressedTrigger, messageTrigger, stripMention, type SlackMessage } from './normalise.js';
 
 const BOT = 'UBOT';
 const message = (overrides: Partial<SlackMessage>): SlackMessage => ({ channel: 'C1', user: 'U1', text: '', ts: '1700.1', ...overrides });
@@ -13,20 +13,6 @@ describe('stripMention', () => {
     ['  <@UBOT>\nline two  ', 'line two'],
   ])('%j → %j', (text, expected) => {
     expect(stripMention(text, BOT)).toBe(expected);
-  });
-});
-
-describe('intentOf', () => {
-  it.each([
-    ['stop', { kind: 'stop' }],
-    ['Cancel please', { kind: 'stop' }],
-    ['STOP!', { kind: 'stop' }],
-    ['new refactor the parser', { kind: 'new', text: 'refactor the parser' }],
-    ['New', { kind: 'new', text: '' }],
-    ['please stop the flaky test', { kind: 'request', text: 'please stop the flaky test' }],
-    ['newsletter template', { kind: 'request', text: 'newsletter template' }],
-  ])('%j', (text, intent) => {
-    expect(intentOf(text)).toEqual(intent);
   });
 });
 

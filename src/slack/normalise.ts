@@ -1,3 +1,4 @@
+import { intentOf } from '../core/keywords.js';
 import { titleFrom } from '../core/title.js';
 import type { TriggerInput } from '../core/triggers.js';
 
@@ -34,16 +35,6 @@ export function stripMention(text: string, botUserId: string): string {
   return text.replace(mentionOf(botUserId), ' ').replace(/[ \t]+/g, ' ').trim();
 }
 
-export type Intent = { kind: 'stop' } | { kind: 'new'; text: string } | { kind: 'request'; text: string };
-
-/** Keywords count only as the first word after the mention, case-insensitive (design.md §5). */
-export function intentOf(text: string): Intent {
-  const match = /^\s*(\S+)(?:\s+([\s\S]*))?$/.exec(text);
-  const word = match?.[1]?.toLowerCase().replace(/[.!:,]+$/, '');
-  if (word === 'stop' || word === 'cancel') return { kind: 'stop' };
-  if (word === 'new') return { kind: 'new', text: (match?.[2] ?? '').trim() };
-  return { kind: 'request', text: text.trim() };
-}
 
 /**
  * A message addressed to the bot (an @mention, or anything in a DM) as a trigger: stop/cancel as the
