@@ -21,15 +21,17 @@ interface ThreadMessage {
  * asked and the permalink — all inside a clearly marked, quoted block.
  */
 export class SlackPromptEnricher implements PromptEnricher {
+  // Display and channel names change rarely: look each up once per process, not once per request.
   private readonly names = new Map<string, string>();
+  private readonly channels = new Map<string, string | undefined>();
 
   constructor(private readonly deps: { client: WebClient; botUserId: string }) {}
 
-  async enrich(_trigger: StoredTrigger, payload: StartPayload): Promise<string> {
+  async enrich(trigger: StoredTrigger, payload: StartPayload): Promise<string> {
     const reference = payload.reference as { channel?: string; ts?: string } | undefined;
     if (!reference?.channel || !reference.ts) return payload.prompt;
     const { channel, ts } = reference;
-    const anchorTs = _trigger.anchor.split(':')[2];
+    const anchorTs = trigger.anchor.split(':')[2];
     const [channelName, permalink, requester, earlier] = await Promise.all([
       this.channelName(channel),
       this.deps.client.chat.getPermalink({ channel, message_ts: ts }).then((answer) => answer.permalink),
@@ -49,10 +51,12 @@ export class SlackPromptEnricher implements PromptEnricher {
   }
 
   private async channelName(channel: string): Promise<string | undefined> {
+    if (this.channels.has(channel)) return this.channels.get(channel);
     const answer = await this.deps.client.conversations.info({ channel });
     const info = answer.channel as { name?: string; is_im?: boolean } | undefined;
-    if (info?.is_im) return 'direct message';
-    return info?.name ? `#${info.name}` : undefined;
+    const name = info?.is_im ? 'direct message' : info?.name ? `#${info.name}` : undefined;
+    this.channels.set(channel, name);
+    return name;
   }
 
   private async displayName(user: string): Promise<string> {
