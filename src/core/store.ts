@@ -225,6 +225,8 @@ export interface AnchorRepository {
 export interface EventKeyRepository {
   /** Remembers the key; true if it is new (INSERT … ON CONFLICT DO NOTHING). */
   remember(key: string, now: number): Promise<boolean>;
+  /** Whether the key was remembered (and not pruned yet). */
+  has(key: string): Promise<boolean>;
   /** Deletes keys remembered before `olderThan`; returns how many. */
   prune(olderThan: number): Promise<number>;
 }

@@ -4,16 +4,22 @@ import type { EventKeyRepository } from '../core/store.js';
 export class SqliteEventKeyRepository implements EventKeyRepository {
   private readonly insertKey;
   private readonly deleteOld;
+  private readonly findKey;
 
   constructor(private readonly db: Database.Database) {
     this.insertKey = db.prepare<{ key: string; now: number }>(
       'INSERT INTO event_keys (key, seen_at) VALUES (@key, @now) ON CONFLICT (key) DO NOTHING',
     );
     this.deleteOld = db.prepare<{ olderThan: number }>('DELETE FROM event_keys WHERE seen_at < @olderThan');
+    this.findKey = db.prepare<{ key: string }, { found: number }>('SELECT 1 AS found FROM event_keys WHERE key = @key');
   }
 
   async remember(key: string, now: number): Promise<boolean> {
     return this.db.transaction(() => this.insertKey.run({ key, now }).changes).immediate() > 0;
+  }
+
+  async has(key: string): Promise<boolean> {
+    return this.findKey.get({ key }) !== undefined;
   }
 
   async prune(olderThan: number): Promise<number> {

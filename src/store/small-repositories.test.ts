@@ -37,6 +37,15 @@ describe('event keys', () => {
     expect(await store.eventKeys.remember('e1', 400)).toBe(true); // forgotten, so new again
     expect(await store.eventKeys.remember('e2', 400)).toBe(false);
   });
+
+  it('has tells whether a key is remembered, without remembering it', async () => {
+    expect(await store.eventKeys.has('h1')).toBe(false);
+    expect(await store.eventKeys.has('h1')).toBe(false);
+    await store.eventKeys.remember('h1', 100);
+    expect(await store.eventKeys.has('h1')).toBe(true);
+    await store.eventKeys.prune(101);
+    expect(await store.eventKeys.has('h1')).toBe(false);
+  });
 });
 
 describe('schedule fires', () => {
