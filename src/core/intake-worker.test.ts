@@ -164,6 +164,22 @@ describe('context and mentions in linked threads', () => {
     expect(runs()).toHaveLength(1);
     expect(emulator.engine.followups(runs()[0]!.run_id).map((entry) => entry.message)).toEqual(['and the docs']);
   });
+
+  it('unlessActive: a second start stored before the first had a run starts nothing and says why; after the end it starts', async () => {
+    await service.submit(start('L1', { unlessActive: true }));
+    await service.submit(start('L2', { unlessActive: true }));
+    await worker().drain();
+    expect(runs()).toHaveLength(1);
+    expect((await store.triggers.getByKey('L2'))?.state).toBe('ignored');
+    const failed = (await messages()).filter((row) => row.message.kind === 'failed').map((row) => row.message);
+    expect(failed).toEqual([expect.objectContaining({ reason: expect.stringContaining(`run ${runs()[0]!.run_id} is still active`) })]);
+
+    const first = runs()[0]!.run_id;
+    await store.runs.recordTransition(first, 0, { state: 'SUCCEEDED', serverUpdatedAt: null, sessionLink: null, tracked: false }, [], clock.now());
+    await service.submit(start('L3', { unlessActive: true }));
+    await worker().drain();
+    expect(runs()).toHaveLength(2);
+  });
 });
 
 describe('when the run API fails', () => {

@@ -124,6 +124,14 @@ export class IntakeWorker {
       const current = await this.currentRun(trigger.anchor);
       if (current) return this.sendFollowup(trigger, current, payload.prompt, payload.reference);
     }
+    if (payload.unlessActive) {
+      const current = await this.currentRun(trigger.anchor);
+      const run = current ? await this.deps.store.runs.get(current) : undefined;
+      if (run?.tracked) {
+        const reason = `run ${run.runId} is still active here (${run.state}); stop it or wait for it to end before starting another`;
+        return settle({ state: 'ignored', runId: run.runId, error: 'a run is already active' }, { owed: failureMessages(trigger, reason) });
+      }
+    }
     const route = resolveRoute(this.deps.routing, payload.origin);
     const prompt = promptWithReference(await this.enrich(trigger, payload), trigger.key);
     const title = route.title ?? payload.title;

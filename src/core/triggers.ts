@@ -25,6 +25,12 @@ export interface StartPayload {
    * triggers in order, so a mention right after the first one cannot start a second run.
    */
   followupIfLinked?: boolean;
+  /**
+   * Start nothing while the anchor's current run is still active (a Linear trigger label added again,
+   * or a second trigger label). The edge checks before storing; the worker checks again because two
+   * such triggers can be stored before either has a run.
+   */
+  unlessActive?: boolean;
 }
 
 export interface FollowupPayload {
