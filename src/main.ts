@@ -100,6 +100,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     // Before the database closes; an event stored while the workers stop is worked on the next start.
     if (slack) stops.push(() => slack.stop());
     access ??= slack?.access;
+    const linear = await linearIntegration(config, runService, store, logger, () => clock.now());
 
     const intake = new IntakeWorker({
       store,
@@ -110,7 +111,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       owner,
       options: { retryWindowMs: config.intake.retryWindowMs, ...(leases?.intakeMs && { leaseMs: leases.intakeMs }) },
       metrics: coreMetrics,
-      ...(slack && { enrichers: { slack: slack.enricher } }),
+      enrichers: { ...(slack && { slack: slack.enricher }), ...(linear && { linear: linear.enricher }) },
       ...(access && { access }),
     });
     const tracker = new Tracker({
@@ -125,6 +126,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const notifiers = [
       new LogNotifier(logger.child({ component: 'log-notifier' })),
       ...(slack ? [slack.notifier] : []),
+      ...(linear ? [linear.notifier] : []),
       ...(options.overrides?.notifiers ?? []),
     ];
     // Several deliveries at once, so one slow thread does not hold up the others; the store's claim
@@ -217,18 +219,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           'Slack over HTTP',
           slack ? 'Slack runs in Socket Mode here (SLACK_APP_TOKEN); events arrive over the WebSocket' : 'set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN for Socket Mode)',
         ),
-      notConfiguredRoute(
-        '/linear/webhook',
-        'Linear',
-        config.linear.enabled ? 'this version does not serve Linear yet (coming next)' : 'set LINEAR_API_KEY (or LINEAR_ACCESS_TOKEN) and LINEAR_WEBHOOK_SECRET',
-      ),
+      linear?.route ?? notConfiguredRoute('/linear/webhook', 'Linear', 'set LINEAR_API_KEY (or LINEAR_ACCESS_TOKEN) and LINEAR_WEBHOOK_SECRET'),
     ];
     const http = await listen(createHttpServer({ routes, metrics, logger }), config.http.port, config.http.host);
     // Stopped first (stops run in reverse): no new requests while the workers finish.
     stops.push(() => http.close());
     logger.info({ url: http.url, database: config.database.path }, 'agent-bridge is listening');
     // Said loudly rather than silently ignoring the operator's Linear settings.
-    if (config.linear.enabled) logger.warn({}, 'Linear is configured, but this version does not serve Linear yet: POST /linear/webhook answers 404');
     if (config.schedules.length > 0) logger.warn({ schedules: config.schedules.length }, 'schedules are configured and validated, but this version does not fire them yet');
 
     return { url: http.url, agentApiBaseUrl: api.baseUrl, emulated: api.emulator !== undefined, store, metrics, runs: runService, stop: stopAll };
@@ -256,6 +253,30 @@ async function slackIntegration(config: AppConfig, runs: RunService, store: Stor
     runs,
     store,
     logger,
+  );
+}
+
+/** The Linear integration when configured (loaded lazily: the SDK is ~3 MB and unused when Linear is off). */
+async function linearIntegration(config: AppConfig, runs: RunService, store: Store, logger: Logger, now: () => number) {
+  const linear = config.linear;
+  const credentials = linear.accessToken ? { accessToken: linear.accessToken } : linear.apiKey ? { apiKey: linear.apiKey } : undefined;
+  if (!linear.enabled || !credentials || !linear.webhookSecret) return undefined;
+  const { startLinear } = await import('./linear/index.js');
+  return startLinear(
+    {
+      credentials,
+      webhookSecret: linear.webhookSecret,
+      apiUrl: linear.apiUrl,
+      handle: linear.handle,
+      followups: linear.followups,
+      cancelOnLabelRemoved: linear.cancelOnLabelRemoved,
+      labels: linear.labels,
+      teams: linear.teams,
+    },
+    runs,
+    store,
+    logger.child({ component: 'linear' }),
+    now,
   );
 }
 

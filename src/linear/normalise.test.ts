@@ -52,6 +52,7 @@ describe('labelTrigger', () => {
         requester: { platform: 'linear', id: LINEAR_IDS.user.id, name: LINEAR_IDS.user.name },
         ticket: { ref: 'ENG-42', url: fixture.data['url'] },
         reference: { issueId: fixture.data['id'], identifier: 'ENG-42', labelId: agent.id, deliveryId: DELIVERY },
+        unlessActive: true,
       },
     });
   });

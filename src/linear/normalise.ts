@@ -125,6 +125,8 @@ export function labelTrigger(
         ...(requester && { requester }),
         ticket: { ref: issue.identifier, url: issue.url },
         reference: { issueId: issue.id, identifier: issue.identifier, labelId: gained, deliveryId },
+        // The same label again, or a second trigger label, while a run works on the issue starts nothing.
+        unlessActive: true,
       },
     };
   }

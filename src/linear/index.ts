@@ -1,0 +1,85 @@
+import type { PromptEnricher } from '../core/intake-ports.js';
+import type { Logger } from '../core/logger.js';
+import type { Notifier } from '../core/notifier.js';
+import type { RunService } from '../core/run-service.js';
+import { StartupError } from '../core/startup-error.js';
+import type { Store } from '../core/store.js';
+import type { Route } from '../http/server.js';
+import { sdkLinearApi, type LinearApi } from './linear-api.js';
+import { isAuthenticationError, linearErrorType } from './linear-errors.js';
+import { LinearNotifier } from './linear-notifier.js';
+import { linearWebhookRoute } from './linear-route.js';
+import type { LinearTriggerConfig } from './normalise.js';
+import { LinearPromptEnricher } from './prompt-context.js';
+import { handleLinearWebhook, ownCommentKey } from './webhook-handler.js';
+
+export interface LinearSettings extends LinearTriggerConfig {
+  /** A personal API key, or an OAuth access token (`LINEAR_ACCESS_TOKEN`). */
+  credentials: { apiKey: string } | { accessToken: string };
+  webhookSecret: string;
+  apiUrl: string;
+}
+
+/** What the Linear integration plugs into the service. */
+export interface LinearIntegration {
+  route: Route;
+  notifier: Notifier;
+  enricher: PromptEnricher;
+  api: LinearApi;
+}
+
+/**
+ * Builds the Linear integration: checks the key against Linear once (a refused key stops the start
+ * with what to do), resolves the trigger labels' ids (removals arrive as ids only), and returns the
+ * webhook route, the notifier and the prompt context. The SDK is imported here, lazily: it is large
+ * and unused when Linear is off.
+ */
+export async function startLinear(settings: LinearSettings, runs: RunService, store: Store, logger: Logger, now: () => number): Promise<LinearIntegration> {
+  const { LinearClient } = await import('@linear/sdk');
+  const api = sdkLinearApi(new LinearClient({ ...settings.credentials, apiUrl: settings.apiUrl }));
+  const variable = 'apiKey' in settings.credentials ? 'LINEAR_API_KEY' : 'LINEAR_ACCESS_TOKEN';
+  let viewer: { id: string; name: string };
+  try {
+    viewer = await api.viewer();
+  } catch (error) {
+    if (isAuthenticationError(error)) {
+      throw new StartupError(`Linear refused ${variable} at start: create a personal API key under Settings → Security & access in Linear (or an OAuth app token) and set ${variable}`);
+    }
+    throw new StartupError(`could not reach Linear at start (${linearErrorType(error) ?? 'connection failed'}): check LINEAR_API_URL and the network, then start again`);
+  }
+
+  let triggerLabelIds: ReadonlySet<string> | undefined;
+  const names = Object.keys(settings.labels);
+  try {
+    const found = await api.labels(names);
+    triggerLabelIds = new Set(found.map((label) => label.id));
+    const missing = names.filter((name) => !found.some((label) => label.name.toLowerCase() === name.toLowerCase()));
+    if (missing.length > 0) logger.warn({ labels: missing }, 'linear.labels names labels that do not exist in Linear (yet): issues cannot gain them');
+  } catch (error) {
+    // Not fatal: starts still work by name; a removal then counts only when no trigger label is left.
+    logger.warn({ code: linearErrorType(error) }, 'could not look up the trigger labels in Linear; label removals are matched less precisely');
+  }
+
+  const isOwnComment = (id: string) => store.eventKeys.has(ownCommentKey(id));
+  const route = linearWebhookRoute({
+    secret: settings.webhookSecret,
+    logger,
+    now,
+    handle: (envelope, deliveryId) =>
+      handleLinearWebhook(envelope, deliveryId, { config: settings, runs, store, now, logger, triggerLabelIds: () => triggerLabelIds }),
+  });
+  logger.info({ as: viewer.name, labels: names }, 'Linear is on: POST /linear/webhook');
+  return {
+    route,
+    api,
+    notifier: new LinearNotifier({
+      api,
+      handle: settings.handle,
+      logger,
+      rememberOwn: async (id) => {
+        await store.eventKeys.remember(ownCommentKey(id), now());
+      },
+    }),
+    enricher: new LinearPromptEnricher({ api, isOwnComment }),
+  };
+}

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import type { OutboxMessage, RunSnapshot } from '../core/messages.js';
+import { NotifierError, type Delivery } from '../core/notifier.js';
+import type { LinearApi } from './linear-api.js';
+import { LinearNotifier, idFromKey, parseLinearDestination } from './linear-notifier.js';
+
+/** An in-memory Linear: comments by id, reactions, and what was remembered as ours. */
+function memoryLinear() {
+  const comments = new Map<string, { issueId: string; body: string }>();
+  const reactions: Array<{ id: string; commentId: string; emoji: string }> = [];
+  const own: string[] = [];
+  const failures: Error[] = [];
+  const api: Pick<LinearApi, 'createComment' | 'updateComment' | 'commentExists' | 'react' | 'issue'> = {
+    createComment: async ({ id, issueId, body }) => {
+      const failure = failures.shift();
+      if (comments.has(id)) throw Object.assign(new Error('exists'), { type: 'InvalidInput' });
+      comments.set(id, { issueId, body });
+      // A failure after the write: the create reached Linear, the answer did not reach us.
+      if (failure) throw failure;
+    },
+    updateComment: async (id, body) => {
+      const comment = comments.get(id);
+      if (!comment) throw Object.assign(new Error('not found'), { type: 'InvalidInput' });
+      comment.body = body;
+    },
+    commentExists: async (id) => comments.has(id),
+    react: async (input) => {
+      if (reactions.some((reaction) => reaction.id === input.id)) throw Object.assign(new Error('exists'), { type: 'InvalidInput' });
+      reactions.push(input);
+    },
+    issue: async (identifier) => ({ id: `uuid-of-${identifier}`, identifier, title: 't', url: 'u', comments: [] }),
+  };
+  const notifier = new LinearNotifier({ api: api as LinearApi, handle: '@agent', rememberOwn: async (id) => void own.push(id) });
+  return { notifier, comments, reactions, own, failures };
+}
+
+const run: RunSnapshot = { runId: 'run_1', title: 'ENG-1: Fix it', state: 'INPROGRESS', sessionLink: 'https://agent.example/sessions/1', pullRequests: [] };
+
+function delivery(key: string, message: OutboxMessage, results: Record<string, unknown> = {}, attempt = 0): Delivery {
+  return { key, destination: 'linear:ENG-1', message, attempt, resultOf: async (of) => results[of] };
+}
+
+describe('LinearNotifier', () => {
+  it('creates the start comment under the id of its key, remembered as ours first, then edits it per state', async () => {
+    const { notifier, comments, own } = memoryLinear();
+    const received = await notifier.deliver(delivery('received:t1:linear:ENG-1', { kind: 'received', title: 'ENG-1: Fix it', reference: { issueId: 'issue-uuid' } }));
+    const id = idFromKey('received:t1:linear:ENG-1');
+    expect(received).toEqual({ commentId: id, issueId: 'issue-uuid' });
+    expect(own).toEqual([id]);
+    expect(comments.get(id)?.body).toContain('Received');
+
+    await notifier.deliver(delivery('run:run_1:1:linear:ENG-1:status', { kind: 'status', run, receivedKey: 'received:t1:linear:ENG-1' }, { 'received:t1:linear:ENG-1': received }));
+    expect(comments.size).toBe(1);
+    expect(comments.get(id)?.body).toMatch(/INPROGRESS[\s\S]*run_1[\s\S]*\[Open session\]\(https:\/\/agent\.example\/sessions\/1\)/);
+  });
+
+  it('a retried create whose first attempt reached Linear does not create it again', async () => {
+    const { notifier, comments, failures } = memoryLinear();
+    failures.push(Object.assign(new Error('late'), { type: 'NetworkError' }));
+    const announce: OutboxMessage = { kind: 'announce', run: { ...run, state: 'SUCCEEDED', pullRequests: ['https://github.com/a/b/pull/1'] }, receivedKey: 'r' };
+    await expect(notifier.deliver(delivery('run:run_1:2:linear:ENG-1:announce', announce))).rejects.toMatchObject({ retryable: true });
+    await notifier.deliver(delivery('run:run_1:2:linear:ENG-1:announce', announce, {}, 1));
+    expect(comments.size).toBe(1);
+    expect([...comments.values()][0]?.body).toContain('https://github.com/a/b/pull/1');
+  });
+
+  it('without a start comment to edit, a status creates one replacement and later states edit it', async () => {
+    const { notifier, comments } = memoryLinear();
+    await notifier.deliver(delivery('s1', { kind: 'status', run, receivedKey: 'received:lost' }));
+    await notifier.deliver(delivery('s2', { kind: 'status', run: { ...run, state: 'BLOCKED' }, receivedKey: 'received:lost' }));
+    expect(comments.size).toBe(1);
+    expect(comments.get(idFromKey('status_of:received:lost'))?.body).toContain('BLOCKED');
+  });
+
+  it.each([
+    ['BLOCKED', 'needs your input', 'Answer with a comment starting with @agent.'],
+    ['FAILED', '❌', 'tests failed'],
+    ['CANCELLED', 'Cancelled by Grace', ''],
+  ])('announces %s in a new comment', async (state, first, second) => {
+    const { notifier, comments } = memoryLinear();
+    await notifier.deliver(delivery(`a-${state}`, { kind: 'announce', run: { ...run, state, statusText: 'tests failed' }, receivedKey: 'r', cancelledBy: 'Grace' }));
+    const body = [...comments.values()][0]?.body ?? '';
+    expect(body).toContain(first);
+    expect(body).toContain(second);
+  });
+
+  it('reacts ✉️ to the comment a follow-up came from, once', async () => {
+    const { notifier, reactions } = memoryLinear();
+    const accepted: OutboxMessage = { kind: 'followup_accepted', runId: 'run_1', reference: { commentId: 'c-9' } };
+    expect(await notifier.deliver(delivery('f1', accepted))).toEqual({ reacted: true });
+    expect(await notifier.deliver(delivery('f1', accepted, {}, 1))).toEqual({ reacted: false });
+    expect(reactions).toEqual([{ id: idFromKey('f1'), commentId: 'c-9', emoji: 'incoming_envelope' }]);
+  });
+
+  it.each(['linear:', 'slack:C1:1.2', 'linear:ENG', 'linear:ENG-1:extra'])('refuses the destination %s for good', (destination) => {
+    expect(() => parseLinearDestination(destination)).toThrow(NotifierError);
+  });
+
+  it('ids are UUIDs, stable per key and different between keys', () => {
+    expect(idFromKey('k')).toBe(idFromKey('k'));
+    expect(idFromKey('k')).not.toBe(idFromKey('k2'));
+    expect(idFromKey('k')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+});

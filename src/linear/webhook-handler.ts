@@ -1,0 +1,68 @@
+import type { Logger } from '../core/logger.js';
+import type { RunService } from '../core/run-service.js';
+import type { Store } from '../core/store.js';
+import type { TriggerInput } from '../core/triggers.js';
+import { commentTrigger, labelTrigger, type LinearTriggerConfig } from './normalise.js';
+import { isCommentWebhook, type LinearWebhook } from './parse-webhook.js';
+
+/** Event-key of a webhook delivery (Linear's `Linear-Delivery` header). */
+export const deliveryKey = (deliveryId: string) => `linear:delivery:${deliveryId}`;
+/** Event-key of a comment we created (its webhook must not count as a person's comment). */
+export const ownCommentKey = (commentId: string) => `linear:own-comment:${commentId}`;
+
+export type WebhookOutcome = { outcome: 'stored' | 'duplicate' | 'ignored'; reason?: string };
+
+export interface LinearWebhookDeps {
+  config: LinearTriggerConfig;
+  runs: Pick<RunService, 'submit'>;
+  store: Pick<Store, 'eventKeys' | 'anchors' | 'runs'>;
+  now: () => number;
+  logger: Logger;
+  /** Ids of the trigger labels, resolved at start (Linear sends only ids of removed labels). */
+  triggerLabelIds?: () => ReadonlySet<string> | undefined;
+}
+
+/**
+ * What a verified, parsed delivery means, stored before Linear gets its 200 (design.md §4): dedupe on
+ * the delivery id in the database, then on the trigger's own key — (issue, label, `updatedAt`) for
+ * labels, the comment id for comments — so Linear re-sending a change under a new delivery id, hours
+ * later, starts nothing. The delivery id is recorded only once its trigger is stored, so a crash in
+ * between leaves the re-delivery to the trigger key rather than losing it.
+ */
+export async function handleLinearWebhook(envelope: LinearWebhook, deliveryId: string | undefined, deps: LinearWebhookDeps): Promise<WebhookOutcome> {
+  if (deliveryId && (await deps.store.eventKeys.has(deliveryKey(deliveryId)))) return { outcome: 'duplicate', reason: 'delivery seen before' };
+  const done = async (outcome: WebhookOutcome): Promise<WebhookOutcome> => {
+    if (deliveryId) await deps.store.eventKeys.remember(deliveryKey(deliveryId), deps.now());
+    return outcome;
+  };
+
+  const trigger = await triggerOf(envelope, deliveryId, deps);
+  if (!trigger.input) return done({ outcome: 'ignored', reason: trigger.reason });
+  const { input } = trigger;
+  if (input.kind === 'start' && input.payload.unlessActive) {
+    const active = await activeRun(input.anchor, deps.store);
+    if (active) return done({ outcome: 'ignored', reason: `run ${active} is still active on ${input.anchor}` });
+  }
+  const { accepted } = await deps.runs.submit(input);
+  return done(accepted ? { outcome: 'stored' } : { outcome: 'duplicate', reason: 'trigger seen before' });
+}
+
+async function triggerOf(envelope: LinearWebhook, deliveryId: string | undefined, deps: LinearWebhookDeps): Promise<{ input?: TriggerInput; reason: string }> {
+  if (envelope.type === 'Issue') {
+    const input = labelTrigger(envelope, deps.config, deliveryId ?? '', deps.triggerLabelIds?.());
+    return input ? { input, reason: '' } : { reason: 'no trigger label change' };
+  }
+  if (isCommentWebhook(envelope)) {
+    if (await deps.store.eventKeys.has(ownCommentKey(envelope.data.id))) return { reason: 'our own comment' };
+    const input = commentTrigger(envelope, deps.config, new Set());
+    return input ? { input, reason: '' } : { reason: 'comment not addressed to us' };
+  }
+  return { reason: `event type ${envelope.type.slice(0, 40)} is not handled` };
+}
+
+/** The anchor's current run while it is still active (tracked = not yet in a terminal state). */
+async function activeRun(anchor: string, store: Pick<Store, 'anchors' | 'runs'>): Promise<string | undefined> {
+  const runId = await store.anchors.currentRun(anchor);
+  const run = runId ? await store.runs.get(runId) : undefined;
+  return run?.tracked ? run.runId : undefined;
+}
