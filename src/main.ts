@@ -126,7 +126,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const notifiers = [
       new LogNotifier(logger.child({ component: 'log-notifier' })),
       ...(slack ? [slack.notifier] : []),
-      ...(linear ? [linear.notifier] : []),
+      ...(linear?.notifiers ?? []),
       ...(options.overrides?.notifiers ?? []),
     ];
     // Several deliveries at once, so one slow thread does not hold up the others; the store's claim
@@ -272,6 +272,7 @@ async function linearIntegration(config: AppConfig, runs: RunService, store: Sto
       cancelOnLabelRemoved: linear.cancelOnLabelRemoved,
       labels: linear.labels,
       teams: linear.teams,
+      states: linear.states,
     },
     runs,
     store,

@@ -219,7 +219,8 @@ export const fileSchema = strict({
     cancel_on_label_removed: withDefault(z.boolean(), true),
     labels: withDefault(labelsSchema, {}),
     teams: withDefault(z.array(text), []),
-    states: withDefault(z.record(z.string(), text), {}),
+    // The workflow moves agent-bridge makes: when a run starts, and when a pull request appears.
+    states: withDefault(section({ started: text.optional(), pull_request: text.optional() }), {}),
   }),
   schedules: withDefault(schedulesSchema, []),
 });

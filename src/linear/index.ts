@@ -11,6 +11,8 @@ import { LinearNotifier } from './linear-notifier.js';
 import { linearWebhookRoute } from './linear-route.js';
 import type { LinearTriggerConfig } from './normalise.js';
 import { LinearPromptEnricher } from './prompt-context.js';
+import { LinearSessionNotifier } from './session-notifier.js';
+import { WorkflowMover, type WorkflowStates } from './workflow-states.js';
 import { handleLinearWebhook, ownCommentKey } from './webhook-handler.js';
 
 export interface LinearSettings extends LinearTriggerConfig {
@@ -18,12 +20,14 @@ export interface LinearSettings extends LinearTriggerConfig {
   credentials: { apiKey: string } | { accessToken: string };
   webhookSecret: string;
   apiUrl: string;
+  states: WorkflowStates;
 }
 
 /** What the Linear integration plugs into the service. */
 export interface LinearIntegration {
   route: Route;
-  notifier: Notifier;
+  /** Comments on issues (`linear:`) and activities of agent sessions (`linear-session:`). */
+  notifiers: Notifier[];
   enricher: PromptEnricher;
   api: LinearApi;
 }
@@ -68,18 +72,31 @@ export async function startLinear(settings: LinearSettings, runs: RunService, st
     handle: (envelope, deliveryId) =>
       handleLinearWebhook(envelope, deliveryId, { config: settings, runs, store, now, logger, triggerLabelIds: () => triggerLabelIds }),
   });
+  const workflow = new WorkflowMover({
+    api,
+    states: settings.states,
+    done: (key) => store.eventKeys.has(key),
+    remember: async (key) => {
+      await store.eventKeys.remember(key, now());
+    },
+    logger,
+  });
   logger.info({ as: viewer.name, labels: names }, 'Linear is on: POST /linear/webhook');
   return {
     route,
     api,
-    notifier: new LinearNotifier({
-      api,
-      handle: settings.handle,
-      logger,
-      rememberOwn: async (id) => {
-        await store.eventKeys.remember(ownCommentKey(id), now());
-      },
-    }),
+    notifiers: [
+      new LinearNotifier({
+        api,
+        handle: settings.handle,
+        logger,
+        workflow,
+        rememberOwn: async (id) => {
+          await store.eventKeys.remember(ownCommentKey(id), now());
+        },
+      }),
+      new LinearSessionNotifier({ api, workflow }),
+    ],
     enricher: new LinearPromptEnricher({ api, isOwnComment }),
   };
 }

@@ -34,6 +34,7 @@ export interface LinearApi {
   teamStates(teamId: string): Promise<Array<{ id: string; name: string; type: string }>>;
   moveIssue(issueId: string, stateId: string): Promise<void>;
   createActivity(input: { id: string; agentSessionId: string; content: Record<string, unknown> }): Promise<void>;
+  /** Points the session's external URL at the run's session page (Linear shows it as a link). */
   setSessionLink(agentSessionId: string, url: string): Promise<void>;
 }
 
@@ -106,6 +107,7 @@ export function sdkLinearApi(client: LinearClient, timeoutMs = LINEAR_TIMEOUT_MS
     },
     moveIssue: (issueId, stateId) => succeeded('issueUpdate', client.updateIssue(issueId, { stateId })),
     createActivity: (input) => succeeded('agentActivityCreate', client.createAgentActivity(input as Parameters<LinearClient['createAgentActivity']>[0])),
-    setSessionLink: (agentSessionId, url) => succeeded('agentSessionUpdate', client.updateAgentSession(agentSessionId, { externalLink: url })),
+    setSessionLink: (agentSessionId, url) =>
+      succeeded('agentSessionUpdate', client.updateAgentSession(agentSessionId, { externalUrls: [{ label: 'Open session', url }] })),
   };
 }

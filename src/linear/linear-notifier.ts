@@ -15,6 +15,7 @@ import type { OutboxMessage } from '../core/messages.js';
 import { NotifierError, type Delivery, type Notifier } from '../core/notifier.js';
 import { messageComment, receivedComment, startFailedComment, statusComment } from './comment-text.js';
 import type { LinearApi } from './linear-api.js';
+import type { WorkflowMover } from './workflow-states.js';
 import { isInvalidInput, toLinearNotifierError } from './linear-errors.js';
 
 /** A UUID (version-4 layout) derived from a key: the same key always gives the same id. */
@@ -43,6 +44,8 @@ export interface LinearNotifierOptions {
   handle: string;
   /** Records the id of a comment we are about to create, so its webhook is ignored. */
   rememberOwn: (commentId: string) => Promise<void>;
+  /** `linear.states` moves, applied as the run's states are shown. */
+  workflow?: WorkflowMover;
   logger?: Logger;
 }
 
@@ -63,13 +66,18 @@ export class LinearNotifier implements Notifier {
           const commentId = await this.comment(delivery, issueId, receivedComment(message.title, message.requester));
           return { commentId, issueId } satisfies StartComment;
         }
-        case 'status':
-          return await this.editStart(delivery, identifier, message.receivedKey, statusComment(message.run));
+        case 'status': {
+          const edited = await this.editStart(delivery, identifier, message.receivedKey, statusComment(message.run));
+          if (this.options.workflow?.enabled) await this.options.workflow.onRun(message.run, identifier);
+          return edited;
+        }
         case 'failed': {
           await this.editStart(delivery, identifier, message.receivedKey, startFailedComment(message.title, message.reason));
           return { commentId: await this.comment(delivery, await this.issueId(identifier), messageComment(message, this.options.handle)) };
         }
         case 'announce':
+          if (this.options.workflow?.enabled) await this.options.workflow.onRun(message.run, identifier);
+          return { commentId: await this.comment(delivery, await this.issueId(identifier), messageComment(message, this.options.handle)) };
         case 'notice':
           return { commentId: await this.comment(delivery, await this.issueId(identifier), messageComment(message, this.options.handle)) };
         case 'followup_accepted':

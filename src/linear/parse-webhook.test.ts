@@ -163,7 +163,7 @@ describe('parseLinearWebhook: envelopes', () => {
 
   it.each<[string, LinearEnvelopeFixture]>([
     ['a Project update', envelope('Project', 'update', { id: 'p1', name: 12 })],
-    ['an AgentSessionEvent', envelope('AgentSessionEvent', 'created', { id: 's1' })],
+    ['an app notification', envelope('AppUserNotification', 'issueMention', { id: 'n1' })],
     ['an Issue with an unknown action', { ...issueCreated(), action: 'restore', data: { id: 1 } }],
   ])('accepts %s without checking its data, as neither an Issue nor a Comment', (_what, fixture) => {
     const envelope = parsed(fixture);

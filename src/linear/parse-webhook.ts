@@ -5,12 +5,12 @@
  * absent (Linear sends `null` for empty values).
  */
 
+import { sessionEventFields, type SessionEventFields } from './parse-session-event.js';
+import { Problem, defined, type LinearLabel, isObject, labelArray, optionalObject, optionalString, own, requiredString, stringArray, type Json } from './parse-fields.js';
+
 export type LinearAction = 'create' | 'update' | 'remove';
 
-export interface LinearLabel {
-  id: string;
-  name: string;
-}
+export type { LinearLabel };
 
 export interface LinearIssueData {
   id: string;
@@ -84,7 +84,15 @@ export interface LinearOtherWebhook extends EnvelopeMeta {
   updatedFrom?: Record<string, unknown>;
 }
 
-export type LinearWebhook = LinearIssueWebhook | LinearCommentWebhook | LinearOtherWebhook;
+export interface LinearSessionWebhook extends EnvelopeMeta, SessionEventFields {
+  type: 'AgentSessionEvent';
+  /** `created` | `prompted` (others are ignored). */
+  action: string;
+  data?: undefined;
+  updatedFrom?: undefined;
+}
+
+export type LinearWebhook = LinearIssueWebhook | LinearCommentWebhook | LinearSessionWebhook | LinearOtherWebhook;
 
 export type ParsedWebhook = { ok: true; envelope: LinearWebhook } | { ok: false; reason: string };
 
@@ -98,54 +106,12 @@ export function isIssueWebhook(envelope: LinearWebhook): envelope is LinearIssue
   return envelope.type === 'Issue' && isLinearAction(envelope.action);
 }
 
+export function isSessionWebhook(envelope: LinearWebhook): envelope is LinearSessionWebhook {
+  return envelope.type === 'AgentSessionEvent' && 'agentSession' in envelope;
+}
+
 export function isCommentWebhook(envelope: LinearWebhook): envelope is LinearCommentWebhook {
   return envelope.type === 'Comment' && isLinearAction(envelope.action);
-}
-
-type Json = Record<string, unknown>;
-
-/** Thrown inside the parser only; becomes `{ok: false, reason}`. */
-class Problem extends Error {}
-
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const own = (object: Json, key: string): unknown => (Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined);
-
-function requiredString(object: Json, key: string, path: string): string {
-  const value = own(object, key);
-  if (typeof value !== 'string') throw new Problem(`${path}.${key} must be a string`);
-  return value;
-}
-
-function optionalString(object: Json, key: string, path: string): string | undefined {
-  const value = own(object, key);
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw new Problem(`${path}.${key} must be a string`);
-  return value;
-}
-
-function optionalObject(object: Json, key: string, path: string): Json | undefined {
-  const value = own(object, key);
-  if (value === undefined || value === null) return undefined;
-  if (!isObject(value)) throw new Problem(`${path}.${key} must be an object`);
-  return value;
-}
-
-function stringArray(value: unknown, path: string): string[] {
-  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) throw new Problem(`${path} must be an array of strings`);
-  return [...value] as string[];
-}
-
-function labelArray(value: unknown, path: string): LinearLabel[] {
-  if (!Array.isArray(value)) throw new Problem(`${path} must be an array of labels`);
-  return value.map((item, index) => {
-    if (!isObject(item)) throw new Problem(`${path}[${index}] must be an object`);
-    return { id: requiredString(item, 'id', `${path}[${index}]`), name: requiredString(item, 'name', `${path}[${index}]`) };
-  });
-}
-
-/** Copies only the defined values, so absent fields stay absent (not `undefined` keys). */
-function defined<T extends object>(object: T): T {
-  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as T;
 }
 
 function issueData(data: Json): LinearIssueData {
@@ -212,7 +178,8 @@ function envelopeOf(body: unknown): LinearWebhook {
   const action = requiredString(body, 'action', 'body');
   const type = requiredString(body, 'type', 'body');
   const data = own(body, 'data');
-  if (!isObject(data)) throw new Problem('body.data must be an object');
+  // Issue and Comment events carry the entity in `data`; some other types (agent sessions, app events) have none.
+  if (!isObject(data) && (type === 'Issue' || type === 'Comment' || (data !== undefined && data !== null))) throw new Problem('body.data must be an object');
   const updatedFrom = optionalObject(body, 'updatedFrom', 'body');
   const timestamp = own(body, 'webhookTimestamp');
   if (typeof timestamp !== 'number' || !Number.isFinite(timestamp)) throw new Problem('body.webhookTimestamp must be a number');
@@ -223,6 +190,8 @@ function envelopeOf(body: unknown): LinearWebhook {
     webhookTimestamp: timestamp,
     actor: actorOf(body),
   });
+  if (type === 'AgentSessionEvent') return defined({ ...meta, type, action, ...sessionEventFields(body) });
+  if (!isObject(data)) return defined({ ...meta, type, action, data: {}, updatedFrom });
   if (isLinearAction(action) && type === 'Issue') {
     return defined({ ...meta, type, action, data: issueData(data), updatedFrom: updatedFrom && issueUpdatedFrom(updatedFrom) });
   }

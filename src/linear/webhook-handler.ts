@@ -3,7 +3,8 @@ import type { RunService } from '../core/run-service.js';
 import type { Store } from '../core/store.js';
 import type { TriggerInput } from '../core/triggers.js';
 import { commentTrigger, labelTrigger, type LinearTriggerConfig } from './normalise.js';
-import { isCommentWebhook, type LinearWebhook } from './parse-webhook.js';
+import { isCommentWebhook, isSessionWebhook, type LinearWebhook } from './parse-webhook.js';
+import { sessionTrigger } from './session-triggers.js';
 
 /** Event-key of a webhook delivery (Linear's `Linear-Delivery` header). */
 export const deliveryKey = (deliveryId: string) => `linear:delivery:${deliveryId}`;
@@ -56,6 +57,10 @@ async function triggerOf(envelope: LinearWebhook, deliveryId: string | undefined
     if (await deps.store.eventKeys.has(ownCommentKey(envelope.data.id))) return { reason: 'our own comment' };
     const input = commentTrigger(envelope, deps.config, new Set());
     return input ? { input, reason: '' } : { reason: 'comment not addressed to us' };
+  }
+  if (isSessionWebhook(envelope)) {
+    const input = sessionTrigger(envelope, deps.config);
+    return input ? { input, reason: '' } : { reason: `agent session event ${envelope.action.slice(0, 40)} starts or steers nothing` };
   }
   return { reason: `event type ${envelope.type.slice(0, 40)} is not handled` };
 }

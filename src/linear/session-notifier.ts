@@ -1,0 +1,93 @@
+/**
+ * The notifier for `linear-session:<agentSessionId>` destinations: a run started from Linear's agent
+ * platform speaks as the session's activities. The first `thought` goes out as soon as the trigger is
+ * stored (Linear marks an agent unresponsive after 10 s); every observed state is a `thought`; success
+ * is a `response` with the session and pull-request links, failure an `error` with the status message,
+ * BLOCKED an `elicitation`. The session's external URL points at the run's session once it is known.
+ *
+ * Exactly once: every activity is created under an id derived from its outbox key; a retried create
+ * whose id Linear already has (answered as an input error) counts as delivered.
+ */
+import { NotifierError, type Delivery, type Notifier } from '../core/notifier.js';
+import type { OutboxMessage, RunSnapshot } from '../core/messages.js';
+import { renderText } from '../core/render-text.js';
+import type { LinearApi } from './linear-api.js';
+import { isInvalidInput, toLinearNotifierError } from './linear-errors.js';
+import { idFromKey } from './linear-notifier.js';
+import type { WorkflowMover } from './workflow-states.js';
+
+type ActivityType = 'thought' | 'response' | 'error' | 'elicitation';
+
+/** What a delivered `received` row reports: the issue the session is about. */
+interface SessionStart {
+  identifier?: string;
+}
+
+/** Parses `linear-session:<id>`; throws a permanent NotifierError otherwise. */
+export function parseSessionDestination(destination: string): string {
+  const match = /^linear-session:([A-Za-z0-9-]{1,100})$/.exec(destination);
+  if (!match?.[1]) throw new NotifierError(`not a Linear agent-session destination: ${destination.slice(0, 100)}`, { code: 'bad_destination', retryable: false });
+  return match[1];
+}
+
+function activityOf(message: OutboxMessage): { type: ActivityType; body: string } {
+  switch (message.kind) {
+    case 'received':
+      return { type: 'thought', body: `Received — starting a run for ${message.title}…` };
+    case 'status':
+      return { type: 'thought', body: statusLine(message.run) };
+    case 'announce': {
+      const text = renderText(message);
+      if (message.run.state === 'SUCCEEDED') return { type: 'response', body: text };
+      if (message.run.state === 'BLOCKED') return { type: 'elicitation', body: text.replace('Reply in this thread to answer.', 'Reply here to answer.') };
+      if (message.run.state === 'CANCELLED') return { type: 'response', body: text };
+      return { type: 'error', body: text };
+    }
+    case 'failed':
+      return { type: 'error', body: renderText(message) };
+    case 'followup_accepted':
+      return { type: 'thought', body: 'Sent your message to the run.' };
+    case 'notice':
+      return { type: 'thought', body: message.text };
+    default: {
+      const unknown: never = message;
+      throw new NotifierError(`unknown message kind ${String((unknown as { kind?: unknown }).kind).slice(0, 40)}`, { code: 'unknown_kind', retryable: false });
+    }
+  }
+}
+
+function statusLine(run: RunSnapshot): string {
+  return `Run \`${run.runId}\` is ${run.state}${run.statusText ? ` — ${run.statusText}` : ''}`;
+}
+
+export class LinearSessionNotifier implements Notifier {
+  readonly platform = 'linear-session';
+
+  constructor(private readonly options: { api: LinearApi; workflow?: WorkflowMover }) {}
+
+  async deliver(delivery: Delivery): Promise<unknown> {
+    const sessionId = parseSessionDestination(delivery.destination);
+    const { message } = delivery;
+    try {
+      const activity = activityOf(message);
+      const id = idFromKey(delivery.key);
+      try {
+        await this.options.api.createActivity({ id, agentSessionId: sessionId, content: { type: activity.type, body: activity.body } });
+      } catch (error) {
+        if (!(delivery.attempt > 0 && isInvalidInput(error))) throw error;
+      }
+      if (message.kind === 'status' || message.kind === 'announce') {
+        if (message.run.sessionLink) await this.options.api.setSessionLink(sessionId, message.run.sessionLink);
+        const start = (await delivery.resultOf(message.receivedKey)) as SessionStart | undefined;
+        if (start?.identifier && this.options.workflow?.enabled) await this.options.workflow.onRun(message.run, start.identifier);
+      }
+      if (message.kind === 'received') {
+        const identifier = (message.reference as { identifier?: unknown } | undefined)?.identifier;
+        return { activityId: id, ...(typeof identifier === 'string' && { identifier }) };
+      }
+      return { activityId: id };
+    } catch (error) {
+      throw toLinearNotifierError(error, message.kind);
+    }
+  }
+}
