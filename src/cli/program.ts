@@ -5,6 +5,7 @@ import { registerEmulatorCommand } from './emulator-command.js';
 import { ExitCode, exitFor } from './exit-codes.js';
 import { registerRunCommand } from './run-command.js';
 import { registerRunsCommand } from './runs-command.js';
+import { registerSchedulesCommand } from './schedules-command.js';
 import { registerServeCommand } from './serve-command.js';
 
 export interface CliResult {
@@ -23,6 +24,7 @@ export function buildProgram(context: CliContext, onShutdown: (stop: () => Promi
   registerServeCommand(program, context, onShutdown);
   registerRunCommand(program, context);
   registerRunsCommand(program, context);
+  registerSchedulesCommand(program, context);
   registerEmulatorCommand(program, context, onShutdown);
   registerConfigCommand(program, context);
   return program;

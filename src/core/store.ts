@@ -119,7 +119,7 @@ export interface ScheduleFire {
   /** The slot the fire is for (e.g. the cron time as ISO string): a slot fires once. */
   slot: string;
   firedAt: number;
-  /** `recorded` | `created` | `skipped` | `missed` | `failed`. */
+  /** `recorded` → `submitted` → `created` | `failed`; or `skipped` | `missed` (see core/schedule-fire.ts). */
   status: string;
   reason: string | null;
   triggerKey: string | null;
