@@ -14,12 +14,14 @@ import { startLoop, type RunningLoop } from './core/loop.js';
 import type { Notifier } from './core/notifier.js';
 import { OutboxWorker } from './core/outbox-worker.js';
 import { RunService } from './core/run-service.js';
+import { Scheduler } from './core/scheduler.js';
 import type { Store } from './core/store.js';
 import { Tracker } from './core/tracker.js';
 import { startEmulator, type RunningEmulator } from './emulator/index.js';
 import { healthRoutes, notConfiguredRoute, type ReadinessCheck } from './http/health-routes.js';
 import { createCoreMetrics, createMetrics, type Metrics } from './http/metrics.js';
 import { createHttpServer, listen, type Route } from './http/server.js';
+import { cronCalendar } from './schedules/calendar.js';
 import { openSqliteStore } from './store/sqlite-store.js';
 
 export interface ServiceOptions {
@@ -123,6 +125,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       owner,
       options: { pageSize: config.tracker.pageSize, intervalMs: config.tracker.intervalMs, ...(leases?.trackerMs && { leaseMs: leases.trackerMs }) },
     });
+    const scheduler = new Scheduler({
+      store,
+      runs: runService,
+      agentRuns,
+      clock,
+      owner,
+      logger: logger.child({ component: 'scheduler' }),
+      schedules: config.schedules.map((schedule) => ({ ...schedule, calendar: cronCalendar(schedule.cron, schedule.timezone) })),
+    });
     const notifiers = [
       new LogNotifier(logger.child({ component: 'log-notifier' })),
       ...(slack ? [slack.notifier] : []),
@@ -183,7 +194,18 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         return false;
       },
     });
-    loops.push(intakeLoop, trackerLoop, ...outboxLoops, housekeeping);
+    // Catches fires whose process died mid-way and says a pause soon after the failure that caused it.
+    const scheduleUpkeep = startLoop({
+      name: 'schedules',
+      clock,
+      logger,
+      idleMs: config.tracker.intervalMs,
+      work: async () => {
+        await scheduler.check();
+        return false;
+      },
+    });
+    loops.push(intakeLoop, trackerLoop, ...outboxLoops, housekeeping, scheduleUpkeep);
     // A stored trigger owes its "received" messages at once: wake the outbox too, not only intake.
     wakeWorkers = () => {
       intakeLoop.wake();
@@ -194,6 +216,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       // Let another process tick right away instead of waiting out our lease.
       await tracker.release();
     });
+    // After wakeWorkers is set, so a fire at start (catch-up, an unfinished fire) wakes the intake worker.
+    await scheduler.start();
+    // Stops run in reverse: the scheduler stops before the loops and the database.
+    stops.push(() => scheduler.stop());
 
     // Readiness must answer quickly and say the truth now: no retries, a short timeout.
     const probe = new AgentApiClient({ baseUrl: api.baseUrl, apiKey: api.apiKey, timeoutMs: READINESS_TIMEOUT_MS, retry: { maxRetries: 0 } });
@@ -226,7 +252,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     stops.push(() => http.close());
     logger.info({ url: http.url, database: config.database.path }, 'agent-bridge is listening');
     // Said loudly rather than silently ignoring the operator's Linear settings.
-    if (config.schedules.length > 0) logger.warn({ schedules: config.schedules.length }, 'schedules are configured and validated, but this version does not fire them yet');
+    if (config.schedules.length > 0) {
+      logger.info({ schedules: config.schedules.map((schedule) => `${schedule.name} (${schedule.cron} ${schedule.timezone}${schedule.enabled ? '' : ', disabled'})`) }, 'schedules are on');
+    }
 
     return { url: http.url, agentApiBaseUrl: api.baseUrl, emulated: api.emulator !== undefined, store, metrics, runs: runService, stop: stopAll };
   } catch (error) {
