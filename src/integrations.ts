@@ -1,0 +1,72 @@
+/**
+ * The integrations the composition root plugs in: each is built from the validated config and loaded
+ * lazily (Bolt and the Linear SDK are large and unused when their platform is off), and the run API is
+ * either the configured one or the built-in emulator.
+ */
+import { randomBytes } from 'node:crypto';
+import type { AppConfig } from './config/types.js';
+import type { Logger } from './core/logger.js';
+import type { RunService } from './core/run-service.js';
+import type { Store } from './core/store.js';
+import { startEmulator, type RunningEmulator } from './emulator/index.js';
+
+/** The Slack integration when configured (loaded lazily: Bolt is large and unused when Slack is off). */
+export async function slackIntegration(config: AppConfig, runs: RunService, store: Store, logger: Logger) {
+  const slack = config.slack;
+  if (!slack.enabled || !slack.botToken) return undefined;
+  const transport =
+    slack.mode === 'socket' && slack.appToken
+      ? ({ kind: 'socket', appToken: slack.appToken } as const)
+      : slack.signingSecret
+        ? ({ kind: 'http', signingSecret: slack.signingSecret } as const)
+        : undefined;
+  // The config schema already refuses a bot token without either; this keeps the types honest.
+  if (!transport) throw new Error('Slack needs SLACK_SIGNING_SECRET (HTTP) or SLACK_APP_TOKEN (Socket Mode) with SLACK_BOT_TOKEN');
+  const { startSlack } = await import('./slack/index.js');
+  return startSlack(
+    { botToken: slack.botToken, transport, apiUrl: slack.apiUrl, followups: slack.followups, allowedUsers: slack.allowedUsers },
+    runs,
+    store,
+    logger,
+  );
+}
+
+/** The Linear integration when configured (loaded lazily: the SDK is ~3 MB and unused when Linear is off). */
+export async function linearIntegration(config: AppConfig, runs: RunService, store: Store, logger: Logger, now: () => number) {
+  const linear = config.linear;
+  const credentials = linear.accessToken ? { accessToken: linear.accessToken } : linear.apiKey ? { apiKey: linear.apiKey } : undefined;
+  if (!linear.enabled || !credentials || !linear.webhookSecret) return undefined;
+  const { startLinear } = await import('./linear/index.js');
+  return startLinear(
+    {
+      credentials,
+      webhookSecret: linear.webhookSecret,
+      apiUrl: linear.apiUrl,
+      handle: linear.handle,
+      followups: linear.followups,
+      cancelOnLabelRemoved: linear.cancelOnLabelRemoved,
+      labels: linear.labels,
+      teams: linear.teams,
+      states: linear.states,
+    },
+    runs,
+    store,
+    logger.child({ component: 'linear' }),
+    now,
+  );
+}
+
+/** The configured run API, or the built-in emulator on a free local port when none is configured. */
+export async function agentApiEndpoint(config: AppConfig, logger: Logger): Promise<{ baseUrl: string; apiKey: string; emulator?: RunningEmulator }> {
+  if (!config.agentApi.emulated && config.agentApi.baseUrl && config.agentApi.apiKey) {
+    return { baseUrl: config.agentApi.baseUrl, apiKey: config.agentApi.apiKey };
+  }
+  const apiKey = randomBytes(16).toString('hex');
+  const emulator = await startEmulator({ apiKey, port: 0, host: '127.0.0.1' });
+  logger.warn(
+    { emulator: emulator.baseUrl },
+    'AGENT_API_BASE_URL is not set: using the BUILT-IN RUN-API EMULATOR — runs are simulated, no agent does real work. ' +
+      'Set AGENT_API_BASE_URL and AGENT_API_KEY to use the real Cloud Agent Run API.',
+  );
+  return { baseUrl: emulator.baseUrl, apiKey, emulator };
+}
