@@ -1,23 +1,53 @@
 import type { Command } from 'commander';
 import { describeConfig, integrationSummary, loadConfig } from '../config/index.js';
+import { ConfigError } from '../config/problems.js';
+import type { AppConfig } from '../config/types.js';
 import { printJson, type CliContext } from './context.js';
 
 export function registerConfigCommand(program: Command, context: CliContext): void {
   const config = program.command('config').description('inspect the configuration');
   config
     .command('check')
-    .description('validate the environment and config file; print the effective configuration (secrets masked); exit 2 on any problem')
+    .description(
+      'validate the environment and config file; print the effective configuration (secrets masked); ' +
+        'with Linear configured, check linear.states against the workspace; exit 2 on any problem',
+    )
     .option('--config <file>', 'file to check (default: AGENT_BRIDGE_CONFIG, else ./agent-bridge.yml when present)')
+    .option('--offline', 'do not ask Linear whether the workflow states in linear.states exist')
     .option('--json', 'print the effective configuration as JSON only')
-    .action((options: { config?: string; json?: boolean }) => {
+    .action(async (options: { config?: string; json?: boolean; offline?: boolean }) => {
       // A ConfigError propagates to the CLI's one error mapping: every problem listed, exit 2.
       const loaded = loadConfig({ env: context.env, cwd: context.cwd, ...(options.config && { configPath: options.config }) });
+      const live = options.offline ? [] : await checkAgainstLinear(loaded, context);
       if (options.json) return printJson(context, describeConfig(loaded));
       context.out(`Configuration is valid${loaded.configFile ? ` (${loaded.configFile})` : ' (no config file: defaults)'}.`);
       context.out('');
-      for (const line of integrationSummary(loaded)) context.out(line);
+      for (const line of [...integrationSummary(loaded), ...live]) context.out(line);
       context.out('');
       context.out('Effective configuration (secrets masked):');
       context.out(JSON.stringify(describeConfig(loaded), null, 2));
     });
+}
+
+/** Lines for the summary; a state name no team has is a problem (exit 2). Unreachable Linear is only said. */
+async function checkAgainstLinear(config: AppConfig, context: CliContext): Promise<string[]> {
+  const linear = config.linear;
+  const credentials = linear.accessToken ? { accessToken: linear.accessToken } : linear.apiKey ? { apiKey: linear.apiKey } : undefined;
+  if (!linear.enabled || !credentials || Object.keys(linear.states).length === 0) return [];
+  const [{ LinearClient }, { sdkLinearApi }, { checkWorkflowStates }, { linearErrorType }] = await Promise.all([
+    import('@linear/sdk'),
+    import('../linear/linear-api.js'),
+    import('../linear/check-states.js'),
+    import('../linear/linear-errors.js'),
+  ]);
+  let check;
+  try {
+    check = await checkWorkflowStates(sdkLinearApi(new LinearClient({ ...credentials, apiUrl: linear.apiUrl })), linear.teams, linear.states);
+  } catch (error) {
+    return [`Linear workflow states: not checked, Linear did not answer (${linearErrorType(error) ?? 'connection failed'}); run again, or pass --offline`];
+  }
+  const where = config.configFile ?? 'agent-bridge.yml';
+  if (check.problems.length > 0) throw new ConfigError(check.problems.map((message) => ({ where, message })));
+  for (const warning of check.warnings) context.err(`warning: ${warning}`);
+  return check.checked.map((line) => `Linear workflow states: ${line}`);
 }

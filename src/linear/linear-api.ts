@@ -6,7 +6,7 @@
  */
 import type { LinearClient } from '@linear/sdk';
 import { LinearTimeoutError } from './linear-errors.js';
-import { COMMENT_QUERY, ISSUE_QUERY, LABELS_QUERY, TEAM_STATES_QUERY, VIEWER_QUERY } from './queries.js';
+import { COMMENT_QUERY, ISSUE_QUERY, LABELS_QUERY, TEAMS_QUERY, TEAM_STATES_QUERY, VIEWER_QUERY } from './queries.js';
 
 export interface LinearIssueFacts {
   id: string;
@@ -32,6 +32,8 @@ export interface LinearApi {
   labels(names: readonly string[]): Promise<Array<{ id: string; name: string }>>;
   viewer(): Promise<{ id: string; name: string }>;
   teamStates(teamId: string): Promise<Array<{ id: string; name: string; type: string }>>;
+  /** Teams with these keys (all teams when empty) and the names of their workflow states. */
+  teams(keys: readonly string[]): Promise<Array<{ id: string; key: string; states: string[] }>>;
   moveIssue(issueId: string, stateId: string): Promise<void>;
   createActivity(input: { id: string; agentSessionId: string; content: Record<string, unknown> }): Promise<void>;
   /** Points the session's external URL at the run's session page (Linear shows it as a link). */
@@ -104,6 +106,11 @@ export function sdkLinearApi(client: LinearClient, timeoutMs = LINEAR_TIMEOUT_MS
     teamStates: async (teamId) => {
       const data = await read<{ team: { states: { nodes: Array<{ id: string; name: string; type: string }> } } }>('team', TEAM_STATES_QUERY, { id: teamId });
       return data.team.states.nodes;
+    },
+    teams: async (keys) => {
+      const filter = keys.length > 0 ? { or: keys.map((key) => ({ key: { eqIgnoreCase: key } })) } : undefined;
+      const data = await read<{ teams: { nodes: Array<{ id: string; key: string; states: { nodes: Array<{ name: string }> } }> } }>('teams', TEAMS_QUERY, filter ? { filter } : {});
+      return data.teams.nodes.map((team) => ({ id: team.id, key: team.key, states: team.states.nodes.map((state) => state.name) }));
     },
     moveIssue: (issueId, stateId) => succeeded('issueUpdate', client.updateIssue(issueId, { stateId })),
     createActivity: (input) => succeeded('agentActivityCreate', client.createAgentActivity(input as Parameters<LinearClient['createAgentActivity']>[0])),

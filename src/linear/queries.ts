@@ -36,3 +36,8 @@ export const VIEWER_QUERY = `query AgentBridgeViewer {
 export const TEAM_STATES_QUERY = `query AgentBridgeTeamStates($id: String!) {
   team(id: $id) { id key states { nodes { id name type } } }
 }`;
+
+/** Teams (all, or those with the given keys) and their workflow states, for `config check`. */
+export const TEAMS_QUERY = `query AgentBridgeTeams($filter: TeamFilter) {
+  teams(filter: $filter, first: 250) { nodes { id key states { nodes { id name type } } } }
+}`;

@@ -169,6 +169,14 @@ export async function startFakeLinearApi(options: FakeLinearOptions = {}): Promi
       return { data: { issueLabels: { nodes } } };
     },
     AgentBridgeViewer: () => ({ data: { viewer } }),
+    AgentBridgeTeams: ({ filter }) => {
+      const wanted = ((filter as { or?: Array<{ key: { eqIgnoreCase: string } }> } | undefined)?.or ?? []).map((entry) => entry.key.eqIgnoreCase.toLowerCase());
+      const teams = new Map([...issues.values()].map((issue) => [issue.team.id, issue.team]));
+      const nodes = [...teams.values()]
+        .filter((team) => wanted.length === 0 || wanted.includes(team.key.toLowerCase()))
+        .map((team) => ({ ...team, states: { nodes: options.states?.[team.id] ?? [] } }));
+      return { data: { teams: { nodes } } };
+    },
     AgentBridgeTeamStates: ({ id }) => {
       const team = [...issues.values()].map((issue) => issue.team).find((candidate) => candidate.id === id || candidate.key === id);
       if (!team) return notFound('Team');
