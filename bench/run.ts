@@ -11,12 +11,15 @@
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import { ackLatency } from './ack-latency.js';
 import { footprint } from './footprint.js';
+import { linearIntake, slackIntake } from './intake.js';
 import { renderSection, renderSummary, withDeadline, type Section } from './report.js';
 import { trackerCost } from './tracker-cost.js';
 
 const SECTIONS: Array<{ key: string; title: string; limitMs: number; run: () => Promise<Section> }> = [
   { key: 'tracker', title: 'Tracker cost', limitMs: 90_000, run: () => trackerCost() },
   { key: 'ack', title: 'Slack latency', limitMs: 90_000, run: () => ackLatency() },
+  { key: 'intake', title: 'Slack intake', limitMs: 90_000, run: () => slackIntake() },
+  { key: 'linear', title: 'Linear intake', limitMs: 90_000, run: () => linearIntake() },
   { key: 'footprint', title: 'Footprint', limitMs: 150_000, run: () => footprint() },
 ];
 
