@@ -225,7 +225,7 @@ export class IntakeWorker {
     const payload = trigger.payload as FollowupPayload;
     const runId = await this.currentRun(trigger.anchor);
     // A reply in a thread that never had a run is conversation, not a request.
-    if (!runId) return settle({ state: 'ignored', error: 'no run at this anchor' });
+    if (!runId) return settle({ state: 'ignored', error: 'no run at this anchor' }, payload.noRunNotice ? { owed: [notice(trigger, 'no-run', payload.noRunNotice)] } : {});
     return this.sendFollowup(trigger, runId, payload.message, payload.reference);
   }
 

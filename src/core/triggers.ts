@@ -38,6 +38,11 @@ export interface FollowupPayload {
   requester?: Requester;
   /** Edge data to find the message again (e.g. a Slack ts for the ✉️ reaction). */
   reference?: unknown;
+  /**
+   * What to tell the person when the anchor has no run to send this to. Unset: say nothing (a reply in
+   * a Slack thread without a run is conversation); set where the message was clearly addressed to us.
+   */
+  noRunNotice?: string;
 }
 
 export interface CancelPayload {

@@ -244,8 +244,16 @@ describe('commentTrigger', () => {
         message: 'use pnpm, not npm',
         requester: { platform: 'linear', id: LINEAR_IDS.user.id, name: LINEAR_IDS.user.name },
         reference: { issueId: '0a1b2c3d-0000-4000-8000-00000issue01', commentId: fixture.data['id'] },
+        noRunNotice: expect.stringContaining('There is no run on this issue to send that to.'),
       },
     });
+  });
+
+  it('only a comment addressed to us is answered when the issue has no run', () => {
+    const addressed = commentTrigger(parsed(commentCreated('@agent use pnpm')), config({ followups: 'all' }), BOT_IDS);
+    const plain = commentTrigger(parsed(commentCreated('use pnpm')), config({ followups: 'all' }), BOT_IDS);
+    expect(addressed?.payload).toHaveProperty('noRunNotice', expect.stringContaining('`@agent new <what to do>`'));
+    expect(plain?.payload).not.toHaveProperty('noRunNotice');
   });
 
   it.each<[string, LinearEnvelopeFixture, Partial<LinearTriggerConfig>, string | undefined, Record<string, unknown>?]>([

@@ -209,5 +209,14 @@ export function commentTrigger(envelope: LinearWebhook, config: LinearTriggerCon
     };
   }
   if (!intent.text) return undefined;
-  return { kind: 'followup', key, source: 'linear', anchor, payload: { message: intent.text, ...(requester && { requester }), reference } };
+  const noRunNotice = addressed
+    ? `There is no run on this issue to send that to. Add a trigger label (${Object.keys(config.labels).slice(0, 3).join(', ') || 'see linear.labels'}) or write \`${config.handle} new <what to do>\` to start one.`
+    : undefined;
+  return {
+    kind: 'followup',
+    key,
+    source: 'linear',
+    anchor,
+    payload: { message: intent.text, ...(requester && { requester }), reference, ...(noRunNotice && { noRunNotice }) },
+  };
 }

@@ -163,6 +163,18 @@ describe('comments steer and stop the run', () => {
     expect(emulator.engine.followups(run.run_id)).toHaveLength(0);
   });
 
+  it('a handle comment on an issue without a run says how to start one; a plain comment says nothing', async () => {
+    const { issue } = newIssue(fake);
+    expect((await bridge.deliver(commentOn(issue, '@agent can you look at this?'))).status).toBe(200);
+    const notice = await until(() => fake.comments(issue.identifier)[0], 'the notice');
+    expect(notice.body).toContain('There is no run on this issue');
+    expect(notice.body).toContain('`@agent new <what to do>`');
+    expect((await bridge.deliver(commentOn(issue, 'just a note'))).body['outcome']).toBe('ignored');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(fake.comments(issue.identifier)).toHaveLength(1);
+    expect(runsFor(issue.identifier)).toHaveLength(0);
+  });
+
   it('our own comments never count: by id (API user, no botActor) and by botActor', async () => {
     const { issue, run } = await labelledIssue();
     const start = await until(() => fake.comments(issue.identifier)[0], 'the start comment');
