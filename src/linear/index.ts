@@ -13,7 +13,8 @@ import type { LinearTriggerConfig } from './normalise.js';
 import { LinearPromptEnricher } from './prompt-context.js';
 import { LinearSessionNotifier } from './session-notifier.js';
 import { WorkflowMover, type WorkflowStates } from './workflow-states.js';
-import { handleLinearWebhook, ownCommentKey } from './webhook-handler.js';
+import { OwnIds } from './own-ids.js';
+import { handleLinearWebhook } from './webhook-handler.js';
 
 export interface LinearSettings extends LinearTriggerConfig {
   /** A personal API key, or an OAuth access token (`LINEAR_ACCESS_TOKEN`). */
@@ -64,13 +65,14 @@ export async function startLinear(settings: LinearSettings, runs: RunService, st
     logger.warn({ code: linearErrorType(error) }, 'could not look up the trigger labels in Linear; label removals are matched less precisely');
   }
 
-  const isOwnComment = (id: string) => store.eventKeys.has(ownCommentKey(id));
+  const ids = new OwnIds(settings.webhookSecret);
+  const isOwnComment = (id: string) => ids.isOwn(id);
   const route = linearWebhookRoute({
     secret: settings.webhookSecret,
     logger,
     now,
     handle: (envelope, deliveryId) =>
-      handleLinearWebhook(envelope, deliveryId, { config: settings, runs, store, now, logger, triggerLabelIds: () => triggerLabelIds }),
+      handleLinearWebhook(envelope, deliveryId, { config: settings, runs, store, now, logger, isOwnComment, triggerLabelIds: () => triggerLabelIds }),
   });
   const workflow = new WorkflowMover({
     api,
@@ -91,11 +93,9 @@ export async function startLinear(settings: LinearSettings, runs: RunService, st
         handle: settings.handle,
         logger,
         workflow,
-        rememberOwn: async (id) => {
-          await store.eventKeys.remember(ownCommentKey(id), now());
-        },
+        ids,
       }),
-      new LinearSessionNotifier({ api, workflow }),
+      new LinearSessionNotifier({ api, ids, workflow }),
     ],
     enricher: new LinearPromptEnricher({ api, isOwnComment }),
   };

@@ -4,26 +4,18 @@
  * per failure and per notice; ✉️ on a comment whose follow-up reached the run.
  *
  * Exactly once: every comment and reaction is created under an id derived from its outbox key
- * (`idFromKey`), so a create that reached Linear before a crash or timeout cannot be created twice;
- * a retried delivery looks for its id first. Ids are remembered (`rememberOwn`) before the create,
- * so the webhook of our own comment — which carries the API user and no `botActor` when we use a
- * personal API key — is recognised and ignored.
+ * (`OwnIds`), so a create that reached Linear before a crash or timeout cannot be created twice; a
+ * retried delivery looks for its id first. The same ids let the webhook of our own comment — which
+ * carries the API user and no `botActor` when we use a personal API key — be recognised and ignored.
  */
-import { createHash } from 'node:crypto';
 import type { Logger } from '../core/logger.js';
 import type { OutboxMessage } from '../core/messages.js';
 import { NotifierError, type Delivery, type Notifier } from '../core/notifier.js';
 import { messageComment, receivedComment, startFailedComment, statusComment } from './comment-text.js';
 import type { LinearApi } from './linear-api.js';
+import type { OwnIds } from './own-ids.js';
 import type { WorkflowMover } from './workflow-states.js';
 import { isInvalidInput, toLinearNotifierError } from './linear-errors.js';
-
-/** A UUID (version-4 layout) derived from a key: the same key always gives the same id. */
-export function idFromKey(key: string): string {
-  const hex = createHash('sha256').update(key).digest('hex');
-  const variant = ((parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
 
 /** Parses `linear:<IDENTIFIER>`; throws a permanent NotifierError otherwise. */
 export function parseLinearDestination(destination: string): string {
@@ -42,8 +34,8 @@ export interface LinearNotifierOptions {
   api: LinearApi;
   /** How a comment addresses the bot, for "answer with a comment starting with …". */
   handle: string;
-  /** Records the id of a comment we are about to create, so its webhook is ignored. */
-  rememberOwn: (commentId: string) => Promise<void>;
+  /** The ids of what we create. */
+  ids: OwnIds;
   /** `linear.states` moves, applied as the run's states are shown. */
   workflow?: WorkflowMover;
   logger?: Logger;
@@ -95,9 +87,8 @@ export class LinearNotifier implements Notifier {
 
   /** Creates a comment under the id of this delivery's key, unless an earlier attempt already did. */
   private async comment(delivery: Delivery, issueId: string, body: string, key = delivery.key): Promise<string> {
-    const id = idFromKey(key);
+    const id = this.options.ids.idFor(key);
     if (delivery.attempt > 0 && (await this.options.api.commentExists(id))) return id;
-    await this.options.rememberOwn(id);
     await this.options.api.createComment({ id, issueId, body });
     return id;
   }
@@ -113,7 +104,7 @@ export class LinearNotifier implements Notifier {
       return { commentId: received.commentId };
     }
     const replacementKey = `status_of:${receivedKey}`;
-    const replacement = idFromKey(replacementKey);
+    const replacement = this.options.ids.idFor(replacementKey);
     if (await this.options.api.commentExists(replacement)) {
       await this.options.api.updateComment(replacement, body);
       return { commentId: replacement };
@@ -125,7 +116,7 @@ export class LinearNotifier implements Notifier {
     const commentId = (message.reference as { commentId?: unknown } | undefined)?.commentId;
     if (typeof commentId !== 'string') return { reacted: false };
     try {
-      await this.options.api.react({ id: idFromKey(delivery.key), commentId, emoji: 'incoming_envelope' });
+      await this.options.api.react({ id: this.options.ids.idFor(delivery.key), commentId, emoji: 'incoming_envelope' });
     } catch (error) {
       // The comment was deleted, or an earlier attempt already reacted: either way nothing is owed.
       if (isInvalidInput(error)) return { reacted: false };

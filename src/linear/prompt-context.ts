@@ -14,16 +14,13 @@ export const CONTEXT_CHARACTERS = 6_000;
  * status, not requirements. Runs in the intake worker, never in the webhook handler.
  */
 export class LinearPromptEnricher implements PromptEnricher {
-  constructor(private readonly deps: { api: LinearApi; isOwnComment: (id: string) => Promise<boolean> }) {}
+  constructor(private readonly deps: { api: LinearApi; isOwnComment: (id: string) => boolean }) {}
 
   async enrich(trigger: StoredTrigger, payload: StartPayload): Promise<string> {
     const ref = payload.ticket?.ref;
     if (!ref) return payload.prompt;
     const issue = await this.deps.api.issue(ref, CONTEXT_COMMENTS * 2);
-    const human: typeof issue.comments = [];
-    for (const comment of issue.comments) {
-      if (!comment.byApp && !(await this.deps.isOwnComment(comment.id))) human.push(comment);
-    }
+    const human = issue.comments.filter((comment) => !comment.byApp && !this.deps.isOwnComment(comment.id));
     // The latest comments within the budget, shown oldest first.
     const chosen: typeof human = [];
     let budget = CONTEXT_CHARACTERS;

@@ -13,7 +13,7 @@ import type { OutboxMessage, RunSnapshot } from '../core/messages.js';
 import { renderText } from '../core/render-text.js';
 import type { LinearApi } from './linear-api.js';
 import { isInvalidInput, toLinearNotifierError } from './linear-errors.js';
-import { idFromKey } from './linear-notifier.js';
+import type { OwnIds } from './own-ids.js';
 import type { WorkflowMover } from './workflow-states.js';
 
 type ActivityType = 'thought' | 'response' | 'error' | 'elicitation';
@@ -63,14 +63,14 @@ function statusLine(run: RunSnapshot): string {
 export class LinearSessionNotifier implements Notifier {
   readonly platform = 'linear-session';
 
-  constructor(private readonly options: { api: LinearApi; workflow?: WorkflowMover }) {}
+  constructor(private readonly options: { api: LinearApi; ids: OwnIds; workflow?: WorkflowMover }) {}
 
   async deliver(delivery: Delivery): Promise<unknown> {
     const sessionId = parseSessionDestination(delivery.destination);
     const { message } = delivery;
     try {
       const activity = activityOf(message);
-      const id = idFromKey(delivery.key);
+      const id = this.options.ids.idFor(delivery.key);
       try {
         await this.options.api.createActivity({ id, agentSessionId: sessionId, content: { type: activity.type, body: activity.body } });
       } catch (error) {

@@ -8,8 +8,6 @@ import { sessionTrigger } from './session-triggers.js';
 
 /** Event-key of a webhook delivery (Linear's `Linear-Delivery` header). */
 export const deliveryKey = (deliveryId: string) => `linear:delivery:${deliveryId}`;
-/** Event-key of a comment we created (its webhook must not count as a person's comment). */
-export const ownCommentKey = (commentId: string) => `linear:own-comment:${commentId}`;
 
 export type WebhookOutcome = { outcome: 'stored' | 'duplicate' | 'ignored'; reason?: string };
 
@@ -19,6 +17,8 @@ export interface LinearWebhookDeps {
   store: Pick<Store, 'eventKeys' | 'anchors' | 'runs'>;
   now: () => number;
   logger: Logger;
+  /** Whether a comment id is one we created (its webhook must not count as a person's comment). */
+  isOwnComment: (commentId: string) => boolean;
   /** Ids of the trigger labels, resolved at start (Linear sends only ids of removed labels). */
   triggerLabelIds?: () => ReadonlySet<string> | undefined;
 }
@@ -54,7 +54,7 @@ async function triggerOf(envelope: LinearWebhook, deliveryId: string | undefined
     return input ? { input, reason: '' } : { reason: 'no trigger label change' };
   }
   if (isCommentWebhook(envelope)) {
-    if (await deps.store.eventKeys.has(ownCommentKey(envelope.data.id))) return { reason: 'our own comment' };
+    if (deps.isOwnComment(envelope.data.id)) return { reason: 'our own comment' };
     const input = commentTrigger(envelope, deps.config, new Set());
     return input ? { input, reason: '' } : { reason: 'comment not addressed to us' };
   }

@@ -1,6 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { idFromKey } from '../../src/linear/linear-notifier.js';
 import type { FakeLinearApi } from '../fakes/linear-api.js';
 import { LINEAR_IDS, issueCreated, linearEvilBodies, linearDelivery } from '../fixtures/linear/index.js';
 import { tempDir } from '../helpers/spawn-cli.js';
@@ -204,7 +203,7 @@ describe('failures are said in words', () => {
     // Tried, failed, retried under the same id (the first failure may have hit another test's comment).
     expect(fake.callsTo('createComment').filter((call) => (call.variables['input'] as { id: string }).id === start.id).length).toBeGreaterThanOrEqual(2);
     expect(fake.comments(issue.identifier).filter((comment) => comment.body.includes('**agent-bridge**'))).toHaveLength(1);
-    expect(start.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(start.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-8[0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 });
 
@@ -236,6 +235,5 @@ describe('bad input gets a clear answer and changes nothing', () => {
     expect(unknown).toMatchObject({ status: 200, body: { outcome: 'ignored' } });
     const huge = JSON.stringify({ action: 'create', type: 'Issue', data: { description: 'x'.repeat(2 * 1024 * 1024) }, webhookTimestamp: Date.now() });
     expect((await bridge.deliver(huge)).status).toBe(413);
-    expect(idFromKey('a')).toBe(idFromKey('a'));
   });
 });
