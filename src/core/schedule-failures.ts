@@ -26,11 +26,11 @@ export interface FailedFire {
 }
 
 /** The newest failed fires in a row after `after` (epoch ms), newest first, at most `limit`. */
-export async function failureStreak(store: Store, schedule: string, after: number, limit: number): Promise<FailedFire[]> {
+export async function failureStreak(store: Store, schedule: string, after: number, limit: number, known?: ReadonlyMap<string, string>): Promise<FailedFire[]> {
   const failures: FailedFire[] = [];
   for (const fire of await store.scheduleFires.list(schedule, limit + LOOKBACK)) {
     if (fire.firedAt <= after || failures.length >= limit) break;
-    const outcome = await fireRunOutcome(store, fire);
+    const outcome = await fireRunOutcome(store, fire, known);
     if (outcome?.kind === 'not_started') failures.push({ slot: fire.slot, state: 'not started' });
     else if (outcome?.kind === 'run' && (outcome.state === 'FAILED' || outcome.state === 'ERROR')) {
       failures.push({ slot: fire.slot, runId: outcome.runId, state: outcome.state });
@@ -55,13 +55,15 @@ export function pausedNoticeText(schedule: string, count: number): string {
 export async function pauseAfterFailures(
   deps: { store: Store; clock: Clock; logger: Logger },
   def: ScheduleDefinition,
+  /** Run states learnt from the run API just now, newer than what the tracker stored. */
+  known?: ReadonlyMap<string, string>,
 ): Promise<PauseState | undefined> {
   const { store, clock, logger } = deps;
   const limit = def.pauseAfterFailures;
   if (limit <= 0) return undefined;
   const current = await readPause(store.settings, def.name);
   if (current?.paused) return undefined;
-  const failures = await failureStreak(store, def.name, current?.at ?? 0, limit);
+  const failures = await failureStreak(store, def.name, current?.at ?? 0, limit, known);
   if (failures.length < limit) return undefined;
   const latest = failures[0] as FailedFire;
   const text = pausedNoticeText(def.name, limit);

@@ -4,6 +4,7 @@ import { explainError } from './explain-error.js';
 import type { Logger } from './logger.js';
 import { anchorAliasKey } from './messages.js';
 import type { ScheduleCalendar, Slot } from './schedule-calendar.js';
+import { pauseAfterFailures } from './schedule-failures.js';
 import { readPause } from './schedule-pause.js';
 import type { ScheduleFire, Store } from './store.js';
 import { titleFrom } from './title.js';
@@ -38,6 +39,14 @@ export interface TriggerSubmitter {
 
 /** How the overlap check asks whether a run is still active: `AgentRuns` satisfies it. */
 export type RunLookup = Pick<AgentRuns, 'getRun'>;
+
+/** What `overlap: skip` found out about the previous run. */
+interface OverlapCheck {
+  /** Why the slot must wait, when it must. */
+  busy?: string;
+  /** The previous run's end state, when the run API just said it ended. */
+  ended?: { runId: string; state: string };
+}
 
 export interface FireDeps {
   store: Store;
@@ -205,8 +214,13 @@ export class ScheduleFirer {
       // runs although the schedule is paused. Overlap still applies to it.
       if (pause?.paused && !isManualSlot(fire.slot)) return this.skip(def, fire, `paused${pause.reason ? ` (${pause.reason})` : ''}`);
       if (def.overlap === 'skip') {
-        const busy = await this.busyReason(def, fire.slot);
-        if (busy) return this.skip(def, fire, busy);
+        const check = await this.busyReason(def, fire.slot);
+        if (check.busy) return this.skip(def, fire, check.busy);
+        // The API may know of a failure the tracker has not stored yet: it may complete the streak.
+        if (check.ended && def.pauseAfterFailures > 0 && !isManualSlot(fire.slot)) {
+          const paused = await pauseAfterFailures(this.deps, def, new Map([[check.ended.runId, check.ended.state]]));
+          if (paused) return this.skip(def, fire, `paused (${paused.reason ?? 'after failures'})`);
+        }
       }
       await this.deps.runs.submit(trigger);
     }
@@ -223,20 +237,23 @@ export class ScheduleFirer {
     return { status: 'skipped', slot: fire.slot, reason };
   }
 
-  /** Why the slot must wait for the schedule's previous run (`overlap: skip`), or undefined when it need not. */
-  private async busyReason(def: ScheduleDefinition, slotKey: string): Promise<string | undefined> {
+  /**
+   * Why the slot must wait for the schedule's previous run (`overlap: skip`), if it must; and the
+   * previous run's end state when the run API just said it ended.
+   */
+  private async busyReason(def: ScheduleDefinition, slotKey: string): Promise<OverlapCheck> {
     const { store } = this.deps;
     const fires = await store.scheduleFires.list(def.name, RECENT_FIRES);
     const previous = fires.find(
       (fire) => fire.slot !== slotKey && fire.triggerKey !== null && (fire.status === FIRE_STATUS.submitted || fire.status === FIRE_STATUS.created),
     );
-    if (!previous?.triggerKey) return undefined;
+    if (!previous?.triggerKey) return {};
     const trigger = await store.triggers.getByKey(previous.triggerKey);
     if (trigger?.state === 'pending' || trigger?.state === 'working') {
-      return `overlap: skip — the previous fire (${previous.slot}) is still starting its run`;
+      return { busy: `overlap: skip — the previous fire (${previous.slot}) is still starting its run` };
     }
     const runId = trigger?.runId ?? previous.runId;
-    if (trigger?.state !== 'done' || !runId) return undefined;
+    if (trigger?.state !== 'done' || !runId) return {};
     return this.runBusyReason(runId);
   }
 
@@ -246,19 +263,20 @@ export class ScheduleFirer {
    * mistake for `overlap: skip` — a missed slot is visible and the next one comes, whereas a fire
    * while the API is unreachable would pile runs up (and could not be started anyway).
    */
-  private async runBusyReason(runId: string): Promise<string | undefined> {
+  private async runBusyReason(runId: string): Promise<OverlapCheck> {
     try {
       const run = await this.deps.agentRuns.getRun(runId);
-      return isTerminalState(run.state) ? undefined : `overlap: skip — the previous run ${runId} is still ${run.state}`;
+      return isTerminalState(run.state) ? { ended: { runId, state: run.state } } : { busy: `overlap: skip — the previous run ${runId} is still ${run.state}` };
     } catch (error) {
       // A run the API does not know cannot be active.
-      if (error instanceof AgentApiError && error.kind === 'not_found') return undefined;
+      if (error instanceof AgentApiError && error.kind === 'not_found') return {};
       const tracked = await this.deps.store.runs.get(runId);
-      if (tracked && !tracked.tracked && isTerminalState(tracked.state)) return undefined;
-      return (
-        `overlap: skip — could not ask the run API whether the previous run ${runId} has ended (${explainError(error)}); ` +
-        `it was last seen ${tracked?.state ?? 'in an unknown state'}`
-      );
+      if (tracked && !tracked.tracked && isTerminalState(tracked.state)) return {};
+      return {
+        busy:
+          `overlap: skip — could not ask the run API whether the previous run ${runId} has ended (${explainError(error)}); ` +
+          `it was last seen ${tracked?.state ?? 'in an unknown state'}`,
+      };
     }
   }
 }

@@ -13,7 +13,7 @@ export type FireRunOutcome =
   | { kind: 'run'; runId: string; state: string };
 
 /** The outcome of a fire that submitted a trigger; undefined for skipped, missed and undecided fires. */
-export async function fireRunOutcome(store: Store, fire: ScheduleFire): Promise<FireRunOutcome | undefined> {
+export async function fireRunOutcome(store: Store, fire: ScheduleFire, known?: ReadonlyMap<string, string>): Promise<FireRunOutcome | undefined> {
   const submitted: string[] = [FIRE_STATUS.submitted, FIRE_STATUS.created, FIRE_STATUS.failed];
   if (!fire.triggerKey || !submitted.includes(fire.status)) return undefined;
   const trigger = await store.triggers.getByKey(fire.triggerKey);
@@ -21,6 +21,8 @@ export async function fireRunOutcome(store: Store, fire: ScheduleFire): Promise<
   if (trigger.state === 'pending' || trigger.state === 'working') return { kind: 'starting' };
   const runId = trigger.runId ?? fire.runId;
   if (trigger.state !== 'done' || !runId) return { kind: 'not_started', error: trigger.lastError };
+  const knownState = known?.get(runId);
+  if (knownState) return { kind: 'run', runId, state: knownState };
   const run = await store.runs.get(runId);
   return { kind: 'run', runId, state: run?.state ?? 'UNKNOWN' };
 }

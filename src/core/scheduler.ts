@@ -143,7 +143,8 @@ export class Scheduler {
     await this.firer.completeRecorded(def);
     const fires = await this.deps.store.scheduleFires.list(def.name, 50);
     const last = fires.find((fire) => !isManualSlot(fire.slot));
-    this.handledUntil.set(def.name, last ? last.firedAt : now - this.lateMs);
+    // No fire recorded: the schedule is new here, so nothing before now was due (not even a late slot).
+    this.handledUntil.set(def.name, last ? last.firedAt : now);
   }
 
   /** Handles the slots due since the previous pass, then arms the timer for the next one. Never rejects. */
