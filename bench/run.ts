@@ -3,15 +3,17 @@
  * targets (issue 10). Loopback traffic only; every loop is bounded in count and every section in time.
  *
  *   npm run bench                 # all sections
- *   npm run bench -- tracker ack  # some of them: tracker, ack, footprint
+ *   npm run bench -- tracker ack  # some of them: tracker, ack, intake, linear, people, footprint
  *   BENCH_CPU_PROF=/tmp/prof npm run bench   # also CPU profiles of the measured phases (bench/profile.ts)
  *
  * Exits 0 when every section ran (missed targets are reported, not failures), 1 when one crashed.
  */
-import { availableParallelism, cpus, totalmem } from 'node:os';
+import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { ackLatency } from './ack-latency.js';
 import { footprint } from './footprint.js';
 import { linearIntake, slackIntake } from './intake.js';
+import { peopleLatency } from './people.js';
+import { watchMachine } from './machine.js';
 import { renderSection, renderSummary, withDeadline, type Section } from './report.js';
 import { trackerCost } from './tracker-cost.js';
 
@@ -20,6 +22,7 @@ const SECTIONS: Array<{ key: string; title: string; limitMs: number; run: () => 
   { key: 'ack', title: 'Slack latency', limitMs: 90_000, run: () => ackLatency() },
   { key: 'intake', title: 'Slack intake', limitMs: 90_000, run: () => slackIntake() },
   { key: 'linear', title: 'Linear intake', limitMs: 90_000, run: () => linearIntake() },
+  { key: 'people', title: 'Latency to people', limitMs: 90_000, run: () => peopleLatency() },
   { key: 'footprint', title: 'Footprint', limitMs: 150_000, run: () => footprint() },
 ];
 
@@ -35,15 +38,18 @@ async function main(): Promise<number> {
   const started = Date.now();
   console.log('# agent-bridge benchmarks');
   console.log('');
-  console.log(`${new Date(started).toISOString()} · ${availableParallelism()} cores (${cpu}) · ${(totalmem() / 2 ** 30).toFixed(1)} GiB · Node ${process.version} · ${process.platform}/${process.arch}`);
+  console.log(`${new Date(started).toISOString()} · ${availableParallelism()} cores (${cpu}) · ${(totalmem() / 2 ** 30).toFixed(1)} GiB · Node ${process.version} · ${process.platform}/${process.arch} · load average before start ${loadavg()[0]?.toFixed(2)} (other work on the machine)`);
 
   const done: Section[] = [];
   let crashed = 0;
   for (const section of selected) {
     const begin = Date.now();
     process.stderr.write(`bench: ${section.title} …\n`);
+    const machine = watchMachine();
     try {
       const result = await withDeadline(section.title, section.limitMs, section.run);
+      const busy = machine.stop();
+      if (busy) result.notes.push(`${busy[0]?.toUpperCase()}${busy.slice(1)}.`);
       done.push(result);
       console.log('');
       console.log(renderSection(result));
