@@ -50,7 +50,9 @@ interface OverlapCheck {
 
 export interface FireDeps {
   store: Store;
+  /** Where start triggers go (`RunService`): the intake worker creates the runs. */
   runs: TriggerSubmitter;
+  /** For `overlap: skip`: asks whether the previous run is still active. */
   agentRuns: RunLookup;
   clock: Clock;
   logger: Logger;

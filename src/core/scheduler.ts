@@ -6,10 +6,9 @@ import {
   ScheduleFirer,
   isManualSlot,
   manualSlot,
+  type FireDeps,
   type FireOutcome,
-  type RunLookup,
   type ScheduleDefinition,
-  type TriggerSubmitter,
 } from './schedule-fire.js';
 import type { Store } from './store.js';
 
@@ -32,16 +31,8 @@ export interface SchedulerOptions {
   retryMs?: number;
 }
 
-export interface SchedulerDeps {
-  store: Store;
-  /** Where start triggers go (`RunService`): the intake worker creates the runs. */
-  runs: TriggerSubmitter;
-  /** For `overlap: skip`: asks whether the previous run is still active. */
-  agentRuns: RunLookup;
-  clock: Clock;
-  logger: Logger;
-  /** Unique per process (leases). */
-  owner: string;
+/** What the scheduler needs: what a fire needs (store, submitter, run lookup, clock, logger, owner), and the schedules. */
+export interface SchedulerDeps extends FireDeps {
   /** Every configured schedule; disabled ones are never armed but can be triggered by hand. */
   schedules: ScheduleDefinition[];
   options?: SchedulerOptions;

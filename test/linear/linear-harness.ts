@@ -81,13 +81,4 @@ export async function startLinearBridge(options: { fake: FakeLinearApi; emulator
 
 export { startFakeLinearApi };
 
-/** Polls until `find` returns something truthy. */
-export async function until<T>(find: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await find();
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+export { until } from '../helpers/until.js';

@@ -10,6 +10,7 @@ import { postSlackEvent } from '../fakes/slack-signing.js';
 import { eventCallback, threadReply } from '../fixtures/slack/events.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
 import { startBridge } from '../helpers/start-bridge.js';
+import { until as waitFor } from '../helpers/until.js';
 
 /*
  * Schedules end to end: the real service (startBridge) on a SQLite file, with a schedule that fires
@@ -54,15 +55,8 @@ async function startWith(schedule: string): Promise<RunningService> {
   return service;
 }
 
-async function until<T>(find: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 8_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await find();
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; slack calls: ${slack.calls.map((call) => call.method).join(', ')}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const until = <T>(find: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 8_000) =>
+  waitFor(find, what, timeoutMs, () => `slack calls: ${slack.calls.map((call) => call.method).join(', ')}`);
 
 /** Runs created for the schedule (its config `name`), oldest first. */
 const runsOf = (name: string): RunItem[] =>

@@ -13,6 +13,7 @@ import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
 import { blockActionsCancel, slashCommand, unknownInteraction } from '../fixtures/slack/interactions.js';
 import { tempDir } from '../helpers/spawn-cli.js';
 import { startBridge as startBridgeAt } from '../helpers/start-bridge.js';
+import { until as waitFor } from '../helpers/until.js';
 
 /*
  * Slack end to end: the real Bolt on the running server receives correctly signed requests, the
@@ -56,15 +57,8 @@ afterEach(() => {
   emulator.engine.reset();
 });
 
-async function until<T>(find: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await find();
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; slack calls: ${slack.calls.map((call) => call.method).join(', ')}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const until = <T>(find: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 10_000) =>
+  waitFor(find, what, timeoutMs, () => `slack calls: ${slack.calls.map((call) => call.method).join(', ')}`);
 
 const triggerCount = async () => Object.values(await service.store.triggers.countByState()).reduce((sum, count) => sum + count, 0);
 const runFor = (ts: string) => emulator.engine.list({}).runs.find((run) => run.prompt?.includes(referenceLine(messageKey(CHANNEL, ts))));
