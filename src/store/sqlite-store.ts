@@ -63,9 +63,10 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const inMemory = options.path === ':memory:' || options.path === '';
   if (!inMemory) mkdirSync(dirname(options.path), { recursive: true });
   // The busy timeout is given to the constructor so that it already applies to the pragmas below.
-  const db = new Database(options.path, { timeout: options.busyTimeoutMs ?? 5000 });
+  const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+  const db = new Database(options.path, { timeout: busyTimeoutMs });
   try {
-    db.pragma('journal_mode = WAL');
+    if (!inMemory) switchToWal(db, busyTimeoutMs);
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     migrate(db, options.now ?? Date.now);
@@ -73,5 +74,25 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   } catch (error) {
     db.close();
     throw error;
+  }
+}
+
+/**
+ * Puts a file database in WAL mode. On a new file that another process is setting up at the same
+ * moment (replicas starting together), SQLite answers "busy" at once instead of waiting out the busy
+ * timeout, so we wait and ask again ourselves, within the same timeout.
+ */
+function switchToWal(db: Database.Database, busyTimeoutMs: number): void {
+  const deadline = Date.now() + busyTimeoutMs;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      if (db.pragma('journal_mode = WAL', { simple: true }) === 'wal') return;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw error;
+    }
+    if (Date.now() > deadline) throw new Error(`could not switch ${db.name} to WAL mode within ${busyTimeoutMs} ms`);
+    // A synchronous pause: opening the store is synchronous, and this happens only at start.
+    Atomics.wait(pause, 0, 0, 5);
   }
 }
