@@ -1,0 +1,184 @@
+/**
+ * The world outside the service, in a child process of the bench (started by bench/outside-client.ts)
+ * so that neither its CPU nor its garbage shares the service's event loop:
+ *
+ * - `world`: the fake Slack Web API, the fake Linear GraphQL API (with issues ENG-1 … ENG-n seeded,
+ *   the ones the load generator sends) and the run-API emulator in manual mode;
+ * - `load`: autocannon sending correctly signed Slack `app_mention` events or Linear "label added"
+ *   Issue webhooks, every request with its own ids and a fresh signature.
+ *
+ * One message in, one answer out, over the IPC channel: `{id, op, …}` → `{id, ok, value | error}`.
+ */
+import autocannon, { type AutocannonRequest } from 'autocannon';
+import { startEmulator, type RunningEmulator } from '../src/emulator/index.js';
+import { startFakeLinearApi, type FakeLinearApi } from '../test/fakes/linear-api.js';
+import { startFakeSlackApi, type FakeSlackApi } from '../test/fakes/slack-api.js';
+import { signSlack } from '../test/fakes/slack-signing.js';
+import { LINEAR_IDS, labelAdded, linearDelivery } from '../test/fixtures/linear/index.js';
+import { appMention, eventCallback } from '../test/fixtures/slack/events.js';
+import { SLACK_IDS } from '../test/fixtures/slack/ids.js';
+import { quantile } from './report.js';
+
+export interface WorldRequest {
+  op: 'world';
+  slackToken: string;
+  linearKey: string;
+  /** Issues ENG-1 … ENG-n known to the fake Linear API. */
+  linearIssues: number;
+  emulatorKey: string;
+}
+
+export interface WorldUrls {
+  slackUrl: string;
+  linearUrl: string;
+  emulatorBaseUrl: string;
+}
+
+export interface LoadRequest {
+  op: 'load';
+  kind: 'slack' | 'linear';
+  url: string;
+  secret: string;
+  connections: number;
+  seconds: number;
+  /** Requests per second over all connections (autocannon `overallRate`); none = as fast as answered. */
+  rate?: number;
+  /** Linear: send issues the fake Linear API knows (ENG-1 …), else ones it does not (a bare baseline never asks). */
+  knownIssues?: boolean;
+}
+
+export interface LoadResult {
+  /** Responses with a 2xx status. */
+  ok: number;
+  /** Responses with any other status, by status. */
+  other: Record<string, number>;
+  errors: number;
+  timeouts: number;
+  seconds: number;
+  /** Of every response, in ms: from writing the request to the last byte of the answer. */
+  latency: { p50: number; p90: number; p99: number; max: number };
+  /** CPU (user + system) this child spent during the run, in ms. */
+  cpuMs: number;
+}
+
+export type OutsideRequest = WorldRequest | LoadRequest | { op: 'stats' };
+
+export interface WorldStats {
+  slackCalls: number;
+  linearCalls: number;
+  /** CPU this child spent since it started, in ms. */
+  cpuMs: number;
+}
+
+const LINEAR_TEAM = { id: LINEAR_IDS.team.id, key: 'ENG' };
+/** The nth bench issue, as both the fake Linear API and the webhooks know it. */
+export const benchIssue = (n: number) => ({
+  id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+  identifier: `ENG-${n}`,
+  title: `Bench issue ${n}`,
+  url: `https://linear.app/acme/issue/ENG-${n}`,
+  team: LINEAR_TEAM,
+});
+
+let slack: FakeSlackApi | undefined;
+let linear: FakeLinearApi | undefined;
+let emulator: RunningEmulator | undefined;
+let knownIssue = 0;
+let unknownIssue = 10_000_000;
+
+async function world(request: WorldRequest): Promise<WorldUrls> {
+  slack = await startFakeSlackApi({ token: request.slackToken });
+  slack.setChannel(SLACK_IDS.channel, { name: 'dev' });
+  slack.setUser(SLACK_IDS.user, { display_name: 'ada' });
+  const { agent, bug } = LINEAR_IDS.labels;
+  linear = await startFakeLinearApi({ authorization: request.linearKey, labels: [agent, bug] });
+  for (let n = 1; n <= request.linearIssues; n++) linear.addIssue(benchIssue(n));
+  emulator = await startEmulator({ apiKey: request.emulatorKey, port: 0, manual: true });
+  return { slackUrl: slack.url, linearUrl: linear.url, emulatorBaseUrl: emulator.baseUrl };
+}
+
+/** A signed `app_mention` with a fresh ts, event_ts, client_msg_id and event_id (fixture counters). */
+function slackRequest(secret: string): AutocannonRequest {
+  const body = JSON.stringify(eventCallback(appMention({ channel: SLACK_IDS.channel })));
+  return {
+    method: 'POST',
+    path: '/slack/events',
+    headers: { 'content-type': 'application/json', ...signSlack(secret, body) },
+    body,
+  };
+}
+
+/** Issue ENG-n gaining the trigger label `Agent`, delivered now, with a fresh Linear-Delivery id. */
+function linearRequest(secret: string, known: boolean): AutocannonRequest {
+  const issue = benchIssue(known ? ++knownIssue : ++unknownIssue);
+  const payload = labelAdded(LINEAR_IDS.labels.agent, [LINEAR_IDS.labels.bug], { id: issue.id, identifier: issue.identifier, title: issue.title, url: issue.url });
+  const { body, headers } = linearDelivery(secret, payload);
+  return { method: 'POST', path: '/linear/webhook', headers, body };
+}
+
+function load(request: LoadRequest): Promise<LoadResult> {
+  const build = request.kind === 'slack' ? () => slackRequest(request.secret) : () => linearRequest(request.secret, request.knownIssues ?? false);
+  const latencies: number[] = [];
+  const other: Record<string, number> = {};
+  const cpu = process.cpuUsage();
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: request.url,
+        connections: request.connections,
+        duration: request.seconds,
+        timeout: 10,
+        ...(request.rate !== undefined && { overallRate: request.rate, ignoreCoordinatedOmission: true }),
+        requests: [{ setupRequest: (defaults) => ({ ...defaults, ...build() }) }],
+      },
+      (error, result) => {
+        if (error) return reject(error);
+        const used = process.cpuUsage(cpu);
+        resolve({
+          ok: result['2xx'],
+          other,
+          errors: result.errors,
+          timeouts: result.timeouts,
+          seconds: result.duration,
+          latency: { p50: quantile(latencies, 0.5), p90: quantile(latencies, 0.9), p99: quantile(latencies, 0.99), max: Math.max(...latencies) },
+          cpuMs: (used.user + used.system) / 1000,
+        });
+      },
+    );
+    instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+      latencies.push(responseTime);
+      if (statusCode < 200 || statusCode > 299) other[statusCode] = (other[statusCode] ?? 0) + 1;
+    });
+  });
+}
+
+function stats(): WorldStats {
+  const used = process.cpuUsage();
+  return {
+    slackCalls: slack?.calls.length ?? 0,
+    linearCalls: linear?.calls.length ?? 0,
+    cpuMs: (used.user + used.system) / 1000,
+  };
+}
+
+async function answer(request: OutsideRequest): Promise<unknown> {
+  switch (request.op) {
+    case 'world':
+      return world(request);
+    case 'load':
+      return load(request);
+    case 'stats':
+      return stats();
+  }
+}
+
+process.on('message', (message: OutsideRequest & { id: number }) => {
+  answer(message).then(
+    (value) => process.send?.({ id: message.id, ok: true, value }),
+    (error: unknown) => process.send?.({ id: message.id, ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
+  );
+});
+// The bench went away (or closed the channel): stop everything with it.
+process.on('disconnect', () => {
+  void Promise.allSettled([slack?.close(), linear?.close(), emulator?.close()]).then(() => process.exit(0));
+});
