@@ -157,10 +157,22 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     );
 
     const loops: RunningLoop[] = [];
-    const outboxLoops = outboxWorkers.map((worker, index) =>
-      startLoop({ name: `outbox-${index}`, clock, logger, idleMs: 500, work: () => worker.deliverOnce() }),
+    // A wake starts one outbox loop; a loop that found a row wakes the next, so as many deliver at
+    // once as there are rows owed (up to 8), and an empty outbox costs one claim, not eight.
+    const outboxLoops: RunningLoop[] = outboxWorkers.map((worker, index) =>
+      startLoop({
+        name: `outbox-${index}`,
+        clock,
+        logger,
+        idleMs: 500,
+        work: async () => {
+          const delivered = await worker.deliverOnce();
+          if (delivered) outboxLoops[(index + 1) % outboxLoops.length]?.wake();
+          return delivered;
+        },
+      }),
     );
-    const outboxLoop = { wake: () => outboxLoops.forEach((loop) => loop.wake()) };
+    const outboxLoop = { wake: () => outboxLoops[0]?.wake() };
     const intakeLoop = startLoop({
       name: 'intake',
       clock,

@@ -68,11 +68,20 @@ export function startLoop(options: LoopOptions): RunningLoop {
     })();
   };
 
-  setImmediate(run);
+  // Many wakes in one turn (a burst of stored triggers) are one pass, not one pass each.
+  let wakePending = false;
+  const wake = () => {
+    if (stopped || wakePending) return;
+    wakePending = true;
+    setImmediate(() => {
+      wakePending = false;
+      run();
+    });
+  };
+
+  wake();
   return {
-    wake: () => {
-      if (!stopped) setImmediate(run);
-    },
+    wake,
     stop: async () => {
       stopped = true;
       cancelTimer?.();

@@ -26,8 +26,11 @@ export class RunService {
     },
   ) {}
 
-  /** Stores the trigger; `accepted` is false for a key already seen (a retried or redelivered event). */
-  async submit(input: TriggerInput): Promise<{ accepted: boolean; triggerId: number }> {
+  /**
+   * Stores the trigger; `accepted` is false for a key already seen (a retried or redelivered event).
+   * `rememberKeys` (e.g. a webhook's delivery id) are remembered in the same transaction.
+   */
+  async submit(input: TriggerInput, options: { rememberKeys?: readonly string[] } = {}): Promise<{ accepted: boolean; triggerId: number }> {
     validate(input);
     const denied = this.deps.access?.deny(input);
     const owed: NewOutboxRow[] = denied
@@ -48,6 +51,7 @@ export class RunService {
       { key: input.key, kind: input.kind, source: input.source, anchor: input.anchor, payload: input.payload },
       owed,
       this.deps.clock.now(),
+      options.rememberKeys,
     );
     if (inserted) this.deps.onStored?.();
     return { accepted: inserted, triggerId: trigger.id };

@@ -149,9 +149,10 @@ export interface TriggerRepository {
   /**
    * Stores a trigger once per key (INSERT … ON CONFLICT DO NOTHING) together with the outbox rows
    * owed for it, in one transaction; the rows are only added when the trigger is new. Returns the
-   * stored trigger either way (the earlier one when the key was known).
+   * stored trigger either way (the earlier one when the key was known). `rememberKeys` are event keys
+   * (e.g. a webhook's delivery id) remembered in the same transaction, new trigger or not.
    */
-  enqueue(trigger: NewTrigger, owed: NewOutboxRow[], now: number): Promise<{ inserted: boolean; trigger: StoredTrigger }>;
+  enqueue(trigger: NewTrigger, owed: NewOutboxRow[], now: number, rememberKeys?: readonly string[]): Promise<{ inserted: boolean; trigger: StoredTrigger }>;
   /**
    * Claims the oldest due trigger — pending, or working with an expired lease, and
    * `nextAttemptAt <= now` — in ONE `UPDATE … RETURNING`: state `working`, lease to `owner` until

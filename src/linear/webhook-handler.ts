@@ -27,8 +27,8 @@ export interface LinearWebhookDeps {
  * What a verified, parsed delivery means, stored before Linear gets its 200 (design.md §4): dedupe on
  * the delivery id in the database, then on the trigger's own key — (issue, label, `updatedAt`) for
  * labels, the comment id for comments — so Linear re-sending a change under a new delivery id, hours
- * later, starts nothing. The delivery id is recorded only once its trigger is stored, so a crash in
- * between leaves the re-delivery to the trigger key rather than losing it.
+ * later, starts nothing. The delivery id is recorded together with its trigger (or, for a delivery
+ * that starts nothing, after deciding so), never before: a crash cannot lose a delivery.
  */
 export async function handleLinearWebhook(envelope: LinearWebhook, deliveryId: string | undefined, deps: LinearWebhookDeps): Promise<WebhookOutcome> {
   if (deliveryId && (await deps.store.eventKeys.has(deliveryKey(deliveryId)))) return { outcome: 'duplicate', reason: 'delivery seen before' };
@@ -44,8 +44,9 @@ export async function handleLinearWebhook(envelope: LinearWebhook, deliveryId: s
     const active = await activeRun(input.anchor, deps.store);
     if (active) return done({ outcome: 'ignored', reason: `run ${active} is still active on ${input.anchor}` });
   }
-  const { accepted } = await deps.runs.submit(input);
-  return done(accepted ? { outcome: 'stored' } : { outcome: 'duplicate', reason: 'trigger seen before' });
+  // The delivery id is remembered in the trigger's own transaction: one commit per webhook.
+  const { accepted } = await deps.runs.submit(input, deliveryId ? { rememberKeys: [deliveryKey(deliveryId)] } : {});
+  return accepted ? { outcome: 'stored' } : { outcome: 'duplicate', reason: 'trigger seen before' };
 }
 
 async function triggerOf(envelope: LinearWebhook, deliveryId: string | undefined, deps: LinearWebhookDeps): Promise<{ input?: TriggerInput; reason: string }> {

@@ -15,7 +15,12 @@ export class SqliteEventKeyRepository implements EventKeyRepository {
   }
 
   async remember(key: string, now: number): Promise<boolean> {
-    return this.db.transaction(() => this.insertKey.run({ key, now }).changes).immediate() > 0;
+    return this.db.transaction(() => this.rememberWithin(key, now)).immediate();
+  }
+
+  /** `remember` inside a transaction the caller holds. */
+  rememberWithin(key: string, now: number): boolean {
+    return this.insertKey.run({ key, now }).changes > 0;
   }
 
   async has(key: string): Promise<boolean> {

@@ -38,8 +38,8 @@ export class SqliteStore implements Store {
     this.outbox = new SqliteOutboxRepository(db);
     this.runs = new SqliteTrackedRunRepository(db, this.outbox);
     this.anchors = new SqliteAnchorRepository(db);
-    this.triggers = new SqliteTriggerRepository(db, { outbox: this.outbox, runs: this.runs, anchors: this.anchors });
     this.eventKeys = new SqliteEventKeyRepository(db);
+    this.triggers = new SqliteTriggerRepository(db, { outbox: this.outbox, runs: this.runs, anchors: this.anchors, eventKeys: this.eventKeys });
     this.scheduleFires = new SqliteScheduleFireRepository(db);
     this.leases = new SqliteLeaseRepository(db);
     this.settings = new SqliteSettingRepository(db);

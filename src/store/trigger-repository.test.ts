@@ -13,6 +13,33 @@ afterEach(async () => {
 const LEASE = 30_000;
 
 describe('triggers.enqueue', () => {
+  it('stores a burst submitted in one turn together: each key once, each caller told its own result', async () => {
+    const keys = Array.from({ length: 60 }, (_, index) => `Burst${index % 40}`);
+    const results = await Promise.all(keys.map((key) => store.triggers.enqueue(aTrigger({ key }), [anOutboxRow(`${key}:received`)], 1000)));
+    expect(results.filter((result) => result.inserted)).toHaveLength(40);
+    expect(results.map((result) => result.trigger.key)).toEqual(keys);
+    // The 20 repeats got the trigger the first submission stored, not a new one.
+    expect(results.slice(40).every((result, index) => !result.inserted && result.trigger.id === results[index]!.trigger.id)).toBe(true);
+    expect(await store.outbox.list()).toHaveLength(40);
+  });
+
+  it('one bad trigger in a burst fails only its own caller', async () => {
+    const good = store.triggers.enqueue(aTrigger({ key: 'Good1' }), [], 1000);
+    const bad = store.triggers.enqueue(aTrigger({ key: 'Bad1' }), [{ ...anOutboxRow('Bad1:received'), destination: null as unknown as string }], 1000);
+    const alsoGood = store.triggers.enqueue(aTrigger({ key: 'Good2' }), [], 1000);
+    await expect(bad).rejects.toThrow();
+    expect((await good).inserted).toBe(true);
+    expect((await alsoGood).inserted).toBe(true);
+    expect(await store.triggers.getByKey('Bad1')).toBeUndefined();
+  });
+
+  it('remembers the given event keys in the same transaction, new trigger or not', async () => {
+    await store.triggers.enqueue(aTrigger({ key: 'Ev9' }), [], 1000, ['linear:delivery:d1']);
+    await store.triggers.enqueue(aTrigger({ key: 'Ev9' }), [], 1000, ['linear:delivery:d2']);
+    expect(await store.eventKeys.has('linear:delivery:d1')).toBe(true);
+    expect(await store.eventKeys.has('linear:delivery:d2')).toBe(true);
+  });
+
   it('stores a new trigger with its owed outbox rows', async () => {
     const { inserted, trigger } = await store.triggers.enqueue(aTrigger(), [anOutboxRow('Ev001:received')], 1000);
     expect(inserted).toBe(true);

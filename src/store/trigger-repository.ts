@@ -11,9 +11,21 @@ import {
   type TriggerState,
 } from '../core/store.js';
 import type { SqliteAnchorRepository } from './anchor-repository.js';
+import type { SqliteEventKeyRepository } from './event-key-repository.js';
 import type { SqliteOutboxRepository } from './outbox-repository.js';
 import { countStates, fromJson, toJson } from './sql.js';
 import type { SqliteTrackedRunRepository } from './tracked-run-repository.js';
+
+type EnqueueResult = { inserted: boolean; trigger: StoredTrigger };
+
+interface PendingEnqueue {
+  trigger: NewTrigger;
+  owed: NewOutboxRow[];
+  now: number;
+  rememberKeys: readonly string[];
+  resolve: (result: EnqueueResult) => void;
+  reject: (error: unknown) => void;
+}
 
 interface Row {
   id: number;
@@ -91,10 +103,16 @@ export class SqliteTriggerRepository implements TriggerRepository {
   private readonly byId;
   private readonly byKey;
   private readonly countRows;
+  private batch: PendingEnqueue[] = [];
 
   constructor(
     private readonly db: Database.Database,
-    private readonly related: { outbox: SqliteOutboxRepository; runs: SqliteTrackedRunRepository; anchors: SqliteAnchorRepository },
+    private readonly related: {
+      outbox: SqliteOutboxRepository;
+      runs: SqliteTrackedRunRepository;
+      anchors: SqliteAnchorRepository;
+      eventKeys: SqliteEventKeyRepository;
+    },
   ) {
     this.insertTrigger = db.prepare<{ key: string; kind: string; source: string; anchor: string; payload: string; now: number }, Row>(
       `INSERT INTO triggers (key, kind, source, anchor, payload, state, attempts, next_attempt_at, received_at, updated_at)
@@ -124,26 +142,48 @@ export class SqliteTriggerRepository implements TriggerRepository {
     this.countRows = db.prepare<[], { state: string; n: number }>('SELECT state, COUNT(*) AS n FROM triggers GROUP BY state');
   }
 
-  async enqueue(trigger: NewTrigger, owed: NewOutboxRow[], now: number): Promise<{ inserted: boolean; trigger: StoredTrigger }> {
-    return this.db
-      .transaction(() => {
-        const row = this.insertTrigger.get({
-          key: trigger.key,
-          kind: trigger.kind,
-          source: trigger.source,
-          anchor: trigger.anchor,
-          payload: toJson(trigger.payload),
-          now,
-        });
-        if (row) {
-          this.related.outbox.addWithin(owed, now);
-          return { inserted: true, trigger: toTrigger(row) };
-        }
-        const existing = this.byKey.get(trigger.key);
-        if (!existing) throw new Error(`trigger ${trigger.key} conflicted but cannot be read`);
-        return { inserted: false, trigger: toTrigger(existing) };
-      })
-      .immediate();
+  /**
+   * Group commit: the triggers submitted in one turn of the event loop (a burst of webhooks) are
+   * stored in one transaction, and each caller is answered after that commit. A batch that fails is
+   * retried one trigger at a time, so one bad trigger fails only its own caller.
+   */
+  enqueue(trigger: NewTrigger, owed: NewOutboxRow[], now: number, rememberKeys: readonly string[] = []): Promise<{ inserted: boolean; trigger: StoredTrigger }> {
+    return new Promise((resolve, reject) => {
+      this.batch.push({ trigger, owed, now, rememberKeys, resolve, reject });
+      if (this.batch.length === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    const batch = this.batch;
+    this.batch = [];
+    let results: EnqueueResult[] | undefined;
+    try {
+      results = this.db.transaction(() => batch.map((item) => this.enqueueWithin(item))).immediate();
+    } catch {
+      // Fall through: each alone, below.
+    }
+    batch.forEach((item, index) => {
+      if (results) return item.resolve(results[index] as EnqueueResult);
+      try {
+        item.resolve(this.db.transaction(() => this.enqueueWithin(item)).immediate());
+      } catch (error) {
+        item.reject(error);
+      }
+    });
+  }
+
+  private enqueueWithin(item: PendingEnqueue): EnqueueResult {
+    const { trigger, owed, now } = item;
+    const row = this.insertTrigger.get({ key: trigger.key, kind: trigger.kind, source: trigger.source, anchor: trigger.anchor, payload: toJson(trigger.payload), now });
+    for (const key of item.rememberKeys) this.related.eventKeys.rememberWithin(key, now);
+    if (row) {
+      this.related.outbox.addWithin(owed, now);
+      return { inserted: true, trigger: toTrigger(row) };
+    }
+    const existing = this.byKey.get(trigger.key);
+    if (!existing) throw new Error(`trigger ${trigger.key} conflicted but cannot be read`);
+    return { inserted: false, trigger: toTrigger(existing) };
   }
 
   async claimNext(owner: string, now: number, leaseMs: number): Promise<StoredTrigger | undefined> {
