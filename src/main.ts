@@ -157,19 +157,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     );
 
     const loops: RunningLoop[] = [];
-    // A wake starts one outbox loop; a loop that found a row wakes the next, so as many deliver at
-    // once as there are rows owed (up to 8), and an empty outbox costs one claim, not eight.
+    // A wake starts one outbox loop; a loop that claims a row wakes the next before delivering it, so
+    // as many deliver at once as there are rows owed (up to 8), and an empty outbox costs one claim.
     const outboxLoops: RunningLoop[] = outboxWorkers.map((worker, index) =>
       startLoop({
         name: `outbox-${index}`,
         clock,
         logger,
         idleMs: 500,
-        work: async () => {
-          const delivered = await worker.deliverOnce();
-          if (delivered) outboxLoops[(index + 1) % outboxLoops.length]?.wake();
-          return delivered;
-        },
+        work: () => worker.deliverOnce(() => outboxLoops[(index + 1) % outboxLoops.length]?.wake()),
       }),
     );
     const outboxLoop = { wake: () => outboxLoops[0]?.wake() };

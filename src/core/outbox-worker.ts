@@ -86,11 +86,13 @@ export class OutboxWorker {
   /**
    * Claims one due row and delivers it. Resolves false when nothing is due, true when a row was
    * handled (sent, rescheduled or given up). Store errors are not caught: the loop logs them and the
-   * row's lease runs out, so another pass delivers it.
+   * row's lease runs out, so another pass delivers it. `onClaimed` is told as soon as a row is
+   * claimed, before the (possibly slow) delivery: the caller may start another worker meanwhile.
    */
-  async deliverOnce(): Promise<boolean> {
+  async deliverOnce(onClaimed?: () => void): Promise<boolean> {
     const row = await this.store.outbox.claimNext(this.owner, this.clock.now(), this.options.leaseMs);
     if (!row) return false;
+    onClaimed?.();
     const platform = platformOf(row.destination);
     const fields = { outboxKey: row.key, destination: row.destination, kind: row.kind, attempt: row.attempts };
     const notifier = this.notifiers.get(platform);
