@@ -184,7 +184,10 @@ export class AgentApiClient implements AgentRuns {
     this.options.onRequest?.({ call: call.name, status: response.statusCode, durationMs: this.now() - started });
     if (response.statusCode < 200 || response.statusCode >= 300) {
       const retryAfter = parseRetryAfter(response.headers['retry-after'], this.now());
-      throw errorFromResponse(call.name, response.statusCode, text, retryAfter);
+      // A server that quotes our key back in its error (a proxy echoing the header) must not put it
+      // into the error's detail, which people may read in Slack, Linear or /readyz.
+      const detail = this.options.apiKey ? text.split(this.options.apiKey).join('[redacted]') : text;
+      throw errorFromResponse(call.name, response.statusCode, detail, retryAfter);
     }
     if (text.trim() === '') return undefined;
     try {

@@ -25,7 +25,9 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
  */
 export function answerError(res: ServerResponse, error: unknown): { status: number; code: string; internal: boolean } {
   if (error instanceof HttpError) {
-    sendJson(res, error.status, { error: error.code, message: error.message });
+    // A body cut off unread (too large) leaves the connection unusable: the client must not reuse it.
+    const headers: Record<string, string> = error.status === 413 ? { connection: 'close' } : {};
+    sendJson(res, error.status, { error: error.code, message: error.message }, headers);
     return { status: error.status, code: error.code, internal: false };
   }
   sendJson(res, 500, { error: 'internal_error', message: 'internal error; see the service log' });

@@ -1,6 +1,6 @@
 import { intentOf, type Intent } from '../core/keywords.js';
 import type { Route } from '../core/routing.js';
-import { quote } from '../core/quote.js';
+import { oneLine, quote } from '../core/quote.js';
 import { limitTitle } from '../core/title.js';
 import type { Requester, TriggerInput } from '../core/triggers.js';
 import { isCommentWebhook, isIssueWebhook, type LinearActor, type LinearIssueData, type LinearWebhook } from './parse-webhook.js';
@@ -27,11 +27,6 @@ export function issueAnchor(identifier: string): string {
   return `linear:${identifier}`;
 }
 
-/** One line of Linear text for a header line: line breaks and control characters become spaces. */
-function oneLine(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
-}
 
 /** The first `limit` characters (code points, so a surrogate pair is never cut) and how many were left out. */
 function truncate(text: string, limit: number): { text: string; omitted: number } {

@@ -1,4 +1,4 @@
-import { quote } from '../core/quote.js';
+import { oneLine, quote } from '../core/quote.js';
 import { limitTitle } from '../core/title.js';
 import type { Requester, TriggerInput } from '../core/triggers.js';
 import { addressing, type LinearTriggerConfig } from './normalise.js';
@@ -12,9 +12,6 @@ export function sessionAnchor(agentSessionId: string): string {
   return `linear-session:${agentSessionId}`;
 }
 
-const oneLine = (text: string) =>
-  // eslint-disable-next-line no-control-regex
-  text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
 
 function teamAllowed(teamKey: string | undefined, teams: readonly string[]): boolean {
   if (teams.length === 0) return true;

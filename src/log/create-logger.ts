@@ -1,5 +1,6 @@
 import { pino, type DestinationStream, type Logger as PinoLogger } from 'pino';
 import type { LogLevel } from '../config/types.js';
+import { secretScrubber } from '../core/scrub.js';
 
 export interface LoggerOptions {
   level: LogLevel;
@@ -31,18 +32,13 @@ const REDACT_PATHS = [
   '*.headers.authorization',
 ];
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /**
  * The service's logger. Secrets are kept out twice over: known field names are redacted, and every
  * finished line is scrubbed of the configured secret values, so a secret that slipped into an error
  * message or a URL still never reaches the log.
  */
 export function createLogger(options: LoggerOptions): PinoLogger {
-  // Short values (e.g. a 1-char test key) would scrub unrelated text; real secrets are long.
-  const secrets = options.secrets.filter((secret): secret is string => typeof secret === 'string' && secret.length >= 6);
-  const pattern = secrets.length > 0 ? new RegExp(secrets.map(escapeRegExp).join('|'), 'g') : undefined;
-  const scrub = (line: string) => (pattern ? line.replace(pattern, '[redacted]') : line);
+  const scrub = secretScrubber(options.secrets);
   const pretty = options.pretty ?? (process.stdout.isTTY === true && options.destination === undefined);
   const base = {
     level: options.level,

@@ -1,10 +1,16 @@
 import { LogLevel, type Logger as BoltLogger } from '@slack/bolt';
 import type { Logger } from '../core/logger.js';
+import { redactSecrets } from './slack-errors.js';
 
-/** Bolt's logger interface on top of ours, so Bolt's lines are JSON, scrubbed and levelled like ours. */
-export function boltLogger(logger: Logger): BoltLogger {
+/**
+ * Bolt's (and the Web API client's) logger interface on top of ours, so their lines are JSON and
+ * levelled like ours. `scrub` takes the Slack secrets out of each line first: the client logs whole
+ * response bodies at debug level, and a body may quote a token back.
+ */
+export function boltLogger(logger: Logger, scrub: (text: string) => string = (text) => text): BoltLogger {
   let level = LogLevel.INFO;
-  const text = (parts: unknown[]) => parts.map((part) => (part instanceof Error ? part.message : typeof part === 'string' ? part : JSON.stringify(part))).join(' ');
+  const text = (parts: unknown[]) =>
+    redactSecrets(scrub(parts.map((part) => (part instanceof Error ? part.message : typeof part === 'string' ? part : JSON.stringify(part))).join(' ')));
   return {
     debug: (...parts: unknown[]) => logger.debug({ component: 'bolt' }, text(parts)),
     info: (...parts: unknown[]) => logger.info({ component: 'bolt' }, text(parts)),

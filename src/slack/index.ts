@@ -51,6 +51,7 @@ export async function startSlack(config: SlackConfig, runs: RunService, store: S
     notifier: new SlackNotifier({
       client: slack.client,
       logger,
+      scrub: slack.scrub,
       // A status message posted at a bare channel starts a thread: point it at the trigger's anchor.
       onThreadStarted: async (threadKey, key) => {
         const channel = threadKey.split(':')[1] ?? '';

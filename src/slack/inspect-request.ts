@@ -24,9 +24,20 @@ function eventProblem(event: Record<string, unknown>): string | undefined {
 /** Interaction types our listeners acknowledge; Bolt would leave any other unanswered for 3 s. */
 const INTERACTIONS = new Set(['block_actions', 'shortcut', 'message_action', 'view_submission', 'view_closed']);
 
+const hasId = (value: unknown) => isObject(value) && typeof value['id'] === 'string';
+
 function inspectInteraction(payload: Record<string, unknown>): Inspection {
   const type = payload['type'] as string;
   if (!INTERACTIONS.has(type)) return { action: 'ignore', reason: `interaction type ${type}` };
+  // Bolt reads these before any listener runs: without them it throws (a 500) or matches no listener
+  // (no answer for 3 s, then 404).
+  if (!hasId(payload['user']) && !hasId(payload['team'])) return { action: 'reject', reason: `${type} without a user or team` };
+  if ((type === 'shortcut' || type === 'message_action') && typeof payload['callback_id'] !== 'string') {
+    return { action: 'reject', reason: `${type} without a callback_id` };
+  }
+  if ((type === 'view_submission' || type === 'view_closed') && !(isObject(payload['view']) && typeof payload['view']['callback_id'] === 'string')) {
+    return { action: 'reject', reason: `${type} without a view callback_id` };
+  }
   if (type === 'block_actions') {
     const actions = payload['actions'];
     const valid = Array.isArray(actions) && actions.length > 0 && actions.every((action) => isObject(action) && typeof action['action_id'] === 'string');
@@ -75,6 +86,10 @@ export function inspectSlackRequest(contentType: string | undefined, text: strin
   const event = body['event'];
   if (!isObject(event)) return { action: 'reject', reason: 'event_callback without an event' };
   if (typeof body['event_id'] !== 'string') return { action: 'reject', reason: 'event_callback without an event_id' };
+  const authorizations = body['authorizations'];
+  if (authorizations !== undefined && !(Array.isArray(authorizations) && authorizations.every(isObject))) {
+    return { action: 'reject', reason: 'authorizations must be a list of objects' };
+  }
   const problem = eventProblem(event);
   return problem ? { action: 'reject', reason: problem } : { action: 'forward' };
 }

@@ -1,7 +1,8 @@
 import { App, HTTPReceiver } from '@slack/bolt';
-import { WebClient, type WebClientOptions } from '@slack/web-api';
+import { WebClient, type Logger as BoltLogger, type WebClientOptions } from '@slack/web-api';
 import type { Logger } from '../core/logger.js';
 import type { RunService } from '../core/run-service.js';
+import { secretScrubber } from '../core/scrub.js';
 import { StartupError } from '../core/startup-error.js';
 import { boltLogger } from './bolt-logger.js';
 import { registerListeners, type ListenerDeps } from './listeners.js';
@@ -30,11 +31,14 @@ export interface SlackApp {
   client: WebClient;
   botUserId: string;
   botId: string | undefined;
+  /** Takes the Slack secrets out of text that came from Slack (error strings may quote a token back). */
+  scrub: (text: string) => string;
 }
 
 /** The Web API client options every Slack call of the service uses (platform-facts "Slack Bolt 5"). */
-export function webClientOptions(apiUrl: string): WebClientOptions {
-  return { slackApiUrl: apiUrl, retryConfig: { retries: 0 }, rejectRateLimitedCalls: true, timeout: 10_000 };
+export function webClientOptions(apiUrl: string, logger?: BoltLogger): WebClientOptions {
+  // Our logger, not the client's console one: its lines go through the service log's redaction.
+  return { slackApiUrl: apiUrl, retryConfig: { retries: 0 }, rejectRateLimitedCalls: true, timeout: 10_000, ...(logger && { logger }) };
 }
 
 /**
@@ -43,7 +47,10 @@ export function webClientOptions(apiUrl: string): WebClientOptions {
  * opens a server: `/slack/events` on our own server hands requests to `receiver.requestListener`.
  */
 export async function createSlackApp(options: SlackAppOptions): Promise<SlackApp> {
-  const client = new WebClient(options.botToken, webClientOptions(options.apiUrl));
+  const transport = options.transport;
+  const scrub = secretScrubber([options.botToken, transport.kind === 'http' ? transport.signingSecret : transport.appToken]);
+  const webApiLogger = boltLogger(options.logger.child({ component: 'slack-web-api' }), scrub);
+  const client = new WebClient(options.botToken, webClientOptions(options.apiUrl, webApiLogger));
   let identity: { user_id?: string; bot_id?: string };
   try {
     identity = await client.auth.test();
@@ -56,7 +63,7 @@ export async function createSlackApp(options: SlackAppOptions): Promise<SlackApp
     throw new StartupError(`could not reach Slack at start (${code}): check SLACK_API_URL and the network, then start again`);
   }
   if (!identity.user_id) throw new StartupError('Slack auth.test returned no bot user id: is SLACK_BOT_TOKEN a bot token (xoxb-…)?');
-  const logger = boltLogger(options.logger.child({ component: 'slack' }));
+  const logger = boltLogger(options.logger.child({ component: 'slack' }), scrub);
   const receiver =
     options.transport.kind === 'http'
       ? new HTTPReceiver({
@@ -69,14 +76,14 @@ export async function createSlackApp(options: SlackAppOptions): Promise<SlackApp
           signatureVerification: false,
           logger,
         })
-      : new StoreThenAckSocketReceiver({ appToken: options.transport.appToken, clientOptions: webClientOptions(options.apiUrl), logger: options.logger.child({ component: 'slack-socket' }) });
+      : new StoreThenAckSocketReceiver({ appToken: options.transport.appToken, clientOptions: webClientOptions(options.apiUrl, webApiLogger), logger: options.logger.child({ component: 'slack-socket' }) });
   const app = new App({
     receiver,
     token: options.botToken,
     botUserId: identity.user_id,
     ...(identity.bot_id && { botId: identity.bot_id }),
     tokenVerificationEnabled: false,
-    clientOptions: webClientOptions(options.apiUrl),
+    clientOptions: webClientOptions(options.apiUrl, logger),
     ignoreSelf: true,
     // No in-memory conversation state: everything lives in the database.
     convoStore: false,
@@ -92,5 +99,5 @@ export async function createSlackApp(options: SlackAppOptions): Promise<SlackApp
     botId: identity.bot_id,
     logger: options.logger,
   });
-  return { app, receiver: receiver instanceof HTTPReceiver ? receiver : undefined, client, botUserId: identity.user_id, botId: identity.bot_id };
+  return { app, receiver: receiver instanceof HTTPReceiver ? receiver : undefined, client, botUserId: identity.user_id, botId: identity.bot_id, scrub };
 }

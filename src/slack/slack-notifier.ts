@@ -15,7 +15,7 @@ import type { Logger } from '../core/logger.js';
 import type { OutboxMessage, RunSnapshot } from '../core/messages.js';
 import { NotifierError, type Delivery, type Notifier } from '../core/notifier.js';
 import { announceBlocks, failedBlocks, fallbackText, noticeBlocks, statusBlocks, type StatusView } from './blocks.js';
-import { RETRYABLE_PLATFORM_ERRORS, isSlackApiError, slackErrorCode, toNotifierError } from './slack-errors.js';
+import { RETRYABLE_PLATFORM_ERRORS, isSlackApiError, redactSecrets, slackErrorCode, toNotifierError } from './slack-errors.js';
 
 /** `event_type` of the metadata on every message we post. */
 export const METADATA_EVENT_TYPE = 'agent_bridge';
@@ -57,14 +57,22 @@ export class SlackNotifier implements Notifier {
   private readonly client: WebClient;
   private readonly logger: Logger | undefined;
 
+  private readonly scrub: (text: string) => string;
   private readonly onThreadStarted: ((threadKey: string, receivedKey: string) => Promise<void>) | undefined;
 
   /**
    * `onThreadStarted` is told when a status message posted at a bare channel (`/agent <prompt>`)
    * starts a new thread, so replies and the Cancel button in that thread can find the run.
    */
-  constructor(options: { client: WebClient; logger?: Logger; onThreadStarted?: (threadKey: string, receivedKey: string) => Promise<void> }) {
+  constructor(options: {
+    client: WebClient;
+    logger?: Logger;
+    onThreadStarted?: (threadKey: string, receivedKey: string) => Promise<void>;
+    /** Takes the Slack secrets out of Slack's own error strings before they are logged. */
+    scrub?: (text: string) => string;
+  }) {
     this.client = options.client;
+    this.scrub = options.scrub ?? ((text) => text);
     this.logger = options.logger;
     this.onThreadStarted = options.onThreadStarted;
   }
@@ -246,7 +254,7 @@ export class SlackNotifier implements Notifier {
       const code = slackErrorCode(error);
       if (code !== undefined && REACTION_NOOPS.has(code)) return;
       if (code !== undefined && !RETRYABLE_PLATFORM_ERRORS.has(code)) {
-        this.logger?.warn({ channel: ref.channel, ts: ref.ts, name, code }, `Slack ${method} failed; reaction skipped`);
+        this.logger?.warn({ channel: ref.channel, ts: ref.ts, name, code: this.scrub(redactSecrets(code)) }, `Slack ${method} failed; reaction skipped`);
         return;
       }
       throw mapped(error, method);
