@@ -53,7 +53,7 @@ export interface RunningService {
 }
 
 const READINESS_TIMEOUT_MS = 3_000;
-const OUTBOX_CONCURRENCY = 8;
+const OUTBOX_CONCURRENCY = 16;
 const HOUR = 3_600_000;
 
 /**
@@ -158,7 +158,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
 
     const loops: RunningLoop[] = [];
     // A wake starts one outbox loop; a loop that claims a row wakes the next before delivering it, so
-    // as many deliver at once as there are rows owed (up to 8), and an empty outbox costs one claim.
+    // as many deliver at once as there are rows owed (up to 16), and an empty outbox costs one claim.
     const outboxLoops: RunningLoop[] = outboxWorkers.map((worker, index) =>
       startLoop({
         name: `outbox-${index}`,
