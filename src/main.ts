@@ -34,7 +34,7 @@ export interface ServiceOptions {
     wrapAgentRuns?: (runs: AgentRuns) => AgentRuns;
     access?: AccessPolicy;
     /** Lease lengths (crash tests shorten them so a restarted process takes over quickly). */
-    leases?: { intakeMs?: number; outboxMs?: number; trackerMs?: number };
+    leases?: { intakeMs?: number; outboxMs?: number; trackerMs?: number; scheduleFireMs?: number };
   };
 }
 
@@ -131,6 +131,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       agentRuns,
       clock,
       owner,
+      ...(leases?.scheduleFireMs && { fireLeaseMs: leases.scheduleFireMs }),
       logger: logger.child({ component: 'scheduler' }),
       schedules: config.schedules.map((schedule) => ({ ...schedule, calendar: cronCalendar(schedule.cron, schedule.timezone) })),
     });

@@ -58,6 +58,8 @@ export interface FireDeps {
   logger: Logger;
   /** Unique per process (leases). */
   owner: string;
+  /** How long a process may take to decide a fire before another may (default `FIRE_LEASE_MS`). */
+  fireLeaseMs?: number;
 }
 
 /**
@@ -194,7 +196,7 @@ export class ScheduleFirer {
   private async complete(def: ScheduleDefinition, slotKey: string): Promise<FireOutcome> {
     const { store, clock, owner } = this.deps;
     const lease = `schedule-fire:${def.name}:${slotKey}`;
-    if (!(await store.leases.acquire(lease, owner, clock.now(), FIRE_LEASE_MS))) return { status: 'taken', slot: slotKey };
+    if (!(await store.leases.acquire(lease, owner, clock.now(), this.deps.fireLeaseMs ?? FIRE_LEASE_MS))) return { status: 'taken', slot: slotKey };
     try {
       // Read again under the lease: another process may have completed it since we looked.
       const fire = (await store.scheduleFires.list(def.name, RECENT_FIRES)).find((candidate) => candidate.slot === slotKey);

@@ -1,0 +1,84 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { referenceLine } from '../../src/core/triggers.js';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { scheduleTriggerKey } from '../../src/core/schedule-fire.js';
+import { openSqliteStore } from '../../src/store/sqlite-store.js';
+import { tempDir } from '../helpers/spawn-cli.js';
+import { BridgePool, seededRandom, sleep, stressSeed } from './crash-harness.js';
+
+/*
+ * Issue 9 with real processes: two services on one SQLite file fire a schedule every second; one of
+ * them is SIGKILLed at a seeded random moment and restarted. Every slot from the first fire to the last
+ * is recorded once, every fired slot has exactly one run, and no fire is left unfinished.
+ */
+
+const API_KEY = 'schedules-processes-key-0123456789';
+const SEED = stressSeed();
+let emulator: RunningEmulator;
+let pool: BridgePool;
+let cwd: string;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
+  cwd = tempDir();
+  writeFileSync(
+    join(cwd, 'agent-bridge.yml'),
+    ['tracker:', '  interval: 1s', 'schedules:', '  - name: every-second', '    cron: "* * * * * *"', '    prompt: Say hello.', '    overlap: allow', ''].join('\n'),
+  );
+  pool = new BridgePool({
+    size: 2,
+    cwd,
+    env: {
+      AGENT_API_BASE_URL: emulator.baseUrl,
+      AGENT_API_KEY: API_KEY,
+      DATABASE_PATH: join(cwd, 'bridge.db'),
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      LEASE_MS: '1500',
+    },
+  });
+});
+afterAll(async () => {
+  await pool.killAll();
+  await emulator.close();
+});
+
+it('two processes on one database fire each slot once, also when one is killed mid-way', async () => {
+  const random = seededRandom(SEED);
+  // Both at once on a new database file (the WAL switch waits for the other process).
+  await Promise.all([pool.start(0), pool.start(1)]);
+  await sleep(2_000 + random() * 2_000);
+  await pool.kill(random() < 0.5 ? 0 : 1);
+  await sleep(1_500);
+  const restarted = pool.slots.findIndex((slot) => slot.url === undefined);
+  await pool.start(restarted);
+  await sleep(3_000);
+  await pool.stopAll();
+
+  const store = openSqliteStore({ path: join(cwd, 'bridge.db') });
+  try {
+    const fires = (await store.scheduleFires.list('every-second', 1_000)).reverse();
+    const slots = fires.map((fire) => fire.slot);
+    expect(new Set(slots).size, 'a slot recorded twice').toBe(slots.length);
+    expect(fires.filter((fire) => fire.status === 'recorded'), 'fires left unfinished').toEqual([]);
+    // No slot lost between the first fire and the last (the keys are local wall times, one second apart).
+    const fired = fires.filter((fire) => fire.status !== 'missed' && fire.status !== 'skipped');
+    const first = Date.parse(`${fired[0]!.slot}Z`);
+    const last = Date.parse(`${fired.at(-1)!.slot}Z`);
+    expect(fired.length, `slots ${fired[0]!.slot}…${fired.at(-1)!.slot}`).toBe((last - first) / 1000 + 1);
+    // Each fired slot: one trigger, and exactly one run carrying its reference line.
+    const runs = emulator.engine.list({ limit: 10_000 }).runs;
+    for (const fire of fired) {
+      const key = scheduleTriggerKey('every-second', fire.slot);
+      expect(fire.triggerKey).toBe(key);
+      expect(runs.filter((run) => run.prompt?.includes(referenceLine(key))), `runs of ${fire.slot}`).toHaveLength(1);
+    }
+    expect(runs).toHaveLength(fired.length);
+    console.log(`[schedules-processes] seed ${SEED}: ${fired.length} slots fired by 2 processes (one killed and restarted), ${runs.length} runs, ${fires.length - fired.length} missed or skipped`);
+  } finally {
+    await store.close();
+  }
+}, 60_000);
