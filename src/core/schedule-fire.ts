@@ -83,10 +83,12 @@ export type FireOutcome =
   | { status: 'taken'; slot: string };
 
 /**
- * How long one process may take to decide a recorded fire before another completes it. Long enough
- * for the overlap check's run-API call with all its retries (4 × 30 s timeouts at worst).
+ * How long one process may take to decide a recorded fire before another completes it: also how late
+ * a fire whose process died is completed. Enough for the overlap check's run-API call in all but the
+ * worst retry sequences; a second decision after that cannot start a second run (the trigger key is
+ * the slot's), at worst it notes the slot differently.
  */
-export const FIRE_LEASE_MS = 5 * 60_000;
+export const FIRE_LEASE_MS = 60_000;
 /** How many recent fires are searched for recorded ones and for the previous run. */
 const RECENT_FIRES = 50;
 const MANUAL_PREFIX = 'manual:';
