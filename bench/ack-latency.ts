@@ -9,19 +9,14 @@
  *   mention at a time, during a paced and an unpaced stream, and for a burst while Slack is slow;
  *   against one reactions.add sent straight to the fake through @slack/web-api.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { WebClient } from '@slack/web-api';
-import { loadConfig } from '../src/config/index.js';
-import { startEmulator } from '../src/emulator/index.js';
-import { createLogger } from '../src/log/create-logger.js';
-import { startService, type RunningService } from '../src/main.js';
-import { startFakeSlackApi } from '../test/fakes/slack-api.js';
+import type { RunningService } from '../src/main.js';
 import { postSlackEvent } from '../test/fakes/slack-signing.js';
 import { appMention, eventCallback } from '../test/fixtures/slack/events.js';
 import { SLACK_IDS } from '../test/fixtures/slack/ids.js';
 import { profiled } from './profile.js';
+import { startSlackWorld } from './slack-world.js';
 import { quantile, sleep, type Figure, type Section } from './report.js';
 
 const SECTION = 'Slack latency';
@@ -59,27 +54,7 @@ async function drained(service: RunningService, timeoutMs: number): Promise<bool
 }
 
 export async function ackLatency(): Promise<Section> {
-  const fake = await startFakeSlackApi({ token: BOT_TOKEN });
-  fake.setChannel(CHANNEL, { name: 'dev' });
-  fake.setUser(SLACK_IDS.user, { display_name: 'ada' });
-  const emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
-  const cwd = mkdtempSync(join(tmpdir(), 'agent-bridge-bench-'));
-  const config = loadConfig({
-    cwd,
-    env: {
-      AGENT_API_BASE_URL: emulator.baseUrl,
-      AGENT_API_KEY: API_KEY,
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SECRET,
-      SLACK_API_URL: fake.url,
-      DATABASE_PATH: join(cwd, 'bench.db'),
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-    },
-  });
-  const service = await startService({ config, logger: createLogger({ level: 'silent', secrets: [] }) });
-  const events = `${service.url}/slack/events`;
+  const { fake, emulator, service, cwd, events } = await startSlackWorld({ name: 'ack', botToken: BOT_TOKEN, secret: SECRET, apiKey: API_KEY });
   const healthz = `${service.url}/healthz`;
   const mention = () => {
     const event = appMention({ channel: CHANNEL });

@@ -8,19 +8,14 @@
  * the lower bound of any poller at this interval: for each change, the time until the tracker's next
  * list request reached the emulator (it cannot know before it asks).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { loadConfig } from '../src/config/index.js';
-import { startEmulator } from '../src/emulator/index.js';
+import { rmSync } from 'node:fs';
 import type { RequestLogEntry } from '../src/emulator/index.js';
-import { createLogger } from '../src/log/create-logger.js';
-import { startService, type RunningService } from '../src/main.js';
-import { startFakeSlackApi } from '../test/fakes/slack-api.js';
+import type { RunningService } from '../src/main.js';
 import { postSlackEvent } from '../test/fakes/slack-signing.js';
 import { appMention, eventCallback } from '../test/fixtures/slack/events.js';
 import { SLACK_IDS } from '../test/fixtures/slack/ids.js';
 import { profiled } from './profile.js';
+import { startSlackWorld } from './slack-world.js';
 import { quantile, sleep, type Figure, type Section } from './report.js';
 
 const SECTION = 'Latency to people';
@@ -50,28 +45,13 @@ async function idle(service: RunningService): Promise<boolean> {
 }
 
 export async function peopleLatency(): Promise<Section> {
-  const fake = await startFakeSlackApi({ token: BOT_TOKEN });
-  fake.setChannel(SLACK_IDS.channel, { name: 'dev' });
-  fake.setUser(SLACK_IDS.user, { display_name: 'ada' });
-  const emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
-  const cwd = mkdtempSync(join(tmpdir(), 'agent-bridge-bench-people-'));
-  writeFileSync(join(cwd, 'agent-bridge.yml'), `tracker:\n  interval: ${INTERVAL_MS / 1000}s\n`);
-  const config = loadConfig({
-    cwd,
-    env: {
-      AGENT_API_BASE_URL: emulator.baseUrl,
-      AGENT_API_KEY: API_KEY,
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SECRET,
-      SLACK_API_URL: fake.url,
-      DATABASE_PATH: join(cwd, 'bench.db'),
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-    },
+  const { fake, emulator, service, cwd, events } = await startSlackWorld({
+    name: 'people',
+    botToken: BOT_TOKEN,
+    secret: SECRET,
+    apiKey: API_KEY,
+    yaml: `tracker:\n  interval: ${INTERVAL_MS / 1000}s\n`,
   });
-  const service = await startService({ config, logger: createLogger({ level: 'silent', secrets: [] }) });
-  const events = `${service.url}/slack/events`;
   const edited = (runId: string, label: string) =>
     fake.callsTo('chat.update').find((call) => call.status === 200 && JSON.stringify(call.args['blocks'] ?? '').includes(runId) && JSON.stringify(call.args['blocks']).includes(label));
   const listRequests = async (): Promise<number[]> => {
