@@ -181,39 +181,19 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         return worked;
       },
     });
-    const trackerLoop = startLoop({
-      name: 'tracker',
-      clock,
-      logger,
-      idleMs: config.tracker.intervalMs,
-      work: async () => {
-        const report = await tracker.tick();
-        if (report.changed > 0) outboxLoop.wake();
-        return false;
-      },
+    // Work that runs once per interval whatever it finds (it never asks to go again at once).
+    const every = (name: string, idleMs: number, tick: () => Promise<void>) =>
+      startLoop({ name, clock, logger, idleMs, work: () => tick().then(() => false) });
+    const trackerLoop = every('tracker', config.tracker.intervalMs, async () => {
+      const report = await tracker.tick();
+      if (report.changed > 0) outboxLoop.wake();
     });
-    const housekeeping = startLoop({
-      name: 'housekeeping',
-      clock,
-      logger,
-      idleMs: HOUR,
-      work: async () => {
-        const pruned = await store.eventKeys.prune(clock.now() - config.intake.dedupeRetentionMs);
-        if (pruned > 0) logger.info({ pruned }, 'pruned processed event keys');
-        return false;
-      },
+    const housekeeping = every('housekeeping', HOUR, async () => {
+      const pruned = await store.eventKeys.prune(clock.now() - config.intake.dedupeRetentionMs);
+      if (pruned > 0) logger.info({ pruned }, 'pruned processed event keys');
     });
     // Catches fires whose process died mid-way and says a pause soon after the failure that caused it.
-    const scheduleUpkeep = startLoop({
-      name: 'schedules',
-      clock,
-      logger,
-      idleMs: config.tracker.intervalMs,
-      work: async () => {
-        await scheduler.check();
-        return false;
-      },
-    });
+    const scheduleUpkeep = every('schedules', config.tracker.intervalMs, () => scheduler.check());
     loops.push(intakeLoop, trackerLoop, ...outboxLoops, housekeeping, scheduleUpkeep);
     // A stored trigger owes its "received" messages at once: wake the outbox too, not only intake.
     wakeWorkers = () => {
