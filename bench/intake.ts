@@ -24,6 +24,8 @@ const RATE = 500;
 const RATE_CONNECTIONS = 10;
 const RATE_SECONDS = 5;
 const WARMUP_SECONDS = 1;
+/** The same levels, durations and fixed rate for both benches. */
+const SCHEDULE = { levels: LEVELS, seconds: LEVEL_SECONDS, rate: RATE, rateConnections: RATE_CONNECTIONS, rateSeconds: RATE_SECONDS, warmupSeconds: WARMUP_SECONDS };
 /**
  * Issues the fake Linear API knows (the service looks each one up and comments on it): more than the
  * service acknowledges in the whole section at ~1,500/s. The baseline gets issues the fake does not know.
@@ -63,12 +65,7 @@ export function slackIntake(): Promise<Section> {
         baseline,
         baselineLabel: 'bare Bolt',
         startService: () => startBenchService('slack', urls),
-        levels: LEVELS,
-        seconds: LEVEL_SECONDS,
-        rate: RATE,
-        rateConnections: RATE_CONNECTIONS,
-        rateSeconds: RATE_SECONDS,
-        warmupSeconds: WARMUP_SECONDS,
+        ...SCHEDULE,
       }),
     ),
   );
@@ -87,12 +84,7 @@ export function linearIntake(): Promise<Section> {
         baseline,
         baselineLabel: 'bare HMAC check',
         startService: () => startBenchService('linear', urls),
-        levels: LEVELS,
-        seconds: LEVEL_SECONDS,
-        rate: RATE,
-        rateConnections: RATE_CONNECTIONS,
-        rateSeconds: RATE_SECONDS,
-        warmupSeconds: WARMUP_SECONDS,
+        ...SCHEDULE,
       }),
     ),
   );
