@@ -1,9 +1,8 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { CliContext } from '../../src/cli/context.js';
-import { runCli } from '../../src/cli/program.js';
 import { runCli as runCliChild, tempDir } from '../helpers/spawn-cli.js';
+import { runCliInProcess } from '../helpers/cli-context.js';
 
 const CONFIG = `
 schedules:
@@ -31,15 +30,7 @@ beforeEach(() => {
 });
 
 /** The command tree in-process, with the clock fixed at `now`. */
-async function cli(args: string[], now = NOW): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const context: CliContext = { out: (text) => out.push(text), err: (text) => err.push(text), env, cwd, now: () => now, sleep: async () => {} };
-  const code = await runCli(args, context, () => {
-    throw new Error('not a long-running command');
-  });
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-}
+const cli = (args: string[], now = NOW) => runCliInProcess(args, env, cwd, now);
 
 describe('agent-bridge schedules list', () => {
   it('shows cron, timezone, the next three fire times in the schedule’s zone and UTC, and no history before the database exists', async () => {

@@ -9,9 +9,10 @@ export interface InProcessRun {
 
 /**
  * Runs the CLI's command tree in this process with captured output: the same parsing, commands and
- * exit-code mapping as the executable, without the cost of a child process per case.
+ * exit-code mapping as the executable, without the cost of a child process per case. `now` fixes the
+ * clock the commands see (e.g. the next fire times of `schedules list`).
  */
-export async function runCliInProcess(args: string[], env: Record<string, string | undefined> = {}, cwd = process.cwd()): Promise<InProcessRun> {
+export async function runCliInProcess(args: string[], env: Record<string, string | undefined> = {}, cwd = process.cwd(), now?: number): Promise<InProcessRun> {
   const out: string[] = [];
   const err: string[] = [];
   const context: CliContext = {
@@ -19,7 +20,7 @@ export async function runCliInProcess(args: string[], env: Record<string, string
     err: (text) => err.push(text),
     env,
     cwd,
-    now: () => Date.now(),
+    now: () => now ?? Date.now(),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 20))),
   };
   const code = await runCli(args, context, () => {
