@@ -81,4 +81,17 @@ export async function startLinearBridge(options: { fake: FakeLinearApi; emulator
 
 export { startFakeLinearApi };
 
-export { until } from '../helpers/until.js';
+import { until } from '../helpers/until.js';
+export { until };
+
+/**
+ * Waits until the service has nothing left to do: no trigger waiting or being worked, no message
+ * owed. For "nothing else happened" checks, instead of sleeping a while and hoping.
+ */
+export async function quiet(service: RunningService): Promise<void> {
+  await until(async () => {
+    const triggers = await service.store.triggers.countByState();
+    const outbox = await service.store.outbox.counts();
+    return triggers.pending + triggers.working + outbox.pending + outbox.sending === 0;
+  }, 'the service to be quiet');
+}

@@ -10,6 +10,7 @@ import {
   labelRemoved,
   newIssue,
   startFakeLinearApi,
+  quiet,
   startLinearBridge,
   until,
   type LinearBridge,
@@ -100,7 +101,7 @@ describe('a trigger label starts a run and the issue tells the story', () => {
     await bridge.service.stop();
     bridge = await startLinearBridge({ fake, emulator: { baseUrl: emulator.baseUrl, apiKey: API_KEY }, cwd });
     expect((await bridge.deliver({ ...delivery, webhookTimestamp: Date.now() })).body['outcome']).toBe('duplicate');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await quiet(bridge.service);
     expect(runsFor(issue.identifier)).toHaveLength(1);
     expect(fake.comments(issue.identifier).filter((comment) => comment.body.includes('Received'))).toHaveLength(0);
     expect(fake.comments(issue.identifier).filter((comment) => comment.body.startsWith('**agent-bridge**'))).toHaveLength(1);
@@ -130,7 +131,7 @@ describe('a trigger label starts a run and the issue tells the story', () => {
     const { issue, data } = newIssue(fake);
     const other = labelAdded(agent, [bug], { ...data, team: LINEAR_IDS.otherTeam, teamId: LINEAR_IDS.otherTeam.id });
     expect((await bridge.deliver(other)).body['outcome']).toBe('ignored');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await quiet(bridge.service);
     expect(runsFor(issue.identifier)).toHaveLength(0);
     expect(fake.comments(issue.identifier)).toHaveLength(0);
   });
@@ -169,7 +170,7 @@ describe('comments steer and stop the run', () => {
     expect(notice.body).toContain('There is no run on this issue');
     expect(notice.body).toContain('`@agent new <what to do>`');
     expect((await bridge.deliver(commentOn(issue, 'just a note'))).body['outcome']).toBe('ignored');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await quiet(bridge.service);
     expect(fake.comments(issue.identifier)).toHaveLength(1);
     expect(runsFor(issue.identifier)).toHaveLength(0);
   });
@@ -180,7 +181,7 @@ describe('comments steer and stop the run', () => {
     const apiUser = { userId: LINEAR_IDS.apiUser.id, user: { id: LINEAR_IDS.apiUser.id, name: LINEAR_IDS.apiUser.name } };
     expect((await bridge.deliver(commentOn(issue, `@agent ${start.body}`, { id: start.id, ...apiUser }))).body['outcome']).toBe('ignored');
     expect((await bridge.deliver(commentOn(issue, '@agent stop', { botActor: { id: 'app', type: 'oauthClient', name: 'agent-bridge' } }))).body['outcome']).toBe('ignored');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await quiet(bridge.service);
     expect(emulator.engine.followups(run.run_id)).toHaveLength(0);
     expect(emulator.engine.get(run.run_id)?.state).not.toBe('CANCELLED');
   });

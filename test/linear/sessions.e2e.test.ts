@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { FakeLinearApi } from '../fakes/linear-api.js';
 import { LINEAR_IDS, sessionCreated, sessionPrompted } from '../fixtures/linear/index.js';
-import { labelAdded, newIssue, startFakeLinearApi, startLinearBridge, until, type LinearBridge } from './linear-harness.js';
+import { labelAdded, newIssue, quiet, startFakeLinearApi, startLinearBridge, until, type LinearBridge } from './linear-harness.js';
 
 /*
  * Linear's agent platform end to end: signed AgentSessionEvent deliveries, the real SDK writing
@@ -114,7 +114,7 @@ describe('agent sessions', () => {
     await bridge.deliver(prompt);
     expect((await bridge.deliver({ ...prompt, webhookTimestamp: Date.now() })).body['outcome']).toBe('duplicate');
     await until(() => emulator.engine.followups(run.run_id).length === 1, 'the follow-up');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await quiet(bridge.service);
     expect(emulator.engine.list({}).runs.filter((candidate) => candidate.title?.startsWith(`${issue.identifier}:`))).toHaveLength(1);
     expect(emulator.engine.followups(run.run_id)).toHaveLength(1);
     expect(activitiesOf(sessionId).filter((activity) => activity.body.startsWith('Received'))).toHaveLength(1);
