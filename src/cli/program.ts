@@ -7,6 +7,7 @@ import { registerRunCommand } from './run-command.js';
 import { registerRunsCommand } from './runs-command.js';
 import { registerSchedulesCommand } from './schedules-command.js';
 import { registerServeCommand } from './serve-command.js';
+import { packageVersion } from './version.js';
 
 export interface CliResult {
   /** Exit code once the command is done; long-running commands (serve, emulator) resolve when stopped. */
@@ -17,6 +18,7 @@ export interface CliResult {
 export function buildProgram(context: CliContext, onShutdown: (stop: () => Promise<void>) => void): Command {
   const program = new Command('agent-bridge')
     .description('Slack, Linear and cron → Cloud Agent Run API bridge')
+    .version(packageVersion(), '-V, --version', 'print the installed version')
     .showHelpAfterError('(add --help for usage)')
     .configureOutput({ writeOut: (text) => context.out(text.trimEnd()), writeErr: (text) => context.err(text.trimEnd()) })
     .exitOverride();

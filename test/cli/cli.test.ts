@@ -1,9 +1,9 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { runCliInProcess } from '../helpers/cli-context.js';
-import { runCli as runCliChild, startCli, tempDir } from '../helpers/spawn-cli.js';
+import { ROOT, runCli as runCliChild, startCli, tempDir } from '../helpers/spawn-cli.js';
 
 /** Most cases run the command tree in-process; the child-process cases below cover the executable itself. */
 const runCli = (args: string[], options: { env?: Record<string, string>; cwd?: string } = {}) =>
@@ -152,6 +152,12 @@ describe('exit codes and errors', () => {
     const result = await runCliChild(['--help']);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Usage: agent-bridge/m);
+  });
+
+  it.each([['--version'], ['-V']])('%s prints the version in package.json and exits 0', async (flag) => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const result = await runCli([flag]);
+    expect(result).toEqual({ code: 0, stdout: version, stderr: '' });
   });
 
   it.each([[['run', '--help']], [['runs', 'list', '--help']], [['emulator', '--help']], [['config', 'check', '--help']], [['serve', '--help']]])('%j prints usage and exits 0', async (args) => {

@@ -1,0 +1,124 @@
+import { execFile, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIGRATIONS } from '../../src/store/migrations/index.js';
+import { ROOT, tempDir } from '../helpers/spawn-cli.js';
+import { until } from '../helpers/until.js';
+
+/*
+ * The package as a user gets it: `npm pack` (its lifecycle scripts build dist/ from nothing) and an
+ * install of the tarball into an empty folder, then the installed `agent-bridge` executable.
+ *
+ * Packing happens in a copy of the repository without dist/, so it proves the pack builds what it
+ * ships, and never rewrites the dist/ of this checkout under a running `node dist/cli.js`.
+ * Installing is `npm ci --offline` with a lockfile made from ours (same versions, production
+ * dependencies only): no network, the npm cache filled by our own `npm ci` serves every tarball,
+ * and a module the code imports but package.json lists only under devDependencies is missing as it
+ * would be for a user. Install scripts are skipped, and better-sqlite3's native build is copied from
+ * our node_modules (same version, from the same lockfile): compiling it again takes minutes and
+ * tests the compiler, not the package.
+ */
+const run = promisify(execFile);
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; dependencies: Record<string, string> };
+const NOT_COPIED = new Set(['node_modules', 'dist', '.git', 'coverage', 'data', '.env']);
+
+let tarball = '';
+let tarEntries: string[] = [];
+let bin = '';
+const temps: string[] = [];
+
+/** A lockfile for a folder whose only dependency is the tarball, pinned like our own lockfile. */
+function installLockfile(tarballSpec: string): object {
+  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
+  const packages: Record<string, object> = { '': { dependencies: { [pkg.name]: tarballSpec } } };
+  for (const [path, entry] of Object.entries(lock.packages)) if (path !== '' && !entry.dev) packages[path] = entry;
+  packages[`node_modules/${pkg.name}`] = { version: pkg.version, resolved: tarballSpec, dependencies: pkg.dependencies, bin: { 'agent-bridge': 'dist/cli.js' } };
+  return { name: 'install-check', lockfileVersion: 3, requires: true, packages };
+}
+
+beforeAll(async () => {
+  const source = tempDir('agent-bridge-pack-src-');
+  cpSync(ROOT, source, { recursive: true, filter: (from) => from === ROOT || !(NOT_COPIED.has(basename(from)) || from.endsWith('.db')) });
+  // TypeScript and the type packages for the build.
+  symlinkSync(join(ROOT, 'node_modules'), join(source, 'node_modules'), 'dir');
+  // What an older build left behind (a module since renamed) must not ship.
+  mkdirSync(join(source, 'dist'));
+  writeFileSync(join(source, 'dist/renamed-long-ago.js'), 'export {};\n');
+  const out = tempDir('agent-bridge-pack-out-');
+  await run('npm', ['pack', '--pack-destination', out, '--loglevel', 'error'], { cwd: source });
+  temps.push(source, out);
+  tarball = join(out, `${pkg.name}-${pkg.version}.tgz`);
+  if (!existsSync(tarball)) throw new Error(`npm pack made no ${tarball}`);
+  tarEntries = (await run('tar', ['-tzf', tarball])).stdout.split('\n').filter(Boolean);
+
+  const install = tempDir('agent-bridge-install-');
+  temps.push(install);
+  const spec = `file:${tarball}`;
+  writeFileSync(join(install, 'package.json'), JSON.stringify({ dependencies: { [pkg.name]: spec } }));
+  writeFileSync(join(install, 'package-lock.json'), JSON.stringify(installLockfile(spec)));
+  await run('npm', ['ci', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel', 'error'], { cwd: install }).catch((error: Error) => {
+    throw new Error(`installing the tarball offline failed; the npm cache must hold our dependencies (run npm ci in this checkout): ${error.message}`);
+  });
+  const nativeBuild = join(ROOT, 'node_modules/better-sqlite3/build');
+  if (!existsSync(join(nativeBuild, 'Release/better_sqlite3.node'))) throw new Error(`no built better-sqlite3 in ${nativeBuild}: run npm ci`);
+  cpSync(nativeBuild, join(install, 'node_modules/better-sqlite3/build'), { recursive: true });
+  bin = join(install, 'node_modules/.bin/agent-bridge');
+}, 120_000);
+
+afterAll(() => {
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Only what Node needs: no variable of this machine configures the installed service. */
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { PATH: process.env['PATH'], HOME: process.env['HOME'], ...extra };
+}
+
+describe('the npm package', () => {
+  it('holds the compiled service, its migrations and docs, and nothing from test/, bench/ or src/', () => {
+    const paths = tarEntries.map((entry) => entry.replace(/^package\//, ''));
+    expect(paths).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/cli.js', 'dist/main.js', 'manifest.yml', 'agent-bridge.example.yml']));
+    expect(paths).not.toContain('dist/renamed-long-ago.js');
+    for (const migration of MIGRATIONS) expect(paths.some((path) => path.startsWith('dist/store/migrations/') && path.includes(String(migration.id).padStart(4, '0')))).toBe(true);
+    expect(paths.filter((path) => /^(test|bench|src)\//.test(path) || /\.(ts|map)$/.test(path) || /\.test\.js$/.test(path))).toEqual([]);
+  });
+
+  it('installs an executable agent-bridge that prints the version of package.json', async () => {
+    const cwd = tempDir();
+    temps.push(cwd);
+    const { stdout } = await run(bin, ['--version'], { cwd, env: cleanEnv() });
+    expect(stdout.trim()).toBe(pkg.version);
+  });
+
+  it('serves with no configuration (built-in emulator), migrates its database and stops on SIGTERM', async () => {
+    const cwd = tempDir();
+    temps.push(cwd);
+    const database = join(cwd, 'data', 'bridge.db');
+    mkdirSync(join(cwd, 'data'));
+    const child = spawn(bin, ['serve'], { cwd, env: cleanEnv({ PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: database }), stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      const url = await until(() => /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(output)?.[1], 'the listening line', 20_000, () => output);
+      const health = await fetch(`${url}/healthz`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({ status: 'ok' });
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
+    const db = new Database(database, { readonly: true });
+    try {
+      const applied = db.prepare<[], { id: number }>('SELECT id FROM schema_migrations ORDER BY id').all();
+      expect(applied.map((row) => row.id)).toEqual(MIGRATIONS.map((migration) => migration.id));
+    } finally {
+      db.close();
+    }
+  });
+});
