@@ -14,6 +14,13 @@
  * `owner` still holds the claim, that is while nobody else has re-claimed it: an expired lease that
  * nobody took over is still held. So an owner must be unique per worker (e.g. host, pid and a random
  * part), never shared by two workers that might hold the same row.
+ *
+ * Liveness. An owner is `<process id>` or `<process id>/<worker>` (see `workerOwner`); a claim also
+ * records that process. A process registered in `processes` keeps itself alive with a heartbeat
+ * (`aliveUntil`); once it stopped cleanly or missed its beats, every claim and named lease it holds
+ * is free at once, whatever `leaseUntil` says. A live holder still loses a claim when its lease runs
+ * out (work that takes long renews it), so liveness only ever frees work sooner, never holds it
+ * longer. Owners of unregistered processes (tests, the CLI) keep the plain lease.
  */
 
 export const TRIGGER_KINDS = ['start', 'followup', 'cancel'] as const;
@@ -154,8 +161,8 @@ export interface TriggerRepository {
    */
   enqueue(trigger: NewTrigger, owed: NewOutboxRow[], now: number, rememberKeys?: readonly string[]): Promise<{ inserted: boolean; trigger: StoredTrigger }>;
   /**
-   * Claims the oldest due trigger — pending, or working with an expired lease, and
-   * `nextAttemptAt <= now` — in ONE `UPDATE … RETURNING`: state `working`, lease to `owner` until
+   * Claims the oldest due trigger — pending, or working with an expired lease or a holder that is not
+   * alive, and `nextAttemptAt <= now` — in ONE `UPDATE … RETURNING`: state `working`, lease to `owner` until
    * `now + leaseMs`, attempts + 1. Triggers of one anchor are worked on in order, one at a time: a
    * trigger is not claimable while an earlier trigger of its anchor is still pending or working.
    * Undefined when nothing is due.
@@ -237,8 +244,8 @@ export interface OutboxRepository {
   /** Adds rows (ON CONFLICT (key) DO NOTHING), due at once; returns how many were new. */
   add(rows: readonly NewOutboxRow[], now: number): Promise<number>;
   /**
-   * Claims the oldest due row — pending, or sending with an expired lease, and `nextAttemptAt <= now`
-   * — whose destination has no EARLIER row still unsent (pending or sending), in ONE statement:
+   * Claims the oldest due row — pending, or sending with an expired lease or a holder that is not
+   * alive, and `nextAttemptAt <= now` — whose destination has no EARLIER row still unsent (pending or sending), in ONE statement:
    * state `sending`, lease to `owner` until `now + leaseMs`, attempts + 1. So a destination's rows go
    * out in order and one at a time, while other destinations proceed.
    */
@@ -273,11 +280,61 @@ export interface ScheduleFireRepository {
 export interface LeaseRepository {
   /**
    * Takes or renews a named lease until `now + ttlMs` in ONE statement (upsert whose update applies
-   * only when the lease expired or `owner` already holds it, … RETURNING); true if `owner` holds it now.
+   * only when the lease expired, its holder is not alive, or `owner` already holds it, … RETURNING);
+   * true if `owner` holds it now.
    */
   acquire(name: string, owner: string, now: number, ttlMs: number): Promise<boolean>;
   /** Gives the lease up if `owner` holds it. */
   release(name: string, owner: string): Promise<void>;
+}
+
+/** The process an owner belongs to: the part before the first `/` (see the header on liveness). */
+export function processOfOwner(owner: string): string {
+  const slash = owner.indexOf('/');
+  return slash < 0 ? owner : owner.slice(0, slash);
+}
+
+/** The owner for one of a process's workers (e.g. `outbox-3`); it holds claims on the process's behalf. */
+export function workerOwner(processId: string, worker: string): string {
+  return `${processId}/${worker}`;
+}
+
+export interface ProcessRecord {
+  /** Unique per process run, never reused (e.g. host, pid and a random part); contains no `/`. */
+  id: string;
+  /** The machine, as precisely as it can tell (e.g. hostname and PID namespace): pids are compared only within one host. */
+  host: string;
+  pid: number;
+  startedAt: number;
+  heartbeatAt: number;
+  /** Its claims are free once `aliveUntil <= now`. */
+  aliveUntil: number;
+  /** When it stopped cleanly or was found dead; null while it runs. */
+  stoppedAt: number | null;
+}
+
+/** The processes sharing the database, and whether each is alive (see the header on liveness). */
+export interface ProcessRepository {
+  /**
+   * Records that the process runs and is alive until `now + ttlMs` (upsert): at start and at every
+   * heartbeat. A process found dead that beats again is alive again (a long pause, not a crash); the
+   * claims nobody took over meanwhile are still its own.
+   */
+  heartbeat(process: { id: string; host: string; pid: number }, now: number, ttlMs: number): Promise<void>;
+  /** Marks the process stopped: whatever it still holds is free at once. Unknown ids are ignored. */
+  markStopped(id: string, now: number): Promise<void>;
+  /**
+   * Marks stopped, in one statement, every running process whose heartbeat ran out by `now`, and
+   * returns their ids: the caller found them dead (only one caller gets each id) and may take over
+   * their work at once.
+   */
+  reap(now: number): Promise<string[]>;
+  /** Processes of `host` not marked stopped, oldest first. */
+  listRunning(host: string): Promise<ProcessRecord[]>;
+  /** Every process, newest first (diagnostics). */
+  list(limit: number): Promise<ProcessRecord[]>;
+  /** Deletes processes stopped, or silent, since before `olderThan`; returns how many. */
+  prune(olderThan: number): Promise<number>;
 }
 
 /** Small named values: the tracker watermark, schedule pause flags. */
@@ -295,6 +352,7 @@ export interface Store {
   outbox: OutboxRepository;
   scheduleFires: ScheduleFireRepository;
   leases: LeaseRepository;
+  processes: ProcessRepository;
   settings: SettingRepository;
   /** Cheap query proving the database answers (readiness). */
   ping(): Promise<void>;

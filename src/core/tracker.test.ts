@@ -213,8 +213,8 @@ function barrierStore(store: Store, parties: number): Store {
     });
     return row;
   };
-  const { triggers, anchors, eventKeys, outbox, scheduleFires, leases, settings } = store;
-  return { triggers, runs, anchors, eventKeys, outbox, scheduleFires, leases, settings, ping: () => store.ping(), close: () => store.close() };
+  const { triggers, anchors, eventKeys, outbox, scheduleFires, leases, processes, settings } = store;
+  return { triggers, runs, anchors, eventKeys, outbox, scheduleFires, leases, processes, settings, ping: () => store.ping(), close: () => store.close() };
 }
 
 describe('Tracker across processes', () => {

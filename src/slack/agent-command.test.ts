@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAgentCommand, statusText } from './agent-command.js';
+import { parseAgentCommand, promptCommandTrigger, statusText } from './agent-command.js';
 
 describe('parseAgentCommand', () => {
   it.each([
@@ -13,6 +13,13 @@ describe('parseAgentCommand', () => {
     ['  cancelled builds should retry', { kind: 'prompt', text: 'cancelled builds should retry' }],
   ])('%j', (text, command) => {
     expect(parseAgentCommand(text)).toEqual(command);
+  });
+});
+
+describe('promptCommandTrigger', () => {
+  it('the prompt and title are what was typed: escapes decoded once (issue 16)', () => {
+    const trigger = promptCommandTrigger({ channel_id: 'C1', user_id: 'U1', trigger_id: '1.2.3' }, 'compare &lt;b&gt; &amp; <#C2|dev>');
+    expect(trigger).toMatchObject({ key: 'slack:cmd:1.2.3', payload: { prompt: 'compare <b> & #dev', title: 'compare <b> & #dev' } });
   });
 });
 

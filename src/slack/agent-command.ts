@@ -1,6 +1,7 @@
 import type { TrackedRun } from '../core/store.js';
 import { titleFrom } from '../core/title.js';
 import type { TriggerInput } from '../core/triggers.js';
+import { plainSlackText } from './slack-text.js';
 
 /** `/agent …`: only `status`, `help` and `cancel` as the first word are subcommands; anything else is a prompt. */
 export type AgentCommand = { kind: 'help' } | { kind: 'status' } | { kind: 'cancel'; runId: string | undefined } | { kind: 'prompt'; text: string };
@@ -64,7 +65,9 @@ export function cancelCommandTrigger(run: TrackedRun, user: string, triggerId: s
  * becomes a top-level message whose thread is then linked to the run (see SlackNotifier's
  * `onThreadStarted`), so replies there steer it like any other thread.
  */
-export function promptCommandTrigger(command: { channel_id: string; user_id: string; trigger_id: string }, text: string): TriggerInput {
+export function promptCommandTrigger(command: { channel_id: string; user_id: string; trigger_id: string }, typed: string): TriggerInput {
+  // Slack escapes a command's text like a message's.
+  const text = plainSlackText(typed);
   return {
     kind: 'start',
     key: `slack:cmd:${command.trigger_id}`,

@@ -4,6 +4,9 @@ import { inspectSlackRequest } from './inspect-request.js';
 const FORM = 'application/x-www-form-urlencoded';
 const JSON_TYPE = 'application/json';
 const form = (payload: unknown) => `payload=${encodeURIComponent(JSON.stringify(payload))}`;
+const COMMAND =
+  'team_id=T0001&channel_id=C2147483705&user_id=U2147483697&command=%2Fagent&text=help' +
+  '&response_url=https%3A%2F%2Fhooks.slack.com%2Fcommands%2F1234%2F5678&trigger_id=13345224609.738474920.8088930838d88f008e0';
 const mention = (event: Record<string, unknown>) => JSON.stringify({ type: 'event_callback', event_id: 'Ev1', event: { type: 'app_mention', ...event } });
 
 describe('inspectSlackRequest', () => {
@@ -20,7 +23,10 @@ describe('inspectSlackRequest', () => {
     ['event_callback without event_id', JSON_TYPE, JSON.stringify({ type: 'event_callback', event: { type: 'message' } }), 'reject'],
     ['user null', JSON_TYPE, mention({ user: null }), 'reject'],
     ['text as a number', JSON_TYPE, mention({ text: 42 }), 'reject'],
-    ['a slash command', FORM, 'command=%2Fagent&text=help&user_id=U1', 'forward'],
+    ['a slash command', FORM, COMMAND, 'forward'],
+    ['a slash command without a user_id', FORM, COMMAND.replace('&user_id=U2147483697', ''), 'refuse'],
+    ['a slash command with its text twice', FORM, `${COMMAND}&text=again`, 'refuse'],
+    ['a slash command sent twice', FORM, `${COMMAND}&command=%2Fagent`, 'refuse'],
     ['a button click', FORM, form({ type: 'block_actions', user: { id: 'U1' }, actions: [{ action_id: 'cancel_run' }] }), 'forward'],
     ['block_actions without actions', FORM, form({ type: 'block_actions', user: { id: 'U1' } }), 'reject'],
     ['an interaction type we do not handle', FORM, form({ type: 'block_suggestion' }), 'ignore'],

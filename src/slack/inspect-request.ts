@@ -1,4 +1,5 @@
 import { parse as parseQuery } from 'node:querystring';
+import { checkSlashCommand, refusedCommandText } from './command-form.js';
 
 /** What to do with a verified request to `/slack/events` before Bolt sees it. */
 export type Inspection =
@@ -6,7 +7,13 @@ export type Inspection =
   /** A request we do not handle: 200, nothing happens. */
   | { action: 'ignore'; reason: string }
   /** Malformed: 400 with the reason. */
-  | { action: 'reject'; reason: string };
+  | { action: 'reject'; reason: string }
+  /**
+   * A signed slash command with a malformed field: 200 with this ephemeral answer, nothing stored.
+   * Slack shows a non-2xx answer to a slash command as a bare "failed with the error …"; the person
+   * who typed it reads this text instead.
+   */
+  | { action: 'refuse'; reason: string; answer: { response_type: 'ephemeral'; text: string } };
 
 const FORM = 'application/x-www-form-urlencoded';
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -67,7 +74,11 @@ export function inspectSlackRequest(contentType: string | undefined, text: strin
       if (!isObject(payload) || typeof payload['type'] !== 'string') return { action: 'reject', reason: 'payload must be an object with a type' };
       return inspectInteraction(payload);
     }
-    if (typeof fields['command'] === 'string') return { action: 'forward' };
+    if (fields['command'] !== undefined) {
+      const check = checkSlashCommand(fields);
+      if (check.ok) return { action: 'forward' };
+      return { action: 'refuse', reason: `slash command ${check.field} ${check.problem}`, answer: { response_type: 'ephemeral', text: refusedCommandText(check) } };
+    }
     if (fields['ssl_check'] === '1') return { action: 'forward' };
     return { action: 'reject', reason: 'form body is neither a command nor an interaction' };
   }

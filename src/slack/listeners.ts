@@ -5,6 +5,7 @@ import type { TrackedRunRepository } from '../core/store.js';
 import { AGENT_HELP, cancelCommandTrigger, parseAgentCommand, promptCommandTrigger, statusText } from './agent-command.js';
 import type { TriggerInput } from '../core/triggers.js';
 import { CANCEL_ACTION_ID } from './blocks.js';
+import { checkSlashCommand, refusedCommandText } from './command-form.js';
 import { addressedTrigger, messageTrigger, type Followups, type SlackMessage } from './normalise.js';
 
 export interface ListenerDeps {
@@ -68,6 +69,9 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
 
   // Answers are the command's own HTTP response (ephemeral): no Slack call from a listener.
   app.command('/agent', async ({ command, ack, context }) => {
+    // HTTP requests were checked before Bolt (inspect-request); Socket Mode commands are checked here.
+    const form = checkSlashCommand(command as unknown as Record<string, unknown>);
+    if (!form.ok) return ack({ response_type: 'ephemeral', text: refusedCommandText(form) });
     const parsed = parseAgentCommand(command.text ?? '');
     const allowed = deps.allowedUsers.length === 0 || deps.allowedUsers.includes(command.user_id);
     const say = (text: string) => ack({ response_type: 'ephemeral', text });

@@ -35,6 +35,11 @@ describe('addressedTrigger', () => {
     expect(addressedTrigger(message(overrides), BOT)).toMatchObject(expected);
   });
 
+  it('the prompt and title are what was typed: markup readable, escapes decoded once (issue 16)', () => {
+    const trigger = addressedTrigger(message({ text: '<@UBOT> compare a &lt; b &amp; c with <#C2|dev>' }), BOT);
+    expect(trigger).toMatchObject({ payload: { prompt: 'compare a < b & c with #dev', title: 'compare a < b & c with #dev' } });
+  });
+
   it('an empty mention does nothing', () => {
     expect(addressedTrigger(message({ text: '<@UBOT>  ' }), BOT)).toBeUndefined();
   });
@@ -50,5 +55,9 @@ describe('messageTrigger', () => {
     ['a thread parent is not a reply', { thread_ts: '1700.1', text: 'parent' }, 'all', undefined],
   ])('%s', (_what, overrides, followups, kind) => {
     expect(messageTrigger(message(overrides), BOT, followups)?.kind).toBe(kind);
+  });
+
+  it('a reply reaches the run as typed (issue 16)', () => {
+    expect(messageTrigger(message({ thread_ts: '1699.9', text: 'only if x &gt; 2 &amp;&amp; <@U2>' }), BOT, 'all')).toMatchObject({ payload: { message: 'only if x > 2 && @U2' } });
   });
 });

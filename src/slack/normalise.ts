@@ -1,6 +1,7 @@
 import { intentOf } from '../core/keywords.js';
 import { titleFrom } from '../core/title.js';
 import type { TriggerInput } from '../core/triggers.js';
+import { plainSlackText } from './slack-text.js';
 
 /** The fields of a Slack message event we act on (Bolt's types are unions too wide to use here). */
 export interface SlackMessage {
@@ -48,7 +49,8 @@ export function addressedTrigger(message: SlackMessage, botUserId: string): Trig
   const key = messageKey(message.channel, message.ts);
   const requester = { platform: 'slack', id: message.user, name: `<@${message.user}>` };
   const reference = { channel: message.channel, ts: message.ts };
-  const intent = intentOf(stripMention(message.text, botUserId));
+  // The bot's own mention goes while the text is still markup; then it becomes what was typed.
+  const intent = intentOf(plainSlackText(stripMention(message.text, botUserId)));
   if (intent.kind === 'stop') return { kind: 'cancel', key, source: 'slack', anchor, payload: { requester } };
   if (!intent.text) return undefined;
   return {
@@ -75,7 +77,7 @@ export function replyTrigger(message: SlackMessage): TriggerInput {
     key: messageKey(message.channel, message.ts),
     source: 'slack',
     anchor: threadKey(message.channel, message.thread_ts ?? message.ts),
-    payload: { message: message.text, requester: { platform: 'slack', id: message.user, name: `<@${message.user}>` }, reference: { channel: message.channel, ts: message.ts } },
+    payload: { message: plainSlackText(message.text), requester: { platform: 'slack', id: message.user, name: `<@${message.user}>` }, reference: { channel: message.channel, ts: message.ts } },
   };
 }
 

@@ -3,6 +3,7 @@ import type { PromptEnricher } from '../core/intake-ports.js';
 import type { StoredTrigger } from '../core/store.js';
 import { oneLine, quote } from '../core/quote.js';
 import type { StartPayload } from '../core/triggers.js';
+import { plainSlackText } from './slack-text.js';
 
 /** At most this many earlier thread messages and characters of them go into a prompt (issue 5). */
 export const CONTEXT_MESSAGES = 20;
@@ -45,7 +46,7 @@ export class SlackPromptEnricher implements PromptEnricher {
     if (permalink) lines.push(`Link: ${oneLine(permalink)}`);
     if (earlier.length > 0) {
       lines.push('Earlier messages in the thread, oldest first:');
-      for (const message of earlier) lines.push(`[${oneLine(message.author).replace(/\]/g, ')')}]`, quote(message.text));
+      for (const message of earlier) lines.push(`[${oneLine(message.author).replace(/\]/g, ')')}]`, quote(plainSlackText(message.text)));
     }
     lines.push('--- end of Slack context ---');
     return `${payload.prompt}\n\n${lines.join('\n')}`;

@@ -161,6 +161,14 @@ describe('SlackNotifier', () => {
     expect(thread().map((m) => m.text)).toEqual([expect.stringContaining('Received'), expect.stringContaining('needs your input'), 'hello']);
   });
 
+  it('text is escaped exactly once on the way out, private notices too (issue 16)', async () => {
+    await receive('a < b & c');
+    expect(blocksText(fake.callsTo('chat.postMessage')[0])).toContain('*a &lt; b &amp; c*');
+    expect(thread()[0]?.text).toContain('a &lt; b &amp; c');
+    await deliver({ kind: 'notice', text: 'Sorry <@U1>, only a < b & c may', privateTo: 'U1' }, 'notice:private');
+    expect(fake.callsTo('chat.postEphemeral')[0]?.args['text']).toBe('Sorry <@U1>, only a &lt; b &amp; c may');
+  });
+
   it('finds an earlier post on a later page of a long thread', async () => {
     await receive();
     for (let i = 0; i < 250; i++) fake.addUserMessage({ channel: C, user: 'U2', text: `chat ${i}`, thread_ts: parent.ts });

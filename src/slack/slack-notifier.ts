@@ -107,7 +107,7 @@ export class SlackNotifier implements Notifier {
         return { reacted: reference !== undefined };
       }
       case 'notice':
-        if (message.privateTo) return this.ephemeral(target, message.privateTo, message.text);
+        if (message.privateTo) return this.ephemeral(target, message.privateTo, fallbackText(message));
         return this.post(delivery, target, noticeBlocks(message.text));
       default: {
         const unknown: never = message;

@@ -39,6 +39,10 @@ export function slackEventsRoute(options: { receiver: HTTPReceiver; signingSecre
       }
       const inspection = inspectSlackRequest(header(req, 'content-type'), text);
       if (inspection.action === 'reject') throw new HttpError(400, 'malformed', inspection.reason);
+      if (inspection.action === 'refuse') {
+        options.logger.warn({ reason: inspection.reason }, 'slack command refused');
+        return sendJson(res, 200, inspection.answer);
+      }
       if (inspection.action === 'ignore') {
         options.logger.debug({ reason: inspection.reason }, 'slack request ignored');
         return sendJson(res, 200, { ok: true });

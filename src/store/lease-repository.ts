@@ -1,17 +1,20 @@
 import type Database from 'better-sqlite3';
-import type { LeaseRepository } from '../core/store.js';
+import { processOfOwner, type LeaseRepository } from '../core/store.js';
+import { holderGone } from './process-repository.js';
 
 /**
- * Takes a free or expired lease, or renews one `owner` holds, in one upsert; the conflict update
- * applies only under its WHERE, and RETURNING yields a row only when it applied (or inserted).
+ * Takes a free or expired lease, or one whose holder's process is gone, or renews one `owner` holds,
+ * in one upsert; the conflict update applies only under its WHERE, and RETURNING yields a row only
+ * when it applied (or inserted).
  */
 const ACQUIRE_SQL = `
-INSERT INTO leases (name, owner, lease_until, acquired_at) VALUES (@name, @owner, @until, @now)
+INSERT INTO leases (name, owner, process, lease_until, acquired_at) VALUES (@name, @owner, @process, @until, @now)
 ON CONFLICT (name) DO UPDATE
   SET owner = excluded.owner,
+      process = excluded.process,
       lease_until = excluded.lease_until,
       acquired_at = CASE WHEN leases.owner = excluded.owner THEN leases.acquired_at ELSE excluded.acquired_at END
-  WHERE leases.lease_until <= @now OR leases.owner = excluded.owner
+  WHERE leases.lease_until <= @now OR leases.owner = excluded.owner OR ${holderGone('leases.process')}
 RETURNING owner`;
 
 export class SqliteLeaseRepository implements LeaseRepository {
@@ -19,12 +22,12 @@ export class SqliteLeaseRepository implements LeaseRepository {
   private readonly releaseLease;
 
   constructor(private readonly db: Database.Database) {
-    this.acquireLease = db.prepare<{ name: string; owner: string; now: number; until: number }, { owner: string }>(ACQUIRE_SQL);
+    this.acquireLease = db.prepare<{ name: string; owner: string; process: string; now: number; until: number }, { owner: string }>(ACQUIRE_SQL);
     this.releaseLease = db.prepare<{ name: string; owner: string }>('DELETE FROM leases WHERE name = @name AND owner = @owner');
   }
 
   async acquire(name: string, owner: string, now: number, ttlMs: number): Promise<boolean> {
-    const row = this.db.transaction(() => this.acquireLease.get({ name, owner, now, until: now + ttlMs })).immediate();
+    const row = this.db.transaction(() => this.acquireLease.get({ name, owner, process: processOfOwner(owner), now, until: now + ttlMs })).immediate();
     return row?.owner === owner;
   }
 

@@ -38,6 +38,7 @@ describe('migrations', () => {
       'event_keys',
       'leases',
       'outbox',
+      'processes',
       'schedule_fires',
       'schema_migrations',
       'settings',

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import { OUTBOX_STATES, type NewOutboxRow, type OutboxRepository, type OutboxRow, type OutboxState } from '../core/store.js';
+import { OUTBOX_STATES, processOfOwner, type NewOutboxRow, type OutboxRepository, type OutboxRow, type OutboxState } from '../core/store.js';
+import { holderGone } from './process-repository.js';
 import { countStates, fromJson, toJson } from './sql.js';
 
 interface Row {
@@ -38,8 +39,11 @@ function toOutboxRow(row: Row): OutboxRow {
   };
 }
 
-/** Claimable: pending, or sending with an expired lease; and due. */
-const CLAIMABLE = `(state = 'pending' OR (state = 'sending' AND lease_until <= @now)) AND next_attempt_at <= @now`;
+/** Sending, but its holder is done with it: the lease ran out or its process is gone. */
+const ABANDONED = (table: string) => `(${table}.state = 'sending' AND (${table}.lease_until <= @now OR ${holderGone(`${table}.lease_process`)}))`;
+
+/** Claimable: pending or abandoned; and due. */
+const CLAIMABLE = `(outbox.state = 'pending' OR ${ABANDONED('outbox')}) AND outbox.next_attempt_at <= @now`;
 
 /**
  * The oldest claimable row whose destination has no earlier unsent row. The outer WHERE repeats the
@@ -51,11 +55,11 @@ const CLAIMABLE = `(state = 'pending' OR (state = 'sending' AND lease_until <= @
  */
 const CLAIM_SQL = `
 UPDATE outbox
-SET state = 'sending', lease_owner = @owner, lease_until = @leaseUntil, attempts = attempts + 1
+SET state = 'sending', lease_owner = @owner, lease_process = @process, lease_until = @leaseUntil, attempts = attempts + 1
 WHERE id = (
     SELECT o.id FROM outbox AS o INDEXED BY outbox_unsent
     WHERE o.state IN ('pending', 'sending')
-      AND (o.state = 'pending' OR (o.state = 'sending' AND o.lease_until <= @now))
+      AND (o.state = 'pending' OR ${ABANDONED('o')})
       AND o.next_attempt_at <= @now
       AND NOT EXISTS (
         SELECT 1 FROM outbox AS e
@@ -84,17 +88,17 @@ export class SqliteOutboxRepository implements OutboxRepository {
        VALUES (@key, @destination, @kind, @payload, 'pending', 0, @now, @now)
        ON CONFLICT (key) DO NOTHING`,
     );
-    this.claimRow = db.prepare<{ owner: string; now: number; leaseUntil: number }, Row>(CLAIM_SQL);
+    this.claimRow = db.prepare<{ owner: string; process: string; now: number; leaseUntil: number }, Row>(CLAIM_SQL);
     this.sentRow = db.prepare<{ id: number; owner: string; result: string; now: number }>(
-      `UPDATE outbox SET state = 'sent', result = @result, sent_at = @now, lease_owner = NULL, lease_until = NULL
+      `UPDATE outbox SET state = 'sent', result = @result, sent_at = @now, lease_owner = NULL, lease_process = NULL, lease_until = NULL
        WHERE ${HELD}`,
     );
     this.retryRow = db.prepare<{ id: number; owner: string; nextAttemptAt: number; error: string }>(
-      `UPDATE outbox SET state = 'pending', next_attempt_at = @nextAttemptAt, last_error = @error, lease_owner = NULL, lease_until = NULL
+      `UPDATE outbox SET state = 'pending', next_attempt_at = @nextAttemptAt, last_error = @error, lease_owner = NULL, lease_process = NULL, lease_until = NULL
        WHERE ${HELD}`,
     );
     this.failRow = db.prepare<{ id: number; owner: string; error: string }>(
-      `UPDATE outbox SET state = 'failed', last_error = @error, lease_owner = NULL, lease_until = NULL
+      `UPDATE outbox SET state = 'failed', last_error = @error, lease_owner = NULL, lease_process = NULL, lease_until = NULL
        WHERE ${HELD}`,
     );
     this.byKey = db.prepare<[string], Row>('SELECT * FROM outbox WHERE key = ?');
@@ -128,7 +132,7 @@ export class SqliteOutboxRepository implements OutboxRepository {
   }
 
   async claimNext(owner: string, now: number, leaseMs: number): Promise<OutboxRow | undefined> {
-    const row = this.db.transaction(() => this.claimRow.get({ owner, now, leaseUntil: now + leaseMs })).immediate();
+    const row = this.db.transaction(() => this.claimRow.get({ owner, process: processOfOwner(owner), now, leaseUntil: now + leaseMs })).immediate();
     return row ? toOutboxRow(row) : undefined;
   }
 

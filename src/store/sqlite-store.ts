@@ -7,6 +7,7 @@ import { SqliteEventKeyRepository } from './event-key-repository.js';
 import { SqliteLeaseRepository } from './lease-repository.js';
 import { migrate } from './migrate.js';
 import { SqliteOutboxRepository } from './outbox-repository.js';
+import { SqliteProcessRepository } from './process-repository.js';
 import { SqliteScheduleFireRepository } from './schedule-fire-repository.js';
 import { SqliteSettingRepository } from './setting-repository.js';
 import { SqliteTrackedRunRepository } from './tracked-run-repository.js';
@@ -30,6 +31,7 @@ export class SqliteStore implements Store {
   readonly outbox: SqliteOutboxRepository;
   readonly scheduleFires: SqliteScheduleFireRepository;
   readonly leases: SqliteLeaseRepository;
+  readonly processes: SqliteProcessRepository;
   readonly settings: SqliteSettingRepository;
   private readonly pingStatement;
 
@@ -42,6 +44,7 @@ export class SqliteStore implements Store {
     this.triggers = new SqliteTriggerRepository(db, { outbox: this.outbox, runs: this.runs, anchors: this.anchors, eventKeys: this.eventKeys });
     this.scheduleFires = new SqliteScheduleFireRepository(db);
     this.leases = new SqliteLeaseRepository(db);
+    this.processes = new SqliteProcessRepository(db);
     this.settings = new SqliteSettingRepository(db);
     this.pingStatement = db.prepare('SELECT 1');
   }

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import {
   TRIGGER_STATES,
+  processOfOwner,
   type NewOutboxRow,
   type NewTrigger,
   type StoredTrigger,
@@ -13,6 +14,7 @@ import {
 import type { SqliteAnchorRepository } from './anchor-repository.js';
 import type { SqliteEventKeyRepository } from './event-key-repository.js';
 import type { SqliteOutboxRepository } from './outbox-repository.js';
+import { holderGone } from './process-repository.js';
 import { countStates, fromJson, toJson } from './sql.js';
 import type { SqliteTrackedRunRepository } from './tracked-run-repository.js';
 
@@ -67,6 +69,9 @@ function toTrigger(row: Row): StoredTrigger {
   };
 }
 
+/** Working, but its holder is done with it: the lease ran out or its process is gone. */
+const ABANDONED = (table: string) => `(${table}.state = 'working' AND (${table}.lease_until <= @now OR ${holderGone(`${table}.lease_process`)}))`;
+
 /**
  * The oldest claimable trigger whose anchor has no earlier unfinished trigger. As for the outbox, the
  * outer WHERE repeats the claim condition (PostgreSQL re-checks only that after a row-lock wait) and
@@ -75,18 +80,18 @@ function toTrigger(row: Row): StoredTrigger {
  */
 const CLAIM_SQL = `
 UPDATE triggers
-SET state = 'working', lease_owner = @owner, lease_until = @leaseUntil, attempts = attempts + 1, updated_at = @now
+SET state = 'working', lease_owner = @owner, lease_process = @process, lease_until = @leaseUntil, attempts = attempts + 1, updated_at = @now
 WHERE id = (
     SELECT t.id FROM triggers AS t INDEXED BY triggers_unfinished
     WHERE t.state IN ('pending', 'working')
-      AND (t.state = 'pending' OR (t.state = 'working' AND t.lease_until <= @now))
+      AND (t.state = 'pending' OR ${ABANDONED('t')})
       AND t.next_attempt_at <= @now
       AND NOT EXISTS (
         SELECT 1 FROM triggers AS e
         WHERE e.anchor = t.anchor AND e.state IN ('pending', 'working') AND e.id < t.id)
     ORDER BY t.id
     LIMIT 1)
-  AND (state = 'pending' OR (state = 'working' AND lease_until <= @now))
+  AND (state = 'pending' OR ${ABANDONED('triggers')})
   AND next_attempt_at <= @now
 RETURNING *`;
 
@@ -120,7 +125,7 @@ export class SqliteTriggerRepository implements TriggerRepository {
        ON CONFLICT (key) DO NOTHING
        RETURNING *`,
     );
-    this.claimTrigger = db.prepare<{ owner: string; now: number; leaseUntil: number }, Row>(CLAIM_SQL);
+    this.claimTrigger = db.prepare<{ owner: string; process: string; now: number; leaseUntil: number }, Row>(CLAIM_SQL);
     this.createAttempted = db.prepare<{ id: number; owner: string; now: number }>(
       `UPDATE triggers SET create_attempted_at = @now, updated_at = @now WHERE ${HELD}`,
     );
@@ -129,12 +134,12 @@ export class SqliteTriggerRepository implements TriggerRepository {
     );
     this.toPending = db.prepare<{ id: number; owner: string; now: number; nextAttemptAt: number; error: string }>(
       `UPDATE triggers
-       SET state = 'pending', next_attempt_at = @nextAttemptAt, last_error = @error, lease_owner = NULL, lease_until = NULL, updated_at = @now
+       SET state = 'pending', next_attempt_at = @nextAttemptAt, last_error = @error, lease_owner = NULL, lease_process = NULL, lease_until = NULL, updated_at = @now
        WHERE ${HELD}`,
     );
     this.end = db.prepare<{ id: number; owner: string; now: number; state: string; runId: string | null; error: string | null }>(
       `UPDATE triggers
-       SET state = @state, run_id = COALESCE(@runId, run_id), last_error = @error, lease_owner = NULL, lease_until = NULL, updated_at = @now
+       SET state = @state, run_id = COALESCE(@runId, run_id), last_error = @error, lease_owner = NULL, lease_process = NULL, lease_until = NULL, updated_at = @now
        WHERE ${HELD}`,
     );
     this.byId = db.prepare<[number], Row>('SELECT * FROM triggers WHERE id = ?');
@@ -187,7 +192,7 @@ export class SqliteTriggerRepository implements TriggerRepository {
   }
 
   async claimNext(owner: string, now: number, leaseMs: number): Promise<StoredTrigger | undefined> {
-    const row = this.db.transaction(() => this.claimTrigger.get({ owner, now, leaseUntil: now + leaseMs })).immediate();
+    const row = this.db.transaction(() => this.claimTrigger.get({ owner, process: processOfOwner(owner), now, leaseUntil: now + leaseMs })).immediate();
     return row ? toTrigger(row) : undefined;
   }
 

@@ -10,7 +10,7 @@ import { postSlackEvent, postSlackForm, postSlackInteraction, postSlackRaw } fro
 import { appMention, botMessage, channelJoin, channelMessage, directMessage, eventCallback, messageChanged, ownBotMessage, threadReply } from '../fixtures/slack/events.js';
 import { evilBodies } from '../fixtures/slack/evil.js';
 import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
-import { blockActionsCancel, slashCommand, unknownInteraction } from '../fixtures/slack/interactions.js';
+import { blockActionsCancel, malformedSlashCommands, slashCommand, unknownInteraction } from '../fixtures/slack/interactions.js';
 import { tempDir } from '../helpers/spawn-cli.js';
 import { startBridge as startBridgeAt } from '../helpers/start-bridge.js';
 import { until as waitFor } from '../helpers/until.js';
@@ -127,6 +127,50 @@ describe('a mention starts a run and the thread tells the story', () => {
     const ours = (call: { args: Record<string, unknown> }) => call.args['timestamp'] === ts || call.args['thread_ts'] === ts;
     const writes = slack.calls.slice(before).filter((call) => ['reactions.add', 'chat.postMessage', 'chat.update'].includes(call.method) && ours(call));
     expect(writes.slice(0, 2).map((call) => call.method)).toEqual(['reactions.add', 'chat.postMessage']);
+  });
+});
+
+describe('Slack text: decoded once on the way in, escaped once on the way out (issue 16)', () => {
+  it('`a < b & c` typed in Slack reaches the agent as typed and comes back as `a &lt; b &amp; c` on the wire', async () => {
+    // Slack sends what was typed as `a < b & c` escaped once.
+    const { ts } = await mention({ text: `<@${SLACK_IDS.botUser}> a &lt; b &amp; c` });
+    const run = await until(() => runFor(ts), 'the run');
+    expect(run.prompt?.split('\n')[0]).toBe('a < b & c');
+    expect(run.title).toBe('a < b & c');
+    const status = await until(() => threadPosts(ts)[0], 'the status message');
+    expect(text(status)).toContain('*a &lt; b &amp; c*');
+    expect(text(status)).not.toContain('&amp;lt;');
+
+    const reply = threadReply({ channel: CHANNEL, thread_ts: ts, text: 'only if x &gt; 2 &amp;&amp; y &lt; 3' });
+    expect((await postSlackEvent(events, SECRET, eventCallback(reply))).status).toBe(200);
+    await until(() => emulator.engine.followups(run.run_id).length === 1, 'the follow-up');
+    expect(emulator.engine.followups(run.run_id)[0]?.message).toBe('only if x > 2 && y < 3');
+  });
+
+  it('an `/agent` prompt is decoded the same way', async () => {
+    const response = await postSlackForm(events, SECRET, slashCommand({ channel_id: CHANNEL, text: 'compare &lt;b&gt; &amp; &lt;i&gt; tags' }));
+    expect(response.status).toBe(200);
+    const run = await until(() => emulator.engine.list({}).runs.find((candidate) => candidate.prompt?.startsWith('compare ')), 'the run');
+    expect(run.prompt?.split('\n')[0]).toBe('compare <b> & <i> tags');
+  });
+});
+
+describe('signed but malformed /agent forms (issue 16)', () => {
+  it.each(malformedSlashCommands().map((entry) => [entry.name, entry] as const))('%s: a private answer naming the field, nothing stored', async (_name, entry) => {
+    const before = await triggerCount();
+    const response = await postSlackRaw(events, SECRET, entry.body, 'application/x-www-form-urlencoded');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ response_type: 'ephemeral', text: expect.stringContaining(`\`${entry.field}\``) });
+    expect(await triggerCount()).toBe(before);
+  });
+
+  it('two commands without a trigger_id are both refused, not stored under one key and the second dropped', async () => {
+    const entry = malformedSlashCommands().find((candidate) => candidate.name === 'no trigger_id')!;
+    for (let round = 0; round < 2; round++) {
+      const response = await postSlackRaw(events, SECRET, entry.body, 'application/x-www-form-urlencoded');
+      expect(((await response.json()) as { text: string }).text).toContain('Nothing was started');
+    }
+    expect(await service.store.triggers.getByKey('slack:cmd:undefined')).toBeUndefined();
   });
 });
 
