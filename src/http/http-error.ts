@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { bodyUnread } from './body-state.js';
 
 /** An answer we mean to give: status, stable code and a message safe to show the caller. */
 export class HttpError extends Error {
@@ -7,15 +8,22 @@ export class HttpError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** Headers the answer carries, e.g. `retry-after`. */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
 }
 
+/**
+ * Answers with a JSON body. An answer given before the request's body was read to its end closes the
+ * connection: the rest of that body is never waited for (it may be a megabyte, or never come).
+ */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  if (res.headersSent) return;
+  if (res.headersSent || res.destroyed) return;
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+  const close: Record<string, string> = res.req && bodyUnread(res.req) ? { connection: 'close' } : {};
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...close, ...headers });
   res.end(text);
 }
 
@@ -26,7 +34,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 export function answerError(res: ServerResponse, error: unknown): { status: number; code: string; internal: boolean } {
   if (error instanceof HttpError) {
     // A body cut off unread (too large) leaves the connection unusable: the client must not reuse it.
-    const headers: Record<string, string> = error.status === 413 ? { connection: 'close' } : {};
+    const headers: Record<string, string> = error.status === 413 ? { connection: 'close', ...error.headers } : error.headers;
     sendJson(res, error.status, { error: error.code, message: error.message }, headers);
     return { status: error.status, code: error.code, internal: false };
   }

@@ -1,4 +1,6 @@
 import type { IncomingMessage } from 'node:http';
+import type { BodyBudget, BodyHold } from './body-budget.js';
+import { declaredLength } from './body-state.js';
 import { HttpError } from './http-error.js';
 
 /** Largest request body any route accepts (design: 1 MiB, 413 above). */
@@ -10,22 +12,82 @@ export function declaresTooLarge(req: IncomingMessage, limit = BODY_LIMIT_BYTES)
   return Number.isFinite(length) && length > limit;
 }
 
+/** How long a body may go without a byte before it is closed (408): a stalled body holds memory and a socket. */
+export const BODY_STALL_MS = 30_000;
+
+/** Error codes Node gives a request whose client went away mid-body: the client's doing, not ours. */
+const CLIENT_GONE = new Set(['ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE']);
+
+/** Whether `error` means the client closed the connection (classified by code, never by message). */
+export function isClientAbort(error: unknown): boolean {
+  if (error instanceof HttpError) return error.code === 'client_aborted';
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && CLIENT_GONE.has(code);
+}
+
+export interface ReadBodyOptions {
+  /** Closes the body with 408 after this long without a byte (default `BODY_STALL_MS`). */
+  stallMs?: number;
+  /** The process-wide budget the body is held against while it arrives (503 when it does not fit). */
+  budget?: BodyBudget;
+}
+
+const clientAborted = () => new HttpError(400, 'client_aborted', 'the client closed the connection before the body was complete');
+
 /**
  * Reads the raw body (routes that verify an HMAC need the exact bytes), stopping with 413 as soon as
- * it passes `limit` — also for chunked bodies that declare no length.
+ * it passes `limit` — also for chunked bodies that declare no length — with 408 when it stalls for
+ * `stallMs`, and with 503 (Retry-After) when the budget cannot hold it. A client that goes away
+ * mid-body is an `HttpError` with code `client_aborted`.
  */
-export async function readBody(req: IncomingMessage, limit = BODY_LIMIT_BYTES): Promise<Buffer> {
+export async function readBody(req: IncomingMessage, limit = BODY_LIMIT_BYTES, options: ReadBodyOptions = {}): Promise<Buffer> {
   if (declaresTooLarge(req, limit)) throw new HttpError(413, 'payload_too_large', `request body over ${limit} bytes`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > limit) {
-      req.resume();
-      throw new HttpError(413, 'payload_too_large', `request body over ${limit} bytes`);
-    }
-    chunks.push(buffer);
+  const hold = options.budget?.reserve(declaredLength(req) ?? 0);
+  if (options.budget && !hold) throw busy();
+  try {
+    return await collect(req, limit, options.stallMs ?? BODY_STALL_MS, hold);
+  } finally {
+    hold?.release();
   }
-  return Buffer.concat(chunks);
+}
+
+function busy(): HttpError {
+  return new HttpError(503, 'busy', 'too many request bodies are arriving at once; retry shortly', { 'retry-after': '1' });
+}
+
+function collect(req: IncomingMessage, limit: number, stallMs: number, hold: BodyHold | undefined): Promise<Buffer> {
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => fail(new HttpError(408, 'body_timeout', `no body bytes for ${Math.round(stallMs / 1000)} s`)), stallMs);
+    };
+    const done = () => {
+      clearTimeout(timer);
+      req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+    };
+    const fail = (error: unknown) => {
+      done();
+      // The rest is discarded, not buffered: the answer closes the connection.
+      req.resume();
+      reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) return fail(new HttpError(413, 'payload_too_large', `request body over ${limit} bytes`));
+      if (hold && size > hold.bytes && !hold.grow(size - hold.bytes)) return fail(busy());
+      chunks.push(chunk);
+      arm();
+    };
+    const onEnd = () => {
+      done();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error) => fail(isClientAbort(error) ? clientAborted() : error);
+    const onClose = () => fail(clientAborted());
+    req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+    arm();
+  });
 }

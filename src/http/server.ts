@@ -1,15 +1,28 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../core/logger.js';
-import { answerError, sendJson } from './http-error.js';
+import { BodyBudget } from './body-budget.js';
+import { answerError, sendJson, type HttpError } from './http-error.js';
 import type { Metrics } from './metrics.js';
-import { BODY_LIMIT_BYTES, declaresTooLarge } from './read-body.js';
+import { BODY_LIMIT_BYTES, BODY_STALL_MS, declaresTooLarge, isClientAbort, readBody } from './read-body.js';
+
+/**
+ * Reads the request's raw body for a route: within the route's limit (413), held against the
+ * process-wide budget of unverified bodies (503 when full), closed when it stalls (408).
+ */
+export type ReadRequestBody = () => Promise<Buffer>;
 
 /** A route of the one HTTP server. Handlers get the unread request: some need the raw body. */
 export interface Route {
   method: 'GET' | 'POST';
   path: string;
-  handle(req: IncomingMessage, res: ServerResponse): Promise<void> | void;
+  /**
+   * For routes that take a body from anonymous callers: its limit (default: the server's), and a
+   * check of the headers alone, made before a byte of the body is read. A refusal is answered at
+   * once and the body is never read.
+   */
+  body?: { limitBytes?: number; refuse?(req: IncomingMessage): HttpError | undefined };
+  handle(req: IncomingMessage, res: ServerResponse, readBody: ReadRequestBody): Promise<void> | void;
 }
 
 export interface HttpServerOptions {
@@ -17,7 +30,15 @@ export interface HttpServerOptions {
   metrics: Metrics;
   logger: Logger;
   bodyLimitBytes?: number;
+  /** A body without a byte for this long is closed with 408 (default 30 s). */
+  bodyStallMs?: number;
+  /** Bytes of unverified bodies held at once, across connections (default: `DEFAULT_BODY_BUDGET`). */
+  budget?: BodyBudget;
 }
+
+/** Node's own limits for the time a client may take to send its headers, and its whole request. */
+const HEADERS_TIMEOUT_MS = 20_000;
+const REQUEST_TIMEOUT_MS = 60_000;
 
 export interface RunningHttpServer {
   server: Server;
@@ -32,11 +53,13 @@ export interface RunningHttpServer {
  * mount handlers here, never a server of their own. Every request is counted and timed by route.
  */
 export function createHttpServer(options: HttpServerOptions): Server {
-  const limit = options.bodyLimitBytes ?? BODY_LIMIT_BYTES;
+  const stallMs = options.bodyStallMs ?? BODY_STALL_MS;
+  const budget = options.budget ?? new BodyBudget();
   const byPath = new Map<string, Route[]>();
   for (const route of options.routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
+  const refused = (path: string, status: number, code: string) => options.logger.debug({ route: path, status, code }, 'request refused');
 
-  return createServer((req, res) => {
+  const server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 5_000 }, (req, res) => {
     const started = process.hrtime.bigint();
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const candidates = byPath.get(path);
@@ -53,18 +76,37 @@ export function createHttpServer(options: HttpServerOptions): Server {
       const allowed = candidates.map((candidate) => candidate.method).join(', ');
       return sendJson(res, 405, { error: 'method_not_allowed', message: `${path} accepts ${allowed}` }, { allow: allowed });
     }
+    const limit = route.body?.limitBytes ?? options.bodyLimitBytes ?? BODY_LIMIT_BYTES;
     if (declaresTooLarge(req, limit)) {
       // Close the connection: the client may still be sending a body we will not read.
       res.setHeader('connection', 'close');
+      refused(path, 413, 'payload_too_large');
       return sendJson(res, 413, { error: 'payload_too_large', message: `request body over ${limit} bytes` });
     }
+    const refusal = route.body?.refuse?.(req);
+    if (refusal) {
+      refused(path, refusal.status, refusal.code);
+      answerError(res, refusal);
+      return;
+    }
     Promise.resolve()
-      .then(() => route.handle(req, res))
+      .then(() => route.handle(req, res, () => readBody(req, limit, { stallMs, budget })))
       .catch((error: unknown) => {
+        // A client that went away mid-request is its own doing: debug, never an error with a stack.
+        if (isClientAbort(error)) {
+          options.logger.debug({ route: path, code: 'client_aborted' }, 'the client closed the connection before the request was complete');
+          if (!res.headersSent) res.destroy();
+          return;
+        }
         const answered = answerError(res, error);
         if (answered.internal) options.logger.error({ err: error, route: path }, 'request failed');
+        else refused(path, answered.status, answered.code);
       });
   });
+  // A connection idle past the body stall (a body nobody reads, a request that stopped mid-way) is
+  // closed: routes that read a body answer 408 at `stallMs`, this catches everything else just after.
+  server.setTimeout(stallMs + 2_000);
+  return server;
 }
 
 /** Listens on `port`/`host` and resolves once bound. */

@@ -1,10 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../core/logger.js';
 import { HttpError, sendJson } from '../http/http-error.js';
-import { readBody } from '../http/read-body.js';
 import type { Route } from '../http/server.js';
 import { parseLinearWebhook, type LinearWebhook } from './parse-webhook.js';
-import { checkWebhookTimestamp, verifyLinearSignature } from './verify-webhook.js';
+import { checkWebhookTimestamp, linearSignatureHeaderMalformed, verifyLinearSignature } from './verify-webhook.js';
 import type { WebhookOutcome } from './webhook-handler.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -13,9 +12,12 @@ const header = (req: IncomingMessage, name: string) => {
   return Array.isArray(value) ? value[0] : value;
 };
 
+const invalidSignature = () => new HttpError(401, 'invalid_signature', 'linear-signature is missing or does not match the body');
+
 /**
- * `POST /linear/webhook`: read the raw body (1 MiB limit), verify `linear-signature` over those exact
- * bytes, parse, check the `webhookTimestamp` window, store what the delivery means, answer 200. Bad
+ * `POST /linear/webhook`: refuse a missing or malformed `linear-signature` before reading, read the
+ * raw body (1 MiB limit), verify `linear-signature` over those exact bytes, parse, check the
+ * `webhookTimestamp` window, store what the delivery means, answer 200. Bad
  * input gets a 4xx and changes nothing; an event we do not handle gets 200 (Linear would retry
  * anything else).
  */
@@ -29,11 +31,10 @@ export function linearWebhookRoute(options: {
   return {
     method: 'POST',
     path: '/linear/webhook',
-    handle: async (req: IncomingMessage, res: ServerResponse) => {
-      const raw = await readBody(req);
-      if (!verifyLinearSignature(options.secret, header(req, 'linear-signature'), raw)) {
-        throw new HttpError(401, 'invalid_signature', 'linear-signature is missing or does not match the body');
-      }
+    body: { refuse: (req) => (linearSignatureHeaderMalformed(header(req, 'linear-signature')) ? invalidSignature() : undefined) },
+    handle: async (req: IncomingMessage, res: ServerResponse, readBody) => {
+      const raw = await readBody();
+      if (!verifyLinearSignature(options.secret, header(req, 'linear-signature'), raw)) throw invalidSignature();
       let text: string;
       try {
         text = utf8.decode(raw);

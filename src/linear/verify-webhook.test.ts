@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { linearDelivery, issueCreated } from '../../test/fixtures/linear/index.js';
-import { checkWebhookTimestamp, verifyLinearSignature } from './verify-webhook.js';
+import { checkWebhookTimestamp, linearSignatureHeaderMalformed, verifyLinearSignature } from './verify-webhook.js';
 
 const SECRET = 'lin_wh_0123456789abcdef';
 const BODY = Buffer.from('{"action":"create","type":"Issue","data":{"id":"1"},"webhookTimestamp":1700000000000}');
@@ -44,6 +44,20 @@ describe('verifyLinearSignature', () => {
     const delivery = linearDelivery(SECRET, issueCreated());
     expect(verifyLinearSignature(SECRET, delivery.headers['linear-signature'], Buffer.from(delivery.body))).toBe(true);
     expect(verifyLinearSignature(SECRET, delivery.headers['linear-signature'], Buffer.from(`${delivery.body} `))).toBe(false);
+  });
+});
+
+describe('linearSignatureHeaderMalformed (checked before the body is read)', () => {
+  it.each<[string, string | undefined, boolean]>([
+    ['64 hex digits: only the body can tell', SIGNATURE, false],
+    ['upper case, surrounding space', ` ${SIGNATURE.toUpperCase()} `, false],
+    ['missing', undefined, true],
+    ['empty', '', true],
+    ['too short', SIGNATURE.slice(0, 10), true],
+    ['a prefix', `sha256=${SIGNATURE}`, true],
+    ['not hex', 'z'.repeat(64), true],
+  ])('%s → %s', (_what, header, expected) => {
+    expect(linearSignatureHeaderMalformed(header)).toBe(expected);
   });
 });
 

@@ -2,10 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HTTPReceiver } from '@slack/bolt';
 import type { Logger } from '../core/logger.js';
 import { HttpError, sendJson } from '../http/http-error.js';
-import { readBody } from '../http/read-body.js';
 import type { Route } from '../http/server.js';
 import { inspectSlackRequest } from './inspect-request.js';
-import { verifySlackSignature } from './verify-signature.js';
+import { slackHeadersProblem, verifySlackSignature } from './verify-signature.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const header = (req: IncomingMessage, name: string) => {
@@ -13,23 +12,27 @@ const header = (req: IncomingMessage, name: string) => {
   return Array.isArray(value) ? value[0] : value;
 };
 
+const signatureHeaders = (req: IncomingMessage) => ({ signature: header(req, 'x-slack-signature'), timestamp: header(req, 'x-slack-request-timestamp') });
+
 /**
- * `POST /slack/events`: read the raw body (1 MiB limit), verify the signature over those exact
- * bytes, check the shape, then hand the request — body already buffered — to Bolt's receiver.
+ * `POST /slack/events`: refuse what the signature headers already condemn (missing, stale) before
+ * reading, read the raw body (1 MiB limit), verify the signature over those exact bytes, check the
+ * shape, then hand the request — body already buffered — to Bolt's receiver.
  */
 export function slackEventsRoute(options: { receiver: HTTPReceiver; signingSecret: string; logger: Logger; now?: () => number }): Route {
   const now = options.now ?? Date.now;
   return {
     method: 'POST',
     path: '/slack/events',
-    handle: async (req: IncomingMessage, res: ServerResponse) => {
-      const raw = await readBody(req);
-      const check = verifySlackSignature(
-        options.signingSecret,
-        { signature: header(req, 'x-slack-signature'), timestamp: header(req, 'x-slack-request-timestamp') },
-        raw,
-        Math.floor(now() / 1000),
-      );
+    body: {
+      refuse: (req) => {
+        const problem = slackHeadersProblem(signatureHeaders(req), Math.floor(now() / 1000));
+        return problem ? new HttpError(401, 'invalid_signature', `request signature ${problem}`) : undefined;
+      },
+    },
+    handle: async (req: IncomingMessage, res: ServerResponse, readBody) => {
+      const raw = await readBody();
+      const check = verifySlackSignature(options.signingSecret, signatureHeaders(req), raw, Math.floor(now() / 1000));
       if (!check.ok) throw new HttpError(401, 'invalid_signature', `request signature ${check.reason}`);
       let text: string;
       try {

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { verifySlackSignature } from './verify-signature.js';
+import { slackHeadersProblem, verifySlackSignature } from './verify-signature.js';
 
 const SECRET = '8f742231b10e8888abcd99yyyzzz85a5';
 const TIMESTAMP = 1531420618;
@@ -26,5 +26,23 @@ describe('verifySlackSignature', () => {
     const raw = Buffer.from([0x7b, 0xff, 0xfe, 0x7d]);
     const signature = `v0=${createHmac('sha256', SECRET).update(`v0:${TIMESTAMP}:`).update(raw).digest('hex')}`;
     expect(verifySlackSignature(SECRET, { signature, timestamp: String(TIMESTAMP) }, raw, TIMESTAMP)).toEqual({ ok: true });
+  });
+});
+
+describe('slackHeadersProblem (checked before the body is read)', () => {
+  it.each([
+    ['well-formed and fresh: only the body can tell', SIGNATURE, String(TIMESTAMP), TIMESTAMP, undefined],
+    ['five minutes old exactly', SIGNATURE, String(TIMESTAMP), TIMESTAMP + 300, undefined],
+    ['no signature', undefined, String(TIMESTAMP), TIMESTAMP, 'missing'],
+    ['an empty signature', '', String(TIMESTAMP), TIMESTAMP, 'missing'],
+    ['no timestamp', SIGNATURE, undefined, TIMESTAMP, 'missing'],
+    ['a timestamp that is not a number', SIGNATURE, '1e9', TIMESTAMP, 'missing'],
+    ['older than five minutes', SIGNATURE, String(TIMESTAMP), TIMESTAMP + 301, 'stale'],
+    ['from the future', SIGNATURE, String(TIMESTAMP), TIMESTAMP - 301, 'stale'],
+    ['a signature too short', 'v0=abc', String(TIMESTAMP), TIMESTAMP, 'mismatch'],
+    ['another scheme', `v1=${SIGNATURE.slice(3)}`, String(TIMESTAMP), TIMESTAMP, 'mismatch'],
+    ['upper-case hex (Slack sends lower case)', SIGNATURE.toUpperCase().replace('V0=', 'v0='), String(TIMESTAMP), TIMESTAMP, 'mismatch'],
+  ])('%s → %s', (_what, signature, timestamp, now, expected) => {
+    expect(slackHeadersProblem({ signature, timestamp }, now)).toBe(expected);
   });
 });
