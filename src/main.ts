@@ -22,7 +22,7 @@ import { createCoreMetrics, createMetrics, type Metrics } from './http/metrics.j
 import { createHttpServer, listen, type Route } from './http/server.js';
 import { cronCalendar } from './schedules/calendar.js';
 import { agentApiEndpoint, linearIntegration, slackIntegration } from './integrations.js';
-import { openSqliteStore } from './store/sqlite-store.js';
+import { describeDatabase, openStore } from './store/open-store.js';
 
 export interface ServiceOptions {
   config: AppConfig;
@@ -75,7 +75,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   };
 
   try {
-    const store = openSqliteStore({ path: config.database.path });
+    const store = await openStore(config.database, { onProblem: (error) => logger.warn({ err: error }, 'database connection problem (recovering)') });
     stops.push(() => store.close());
     const metrics = createMetrics();
     const coreMetrics = createCoreMetrics(metrics.registry, () => store.outbox.counts());
@@ -239,7 +239,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const http = await listen(createHttpServer({ routes, metrics, logger }), config.http.port, config.http.host);
     // Stopped first (stops run in reverse): no new requests while the workers finish.
     stops.push(() => http.close());
-    logger.info({ url: http.url, database: config.database.path }, 'agent-bridge is listening');
+    logger.info({ url: http.url, database: describeDatabase(config.database) }, 'agent-bridge is listening');
     // Said loudly rather than silently ignoring the operator's Linear settings.
     if (config.schedules.length > 0) {
       logger.info({ schedules: config.schedules.map((schedule) => `${schedule.name} (${schedule.cron} ${schedule.timezone}${schedule.enabled ? '' : ', disabled'})`) }, 'schedules are on');

@@ -14,7 +14,7 @@ import { scheduleStatus } from '../core/schedule-status.js';
 import { Scheduler } from '../core/scheduler.js';
 import type { Store } from '../core/store.js';
 import { cronCalendar } from '../schedules/calendar.js';
-import { openSqliteStore } from '../store/sqlite-store.js';
+import { describeDatabase, openStore } from '../store/open-store.js';
 import { clientFromEnv, printJson, type CliContext } from './context.js';
 import { ExitWith, UsageError } from './exit-codes.js';
 import { formatFireTime, renderScheduleList, scheduleJson, type ScheduleHeader } from './schedules-format.js';
@@ -56,12 +56,13 @@ function find(loaded: Loaded, name: string): CliSchedule {
  * there when it starts.
  */
 function databaseExists(config: AppConfig): boolean {
-  return config.database.path === ':memory:' || existsSync(config.database.path);
+  const database = config.database;
+  return database.kind === 'postgres' || database.path === ':memory:' || existsSync(database.path);
 }
 
-/** Opens the service's database (DATABASE_PATH) for `work`, and closes it. */
+/** Opens the service's database (DATABASE_PATH or DATABASE_URL) for `work`, and closes it. */
 async function withStore<T>(config: AppConfig, work: (store: Store) => Promise<T>): Promise<T> {
-  const store = openSqliteStore({ path: config.database.path });
+  const store = await openStore(config.database);
   try {
     return await work(store);
   } finally {
@@ -107,7 +108,7 @@ export function registerSchedulesCommand(program: Command, context: CliContext):
         for (const schedule of loaded.schedules) entries.push({ header: schedule, status: await scheduleStatus(schedule, store, now) });
         if (options.json) return printJson(context, entries.map(({ header, status }) => scheduleJson(header, status)));
         if (entries.length === 0) return context.out(`No schedules configured${loaded.config.configFile ? ` in ${loaded.config.configFile}` : ' (no agent-bridge.yml found)'}.`);
-        if (!store) context.out(`No database at ${loaded.config.database.path} yet: no fires recorded.\n`);
+        if (!store) context.out(`No database at ${describeDatabase(loaded.config.database)} yet: no fires recorded.\n`);
         context.out(renderScheduleList(entries));
       };
       if (databaseExists(loaded.config)) await withStore(loaded.config, show);
@@ -139,7 +140,7 @@ export function registerSchedulesCommand(program: Command, context: CliContext):
           }
           context.out(`Fired ${name} (slot ${outcome.slot}).`);
           context.out(
-            `The trigger is stored in ${loaded.config.database.path}; the running agent-bridge service (same DATABASE_PATH) ` +
+            `The trigger is stored in ${describeDatabase(loaded.config.database)}; the running agent-bridge service (same database) ` +
               `creates the run within seconds and reports to ${scheduleDestinations(schedule).join(', ')}.`,
           );
           const pause = await readPause(db.settings, name);

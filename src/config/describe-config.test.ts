@@ -74,6 +74,14 @@ describe('describeConfig', () => {
     });
   });
 
+  it('shows which store is used: a PostgreSQL URL with its password masked', () => {
+    const config = loadConfig({ env: { DATABASE_URL: 'postgres://bridge:Pw-s3cret-77@db.example:5432/app?sslmode=verify-full' }, cwd: tempDir() });
+    const described = describeConfig(config);
+    expect(described['database']).toEqual({ kind: 'postgres', url: 'postgres://bridge:****@db.example:5432/app?sslmode=verify-full' });
+    expect(integrationSummary(config)).toContain('Database: PostgreSQL at postgres://bridge:****@db.example:5432/app?sslmode=verify-full (several replicas may share it)');
+    expect(JSON.stringify(described) + integrationSummary(config).join('\n')).not.toContain('Pw-s3cret-77');
+  });
+
   it('shows unset secrets as null', () => {
     const described = describeConfig(loadConfig({ env: {}, cwd: tempDir() })) as any;
     expect(described.agentApi.apiKey).toBeNull();
@@ -104,11 +112,12 @@ describe('problems never contain secrets', () => {
 describe('integrationSummary', () => {
   it('says how to turn on what is off', () => {
     const lines = integrationSummary(loadConfig({ env: {}, cwd: tempDir() }));
-    expect(lines).toHaveLength(4);
+    expect(lines).toHaveLength(5);
     expect(lines[0]).toMatch(/^Run API: EMULATED .*set AGENT_API_BASE_URL .* and AGENT_API_KEY/);
     expect(lines[1]).toMatch(/^Slack: off — set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET \(HTTP\) or SLACK_APP_TOKEN/);
     expect(lines[2]).toMatch(/^Linear: off — set LINEAR_API_KEY .* and LINEAR_WEBHOOK_SECRET/);
     expect(lines[3]).toMatch(/^Schedules: none/);
+    expect(lines[4]).toMatch(/^Database: SQLite at .*agent-bridge\.db — set DATABASE_URL=postgres:\/\/… instead to run several replicas/);
   });
 
   it('says what is on', () => {
@@ -118,6 +127,7 @@ describe('integrationSummary', () => {
       expect.stringMatching(/^Slack: on \(Socket Mode; channels: 3 routes: C0123ABCD, G0999PRIV, \*; follow-ups: mentions; may start runs: 2 allowed users\)$/),
       expect.stringMatching(/^Linear: on \(webhook at POST \/linear\/webhook; OAuth access token .*labels: 2 routes: agent, needs review; teams ENG, OPS; handle @bot\)$/),
       'Schedules: 1 of 2 enabled: nightly-deps (disabled), weekly.report',
+      expect.stringMatching(/^Database: SQLite at /),
     ]);
     for (const secret of ALL_SECRETS) expect(lines.join('\n')).not.toContain(secret);
   });

@@ -74,7 +74,7 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
       ...describeRoute(schedule),
       notify: { ...schedule.notify },
     })),
-    database: { ...config.database },
+    database: config.database.kind === 'postgres' ? { kind: 'postgres', url: config.database.maskedUrl } : { ...config.database },
     http: { ...config.http },
     logLevel: config.logLevel,
   };
@@ -135,5 +135,12 @@ export function integrationSummary(config: AppConfig): string[] {
     const names = schedules.map((schedule) => `${schedule.name}${schedule.enabled ? '' : ' (disabled)'}`).join(', ');
     lines.push(`Schedules: ${enabled.length} of ${schedules.length} enabled: ${names}`);
   }
+
+  const database = config.database;
+  lines.push(
+    database.kind === 'postgres'
+      ? `Database: PostgreSQL at ${database.maskedUrl} (several replicas may share it)`
+      : `Database: SQLite at ${database.path} — set DATABASE_URL=postgres://… instead to run several replicas on PostgreSQL`,
+  );
   return lines;
 }

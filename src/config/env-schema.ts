@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { ConfigProblem } from './problems.js';
 import { LOG_LEVELS, type LogLevel } from './types.js';
 import { checkBaseUrl, isLoopbackHost } from './validators.js';
+import { checkDatabaseUrl, type PostgresTarget } from './database-url.js';
 
 export const DEFAULT_SLACK_API_URL = 'https://slack.com/api/';
 export const DEFAULT_LINEAR_API_URL = 'https://api.linear.app/graphql';
@@ -24,6 +25,7 @@ export const SECRET_VARIABLES = [
   'LINEAR_API_KEY',
   'LINEAR_ACCESS_TOKEN',
   'LINEAR_WEBHOOK_SECRET',
+  'DATABASE_URL',
 ] as const;
 
 export interface EnvSettings {
@@ -40,6 +42,8 @@ export interface EnvSettings {
   /** `AGENT_BRIDGE_CONFIG` as given (resolved by the loader). */
   configFile: string | undefined;
   databasePath: string;
+  /** `DATABASE_URL` (checked: postgres:// or postgresql://), when set. */
+  databaseUrl: { url: string; masked: string; target: PostgresTarget; password: string | undefined } | undefined;
   port: number;
   host: string;
   logLevel: LogLevel;
@@ -113,6 +117,15 @@ const linearApiUrl = optionalText.transform((value, ctx) => {
   return checked.url.href;
 });
 
+const DATABASE_URL_HINT = 'unset it to use SQLite at DATABASE_PATH';
+
+const databaseUrl = optionalText.transform((value, ctx) => {
+  if (value === undefined) return value;
+  const checked = checkDatabaseUrl(value);
+  if (!checked.ok) return fail(ctx, checked.message, DATABASE_URL_HINT);
+  return { url: value, masked: checked.masked, target: checked.target, password: checked.password };
+});
+
 const port = optionalText.transform((value, ctx) => {
   if (value === undefined) return DEFAULT_PORT;
   if (!/^\d+$/.test(value) || Number(value) > 65_535) {
@@ -141,6 +154,7 @@ export const envSchema = z.object({
   LINEAR_API_URL: linearApiUrl,
   AGENT_BRIDGE_CONFIG: optionalText,
   DATABASE_PATH: optionalText,
+  DATABASE_URL: databaseUrl,
   PORT: port,
   HOST: optionalText,
   LOG_LEVEL: logLevel,
@@ -173,6 +187,14 @@ function setProblems(env: Record<string, string>): ConfigProblem[] {
       where: 'SLACK_BOT_TOKEN',
       message: `Slack is half configured: ${slackOthers.join(' and ')} ${slackOthers.length > 1 ? 'are' : 'is'} set, but SLACK_BOT_TOKEN is not — set it`,
       hint: `${BOT_TOKEN_HINT}; or unset ${slackOthers.join(' and ')} to turn Slack off`,
+    });
+  }
+
+  if (has('DATABASE_URL') && has('DATABASE_PATH')) {
+    problems.push({
+      where: 'DATABASE_URL',
+      message: 'both DATABASE_URL (PostgreSQL) and DATABASE_PATH (SQLite) are set — set one of them',
+      hint: 'unset DATABASE_PATH to use PostgreSQL, or unset DATABASE_URL to use SQLite; to move a SQLite database, see agent-bridge db copy',
     });
   }
 
@@ -236,6 +258,7 @@ export function parseEnvironment(
       linearApiUrl: v.LINEAR_API_URL,
       configFile: v.AGENT_BRIDGE_CONFIG,
       databasePath: databasePath === ':memory:' ? databasePath : path.resolve(cwd, databasePath),
+      databaseUrl: v.DATABASE_URL,
       port: v.PORT,
       host: v.HOST ?? DEFAULT_HOST,
       logLevel: v.LOG_LEVEL,

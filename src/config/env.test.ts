@@ -69,7 +69,7 @@ describe('environment: valid', () => {
       webhookSecret: LINEAR_SECRET,
       apiUrl: 'http://localhost:4000/graphql',
     });
-    expect(config.database.path).toBe(path.join(cwd, 'state', 'bridge.db'));
+    expect(config.database).toEqual({ kind: 'sqlite', path: path.join(cwd, 'state', 'bridge.db') });
     expect(config.http).toEqual({ port: 8080, host: '127.0.0.1' });
     expect(config.logLevel).toBe('debug');
   });
@@ -81,7 +81,11 @@ describe('environment: valid', () => {
     ['runs Socket Mode with an app token alone', { SLACK_BOT_TOKEN: BOT, SLACK_APP_TOKEN: APP }, (c: AppConfig) => c.slack.mode, 'socket'],
     ['adds the trailing slash to SLACK_API_URL', { SLACK_API_URL: 'http://127.0.0.1:9/api' }, (c: AppConfig) => c.slack.apiUrl, 'http://127.0.0.1:9/api/'],
     ['turns Linear on with an OAuth access token', { LINEAR_ACCESS_TOKEN: LINEAR_TOKEN, LINEAR_WEBHOOK_SECRET: LINEAR_SECRET }, (c: AppConfig) => c.linear.enabled, true],
-    ['keeps :memory: as the database path', { DATABASE_PATH: ':memory:' }, (c: AppConfig) => c.database.path, ':memory:'],
+    ['keeps :memory: as the database path', { DATABASE_PATH: ':memory:' }, (c: AppConfig) => c.database, { kind: 'sqlite', path: ':memory:' }],
+    ['selects PostgreSQL with a postgres:// DATABASE_URL', { DATABASE_URL: 'postgres://bridge:pw@db.example:6543/app?sslmode=require' }, (c: AppConfig) => c.database.kind === 'postgres' && [c.database.target, c.database.maskedUrl, c.database.url], [{ host: 'db.example', port: 6543, database: 'app' }, 'postgres://bridge:****@db.example:6543/app?sslmode=require', 'postgres://bridge:pw@db.example:6543/app?sslmode=require']],
+    ['selects PostgreSQL with a postgresql:// DATABASE_URL, default port, database named after the user', { DATABASE_URL: 'postgresql://bridge@db.example' }, (c: AppConfig) => c.database.kind === 'postgres' && c.database.target, { host: 'db.example', port: 5432, database: 'bridge' }],
+    ['masks a password given as a query parameter', { DATABASE_URL: 'postgres://db.example/app?user=bridge&password=pw2' }, (c: AppConfig) => c.database.kind === 'postgres' && [c.database.maskedUrl, c.database.password], ['postgres://db.example/app?user=bridge&password=****', 'pw2']],
+    ['uses SQLite without DATABASE_URL', {}, (c: AppConfig) => c.database.kind, 'sqlite'],
     ['accepts port 0', { PORT: '0' }, (c: AppConfig) => c.http.port, 0],
     ['accepts port 65535', { PORT: '65535' }, (c: AppConfig) => c.http.port, 65535],
     ['reads LOG_LEVEL case-insensitively', { LOG_LEVEL: 'WARN' }, (c: AppConfig) => c.logLevel, 'warn'],
@@ -121,6 +125,18 @@ describe('environment: invalid', () => {
     const problems = problemsOf(env);
     const match = problems.find((problem) => problem.where === where && message.test(problem.message));
     expect(match, JSON.stringify(problems, null, 2)).toBeDefined();
+  });
+
+  it.each([
+    ['both DATABASE_URL and DATABASE_PATH', { DATABASE_URL: 'postgres://bridge:Pw-s3cret-77@db.example:5432/app', DATABASE_PATH: 'x.db' }, /both DATABASE_URL \(PostgreSQL\) and DATABASE_PATH \(SQLite\) are set/],
+    ['a DATABASE_URL of another scheme', { DATABASE_URL: 'mysql://bridge:Pw-s3cret-77@db.example/app' }, /must be a postgres:\/\/ or postgresql:\/\/ URL, not mysql:/],
+    ['a SQLite file as DATABASE_URL', { DATABASE_URL: 'sqlite:///data/bridge.db' }, /not sqlite: — for SQLite, unset it and set DATABASE_PATH/],
+    ['a DATABASE_URL that is no URL', { DATABASE_URL: 'host=db user=bridge password=Pw-s3cret-77' }, /is not a URL/],
+    ['a DATABASE_URL without host', { DATABASE_URL: 'postgres:///app?user=bridge&password=Pw-s3cret-77' }, /names no host/],
+  ])('%s: DATABASE_URL problem, the password never shown', (_name, env, message) => {
+    const problems = problemsOf(env);
+    expect(problems.find((problem) => problem.where === 'DATABASE_URL' && message.test(problem.message)), JSON.stringify(problems)).toBeDefined();
+    expect(JSON.stringify(problems)).not.toContain('Pw-s3cret-77');
   });
 
   it('hints where to find the Slack signing secret', () => {

@@ -42,7 +42,7 @@ describe('loadConfig: valid files', () => {
       tracker: { intervalMs: 10_000, pageSize: 100 },
       intake: { retryWindowMs: 15 * 60_000, dedupeRetentionMs: 7 * 86_400_000 },
       schedules: [],
-      database: { path: path.join(cwd, 'data', 'agent-bridge.db') },
+      database: { kind: 'sqlite', path: path.join(cwd, 'data', 'agent-bridge.db') },
       http: { port: 3000, host: '0.0.0.0' },
       logLevel: 'info',
     });

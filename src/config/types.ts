@@ -3,6 +3,7 @@
  * `loadConfig` (environment + optional `.env` + optional `agent-bridge.yml`) and never changed after.
  */
 import type { AgentConfig } from '../core/agent-runs.js';
+import type { PostgresTarget } from './database-url.js';
 
 /**
  * A route's `config`: the run API's `AmbientAgentConfig` fields. Known fields are type-checked;
@@ -38,6 +39,16 @@ export interface ScheduleConfig extends Route {
   pauseAfterFailures: number;
   notify: ScheduleNotify;
 }
+
+/**
+ * Which store the service uses: SQLite at a file (the default), or PostgreSQL when `DATABASE_URL`
+ * is set (several replicas may share it).
+ */
+export type DatabaseConfig =
+  /** `path`: absolute file path, or `:memory:`. */
+  | { kind: 'sqlite'; path: string }
+  /** `url` holds the password: show `maskedUrl` or `target` instead. */
+  | { kind: 'postgres'; url: string; maskedUrl: string; target: PostgresTarget; password: string | undefined };
 
 export interface AppConfig {
   /** Absolute path of the YAML file used, if any. */
@@ -85,8 +96,7 @@ export interface AppConfig {
   tracker: { intervalMs: number; pageSize: number };
   intake: { retryWindowMs: number; dedupeRetentionMs: number };
   schedules: ScheduleConfig[];
-  /** Absolute file path, or `:memory:`. */
-  database: { path: string };
+  database: DatabaseConfig;
   http: { port: number; host: string };
   logLevel: LogLevel;
 }

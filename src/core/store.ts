@@ -344,6 +344,9 @@ export interface SettingRepository {
   set(name: string, value: string): Promise<void>;
 }
 
+/** What another process stored: new triggers to work on, or new outbox rows to deliver. */
+export type StoreChange = 'triggers' | 'outbox';
+
 export interface Store {
   triggers: TriggerRepository;
   runs: TrackedRunRepository;
@@ -356,6 +359,13 @@ export interface Store {
   settings: SettingRepository;
   /** Cheap query proving the database answers (readiness). */
   ping(): Promise<void>;
+  /**
+   * Optional: calls `listener` soon after any process sharing the database (this one included) commits
+   * new triggers or outbox rows, so workers wake at once instead of at their next poll. Stores whose
+   * processes cannot tell each other (SQLite) leave it out; polling is the safety net either way.
+   * Returns the function that unsubscribes.
+   */
+  onChange?(listener: (change: StoreChange) => void): () => void;
   /** Closes the database; calling it again does nothing. */
   close(): Promise<void>;
 }

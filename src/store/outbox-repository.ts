@@ -20,7 +20,8 @@ interface Row {
   sent_at: number | null;
 }
 
-function toOutboxRow(row: Row): OutboxRow {
+/** A row as both stores return it (PostgreSQL reads BIGINT as numbers, so its rows have the same shape). */
+export function toOutboxRow(row: Row): OutboxRow {
   return {
     id: row.id,
     key: row.key,

@@ -11,7 +11,8 @@ interface Row {
   run_id: string | null;
 }
 
-function toScheduleFire(row: Row): ScheduleFire {
+/** A row as both stores return it. */
+export function toScheduleFire(row: Row): ScheduleFire {
   return {
     schedule: row.schedule,
     slot: row.slot,

@@ -21,7 +21,8 @@ interface Row {
   updated_at: number;
 }
 
-function toTrackedRun(row: Row): TrackedRun {
+/** A row as both stores return it. */
+export function toTrackedRun(row: Row): TrackedRun {
   return {
     runId: row.run_id,
     anchor: row.anchor,

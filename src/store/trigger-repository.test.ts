@@ -1,239 +1,242 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aRun, aTrigger, anOutboxRow } from '../../test/store/helpers.js';
-import { openSqliteStore, type SqliteStore } from './sqlite-store.js';
+import type { Store } from '../core/store.js';
+import { describeEachStore } from '../../test/store/adapters.js';
 
-let store: SqliteStore;
-beforeEach(() => {
-  store = openSqliteStore({ path: ':memory:' });
-});
-afterEach(async () => {
-  await store.close();
-});
-
-const LEASE = 30_000;
-
-describe('triggers.enqueue', () => {
-  it('stores a burst submitted in one turn together: each key once, each caller told its own result', async () => {
-    const keys = Array.from({ length: 60 }, (_, index) => `Burst${index % 40}`);
-    const results = await Promise.all(keys.map((key) => store.triggers.enqueue(aTrigger({ key }), [anOutboxRow(`${key}:received`)], 1000)));
-    expect(results.filter((result) => result.inserted)).toHaveLength(40);
-    expect(results.map((result) => result.trigger.key)).toEqual(keys);
-    // The 20 repeats got the trigger the first submission stored, not a new one.
-    expect(results.slice(40).every((result, index) => !result.inserted && result.trigger.id === results[index]!.trigger.id)).toBe(true);
-    expect(await store.outbox.list()).toHaveLength(40);
+describeEachStore((adapter) => {
+  let store: Store;
+  beforeEach(async () => {
+    store = await adapter.open();
+  });
+  afterEach(async () => {
+    await store.close();
   });
 
-  it('one bad trigger in a burst fails only its own caller', async () => {
-    const good = store.triggers.enqueue(aTrigger({ key: 'Good1' }), [], 1000);
-    const bad = store.triggers.enqueue(aTrigger({ key: 'Bad1' }), [{ ...anOutboxRow('Bad1:received'), destination: null as unknown as string }], 1000);
-    const alsoGood = store.triggers.enqueue(aTrigger({ key: 'Good2' }), [], 1000);
-    await expect(bad).rejects.toThrow();
-    expect((await good).inserted).toBe(true);
-    expect((await alsoGood).inserted).toBe(true);
-    expect(await store.triggers.getByKey('Bad1')).toBeUndefined();
-  });
+  const LEASE = 30_000;
 
-  it('remembers the given event keys in the same transaction, new trigger or not', async () => {
-    await store.triggers.enqueue(aTrigger({ key: 'Ev9' }), [], 1000, ['linear:delivery:d1']);
-    await store.triggers.enqueue(aTrigger({ key: 'Ev9' }), [], 1000, ['linear:delivery:d2']);
-    expect(await store.eventKeys.has('linear:delivery:d1')).toBe(true);
-    expect(await store.eventKeys.has('linear:delivery:d2')).toBe(true);
-  });
-
-  it('stores a new trigger with its owed outbox rows', async () => {
-    const { inserted, trigger } = await store.triggers.enqueue(aTrigger(), [anOutboxRow('Ev001:received')], 1000);
-    expect(inserted).toBe(true);
-    expect(trigger).toMatchObject({
-      key: 'Ev001',
-      kind: 'start',
-      source: 'slack',
-      anchor: 'slack:C1:1700.1',
-      payload: { text: 'fix the build', requester: 'U1' },
-      state: 'pending',
-      attempts: 0,
-      nextAttemptAt: 1000,
-      leaseOwner: null,
-      leaseUntil: null,
-      createAttemptedAt: null,
-      runId: null,
-      lastError: null,
-      receivedAt: 1000,
-      updatedAt: 1000,
+  describe('triggers.enqueue', () => {
+    it('stores a burst submitted in one turn together: each key once, each caller told its own result', async () => {
+      const keys = Array.from({ length: 60 }, (_, index) => `Burst${index % 40}`);
+      const results = await Promise.all(keys.map((key) => store.triggers.enqueue(aTrigger({ key }), [anOutboxRow(`${key}:received`)], 1000)));
+      expect(results.filter((result) => result.inserted)).toHaveLength(40);
+      expect(results.map((result) => result.trigger.key)).toEqual(keys);
+      // The 20 repeats got the trigger the first submission stored, not a new one.
+      expect(results.slice(40).every((result, index) => !result.inserted && result.trigger.id === results[index]!.trigger.id)).toBe(true);
+      expect(await store.outbox.list()).toHaveLength(40);
     });
-    expect(await store.outbox.list()).toHaveLength(1);
-    expect(await store.triggers.get(trigger.id)).toEqual(trigger);
-    expect(await store.triggers.getByKey('Ev001')).toEqual(trigger);
-  });
 
-  it('stores a key once and adds its owed rows once', async () => {
-    const first = await store.triggers.enqueue(aTrigger(), [anOutboxRow('Ev001:received')], 1000);
-    const again = await store.triggers.enqueue(
-      aTrigger({ payload: { text: 'retried' } }),
-      [anOutboxRow('Ev001:received'), anOutboxRow('Ev001:other')],
-      2000,
-    );
-    expect(again.inserted).toBe(false);
-    expect(again.trigger).toEqual(first.trigger);
-    expect((await store.outbox.list()).map((r) => r.key)).toEqual(['Ev001:received']);
-    expect(await store.triggers.countByState()).toEqual({ pending: 1, working: 0, done: 0, failed: 0, ignored: 0 });
-  });
-
-  it('keeps an undefined payload as null', async () => {
-    const { trigger } = await store.triggers.enqueue(aTrigger({ payload: undefined }), [], 1);
-    expect(trigger.payload).toBeNull();
-  });
-
-  it('answers undefined for unknown ids and keys', async () => {
-    expect(await store.triggers.get(42)).toBeUndefined();
-    expect(await store.triggers.getByKey('nope')).toBeUndefined();
-  });
-});
-
-describe('triggers.claimNext', () => {
-  it('claims the oldest due trigger and leases it', async () => {
-    await store.triggers.enqueue(aTrigger({ key: 'a', anchor: 'A' }), [], 100);
-    await store.triggers.enqueue(aTrigger({ key: 'b', anchor: 'B' }), [], 200);
-    const claimed = await store.triggers.claimNext('w1', 1000, LEASE);
-    expect(claimed).toMatchObject({ key: 'a', state: 'working', attempts: 1, leaseOwner: 'w1', leaseUntil: 1000 + LEASE, updatedAt: 1000 });
-    expect((await store.triggers.claimNext('w2', 1000, LEASE))?.key).toBe('b');
-    expect(await store.triggers.claimNext('w3', 1000, LEASE)).toBeUndefined();
-  });
-
-  it('skips triggers not yet due', async () => {
-    await store.triggers.enqueue(aTrigger({ key: 'later' }), [], 5000);
-    expect(await store.triggers.claimNext('w1', 4999, LEASE)).toBeUndefined();
-    expect((await store.triggers.claimNext('w1', 5000, LEASE))?.key).toBe('later');
-  });
-
-  it('re-claims a working trigger once its lease expired, and the first owner loses it', async () => {
-    const { trigger } = await store.triggers.enqueue(aTrigger(), [], 0);
-    await store.triggers.claimNext('w1', 0, 100);
-    expect(await store.triggers.claimNext('w2', 99, 100)).toBeUndefined();
-    const again = await store.triggers.claimNext('w2', 100, 100);
-    expect(again).toMatchObject({ id: trigger.id, leaseOwner: 'w2', attempts: 2, leaseUntil: 200 });
-
-    const before = await store.triggers.get(trigger.id);
-    expect(await store.triggers.markCreateAttempted(trigger.id, 'w1', 150)).toBe(false);
-    expect(await store.triggers.extendLease(trigger.id, 'w1', 150, 100)).toBe(false);
-    expect(await store.triggers.reschedule(trigger.id, 'w1', 500, 'boom', 150)).toBe(false);
-    expect(await store.triggers.finish(trigger.id, 'w1', { state: 'done', runId: 'r1' }, { run: aRun('r1') }, 150)).toBe(false);
-    expect(await store.triggers.get(trigger.id)).toEqual(before);
-    expect(await store.runs.get('r1')).toBeUndefined();
-  });
-
-  it('works on one anchor in order: a later trigger waits while an earlier one is unfinished', async () => {
-    const first = await store.triggers.enqueue(aTrigger({ key: 'start', anchor: 'T1' }), [], 0);
-    await store.triggers.enqueue(aTrigger({ key: 'reply', kind: 'followup', anchor: 'T1' }), [], 1);
-    await store.triggers.enqueue(aTrigger({ key: 'other', anchor: 'T2' }), [], 2);
-
-    expect((await store.triggers.claimNext('w1', 10, LEASE))?.key).toBe('start');
-    expect((await store.triggers.claimNext('w2', 10, LEASE))?.key).toBe('other'); // T1's reply waits
-    expect(await store.triggers.claimNext('w3', 10, LEASE)).toBeUndefined();
-
-    // Rescheduled into the future, the start still holds its anchor.
-    await store.triggers.reschedule(first.trigger.id, 'w1', 1000, 'run API 503', 20);
-    expect(await store.triggers.claimNext('w3', 20, LEASE)).toBeUndefined();
-
-    const again = await store.triggers.claimNext('w1', 1000, LEASE);
-    expect(again?.key).toBe('start');
-    await store.triggers.finish(first.trigger.id, 'w1', { state: 'failed', error: 'gave up' }, {}, 1001);
-    expect((await store.triggers.claimNext('w3', 1001, LEASE))?.key).toBe('reply');
-  });
-});
-
-describe('triggers under lease', () => {
-  it('marks create attempted and extends the lease for the owner', async () => {
-    const { trigger } = await store.triggers.enqueue(aTrigger(), [], 0);
-    await store.triggers.claimNext('w1', 0, 100);
-    expect(await store.triggers.markCreateAttempted(trigger.id, 'w1', 50)).toBe(true);
-    expect(await store.triggers.extendLease(trigger.id, 'w1', 60, 100)).toBe(true);
-    expect(await store.triggers.get(trigger.id)).toMatchObject({ createAttemptedAt: 50, leaseUntil: 160, updatedAt: 60 });
-    expect(await store.triggers.claimNext('w2', 150, 100)).toBeUndefined();
-  });
-
-  it('refuses writes for a trigger that is not working', async () => {
-    const { trigger } = await store.triggers.enqueue(aTrigger(), [], 0);
-    expect(await store.triggers.markCreateAttempted(trigger.id, 'w1', 1)).toBe(false);
-    expect(await store.triggers.finish(trigger.id, 'w1', { state: 'done' }, {}, 1)).toBe(false);
-    expect(await store.triggers.extendLease(999, 'w1', 1, 10)).toBe(false);
-  });
-
-  it('reschedules: back to pending, lease cleared, due later, error kept', async () => {
-    const { trigger } = await store.triggers.enqueue(aTrigger(), [], 0);
-    await store.triggers.claimNext('w1', 0, 100);
-    expect(await store.triggers.reschedule(trigger.id, 'w1', 5000, '429 capacity', 10)).toBe(true);
-    expect(await store.triggers.get(trigger.id)).toMatchObject({
-      state: 'pending',
-      leaseOwner: null,
-      leaseUntil: null,
-      nextAttemptAt: 5000,
-      lastError: '429 capacity',
-      attempts: 1,
+    it('one bad trigger in a burst fails only its own caller', async () => {
+      const good = store.triggers.enqueue(aTrigger({ key: 'Good1' }), [], 1000);
+      const bad = store.triggers.enqueue(aTrigger({ key: 'Bad1' }), [{ ...anOutboxRow('Bad1:received'), destination: null as unknown as string }], 1000);
+      const alsoGood = store.triggers.enqueue(aTrigger({ key: 'Good2' }), [], 1000);
+      await expect(bad).rejects.toThrow();
+      expect((await good).inserted).toBe(true);
+      expect((await alsoGood).inserted).toBe(true);
+      expect(await store.triggers.getByKey('Bad1')).toBeUndefined();
     });
-    expect(await store.triggers.claimNext('w2', 4999, 100)).toBeUndefined();
-    expect(await store.triggers.claimNext('w2', 5000, 100)).toMatchObject({ attempts: 2, leaseOwner: 'w2' });
+
+    it('remembers the given event keys in the same transaction, new trigger or not', async () => {
+      await store.triggers.enqueue(aTrigger({ key: 'Ev9' }), [], 1000, ['linear:delivery:d1']);
+      await store.triggers.enqueue(aTrigger({ key: 'Ev9' }), [], 1000, ['linear:delivery:d2']);
+      expect(await store.eventKeys.has('linear:delivery:d1')).toBe(true);
+      expect(await store.eventKeys.has('linear:delivery:d2')).toBe(true);
+    });
+
+    it('stores a new trigger with its owed outbox rows', async () => {
+      const { inserted, trigger } = await store.triggers.enqueue(aTrigger(), [anOutboxRow('Ev001:received')], 1000);
+      expect(inserted).toBe(true);
+      expect(trigger).toMatchObject({
+        key: 'Ev001',
+        kind: 'start',
+        source: 'slack',
+        anchor: 'slack:C1:1700.1',
+        payload: { text: 'fix the build', requester: 'U1' },
+        state: 'pending',
+        attempts: 0,
+        nextAttemptAt: 1000,
+        leaseOwner: null,
+        leaseUntil: null,
+        createAttemptedAt: null,
+        runId: null,
+        lastError: null,
+        receivedAt: 1000,
+        updatedAt: 1000,
+      });
+      expect(await store.outbox.list()).toHaveLength(1);
+      expect(await store.triggers.get(trigger.id)).toEqual(trigger);
+      expect(await store.triggers.getByKey('Ev001')).toEqual(trigger);
+    });
+
+    it('stores a key once and adds its owed rows once', async () => {
+      const first = await store.triggers.enqueue(aTrigger(), [anOutboxRow('Ev001:received')], 1000);
+      const again = await store.triggers.enqueue(
+        aTrigger({ payload: { text: 'retried' } }),
+        [anOutboxRow('Ev001:received'), anOutboxRow('Ev001:other')],
+        2000,
+      );
+      expect(again.inserted).toBe(false);
+      expect(again.trigger).toEqual(first.trigger);
+      expect((await store.outbox.list()).map((r) => r.key)).toEqual(['Ev001:received']);
+      expect(await store.triggers.countByState()).toEqual({ pending: 1, working: 0, done: 0, failed: 0, ignored: 0 });
+    });
+
+    it('keeps an undefined payload as null', async () => {
+      const { trigger } = await store.triggers.enqueue(aTrigger({ payload: undefined }), [], 1);
+      expect(trigger.payload).toBeNull();
+    });
+
+    it('answers undefined for unknown ids and keys', async () => {
+      expect(await store.triggers.get(42)).toBeUndefined();
+      expect(await store.triggers.getByKey('nope')).toBeUndefined();
+    });
   });
 
-  it('finishes with every effect in one go', async () => {
-    const { trigger } = await store.triggers.enqueue(aTrigger(), [], 0);
-    await store.triggers.claimNext('w1', 0, 100);
-    const ok = await store.triggers.finish(
-      trigger.id,
-      'w1',
-      { state: 'done', runId: 'r1' },
-      {
-        run: aRun('r1'),
-        link: { anchor: 'slack:C1:1700.1', runId: 'r1' },
-        owed: [anOutboxRow('r1:0:slack:C1:1700.1')],
-      },
-      50,
-    );
-    expect(ok).toBe(true);
-    expect(await store.triggers.get(trigger.id)).toMatchObject({ state: 'done', runId: 'r1', leaseOwner: null, leaseUntil: null, updatedAt: 50 });
-    expect(await store.runs.get('r1')).toMatchObject({ runId: 'r1', transition: 0, tracked: true, createdAt: 50 });
-    expect(await store.anchors.currentRun('slack:C1:1700.1')).toBe('r1');
-    expect((await store.outbox.list()).map((r) => r.key)).toEqual(['r1:0:slack:C1:1700.1']);
-    expect(await store.triggers.finish(trigger.id, 'w1', { state: 'failed' }, {}, 60)).toBe(false);
+  describe('triggers.claimNext', () => {
+    it('claims the oldest due trigger and leases it', async () => {
+      await store.triggers.enqueue(aTrigger({ key: 'a', anchor: 'A' }), [], 100);
+      await store.triggers.enqueue(aTrigger({ key: 'b', anchor: 'B' }), [], 200);
+      const claimed = await store.triggers.claimNext('w1', 1000, LEASE);
+      expect(claimed).toMatchObject({ key: 'a', state: 'working', attempts: 1, leaseOwner: 'w1', leaseUntil: 1000 + LEASE, updatedAt: 1000 });
+      expect((await store.triggers.claimNext('w2', 1000, LEASE))?.key).toBe('b');
+      expect(await store.triggers.claimNext('w3', 1000, LEASE)).toBeUndefined();
+    });
+
+    it('skips triggers not yet due', async () => {
+      await store.triggers.enqueue(aTrigger({ key: 'later' }), [], 5000);
+      expect(await store.triggers.claimNext('w1', 4999, LEASE)).toBeUndefined();
+      expect((await store.triggers.claimNext('w1', 5000, LEASE))?.key).toBe('later');
+    });
+
+    it('re-claims a working trigger once its lease expired, and the first owner loses it', async () => {
+      const { trigger } = await store.triggers.enqueue(aTrigger(), [], 0);
+      await store.triggers.claimNext('w1', 0, 100);
+      expect(await store.triggers.claimNext('w2', 99, 100)).toBeUndefined();
+      const again = await store.triggers.claimNext('w2', 100, 100);
+      expect(again).toMatchObject({ id: trigger.id, leaseOwner: 'w2', attempts: 2, leaseUntil: 200 });
+
+      const before = await store.triggers.get(trigger.id);
+      expect(await store.triggers.markCreateAttempted(trigger.id, 'w1', 150)).toBe(false);
+      expect(await store.triggers.extendLease(trigger.id, 'w1', 150, 100)).toBe(false);
+      expect(await store.triggers.reschedule(trigger.id, 'w1', 500, 'boom', 150)).toBe(false);
+      expect(await store.triggers.finish(trigger.id, 'w1', { state: 'done', runId: 'r1' }, { run: aRun('r1') }, 150)).toBe(false);
+      expect(await store.triggers.get(trigger.id)).toEqual(before);
+      expect(await store.runs.get('r1')).toBeUndefined();
+    });
+
+    it('works on one anchor in order: a later trigger waits while an earlier one is unfinished', async () => {
+      const first = await store.triggers.enqueue(aTrigger({ key: 'start', anchor: 'T1' }), [], 0);
+      await store.triggers.enqueue(aTrigger({ key: 'reply', kind: 'followup', anchor: 'T1' }), [], 1);
+      await store.triggers.enqueue(aTrigger({ key: 'other', anchor: 'T2' }), [], 2);
+
+      expect((await store.triggers.claimNext('w1', 10, LEASE))?.key).toBe('start');
+      expect((await store.triggers.claimNext('w2', 10, LEASE))?.key).toBe('other'); // T1's reply waits
+      expect(await store.triggers.claimNext('w3', 10, LEASE)).toBeUndefined();
+
+      // Rescheduled into the future, the start still holds its anchor.
+      await store.triggers.reschedule(first.trigger.id, 'w1', 1000, 'run API 503', 20);
+      expect(await store.triggers.claimNext('w3', 20, LEASE)).toBeUndefined();
+
+      const again = await store.triggers.claimNext('w1', 1000, LEASE);
+      expect(again?.key).toBe('start');
+      await store.triggers.finish(first.trigger.id, 'w1', { state: 'failed', error: 'gave up' }, {}, 1001);
+      expect((await store.triggers.claimNext('w3', 1001, LEASE))?.key).toBe('reply');
+    });
   });
 
-  it('finishes a follow-up by tracking its ended run again', async () => {
-    await store.runs.insert(aRun('r1'), 0);
-    await store.runs.recordTransition('r1', 0, { state: 'SUCCEEDED', serverUpdatedAt: null, sessionLink: null, tracked: false }, [], 1);
-    const { trigger } = await store.triggers.enqueue(aTrigger({ key: 'reply', kind: 'followup' }), [], 2);
-    await store.triggers.claimNext('w1', 2, 100);
-    expect(await store.triggers.finish(trigger.id, 'w1', { state: 'done', runId: 'r1' }, { retrack: 'r1' }, 3)).toBe(true);
-    expect(await store.runs.get('r1')).toMatchObject({ tracked: true, state: 'SUCCEEDED' });
-  });
+  describe('triggers under lease', () => {
+    it('marks create attempted and extends the lease for the owner', async () => {
+      const { trigger } = await store.triggers.enqueue(aTrigger(), [], 0);
+      await store.triggers.claimNext('w1', 0, 100);
+      expect(await store.triggers.markCreateAttempted(trigger.id, 'w1', 50)).toBe(true);
+      expect(await store.triggers.extendLease(trigger.id, 'w1', 60, 100)).toBe(true);
+      expect(await store.triggers.get(trigger.id)).toMatchObject({ createAttemptedAt: 50, leaseUntil: 160, updatedAt: 60 });
+      expect(await store.triggers.claimNext('w2', 150, 100)).toBeUndefined();
+    });
 
-  it('finishes failed or ignored with an error and no effects', async () => {
-    const a = await store.triggers.enqueue(aTrigger({ key: 'a', anchor: 'A' }), [], 0);
-    const b = await store.triggers.enqueue(aTrigger({ key: 'b', anchor: 'B' }), [], 0);
-    await store.triggers.claimNext('w1', 0, 100);
-    await store.triggers.claimNext('w1', 0, 100);
-    await store.triggers.finish(a.trigger.id, 'w1', { state: 'failed', error: 'not allowed' }, {}, 5);
-    await store.triggers.finish(b.trigger.id, 'w1', { state: 'ignored' }, {}, 5);
-    expect(await store.triggers.get(a.trigger.id)).toMatchObject({ state: 'failed', lastError: 'not allowed', runId: null });
-    expect(await store.triggers.countByState()).toEqual({ pending: 0, working: 0, done: 0, failed: 1, ignored: 1 });
-    expect(await store.triggers.claimNext('w1', 10_000, 100)).toBeUndefined();
-  });
+    it('refuses writes for a trigger that is not working', async () => {
+      const { trigger } = await store.triggers.enqueue(aTrigger(), [], 0);
+      expect(await store.triggers.markCreateAttempted(trigger.id, 'w1', 1)).toBe(false);
+      expect(await store.triggers.finish(trigger.id, 'w1', { state: 'done' }, {}, 1)).toBe(false);
+      expect(await store.triggers.extendLease(999, 'w1', 1, 10)).toBe(false);
+    });
 
-  it('changes nothing when an effect fails (one transaction)', async () => {
-    const { trigger } = await store.triggers.enqueue(aTrigger(), [], 0);
-    await store.triggers.claimNext('w1', 0, 100);
-    const before = await store.triggers.get(trigger.id);
-    const badRun = aRun('r1', { anchor: null as unknown as string }); // violates NOT NULL
-    await expect(
-      store.triggers.finish(trigger.id, 'w1', { state: 'done', runId: 'r1' }, { link: { anchor: 'A', runId: 'r1' }, owed: [anOutboxRow('x')], run: badRun }, 5),
-    ).rejects.toThrow(/NOT NULL/);
-    expect(await store.triggers.get(trigger.id)).toEqual(before);
-    expect(await store.anchors.currentRun('A')).toBeUndefined();
-    expect(await store.outbox.list()).toEqual([]);
-  });
+    it('reschedules: back to pending, lease cleared, due later, error kept', async () => {
+      const { trigger } = await store.triggers.enqueue(aTrigger(), [], 0);
+      await store.triggers.claimNext('w1', 0, 100);
+      expect(await store.triggers.reschedule(trigger.id, 'w1', 5000, '429 capacity', 10)).toBe(true);
+      expect(await store.triggers.get(trigger.id)).toMatchObject({
+        state: 'pending',
+        leaseOwner: null,
+        leaseUntil: null,
+        nextAttemptAt: 5000,
+        lastError: '429 capacity',
+        attempts: 1,
+      });
+      expect(await store.triggers.claimNext('w2', 4999, 100)).toBeUndefined();
+      expect(await store.triggers.claimNext('w2', 5000, 100)).toMatchObject({ attempts: 2, leaseOwner: 'w2' });
+    });
 
-  it('an expired lease nobody took over is still held', async () => {
-    const { trigger } = await store.triggers.enqueue(aTrigger(), [], 0);
-    await store.triggers.claimNext('w1', 0, 100);
-    expect(await store.triggers.extendLease(trigger.id, 'w1', 500, 100)).toBe(true);
-    expect(await store.triggers.finish(trigger.id, 'w1', { state: 'done' }, {}, 1000)).toBe(true);
+    it('finishes with every effect in one go', async () => {
+      const { trigger } = await store.triggers.enqueue(aTrigger(), [], 0);
+      await store.triggers.claimNext('w1', 0, 100);
+      const ok = await store.triggers.finish(
+        trigger.id,
+        'w1',
+        { state: 'done', runId: 'r1' },
+        {
+          run: aRun('r1'),
+          link: { anchor: 'slack:C1:1700.1', runId: 'r1' },
+          owed: [anOutboxRow('r1:0:slack:C1:1700.1')],
+        },
+        50,
+      );
+      expect(ok).toBe(true);
+      expect(await store.triggers.get(trigger.id)).toMatchObject({ state: 'done', runId: 'r1', leaseOwner: null, leaseUntil: null, updatedAt: 50 });
+      expect(await store.runs.get('r1')).toMatchObject({ runId: 'r1', transition: 0, tracked: true, createdAt: 50 });
+      expect(await store.anchors.currentRun('slack:C1:1700.1')).toBe('r1');
+      expect((await store.outbox.list()).map((r) => r.key)).toEqual(['r1:0:slack:C1:1700.1']);
+      expect(await store.triggers.finish(trigger.id, 'w1', { state: 'failed' }, {}, 60)).toBe(false);
+    });
+
+    it('finishes a follow-up by tracking its ended run again', async () => {
+      await store.runs.insert(aRun('r1'), 0);
+      await store.runs.recordTransition('r1', 0, { state: 'SUCCEEDED', serverUpdatedAt: null, sessionLink: null, tracked: false }, [], 1);
+      const { trigger } = await store.triggers.enqueue(aTrigger({ key: 'reply', kind: 'followup' }), [], 2);
+      await store.triggers.claimNext('w1', 2, 100);
+      expect(await store.triggers.finish(trigger.id, 'w1', { state: 'done', runId: 'r1' }, { retrack: 'r1' }, 3)).toBe(true);
+      expect(await store.runs.get('r1')).toMatchObject({ tracked: true, state: 'SUCCEEDED' });
+    });
+
+    it('finishes failed or ignored with an error and no effects', async () => {
+      const a = await store.triggers.enqueue(aTrigger({ key: 'a', anchor: 'A' }), [], 0);
+      const b = await store.triggers.enqueue(aTrigger({ key: 'b', anchor: 'B' }), [], 0);
+      await store.triggers.claimNext('w1', 0, 100);
+      await store.triggers.claimNext('w1', 0, 100);
+      await store.triggers.finish(a.trigger.id, 'w1', { state: 'failed', error: 'not allowed' }, {}, 5);
+      await store.triggers.finish(b.trigger.id, 'w1', { state: 'ignored' }, {}, 5);
+      expect(await store.triggers.get(a.trigger.id)).toMatchObject({ state: 'failed', lastError: 'not allowed', runId: null });
+      expect(await store.triggers.countByState()).toEqual({ pending: 0, working: 0, done: 0, failed: 1, ignored: 1 });
+      expect(await store.triggers.claimNext('w1', 10_000, 100)).toBeUndefined();
+    });
+
+    it('changes nothing when an effect fails (one transaction)', async () => {
+      const { trigger } = await store.triggers.enqueue(aTrigger(), [], 0);
+      await store.triggers.claimNext('w1', 0, 100);
+      const before = await store.triggers.get(trigger.id);
+      const badRun = aRun('r1', { anchor: null as unknown as string }); // violates NOT NULL
+      await expect(
+        store.triggers.finish(trigger.id, 'w1', { state: 'done', runId: 'r1' }, { link: { anchor: 'A', runId: 'r1' }, owed: [anOutboxRow('x')], run: badRun }, 5),
+      ).rejects.toThrow(/NOT NULL|not-null/i);
+      expect(await store.triggers.get(trigger.id)).toEqual(before);
+      expect(await store.anchors.currentRun('A')).toBeUndefined();
+      expect(await store.outbox.list()).toEqual([]);
+    });
+
+    it('an expired lease nobody took over is still held', async () => {
+      const { trigger } = await store.triggers.enqueue(aTrigger(), [], 0);
+      await store.triggers.claimNext('w1', 0, 100);
+      expect(await store.triggers.extendLease(trigger.id, 'w1', 500, 100)).toBe(true);
+      expect(await store.triggers.finish(trigger.id, 'w1', { state: 'done' }, {}, 1000)).toBe(true);
+    });
   });
 });

@@ -48,7 +48,8 @@ interface Row {
   updated_at: number;
 }
 
-function toTrigger(row: Row): StoredTrigger {
+/** A row as both stores return it. */
+export function toTrigger(row: Row): StoredTrigger {
   return {
     id: row.id,
     key: row.key,

@@ -1,0 +1,105 @@
+import type pg from 'pg';
+import { OUTBOX_STATES, processOfOwner, type NewOutboxRow, type OutboxRepository, type OutboxRow, type OutboxState } from '../../core/store.js';
+import { toOutboxRow } from '../outbox-repository.js';
+import { holderGone } from '../process-repository.js';
+import { countStates, toJson } from '../sql.js';
+import { changes, row, rows, run, transaction, type Queryable } from './pg-sql.js';
+import { CHANGES_CHANNEL } from './change-listener.js';
+
+type Row = Parameters<typeof toOutboxRow>[0];
+
+/** Sending, but its holder is done with it: the lease ran out or its process is gone. */
+const ABANDONED = (table: string) => `(${table}.state = 'sending' AND (${table}.lease_until <= @now OR ${holderGone(`${table}.lease_process`)}))`;
+
+/**
+ * The SQLite claim (see `../outbox-repository.ts`) with `FOR UPDATE SKIP LOCKED`: concurrent claimers
+ * skip a row another is claiming instead of queueing behind it. The outer WHERE repeats the claim
+ * condition, which READ COMMITTED re-checks after a lock wait, so a race's loser updates nothing.
+ * An earlier unsent row of the same destination that another claimer holds locked still counts as
+ * unsent (its old version is what we see), so a destination stays one row at a time, in order.
+ */
+const CLAIM_SQL = `
+UPDATE outbox
+SET state = 'sending', lease_owner = @owner, lease_process = @process, lease_until = @leaseUntil, attempts = attempts + 1
+WHERE id = (
+    SELECT o.id FROM outbox AS o
+    WHERE o.state IN ('pending', 'sending')
+      AND (o.state = 'pending' OR ${ABANDONED('o')})
+      AND o.next_attempt_at <= @now
+      AND NOT EXISTS (
+        SELECT 1 FROM outbox AS e
+        WHERE e.destination = o.destination AND e.state IN ('pending', 'sending') AND e.id < o.id)
+    ORDER BY o.id
+    LIMIT 1
+    FOR UPDATE OF o SKIP LOCKED)
+  AND (outbox.state = 'pending' OR ${ABANDONED('outbox')}) AND outbox.next_attempt_at <= @now
+RETURNING *`;
+
+/** Held: `owner` claimed the row and nobody has claimed it since. */
+const HELD = `id = @id AND state = 'sending' AND lease_owner = @owner`;
+const RELEASED = 'lease_owner = NULL, lease_process = NULL, lease_until = NULL';
+
+const INSERT_SQL = `
+INSERT INTO outbox (key, destination, kind, payload, state, attempts, next_attempt_at, created_at)
+VALUES (@key, @destination, @kind, @payload, 'pending', 0, @now, @now)
+ON CONFLICT (key) DO NOTHING`;
+
+export class PostgresOutboxRepository implements OutboxRepository {
+  constructor(private readonly pool: pg.Pool) {}
+
+  /** Inserts rows inside the caller's transaction (and wakes every replica on commit); returns how many were new. */
+  async addWithin(client: Queryable, rows: readonly NewOutboxRow[], now: number): Promise<number> {
+    let inserted = 0;
+    for (const item of rows) {
+      inserted += await changes(client, INSERT_SQL, { key: item.key, destination: item.destination, kind: item.kind, payload: toJson(item.payload), now });
+    }
+    if (inserted > 0) await client.query(`SELECT pg_notify('${CHANGES_CHANNEL}', 'outbox')`);
+    return inserted;
+  }
+
+  async add(rows: readonly NewOutboxRow[], now: number): Promise<number> {
+    if (rows.length === 0) return 0;
+    return transaction(this.pool, (client) => this.addWithin(client, rows, now));
+  }
+
+  async claimNext(owner: string, now: number, leaseMs: number): Promise<OutboxRow | undefined> {
+    const claimed = await row<Row>(this.pool, CLAIM_SQL, { owner, process: processOfOwner(owner), now, leaseUntil: now + leaseMs });
+    return claimed ? toOutboxRow(claimed) : undefined;
+  }
+
+  async markSent(id: number, owner: string, result: unknown, now: number): Promise<boolean> {
+    const sql = `UPDATE outbox SET state = 'sent', result = @result, sent_at = @now, ${RELEASED} WHERE ${HELD}`;
+    return (await changes(this.pool, sql, { id, owner, result: toJson(result ?? null), now })) > 0;
+  }
+
+  async retryLater(id: number, owner: string, nextAttemptAt: number, error: string, _now: number): Promise<boolean> {
+    const sql = `UPDATE outbox SET state = 'pending', next_attempt_at = @nextAttemptAt, last_error = @error, ${RELEASED} WHERE ${HELD}`;
+    return (await changes(this.pool, sql, { id, owner, nextAttemptAt, error })) > 0;
+  }
+
+  async markFailed(id: number, owner: string, error: string, _now: number): Promise<boolean> {
+    const sql = `UPDATE outbox SET state = 'failed', last_error = @error, ${RELEASED} WHERE ${HELD}`;
+    return (await changes(this.pool, sql, { id, owner, error })) > 0;
+  }
+
+  async getByKey(key: string): Promise<OutboxRow | undefined> {
+    const found = await row<Row>(this.pool, 'SELECT * FROM outbox WHERE key = @key', { key });
+    return found ? toOutboxRow(found) : undefined;
+  }
+
+  async list(options: { destination?: string; state?: OutboxState } = {}): Promise<OutboxRow[]> {
+    const found = await rows<Row>(
+      this.pool,
+      `SELECT * FROM outbox
+       WHERE (@destination::text IS NULL OR destination = @destination::text) AND (@state::text IS NULL OR state = @state::text)
+       ORDER BY id`,
+      { destination: options.destination ?? null, state: options.state ?? null },
+    );
+    return found.map(toOutboxRow);
+  }
+
+  async counts(): Promise<Record<OutboxState, number>> {
+    const found = await run<{ state: string; n: number }>(this.pool, 'SELECT state, COUNT(*) AS n FROM outbox GROUP BY state');
+    return countStates(OUTBOX_STATES, found.rows);
+  }
+}
