@@ -8,6 +8,8 @@
  *   NOTIFY_FILE      JSON lines of delivered messages (one per key: the notifier dedupes on it)
  *   ATTEMPTS_FILE    JSON lines of every notifier call, duplicates included
  *   CRASH_AFTER_CREATE=1, CRASH_ON_NOTIFY=N
+ *   HANG_DESTINATION=prefix   deliveries to destinations starting with it never end (the row stays claimed)
+ *   LEASE_MS=N (default 2000), or `default` for the service's own lease lengths
  */
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { loadConfig } from '../../src/config/index.js';
@@ -20,12 +22,17 @@ const env = process.env;
 const notifyFile = env['NOTIFY_FILE']!;
 const attemptsFile = env['ATTEMPTS_FILE']!;
 const crashOnNotify = Number(env['CRASH_ON_NOTIFY'] ?? 0);
+const hangDestination = env['HANG_DESTINATION'];
 let calls = 0;
 
 /** Delivers by appending a line; a key already in the file is not written again (an idempotency key). */
 const fileNotifier: Notifier = {
   platform: 'test',
   async deliver(delivery: Delivery) {
+    if (hangDestination && delivery.destination.startsWith(hangDestination)) {
+      process.stdout.write(`hanging on ${delivery.key}\n`);
+      return new Promise<never>(() => {});
+    }
     calls++;
     const message = delivery.message as { kind: string; run?: { state: string; runId: string } };
     const line = { key: delivery.key, destination: delivery.destination, kind: message.kind, state: message.run?.state, runId: message.run?.runId, pid: process.pid };
@@ -52,11 +59,8 @@ const config = loadConfig({ env, cwd: process.cwd() });
 const logger = createLogger({ level: config.logLevel, secrets: [config.agentApi.apiKey], pretty: false });
 // Short leases so a restarted child takes over a dead one's work within the test's time.
 const leaseMs = Number(env['LEASE_MS'] ?? 2000);
-const service = await startService({
-  config,
-  logger,
-  overrides: { notifiers: [fileNotifier], wrapAgentRuns, leases: { intakeMs: leaseMs, outboxMs: leaseMs, trackerMs: leaseMs } },
-});
+const leases = env['LEASE_MS'] === 'default' ? {} : { leases: { intakeMs: leaseMs, outboxMs: leaseMs, trackerMs: leaseMs } };
+const service = await startService({ config, logger, overrides: { notifiers: [fileNotifier], wrapAgentRuns, ...leases } });
 process.stdout.write(`child ready ${service.url}\n`);
 const stop = async () => {
   await service.stop();
