@@ -1,11 +1,12 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { AgentApiClient } from './agent-api/index.js';
+import { runApiProbe } from './agent-api/readiness-probe.js';
 import { routingTable } from './config/routing-table.js';
 import type { AppConfig } from './config/types.js';
 import type { AgentRuns } from './core/agent-runs.js';
 import { systemClock, type Clock } from './core/clock.js';
-import { explainError } from './core/explain-error.js';
 import { IntakeWorker } from './core/intake-worker.js';
-import { Liveness } from './core/liveness.js';
 import type { AccessPolicy } from './core/intake-ports.js';
 import { LogNotifier } from './core/log-notifier.js';
 import type { Logger } from './core/logger.js';
@@ -14,15 +15,14 @@ import type { Notifier } from './core/notifier.js';
 import { OutboxWorker } from './core/outbox-worker.js';
 import { RunService } from './core/run-service.js';
 import { Scheduler } from './core/scheduler.js';
-import { workerOwner, type Store } from './core/store.js';
+import type { Store } from './core/store.js';
 import { Tracker } from './core/tracker.js';
 import { healthRoutes, notConfiguredRoute, type ReadinessCheck } from './http/health-routes.js';
 import { createCoreMetrics, createMetrics, type Metrics } from './http/metrics.js';
 import { createHttpServer, listen, type Route } from './http/server.js';
 import { cronCalendar } from './schedules/calendar.js';
 import { agentApiEndpoint, linearIntegration, slackIntegration } from './integrations.js';
-import { isRunningOnThisHost, newProcessIdentity, releaseProcessIdentity } from './process-identity.js';
-import { describeDatabase, openStore } from './store/open-store.js';
+import { openSqliteStore } from './store/sqlite-store.js';
 
 export interface ServiceOptions {
   config: AppConfig;
@@ -52,11 +52,8 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-const READINESS_TIMEOUT_MS = 3_000;
 const OUTBOX_CONCURRENCY = 16;
 const HOUR = 3_600_000;
-/** How long a stopped or dead process stays listed in the database (diagnostics). */
-const PROCESS_RETENTION_MS = 7 * 24 * HOUR;
 
 /**
  * The composition root: builds every part from the validated config and starts it. Nothing below
@@ -77,7 +74,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   };
 
   try {
-    const store = await openStore(config.database, { onProblem: (error) => logger.warn({ err: error }, 'database connection problem (recovering)') });
+    const store = openSqliteStore({ path: config.database.path });
     stops.push(() => store.close());
     const metrics = createMetrics();
     const coreMetrics = createCoreMetrics(metrics.registry, () => store.outbox.counts());
@@ -94,18 +91,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     stops.push(() => client.close());
     const agentRuns = options.overrides?.wrapAgentRuns?.(client) ?? client;
 
-    // One owner per process: leases and claims are held by it (or by its workers, `<owner>/<worker>`),
-    // never shared between processes; what it holds is free as soon as it stops or stops beating.
+    // One owner per process: leases and claims are held by it, never shared between processes.
     const leases = options.overrides?.leases;
-    const self = newProcessIdentity();
-    const owner = self.id;
-    const liveness = new Liveness({ store, clock, logger: logger.child({ component: 'liveness' }), self, isRunning: isRunningOnThisHost });
-    // Before any worker starts: a restart takes over its dead predecessor's work at once.
-    await liveness.start();
-    stops.push(async () => {
-      await liveness.stop();
-      releaseProcessIdentity(self.id);
-    });
+    const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
     let wakeWorkers = () => {};
     let access: AccessPolicy | undefined = options.overrides?.access;
     const runService = new RunService({ store, clock, onStored: () => wakeWorkers(), access: { deny: (trigger) => access?.deny(trigger) } });
@@ -163,7 +151,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           clock,
           logger,
           metrics: coreMetrics,
-          owner: workerOwner(owner, `outbox-${index}`),
+          owner: `${owner}:outbox-${index}`,
           ...(leases?.outboxMs && { options: { leaseMs: leases.outboxMs } }),
         }),
     );
@@ -202,17 +190,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const housekeeping = every('housekeeping', HOUR, async () => {
       const pruned = await store.eventKeys.prune(clock.now() - config.intake.dedupeRetentionMs);
       if (pruned > 0) logger.info({ pruned }, 'pruned processed event keys');
-      await store.processes.prune(clock.now() - PROCESS_RETENTION_MS);
     });
     // Catches fires whose process died mid-way and says a pause soon after the failure that caused it.
     const scheduleUpkeep = every('schedules', config.tracker.intervalMs, () => scheduler.check());
     loops.push(intakeLoop, trackerLoop, ...outboxLoops, housekeeping, scheduleUpkeep);
-    // A process found dead left work that is free now: go for it rather than wait for the next pass.
-    const livenessLoop = every('liveness', liveness.beatMs, async () => {
-      if ((await liveness.beat()).length === 0) return;
-      for (const loop of [intakeLoop, trackerLoop, scheduleUpkeep]) loop.wake();
-      outboxLoop.wake();
-    });
     // A stored trigger owes its "received" messages at once: wake the outbox too, not only intake.
     wakeWorkers = () => {
       intakeLoop.wake();
@@ -220,8 +201,6 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     };
     stops.push(async () => {
       await Promise.all(loops.map((loop) => loop.stop()));
-      // Beating until the work in flight is finished, so nobody takes it over meanwhile.
-      await livenessLoop.stop();
       // Let another process tick right away instead of waiting out our lease.
       await tracker.release();
     });
@@ -230,24 +209,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     // Stops run in reverse: the scheduler stops before the loops and the database.
     stops.push(() => scheduler.stop());
 
-    // Readiness must answer quickly and say the truth now: no retries, a short timeout.
-    const probe = new AgentApiClient({ baseUrl: api.baseUrl, apiKey: api.apiKey, timeoutMs: READINESS_TIMEOUT_MS, retry: { maxRetries: 0 } });
+    const probe = runApiProbe(api);
     stops.push(() => probe.close());
     const checks: ReadinessCheck[] = [
       { name: 'database', check: () => store.ping() },
-      {
-        name: 'agent_api',
-        check: async () => {
-          try {
-            await probe.listRuns({ limit: 1 });
-          } catch (error) {
-            throw new Error(explainError(error));
-          }
-        },
-      },
+      { name: 'agent_api', check: () => probe.check() },
     ];
     const routes: Route[] = [
-      ...healthRoutes({ checks, metrics, logger }),
+      ...healthRoutes({ checks, metrics, logger, now: () => clock.now() }),
       slack?.route ??
         notConfiguredRoute(
           '/slack/events',
@@ -259,7 +228,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const http = await listen(createHttpServer({ routes, metrics, logger }), config.http.port, config.http.host);
     // Stopped first (stops run in reverse): no new requests while the workers finish.
     stops.push(() => http.close());
-    logger.info({ url: http.url, database: describeDatabase(config.database) }, 'agent-bridge is listening');
+    logger.info({ url: http.url, database: config.database.path }, 'agent-bridge is listening');
     // Said loudly rather than silently ignoring the operator's Linear settings.
     if (config.schedules.length > 0) {
       logger.info({ schedules: config.schedules.map((schedule) => `${schedule.name} (${schedule.cron} ${schedule.timezone}${schedule.enabled ? '' : ', disabled'})`) }, 'schedules are on');

@@ -10,15 +10,15 @@ export function registerConfigCommand(program: Command, context: CliContext): vo
     .command('check')
     .description(
       'validate the environment and config file; print the effective configuration (secrets masked); ' +
-        'with Linear configured, check linear.states against the workspace; exit 2 on any problem',
+        'ask the run API whether it answers (and why not); with Linear configured, check linear.states against the workspace; exit 2 on any problem',
     )
     .option('--config <file>', 'file to check (default: AGENT_BRIDGE_CONFIG, else ./agent-bridge.yml when present)')
-    .option('--offline', 'do not ask Linear whether the workflow states in linear.states exist')
+    .option('--offline', 'ask neither the run API nor Linear (whether the workflow states in linear.states exist)')
     .option('--json', 'print the effective configuration as JSON only')
     .action(async (options: { config?: string; json?: boolean; offline?: boolean }) => {
       // A ConfigError propagates to the CLI's one error mapping: every problem listed, exit 2.
       const loaded = loadConfig({ env: context.env, cwd: context.cwd, ...(options.config && { configPath: options.config }) });
-      const live = options.offline ? [] : await checkAgainstLinear(loaded, context);
+      const live = options.offline ? [] : [...(await checkRunApi(loaded)), ...(await checkAgainstLinear(loaded, context))];
       if (options.json) return printJson(context, describeConfig(loaded));
       context.out(`Configuration is valid${loaded.configFile ? ` (${loaded.configFile})` : ' (no config file: defaults)'}.`);
       context.out('');
@@ -27,6 +27,25 @@ export function registerConfigCommand(program: Command, context: CliContext): vo
       context.out('Effective configuration (secrets masked):');
       context.out(JSON.stringify(describeConfig(loaded), null, 2));
     });
+}
+
+/**
+ * The run API's readiness, with the reason when it fails — the detail `/readyz` keeps from anonymous
+ * callers. Said, not failed (exit 0): the API may be down for a moment while the configuration is fine.
+ */
+async function checkRunApi(config: AppConfig): Promise<string[]> {
+  const { baseUrl, apiKey, emulated } = config.agentApi;
+  if (emulated || !baseUrl || !apiKey) return [];
+  const { runApiProbe } = await import('../agent-api/readiness-probe.js');
+  const probe = runApiProbe({ baseUrl, apiKey });
+  try {
+    await probe.check();
+    return ['Run API readiness: ok (it answered with this key)'];
+  } catch (error) {
+    return [`Run API readiness: failing — ${error instanceof Error ? error.message : String(error)}`];
+  } finally {
+    await probe.close();
+  }
 }
 
 /** Lines for the summary; a state name no team has is a problem (exit 2). Unreachable Linear is only said. */

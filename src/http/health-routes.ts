@@ -1,39 +1,33 @@
 import type { Logger } from '../core/logger.js';
 import { sendJson } from './http-error.js';
 import type { Metrics } from './metrics.js';
+import { CachedReadiness, type ReadinessCheck } from './readiness.js';
 import type { Route } from './server.js';
 
-/** One readiness check: resolves when the dependency answers, throws (with a safe message) when not. */
-export interface ReadinessCheck {
-  name: string;
-  check(): Promise<void>;
-}
+export type { ReadinessCheck } from './readiness.js';
 
-/** `/healthz` (the process is alive), `/readyz` (every check passes) and `/metrics` (Prometheus text). */
-export function healthRoutes(options: { checks: ReadinessCheck[]; metrics: Metrics; logger: Logger }): Route[] {
+/**
+ * `/healthz` (the process is alive), `/readyz` (every check passes) and `/metrics` (Prometheus text).
+ * `/readyz` is anonymous: it says only `ok` or `fail` per check, from outcomes at most a few seconds
+ * old (`CachedReadiness`); why a check fails goes to the log and `agent-bridge config check`.
+ */
+export function healthRoutes(options: { checks: ReadinessCheck[]; metrics: Metrics; logger: Logger; now?: () => number }): Route[] {
   const { checks, metrics, logger } = options;
+  const readiness = new CachedReadiness(checks, {
+    now: options.now ?? Date.now,
+    logger,
+    onOutcome: (outcome) => metrics.ready.set({ check: outcome.name }, outcome.ok ? 1 : 0),
+  });
   return [
     { method: 'GET', path: '/healthz', handle: (_req, res) => sendJson(res, 200, { status: 'ok' }) },
     {
       method: 'GET',
       path: '/readyz',
       handle: async (_req, res) => {
-        const results = await Promise.all(
-          checks.map(async ({ name, check }) => {
-            try {
-              await check();
-              metrics.ready.set({ check: name }, 1);
-              return [name, { ok: true }] as const;
-            } catch (error) {
-              metrics.ready.set({ check: name }, 0);
-              const message = error instanceof Error ? error.message : String(error);
-              logger.warn({ check: name, reason: message }, 'readiness check failed');
-              return [name, { ok: false, error: message }] as const;
-            }
-          }),
-        );
-        const ready = results.every(([, result]) => result.ok);
-        sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'not_ready', checks: Object.fromEntries(results) });
+        const outcomes = await readiness.outcomes();
+        const ready = outcomes.every((outcome) => outcome.ok);
+        const summary = Object.fromEntries(outcomes.map((outcome) => [outcome.name, outcome.ok ? 'ok' : 'fail']));
+        sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'not_ready', checks: summary });
       },
     },
     {

@@ -17,7 +17,7 @@ describe('agent-bridge serve with no configuration at all', () => {
     expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ status: 'ok' });
     const ready = await fetch(`${url}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toMatchObject({ status: 'ready', checks: { database: { ok: true }, agent_api: { ok: true } } });
+    expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', agent_api: 'ok' } });
     const metrics = await (await fetch(`${url}/metrics`)).text();
     expect(metrics).toContain('agent_bridge_http_requests_total{route="/readyz",method="GET",status="200"} 1');
     expect((await fetch(`${url}/slack/events`, { method: 'POST' })).status).toBe(404);
@@ -49,16 +49,29 @@ describe('agent-bridge serve against a configured run API', () => {
     await emulator.close();
   });
 
-  it('is not ready while the run API refuses the key, and never logs the key', async () => {
+  it('is not ready while the run API refuses the key: the reason goes to the log, never to the anonymous caller, and never the key', async () => {
     const wrongKey = 'wrong-secret-key-abcdefghij';
     const serve = startCli(['serve'], { env: { PORT: '0', HOST: '127.0.0.1', AGENT_API_BASE_URL: emulator.baseUrl, AGENT_API_KEY: wrongKey, LOG_LEVEL: 'debug' } });
     const { output } = serve;
     const [, url] = await serve.waitFor(LISTENING);
     const ready = await fetch(`${url}/readyz`);
     expect(ready.status).toBe(503);
-    expect(await ready.json()).toMatchObject({ checks: { agent_api: { ok: false, error: expect.stringContaining('check AGENT_API_KEY') } } });
+    expect(await ready.json()).toEqual({ status: 'not_ready', checks: { database: 'ok', agent_api: 'fail' } });
+    await serve.waitFor(/readiness check failed.*check AGENT_API_KEY|check AGENT_API_KEY.*readiness check failed/);
     expect(await serve.stop()).toBe(0);
     expect(output.stdout + output.stderr).not.toContain(wrongKey);
+  });
+
+  it('config check says why the run API is not ready (the detail /readyz keeps to itself), and exits 0', async () => {
+    const wrongKey = 'wrong-secret-key-abcdefghij';
+    const refused = await runCli(['config', 'check'], { env: { AGENT_API_BASE_URL: emulator.baseUrl, AGENT_API_KEY: wrongKey } });
+    expect(refused.code).toBe(0);
+    expect(refused.stdout).toContain('Run API readiness: failing — 401: the run API refused the key; check AGENT_API_KEY');
+    expect(refused.stdout + refused.stderr).not.toContain(wrongKey);
+    const fine = await runCli(['config', 'check'], { env: { AGENT_API_BASE_URL: emulator.baseUrl, AGENT_API_KEY: apiKey } });
+    expect(fine.stdout).toContain('Run API readiness: ok');
+    const offline = await runCli(['config', 'check', '--offline'], { env: { AGENT_API_BASE_URL: emulator.baseUrl, AGENT_API_KEY: wrongKey } });
+    expect(offline.stdout).not.toContain('Run API readiness');
   });
 
   it('is ready with the right key', async () => {

@@ -237,6 +237,7 @@ async function closedPort(): Promise<number> {
 
 describe('retry window: a run API that never comes back', () => {
   let service: RunningService;
+  const logs = new CapturingLogger();
 
   beforeAll(async () => {
     const port = await closedPort();
@@ -244,7 +245,7 @@ describe('retry window: a run API that never comes back', () => {
       agentApi: { baseUrl: `http://127.0.0.1:${port}/api/v1`, apiKey: SECRETS.AGENT_API_KEY },
       env: secretEnv(slack.url, linear.url),
       yaml: 'tracker:\n  interval: 1s\nintake:\n  retry_window: 2s\nlinear:\n  labels:\n    agent: {}\n  teams: [ENG]\n',
-      logger: scanningLogger(scanner),
+      logger: scanningLogger(scanner, logs),
     }));
   });
   afterAll(async () => {
@@ -277,7 +278,9 @@ describe('retry window: a run API that never comes back', () => {
     const readyBody = await ready.text();
     scanner.scan('http answer body', readyBody);
     expect(ready.status).toBe(503);
-    expect(readyBody).toContain('could not reach the run API');
+    // Only ok / fail per check for anonymous callers; the reason is in the log.
+    expect(JSON.parse(readyBody)).toMatchObject({ status: 'not_ready', checks: { agent_api: 'fail' } });
+    expect(logs.lines.some((line) => line.msg === 'readiness check failed' && String(line.fields['reason']).includes('could not reach the run API'))).toBe(true);
     const health = await fetch(`${service.url}/healthz`);
     scanner.scan('http answer body', await health.text());
     expect(health.status).toBe(200);
