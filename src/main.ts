@@ -199,6 +199,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       intakeLoop.wake();
       outboxLoop.wake();
     };
+    // Another replica stored work (PostgreSQL's LISTEN/NOTIFY): take it up now, not at the next poll.
+    store.onChange?.((change) => (change === 'outbox' ? outboxLoop.wake() : wakeWorkers()));
     stops.push(async () => {
       await Promise.all(loops.map((loop) => loop.stop()));
       // Let another process tick right away instead of waiting out our lease.

@@ -21,6 +21,7 @@ export function registerServeCommand(program: Command, context: CliContext, onSh
           config.linear.apiKey,
           config.linear.accessToken,
           config.linear.webhookSecret,
+          config.database.kind === 'postgres' ? config.database.password : undefined,
         ],
       });
       const service = await startService({ config, logger });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/spawn-cli.js';
 
 const CORE = join(ROOT, 'src/core');
-const FORBIDDEN = [/^@slack\//, /^@linear\//, /^better-sqlite3$/, /^undici$/, /^pino/, /^prom-client$/, /^node-cron$/];
+const FORBIDDEN = [/^@slack\//, /^@linear\//, /^better-sqlite3$/, /^pg$/, /^undici$/, /^pino/, /^prom-client$/, /^node-cron$/];
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
 
 function specifiers(file: string): string[] {
@@ -65,5 +65,6 @@ describe('the core stays free of platform code', () => {
   it('the checker would catch a violation', () => {
     const packages = reachablePackages(join(ROOT, 'src/agent-api/client.ts'));
     expect([...packages.keys()]).toContain('undici');
+    expect([...reachablePackages(join(ROOT, 'src/store/postgres/postgres-store.ts')).keys()]).toContain('pg');
   });
 });
