@@ -1,28 +1,32 @@
 /**
  * The Markdown of the comments agent-bridge writes on a Linear issue (design.md §5): the start
  * comment (edited at every state), one comment per BLOCKED and end state, failures and notices.
+ * Titles, names, states, status messages and reasons are foreign text, made inert (markdown.ts).
  */
 import type { OutboxMessage, RunSnapshot } from '../core/messages.js';
 import { renderText } from '../core/render-text.js';
+import { inertMarkdown, inertMessage, inertRun, markdownCode, markdownLink } from './markdown.js';
 
 const BRAND = '**agent-bridge**';
 
 /** The start comment before the run exists. */
 export function receivedComment(title: string, requester: string | undefined): string {
-  return `${BRAND} · ${title}\n\nReceived${requester ? ` from ${requester}` : ''} — starting a run…`;
+  return `${BRAND} · ${inertMarkdown(title)}\n\nReceived${requester ? ` from ${inertMarkdown(requester)}` : ''} — starting a run…`;
 }
 
 /** The start comment at a run's current state. */
 export function statusComment(run: RunSnapshot): string {
-  const lines = [`${BRAND} · ${run.title}`, '', `State: **${run.state}**${run.statusText ? ` — ${run.statusText}` : ''}`, `Run: \`${run.runId}\``];
-  if (run.sessionLink) lines.push(`[Open session](${run.sessionLink})`);
-  for (const url of run.pullRequests) lines.push(`Pull request: ${url}`);
+  const safe = inertRun(run);
+  const lines = [`${BRAND} · ${safe.title}`, '', `State: **${safe.state}**${safe.statusText ? ` — ${safe.statusText}` : ''}`, `Run: ${markdownCode(run.runId)}`];
+  const session = markdownLink('Open session', run.sessionLink);
+  if (session) lines.push(session);
+  for (const url of safe.pullRequests) lines.push(`Pull request: ${url}`);
   return lines.join('\n');
 }
 
 /** The start comment when the run could not be started. */
 export function startFailedComment(title: string, reason: string): string {
-  return `${BRAND} · ${title}\n\nState: **not started** — ${reason}`;
+  return `${BRAND} · ${inertMarkdown(title)}\n\nState: **not started** — ${inertMarkdown(reason)}`;
 }
 
 /**
@@ -30,9 +34,12 @@ export function startFailedComment(title: string, reason: string): string {
  * so Slack, Linear and the log say the same; only "reply in this thread" becomes how Linear answers.
  */
 export function messageComment(message: OutboxMessage, handle: string): string {
-  const text = renderText(message);
-  if (message.kind === 'announce' && message.run.state === 'BLOCKED') {
-    return text.replace('Reply in this thread to answer.', `Answer with a comment starting with ${handle}.`);
+  const text = renderText(inertMessage(message));
+  const ours = 'Reply in this thread to answer.';
+  if (message.kind === 'announce' && message.run.state === 'BLOCKED' && text.includes(ours)) {
+    // The last one is ours: a title or status message may hold the same words.
+    const at = text.lastIndexOf(ours);
+    return `${text.slice(0, at)}Answer with a comment starting with ${handle}.${text.slice(at + ours.length)}`;
   }
   return text;
 }

@@ -54,7 +54,7 @@ describe('LinearNotifier', () => {
 
     await notifier.deliver(delivery('run:run_1:1:linear:ENG-1:status', { kind: 'status', run, receivedKey: 'received:t1:linear:ENG-1' }, { 'received:t1:linear:ENG-1': received }));
     expect(comments.size).toBe(1);
-    expect(comments.get(id)?.body).toMatch(/INPROGRESS[\s\S]*run_1[\s\S]*\[Open session\]\(https:\/\/agent\.example\/sessions\/1\)/);
+    expect(comments.get(id)?.body).toMatch(/INPROGRESS[\s\S]*run_1[\s\S]*\[Open session\]\(<https:\/\/agent\.example\/sessions\/1>\)/);
   });
 
   it('a retried create whose first attempt reached Linear does not create it again', async () => {

@@ -13,6 +13,7 @@ import type { OutboxMessage, RunSnapshot } from '../core/messages.js';
 import { renderText } from '../core/render-text.js';
 import type { LinearApi } from './linear-api.js';
 import { isInvalidInput, toLinearNotifierError } from './linear-errors.js';
+import { inertKeepingCode, inertMarkdown, inertMessage, inertRun, markdownCode } from './markdown.js';
 import type { OwnIds } from './own-ids.js';
 import type { WorkflowMover } from './workflow-states.js';
 
@@ -33,22 +34,22 @@ export function parseSessionDestination(destination: string): string {
 function activityOf(message: OutboxMessage): { type: ActivityType; body: string } {
   switch (message.kind) {
     case 'received':
-      return { type: 'thought', body: `Received — starting a run for ${message.title}…` };
+      return { type: 'thought', body: `Received — starting a run for ${inertMarkdown(message.title)}…` };
     case 'status':
       return { type: 'thought', body: statusLine(message.run) };
     case 'announce': {
-      const text = renderText(message);
+      const text = renderText(inertMessage(message));
       if (message.run.state === 'SUCCEEDED') return { type: 'response', body: text };
       if (message.run.state === 'BLOCKED') return { type: 'elicitation', body: text.replace('Reply in this thread to answer.', 'Reply here to answer.') };
       if (message.run.state === 'CANCELLED') return { type: 'response', body: text };
       return { type: 'error', body: text };
     }
     case 'failed':
-      return { type: 'error', body: renderText(message) };
+      return { type: 'error', body: renderText(inertMessage(message)) };
     case 'followup_accepted':
       return { type: 'thought', body: 'Sent your message to the run.' };
     case 'notice':
-      return { type: 'thought', body: message.text };
+      return { type: 'thought', body: inertKeepingCode(message.text) };
     default: {
       const unknown: never = message;
       throw new NotifierError(`unknown message kind ${String((unknown as { kind?: unknown }).kind).slice(0, 40)}`, { code: 'unknown_kind', retryable: false });
@@ -57,7 +58,8 @@ function activityOf(message: OutboxMessage): { type: ActivityType; body: string 
 }
 
 function statusLine(run: RunSnapshot): string {
-  return `Run \`${run.runId}\` is ${run.state}${run.statusText ? ` — ${run.statusText}` : ''}`;
+  const safe = inertRun(run);
+  return `Run ${markdownCode(run.runId)} is ${safe.state}${safe.statusText ? ` — ${safe.statusText}` : ''}`;
 }
 
 export class LinearSessionNotifier implements Notifier {
