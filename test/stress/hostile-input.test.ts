@@ -372,7 +372,9 @@ describe('bugs this suite found (fixed; kept as regression tests)', () => {
     try {
       const exchange = (method: string, path: string, body?: Buffer) =>
         new Promise<number>((resolve, reject) => {
-          const req = httpRequest({ host: new URL(service.url).hostname, port: new URL(service.url).port, path, method, agent, headers: { 'content-type': 'application/json' } }, (res) => {
+          // A well-formed (wrong) signature: a missing one is refused on the headers (401) before the body is read.
+          const headers = { 'content-type': 'application/json', 'linear-signature': '0'.repeat(64) };
+          const req = httpRequest({ host: new URL(service.url).hostname, port: new URL(service.url).port, path, method, agent, headers }, (res) => {
             res.resume();
             res.on('end', () => resolve(res.statusCode ?? 0));
           });
