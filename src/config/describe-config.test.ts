@@ -38,12 +38,13 @@ function fullConfig() {
 }
 
 describe('maskSecret', () => {
-  it.each([
-    ['xoxb-1234567890-abcdef', 'xoxb…(masked)'],
-    ['short-secret', '…(masked)'],
-    ['', '…(masked)'],
-  ])('%j → %j', (secret, masked) => {
-    expect(maskSecret(secret)).toBe(masked);
+  it.each<[string, 'env' | '.env' | 'file' | undefined, string]>([
+    ['xoxb-1234567890-abcdef', 'env', 'set (from env), 22 characters'],
+    ['short-secret', '.env', 'set (from .env), 12 characters'],
+    ['x', 'file', 'set (from file), 1 character'],
+    ['xoxb-1234567890-abcdef', undefined, 'set, 22 characters'],
+  ])('%j from %s → %j', (secret, source, masked) => {
+    expect(maskSecret(secret, source)).toBe(masked);
   });
 
   it('leaves an unset secret unset', () => {
@@ -57,9 +58,9 @@ describe('describeConfig', () => {
     const text = JSON.stringify(described);
     for (const secret of ALL_SECRETS) expect(text).not.toContain(secret);
     expect(described).toMatchObject({
-      agentApi: { baseUrl: 'https://agents.example.com/api/v1', apiKey: 'run-…(masked)', emulated: false },
-      slack: { mode: 'socket', botToken: 'xoxb…(masked)', appToken: 'xapp…(masked)', followups: 'mentions' },
-      linear: { accessToken: 'lin_…(masked)', webhookSecret: 'lin_…(masked)', handle: '@bot' },
+      agentApi: { baseUrl: 'https://agents.example.com/api/v1', apiKey: 'set (from env), 29 characters', emulated: false },
+      slack: { mode: 'socket', botToken: 'set (from env), 32 characters', appToken: 'set (from env), 32 characters', followups: 'mentions' },
+      linear: { accessToken: 'set (from env), 27 characters', webhookSecret: 'set (from env), 24 characters', handle: '@bot' },
       tracker: { intervalMs: 30_000, interval: '30s', pageSize: 250 },
       intake: { retryWindow: '2h', dedupeRetention: '14d' },
     });
@@ -70,7 +71,7 @@ describe('describeConfig', () => {
     expect(described.defaults.config.environment_id).toBe('env_main');
     expect(described.defaults.config.mcp_servers.github).toEqual({
       url: 'https://mcp.example.com/github',
-      headers: { Authorization: 'Bear…(masked)' },
+      headers: { Authorization: 'set (from file), 34 characters' },
     });
   });
 
@@ -80,6 +81,19 @@ describe('describeConfig', () => {
     expect(described['database']).toEqual({ kind: 'postgres', url: 'postgres://bridge:****@db.example:5432/app?sslmode=verify-full' });
     expect(integrationSummary(config)).toContain('Database: PostgreSQL at postgres://bridge:****@db.example:5432/app?sslmode=verify-full (several replicas may share it)');
     expect(JSON.stringify(described) + integrationSummary(config).join('\n')).not.toContain('Pw-s3cret-77');
+  });
+
+  it('says of each secret only whether it is set, where from and its length: no prefix of any secret (issue 16)', () => {
+    const cwd = tempDir({ 'agent-bridge.yml': FULL_YAML, '.env': `SLACK_BOT_TOKEN=${SECRETS.SLACK_BOT_TOKEN}\nLINEAR_WEBHOOK_SECRET=from-dotenv-but-env-wins\n` });
+    const { SLACK_BOT_TOKEN: _fromDotenv, ...env } = SECRETS;
+    const config = loadConfig({ env: { ...env, AGENT_API_BASE_URL: 'https://agents.example.com/api/v1' }, cwd });
+    const described = describeConfig(config) as any;
+    expect(described.slack.botToken).toBe(`set (from .env), ${SECRETS.SLACK_BOT_TOKEN.length} characters`);
+    expect(described.linear.webhookSecret).toBe(`set (from env), ${SECRETS.LINEAR_WEBHOOK_SECRET.length} characters`);
+    const text = JSON.stringify(described) + integrationSummary(config).join('\n');
+    for (const secret of [...ALL_SECRETS, 'Bearer mcp-header-secret-value-123']) {
+      for (let length = 4; length <= secret.length; length++) expect(text, `a ${length}-character prefix of a secret`).not.toContain(secret.slice(0, length));
+    }
   });
 
   it('shows unset secrets as null', () => {

@@ -5,14 +5,18 @@
 import { formatDuration } from './duration.js';
 import type { AppConfig, Route } from './types.js';
 
+/** Where a secret was set: the environment, the `.env` file, or the config file (route configs). */
+export type SecretSource = 'env' | '.env' | 'file';
+
 /**
- * `xoxb…(masked)`: at most a 4-character prefix, and only of a long secret (16+ characters),
- * so the prefix never gives away a meaningful part of it. Unset stays `undefined`.
+ * `set (from env), 32 characters`: whether a secret is set, where from and how long — enough to spot
+ * a missing, misplaced or truncated secret, and nothing of its value (not even a prefix: a known
+ * prefix such as `xoxb-` plus the length narrows a guess, and a shown prefix is one more place a
+ * secret leaks from). Unset stays `undefined`.
  */
-export function maskSecret(secret: string | undefined): string | undefined {
+export function maskSecret(secret: string | undefined, source?: SecretSource): string | undefined {
   if (secret === undefined) return undefined;
-  const prefix = secret.length >= 16 ? secret.slice(0, 4) : '';
-  return `${prefix}…(masked)`;
+  return `set${source ? ` (from ${source})` : ''}, ${secret.length} character${secret.length === 1 ? '' : 's'}`;
 }
 
 /** Keys inside a route's free-form `config` whose values are treated as secrets. */
@@ -21,7 +25,7 @@ const SECRET_KEY = /token|secret|password|passwd|api[-_]?key|apikey|authorizatio
 const SECRET_CONTAINER = /^(env|headers|environment|secrets)$/i;
 
 function maskDeep(value: unknown, secretAll = false): unknown {
-  if (typeof value === 'string') return secretAll ? maskSecret(value) : value;
+  if (typeof value === 'string') return secretAll ? maskSecret(value, 'file') : value;
   if (Array.isArray(value)) return value.map((item) => maskDeep(item, secretAll));
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
@@ -39,26 +43,27 @@ function describeRoutes(routes: Record<string, Route>): Record<string, unknown> 
 
 /** The effective configuration, shaped like `AppConfig`, with every secret masked. */
 export function describeConfig(config: AppConfig): Record<string, unknown> {
+  const source = (variable: string) => config.secretSources?.[variable];
   return {
     configFile: config.configFile ?? null,
     agentApi: {
       baseUrl: config.agentApi.baseUrl ?? null,
-      apiKey: maskSecret(config.agentApi.apiKey) ?? null,
+      apiKey: maskSecret(config.agentApi.apiKey, source('AGENT_API_KEY')) ?? null,
       emulated: config.agentApi.emulated,
     },
     slack: {
       ...config.slack,
-      botToken: maskSecret(config.slack.botToken) ?? null,
-      signingSecret: maskSecret(config.slack.signingSecret) ?? null,
-      appToken: maskSecret(config.slack.appToken) ?? null,
+      botToken: maskSecret(config.slack.botToken, source('SLACK_BOT_TOKEN')) ?? null,
+      signingSecret: maskSecret(config.slack.signingSecret, source('SLACK_SIGNING_SECRET')) ?? null,
+      appToken: maskSecret(config.slack.appToken, source('SLACK_APP_TOKEN')) ?? null,
       allowedUsers: [...config.slack.allowedUsers],
       channels: describeRoutes(config.slack.channels),
     },
     linear: {
       ...config.linear,
-      apiKey: maskSecret(config.linear.apiKey) ?? null,
-      accessToken: maskSecret(config.linear.accessToken) ?? null,
-      webhookSecret: maskSecret(config.linear.webhookSecret) ?? null,
+      apiKey: maskSecret(config.linear.apiKey, source('LINEAR_API_KEY')) ?? null,
+      accessToken: maskSecret(config.linear.accessToken, source('LINEAR_ACCESS_TOKEN')) ?? null,
+      webhookSecret: maskSecret(config.linear.webhookSecret, source('LINEAR_WEBHOOK_SECRET')) ?? null,
       labels: describeRoutes(config.linear.labels),
       teams: [...config.linear.teams],
       states: { ...config.linear.states },

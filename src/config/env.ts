@@ -45,6 +45,19 @@ export function readDotEnv(cwd: string): DotEnv {
   return { file, values, problems: [] };
 }
 
+/** Where a variable's value came from: the real environment, or the `.env` file. */
+export type EnvSource = 'env' | '.env';
+
+/** For each of `names` that is set, where its value comes from (by the rule of `mergeEnvironment`). */
+export function environmentSources(names: readonly string[], real: Environment, dotenv: Record<string, string>): Record<string, EnvSource> {
+  const sources: Record<string, EnvSource> = {};
+  for (const name of names) {
+    if (real[name]?.trim()) sources[name] = 'env';
+    else if (dotenv[name]?.trim()) sources[name] = '.env';
+  }
+  return sources;
+}
+
 /** `real` over `dotenv`; values are trimmed and empty ones dropped (empty counts as unset). */
 export function mergeEnvironment(real: Environment, dotenv: Record<string, string>): Record<string, string> {
   const merged: Record<string, string> = {};

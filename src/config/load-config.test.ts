@@ -19,6 +19,7 @@ describe('loadConfig: valid files', () => {
     const config = loadConfig({ env: {}, cwd });
     expect(config).toEqual<AppConfig>({
       configFile: undefined,
+      secretSources: {},
       agentApi: { baseUrl: undefined, apiKey: undefined, emulated: true },
       slack: {
         enabled: false,

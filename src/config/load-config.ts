@@ -5,8 +5,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
-import { mergeEnvironment, readDotEnv, type Environment } from './env.js';
-import { parseEnvironment, type EnvSettings } from './env-schema.js';
+import { environmentSources, mergeEnvironment, readDotEnv, type Environment } from './env.js';
+import { parseEnvironment, SECRET_VARIABLES, type EnvSettings } from './env-schema.js';
 import { fileSchema, type FileConfig, type FileRoute } from './file-schema.js';
 import { ConfigError, zodIssueToProblems, type ConfigProblem } from './problems.js';
 import type { AgentConfigInput, AppConfig, Route, ScheduleConfig } from './types.js';
@@ -222,5 +222,5 @@ export function loadConfig(input: LoadConfigInput): AppConfig {
   if (problems.length > 0 || environment.settings === undefined || file === undefined) {
     throw new ConfigError(problems);
   }
-  return build(environment.settings, file, located.file);
+  return { ...build(environment.settings, file, located.file), secretSources: environmentSources(SECRET_VARIABLES, input.env, dotenv.values) };
 }

@@ -53,6 +53,8 @@ export type DatabaseConfig =
 export interface AppConfig {
   /** Absolute path of the YAML file used, if any. */
   configFile: string | undefined;
+  /** Where each secret variable that is set came from (`config check` says so; never its value). */
+  secretSources?: Readonly<Record<string, 'env' | '.env'>>;
   agentApi: {
     /** Without trailing slash, ends in `/api/v1`. */
     baseUrl: string | undefined;

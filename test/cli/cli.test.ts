@@ -167,6 +167,25 @@ describe('exit codes and errors', () => {
   });
 });
 
+describe('agent-bridge config check', () => {
+  it('says of each secret only whether it is set, where from and its length, never a prefix of it (issue 16)', async () => {
+    const secrets = { key: 'Zk7q-run-api-key-0123456789', bot: 'xoxb-Qw3r-bot-token-0123456789', signing: 'Hh8s-signing-secret-0123456789' };
+    const dir = tempDir();
+    writeFileSync(join(dir, '.env'), `SLACK_BOT_TOKEN=${secrets.bot}\nSLACK_SIGNING_SECRET=${secrets.signing}\n`);
+    const env = { AGENT_API_BASE_URL: 'https://agents.example.com/api/v1', AGENT_API_KEY: secrets.key };
+    for (const args of [['config', 'check', '--offline'], ['config', 'check', '--offline', '--json']]) {
+      const result = await runCli(args, { env, cwd: dir });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain(`set (from env), ${secrets.key.length} characters`);
+      expect(result.stdout).toContain(`set (from .env), ${secrets.bot.length} characters`);
+      expect(result.stdout).toContain(`set (from .env), ${secrets.signing.length} characters`);
+      for (const secret of Object.values(secrets)) {
+        for (let length = 3; length <= secret.length; length++) expect(result.stdout + result.stderr).not.toContain(secret.slice(0, length));
+      }
+    }
+  });
+});
+
 describe('agent-bridge emulator', () => {
   it('serves the API with the given key until stopped', async () => {
     const emulatorCli = startCli(['emulator', '--port', '0', '--api-key', 'emu-key-123456']);
