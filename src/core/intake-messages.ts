@@ -1,6 +1,7 @@
 import type { AgentApiError } from './agent-runs.js';
-import { receivedKey, type OutboxMessage } from './messages.js';
-import type { NewOutboxRow, StoredTrigger } from './store.js';
+import { receivedKey, type OutboxMessage, type RunSnapshot } from './messages.js';
+import { platformOf } from './notifier.js';
+import type { NewOutboxRow, StoredTrigger, TrackedRun } from './store.js';
 import type { StartPayload } from './triggers.js';
 
 /*
@@ -34,5 +35,28 @@ export function failureMessages(trigger: StoredTrigger, reason: string): NewOutb
     destination,
     kind: 'failed',
     payload: { kind: 'failed', title: payload.title, reason, receivedKey: receivedKey(trigger.key, destination) } satisfies OutboxMessage,
+  }));
+}
+
+/**
+ * How a stop the run API took is shown: at every destination of the run an edit of its status
+ * message / start comment, never a new message — the CANCELLED announcement that follows is the one
+ * new message, and it says who (design.md §5). `reference` (the comment that asked) goes with the
+ * destination the request came from, where the notifier may react to it.
+ */
+export function stoppingMessages(trigger: StoredTrigger, run: TrackedRun, requestedBy: string | undefined, reference: unknown): NewOutboxRow[] {
+  const snapshot: RunSnapshot = { runId: run.runId, title: run.title ?? run.runId, state: run.state, pullRequests: [], ...(run.sessionLink !== null && { sessionLink: run.sessionLink }) };
+  const asked = run.destinations.find((destination) => destination === trigger.anchor) ?? run.destinations.find((destination) => platformOf(destination) === platformOf(trigger.anchor));
+  return run.destinations.map((destination) => ({
+    key: `stopping:${trigger.key}:${destination}`,
+    destination,
+    kind: 'stopping',
+    payload: {
+      kind: 'stopping',
+      run: snapshot,
+      receivedKey: receivedKey(run.triggerKey ?? run.runId, destination),
+      ...(requestedBy !== undefined && { requestedBy }),
+      ...(reference !== undefined && destination === asked && { reference }),
+    } satisfies OutboxMessage,
   }));
 }

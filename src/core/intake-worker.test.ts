@@ -265,7 +265,23 @@ describe('follow-ups and cancel', () => {
     await worker().drain();
     expect(emulator.engine.get(runId)?.state).toBe('CANCELLED');
     expect(await store.settings.get(`cancelled_by:${runId}`)).toBe('grace');
-    expect((await messages()).at(-1)?.message).toEqual({ kind: 'notice', text: 'Stopping the run (requested by grace).' });
+    // Acknowledged by editing the status message (no new message: the CANCELLED announcement is the one).
+    expect((await messages()).at(-1)).toEqual({
+      key: `stopping:Ev3:${ANCHOR}`,
+      message: { kind: 'stopping', run: { runId, title: 'Fix the flaky test', state: 'QUEUED', pullRequests: [] }, receivedKey: `received:Ev1:${ANCHOR}`, requestedBy: 'grace' },
+    });
+    expect((await messages()).filter((row) => row.message.kind === 'notice')).toEqual([]);
+  });
+
+  it('a stop asked at another name of the place reaches its run (a Linear issue’s identifier anchor)', async () => {
+    await service.submit(start('Ev1', {}, 'linear:ENG-7'));
+    await worker().drain();
+    const runId = runs()[0]!.run_id;
+    const reference = { commentId: 'comment-1' };
+    await service.submit({ kind: 'cancel', key: 'Ev4', source: 'linear', anchor: 'linear:issue-uuid', payload: { reference, otherAnchors: ['linear:ENG-7'] } });
+    await worker().drain();
+    expect(emulator.engine.get(runId)?.state).toBe('CANCELLED');
+    expect((await messages()).at(-1)?.message).toMatchObject({ kind: 'stopping', receivedKey: 'received:Ev1:linear:ENG-7', reference });
   });
 
   it('cancel of an ended run says so', async () => {

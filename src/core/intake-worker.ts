@@ -6,7 +6,7 @@ import type { OutboxMessage } from './messages.js';
 import { anchorAliasKey, receivedKey, transitionKey } from './messages.js';
 import { noMetrics, type CoreMetrics } from './metrics.js';
 import { allowEveryone, deniedNotice, type AccessPolicy, type PromptEnricher } from './intake-ports.js';
-import { failureMessages, notice, retryNotice } from './intake-messages.js';
+import { failureMessages, notice, retryNotice, stoppingMessages } from './intake-messages.js';
 import { findRunByReference } from './reconcile.js';
 import { resolveRoute, type ResolvedRoute, type RoutingTable } from './routing.js';
 import type { NewOutboxRow, StoredTrigger, Store, TriggerEffects, TriggerOutcome } from './store.js';
@@ -121,11 +121,11 @@ export class IntakeWorker {
   private async start(trigger: StoredTrigger): Promise<Settlement | undefined> {
     const payload = trigger.payload as StartPayload;
     if (payload.followupIfLinked) {
-      const current = await this.currentRun(trigger.anchor);
+      const current = await this.currentRun(trigger.anchor, payload.otherAnchors);
       if (current) return this.sendFollowup(trigger, current, payload.prompt, payload.reference);
     }
     if (payload.unlessActive) {
-      const current = await this.currentRun(trigger.anchor);
+      const current = await this.currentRun(trigger.anchor, payload.otherAnchors);
       const run = current ? await this.deps.store.runs.get(current) : undefined;
       if (run?.tracked) {
         const reason = `run ${run.runId} is still active here (${run.state}); stop it or wait for it to end before starting another`;
@@ -185,12 +185,20 @@ export class IntakeWorker {
     );
   }
 
-  /** The anchor's current run; a thread our own message started (`/agent <prompt>`) counts as its trigger's anchor. */
-  private async currentRun(anchor: string): Promise<string | undefined> {
-    const direct = await this.deps.store.anchors.currentRun(anchor);
-    if (direct) return direct;
-    const alias = await this.deps.store.settings.get(anchorAliasKey(anchor));
-    return alias ? this.deps.store.anchors.currentRun(alias) : undefined;
+  /**
+   * The anchor's current run; a thread our own message started (`/agent <prompt>`) counts as its
+   * trigger's anchor (an alias). When the anchor has none, the trigger's other anchors for the same
+   * place are tried in order, the same way.
+   */
+  private async currentRun(anchor: string, otherAnchors: readonly string[] = []): Promise<string | undefined> {
+    for (const name of [anchor, ...otherAnchors]) {
+      const direct = await this.deps.store.anchors.currentRun(name);
+      if (direct) return direct;
+      const alias = await this.deps.store.settings.get(anchorAliasKey(name));
+      const aliased = alias ? await this.deps.store.anchors.currentRun(alias) : undefined;
+      if (aliased) return aliased;
+    }
+    return undefined;
   }
 
   private async enrich(trigger: StoredTrigger, payload: StartPayload): Promise<string> {
@@ -223,7 +231,7 @@ export class IntakeWorker {
 
   private async followup(trigger: StoredTrigger): Promise<Settlement> {
     const payload = trigger.payload as FollowupPayload;
-    const runId = await this.currentRun(trigger.anchor);
+    const runId = await this.currentRun(trigger.anchor, payload.otherAnchors);
     // A reply in a thread that never had a run is conversation, not a request.
     if (!runId) return settle({ state: 'ignored', error: 'no run at this anchor' }, payload.noRunNotice ? { owed: [notice(trigger, 'no-run', payload.noRunNotice)] } : {});
     return this.sendFollowup(trigger, runId, payload.message, payload.reference);
@@ -251,7 +259,7 @@ export class IntakeWorker {
 
   private async cancel(trigger: StoredTrigger): Promise<Settlement> {
     const payload = trigger.payload as CancelPayload;
-    const runId = payload.runId ?? (await this.currentRun(trigger.anchor));
+    const runId = payload.runId ?? (await this.currentRun(trigger.anchor, payload.otherAnchors));
     if (!runId) return settle({ state: 'ignored', error: 'no run at this anchor' }, { owed: [notice(trigger, 'nothing', 'There is no run here to stop.')] });
     const who = requesterName(payload.requester);
     // Written before the call so the tracker's CANCELLED announcement can say who it was.
@@ -270,7 +278,10 @@ export class IntakeWorker {
       throw error;
     }
     this.metrics.cancelRequested(trigger.source);
-    return settle({ state: 'done', runId }, { owed: [notice(trigger, 'cancelling', `Stopping the run${who ? ` (requested by ${who})` : ''}.`)] });
+    const run = await this.deps.store.runs.get(runId);
+    // A run not stored here has no status message to edit, and the tracker will not announce its end.
+    const owed = run ? stoppingMessages(trigger, run, who, payload.reference) : [notice(trigger, 'cancelling', `Stopping the run ${runId}${who ? ` (requested by ${who})` : ''}.`)];
+    return settle({ state: 'done', runId }, { owed });
   }
 
   /** A failed attempt: retry with backoff within the window, else tell the person and give up. */

@@ -28,6 +28,7 @@ export class LogNotifier implements Notifier {
 function runFields(message: OutboxMessage): { runId?: string; state?: string } {
   switch (message.kind) {
     case 'status':
+    case 'stopping':
     case 'announce':
       return { runId: message.run.runId, state: message.run.state };
     case 'followup_accepted':

@@ -22,6 +22,12 @@ export type OutboxMessage =
   | { kind: 'received'; title: string; requester?: string; reference?: unknown }
   /** The run's current state: edit the status message / start comment in place. */
   | { kind: 'status'; run: RunSnapshot; receivedKey: string }
+  /**
+   * Someone asked to stop the run and the run API took the cancel. Shown without a new message
+   * (design.md §5: only the CANCELLED that follows is announced): the status message / start comment
+   * is edited, and where the platform allows, the comment that asked (`reference`) gets a reaction.
+   */
+  | { kind: 'stopping'; run: RunSnapshot; receivedKey: string; requestedBy?: string; reference?: unknown }
   /** BLOCKED or an end state: one new message per occurrence (and the end reaction on Slack). */
   | { kind: 'announce'; run: RunSnapshot; receivedKey: string; cancelledBy?: string }
   /** The run could not be started or steered; `reason` says why in words, never a secret. */

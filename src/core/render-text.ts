@@ -11,6 +11,8 @@ export function renderText(message: OutboxMessage): string {
       return `Received: ${message.title} — starting a run…`;
     case 'status':
       return lines(`${message.run.title}: ${message.run.state}${message.run.statusText ? ` — ${message.run.statusText}` : ''}`, sessionLine(message.run));
+    case 'stopping':
+      return `${message.run.title}: stopping${message.requestedBy ? ` (requested by ${message.requestedBy})` : ''}…`;
     case 'announce':
       return renderAnnounce(message.run, message.cancelledBy);
     case 'failed':

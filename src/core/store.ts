@@ -106,6 +106,11 @@ export interface NewTrackedRun {
 export interface TrackedRun extends NewTrackedRun {
   /** Number of observed transitions; 0 when stored. Outbox keys carry it. */
   transition: number;
+  /**
+   * The `linear.states` moves already made for this run (`started`, `pull_request`): kept with the
+   * run, not as prunable event keys, so a run continued weeks later does not move its issue again.
+   */
+  workflowMoves: string[];
   /** False once the run reached a known terminal state (a follow-up tracks it again). */
   tracked: boolean;
   lastSeenAt: number | null;
@@ -215,6 +220,11 @@ export interface TrackedRunRepository {
   retrack(runId: string, now: number): Promise<void>;
   /** Stores a tracked run (transition 0) if absent (ON CONFLICT DO NOTHING) — for adopting runs. True if it was inserted. */
   insert(run: NewTrackedRun, now: number): Promise<boolean>;
+  /**
+   * Adds `move` to the run's `workflowMoves` unless it is there already, in one statement. True if it
+   * was added; false if it was there or the run is unknown.
+   */
+  recordWorkflowMove(runId: string, move: string, now: number): Promise<boolean>;
 }
 
 /** Which run belongs to which thread / issue (the anchor). */

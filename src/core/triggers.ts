@@ -31,6 +31,13 @@ export interface StartPayload {
    * such triggers can be stored before either has a run.
    */
   unlessActive?: boolean;
+  /**
+   * Other names of the trigger's place, tried in order when its anchor has no run (each directly, then
+   * through its anchor alias). A Linear issue is anchored by its id; its `linear:<identifier>` form is
+   * what a schedule's `notify.linear_issue` names, and what runs stored before anchors used issue ids
+   * (and that migration 0005 could not map) still use.
+   */
+  otherAnchors?: string[];
 }
 
 export interface FollowupPayload {
@@ -43,12 +50,18 @@ export interface FollowupPayload {
    * a Slack thread without a run is conversation); set where the message was clearly addressed to us.
    */
   noRunNotice?: string;
+  /** As `StartPayload.otherAnchors`. */
+  otherAnchors?: string[];
 }
 
 export interface CancelPayload {
   requester?: Requester;
   /** A specific run (e.g. `/agent cancel <run-id>`); default: the anchor's current run. */
   runId?: string;
+  /** Edge data to find the request again (the comment or message that asked), for acknowledging it. */
+  reference?: unknown;
+  /** As `StartPayload.otherAnchors`. */
+  otherAnchors?: string[];
 }
 
 export type TriggerInput =

@@ -3,7 +3,7 @@
  * Fault injection, the request log and authentication happen before these, in `emulator.ts`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AgentConfig } from '../core/agent-runs.js';
+import type { AgentConfig, RunItem } from '../core/agent-runs.js';
 import type { EmulatorContext } from './context.js';
 import { encodeCursor } from './cursor.js';
 import type { CreateRunInput, FactoryRunInput } from './engine-types.js';
@@ -12,14 +12,33 @@ import { ProblemError, badRequest } from './problem.js';
 import { parseListQuery } from './query.js';
 import type { Route } from './router.js';
 
+const SKILL_EXAMPLE = 'owner/repo:path/to/SKILL.md';
+
+/** A skill given as `field`: absent, or a non-blank string. */
+function optionalSkill(value: unknown, field: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string' || value.trim() === '') throw badRequest(`${field} must be a skill spec such as ${SKILL_EXAMPLE}`);
+  return value;
+}
+
+/** As the SDK's AgentRunParams: `prompt` is required unless a skill is given (`skill` or `config.skill_spec`). */
 function parseCreate(body: Record<string, unknown>): CreateRunInput {
-  const input: CreateRunInput = { prompt: requireText(body, 'prompt') };
+  const input: CreateRunInput = {};
   const config = body['config'];
   if (config !== undefined && config !== null) {
     if (!isPlainObject(config)) throw badRequest('config must be an object');
     if (config['name'] !== undefined && typeof config['name'] !== 'string') throw badRequest('config.name must be a string');
+    optionalSkill(config['skill_spec'], 'config.skill_spec');
     input.config = config as AgentConfig;
   }
+  const skill = optionalSkill(body['skill'], 'skill');
+  if (skill !== undefined) input.skill = skill;
+  const hasSkill = skill !== undefined || typeof input.config?.skill_spec === 'string';
+  const prompt = body['prompt'];
+  const absent = prompt === undefined || prompt === null;
+  if (absent && !hasSkill) throw badRequest('prompt is required unless a skill is given (skill or config.skill_spec)');
+  const blank = absent || (typeof prompt === 'string' && prompt.trim() === '');
+  if (!(blank && hasSkill)) input.prompt = requireText(body, 'prompt');
   const title = optionalString(body, 'title');
   if (title !== undefined) input.title = title;
   const identity = optionalString(body, 'agent_identity_uid');
@@ -40,9 +59,11 @@ function parseFactory(body: Record<string, unknown>): FactoryRunInput {
 export function apiRoutes(ctx: EmulatorContext): Route[] {
   const { engine } = ctx;
 
+  // `task_id` is the SDK's deprecated, still required name of the run id.
+  const created = (res: ServerResponse, run: RunItem): void => sendJson(res, 200, { run_id: run.run_id, state: run.state, task_id: run.run_id });
+
   const create = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const run = engine.createRun(parseCreate(await readJsonObject(req)));
-    sendJson(res, 200, { run_id: run.run_id, state: run.state });
+    created(res, engine.createRun(parseCreate(await readJsonObject(req))));
   };
 
   return [
@@ -95,8 +116,7 @@ export function apiRoutes(ctx: EmulatorContext): Route[] {
       pattern: /^\/factory\/([^/]+)\/runs$/,
       methods: {
         POST: async (req, res, [factoryUid = '']) => {
-          const run = engine.createFactoryRun(factoryUid, parseFactory(await readJsonObject(req)));
-          sendJson(res, 200, { run_id: run.run_id, state: run.state });
+          created(res, engine.createFactoryRun(factoryUid, parseFactory(await readJsonObject(req))));
         },
       },
     },

@@ -4,6 +4,7 @@
 import type { AgentConfig, Artifact, RunItem, StatusMessage } from '../core/agent-runs.js';
 import type { CursorPosition } from './cursor.js';
 import type { Timings } from './plan.js';
+import type { RunSchedule } from './run-record.js';
 
 export interface RunEngineOptions {
   clock?: { now(): Date };
@@ -29,11 +30,16 @@ export class RunEngineError extends Error {
   }
 }
 
+/** A run to create: a prompt, a skill (`skill` or `config.skill_spec`), or both. */
 export interface CreateRunInput {
-  prompt: string;
+  prompt?: string;
+  /** Takes precedence over `config.skill_spec`, as in the API. */
+  skill?: string;
   title?: string;
   config?: AgentConfig;
   agent_identity_uid?: string;
+  /** In-process only: the run is reported as created by this scheduled agent (source SCHEDULED_AGENT). */
+  schedule?: RunSchedule;
 }
 
 export interface FactoryRunInput {

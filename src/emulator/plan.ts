@@ -2,8 +2,15 @@
  * Timings and the planned progression of a run: which states follow which, after how long, given
  * its script. Kept apart from the engine so the progression can be read in one place.
  */
-import type { PlannedStep } from './run-record.js';
 import type { RunScript } from './script.js';
+
+/** One step of a run's planned progression: enter `state` `afterMs` after the previous step. */
+export interface PlannedStep {
+  state: string;
+  afterMs: number;
+  /** Outcome steps carry the pull-request artifact of `emulate: pr`. */
+  pullRequest?: boolean;
+}
 
 export interface Timings {
   queuedMs: number;

@@ -4,39 +4,65 @@
  */
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 
-/** Stable `error` codes of the problem bodies; clients branch on these, never on `detail`. */
-export type ProblemCode =
-  | 'invalid_request'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'not_found'
-  | 'method_not_allowed'
-  | 'conflict'
-  | 'payload_too_large'
-  | 'unsupported_operation'
-  | 'capacity_exceeded'
-  | 'internal_error'
-  | 'service_unavailable';
+/**
+ * Stable `error` codes of the problem bodies: the `ErrorCode` set of the run API's official SDK
+ * (oz-agent-sdk). Clients branch on these, never on `detail`.
+ */
+export const ERROR_CODES = [
+  'insufficient_credits',
+  'feature_not_available',
+  'external_authentication_required',
+  'not_authorized',
+  'invalid_request',
+  'resource_not_found',
+  'budget_exceeded',
+  'integration_disabled',
+  'integration_not_configured',
+  'operation_not_supported',
+  'environment_setup_failed',
+  'content_policy_violation',
+  'conflict',
+  'authentication_required',
+  'resource_unavailable',
+  'internal_error',
+] as const;
 
+export type ProblemCode = (typeof ERROR_CODES)[number];
+
+export function isErrorCode(text: string): text is ProblemCode {
+  return (ERROR_CODES as readonly string[]).includes(text);
+}
+
+/** Codes the SDK calls transient: a new attempt may succeed without changing anything. */
+const RETRYABLE_CODES: ReadonlySet<string> = new Set(['resource_unavailable', 'internal_error']);
+
+export function isRetryableCode(code: string): boolean {
+  return RETRYABLE_CODES.has(code);
+}
+
+/** `type` of a problem: the SDK documents one page per code under this base. */
+export const PROBLEM_TYPE_BASE = 'https://docs.warp.dev/reference/api-and-sdk/troubleshooting/errors/';
+
+// 405, 413 and 429 have no code of their own in the SDK's set; these are the nearest meanings.
 const CODE_BY_STATUS: Record<number, ProblemCode> = {
   400: 'invalid_request',
-  401: 'unauthorized',
-  403: 'forbidden',
-  404: 'not_found',
-  405: 'method_not_allowed',
+  401: 'authentication_required',
+  403: 'not_authorized',
+  404: 'resource_not_found',
+  405: 'operation_not_supported',
   409: 'conflict',
-  413: 'payload_too_large',
-  422: 'unsupported_operation',
-  429: 'capacity_exceeded',
+  413: 'invalid_request',
+  422: 'operation_not_supported',
+  429: 'resource_unavailable',
   500: 'internal_error',
-  503: 'service_unavailable',
+  503: 'resource_unavailable',
 };
 
 /** The code the real service uses for a status; unlisted 4xx/5xx fall back to the nearest class. */
 export function codeForStatus(status: number): ProblemCode {
   const known = CODE_BY_STATUS[status];
   if (known) return known;
-  return status >= 500 ? 'service_unavailable' : 'invalid_request';
+  return status >= 500 ? 'resource_unavailable' : 'invalid_request';
 }
 
 /** Conflicts, capacity and server trouble are worth retrying; a bad request never is. */
@@ -85,11 +111,11 @@ export function badRequest(detail: string): ProblemError {
   return new ProblemError(400, detail);
 }
 
-/** Builds the body; `type` is a per-code URI so a problem is identifiable without its status. */
+/** Builds the body; `type` is the code's page, so a problem is identifiable without its status. */
 export function problemBody(status: number, detail: string, error?: string, retryable?: boolean): ProblemBody {
   const code = error ?? codeForStatus(status);
   return {
-    type: `https://agent-bridge.invalid/problems/${code}`,
+    type: `${PROBLEM_TYPE_BASE}${encodeURIComponent(code)}`,
     title: STATUS_CODES[status] ?? 'Error',
     status,
     detail,

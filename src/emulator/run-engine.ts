@@ -21,10 +21,13 @@ import {
   hasSessionIn,
   newId,
   toRunItem,
+  toStatusMessage,
   type FollowupEntry,
   type HistoryEntry,
   type RunRecord,
+  type RunSource,
 } from './run-record.js';
+import { skillName, skillPrompt } from './skill.js';
 
 const round = (n: number): number => Math.round(n * 10_000) / 10_000;
 
@@ -63,10 +66,23 @@ export class RunEngine {
     this.baseUrl = url.replace(/\/+$/, '');
   }
 
-  /** Creates a run in QUEUED, as `POST /agent/run` does. */
+  /**
+   * Creates a run in QUEUED, as `POST /agent/run` does. A run with a skill and no prompt works on
+   * `skillPrompt(skill)`; its config carries the skill as `skill_spec` and, unless named, its name.
+   */
   createRun(input: CreateRunInput): RunItem {
-    const record = this.newRecord(input.prompt, input.title, 'API');
+    const configSkill = typeof input.config?.skill_spec === 'string' ? input.config.skill_spec : undefined;
+    const skill = input.skill ?? configSkill;
+    const prompt = input.prompt ?? (skill !== undefined ? skillPrompt(skill) : undefined);
+    if (prompt === undefined) throw new RunEngineError('invalid_request', 'prompt is required unless a skill is given');
+    const record = this.newRecord(prompt, input.title, input.schedule ? 'SCHEDULED_AGENT' : 'API');
     if (input.config) record.agentConfig = structuredClone(input.config);
+    if (skill !== undefined) {
+      record.skillSpec = skill;
+      record.agentConfig = { ...record.agentConfig, skill_spec: skill };
+      record.agentConfig.name ??= skillName(skill);
+    }
+    if (input.schedule) record.schedule = { ...input.schedule };
     if (input.agent_identity_uid !== undefined) record.agentIdentityUid = input.agent_identity_uid;
     return this.start(record);
   }
@@ -218,7 +234,7 @@ export class RunEngine {
     return toRunItem(record, this.publicUrl);
   }
 
-  private newRecord(prompt: string, title: string | undefined, source: 'API' | 'FACTORY'): RunRecord {
+  private newRecord(prompt: string, title: string | undefined, source: RunSource): RunRecord {
     return createRecord({
       seq: ++this.seq,
       now: this.now(),
@@ -268,16 +284,19 @@ export class RunEngine {
     // updated_at strictly increases per run even when the clock stands still (tests, same ms).
     record.updatedAt = Math.max(this.now(), record.updatedAt + 1);
     record.state = state;
-    record.statusMessage = patch.status_message ?? defaultStatusMessage(record, state);
+    record.statusMessage = patch.status_message !== undefined ? toStatusMessage(patch.status_message) : defaultStatusMessage(record, state);
     if (hasSessionIn(state) && !record.sessionId) {
       record.sessionId = newId('sess');
       this.bySession.set(record.sessionId, record);
     }
     if (state === 'INPROGRESS' && record.startedAt === undefined) record.startedAt = record.updatedAt;
-    if (patch.artifacts) record.artifacts = structuredClone(patch.artifacts);
+    const at = new Date(record.updatedAt).toISOString();
+    // The SDK requires created_at on every artifact; a driver may leave it out.
+    if (patch.artifacts) record.artifacts = patch.artifacts.map((artifact) => ({ ...structuredClone(artifact), created_at: artifact['created_at'] ?? at }));
     if (pullRequest && !record.artifacts.some((a) => a.artifact_type === 'PULL_REQUEST')) {
       record.artifacts.push({
         artifact_type: 'PULL_REQUEST',
+        created_at: at,
         data: { url: `https://github.com/example/repo/pull/${++this.pullRequests}`, branch: `agent/${record.id}` },
       });
     }
@@ -287,7 +306,7 @@ export class RunEngine {
     }
     record.history.push({
       state,
-      at: new Date(record.updatedAt).toISOString(),
+      at,
       status_message: structuredClone(record.statusMessage),
     });
     this.emit(record, previousState);

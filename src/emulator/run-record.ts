@@ -1,18 +1,32 @@
 /**
- * The emulator's internal run record and its API view. The view carries, besides the fields our
- * client models, a few the real service sends and our client does not know, so that tolerance of
- * unknown fields is exercised by every test that talks to the emulator.
+ * The emulator's internal run record and its API view. The view is shaped as the run API's official
+ * SDK (oz-agent-sdk) declares RunItem: optional members are left out rather than sent as null, the
+ * status message is always an object, `task_id` repeats `run_id`. It also carries members the real
+ * service sends and our client does not model, so tolerance of unknown fields is exercised by every
+ * test that talks to the emulator.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { isKnownState, type AgentConfig, type Artifact, type RunItem, type StatusMessage } from '../core/agent-runs.js';
 import type { RunScript } from './script.js';
 import { parseScript } from './script.js';
-import { planFromQueued, type Timings } from './plan.js';
+import { isRetryableCode } from './problem.js';
+import { planFromQueued, type PlannedStep, type Timings } from './plan.js';
+import { skillView } from './skill.js';
 
 export interface HistoryEntry {
   state: string;
   at: string;
-  status_message: string | StatusMessage;
+  status_message: StatusMessage;
+}
+
+/** Where a run came from; `FACTORY` is ours (the SDK's RunSourceType has no factory dispatch). */
+export type RunSource = 'API' | 'FACTORY' | 'SCHEDULED_AGENT';
+
+/** The scheduled agent that created a run, as RunItem.schedule reports it. */
+export interface RunSchedule {
+  schedule_id: string;
+  schedule_name: string;
+  cron_schedule: string;
 }
 
 export interface FollowupEntry {
@@ -20,13 +34,6 @@ export interface FollowupEntry {
   at: string;
 }
 
-/** One step of a run's planned progression: enter `state` `afterMs` after the previous step. */
-export interface PlannedStep {
-  state: string;
-  afterMs: number;
-  /** Outcome steps carry the pull-request artifact of `emulate: pr`. */
-  pullRequest?: boolean;
-}
 
 export interface RunRecord {
   id: string;
@@ -35,13 +42,16 @@ export interface RunRecord {
   title: string;
   prompt: string;
   state: string;
-  statusMessage: string | StatusMessage;
+  statusMessage: StatusMessage;
   createdAt: number;
   updatedAt: number;
   startedAt?: number;
   sessionId?: string;
   agentConfig?: AgentConfig;
-  source: 'API' | 'FACTORY';
+  /** The skill the run uses (`skill`, else `config.skill_spec` of the create request). */
+  skillSpec?: string;
+  schedule?: RunSchedule;
+  source: RunSource;
   creatorUid: string;
   agentIdentityUid?: string;
   factory?: { uid: string; ticket_ref?: string; ticket_url?: string };
@@ -65,37 +75,45 @@ export function humanize(state: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** The status message a run shows on entering `state`, unless a driver supplies one. */
-export function defaultStatusMessage(record: RunRecord, state: string): string | StatusMessage {
+/** A status message as the SDK declares it: an object, even when a driver gave plain text. */
+export function toStatusMessage(value: string | StatusMessage): StatusMessage {
+  return typeof value === 'string' ? { message: value } : structuredClone(value);
+}
+
+/**
+ * The status message a run shows on entering `state`, unless a driver supplies one. Only end states
+ * of failure carry `error_code` (from the SDK's ErrorCode set) and `retryable`, as the SDK says; a
+ * failure the agent itself reports (`emulate: fail` without a code) has no platform code.
+ */
+export function defaultStatusMessage(record: RunRecord, state: string): StatusMessage {
+  const outcome = record.script.outcome;
   switch (state) {
     case 'QUEUED':
-      return record.history.length > 0 ? 'Queued (follow-up)' : 'Queued';
+      return { message: record.history.length > 0 ? 'Queued (follow-up)' : 'Queued' };
     case 'PENDING':
-      return 'Preparing environment';
+      return { message: 'Preparing environment' };
     case 'CLAIMED':
-      return 'Claimed by agent';
+      return { message: 'Claimed by agent' };
     case 'INPROGRESS':
-      return 'Working';
+      return { message: 'Working' };
     case 'SUCCEEDED':
-      return 'Completed';
+      return { message: 'Completed' };
     case 'CANCELLED':
-      return 'Cancelled';
+      return { message: 'Cancelled' };
     case 'BLOCKED':
-      return `Waiting for input: ${record.script.block?.question ?? 'please confirm how to proceed'}`;
-    case 'FAILED':
-      return {
-        message: record.script.outcome?.kind === 'fail' ? record.script.outcome.message : 'The agent could not complete the task',
-        error_code: 'agent_failed',
-        retryable: false,
-      };
-    case 'ERROR':
-      return {
-        message: record.script.outcome?.kind === 'error' ? record.script.outcome.message : 'The run stopped on an internal error',
-        error_code: 'internal_error',
-        retryable: true,
-      };
+      return { message: `Waiting for input: ${record.script.block?.question ?? 'please confirm how to proceed'}` };
+    case 'FAILED': {
+      const scripted = outcome?.kind === 'fail' ? outcome : undefined;
+      const message = scripted?.message ?? 'The agent could not complete the task';
+      return scripted?.code ? { message, error_code: scripted.code, retryable: isRetryableCode(scripted.code) } : { message, retryable: false };
+    }
+    case 'ERROR': {
+      const scripted = outcome?.kind === 'error' ? outcome : undefined;
+      const code = scripted?.code ?? 'internal_error';
+      return { message: scripted?.message ?? 'The run stopped on an internal error', error_code: code, retryable: isRetryableCode(code) };
+    }
     default:
-      return humanize(state);
+      return { message: humanize(state) };
   }
 }
 
@@ -104,25 +122,24 @@ export function hasSessionIn(state: string): boolean {
   return !isKnownState(state) || ['CLAIMED', 'INPROGRESS', 'BLOCKED', 'SUCCEEDED'].includes(state);
 }
 
-function iso(ms: number | undefined): string | null {
-  return ms === undefined ? null : new Date(ms).toISOString();
-}
-
-/** The RunItem the API answers for a record; a deep copy, so callers cannot mutate the engine. */
+/**
+ * The RunItem the API answers for a record; a deep copy, so callers cannot mutate the engine.
+ * `started_at` is the one optional member the SDK declares nullable, so it is null until work starts;
+ * the others are absent until they exist. The API key is reported as a `service_account` creator.
+ */
 export function toRunItem(record: RunRecord, publicUrl: string): RunItem {
   const item: RunItem = {
     run_id: record.id,
+    // Deprecated in the SDK but still required there: the same id.
+    task_id: record.id,
     title: record.title,
     prompt: record.prompt,
     state: record.state,
     status_message: structuredClone(record.statusMessage),
     created_at: new Date(record.createdAt).toISOString(),
     updated_at: new Date(record.updatedAt).toISOString(),
-    started_at: iso(record.startedAt),
-    session_id: record.sessionId ?? null,
-    session_link: record.sessionId ? `${publicUrl}/sessions/${record.sessionId}` : null,
-    agent_config: record.agentConfig ? structuredClone(record.agentConfig) : null,
-    creator: { type: 'API_KEY', uid: record.creatorUid },
+    started_at: record.startedAt === undefined ? null : new Date(record.startedAt).toISOString(),
+    creator: { type: 'service_account', uid: record.creatorUid },
     source: record.source,
     artifacts: structuredClone(record.artifacts),
     // Fields the real service sends that our client does not model.
@@ -130,6 +147,13 @@ export function toRunItem(record: RunRecord, publicUrl: string): RunItem {
     request_usage: { ...record.usage },
     conversation_id: record.conversationId,
   };
+  if (record.sessionId) {
+    item.session_id = record.sessionId;
+    item.session_link = `${publicUrl}/sessions/${record.sessionId}`;
+  }
+  if (record.agentConfig) item.agent_config = structuredClone(record.agentConfig);
+  if (record.skillSpec !== undefined) item['agent_skill'] = skillView(record.skillSpec);
+  if (record.schedule) item['schedule'] = { ...record.schedule };
   if (record.agentIdentityUid !== undefined) item['agent_identity_uid'] = record.agentIdentityUid;
   if (record.factory) {
     item['factory_uid'] = record.factory.uid;
@@ -157,7 +181,7 @@ export interface NewRecordInit {
   now: number;
   prompt: string;
   title: string | undefined;
-  source: 'API' | 'FACTORY';
+  source: RunSource;
   creatorUid: string;
   timings: Timings;
 }
@@ -171,17 +195,18 @@ export function createRecord(init: NewRecordInit): RunRecord {
     title: init.title && init.title.trim() !== '' ? init.title : defaultTitle(init.prompt),
     prompt: init.prompt,
     state: 'QUEUED',
-    statusMessage: 'Queued',
+    statusMessage: { message: 'Queued' },
     createdAt: init.now,
     updatedAt: init.now,
     source: init.source,
     creatorUid: init.creatorUid,
-    conversationId: newId('conv'),
+    // The SDK declares the conversation id a UUID.
+    conversationId: randomUUID(),
     artifacts: [],
     usage: { inference_cost: 0, compute_cost: 0 },
     script,
     plan: planFromQueued(script, init.timings, true),
-    history: [{ state: 'QUEUED', at: new Date(init.now).toISOString(), status_message: 'Queued' }],
+    history: [{ state: 'QUEUED', at: new Date(init.now).toISOString(), status_message: { message: 'Queued' } }],
     followups: [],
   };
 }

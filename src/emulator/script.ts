@@ -3,10 +3,14 @@
  * demo or a test can ask for a failure, a block or a pull request through the ordinary API.
  */
 import { isTerminalState } from '../core/agent-runs.js';
+import { isErrorCode, type ProblemCode } from './problem.js';
 
 export interface RunScript {
-  /** First `fail`/`error` directive in prompt order; later ones are ignored. */
-  outcome?: { kind: 'fail' | 'error'; message: string };
+  /**
+   * First `fail`/`error` directive in prompt order; later ones are ignored. A first word from the
+   * SDK's ErrorCode set (`emulate: fail environment_setup_failed npm install failed`) is its code.
+   */
+  outcome?: { kind: 'fail' | 'error'; message: string; code?: ProblemCode };
   /** `emulate: block [question]`: the run waits for a follow-up after its first work period. */
   block?: { question: string };
   /** `emulate: pr`: success carries a pull-request artifact. */
@@ -51,12 +55,14 @@ export function parseScript(prompt: string): RunScript {
 function applyDirective(script: RunScript, verb: string, argument: string): void {
   switch (verb) {
     case 'fail':
-    case 'error':
-      script.outcome ??= {
-        kind: verb,
-        message: argument || (verb === 'fail' ? DEFAULT_FAIL_MESSAGE : DEFAULT_ERROR_MESSAGE),
-      };
+    case 'error': {
+      if (script.outcome) return;
+      const [first = '', ...rest] = argument.split(/\s+/);
+      const code = isErrorCode(first) ? first : undefined;
+      const message = (code ? rest.join(' ') : argument) || (verb === 'fail' ? DEFAULT_FAIL_MESSAGE : DEFAULT_ERROR_MESSAGE);
+      script.outcome = code ? { kind: verb, message, code } : { kind: verb, message };
       return;
+    }
     case 'block':
       script.block ??= { question: argument || DEFAULT_QUESTION };
       return;

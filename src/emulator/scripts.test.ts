@@ -46,7 +46,7 @@ describe('automatic progression', () => {
     await expect.poll(async () => (await getRun(id)).state).toBe('SUCCEEDED');
     expect(states(id)).toEqual(['QUEUED', 'PENDING', 'CLAIMED', 'INPROGRESS', 'SUCCEEDED']);
     const run = await getRun(id);
-    expect(run).toMatchObject({ status_message: 'Completed', artifacts: [], is_sandbox_running: false });
+    expect(run).toMatchObject({ status_message: { message: 'Completed' }, artifacts: [], is_sandbox_running: false });
     expect(run.started_at).not.toBeNull();
     expect(run.session_link).toContain(run.session_id);
   });
@@ -76,7 +76,7 @@ describe('scripted outcomes', () => {
   it('emulate: fail ends FAILED with a structured status message', async () => {
     const id = await create('Fix it\nEMULATE: Fail tests are red');
     const run = await emu.engine.waitFor(id, 'FAILED');
-    expect(run.status_message).toEqual({ message: 'tests are red', error_code: 'agent_failed', retryable: false });
+    expect(run.status_message).toEqual({ message: 'tests are red', retryable: false });
     expect(states(id)).toEqual(['QUEUED', 'PENDING', 'CLAIMED', 'INPROGRESS', 'FAILED']);
   });
 
@@ -89,7 +89,7 @@ describe('scripted outcomes', () => {
   it('emulate: block waits for a follow-up, then finishes', async () => {
     const id = await create('Refactor\nemulate: block Which branch?');
     const blocked = await emu.engine.waitFor(id, 'BLOCKED');
-    expect(blocked.status_message).toBe('Waiting for input: Which branch?');
+    expect(blocked.status_message).toEqual({ message: 'Waiting for input: Which branch?' });
     // Several work periods later it is still waiting.
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(emu.engine.get(id)?.state).toBe('BLOCKED');
@@ -104,6 +104,7 @@ describe('scripted outcomes', () => {
     expect(run.artifacts).toEqual([
       {
         artifact_type: 'PULL_REQUEST',
+        created_at: run.updated_at,
         data: { url: expect.stringMatching(/^https:\/\/github\.com\/example\/repo\/pull\/\d+$/), branch: `agent/${id}` },
       },
     ]);
@@ -167,5 +168,14 @@ describe('parseScript', () => {
     expect(parseScript('emulate: slow 3m').slowMs).toBe(180_000);
     expect(parseScript('emulate: slow 250 ms').slowMs).toBe(250);
     expect(parseScript('emulate: error').outcome).toEqual({ kind: 'error', message: expect.any(String) });
+  });
+
+  it.each([
+    ['emulate: fail environment_setup_failed npm install failed', { kind: 'fail', code: 'environment_setup_failed', message: 'npm install failed' }],
+    ['emulate: error resource_unavailable', { kind: 'error', code: 'resource_unavailable', message: 'The run stopped on an internal error' }],
+    ['emulate: fail agent_failed tests are red', { kind: 'fail', message: 'agent_failed tests are red' }],
+    ['emulate: fail Internal_Error boom', { kind: 'fail', message: 'Internal_Error boom' }],
+  ])('reads an error code of the SDK set as the first word of %j', (prompt, outcome) => {
+    expect(parseScript(prompt).outcome).toEqual(outcome);
   });
 });

@@ -38,7 +38,7 @@ describe('fault injection', () => {
       expect(res.status).toBe(429);
       expect(res.headers.get('retry-after')).toBe('7');
       expect(res.headers.get('content-type')).toBe('application/problem+json');
-      expect(await res.json()).toMatchObject({ status: 429, error: 'capacity_exceeded', retryable: true });
+      expect(await res.json()).toMatchObject({ status: 429, error: 'resource_unavailable', retryable: true });
     }
     expect((await api('/agent/runs')).status).toBe(200);
   });
@@ -139,7 +139,7 @@ describe('driving runs', () => {
     const id = emu.engine.createRun({ prompt: 'p' }).run_id;
     const unknown = await control('POST', `/runs/${id}/state`, { state: 'WAITING_FOR_REVIEW' });
     expect(unknown.status).toBe(200);
-    expect(unknown.body).toMatchObject({ run_id: id, state: 'WAITING_FOR_REVIEW', status_message: 'Waiting for review' });
+    expect(unknown.body).toMatchObject({ run_id: id, state: 'WAITING_FOR_REVIEW', status_message: { message: 'Waiting for review' } });
 
     const failed = await control('POST', `/runs/${id}/state`, {
       state: 'FAILED',
@@ -150,18 +150,16 @@ describe('driving runs', () => {
     expect(run).toMatchObject({
       state: 'FAILED',
       status_message: { message: 'tests are red', error_code: 'tests_failed', retryable: false },
-      artifacts: [{ artifact_type: 'PLAN', data: { text: 'plan' } }],
+      // An artifact driven without created_at is dated when it was set.
+      artifacts: [{ artifact_type: 'PLAN', created_at: run.updated_at, data: { text: 'plan' } }],
     });
     expect(failed.body.state).toBe('FAILED');
   });
 
   it('drive gives FAILED and ERROR their default structured messages', () => {
     const id = emu.engine.createRun({ prompt: 'p' }).run_id;
-    expect(emu.engine.drive(id, 'FAILED').status_message).toEqual({
-      message: expect.any(String),
-      error_code: 'agent_failed',
-      retryable: false,
-    });
+    // A failure the agent reports has no platform error code (the SDK's codes are platform errors).
+    expect(emu.engine.drive(id, 'FAILED').status_message).toEqual({ message: expect.any(String), retryable: false });
     expect(emu.engine.drive(id, 'ERROR').status_message).toMatchObject({ error_code: 'internal_error', retryable: true });
   });
 

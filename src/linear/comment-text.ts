@@ -24,6 +24,14 @@ export function statusComment(run: RunSnapshot): string {
   return lines.join('\n');
 }
 
+/** The start comment once a stop was asked for (the CANCELLED comment follows). */
+export function stoppingComment(run: RunSnapshot, requestedBy: string | undefined): string {
+  const by = requestedBy ? ` — requested by ${requestedBy}` : '';
+  const lines = [`${BRAND} · ${run.title}`, '', `State: **stopping**${by} (was ${run.state})`, `Run: \`${run.runId}\``];
+  if (run.sessionLink) lines.push(`[Open session](${run.sessionLink})`);
+  return lines.join('\n');
+}
+
 /** The start comment when the run could not be started. */
 export function startFailedComment(title: string, reason: string): string {
   return `${BRAND} · ${inertMarkdown(title)}\n\nState: **not started** — ${inertMarkdown(reason)}`;

@@ -77,9 +77,9 @@ export async function startLinear(settings: LinearSettings, runs: RunService, st
   const workflow = new WorkflowMover({
     api,
     states: settings.states,
-    done: (key) => store.eventKeys.has(key),
-    remember: async (key) => {
-      await store.eventKeys.remember(key, now());
+    done: async (runId, move) => (await store.runs.get(runId))?.workflowMoves.includes(move) ?? false,
+    remember: async (runId, move) => {
+      await store.runs.recordWorkflowMove(runId, move, now());
     },
     logger,
   });

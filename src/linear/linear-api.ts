@@ -35,7 +35,8 @@ export interface LinearApi {
   /** Teams with these keys (all teams when empty) and the names of their workflow states. */
   teams(keys: readonly string[]): Promise<Array<{ id: string; key: string; states: string[] }>>;
   moveIssue(issueId: string, stateId: string): Promise<void>;
-  createActivity(input: { id: string; agentSessionId: string; content: Record<string, unknown> }): Promise<void>;
+  /** An activity under a client-chosen id; an `ephemeral` one disappears when the next activity arrives. */
+  createActivity(input: { id: string; agentSessionId: string; content: Record<string, unknown>; ephemeral?: boolean }): Promise<void>;
   /** Points the session's external URL at the run's session page (Linear shows it as a link). */
   setSessionLink(agentSessionId: string, url: string): Promise<void>;
 }

@@ -95,7 +95,32 @@ describe('LinearNotifier', () => {
     expect(reactions).toEqual([{ id: idFromKey('f1'), commentId: 'c-9', emoji: 'incoming_envelope' }]);
   });
 
-  it.each(['linear:', 'slack:C1:1.2', 'linear:ENG', 'linear:ENG-1:extra'])('refuses the destination %s for good', (destination) => {
+  it('a stop edits the start comment and reacts 🛑 to the comment that asked: no new comment', async () => {
+    const { notifier, comments, reactions } = memoryLinear();
+    const received = await notifier.deliver(delivery('received:t1:linear:ENG-1', { kind: 'received', title: 'ENG-1: Fix it', reference: { issueId: 'issue-uuid' } }));
+    const stopping: OutboxMessage = { kind: 'stopping', run, receivedKey: 'received:t1:linear:ENG-1', requestedBy: 'Grace', reference: { commentId: 'c-stop' } };
+    expect(await notifier.deliver(delivery('stopping:t2:linear:ENG-1', stopping, { 'received:t1:linear:ENG-1': received }))).toMatchObject({ reacted: true });
+    expect(comments.size).toBe(1);
+    expect(comments.get(idFromKey('received:t1:linear:ENG-1'))?.body).toMatch(/State: \*\*stopping\*\* — requested by Grace \(was INPROGRESS\)[\s\S]*run_1/);
+    expect(reactions).toEqual([{ id: idFromKey('stopping:t2:linear:ENG-1'), commentId: 'c-stop', emoji: 'octagonal_sign' }]);
+  });
+
+  it('posts to an issue id destination without looking the issue up; an identifier destination still resolves', async () => {
+    const { notifier, comments } = memoryLinear();
+    const id = '5e0c1a2b-3c4d-4e5f-8a9b-000000000042';
+    await notifier.deliver({ ...delivery('n1', { kind: 'notice', text: 'hello' }), destination: `linear:${id}` });
+    await notifier.deliver(delivery('n2', { kind: 'notice', text: 'hi' }));
+    expect([...comments.values()].map((comment) => comment.issueId)).toEqual([id, 'uuid-of-ENG-1']);
+  });
+
+  it.each([
+    ['linear:ENG-12', 'ENG-12'],
+    ['linear:5e0c1a2b-3c4d-4e5f-8a9b-000000000042', '5e0c1a2b-3c4d-4e5f-8a9b-000000000042'],
+  ])('accepts the destination %s', (destination, issue) => {
+    expect(parseLinearDestination(destination)).toBe(issue);
+  });
+
+  it.each(['linear:', 'slack:C1:1.2', 'linear:ENG', 'linear:ENG-1:extra', 'linear:5e0c1a2b-3c4d-4e5f-8a9b', 'linear-session:abc'])('refuses the destination %s for good', (destination) => {
     expect(() => parseLinearDestination(destination)).toThrow(NotifierError);
   });
 

@@ -1,7 +1,9 @@
 /**
- * The notifier for `linear:<IDENTIFIER>` destinations (design.md §5): a start comment when a trigger
- * is received, edited in place at every observed state; one new comment per BLOCKED and end state,
- * per failure and per notice; ✉️ on a comment whose follow-up reached the run.
+ * The notifier for `linear:<issue id>` destinations (and `linear:<IDENTIFIER>`, which schedules and
+ * rows from before issue-id anchors use) (design.md §5): a start comment when a trigger is received,
+ * edited in place at every observed state and when a stop is asked for; one new comment per BLOCKED
+ * and end state, per failure and per notice; ✉️ on a comment whose follow-up reached the run, 🛑 on
+ * a comment that asked to stop it.
  *
  * Exactly once: every comment and reaction is created under an id derived from its outbox key
  * (`OwnIds`), so a create that reached Linear before a crash or timeout cannot be created twice; a
@@ -9,19 +11,25 @@
  * carries the API user and no `botActor` when we use a personal API key — be recognised and ignored.
  */
 import type { Logger } from '../core/logger.js';
-import type { OutboxMessage } from '../core/messages.js';
 import { NotifierError, type Delivery, type Notifier } from '../core/notifier.js';
-import { messageComment, receivedComment, startFailedComment, statusComment } from './comment-text.js';
+import { messageComment, receivedComment, startFailedComment, statusComment, stoppingComment } from './comment-text.js';
 import type { LinearApi } from './linear-api.js';
 import type { OwnIds } from './own-ids.js';
 import type { WorkflowMover } from './workflow-states.js';
 import { isInvalidInput, toLinearNotifierError } from './linear-errors.js';
 
-/** Parses `linear:<IDENTIFIER>`; throws a permanent NotifierError otherwise. */
+/** A Linear issue id: UUID-shaped (8-4-4-4-12). */
+const ISSUE_ID = /^[A-Za-z0-9]{8}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}-[A-Za-z0-9]{12}$/;
+/** A Linear issue identifier: team key and number. */
+const IDENTIFIER = /^[A-Za-z0-9]+-\d+$/;
+
+/** Parses `linear:<issue id>` or `linear:<IDENTIFIER>` into the id or identifier; throws a permanent NotifierError otherwise. */
 export function parseLinearDestination(destination: string): string {
-  const match = /^linear:([A-Za-z0-9]+-\d+)$/.exec(destination);
-  if (!match?.[1]) throw new NotifierError(`not a Linear destination: ${destination.slice(0, 100)}`, { code: 'bad_destination', retryable: false });
-  return match[1];
+  const issue = destination.startsWith('linear:') ? destination.slice('linear:'.length) : '';
+  if (!ISSUE_ID.test(issue) && !IDENTIFIER.test(issue)) {
+    throw new NotifierError(`not a Linear destination: ${destination.slice(0, 100)}`, { code: 'bad_destination', retryable: false });
+  }
+  return issue;
 }
 
 /** What a delivered `received` row reports: the start comment and the issue it is on. */
@@ -43,37 +51,46 @@ export interface LinearNotifierOptions {
 
 export class LinearNotifier implements Notifier {
   readonly platform = 'linear';
-  /** Identifier → issue UUID; identifiers change only when an issue moves team, and then the lookup fails loudly. */
+  /** Identifier → issue id, for identifier destinations (an identifier changes when its issue moves team; ids never do). */
   private readonly issueIds = new Map<string, string>();
 
   constructor(private readonly options: LinearNotifierOptions) {}
 
   async deliver(delivery: Delivery): Promise<unknown> {
-    const identifier = parseLinearDestination(delivery.destination);
+    // The issue's id, or (schedule and older destinations) its identifier: Linear accepts either.
+    const issue = parseLinearDestination(delivery.destination);
     const { message } = delivery;
     try {
       switch (message.kind) {
         case 'received': {
-          const issueId = referencedIssueId(message.reference) ?? (await this.issueId(identifier));
+          const issueId = referencedIssueId(message.reference) ?? (await this.issueId(issue));
           const commentId = await this.comment(delivery, issueId, receivedComment(message.title, message.requester));
           return { commentId, issueId } satisfies StartComment;
         }
         case 'status': {
-          const edited = await this.editStart(delivery, identifier, message.receivedKey, statusComment(message.run));
-          if (this.options.workflow?.enabled) await this.options.workflow.onRun(message.run, identifier);
+          const edited = await this.editStart(delivery, issue, message.receivedKey, statusComment(message.run));
+          if (this.options.workflow?.enabled) await this.options.workflow.onRun(message.run, issue);
           return edited;
         }
+        case 'stopping': {
+          const edited = await this.editStart(delivery, issue, message.receivedKey, stoppingComment(message.run, message.requestedBy));
+          const commentId = (message.reference as { commentId?: unknown } | undefined)?.commentId;
+          const reacted = typeof commentId === 'string' && (await this.react(delivery, commentId, 'octagonal_sign'));
+          return { ...edited, reacted };
+        }
         case 'failed': {
-          await this.editStart(delivery, identifier, message.receivedKey, startFailedComment(message.title, message.reason));
-          return { commentId: await this.comment(delivery, await this.issueId(identifier), messageComment(message, this.options.handle)) };
+          await this.editStart(delivery, issue, message.receivedKey, startFailedComment(message.title, message.reason));
+          return { commentId: await this.comment(delivery, await this.issueId(issue), messageComment(message, this.options.handle)) };
         }
         case 'announce':
-          if (this.options.workflow?.enabled) await this.options.workflow.onRun(message.run, identifier);
-          return { commentId: await this.comment(delivery, await this.issueId(identifier), messageComment(message, this.options.handle)) };
+          if (this.options.workflow?.enabled) await this.options.workflow.onRun(message.run, issue);
+          return { commentId: await this.comment(delivery, await this.issueId(issue), messageComment(message, this.options.handle)) };
         case 'notice':
-          return { commentId: await this.comment(delivery, await this.issueId(identifier), messageComment(message, this.options.handle)) };
-        case 'followup_accepted':
-          return await this.react(delivery, message);
+          return { commentId: await this.comment(delivery, await this.issueId(issue), messageComment(message, this.options.handle)) };
+        case 'followup_accepted': {
+          const commentId = (message.reference as { commentId?: unknown } | undefined)?.commentId;
+          return { reacted: typeof commentId === 'string' && (await this.react(delivery, commentId, 'incoming_envelope')) };
+        }
         default: {
           const unknown: never = message;
           const kind = String((unknown as { kind?: unknown }).kind).slice(0, 40);
@@ -97,7 +114,7 @@ export class LinearNotifier implements Notifier {
    * Edits the start comment. When there is none (its row failed for good), a replacement is created
    * once under an id derived from the received key, and later edits find it there.
    */
-  private async editStart(delivery: Delivery, identifier: string, receivedKey: string, body: string): Promise<{ commentId: string }> {
+  private async editStart(delivery: Delivery, issue: string, receivedKey: string, body: string): Promise<{ commentId: string }> {
     const received = (await delivery.resultOf(receivedKey)) as Partial<StartComment> | undefined;
     if (received?.commentId) {
       await this.options.api.updateComment(received.commentId, body);
@@ -109,28 +126,29 @@ export class LinearNotifier implements Notifier {
       await this.options.api.updateComment(replacement, body);
       return { commentId: replacement };
     }
-    return { commentId: await this.comment({ ...delivery, attempt: 0 }, await this.issueId(identifier), body, replacementKey) };
+    return { commentId: await this.comment({ ...delivery, attempt: 0 }, await this.issueId(issue), body, replacementKey) };
   }
 
-  private async react(delivery: Delivery, message: Extract<OutboxMessage, { kind: 'followup_accepted' }>): Promise<unknown> {
-    const commentId = (message.reference as { commentId?: unknown } | undefined)?.commentId;
-    if (typeof commentId !== 'string') return { reacted: false };
+  /** Reacts to a person's comment under the id of this delivery's key; false when nothing is owed. */
+  private async react(delivery: Delivery, commentId: string, emoji: string): Promise<boolean> {
     try {
-      await this.options.api.react({ id: this.options.ids.idFor(delivery.key), commentId, emoji: 'incoming_envelope' });
+      await this.options.api.react({ id: this.options.ids.idFor(delivery.key), commentId, emoji });
     } catch (error) {
       // The comment was deleted, or an earlier attempt already reacted: either way nothing is owed.
-      if (isInvalidInput(error)) return { reacted: false };
+      if (isInvalidInput(error)) return false;
       throw error;
     }
-    return { reacted: true };
+    return true;
   }
 
-  private async issueId(identifier: string): Promise<string> {
-    const known = this.issueIds.get(identifier);
+  /** The issue's id: the destination's own, or looked up (once) for an identifier. */
+  private async issueId(issue: string): Promise<string> {
+    if (ISSUE_ID.test(issue)) return issue;
+    const known = this.issueIds.get(issue);
     if (known) return known;
-    const issue = await this.options.api.issue(identifier, 0);
-    this.issueIds.set(identifier, issue.id);
-    return issue.id;
+    const found = await this.options.api.issue(issue, 0);
+    this.issueIds.set(issue, found.id);
+    return found.id;
   }
 }
 

@@ -43,16 +43,17 @@ describe('labelTrigger', () => {
       kind: 'start',
       key: `linear:label:${String(fixture.data['id'])}:${agent.id}:2026-03-02T09:15:00.000Z`,
       source: 'linear',
-      anchor: 'linear:ENG-42',
+      anchor: `linear:${String(fixture.data['id'])}`,
       payload: {
         prompt: expect.stringContaining('Work on the Linear issue ENG-42: Fix the flaky login test'),
         title: 'ENG-42: Fix the flaky login test',
         origin: { source: 'linear', label: 'Agent', team: 'ENG' },
-        destinations: ['linear:ENG-42'],
+        destinations: [`linear:${String(fixture.data['id'])}`],
         requester: { platform: 'linear', id: LINEAR_IDS.user.id, name: LINEAR_IDS.user.name },
         ticket: { ref: 'ENG-42', url: fixture.data['url'] },
         reference: { issueId: fixture.data['id'], identifier: 'ENG-42', labelId: agent.id, deliveryId: DELIVERY },
         unlessActive: true,
+        otherAnchors: ['linear:ENG-42'],
       },
     });
   });
@@ -93,9 +94,16 @@ describe('labelTrigger', () => {
       kind: 'cancel',
       key: `linear:unlabel:${String(fixture.data['id'])}:${agent.id}:2026-03-03T08:00:00.000Z`,
       source: 'linear',
-      anchor: 'linear:ENG-9',
-      payload: { requester: { platform: 'linear', id: LINEAR_IDS.user.id, name: LINEAR_IDS.user.name } },
+      anchor: `linear:${String(fixture.data['id'])}`,
+      payload: { requester: { platform: 'linear', id: LINEAR_IDS.user.id, name: LINEAR_IDS.user.name }, otherAnchors: ['linear:ENG-9'] },
     });
+  });
+
+  it('an issue moved to another team keeps its anchor: the id, not the identifier', () => {
+    const added = labelAdded(agent, [], { id: 'issue-moved', identifier: 'ENG-9' });
+    const removed = labelRemoved(agent, [], { id: 'issue-moved', identifier: 'WEB-3', team: LINEAR_IDS.otherTeam, updatedAt: '2026-03-04T08:00:00.000Z' });
+    expect(labelTrigger(parsed(added), config(), DELIVERY)?.anchor).toBe('linear:issue-moved');
+    expect(labelTrigger(parsed(removed), config(), DELIVERY)).toMatchObject({ kind: 'cancel', anchor: 'linear:issue-moved', payload: { otherAnchors: ['linear:WEB-3'] } });
   });
 
   describe('which removed label was a trigger label', () => {
@@ -239,12 +247,13 @@ describe('commentTrigger', () => {
       kind: 'followup',
       key: `linear:comment:${String(fixture.data['id'])}`,
       source: 'linear',
-      anchor: 'linear:ENG-101',
+      anchor: 'linear:0a1b2c3d-0000-4000-8000-00000issue01',
       payload: {
         message: 'use pnpm, not npm',
         requester: { platform: 'linear', id: LINEAR_IDS.user.id, name: LINEAR_IDS.user.name },
         reference: { issueId: '0a1b2c3d-0000-4000-8000-00000issue01', commentId: fixture.data['id'] },
         noRunNotice: expect.stringContaining('There is no run on this issue to send that to.'),
+        otherAnchors: ['linear:ENG-101'],
       },
     });
   });
@@ -278,18 +287,21 @@ describe('commentTrigger', () => {
     ['an edited comment', { ...commentCreated('@agent stop'), action: 'update' }, {}, undefined],
     ['a removed comment', { ...commentCreated('@agent stop'), action: 'remove' }, {}, undefined],
     ['a comment on a document', commentCreated('@agent stop', { issueId: undefined, issue: undefined }), {}, undefined],
-    ['an issue without identifier', commentCreated('@agent stop', { issue: { id: 'i1', title: 'T' } }), {}, undefined],
+    ['an issue without identifier: anchored by its id all the same', commentCreated('@agent stop', { issue: { id: 'i1', title: 'T' } }), {}, 'cancel', { otherAnchors: [] }],
     ['another user', commentCreated('@agent stop', { userId: LINEAR_IDS.otherUser.id, user: { id: LINEAR_IDS.otherUser.id, name: 'Grace Hopper' } }), {}, 'cancel'],
   ])('%s', (_what, fixture, overrides, kind, payload) => {
     const trigger = commentTrigger(parsed(fixture), config(overrides), BOT_IDS);
     expect(trigger?.kind).toBe(kind);
-    if (trigger) expect(trigger).toMatchObject({ key: `linear:comment:${String(fixture.data['id'])}`, anchor: 'linear:ENG-101', source: 'linear' });
+    if (trigger) expect(trigger).toMatchObject({ key: `linear:comment:${String(fixture.data['id'])}`, anchor: `linear:${String(fixture.data['issueId'])}`, source: 'linear' });
     if (payload) expect(trigger?.payload).toMatchObject(payload);
   });
 
-  it('a cancel names who asked', () => {
-    expect(commentTrigger(parsed(commentCreated('@agent stop')), config(), BOT_IDS)?.payload).toEqual({
+  it('a cancel names who asked and the comment that asked (to acknowledge it there)', () => {
+    const fixture = commentCreated('@agent stop');
+    expect(commentTrigger(parsed(fixture), config(), BOT_IDS)?.payload).toEqual({
       requester: { platform: 'linear', id: LINEAR_IDS.user.id, name: LINEAR_IDS.user.name },
+      reference: { issueId: '0a1b2c3d-0000-4000-8000-00000issue01', commentId: fixture.data['id'] },
+      otherAnchors: ['linear:ENG-101'],
     });
   });
 

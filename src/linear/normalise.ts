@@ -22,8 +22,19 @@ export interface LinearTriggerConfig {
 /** At most this many characters of an issue description go into a prompt. */
 export const DESCRIPTION_CHARACTERS = 8_000;
 
-/** The anchor of an issue's runs: its messages go there, its comments steer its run. */
-export function issueAnchor(identifier: string): string {
+/**
+ * The anchor of an issue's runs, by the issue's id (a UUID): its messages go there, its comments steer
+ * its run. Not by its identifier (`ENG-123`), which changes when the issue moves to another team.
+ */
+export function issueAnchor(issueId: string): string {
+  return `linear:${issueId}`;
+}
+
+/**
+ * The issue's anchor by identifier: where schedules' `notify.linear_issue` and rows from before
+ * anchors used issue ids point. Triggers name it as another anchor of the issue (`otherAnchors`).
+ */
+export function identifierAnchor(identifier: string): string {
   return `linear:${identifier}`;
 }
 
@@ -101,7 +112,8 @@ export function labelTrigger(
     return undefined;
   }
 
-  const anchor = issueAnchor(issue.identifier);
+  const anchor = issueAnchor(issue.id);
+  const otherAnchors = [identifierAnchor(issue.identifier)];
   const requester = actorRequester(envelope.actor);
   const gained = added.find((id) => isTriggerName(names.get(id)));
   if (gained !== undefined) {
@@ -122,6 +134,7 @@ export function labelTrigger(
         reference: { issueId: issue.id, identifier: issue.identifier, labelId: gained, deliveryId },
         // The same label again, or a second trigger label, while a run works on the issue starts nothing.
         unlessActive: true,
+        otherAnchors,
       },
     };
   }
@@ -139,7 +152,7 @@ export function labelTrigger(
     key: `linear:unlabel:${issue.id}:${lost}:${issue.updatedAt}`,
     source: 'linear',
     anchor,
-    payload: { ...(requester && { requester }) },
+    payload: { ...(requester && { requester }), otherAnchors },
   };
 }
 
@@ -167,20 +180,23 @@ export function commentTrigger(envelope: LinearWebhook, config: LinearTriggerCon
   if (comment.botActor !== undefined) return undefined;
   const authorId = comment.userId ?? comment.user?.id;
   if ((comment.userId !== undefined && botUserIds.has(comment.userId)) || (comment.user?.id !== undefined && botUserIds.has(comment.user.id))) return undefined;
-  // Comments on documents and project updates have no issue; without its identifier there is no anchor.
-  const identifier = comment.issue?.identifier;
-  if (identifier === undefined) return undefined;
+  // Comments on documents and project updates have no issue; without its id there is no anchor.
+  const issueId = comment.issueId ?? comment.issue?.id;
+  if (issueId === undefined) return undefined;
+  // People see the identifier; Linear sends it with the issue (the id stands in if it did not).
+  const identifier = comment.issue?.identifier ?? issueId;
 
-  const anchor = issueAnchor(identifier);
+  const anchor = issueAnchor(issueId);
+  const otherAnchors = comment.issue?.identifier !== undefined ? [identifierAnchor(comment.issue.identifier)] : [];
   const key = `linear:comment:${comment.id}`;
   const requester: Requester | undefined =
     authorId !== undefined ? { platform: 'linear', id: authorId, ...(comment.user?.name !== undefined && { name: comment.user.name }) } : undefined;
-  const reference = { issueId: comment.issueId ?? comment.issue?.id, commentId: comment.id };
+  const reference = { issueId, commentId: comment.id };
   const { addressed, rest } = addressing(comment.body, config.handle);
   if (!addressed && config.followups !== 'all') return undefined;
   const intent: Intent = addressed ? intentOf(rest) : { kind: 'request', text: rest };
 
-  if (intent.kind === 'stop') return { kind: 'cancel', key, source: 'linear', anchor, payload: { ...(requester && { requester }) } };
+  if (intent.kind === 'stop') return { kind: 'cancel', key, source: 'linear', anchor, payload: { ...(requester && { requester }), reference, otherAnchors } };
   if (intent.kind === 'new') {
     const issueLines = [`Linear issue ${oneLine(identifier)}${comment.issue?.title ? `: ${oneLine(comment.issue.title)}` : ''}`];
     if (comment.issue?.url) issueLines.push(`URL: ${oneLine(comment.issue.url)}`);
@@ -212,6 +228,6 @@ export function commentTrigger(envelope: LinearWebhook, config: LinearTriggerCon
     key,
     source: 'linear',
     anchor,
-    payload: { message: intent.text, ...(requester && { requester }), reference, ...(noRunNotice && { noRunNotice }) },
+    payload: { message: intent.text, ...(requester && { requester }), reference, ...(noRunNotice && { noRunNotice }), otherAnchors },
   };
 }

@@ -3,7 +3,9 @@
  * platform speaks as the session's activities. The first `thought` goes out as soon as the trigger is
  * stored (Linear marks an agent unresponsive after 10 s); every observed state is a `thought`; success
  * is a `response` with the session and pull-request links, failure an `error` with the status message,
- * BLOCKED an `elicitation`. The session's external URL points at the run's session once it is known.
+ * BLOCKED an `elicitation`. A stop is acknowledged with an ephemeral `thought` only: the CANCELLED
+ * `response` that follows is the one lasting activity, and says who. The session's external URL
+ * points at the run's session once it is known.
  *
  * Exactly once: every activity is created under an id derived from its outbox key; a retried create
  * whose id Linear already has (answered as an input error) counts as delivered.
@@ -19,8 +21,9 @@ import type { WorkflowMover } from './workflow-states.js';
 
 type ActivityType = 'thought' | 'response' | 'error' | 'elicitation';
 
-/** What a delivered `received` row reports: the issue the session is about. */
+/** What a delivered `received` row reports: the issue the session is about (its id; older rows only the identifier). */
 interface SessionStart {
+  issueId?: string;
   identifier?: string;
 }
 
@@ -31,12 +34,14 @@ export function parseSessionDestination(destination: string): string {
   return match[1];
 }
 
-function activityOf(message: OutboxMessage): { type: ActivityType; body: string } {
+function activityOf(message: OutboxMessage): { type: ActivityType; body: string; ephemeral?: true } {
   switch (message.kind) {
     case 'received':
       return { type: 'thought', body: `Received — starting a run for ${inertMarkdown(message.title)}…` };
     case 'status':
       return { type: 'thought', body: statusLine(message.run) };
+    case 'stopping':
+      return { type: 'thought', body: `Stopping the run${message.requestedBy ? ` (requested by ${message.requestedBy})` : ''}…`, ephemeral: true };
     case 'announce': {
       const text = renderText(inertMessage(message));
       if (message.run.state === 'SUCCEEDED') return { type: 'response', body: text };
@@ -74,18 +79,24 @@ export class LinearSessionNotifier implements Notifier {
       const activity = activityOf(message);
       const id = this.options.ids.idFor(delivery.key);
       try {
-        await this.options.api.createActivity({ id, agentSessionId: sessionId, content: { type: activity.type, body: activity.body } });
+        await this.options.api.createActivity({
+          id,
+          agentSessionId: sessionId,
+          content: { type: activity.type, body: activity.body },
+          ...(activity.ephemeral && { ephemeral: true }),
+        });
       } catch (error) {
         if (!(delivery.attempt > 0 && isInvalidInput(error))) throw error;
       }
       if (message.kind === 'status' || message.kind === 'announce') {
         if (message.run.sessionLink) await this.options.api.setSessionLink(sessionId, message.run.sessionLink);
         const start = (await delivery.resultOf(message.receivedKey)) as SessionStart | undefined;
-        if (start?.identifier && this.options.workflow?.enabled) await this.options.workflow.onRun(message.run, start.identifier);
+        const issue = start?.issueId ?? start?.identifier;
+        if (issue && this.options.workflow?.enabled) await this.options.workflow.onRun(message.run, issue);
       }
       if (message.kind === 'received') {
-        const identifier = (message.reference as { identifier?: unknown } | undefined)?.identifier;
-        return { activityId: id, ...(typeof identifier === 'string' && { identifier }) };
+        const { issueId, identifier } = (message.reference ?? {}) as { issueId?: unknown; identifier?: unknown };
+        return { activityId: id, ...(typeof issueId === 'string' && { issueId }), ...(typeof identifier === 'string' && { identifier }) };
       }
       return { activityId: id };
     } catch (error) {

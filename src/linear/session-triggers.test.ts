@@ -59,6 +59,15 @@ describe('sessionTrigger', () => {
     expect(sessionTrigger(parsed(fixture), settings)?.kind).toBe(kind);
   });
 
+  it('a stop names who asked: the session’s creator or the envelope’s actor, when that is them', () => {
+    const stop = sessionPrompted('s1', ISSUE, 'Stop', { signal: 'stop' });
+    expect(sessionTrigger(parsed(stop), config())?.payload).toMatchObject({ requester: { platform: 'linear', id: LINEAR_IDS.user.id, name: LINEAR_IDS.user.name } });
+    const byOther = { ...stop, agentActivity: { ...(stop['agentActivity'] as object), userId: LINEAR_IDS.otherUser.id }, actor: { id: LINEAR_IDS.otherUser.id, name: 'Grace Hopper' } };
+    expect(sessionTrigger(parsed(byOther), config())?.payload).toMatchObject({ requester: { id: LINEAR_IDS.otherUser.id, name: 'Grace Hopper' } });
+    const unknown = { ...stop, agentActivity: { ...(stop['agentActivity'] as object), userId: 'someone' } };
+    expect(sessionTrigger(parsed(unknown), config())?.payload).toEqual({ requester: { platform: 'linear', id: 'someone' } });
+  });
+
   it('prompts are keyed on the activity id; the anchor is the session', () => {
     const trigger = sessionTrigger(parsed(sessionPrompted('s1', ISSUE, 'use pnpm', { activityId: 'act-9' })), config());
     expect(trigger).toMatchObject({ key: 'linear:activity:act-9', anchor: 'linear-session:s1', payload: { message: 'use pnpm' } });

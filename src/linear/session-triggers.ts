@@ -66,7 +66,9 @@ export function sessionTrigger(envelope: LinearSessionWebhook, config: LinearTri
 
   if (envelope.action !== 'prompted' || !activity) return undefined;
   const key = `linear:activity:${activity.id}`;
-  const requester: Requester | undefined = activity.userId ? { platform: 'linear', id: activity.userId } : undefined;
+  // The activity names only the user's id: their name comes from the envelope's actor or the session's creator, when that is them.
+  const name = [envelope.actor, session.creator].find((person) => person !== undefined && person.id === activity.userId && person.name !== undefined)?.name;
+  const requester: Requester | undefined = activity.userId ? { platform: 'linear', id: activity.userId, ...(name !== undefined && { name }) } : undefined;
   if (activity.signal === 'stop') return { kind: 'cancel', key, source: 'linear', anchor, payload: { ...(requester && { requester }) } };
   const message = activity.body?.trim();
   if (!message) return undefined;

@@ -8,13 +8,15 @@ export interface WorkflowStates {
   pull_request?: string;
 }
 
-type Move = keyof WorkflowStates;
+/** A workflow move: when a run starts, when its first pull request appears. */
+export type Move = keyof WorkflowStates;
 
 /**
  * Moves an issue to the configured workflow state when its run starts and when a pull request
- * appears — once per run and move, remembered in the store (`done`/`remember`), so a later state or a
- * restart does not move the issue back after a person moved it on. State names are resolved per team
- * once and cached; a name a team lacks is logged once and the move skipped.
+ * appears — once per run and move, remembered with the run (`done`/`remember`, the run's
+ * `workflowMoves`), so a later state, a restart or a run continued weeks later does not move the issue
+ * back after a person moved it on. State names are resolved per team once and cached; a name a team
+ * lacks is logged once and the move skipped.
  */
 export class WorkflowMover {
   private readonly issues = new Map<string, Promise<{ id: string; teamId?: string }>>();
@@ -25,8 +27,10 @@ export class WorkflowMover {
     private readonly deps: {
       api: Pick<LinearApi, 'issue' | 'teamStates' | 'moveIssue'>;
       states: WorkflowStates;
-      done: (key: string) => Promise<boolean>;
-      remember: (key: string) => Promise<void>;
+      /** Whether the move was already made for the run. */
+      done: (runId: string, move: Move) => Promise<boolean>;
+      /** Remembers that the move was made for the run. */
+      remember: (runId: string, move: Move) => Promise<void>;
       logger?: Logger;
     },
   ) {}
@@ -35,29 +39,28 @@ export class WorkflowMover {
     return Boolean(this.deps.states.started || this.deps.states.pull_request);
   }
 
-  /** Applies the moves a run at this snapshot calls for, on the issue `identifier`. */
-  async onRun(run: RunSnapshot, identifier: string): Promise<void> {
-    if (this.deps.states.started) await this.move('started', run.runId, identifier);
-    if (this.deps.states.pull_request && run.pullRequests.length > 0) await this.move('pull_request', run.runId, identifier);
+  /** Applies the moves a run at this snapshot calls for, on the issue `issue` (its id, or its identifier). */
+  async onRun(run: RunSnapshot, issue: string): Promise<void> {
+    if (this.deps.states.started) await this.move('started', run.runId, issue);
+    if (this.deps.states.pull_request && run.pullRequests.length > 0) await this.move('pull_request', run.runId, issue);
   }
 
-  private async move(move: Move, runId: string, identifier: string): Promise<void> {
-    const key = `linear:moved:${move}:${runId}`;
-    if (await this.deps.done(key)) return;
+  private async move(move: Move, runId: string, issueKey: string): Promise<void> {
+    if (await this.deps.done(runId, move)) return;
     const name = this.deps.states[move] ?? '';
-    const issue = await this.issue(identifier);
+    const issue = await this.issue(issueKey);
     const stateId = issue.teamId ? await this.stateId(issue.teamId, name) : undefined;
     if (!stateId) {
       const once = `${issue.teamId ?? '?'}:${name}`;
       if (!this.reported.has(once)) {
         this.reported.add(once);
-        this.deps.logger?.warn({ move, state: name, issue: identifier }, `linear.states.${move} names "${name}", which the issue's team does not have: the issue is not moved`);
+        this.deps.logger?.warn({ move, state: name, issue: issueKey }, `linear.states.${move} names "${name}", which the issue's team does not have: the issue is not moved`);
       }
     } else {
       await this.deps.api.moveIssue(issue.id, stateId);
     }
     // Remembered after the move: a failed move is retried with the delivery; a repeated one is harmless.
-    await this.deps.remember(key);
+    await this.deps.remember(runId, move);
   }
 
   private issue(identifier: string): Promise<{ id: string; teamId?: string }> {

@@ -56,6 +56,12 @@ describe('statusBlocks', () => {
     expect(CANCEL_ACTION_ID).toBe('cancel_run');
   });
 
+  it('shows a stop on its way: who asked (a kept mention, nothing else), and no Cancel button', () => {
+    const blocks = statusBlocks(view({ stage: { kind: 'stopping', requestedBy: '<@U7> <!channel>' }, runId: 'run_42', sessionLink: 'https://app.example.com/s/42' }));
+    expect(texts(blocks)).toContain('Stopping (requested by <@U7> &lt;!channel&gt;)…');
+    expect(buttons(blocks).map((button) => button['action_id'])).toEqual(['open_session']);
+  });
+
   it('shows state, run id, status text and the session button while running', () => {
     const blocks = statusBlocks(view({ stage: { kind: 'run', state: 'INPROGRESS' }, runId: 'run_42', statusText: 'Running tests', sessionLink: 'https://app.example.com/s/42' }));
     const all = texts(blocks);

@@ -36,8 +36,11 @@ export function limitText(text: string, max = SECTION_TEXT_LIMIT): string {
   return `${cut}…`;
 }
 
-/** Where a status message is: before the run exists, a run state, or the run could not be started. */
-export type StatusStage = { kind: 'received' } | { kind: 'run'; state: string } | { kind: 'start_failed' };
+/**
+ * Where a status message is: before the run exists, a run state, stopping (a cancel was sent; the
+ * run's CANCELLED follows), or the run could not be started.
+ */
+export type StatusStage = { kind: 'received' } | { kind: 'run'; state: string } | { kind: 'stopping'; requestedBy?: string } | { kind: 'start_failed' };
 
 /** What the status message shows. */
 export interface StatusView {
@@ -67,6 +70,9 @@ const STATE_LABELS: Record<string, { emoji: string; label: string }> = {
 export function stateLabel(stage: StatusStage): { emoji: string; label: string } {
   if (stage.kind === 'received') return { emoji: ':eyes:', label: 'Received' };
   if (stage.kind === 'start_failed') return { emoji: ':x:', label: 'Failed to start' };
+  if (stage.kind === 'stopping') {
+    return { emoji: ':octagonal_sign:', label: `Stopping${stage.requestedBy ? ` (requested by ${escapeKeepingMentions(stage.requestedBy)})` : ''}…` };
+  }
   return STATE_LABELS[stage.state] ?? { emoji: ':grey_question:', label: escapeMrkdwn(stage.state) };
 }
 
@@ -179,6 +185,9 @@ export function fallbackText(message: OutboxMessage): string {
   switch (message.kind) {
     case 'received': safe = { ...message, title: e(message.title) }; break;
     case 'status': safe = { ...message, run: run(message.run) }; break;
+    case 'stopping':
+      safe = { ...message, run: run(message.run), ...(message.requestedBy ? { requestedBy: escapeKeepingMentions(message.requestedBy) } : {}) };
+      break;
     case 'announce':
       safe = { ...message, run: run(message.run), ...(message.cancelledBy ? { cancelledBy: escapeKeepingMentions(message.cancelledBy) } : {}) };
       break;

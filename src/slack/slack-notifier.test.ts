@@ -120,6 +120,18 @@ describe('SlackNotifier', () => {
     expect(fake.reactions(C, parent.ts)).toEqual(['x']);
   });
 
+  it('stopping: the status message says who asked and loses Cancel; nothing new is posted', async () => {
+    const { ts } = await receive();
+    await status(run(), 1);
+    await deliver({ kind: 'stopping', run: run(), receivedKey: RECEIVED, requestedBy: '<@U42>' }, `stopping:Ev2:${dest}`);
+    const edit = fake.callsTo('chat.update').at(-1);
+    expect(edit?.args['ts']).toBe(ts);
+    expect(blocksText(edit)).toContain('Stopping (requested by <@U42>)');
+    expect(actionIds(edit)).toEqual([]);
+    expect(edit?.args['text']).toBe('Fix the build: stopping (requested by <@U42>)…');
+    expect(thread()).toHaveLength(1);
+  });
+
   it('announce CANCELLED says who; ❌', async () => {
     await receive();
     await announce(run({ state: 'CANCELLED' }), 2, '<@U42>');

@@ -84,6 +84,7 @@ export class SlackNotifier implements Notifier {
       case 'received':
         return this.received(delivery, target, message);
       case 'status':
+      case 'stopping':
         return this.status(delivery, target, message);
       case 'announce': {
         const received = await this.receivedOf(delivery, message.receivedKey);
@@ -128,16 +129,19 @@ export class SlackNotifier implements Notifier {
   }
 
   /**
-   * Edits the status message. When there is none to edit (the `received` row never got through, or the
-   * message was deleted), a replacement is posted once — marked `status_of` the received key, so the
-   * next status rows find and edit it instead of posting again.
+   * Edits the status message: the run's state, or that it is stopping (a stop is shown as an edit, the
+   * CANCELLED announcement that follows is the new message). When there is none to edit (the
+   * `received` row never got through, or the message was deleted), a replacement is posted once —
+   * marked `status_of` the received key, so the next status rows find and edit it instead of posting again.
    */
-  private async status(delivery: Delivery, target: SlackDestination, message: Extract<OutboxMessage, { kind: 'status' }>): Promise<SlackMessageRef> {
+  private async status(delivery: Delivery, target: SlackDestination, message: Extract<OutboxMessage, { kind: 'status' | 'stopping' }>): Promise<SlackMessageRef> {
     const text = fallbackText(message);
     const received = await this.receivedOf(delivery, message.receivedKey);
     // At a bare channel the thread is the status message's own: the Cancel button names that thread.
     const threadKey = target.threadTs === undefined && received ? `slack:${received.channel}:${received.ts}` : delivery.destination;
-    const blocks = statusBlocks(statusViewOf(message.run, threadKey));
+    const view = statusViewOf(message.run, threadKey);
+    if (message.kind === 'stopping') view.stage = { kind: 'stopping', ...(message.requestedBy !== undefined && { requestedBy: message.requestedBy }) };
+    const blocks = statusBlocks(view);
     if (received && (await this.update(received, blocks, text))) return { channel: received.channel, ts: received.ts };
     const thread = threadOf(target, received);
     const earlier = await this.find(thread, (payload) => payload['key'] === message.receivedKey || payload['status_of'] === message.receivedKey);

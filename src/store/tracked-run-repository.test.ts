@@ -32,6 +32,7 @@ describeEachStore((adapter) => {
         serverUpdatedAt: null,
         sessionLink: null,
         transition: 0,
+        workflowMoves: [],
         tracked: true,
         lastSeenAt: null,
         createdAt: 100,
@@ -39,6 +40,17 @@ describeEachStore((adapter) => {
       });
       expect(await store.runs.get('nope')).toBeUndefined();
       expect(await store.runs.countTracked()).toBe(1);
+    });
+  });
+
+  describe('runs.recordWorkflowMove', () => {
+    it('remembers each move once, with the run; an unknown run records nothing', async () => {
+      await store.runs.insert(aRun('run_m'), 100);
+      expect(await store.runs.recordWorkflowMove('run_m', 'started', 200)).toBe(true);
+      expect(await store.runs.recordWorkflowMove('run_m', 'started', 300)).toBe(false);
+      expect(await store.runs.recordWorkflowMove('run_m', 'pull_request', 400)).toBe(true);
+      expect(await store.runs.recordWorkflowMove('nope', 'started', 400)).toBe(false);
+      expect((await store.runs.get('run_m'))?.workflowMoves).toEqual(['started', 'pull_request']);
     });
   });
 

@@ -15,6 +15,7 @@ interface Row {
   server_updated_at: string | null;
   session_link: string | null;
   transition: number;
+  workflow_moves: string;
   tracked: number;
   last_seen_at: number | null;
   created_at: number;
@@ -35,6 +36,7 @@ export function toTrackedRun(row: Row): TrackedRun {
     serverUpdatedAt: row.server_updated_at,
     sessionLink: row.session_link,
     transition: row.transition,
+    workflowMoves: fromJson(row.workflow_moves) as string[],
     tracked: row.tracked === 1,
     lastSeenAt: row.last_seen_at,
     createdAt: row.created_at,
@@ -57,6 +59,7 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
   private readonly touchRows;
   private readonly retrackRow;
   private readonly insertRow;
+  private readonly addMove;
 
   constructor(
     private readonly db: Database.Database,
@@ -121,6 +124,10 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
        VALUES (@runId, @anchor, @source, @title, @route, @destinations, @triggerKey, @state,
                @serverUpdatedAt, @sessionLink, 0, 1, NULL, @now, @now)
        ON CONFLICT (run_id) DO NOTHING`,
+    );
+    this.addMove = db.prepare<{ runId: string; move: string; now: number }>(
+      `UPDATE tracked_runs SET workflow_moves = json_insert(workflow_moves, '$[#]', @move), updated_at = @now
+       WHERE run_id = @runId AND NOT EXISTS (SELECT 1 FROM json_each(tracked_runs.workflow_moves) WHERE value = @move)`,
     );
   }
 
@@ -213,5 +220,9 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
 
   async insert(run: NewTrackedRun, now: number): Promise<boolean> {
     return this.db.transaction(() => this.insertWithin(run, now)).immediate();
+  }
+
+  async recordWorkflowMove(runId: string, move: string, now: number): Promise<boolean> {
+    return this.db.transaction(() => this.addMove.run({ runId, move, now }).changes > 0).immediate();
   }
 }

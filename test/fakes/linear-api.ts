@@ -76,7 +76,8 @@ export interface FakeLinearApi {
   /** Seeds a human comment (for the prompt's recent comments). */
   addComment(issueIdOrIdentifier: string, body: string, user?: { id: string; name: string }): FakeLinearComment;
   reactions: Array<{ id: string; commentId: string; emoji: string }>;
-  activities: Array<{ id: string; agentSessionId: string; content: Json }>;
+  /** `ephemeral` is set when the activity was created as one (it disappears after the next activity). */
+  activities: Array<{ id: string; agentSessionId: string; content: Json; ephemeral?: boolean }>;
   sessions: Map<string, Json>;
   issue(idOrIdentifier: string): FakeLinearIssue | undefined;
   addIssue(issue: FakeLinearIssue): void;
@@ -141,9 +142,9 @@ export async function startFakeLinearApi(options: FakeLinearOptions = {}): Promi
       return { data: { reactionCreate: { __typename: 'ReactionPayload', lastSyncId: syncId++, success: true, reaction: { id, emoji } } } };
     },
     createAgentActivity: ({ input }) => {
-      const { id = randomUUID(), agentSessionId, content } = input as { id?: string; agentSessionId: string; content: Json };
+      const { id = randomUUID(), agentSessionId, content, ephemeral } = input as { id?: string; agentSessionId: string; content: Json; ephemeral?: boolean };
       if (activities.some((activity) => activity.id === id)) return graphqlError('Agent activity with this id already exists', 'invalid input');
-      activities.push({ id, agentSessionId, content });
+      activities.push({ id, agentSessionId, content, ...(ephemeral === true && { ephemeral }) });
       return ok('agentActivityCreate', 'agentActivity', id);
     },
     updateAgentSession: ({ id, input }) => {

@@ -19,7 +19,7 @@ linear:
   labels:
     agent: { config: { environment_id: env_web, name: web } }
     agent-web: {}
-  teams: [ENG]
+  teams: [ENG, WEB]
 `;
 
 let issueNumber = 500;

@@ -23,6 +23,8 @@ import {
 
 const API_KEY = 'linear-e2e-run-api-key';
 const { agent, agentWeb, bug } = LINEAR_IDS.labels;
+/** A third team the harness allows (LINEAR_YAML), to move issues to. */
+const WEB = { id: '0a1b2c3d-0000-4000-8000-0000000team3', key: 'WEB' };
 let fake: FakeLinearApi;
 let emulator: RunningEmulator;
 let bridge: LinearBridge;
@@ -118,13 +120,34 @@ describe('a trigger label starts a run and the issue tells the story', () => {
     expect(fake.comments(issue.identifier)).toHaveLength(1);
   });
 
-  it('removing the trigger label cancels the run and the issue says so', async () => {
+  it('removing the trigger label cancels the run: the start comment says it is stopping, then ONE new comment says who', async () => {
     const { issue, data, run } = await labelledIssue();
-    await until(async () => (await bridge.service.store.runs.get(run.run_id)) !== undefined, 'the stored run');
+    const start = await until(() => fake.comments(issue.identifier).find((comment) => comment.body.includes(run.run_id)), 'the start comment with the run');
     const removed = labelRemoved(agent, [bug], { ...data, updatedAt: '2026-03-02T12:00:00.000Z' }, { actor: { id: LINEAR_IDS.otherUser.id, name: 'Grace Hopper', type: 'user' } });
     expect((await bridge.deliver(removed)).status).toBe(200);
     await until(() => emulator.engine.get(run.run_id)?.state === 'CANCELLED', 'the cancel');
     await until(() => bodies(issue.identifier).some((body) => body.includes('Cancelled by Grace Hopper')), 'the cancelled comment');
+    await quiet(bridge.service);
+    // The start comment and the CANCELLED comment: the stop itself was an edit, not a comment.
+    expect(fake.comments(issue.identifier)).toHaveLength(2);
+    const edits = fake.callsTo('updateComment').filter((call) => call.variables['id'] === start.id).map((call) => String((call.variables['input'] as { body: string }).body));
+    expect(edits.some((body) => /stopping/i.test(body) && body.includes('Grace Hopper'))).toBe(true);
+  });
+
+  it('an issue moved to another team (new identifier, same id) keeps its run: a comment and the label removal reach it', async () => {
+    const { issue, data, run } = await labelledIssue('Move me');
+    await until(() => fake.comments(issue.id).find((comment) => comment.body.includes(run.run_id)), 'the start comment with the run');
+    const identifier = `WEB-${issue.identifier.split('-')[1]}`;
+    const moved = { ...issue, identifier, url: `https://linear.app/acme/issue/${identifier}`, team: WEB };
+    fake.addIssue(moved);
+    expect((await bridge.deliver(commentOn(moved, '@agent also update the docs'))).status).toBe(200);
+    await until(() => emulator.engine.followups(run.run_id).length === 1, 'the follow-up after the move');
+    const movedData = { ...data, identifier, url: moved.url, team: WEB, teamId: WEB.id, updatedAt: '2026-03-02T13:00:00.000Z' };
+    expect((await bridge.deliver(labelRemoved(agent, [bug], movedData, { actor: { id: LINEAR_IDS.otherUser.id, name: 'Grace Hopper', type: 'user' } }))).status).toBe(200);
+    await until(() => emulator.engine.get(run.run_id)?.state === 'CANCELLED', 'the cancel after the move');
+    await until(() => bodies(issue.id).some((body) => body.includes('Cancelled by Grace Hopper')), 'the cancelled comment');
+    // People still see the identifier the run was started with.
+    expect((await bridge.service.store.runs.get(run.run_id))?.title).toBe(`${issue.identifier}: Move me`);
   });
 
   it('a team that is not allowed starts nothing', async () => {
@@ -140,7 +163,7 @@ describe('a trigger label starts a run and the issue tells the story', () => {
 describe('comments steer and stop the run', () => {
   it('a handle comment is a follow-up (✉️ on it); after the end it continues the run', async () => {
     const { issue, run } = await labelledIssue();
-    await until(async () => (await bridge.service.store.anchors.currentRun(`linear:${issue.identifier}`)) === run.run_id, 'the link');
+    await until(async () => (await bridge.service.store.anchors.currentRun(`linear:${issue.id}`)) === run.run_id, 'the link');
     const human = fake.addComment(issue.identifier, '@agent also bump the version');
     expect((await bridge.deliver(commentOn(issue, '@agent also bump the version', { id: human.id }))).status).toBe(200);
     await until(() => emulator.engine.followups(run.run_id).length === 1, 'the follow-up');
@@ -156,11 +179,17 @@ describe('comments steer and stop the run', () => {
 
   it('a comment without the handle is not a follow-up (followups: mentions); "@agent stop" cancels', async () => {
     const { issue, run } = await labelledIssue();
-    await until(async () => (await bridge.service.store.anchors.currentRun(`linear:${issue.identifier}`)) === run.run_id, 'the link');
+    await until(async () => (await bridge.service.store.anchors.currentRun(`linear:${issue.id}`)) === run.run_id, 'the link');
     expect((await bridge.deliver(commentOn(issue, 'nice, thanks'))).body['outcome']).toBe('ignored');
-    expect((await bridge.deliver(commentOn(issue, '@Agent stop'))).status).toBe(200);
+    const stop = fake.addComment(issue.identifier, '@Agent stop');
+    expect((await bridge.deliver(commentOn(issue, '@Agent stop', { id: stop.id }))).status).toBe(200);
     await until(() => emulator.engine.get(run.run_id)?.state === 'CANCELLED', 'the cancel');
     expect(emulator.engine.followups(run.run_id)).toHaveLength(0);
+    // The stop is acknowledged with a reaction on the comment that asked; the end is one new comment.
+    await until(() => fake.reactions.find((reaction) => reaction.commentId === stop.id), 'the reaction on the stop comment');
+    await until(() => bodies(issue.identifier).some((body) => body.startsWith('Cancelled by')), 'the cancelled comment');
+    await quiet(bridge.service);
+    expect(bodies(issue.identifier).filter((body) => !body.startsWith('**agent-bridge**') && body !== '@Agent stop')).toEqual(['Cancelled by Ada Lovelace']);
   });
 
   it('a handle comment on an issue without a run says how to start one; a plain comment says nothing', async () => {

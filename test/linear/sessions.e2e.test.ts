@@ -101,9 +101,17 @@ describe('agent sessions', () => {
     expect((await bridge.deliver(sessionPrompted(sessionId, issue, 'use pnpm, please'))).status).toBe(200);
     await until(() => emulator.engine.followups(run.run_id).length === 1, 'the follow-up');
     expect(emulator.engine.followups(run.run_id)[0]?.message).toBe('use pnpm, please');
+    await until(() => activitiesOf(sessionId).some((activity) => activity.body === 'Sent your message to the run.'), 'the follow-up acknowledgement');
+    const before = fake.activities.filter((activity) => activity.agentSessionId === sessionId).length;
     expect((await bridge.deliver(sessionPrompted(sessionId, issue, 'Stop', { signal: 'stop' }))).status).toBe(200);
     await until(() => emulator.engine.get(run.run_id)?.state === 'CANCELLED', 'the cancel');
     expect(emulator.engine.followups(run.run_id)).toHaveLength(1);
+    await until(() => activitiesOf(sessionId).some((activity) => activity.type === 'response' && activity.body.startsWith('Cancelled by')), 'the cancelled response');
+    await quiet(bridge.service);
+    // After the stop: at most an ephemeral acknowledgement, and one lasting activity that says who stopped it.
+    const after = fake.activities.filter((activity) => activity.agentSessionId === sessionId).slice(before);
+    const lasting = after.filter((activity) => activity.ephemeral !== true).map((activity) => activity.content as { type: string; body: string });
+    expect(lasting.filter((activity) => !/ is (CANCELLED|INPROGRESS|QUEUED)/.test(activity.body))).toEqual([{ type: 'response', body: `Cancelled by ${LINEAR_IDS.user.name}` }]);
   });
 
   it('re-delivery of created or of a prompt starts and sends nothing new', async () => {
@@ -130,6 +138,23 @@ describe('workflow states', () => {
     emulator.engine.drive(run.run_id, 'SUCCEEDED', { artifacts: [{ artifact_type: 'PULL_REQUEST', data: { url: 'https://github.com/acme/web/pull/12', branch: 'b' } }] });
     await until(() => fake.issue(issue.identifier)?.stateId === 'state-review', 'the move to In Review');
     expect(fake.callsTo('updateIssue')).toSatisfy((calls: unknown[]) => calls.length >= 2);
+  });
+
+  it('remembers a move with the run: after the event keys are pruned, a revived run does not move the issue back', async () => {
+    const { issue, data } = newIssue(fake);
+    expect((await bridge.deliver(labelAdded(LINEAR_IDS.labels.agent, [], data))).status).toBe(200);
+    const run = await until(() => runFor(issue.identifier), 'the run');
+    await until(() => fake.issue(issue.id)?.stateId === 'state-progress', 'the move to In Progress');
+    await quiet(bridge.service);
+    // A person moves the issue back; much later (after intake.dedupe_retention) the housekeeping prunes old keys.
+    fake.issue(issue.id)!.stateId = 'state-todo';
+    const moves = fake.callsTo('updateIssue').filter((call) => call.variables['id'] === issue.id).length;
+    await bridge.service.store.eventKeys.prune(Date.now() + 400 * 24 * 3_600_000);
+    emulator.engine.drive(run.run_id, 'INPROGRESS');
+    await until(() => fake.comments(issue.id).some((comment) => comment.body.includes('INPROGRESS')), 'the INPROGRESS edit');
+    await quiet(bridge.service);
+    expect(fake.issue(issue.id)?.stateId).toBe('state-todo');
+    expect(fake.callsTo('updateIssue').filter((call) => call.variables['id'] === issue.id)).toHaveLength(moves);
   });
 
   it('moves the issue of an agent session too, and resolves the team states once', async () => {

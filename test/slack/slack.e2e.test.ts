@@ -243,6 +243,10 @@ describe('DMs, stopping and interactions', () => {
     await until(() => emulator.engine.get(run.run_id)?.state === 'CANCELLED', 'the cancel');
     await until(() => threadPosts(ts).some((call) => text(call).includes(`<@${SLACK_IDS.otherUser}>`) && /cancel/i.test(text(call))), 'the cancelled message');
     await until(() => slack.reactions(CHANNEL, ts).includes('x'), 'the x reaction');
+    // The stop was shown by editing the status message; the only new message is the CANCELLED one.
+    const statusTs = (threadPosts(ts)[0]?.response as unknown as { ts: string }).ts;
+    expect(updatesOf(statusTs).some((call) => /stopping/i.test(text(call)) && text(call).includes(`<@${SLACK_IDS.otherUser}>`))).toBe(true);
+    expect(threadPosts(ts)).toHaveLength(2);
   });
 
   it('`@agent stop` in the thread stops its run', async () => {
