@@ -28,6 +28,7 @@ import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
 import { LINEAR_IDS } from '../fixtures/linear/index.js';
 import { appMention, eventCallback } from '../fixtures/slack/events.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
+import { malformedSlashCommands } from '../fixtures/slack/interactions.js';
 import { startBridge } from '../helpers/start-bridge.js';
 import { Prng, invalidRequest, seedHostileContext, signedRequest, type GeneratorContext, type HostileRequest } from './hostile-payloads.js';
 import { checkPrompt, maskEchoedIds, requestsByReference } from './hostile-prompts.js';
@@ -346,6 +347,19 @@ describe('bugs this suite found (fixed; kept as regression tests)', () => {
     // Waits 1 s, not Bolt's 3: an answer later than that is already wrong.
     const response = await interaction({ type: 'message_action', team: { id: 'T1' }, user: { id: 'U1' }, trigger_id: '1' }, AbortSignal.timeout(1_000));
     expect([200, 400]).toContain(response.status);
+  });
+
+  // Was a bug (issue 16): src/slack/listeners.ts read the `/agent` form as Bolt parsed it. A repeated
+  // `text` answered 500 (`text.trim is not a function`); without `trigger_id` every such command was
+  // deduplicated as `slack:cmd:undefined`, so the next one was silently dropped; without `user_id` the
+  // run was credited to `<@undefined>`; a `channel_id` such as `C0WEB0001:evil:1` started a run whose
+  // every message then failed `bad_destination`.
+  it.each(malformedSlashCommands().map((entry) => [entry.name, entry] as const))('a signed /agent form with %s gets a clear private answer and stores nothing', async (_name, entry) => {
+    const before = await triggerTotal();
+    const response = await post(entry.body, 'application/x-www-form-urlencoded');
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { text: string }).text).toContain(`\`${entry.field}\``);
+    expect(await triggerTotal()).toBe(before);
   });
 
   // Was a bug: src/slack/prompt-context.ts wrote `Channel: …`, `Requested by: …`, `Link: …` and

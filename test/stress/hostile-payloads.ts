@@ -19,7 +19,7 @@ import { appMention, botMessage, channelMessage, directMessage, eventCallback, m
 import { evilBodies, FAKE_CONTEXT_MARKERS_TEXT } from '../fixtures/slack/evil.js';
 import { FAKE_MARKERS_DESCRIPTION } from '../fixtures/linear/evil.js';
 import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
-import { blockActionsCancel, slashCommand, unknownInteraction } from '../fixtures/slack/interactions.js';
+import { blockActionsCancel, malformedSlashCommands, slashCommand, unknownInteraction } from '../fixtures/slack/interactions.js';
 
 export const MIB = 1024 * 1024;
 
@@ -308,6 +308,8 @@ function slackBase(rng: Prng, ctx: GeneratorContext): { contentType: string; val
     case 7:
       return { contentType: JSON_TYPE, value: rng.chance(0.5) ? urlVerification({ challenge: hostileText(rng).slice(0, 200) }) : { type: 'app_rate_limited', team_id: SLACK_IDS.team, minute_rate_limited: 1 } };
     case 8:
+      // Issue 16: `/agent` forms with a field repeated, missing or of the wrong shape.
+      if (rng.chance(0.3)) return { contentType: FORM_TYPE, value: rng.pick(malformedSlashCommands()).body };
       return { contentType: FORM_TYPE, value: new URLSearchParams(slashCommand({ text: rng.pick(['', 'help', 'status', `cancel run_${rng.int(99)}`, hostileText(rng).slice(0, 4000)]) })).toString() };
     case 9:
       return { contentType: FORM_TYPE, value: new URLSearchParams({ payload: JSON.stringify(blockActionsCancel({ channel, thread_ts: thread })) }).toString() };
