@@ -4,11 +4,15 @@
  * builds or edits cursors itself gets a 400 here instead of silently wrong pages in production.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { SORT_FIELDS, isKeyOf, type OrderPosition, type SortField, type SortOrder } from './run-order.js';
 
-/** Position after which the next page starts, in the list order (created_at desc, seq desc). */
-export interface CursorPosition {
-  createdAt: number;
-  seq: number;
+/**
+ * Position after which the next page starts: the last run of a page, in the order the page was
+ * listed in. The order is part of the cursor, so a cursor used with another order is refused.
+ */
+export interface CursorPosition extends OrderPosition {
+  by: SortField;
+  order: SortOrder;
 }
 
 // A fixed key keeps cursors deterministic across emulator instances; this is tamper evidence for
@@ -21,7 +25,8 @@ function sign(payload: string): Buffer {
 
 /** Encodes a position as `base64url(JSON).base64url(signature)`. */
 export function encodeCursor(position: CursorPosition): string {
-  const payload = Buffer.from(JSON.stringify({ v: 1, c: position.createdAt, s: position.seq })).toString('base64url');
+  const data = { v: 2, b: position.by, o: position.order, k: position.key, s: position.seq };
+  const payload = Buffer.from(JSON.stringify(data)).toString('base64url');
   return `${payload}.${sign(payload).toString('base64url')}`;
 }
 
@@ -38,9 +43,11 @@ export function decodeCursor(cursor: string): CursorPosition | undefined {
   try {
     const data: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
     if (typeof data !== 'object' || data === null) return undefined;
-    const { v, c, s } = data as Record<string, unknown>;
-    if (v !== 1 || !Number.isSafeInteger(c) || !Number.isSafeInteger(s)) return undefined;
-    return { createdAt: c as number, seq: s as number };
+    const { v, b, o, k, s } = data as Record<string, unknown>;
+    if (v !== 2 || !(SORT_FIELDS as readonly unknown[]).includes(b) || (o !== 'asc' && o !== 'desc')) return undefined;
+    const by = b as SortField;
+    if (!isKeyOf(by, k) || !Number.isSafeInteger(s)) return undefined;
+    return { by, order: o, key: k, seq: s as number };
   } catch {
     return undefined;
   }

@@ -78,9 +78,14 @@ describe('parsers', () => {
     },
   );
 
-  it('round-trips cursors and rejects edited ones', () => {
-    const cursor = encodeCursor({ createdAt: 1234, seq: 5 });
-    expect(decodeCursor(cursor)).toEqual({ createdAt: 1234, seq: 5 });
+  it.each([
+    [{ by: 'created_at', order: 'desc', key: 1234, seq: 5 }],
+    [{ by: 'updated_at', order: 'asc', key: 99, seq: 1 }],
+    [{ by: 'title', order: 'asc', key: 'fix the build', seq: 2 }],
+    [{ by: 'agent', order: 'desc', key: null, seq: 3 }],
+  ] as const)('round-trips the cursor %j and rejects edited ones', (position) => {
+    const cursor = encodeCursor(position);
+    expect(decodeCursor(cursor)).toEqual(position);
     expect(decodeCursor(`${cursor}x`)).toBeUndefined();
     expect(decodeCursor('')).toBeUndefined();
   });

@@ -97,6 +97,31 @@ describe('filters', () => {
   });
 });
 
+describe('orders', () => {
+  it('sorts by agent (skill spec) with runs without a skill last, in both directions', async () => {
+    const plain = createAt(0);
+    const beta = createAt(1, 'p', { skill_spec: 'acme/x:beta' });
+    const alpha = createAt(2, 'p', { skill_spec: 'acme/x:Alpha' });
+    const other = createAt(3);
+    expect(await ids('sort_by=agent')).toEqual([alpha, beta, plain, other]);
+    expect(await ids('sort_by=agent&sort_order=desc')).toEqual([beta, alpha, other, plain]);
+    expect(await ids('sort_order=asc')).toEqual([plain, beta, alpha, other]);
+  });
+
+  it('pages through a title order without repeating or missing runs that share a title', async () => {
+    const made = ['b', 'a', 'b', 'a', 'c'].map((title, i) => ({ id: createAt(i, title), title }));
+    const seen: string[] = [];
+    let cursor = '';
+    do {
+      const answer = await list(`sort_by=title&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      seen.push(...answer.body.runs.map((r: { run_id: string }) => r.run_id));
+      cursor = answer.body.page_info.next_cursor ?? '';
+    } while (cursor);
+    const expected = [...made].sort((x, y) => x.title.localeCompare(y.title)).map((run) => run.id);
+    expect(seen).toEqual(expected);
+  });
+});
+
 describe('pagination', () => {
   it('walks several pages with opaque cursors: no duplicates, none missed', async () => {
     const created: string[] = [];
@@ -146,9 +171,10 @@ describe('pagination', () => {
 });
 
 describe('bad queries', () => {
-  const valid = encodeCursor({ createdAt: T0, seq: 3 });
+  const valid = encodeCursor({ by: 'created_at', order: 'desc', key: T0, seq: 3 });
   const [payload = '', signature = ''] = valid.split('.');
-  const forged = `${Buffer.from(JSON.stringify({ v: 1, c: T0, s: 99 })).toString('base64url')}.${signature}`;
+  const forged = `${Buffer.from(JSON.stringify({ v: 2, b: 'created_at', o: 'desc', k: T0, s: 99 })).toString('base64url')}.${signature}`;
+  const byTitle = encodeCursor({ by: 'title', order: 'asc', key: 'p', seq: 3 });
 
   it.each([
     ['limit=0', 'limit'],
@@ -173,6 +199,19 @@ describe('bad queries', () => {
     ['state=QUEUED&state=NOPE', 'state'],
     ['state=QUEUED,INPROGRESS', 'state'],
     ['name=', 'name'],
+    [`cursor=${encodeURIComponent(byTitle)}`, 'cursor'],
+    [`cursor=${encodeURIComponent(byTitle)}&sort_by=title&sort_order=desc`, 'cursor'],
+    ['sort_by=size', 'sort_by'],
+    ['sort_by=TITLE', 'sort_by'],
+    ['sort_order=up', 'sort_order'],
+    ['sort_by=title&sort_by=agent', 'sort_by'],
+    ['artifact_type=VIDEO', 'artifact_type'],
+    ['source=FAX', 'source'],
+    ['q=', 'q'],
+    ['environment_id=', 'environment_id'],
+    ['schedule_id=', 'schedule_id'],
+    ['skill_spec=', 'skill_spec'],
+    ['skill=a:b&skill_spec=c:d', 'skill'],
   ])('%s → 400 naming %s', async (query, parameter) => {
     const answer = await list(query);
     expect(answer.status).toBe(400);
@@ -195,7 +234,8 @@ describe('bad queries', () => {
     expect((await list(`updated_after=${timestamp}`)).status).toBe(200);
   });
 
-  it('accepts a valid cursor', async () => {
+  it('accepts a valid cursor, with the order it was made for', async () => {
     expect((await list(`cursor=${encodeURIComponent(valid)}`)).status).toBe(200);
+    expect((await list(`cursor=${encodeURIComponent(byTitle)}&sort_by=title`)).status).toBe(200);
   });
 });

@@ -1,11 +1,19 @@
 /**
- * Parsing and validation of the `GET /agent/runs` query. The real service rejects a bad limit,
- * cursor, timestamp or state with a 400, and so do we, with a `detail` naming the parameter, so a
- * client bug shows up against the emulator rather than in production.
+ * Parsing and validation of the `GET /agent/runs` query, with the parameters of the run API's SDK
+ * (RunListParams, plus `sort_by`/`sort_order` of its newer source). The real service rejects a bad
+ * limit, cursor, timestamp or state with a 400, and so do we, for every enumerated parameter too,
+ * with a `detail` naming the parameter, so a client bug shows up against the emulator rather than in
+ * production.
  */
 import { KNOWN_RUN_STATES, isKnownState } from '../core/agent-runs.js';
 import { decodeCursor, type CursorPosition } from './cursor.js';
 import { badRequest } from './problem.js';
+import { DEFAULT_ORDER, SORT_FIELDS, defaultOrderFor, type RunOrder, type SortField } from './run-order.js';
+
+/** The SDK's RunSourceType, and our factory dispatch. */
+export const RUN_SOURCES = ['LINEAR', 'API', 'SLACK', 'LOCAL', 'SCHEDULED_AGENT', 'WEB_APP', 'GITHUB_ACTION', 'CLOUD_MODE', 'CLI', 'FACTORY'] as const;
+/** Artifact types the SDK's `artifact_type` filter names (alpha.8: PLAN, PULL_REQUEST; later more). */
+export const ARTIFACT_TYPES = ['PLAN', 'PULL_REQUEST', 'SCREENSHOT', 'FILE', 'EXTERNAL_REFERENCE'] as const;
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 500;
@@ -17,6 +25,7 @@ export const MAX_LIMIT = 500;
  */
 export interface RunFilter {
   limit: number;
+  order: RunOrder;
   after?: CursorPosition;
   states?: string[];
   name?: string;
@@ -26,6 +35,13 @@ export interface RunFilter {
   createdAfter?: number;
   createdBefore?: number;
   updatedAfter?: number;
+  /** Case-insensitive text searched in the title, the prompt and the skill spec. */
+  q?: string;
+  environmentId?: string;
+  /** `skill` or its alias `skill_spec`. */
+  skill?: string;
+  scheduleId?: string;
+  artifactType?: string;
 }
 
 const RFC3339 =
@@ -81,6 +97,28 @@ function timestamp(params: URLSearchParams, name: string): number | undefined {
   return ms;
 }
 
+function oneOf<T extends string>(params: URLSearchParams, name: string, allowed: readonly T[]): T | undefined {
+  const value = single(params, name);
+  if (value === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw badRequest(`${name} must be one of ${allowed.join(', ')} (got ${JSON.stringify(value.slice(0, 100))})`);
+  }
+  return value as T;
+}
+
+function order(params: URLSearchParams): RunOrder {
+  const by = oneOf<SortField>(params, 'sort_by', SORT_FIELDS) ?? DEFAULT_ORDER.by;
+  return { by, order: oneOf(params, 'sort_order', ['asc', 'desc'] as const) ?? defaultOrderFor(by) };
+}
+
+function skill(params: URLSearchParams): string | undefined {
+  const [skillValue, specValue] = [text(params, 'skill'), text(params, 'skill_spec')];
+  if (skillValue !== undefined && specValue !== undefined && skillValue !== specValue) {
+    throw badRequest('skill and skill_spec are the same filter; give one of them (or the same value in both)');
+  }
+  return skillValue ?? specValue;
+}
+
 function limit(params: URLSearchParams): number {
   const value = single(params, 'limit');
   if (value === undefined) return DEFAULT_LIMIT;
@@ -93,11 +131,16 @@ function limit(params: URLSearchParams): number {
 
 /** Validates a list query; throws a 400 `ProblemError` naming the first bad parameter. */
 export function parseListQuery(params: URLSearchParams): RunFilter {
-  const filter: RunFilter = { limit: limit(params) };
+  const filter: RunFilter = { limit: limit(params), order: order(params) };
   const cursor = single(params, 'cursor');
   if (cursor !== undefined) {
     const position = decodeCursor(cursor);
     if (!position) throw badRequest('cursor is malformed; pass next_cursor from a previous page unchanged');
+    if (position.by !== filter.order.by || position.order !== filter.order.order) {
+      throw badRequest(
+        `cursor belongs to the order sort_by=${position.by}&sort_order=${position.order}; pass the same sort_by and sort_order as the first page`,
+      );
+    }
     filter.after = position;
   }
   const states = params.getAll('state');
@@ -115,8 +158,18 @@ export function parseListQuery(params: URLSearchParams): RunFilter {
   if (modelId !== undefined) filter.model_id = modelId;
   const creator = text(params, 'creator');
   if (creator !== undefined) filter.creator = creator;
-  const source = text(params, 'source');
+  const source = oneOf(params, 'source', RUN_SOURCES);
   if (source !== undefined) filter.source = source;
+  const q = text(params, 'q');
+  if (q !== undefined) filter.q = q;
+  const environmentId = text(params, 'environment_id');
+  if (environmentId !== undefined) filter.environmentId = environmentId;
+  const skillSpec = skill(params);
+  if (skillSpec !== undefined) filter.skill = skillSpec;
+  const scheduleId = text(params, 'schedule_id');
+  if (scheduleId !== undefined) filter.scheduleId = scheduleId;
+  const artifactType = oneOf(params, 'artifact_type', ARTIFACT_TYPES);
+  if (artifactType !== undefined) filter.artifactType = artifactType;
   const createdAfter = timestamp(params, 'created_after');
   if (createdAfter !== undefined) filter.createdAfter = createdAfter;
   const createdBefore = timestamp(params, 'created_before');
