@@ -135,7 +135,7 @@ describe('AgentApiClient against the emulator', () => {
 
   it('unknown runs are not_found', async () => {
     const { client } = clientFor();
-    await expect(client.getRun('run_missing')).rejects.toMatchObject({ kind: 'not_found', status: 404, code: 'not_found' });
+    await expect(client.getRun('run_missing')).rejects.toMatchObject({ kind: 'not_found', status: 404, code: 'resource_not_found' });
   });
 
   it('a wrong key is an authentication error that does not contain the key', async () => {
@@ -259,6 +259,28 @@ describe('tolerance of servers that know more than we do', () => {
     expect(r1['brand_new_field']).toEqual({ nested: true });
     expect(r2.status_message).toEqual({ message: 'Tests failed', error_code: 'tests', retryable: false, extra: 1 });
     expect(r3.artifacts?.map((artifact) => artifact.artifact_type)).toEqual(['PULL_REQUEST', 'VIDEO']);
+  });
+
+  it('reads runs shaped as the provider SDK declares them', async () => {
+    const created = '2026-03-01T10:00:00Z';
+    const runs = [
+      // Optional members left out, task_id, creator as a service account, a dated artifact.
+      {
+        run_id: 'r1', task_id: 'r1', title: 'Fix', prompt: 'Fix', state: 'SUCCEEDED', created_at: created, updated_at: created,
+        status_message: { message: 'Completed' }, creator: { type: 'service_account', uid: 'sa_1' },
+        artifacts: [{ artifact_type: 'PULL_REQUEST', created_at: created, data: { url: 'https://x/pull/2', branch: 'b' } }],
+      },
+      // alpha.8 declares the message itself optional.
+      { run_id: 'r2', task_id: 'r2', state: 'ERROR', status_message: { error_code: 'resource_unavailable', retryable: true } },
+      { run_id: 'r3', task_id: 'r3', state: 'QUEUED', status_message: {} },
+    ];
+    answer = { status: 200, body: JSON.stringify({ runs, page_info: { has_next_page: false } }) };
+    const [r1, r2, r3] = (await client().listRuns()).runs as [RunItem, RunItem, RunItem];
+    expect(r1).toMatchObject({ task_id: 'r1', status_message: { message: 'Completed' }, creator: { type: 'service_account', uid: 'sa_1' } });
+    expect(r1.session_link).toBeUndefined();
+    expect(r1.artifacts).toEqual([{ artifact_type: 'PULL_REQUEST', created_at: created, data: { url: 'https://x/pull/2', branch: 'b' } }]);
+    expect(r2.status_message).toEqual({ message: '', error_code: 'resource_unavailable', retryable: true });
+    expect(r3.status_message).toEqual({ message: '' });
   });
 
   it('rejects a run without run_id as an invalid response', async () => {

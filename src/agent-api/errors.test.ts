@@ -30,6 +30,19 @@ describe('errorFromResponse', () => {
     expect(error.message).toBe('POST /agent/runs/{id}/cancel answered 409 conflict: run is being prepared');
   });
 
+  const DOCS = 'https://docs.warp.dev/reference/api-and-sdk/troubleshooting/errors/';
+  it.each([
+    ['the SDK shape: code in type and error', { type: `${DOCS}resource_not_found`, title: 'Not Found', status: 404, detail: 'run r not found', error: 'resource_not_found' }, 'resource_not_found', 'run r not found'],
+    ['the SDK shape with a sentence in error', { type: `${DOCS}resource_not_found`, title: 'Not Found', status: 404, error: 'Not Found: run r not found' }, 'resource_not_found', 'Not Found: run r not found'],
+    ['an older body: code in error only', { type: 'about:blank', title: 'Not Found', status: 404, detail: 'gone', error: 'not_found' }, 'not_found', 'gone'],
+    ['a sentence in error and no type', { title: 'Not Found', error: 'Run r does not exist' }, 'not_found', 'Run r does not exist'],
+    ['only a title', { title: 'Not Found' }, 'not_found', 'Not Found'],
+  ])('reads the code and detail of %s', (_name, body, code, detail) => {
+    const error = errorFromResponse('GET /agent/runs/{id}', 404, JSON.stringify(body), undefined);
+    expect(error).toMatchObject({ kind: 'not_found', code, detail });
+    expect(error.message).toBe(`GET /agent/runs/{id} answered 404 ${code}: ${detail}`);
+  });
+
   it('keeps the status when the body is not JSON (a proxy page)', () => {
     const error = errorFromResponse('GET /agent/runs', 502, '<html>Bad gateway</html>', undefined);
     expect(error).toMatchObject({ kind: 'server', status: 502, code: 'server', detail: undefined });

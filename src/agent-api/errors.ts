@@ -1,5 +1,5 @@
 import { AgentApiError, type AgentApiErrorKind } from '../core/agent-runs.js';
-import { problemSchema } from './schemas.js';
+import { problemSchema, type Problem } from './schemas.js';
 
 const KIND_BY_STATUS: Record<number, AgentApiErrorKind> = {
   400: 'bad_request',
@@ -35,6 +35,21 @@ export function parseRetryAfter(value: string | string[] | undefined, nowMs: num
   return Math.max(0, date - nowMs);
 }
 
+const TYPE_CODE = /\/errors\/([a-z][a-z0-9_]*)\/?$/;
+const CODE_TEXT = /^[a-z][a-z0-9_]*$/;
+
+/**
+ * The stable code of a problem body. The provider's SDK puts it in `type`
+ * (`https://docs.warp.dev/…/troubleshooting/errors/{error_code}`) and documents `error` as a
+ * human-readable message for older clients, which older servers used for the code itself: so
+ * `type` first, then `error` if it reads as a code.
+ */
+export function problemCode(problem: Problem): string | undefined {
+  const fromType = problem.type === undefined ? undefined : TYPE_CODE.exec(problem.type)?.[1];
+  if (fromType !== undefined) return fromType;
+  return problem.error !== undefined && CODE_TEXT.test(problem.error) ? problem.error : undefined;
+}
+
 /** Builds the typed error for a non-2xx answer. `what` names the call ("POST /agent/run"), never a header. */
 export function errorFromResponse(
   what: string,
@@ -43,19 +58,22 @@ export function errorFromResponse(
   retryAfterMs: number | undefined,
 ): AgentApiError {
   const kind = kindForStatus(status);
-  let problem: ReturnType<typeof problemSchema.parse> = {};
+  let problem: Problem = {};
   try {
     const parsed = problemSchema.safeParse(JSON.parse(bodyText));
     if (parsed.success) problem = parsed.data;
   } catch {
     // Not JSON (a proxy's HTML page, say): the status alone still classifies the error.
   }
-  const detail = problem.detail ?? (problem.title && problem.title !== problem.detail ? problem.title : undefined);
+  const code = problemCode(problem);
+  // An `error` that is no code is the server's own sentence about the problem.
+  const prose = problem.error !== undefined && problem.error !== code && problem.error.trim() !== '' ? problem.error : undefined;
+  const detail = problem.detail ?? prose ?? problem.title;
   const summary = detail ? `: ${detail}` : '';
-  return new AgentApiError(`${what} answered ${status} ${problem.error ?? kind}${summary}`, {
+  return new AgentApiError(`${what} answered ${status} ${code ?? kind}${summary}`, {
     kind,
     status,
-    ...(problem.error !== undefined && { code: problem.error }),
+    ...(code !== undefined && { code }),
     ...(detail !== undefined && { detail }),
     retryable: problem.retryable ?? RETRYABLE_KINDS.has(kind),
     ...(retryAfterMs !== undefined && { retryAfterMs }),

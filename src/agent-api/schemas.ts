@@ -5,6 +5,9 @@ import type { Artifact, CreatedRun, RunItem, RunPage } from '../core/agent-runs.
  * Response schemas are deliberately tolerant: the provider adds fields and states over time, and a
  * client that rejects them would stop the service on the day they ship. Only what we cannot work
  * without (run_id, state) is required; everything else is optional, nullable and passed through.
+ * Both the older shapes and those of the provider's SDK (oz-agent-sdk) are read: a status message
+ * as a string or as `{message?, error_code?, retryable?}`, optional members absent or null, and
+ * members we do not use (`task_id`, an artifact's `created_at`) kept as they came.
  */
 
 const optionalString = z.string().nullish();
@@ -12,7 +15,8 @@ const optionalString = z.string().nullish();
 const statusMessageSchema = z.union([
   z.string(),
   z.looseObject({
-    message: z.string(),
+    // Optional in the SDK's alpha.8 types: a message-less object reads as an empty message.
+    message: z.string().optional().default(''),
     error_code: z.string().nullish(),
     retryable: z.boolean().nullish(),
   }),

@@ -12,11 +12,13 @@ export function formatAge(iso: string | null | undefined, now: number): string {
   return `${Math.floor(seconds / 86_400)}d`;
 }
 
-/** The status message's text, whichever shape the API used. */
+/** The status message's text, whichever shape the API used: a string, or `{message, error_code?}` as `message (error_code)`. */
 export function statusText(status: string | StatusMessage | null | undefined): string | undefined {
   if (status === null || status === undefined) return undefined;
   if (typeof status === 'string') return status || undefined;
-  return status.error_code ? `${status.message} (${status.error_code})` : status.message;
+  const message = typeof status.message === 'string' ? status.message : '';
+  if (!status.error_code) return message || undefined;
+  return message ? `${message} (${status.error_code})` : `(${status.error_code})`;
 }
 
 /** Links of every PULL_REQUEST artifact. */
