@@ -49,8 +49,9 @@ const MAX_ERROR_LENGTH = 500;
  * notifier of its destination's platform and records the outcome.
  *
  * Delivery is at least once: a worker that dies after the notifier succeeded but before `markSent`
- * leaves a leased row that another worker re-delivers after the lease — with the same `Delivery.key`,
- * which notifiers use as their idempotency key so people see the message once.
+ * leaves a leased row that another worker re-delivers after the lease, or as soon as that process
+ * is found dead (core/liveness.ts) — with the same `Delivery.key`, which notifiers use as their
+ * idempotency key so people see the message once.
  *
  * Order per destination is the store's job: `claimNext` never hands out a destination's later row
  * while an earlier one is unsent, so a row waiting for its retry holds the rows behind it, and

@@ -41,7 +41,10 @@ export interface TrackerOptions {
   maxGetsPerTick?: number;
   /** A run not observed for this long (and not vouched for by a list) is fetched. Default 10 × interval. */
   staleAfterMs?: number;
-  /** How long the tracker lease lasts without renewal (a crashed ticker is replaced after it). Default max(2 × interval, 30 s). */
+  /**
+   * How long the tracker lease lasts without renewal: a ticker that hangs is replaced after it, a
+   * crashed one as soon as its process is found dead (core/liveness.ts). Default max(2 × interval, 30 s).
+   */
   leaseMs?: number;
 }
 
