@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import type { CliContext } from './context.js';
 import { registerConfigCommand } from './config-command.js';
+import { registerDbCommand } from './db-command.js';
 import { registerEmulatorCommand } from './emulator-command.js';
 import { ExitCode, exitFor } from './exit-codes.js';
 import { registerRunCommand } from './run-command.js';
@@ -29,6 +30,7 @@ export function buildProgram(context: CliContext, onShutdown: (stop: () => Promi
   registerSchedulesCommand(program, context);
   registerEmulatorCommand(program, context, onShutdown);
   registerConfigCommand(program, context);
+  registerDbCommand(program, context);
   return program;
 }
 

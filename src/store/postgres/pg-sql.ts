@@ -42,7 +42,7 @@ function compile(sql: string): { text: string; names: string[] } {
  * PostgreSQL text cannot hold U+0000, which SQLite stores and Slack or Linear text may carry: it
  * becomes U+FFFD, the same way in every statement, so a key still matches itself.
  */
-function bindable(value: unknown): unknown {
+export function bindable(value: unknown): unknown {
   return typeof value === 'string' && value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value;
 }
 
