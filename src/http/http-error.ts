@@ -33,9 +33,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
  */
 export function answerError(res: ServerResponse, error: unknown): { status: number; code: string; internal: boolean } {
   if (error instanceof HttpError) {
-    // A body cut off unread (too large) leaves the connection unusable: the client must not reuse it.
-    const headers: Record<string, string> = error.status === 413 ? { connection: 'close', ...error.headers } : error.headers;
-    sendJson(res, error.status, { error: error.code, message: error.message }, headers);
+    sendJson(res, error.status, { error: error.code, message: error.message }, error.headers);
     return { status: error.status, code: error.code, internal: false };
   }
   sendJson(res, 500, { error: 'internal_error', message: 'internal error; see the service log' });

@@ -78,8 +78,6 @@ export function createHttpServer(options: HttpServerOptions): Server {
     }
     const limit = route.body?.limitBytes ?? options.bodyLimitBytes ?? BODY_LIMIT_BYTES;
     if (declaresTooLarge(req, limit)) {
-      // Close the connection: the client may still be sending a body we will not read.
-      res.setHeader('connection', 'close');
       refused(path, 413, 'payload_too_large');
       return sendJson(res, 413, { error: 'payload_too_large', message: `request body over ${limit} bytes` });
     }
