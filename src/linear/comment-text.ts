@@ -26,9 +26,11 @@ export function statusComment(run: RunSnapshot): string {
 
 /** The start comment once a stop was asked for (the CANCELLED comment follows). */
 export function stoppingComment(run: RunSnapshot, requestedBy: string | undefined): string {
-  const by = requestedBy ? ` — requested by ${requestedBy}` : '';
-  const lines = [`${BRAND} · ${run.title}`, '', `State: **stopping**${by} (was ${run.state})`, `Run: \`${run.runId}\``];
-  if (run.sessionLink) lines.push(`[Open session](${run.sessionLink})`);
+  const safe = inertRun(run);
+  const by = requestedBy ? ` — requested by ${inertMarkdown(requestedBy)}` : '';
+  const lines = [`${BRAND} · ${safe.title}`, '', `State: **stopping**${by} (was ${safe.state})`, `Run: ${markdownCode(run.runId)}`];
+  const session = markdownLink('Open session', run.sessionLink);
+  if (session) lines.push(session);
   return lines.join('\n');
 }
 
