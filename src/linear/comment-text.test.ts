@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OutboxMessage, RunSnapshot } from '../core/messages.js';
 import type { Delivery } from '../core/notifier.js';
-import { messageComment, receivedComment, startFailedComment, statusComment } from './comment-text.js';
+import { messageComment, receivedComment, startFailedComment, statusComment, stoppingComment } from './comment-text.js';
 import type { LinearApi } from './linear-api.js';
 import { OwnIds } from './own-ids.js';
 import { LinearSessionNotifier } from './session-notifier.js';
@@ -57,6 +57,7 @@ describe('comments on a Linear issue', () => {
     ['a failure', messageComment({ kind: 'failed', title: EVIL, reason: EVIL, receivedKey: 'r' }, '@agent')],
     ['a notice', messageComment({ kind: 'notice', text: `Stopping the run (requested by ${EVIL}).` }, '@agent')],
     ['a delivered follow-up', messageComment({ kind: 'followup_accepted', runId: EVIL }, '@agent')],
+    ['the start comment when a stop was asked for', stoppingComment(evilRun({ state: EVIL }), EVIL)],
     ['a notice of ours around a name with backticks', messageComment({ kind: 'notice', text: `Write \`@agent new\` (requested by x\` ${EVIL} \`y ${EVIL}).` }, '@agent')],
   ])('%s has no image and no link from foreign text', (_what, markdown) => {
     expectInert(markdown);
@@ -107,6 +108,7 @@ describe('agent activities in a Linear agent session', () => {
     ['CANCELLED', { kind: 'announce', run: evilRun({ state: 'CANCELLED' }), receivedKey: 'r', cancelledBy: EVIL }],
     ['failed', { kind: 'failed', title: EVIL, reason: EVIL, receivedKey: 'r' }],
     ['notice', { kind: 'notice', text: EVIL }],
+    ['stopping', { kind: 'stopping', run: evilRun(), receivedKey: 'r', requestedBy: EVIL }],
   ])('%s has no image and no link from foreign text', async (_what, message) => {
     await deliver(message);
     const body = bodies.at(-1)!;

@@ -41,7 +41,7 @@ function activityOf(message: OutboxMessage): { type: ActivityType; body: string;
     case 'status':
       return { type: 'thought', body: statusLine(message.run) };
     case 'stopping':
-      return { type: 'thought', body: `Stopping the run${message.requestedBy ? ` (requested by ${message.requestedBy})` : ''}…`, ephemeral: true };
+      return { type: 'thought', body: `Stopping the run${message.requestedBy ? ` (requested by ${inertMarkdown(message.requestedBy)})` : ''}…`, ephemeral: true };
     case 'announce': {
       const text = renderText(inertMessage(message));
       if (message.run.state === 'SUCCEEDED') return { type: 'response', body: text };
