@@ -24,7 +24,7 @@ export async function slackIntegration(config: AppConfig, runs: RunService, stor
   if (!transport) throw new Error('Slack needs SLACK_SIGNING_SECRET (HTTP) or SLACK_APP_TOKEN (Socket Mode) with SLACK_BOT_TOKEN');
   const { startSlack } = await import('./slack/index.js');
   return startSlack(
-    { botToken: slack.botToken, transport, apiUrl: slack.apiUrl, followups: slack.followups, allowedUsers: slack.allowedUsers },
+    { botToken: slack.botToken, transport, apiUrl: slack.apiUrl, followups: slack.followups, allowedUsers: slack.allowedUsers, admins: config.console.admins },
     runs,
     store,
     logger,

@@ -79,6 +79,7 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
       ...describeRoute(schedule),
       notify: { ...schedule.notify },
     })),
+    console: { admins: [...config.console.admins] },
     database: config.database.kind === 'postgres' ? { kind: 'postgres', url: config.database.maskedUrl } : { ...config.database },
     http: { ...config.http },
     logLevel: config.logLevel,

@@ -223,6 +223,10 @@ export const fileSchema = strict({
     states: withDefault(section({ started: text.optional(), pull_request: text.optional() }), {}),
   }),
   schedules: withDefault(schedulesSchema, []),
+  console: section({
+    // Slack user IDs who see everything (and may cancel any run with /agent cancel).
+    admins: withDefault(z.array(slackUserId), []),
+  }),
 });
 
 export type FileConfig = z.output<typeof fileSchema>;

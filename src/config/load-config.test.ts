@@ -43,10 +43,15 @@ describe('loadConfig: valid files', () => {
       tracker: { intervalMs: 10_000, pageSize: 100 },
       intake: { retryWindowMs: 15 * 60_000, dedupeRetentionMs: 7 * 86_400_000 },
       schedules: [],
+      console: { admins: [] },
       database: { kind: 'sqlite', path: path.join(cwd, 'data', 'agent-bridge.db') },
       http: { port: 3000, host: '0.0.0.0' },
       logLevel: 'info',
     });
+  });
+
+  it('reads console.admins', () => {
+    expect(withFile('console:\n  admins: [U0123ABCD, W0456EFGH]\n').console).toEqual({ admins: ['U0123ABCD', 'W0456EFGH'] });
   });
 
   it.each([
@@ -158,6 +163,7 @@ describe('loadConfig: invalid files report the key path', () => {
     ['a non-text config name', 'slack: { channels: { C0123ABCD: { config: { name: 5 } } } }', `${F}: slack.channels.C0123ABCD.config.name`, /must be text/],
     ['a channel name instead of an ID', 'slack: { channels: { general: {} } }', `${F}: slack.channels.general`, /channel ID or "\*"/],
     ['a user name instead of an ID', 'slack: { allowed_users: ["@alice"] }', `${F}: slack.allowed_users[0]`, /not a Slack user ID/],
+    ['an admin by name instead of ID', 'console: { admins: [U0123ABCD, alice] }', `${F}: console.admins[1]`, /not a Slack user ID/],
     ['an unknown followups mode', 'slack: { followups: some }', `${F}: slack.followups`, /one of: all, mentions \(found "some"\)/],
     ['a yes instead of true', 'linear: { cancel_on_label_removed: yes }', `${F}: linear.cancel_on_label_removed`, /true or false/],
     ['an empty handle', 'linear: { handle: "" }', `${F}: linear.handle`, /must not be empty/],

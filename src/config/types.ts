@@ -98,6 +98,8 @@ export interface AppConfig {
   tracker: { intervalMs: number; pageSize: number };
   intake: { retryWindowMs: number; dedupeRetentionMs: number };
   schedules: ScheduleConfig[];
+  /** The web console's people; `admins` (Slack user IDs) see everything and may cancel any run. */
+  console: { admins: string[] };
   database: DatabaseConfig;
   http: { port: number; host: string };
   logLevel: LogLevel;

@@ -30,8 +30,10 @@ export async function startSlack(config: SlackConfig, runs: RunService, store: S
     apiUrl: config.apiUrl,
     followups: config.followups,
     allowedUsers: config.allowedUsers,
+    admins: config.admins,
     runs,
     trackedRuns: store.runs,
+    triggers: store.triggers,
     logger,
   });
   const transport = config.transport;

@@ -1,10 +1,11 @@
 import type { AllMiddlewareArgs, App } from '@slack/bolt';
 import type { Logger } from '../core/logger.js';
 import type { RunService } from '../core/run-service.js';
-import type { TrackedRunRepository } from '../core/store.js';
+import type { TrackedRunRepository, TriggerRepository } from '../core/store.js';
 import { AGENT_HELP, cancelCommandTrigger, parseAgentCommand, promptCommandTrigger, statusText } from './agent-command.js';
 import type { TriggerInput } from '../core/triggers.js';
 import { CANCEL_ACTION_ID } from './blocks.js';
+import { cancelGrant, cancelRefusal, starterOf } from './cancel-permission.js';
 import { checkSlashCommand, refusedCommandText } from './command-form.js';
 import { addressedTrigger, messageTrigger, type Followups, type SlackMessage } from './normalise.js';
 
@@ -12,6 +13,10 @@ export interface ListenerDeps {
   runs: RunService;
   /** Read-only views of tracked runs for `/agent status` and `/agent cancel`. */
   trackedRuns: Pick<TrackedRunRepository, 'get' | 'listTrackedByAnchorPrefix'>;
+  /** Who started a run (`/agent cancel` by name is for its channel, its starter and admins). */
+  triggers: Pick<TriggerRepository, 'getByKey'>;
+  /** `console.admins`: Slack user IDs who may cancel any run from anywhere. */
+  admins: readonly string[];
   /** `slack.allowed_users`; empty = everyone. */
   allowedUsers: readonly string[];
   now: () => number;
@@ -76,12 +81,15 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
     const allowed = deps.allowedUsers.length === 0 || deps.allowedUsers.includes(command.user_id);
     const say = (text: string) => ack({ response_type: 'ephemeral', text });
     if (parsed.kind === 'help') return say(AGENT_HELP);
+    // Before status too: someone not allowed to use the bot sees no runs.
+    if (!allowed) return say('Sorry, only the people listed in this service’s slack.allowed_users can see, start, steer or stop runs here.');
     if (parsed.kind === 'status') return say(statusText(await deps.trackedRuns.listTrackedByAnchorPrefix(`slack:${command.channel_id}:`, 20), deps.now()));
-    if (!allowed) return say('Sorry, only the people listed in this service’s slack.allowed_users can start, steer or stop runs here.');
     if (parsed.kind === 'cancel') {
       if (!parsed.runId) return say('Which run? Use `/agent cancel <run-id>`; `/agent status` lists them.');
       const run = await deps.trackedRuns.get(parsed.runId);
       if (!run || !run.anchor.startsWith('slack:')) return say(`I do not know a run \`${parsed.runId}\` started from Slack.`);
+      const starter = run.triggerKey ? starterOf(await deps.triggers.getByKey(run.triggerKey)) : undefined;
+      if (!cancelGrant({ user: command.user_id, channel: command.channel_id }, run, starter, deps.admins)) return say(cancelRefusal(run.runId, run, starter));
       await submit(cancelCommandTrigger(run, command.user_id, command.trigger_id), context);
       return say(`Stopping \`${run.runId}\`; its thread will say when it has stopped.`);
     }

@@ -20,6 +20,8 @@ export interface SlackAppOptions {
   allowedUsers: readonly string[];
   runs: RunService;
   trackedRuns: ListenerDeps['trackedRuns'];
+  triggers: ListenerDeps['triggers'];
+  admins: readonly string[];
   logger: Logger;
 }
 
@@ -92,6 +94,8 @@ export async function createSlackApp(options: SlackAppOptions): Promise<SlackApp
   registerListeners(app, {
     runs: options.runs,
     trackedRuns: options.trackedRuns,
+    triggers: options.triggers,
+    admins: options.admins,
     allowedUsers: options.allowedUsers,
     now: Date.now,
     followups: options.followups,

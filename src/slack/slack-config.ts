@@ -9,4 +9,6 @@ export interface SlackConfig {
   apiUrl: string;
   followups: Followups;
   allowedUsers: string[];
+  /** `console.admins`: may cancel any run with `/agent cancel` from anywhere. */
+  admins: string[];
 }

@@ -49,6 +49,15 @@ describe('slack.allowed_users', () => {
     expect(emulator.engine.list({}).runs.map((run) => run.prompt?.split('\n')[0])).toEqual(['ship it']);
   });
 
+  it('/agent status from someone not listed lists nothing and says why', async () => {
+    await slack.waitForCall('chat.postMessage');
+    const response = await postSlackForm(`${service.url}/slack/events`, SECRET, slashCommand({ user_id: SLACK_IDS.user, text: 'status' }));
+    const answer = (await response.json()) as { response_type: string; text: string };
+    expect(answer.response_type).toBe('ephemeral');
+    expect(answer.text).toContain('slack.allowed_users');
+    expect(answer.text).not.toMatch(/run_|Active runs/);
+  });
+
   it('/agent from someone not listed is refused in the command’s private answer', async () => {
     const response = await postSlackForm(`${service.url}/slack/events`, SECRET, slashCommand({ user_id: SLACK_IDS.user, text: 'cancel run_1' }));
     expect(((await response.json()) as { text: string }).text).toContain('slack.allowed_users');

@@ -24,6 +24,8 @@ const SECRET = 'slack-signing-secret-0123456789';
 const BOT_TOKEN = 'xoxb-0000-1111-slack-e2e-token';
 const API_KEY = 'slack-e2e-run-api-key';
 const CHANNEL = SLACK_IDS.channel;
+const OTHER_CHANNEL = 'C0CHANNEL02';
+const ADMIN = 'U0ADMIN001';
 let slack: FakeSlackApi;
 let emulator: RunningEmulator;
 let service: RunningService;
@@ -45,7 +47,7 @@ beforeAll(async () => {
   slack.setUser(SLACK_IDS.user, { display_name: 'ada' });
   emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
   cwd = tempDir();
-  writeFileSync(join(cwd, 'agent-bridge.yml'), `tracker:\n  interval: 1s\nslack:\n  channels:\n    ${CHANNEL}: { config: { environment_id: env_web, name: web } }\n`);
+  writeFileSync(join(cwd, 'agent-bridge.yml'), `tracker:\n  interval: 1s\nslack:\n  channels:\n    ${CHANNEL}: { config: { environment_id: env_web, name: web } }\nconsole:\n  admins: [${ADMIN}]\n`);
   await startBridge();
 });
 afterAll(async () => {
@@ -271,6 +273,32 @@ describe('DMs, stopping and interactions', () => {
     expect((await answer(`cancel ${run.run_id}`)).text).toContain(`Stopping \`${run.run_id}\``);
     await until(() => emulator.engine.get(run.run_id)?.state === 'CANCELLED', 'the cancel');
     expect((await answer('cancel run_unknown')).text).toContain('I do not know a run');
+  });
+
+  it('/agent cancel <run-id>: from elsewhere by someone else is refused privately; the starter and an admin may', async () => {
+    const answer = async (fields: Record<string, string>) => {
+      const response = await postSlackForm(events, SECRET, slashCommand(fields));
+      expect(response.status).toBe(200);
+      return (await response.json()) as { response_type: string; text: string };
+    };
+    const first = await mention();
+    const run = await until(() => runFor(first.ts), 'the run');
+    emulator.engine.drive(run.run_id, 'INPROGRESS');
+    const triggers = await triggerCount();
+    const refused = await answer({ channel_id: OTHER_CHANNEL, user_id: SLACK_IDS.otherUser, text: `cancel ${run.run_id}` });
+    expect(refused.response_type).toBe('ephemeral');
+    expect(refused.text).toContain(`<#${CHANNEL}>`);
+    expect(refused.text).toContain('console.admins');
+    expect(await triggerCount()).toBe(triggers);
+    expect(emulator.engine.get(run.run_id)?.state).toBe('INPROGRESS');
+    expect((await answer({ channel_id: OTHER_CHANNEL, user_id: ADMIN, text: `cancel ${run.run_id}` })).text).toContain(`Stopping \`${run.run_id}\``);
+    await until(() => emulator.engine.get(run.run_id)?.state === 'CANCELLED', 'the admin’s cancel');
+
+    const second = await mention();
+    const other = await until(() => runFor(second.ts), 'the second run');
+    emulator.engine.drive(other.run_id, 'INPROGRESS');
+    expect((await answer({ channel_id: OTHER_CHANNEL, user_id: SLACK_IDS.user, text: `cancel ${other.run_id}` })).text).toContain('Stopping');
+    await until(() => emulator.engine.get(other.run_id)?.state === 'CANCELLED', 'the starter’s cancel');
   });
 
   it('/agent <prompt> posts the status at the channel; its thread is linked to the run', async () => {
