@@ -22,7 +22,7 @@ export function runApiProbe(api: { baseUrl: string; apiKey: string }, timeoutMs 
       try {
         await client.listRuns({ limit: 1 });
       } catch (error) {
-        throw new Error(explainError(error));
+        throw new Error(explainError(error), { cause: error });
       }
     },
     close: () => client.close(),

@@ -68,7 +68,7 @@ function collect(req: IncomingMessage, limit: number, stallMs: number, hold: Bod
       clearTimeout(timer);
       req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
     };
-    const fail = (error: unknown) => {
+    const fail = (error: Error) => {
       done();
       // The rest is discarded, not buffered: the answer closes the connection.
       req.resume();

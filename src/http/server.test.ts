@@ -54,7 +54,7 @@ describe('the HTTP server', () => {
   it('/readyz is 200 when every check passes and 503 naming the failing one otherwise, without its reason', async () => {
     const { url } = await start([], [
       { name: 'database', check: async () => {} },
-      { name: 'agent_api', check: async () => { throw new Error('could not reach the run API at 10.0.0.7'); } },
+      { name: 'agent_api', check: () => Promise.reject(new Error('could not reach the run API at 10.0.0.7')) },
     ]);
     const response = await fetch(`${url}/readyz`);
     expect(response.status).toBe(503);
