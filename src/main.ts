@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import { AgentApiClient } from './agent-api/index.js';
 import { runApiProbe } from './agent-api/readiness-probe.js';
 import { routingTable } from './config/routing-table.js';
@@ -7,6 +5,7 @@ import type { AppConfig } from './config/types.js';
 import type { AgentRuns } from './core/agent-runs.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { IntakeWorker } from './core/intake-worker.js';
+import { Liveness } from './core/liveness.js';
 import type { AccessPolicy } from './core/intake-ports.js';
 import { LogNotifier } from './core/log-notifier.js';
 import type { Logger } from './core/logger.js';
@@ -15,14 +14,15 @@ import type { Notifier } from './core/notifier.js';
 import { OutboxWorker } from './core/outbox-worker.js';
 import { RunService } from './core/run-service.js';
 import { Scheduler } from './core/scheduler.js';
-import type { Store } from './core/store.js';
+import { workerOwner, type Store } from './core/store.js';
 import { Tracker } from './core/tracker.js';
 import { healthRoutes, notConfiguredRoute, type ReadinessCheck } from './http/health-routes.js';
 import { createCoreMetrics, createMetrics, type Metrics } from './http/metrics.js';
 import { createHttpServer, listen, type Route } from './http/server.js';
 import { cronCalendar } from './schedules/calendar.js';
 import { agentApiEndpoint, linearIntegration, slackIntegration } from './integrations.js';
-import { openSqliteStore } from './store/sqlite-store.js';
+import { isRunningOnThisHost, newProcessIdentity, releaseProcessIdentity } from './process-identity.js';
+import { describeDatabase, openStore } from './store/open-store.js';
 
 export interface ServiceOptions {
   config: AppConfig;
@@ -54,6 +54,8 @@ export interface RunningService {
 
 const OUTBOX_CONCURRENCY = 16;
 const HOUR = 3_600_000;
+/** How long a stopped or dead process stays listed in the database (diagnostics). */
+const PROCESS_RETENTION_MS = 7 * 24 * HOUR;
 
 /**
  * The composition root: builds every part from the validated config and starts it. Nothing below
@@ -74,7 +76,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   };
 
   try {
-    const store = openSqliteStore({ path: config.database.path });
+    const store = await openStore(config.database, { onProblem: (error) => logger.warn({ err: error }, 'database connection problem (recovering)') });
     stops.push(() => store.close());
     const metrics = createMetrics();
     const coreMetrics = createCoreMetrics(metrics.registry, () => store.outbox.counts());
@@ -91,9 +93,18 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     stops.push(() => client.close());
     const agentRuns = options.overrides?.wrapAgentRuns?.(client) ?? client;
 
-    // One owner per process: leases and claims are held by it, never shared between processes.
+    // One owner per process: leases and claims are held by it (or by its workers, `<owner>/<worker>`),
+    // never shared between processes; what it holds is free as soon as it stops or stops beating.
     const leases = options.overrides?.leases;
-    const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+    const self = newProcessIdentity();
+    const owner = self.id;
+    const liveness = new Liveness({ store, clock, logger: logger.child({ component: 'liveness' }), self, isRunning: isRunningOnThisHost });
+    // Before any worker starts: a restart takes over its dead predecessor's work at once.
+    await liveness.start();
+    stops.push(async () => {
+      await liveness.stop();
+      releaseProcessIdentity(self.id);
+    });
     let wakeWorkers = () => {};
     let access: AccessPolicy | undefined = options.overrides?.access;
     const runService = new RunService({ store, clock, onStored: () => wakeWorkers(), access: { deny: (trigger) => access?.deny(trigger) } });
@@ -151,7 +162,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           clock,
           logger,
           metrics: coreMetrics,
-          owner: `${owner}:outbox-${index}`,
+          owner: workerOwner(owner, `outbox-${index}`),
           ...(leases?.outboxMs && { options: { leaseMs: leases.outboxMs } }),
         }),
     );
@@ -190,10 +201,17 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const housekeeping = every('housekeeping', HOUR, async () => {
       const pruned = await store.eventKeys.prune(clock.now() - config.intake.dedupeRetentionMs);
       if (pruned > 0) logger.info({ pruned }, 'pruned processed event keys');
+      await store.processes.prune(clock.now() - PROCESS_RETENTION_MS);
     });
     // Catches fires whose process died mid-way and says a pause soon after the failure that caused it.
     const scheduleUpkeep = every('schedules', config.tracker.intervalMs, () => scheduler.check());
     loops.push(intakeLoop, trackerLoop, ...outboxLoops, housekeeping, scheduleUpkeep);
+    // A process found dead left work that is free now: go for it rather than wait for the next pass.
+    const livenessLoop = every('liveness', liveness.beatMs, async () => {
+      if ((await liveness.beat()).length === 0) return;
+      for (const loop of [intakeLoop, trackerLoop, scheduleUpkeep]) loop.wake();
+      outboxLoop.wake();
+    });
     // A stored trigger owes its "received" messages at once: wake the outbox too, not only intake.
     wakeWorkers = () => {
       intakeLoop.wake();
@@ -203,6 +221,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     store.onChange?.((change) => (change === 'outbox' ? outboxLoop.wake() : wakeWorkers()));
     stops.push(async () => {
       await Promise.all(loops.map((loop) => loop.stop()));
+      // Beating until the work in flight is finished, so nobody takes it over meanwhile.
+      await livenessLoop.stop();
       // Let another process tick right away instead of waiting out our lease.
       await tracker.release();
     });
@@ -230,7 +250,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const http = await listen(createHttpServer({ routes, metrics, logger }), config.http.port, config.http.host);
     // Stopped first (stops run in reverse): no new requests while the workers finish.
     stops.push(() => http.close());
-    logger.info({ url: http.url, database: config.database.path }, 'agent-bridge is listening');
+    logger.info({ url: http.url, database: describeDatabase(config.database) }, 'agent-bridge is listening');
     // Said loudly rather than silently ignoring the operator's Linear settings.
     if (config.schedules.length > 0) {
       logger.info({ schedules: config.schedules.map((schedule) => `${schedule.name} (${schedule.cron} ${schedule.timezone}${schedule.enabled ? '' : ', disabled'})`) }, 'schedules are on');
