@@ -27,7 +27,7 @@ export const AGENT_HELP = [
   '• Mention me with what to do: `@agent fix the flaky login test` (or send me a direct message).',
   '• Reply in the thread to steer the run; `@agent stop` or the *Cancel* button stops it.',
   '• `/agent status` lists this channel’s active runs.',
-  '• `/agent cancel <run-id>` stops a run.',
+  '• `/agent cancel <run-id>` stops a run: from its channel, one you started, or any as an admin.',
   '• `/agent help` shows this.',
 ].join('\n');
 
