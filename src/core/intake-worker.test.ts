@@ -7,7 +7,7 @@ import { AgentApiError, type AgentRuns } from './agent-runs.js';
 import { TestClock } from './clock.js';
 import type { AccessPolicy, PromptEnricher } from './intake-ports.js';
 import { IntakeWorker } from './intake-worker.js';
-import type { OutboxMessage } from './messages.js';
+import { anchorAliasKey, type OutboxMessage } from './messages.js';
 import type { RoutingTable } from './routing.js';
 import { RunService } from './run-service.js';
 import { referenceLine, type TriggerInput } from './triggers.js';
@@ -271,6 +271,16 @@ describe('follow-ups and cancel', () => {
       message: { kind: 'stopping', run: { runId, title: 'Fix the flaky test', state: 'QUEUED', pullRequests: [] }, receivedKey: `received:Ev1:${ANCHOR}`, requestedBy: 'grace' },
     });
     expect((await messages()).filter((row) => row.message.kind === 'notice')).toEqual([]);
+  });
+
+  it('a comment at an issue id reaches a scheduled run through the alias its identifier names (notify.linear_issue)', async () => {
+    await service.submit(start('schedule:deps:1', {}, 'schedule:deps:1'));
+    await worker().drain();
+    const runId = runs()[0]!.run_id;
+    await store.settings.set(anchorAliasKey('linear:ENG-42'), 'schedule:deps:1');
+    await service.submit({ kind: 'followup', key: 'Ev5', source: 'linear', anchor: 'linear:issue-uuid', payload: { message: 'use pnpm', otherAnchors: ['linear:ENG-42'] } });
+    await worker().drain();
+    expect(emulator.engine.followups(runId).map((entry) => entry.message)).toEqual(['use pnpm']);
   });
 
   it('a stop asked at another name of the place reaches its run (a Linear issue’s identifier anchor)', async () => {
