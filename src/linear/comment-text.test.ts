@@ -50,10 +50,10 @@ describe('comments on a Linear issue', () => {
     ['the start comment at a state', statusComment(evilRun())],
     ['the start comment of an unknown state', statusComment(evilRun({ state: EVIL }))],
     ['the start comment when the run could not start', startFailedComment(`ENG-1: ${EVIL}`, EVIL)],
-    ...(['SUCCEEDED', 'FAILED', 'ERROR', 'BLOCKED', 'CANCELLED', EVIL].map((state) => [
+    ...['SUCCEEDED', 'FAILED', 'ERROR', 'BLOCKED', 'CANCELLED', EVIL].map<[string, string]>((state) => [
       `the ${state.length > 12 ? 'unknown-state' : state} comment`,
       messageComment({ kind: 'announce', run: evilRun({ state }), receivedKey: 'r', cancelledBy: EVIL }, '@agent'),
-    ]) as Array<[string, string]>),
+    ]),
     ['a failure', messageComment({ kind: 'failed', title: EVIL, reason: EVIL, receivedKey: 'r' }, '@agent')],
     ['a notice', messageComment({ kind: 'notice', text: `Stopping the run (requested by ${EVIL}).` }, '@agent')],
     ['a delivered follow-up', messageComment({ kind: 'followup_accepted', runId: EVIL }, '@agent')],
@@ -88,14 +88,15 @@ describe('comments on a Linear issue', () => {
 describe('agent activities in a Linear agent session', () => {
   const bodies: string[] = [];
   const api = {
-    createActivity: async (input: { content: Record<string, unknown> }) => {
+    createActivity: (input: { content: Record<string, unknown> }) => {
       bodies.push(String(input.content['body']));
+      return Promise.resolve();
     },
-    setSessionLink: async () => undefined,
+    setSessionLink: () => Promise.resolve(),
   } as unknown as LinearApi;
   const notifier = new LinearSessionNotifier({ api, ids: new OwnIds('test-secret') });
   const deliver = (message: OutboxMessage) => {
-    const delivery: Delivery = { key: `k-${bodies.length}`, destination: 'linear-session:session-1', message, attempt: 0, resultOf: async () => undefined };
+    const delivery: Delivery = { key: `k-${bodies.length}`, destination: 'linear-session:session-1', message, attempt: 0, resultOf: () => Promise.resolve(undefined) };
     return notifier.deliver(delivery);
   };
 

@@ -75,7 +75,7 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   // Answers are the command's own HTTP response (ephemeral): no Slack call from a listener.
   app.command('/agent', async ({ command, ack, context }) => {
     // HTTP requests were checked before Bolt (inspect-request); Socket Mode commands are checked here.
-    const form = checkSlashCommand(command as unknown as Record<string, unknown>);
+    const form = checkSlashCommand(command);
     if (!form.ok) return ack({ response_type: 'ephemeral', text: refusedCommandText(form) });
     const parsed = parseAgentCommand(command.text ?? '');
     const allowed = deps.allowedUsers.length === 0 || deps.allowedUsers.includes(command.user_id);
