@@ -85,9 +85,10 @@ describe('describeConfig', () => {
 
   it('says of each secret only whether it is set, where from and its length: no prefix of any secret (issue 16)', () => {
     const cwd = tempDir({ 'agent-bridge.yml': FULL_YAML, '.env': `SLACK_BOT_TOKEN=${SECRETS.SLACK_BOT_TOKEN}\nLINEAR_WEBHOOK_SECRET=from-dotenv-but-env-wins\n` });
-    const { SLACK_BOT_TOKEN: _fromDotenv, ...env } = SECRETS;
-    const config = loadConfig({ env: { ...env, AGENT_API_BASE_URL: 'https://agents.example.com/api/v1' }, cwd });
-    const described = describeConfig(config) as any;
+    const env: Record<string, string> = { ...SECRETS, AGENT_API_BASE_URL: 'https://agents.example.com/api/v1' };
+    delete env['SLACK_BOT_TOKEN'];
+    const config = loadConfig({ env, cwd });
+    const described = describeConfig(config) as { slack: { botToken: unknown }; linear: { webhookSecret: unknown } };
     expect(described.slack.botToken).toBe(`set (from .env), ${SECRETS.SLACK_BOT_TOKEN.length} characters`);
     expect(described.linear.webhookSecret).toBe(`set (from env), ${SECRETS.LINEAR_WEBHOOK_SECRET.length} characters`);
     const text = JSON.stringify(described) + integrationSummary(config).join('\n');
