@@ -26,7 +26,7 @@ describe.skipIf(!runs)(`replicas racing on one database${postgresSkipNote()}`, (
   });
 
   /** Ids of earlier rows of the same anchor or destination that are not finished yet. */
-  async function unfinishedBefore(store: PostgresStore, table: 'triggers' | 'outbox', group: 'anchor' | 'destination', item: { id: number } & Record<string, unknown>) {
+  async function unfinishedBefore(store: PostgresStore, table: 'triggers' | 'outbox', group: 'anchor' | 'destination', item: { id: number; anchor?: string; destination?: string }) {
     const found = await store.pool.query<{ id: number }>(
       `SELECT id FROM ${table} WHERE ${group} = $1 AND id < $2 AND state IN ('pending', 'working', 'sending')`,
       [item[group], item.id],
