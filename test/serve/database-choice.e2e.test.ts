@@ -26,6 +26,8 @@ describe.skipIf(!runs)(`choosing the store${postgresSkipNote()}`, () => {
   beforeAll(async () => {
     server = await startPostgres();
     emptyUrl = await server.createDatabase({ name: 'bridge_check' });
+    // PostgreSQL 15 lets only the owner create tables in a new database's public schema.
+    await server.admin('CREATE ROLE reader LOGIN');
   });
   afterAll(async () => server?.stop());
 
@@ -39,6 +41,11 @@ describe.skipIf(!runs)(`choosing the store${postgresSkipNote()}`, () => {
       'a database the server does not have',
       async () => ({ DATABASE_URL: `postgres://postgres:${PASSWORD}@${server.host}:${server.port}/nope` }),
       /Cannot open the PostgreSQL database 127\.0\.0\.1:\d+\/nope: database "nope" does not exist/,
+    ],
+    [
+      'a user that may not create the tables',
+      async () => ({ DATABASE_URL: `postgres://reader:${PASSWORD}@${server.host}:${server.port}/bridge_check` }),
+      /Cannot set up the tables of the PostgreSQL database 127\.0\.0\.1:\d+\/bridge_check: permission denied for schema public\. The user in DATABASE_URL needs to create tables/,
     ],
     [
       'both DATABASE_URL and DATABASE_PATH',

@@ -6,6 +6,7 @@ import { PostgresAnchorRepository } from './anchor-repository.js';
 import { ChangeListener } from './change-listener.js';
 import { PostgresEventKeyRepository } from './event-key-repository.js';
 import { PostgresLeaseRepository } from './lease-repository.js';
+import { SchemaTooNewError } from '../migrate.js';
 import { migratePostgres } from './migrate.js';
 import { PostgresOutboxRepository } from './outbox-repository.js';
 import { TYPES } from './pg-sql.js';
@@ -109,7 +110,12 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     await migratePostgres(pool, options.now ?? Date.now);
   } catch (error) {
     await pool.end().catch(() => {});
-    throw error;
+    if (error instanceof SchemaTooNewError) throw error;
+    // Most often the user may not create tables: say so with the database's name, not a stack trace.
+    throw new StartupError(
+      `Cannot set up the tables of the PostgreSQL database ${where}: ${connectionProblem(error, checked.password)}. ` +
+        'The user in DATABASE_URL needs to create tables in its public schema (e.g. make it the database owner).',
+    );
   }
   return new PostgresStore(pool, new ChangeListener(config, onProblem));
 }
