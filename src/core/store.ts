@@ -1,7 +1,8 @@
 /**
  * The `Store` port: everything the core keeps durably — the trigger inbox, tracked runs, the links
  * between threads/issues and runs, processed event keys, the outbox, schedule fires, named leases and
- * a few settings. `store/` implements it on SQLite; a PostgreSQL adapter will follow, so:
+ * a few settings. `store/` implements it on SQLite and `store/postgres/` on PostgreSQL (several
+ * replicas share one database); both pass one contract suite (`test/store/adapters.ts`). So:
  *
  * - Every method returns a promise, although the SQLite adapter works synchronously.
  * - Every dedupe, claim and lease is ONE SQL statement both engines run; every multi-row change is
