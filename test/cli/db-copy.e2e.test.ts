@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OutboxMessage } from '../../src/core/messages.js';
 import { NotifierError } from '../../src/core/notifier.js';
 import type { TriggerInput } from '../../src/core/triggers.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
@@ -78,7 +77,7 @@ describe.skipIf(!runs)(`agent-bridge db copy${postgresSkipNote()}`, () => {
     const up = new RecordingNotifier('test');
     const second = await startBridge({ agentApi, cwd, yaml, env: { DATABASE_URL: url, DATABASE_PATH: '' }, overrides: { notifiers: [up] } });
     try {
-      const messages = () => up.delivered.map((call) => call.message as OutboxMessage);
+      const messages = () => up.delivered.map((call) => call.message);
       const states = (kind: 'status' | 'announce') => messages().flatMap((message) => (message.kind === kind ? [message.run.state] : []));
       await until(() => messages().some((message) => message.kind === 'received'), 'the owed "received" message', 20_000);
       await until(() => states('status').includes('INPROGRESS'), 'the INPROGRESS status', 20_000);

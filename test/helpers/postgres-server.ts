@@ -139,7 +139,7 @@ export async function startPostgres(): Promise<PostgresServer> {
     const log = existsSync(join(dir, 'log')) ? readFileSync(join(dir, 'log'), 'utf8').slice(-2000) : '';
     const output = (error as { stderr?: Buffer }).stderr?.toString() ?? '';
     rmSync(dir, { recursive: true, force: true });
-    throw new Error(`PostgreSQL did not start: ${(error as Error).message}\n${output}\n${log}`);
+    throw new Error(`PostgreSQL did not start: ${(error as Error).message}\n${output}\n${log}`, { cause: error });
   }
 
   const url = (database: string) => `postgres://postgres@${host}:${port}/${database}`;
@@ -165,14 +165,15 @@ export async function startPostgres(): Promise<PostgresServer> {
       await admin(`CREATE DATABASE ${pg.escapeIdentifier(name)}${template} STRATEGY FILE_COPY`);
       return url(name);
     },
-    async stop() {
-      if (stopped) return;
+    stop() {
+      if (stopped) return Promise.resolve();
       stopped = true;
       try {
         runBinary(bin, 'pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
+      return Promise.resolve();
     },
   };
 }

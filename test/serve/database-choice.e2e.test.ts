@@ -39,22 +39,22 @@ describe.skipIf(!runs)(`choosing the store${postgresSkipNote()}`, () => {
     ],
     [
       'a database the server does not have',
-      async () => ({ DATABASE_URL: `postgres://postgres:${PASSWORD}@${server.host}:${server.port}/nope` }),
+      () => ({ DATABASE_URL: `postgres://postgres:${PASSWORD}@${server.host}:${server.port}/nope` }),
       /Cannot open the PostgreSQL database 127\.0\.0\.1:\d+\/nope: database "nope" does not exist/,
     ],
     [
       'a user that may not create the tables',
-      async () => ({ DATABASE_URL: `postgres://reader:${PASSWORD}@${server.host}:${server.port}/bridge_check` }),
+      () => ({ DATABASE_URL: `postgres://reader:${PASSWORD}@${server.host}:${server.port}/bridge_check` }),
       /Cannot set up the tables of the PostgreSQL database 127\.0\.0\.1:\d+\/bridge_check: permission denied for schema public\. The user in DATABASE_URL needs to create tables/,
     ],
     [
       'both DATABASE_URL and DATABASE_PATH',
-      async () => ({ DATABASE_URL: `postgres://bridge:${PASSWORD}@db.example/app`, DATABASE_PATH: 'bridge.db' }),
+      () => ({ DATABASE_URL: `postgres://bridge:${PASSWORD}@db.example/app`, DATABASE_PATH: 'bridge.db' }),
       /DATABASE_URL: both DATABASE_URL \(PostgreSQL\) and DATABASE_PATH \(SQLite\) are set/,
     ],
     [
       'a URL of another scheme',
-      async () => ({ DATABASE_URL: `mysql://bridge:${PASSWORD}@db.example/app` }),
+      () => ({ DATABASE_URL: `mysql://bridge:${PASSWORD}@db.example/app` }),
       /DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ URL, not mysql:/,
     ],
   ])('%s: serve exits 2 and names the database, not the password', async (_name, env, message) => {

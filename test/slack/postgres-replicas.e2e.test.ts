@@ -102,8 +102,8 @@ describe.skipIf(!runs)(`the service on PostgreSQL${postgresSkipNote()}`, { timeo
     for (const [index, event] of mentions.entries()) {
       // The first delivery to one replica, Slack's retry of the same event to the other.
       const [first, retry] = index % 2 === 0 ? [a, b] : [b, a];
-      expect((await postSlackEvent(`${first!.url}/slack/events`, SECRET, eventCallback(event))).status).toBe(200);
-      expect((await postSlackEvent(`${retry!.url}/slack/events`, SECRET, eventCallback(event))).status).toBe(200);
+      expect((await postSlackEvent(`${first.url}/slack/events`, SECRET, eventCallback(event))).status).toBe(200);
+      expect((await postSlackEvent(`${retry.url}/slack/events`, SECRET, eventCallback(event))).status).toBe(200);
     }
     const timestamps = mentions.map((event) => event['ts'] as string);
     await until(() => timestamps.every((ts) => runsFor(ts).length === 1 && threadPosts(ts).length === 1), 'a run and a status message for every mention');

@@ -54,7 +54,7 @@ async function emptyTables(store: PostgresStore): Promise<void> {
 const sqlite: StoreAdapter = {
   name: 'sqlite',
   skipped: false,
-  open: async () => openSqliteStore({ path: ':memory:' }),
+  open: () => Promise.resolve(openSqliteStore({ path: ':memory:' })),
 };
 
 const postgresRuns = requirePostgres('Store contract tests');

@@ -72,12 +72,12 @@ export class PostgresOutboxRepository implements OutboxRepository {
     return (await changes(this.pool, sql, { id, owner, result: toJson(result ?? null), now })) > 0;
   }
 
-  async retryLater(id: number, owner: string, nextAttemptAt: number, error: string, _now: number): Promise<boolean> {
+  async retryLater(id: number, owner: string, nextAttemptAt: number, error: string): Promise<boolean> {
     const sql = `UPDATE outbox SET state = 'pending', next_attempt_at = @nextAttemptAt, last_error = @error, ${RELEASED} WHERE ${HELD}`;
     return (await changes(this.pool, sql, { id, owner, nextAttemptAt, error })) > 0;
   }
 
-  async markFailed(id: number, owner: string, error: string, _now: number): Promise<boolean> {
+  async markFailed(id: number, owner: string, error: string): Promise<boolean> {
     const sql = `UPDATE outbox SET state = 'failed', last_error = @error, ${RELEASED} WHERE ${HELD}`;
     return (await changes(this.pool, sql, { id, owner, error })) > 0;
   }

@@ -17,7 +17,7 @@ import type { PostgresAnchorRepository } from './anchor-repository.js';
 import { CHANGES_CHANNEL } from './change-listener.js';
 import type { PostgresEventKeyRepository } from './event-key-repository.js';
 import type { PostgresOutboxRepository } from './outbox-repository.js';
-import { changes, Rollback, row, run, transaction, type Queryable } from './pg-sql.js';
+import { changes, Rollback, row, run, transaction } from './pg-sql.js';
 import type { PostgresTrackedRunRepository } from './tracked-run-repository.js';
 
 type Row = Parameters<typeof toTrigger>[0];
@@ -197,6 +197,6 @@ export class PostgresTriggerRepository implements TriggerRepository {
   }
 
   private async write(sql: string, params: Record<string, unknown>): Promise<boolean> {
-    return (await changes(this.pool as Queryable, sql, params)) > 0;
+    return (await changes(this.pool, sql, params)) > 0;
   }
 }
