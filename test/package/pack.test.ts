@@ -80,7 +80,7 @@ function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 describe('the npm package', () => {
   it('holds the compiled service, its migrations and docs, and nothing from test/, bench/ or src/', () => {
     const paths = tarEntries.map((entry) => entry.replace(/^package\//, ''));
-    expect(paths).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/cli.js', 'dist/main.js', 'manifest.yml', 'agent-bridge.example.yml']));
+    expect(paths).toEqual(expect.arrayContaining(['package.json', 'README.md', 'docs/configuration.md', 'dist/cli.js', 'dist/main.js', 'manifest.yml', 'agent-bridge.example.yml']));
     expect(paths).not.toContain('dist/renamed-long-ago.js');
     for (const migration of MIGRATIONS) expect(paths.some((path) => path.startsWith('dist/store/migrations/') && path.includes(String(migration.id).padStart(4, '0')))).toBe(true);
     expect(paths.filter((path) => /^(test|bench|src)\//.test(path) || /\.(ts|map)$/.test(path) || /\.test\.js$/.test(path))).toEqual([]);
