@@ -11,7 +11,7 @@ import { execSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { LISTED_AT_SETTING, WATERMARK_SETTING } from '../src/core/tracker.js';
+import { LISTED_AT_SETTING, WATERMARK_SETTING } from '../src/core/tracker/tracker.js';
 import { openSqliteStore } from '../src/store/sqlite-store.js';
 import { median, sleep, type Figure, type Section } from './report.js';
 
@@ -167,7 +167,7 @@ async function prefill(cwd: string): Promise<{ ms: number }> {
   const updatedAt = new Date(now - 60_000).toISOString();
   store.db.transaction(() => {
     runIds.forEach((runId, index) =>
-      store.runs.insertWithin(
+      store.trackedRuns.insertWithin(
         {
           runId,
           anchor: `slack:C0BENCH:${1_700_000_000 + index}.000100`,
@@ -194,7 +194,7 @@ async function prefill(cwd: string): Promise<{ ms: number }> {
   }
   // Steady state, as after earlier ticks: every run observed, the watermark and last full list recent
   // (the built-in emulator does not know these runs, so a fresh tracker would GET them and drop them).
-  await store.runs.touch(runIds, now);
+  await store.trackedRuns.touch(runIds, now);
   await store.settings.set(WATERMARK_SETTING, updatedAt);
   await store.settings.set(LISTED_AT_SETTING, String(now));
   store.db.pragma('wal_checkpoint(TRUNCATE)');

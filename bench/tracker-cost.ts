@@ -7,8 +7,8 @@
  * both move 10 s (one tracker interval) per tick, so the watermark comes from the server's clock.
  */
 import { AgentApiClient } from '../src/agent-api/index.js';
-import { TestClock } from '../src/core/clock.js';
-import { SCAN_SETTING, Tracker, type TickReport } from '../src/core/tracker.js';
+import { TestClock } from '../src/core/ports/clock.js';
+import { SCAN_SETTING, Tracker, type TickReport } from '../src/core/tracker/tracker.js';
 import { startEmulator, type RunningEmulator } from '../src/emulator/index.js';
 import { createLogger } from '../src/log/create-logger.js';
 import { openSqliteStore, type SqliteStore } from '../src/store/sqlite-store.js';
@@ -98,7 +98,7 @@ class Bench {
       const created = this.emulator.engine.createRun({ prompt: `bench run ${index}`, config: { name: 'bench' } });
       const run = this.emulator.engine.drive(created.run_id, 'INPROGRESS');
       this.runIds.push(run.run_id);
-      await this.store.runs.insert(
+      await this.store.trackedRuns.insert(
         {
           runId: run.run_id,
           anchor: `log:bench:${index}`,
@@ -145,7 +145,7 @@ class Bench {
       let changed = 0;
       for (const runId of ids) {
         const item = await this.client.getRun(runId);
-        const stored = await this.store.runs.get(runId);
+        const stored = await this.store.trackedRuns.get(runId);
         if (stored?.state !== item.state) changed++;
       }
       return changed;

@@ -5,13 +5,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AppConfig } from './config/types.js';
-import type { Logger } from './core/logger.js';
-import type { RunService } from './core/run-service.js';
-import type { Store } from './core/store.js';
+import type { Logger } from './core/ports/logger.js';
+import type { IntakeService } from './core/intake/intake-service.js';
+import type { Store } from './core/ports/store.js';
 import { startEmulator, type RunningEmulator } from './emulator/index.js';
 
 /** The Slack integration when configured (loaded lazily: Bolt is large and unused when Slack is off). */
-export async function slackIntegration(config: AppConfig, runs: RunService, store: Store, logger: Logger) {
+export async function slackIntegration(config: AppConfig, intake: IntakeService, store: Store, logger: Logger) {
   const slack = config.slack;
   if (!slack.enabled || !slack.botToken) return undefined;
   const transport =
@@ -25,14 +25,14 @@ export async function slackIntegration(config: AppConfig, runs: RunService, stor
   const { startSlack } = await import('./slack/index.js');
   return startSlack(
     { botToken: slack.botToken, transport, apiUrl: slack.apiUrl, followups: slack.followups, allowedUsers: slack.allowedUsers, admins: config.console.admins },
-    runs,
+    intake,
     store,
     logger,
   );
 }
 
 /** The Linear integration when configured (loaded lazily: the SDK is ~3 MB and unused when Linear is off). */
-export async function linearIntegration(config: AppConfig, runs: RunService, store: Store, logger: Logger, now: () => number) {
+export async function linearIntegration(config: AppConfig, intake: IntakeService, store: Store, logger: Logger, now: () => number) {
   const linear = config.linear;
   const credentials = linear.accessToken ? { accessToken: linear.accessToken } : linear.apiKey ? { apiKey: linear.apiKey } : undefined;
   if (!linear.enabled || !credentials || !linear.webhookSecret) return undefined;
@@ -49,7 +49,7 @@ export async function linearIntegration(config: AppConfig, runs: RunService, sto
       teams: linear.teams,
       states: linear.states,
     },
-    runs,
+    intake,
     store,
     logger.child({ component: 'linear' }),
     now,

@@ -2,26 +2,26 @@ import { AgentApiClient } from './agent-api/index.js';
 import { runApiProbe } from './agent-api/readiness-probe.js';
 import { routingTable } from './config/routing-table.js';
 import type { AppConfig } from './config/types.js';
-import type { AgentRuns } from './core/agent-runs.js';
-import { systemClock, type Clock } from './core/clock.js';
-import { IntakeWorker } from './core/intake-worker.js';
-import { Liveness } from './core/liveness.js';
-import type { AccessPolicy } from './core/intake-ports.js';
-import { LogNotifier } from './core/log-notifier.js';
-import type { Logger } from './core/logger.js';
+import type { AgentRuns } from './core/ports/agent-runs.js';
+import { systemClock, type Clock } from './core/ports/clock.js';
+import { IntakeWorker } from './core/intake/intake-worker.js';
+import { Liveness } from './core/liveness/liveness.js';
+import type { AccessPolicy } from './core/ports/intake.js';
+import { LogNotifier } from './core/outbox/log-notifier.js';
+import type { Logger } from './core/ports/logger.js';
 import { startLoop, type RunningLoop } from './core/loop.js';
-import type { Notifier } from './core/notifier.js';
-import { OutboxWorker } from './core/outbox-worker.js';
-import { RunService } from './core/run-service.js';
-import { Scheduler } from './core/scheduler.js';
-import { workerOwner, type Store } from './core/store.js';
-import { Tracker } from './core/tracker.js';
+import type { Notifier } from './core/ports/notifier.js';
+import { OutboxWorker } from './core/outbox/outbox-worker.js';
+import { IntakeService } from './core/intake/intake-service.js';
+import { Scheduler } from './core/schedules/scheduler.js';
+import { workerOwner, type Store } from './core/ports/store.js';
+import { Tracker } from './core/tracker/tracker.js';
 import { healthRoutes, notConfiguredRoute, type ReadinessCheck } from './http/health-routes.js';
 import { createCoreMetrics, createMetrics, type Metrics } from './http/metrics.js';
 import { createHttpServer, listen, type Route } from './http/server.js';
-import { cronCalendar } from './schedules/calendar.js';
+import { cronCalendar } from './cron-calendar/cron-calendar.js';
 import { agentApiEndpoint, linearIntegration, slackIntegration } from './integrations.js';
-import { isRunningOnThisHost, newProcessIdentity, releaseProcessIdentity } from './process-identity.js';
+import { isRunningOnThisHost, newProcessIdentity, releaseProcessIdentity } from './host/process-identity.js';
 import { describeDatabase, openStore } from './store/open-store.js';
 
 export interface ServiceOptions {
@@ -47,7 +47,7 @@ export interface RunningService {
   store: Store;
   metrics: Metrics;
   /** The core's front door: edges submit triggers here. */
-  runs: RunService;
+  intake: IntakeService;
   /** Graceful stop: no new requests, in-flight work finished, then the database closed. */
   stop(): Promise<void>;
 }
@@ -107,12 +107,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     });
     let wakeWorkers = () => {};
     let access: AccessPolicy | undefined = options.overrides?.access;
-    const runService = new RunService({ store, clock, onStored: () => wakeWorkers(), access: { deny: (trigger) => access?.deny(trigger) } });
-    const slack = await slackIntegration(config, runService, store, logger);
+    const intakeService = new IntakeService({ store, clock, onStored: () => wakeWorkers(), access: { deny: (trigger) => access?.deny(trigger) } });
+    const slack = await slackIntegration(config, intakeService, store, logger);
     // Before the database closes; an event stored while the workers stop is worked on the next start.
     if (slack) stops.push(() => slack.stop());
     access ??= slack?.access;
-    const linear = await linearIntegration(config, runService, store, logger, () => clock.now());
+    const linear = await linearIntegration(config, intakeService, store, logger, () => clock.now());
 
     const intake = new IntakeWorker({
       store,
@@ -137,7 +137,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     });
     const scheduler = new Scheduler({
       store,
-      runs: runService,
+      intake: intakeService,
       agentRuns,
       clock,
       owner,
@@ -256,7 +256,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       logger.info({ schedules: config.schedules.map((schedule) => `${schedule.name} (${schedule.cron} ${schedule.timezone}${schedule.enabled ? '' : ', disabled'})`) }, 'schedules are on');
     }
 
-    return { url: http.url, agentApiBaseUrl: api.baseUrl, emulated: api.emulator !== undefined, store, metrics, runs: runService, stop: stopAll };
+    return { url: http.url, agentApiBaseUrl: api.baseUrl, emulated: api.emulator !== undefined, store, metrics, intake: intakeService, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;

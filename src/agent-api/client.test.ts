@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { AgentApiError, type RunItem } from '../core/agent-runs.js';
+import { AgentApiError, type RunItem } from '../core/ports/agent-runs.js';
 import { startEmulator, type RunningEmulator } from '../emulator/index.js';
 import { AgentApiClient, type AgentApiClientOptions } from './client.js';
 

@@ -8,7 +8,7 @@ import {
   type ListRunsQuery,
   type RunItem,
   type RunPage,
-} from '../core/agent-runs.js';
+} from '../core/ports/agent-runs.js';
 import { errorFromResponse, errorFromTransport, parseRetryAfter } from './errors.js';
 import { DEFAULT_RETRY_OPTIONS, nextRetry, type CallSafety, type RetryOptions } from './retry-policy.js';
 import { parseCreatedRun, parseRunItem, parseRunPage } from './schemas.js';

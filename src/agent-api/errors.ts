@@ -1,4 +1,4 @@
-import { AgentApiError, type AgentApiErrorKind } from '../core/agent-runs.js';
+import { AgentApiError, type AgentApiErrorKind } from '../core/ports/agent-runs.js';
 import { problemSchema, type Problem } from './schemas.js';
 
 const KIND_BY_STATUS: Record<number, AgentApiErrorKind> = {

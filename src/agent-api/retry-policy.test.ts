@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AgentApiError, type AgentApiErrorKind } from '../core/agent-runs.js';
+import { AgentApiError, type AgentApiErrorKind } from '../core/ports/agent-runs.js';
 import { errorFromResponse } from './errors.js';
 import { DEFAULT_RETRY_OPTIONS, mayRetry, nextRetry, retryDelayMs } from './retry-policy.js';
 

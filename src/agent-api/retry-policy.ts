@@ -1,4 +1,4 @@
-import type { AgentApiError } from '../core/agent-runs.js';
+import type { AgentApiError } from '../core/ports/agent-runs.js';
 import { certainlyNotSent } from './errors.js';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Artifact, CreatedRun, RunItem, RunPage } from '../core/agent-runs.js';
+import type { Artifact, CreatedRun, RunItem, RunPage } from '../core/ports/agent-runs.js';
 
 /*
  * Response schemas are deliberately tolerant: the provider adds fields and states over time, and a

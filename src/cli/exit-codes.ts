@@ -1,5 +1,5 @@
 import { ConfigError } from '../config/problems.js';
-import { AgentApiError } from '../core/agent-runs.js';
+import { AgentApiError } from '../core/ports/agent-runs.js';
 import { explainAgentApiError } from '../core/explain-error.js';
 import { StartupError } from '../core/startup-error.js';
 

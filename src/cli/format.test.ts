@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StatusMessage } from '../core/agent-runs.js';
+import type { StatusMessage } from '../core/ports/agent-runs.js';
 import { statusText } from './format.js';
 
 describe('statusText', () => {

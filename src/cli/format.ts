@@ -1,4 +1,4 @@
-import type { RunItem, StatusMessage } from '../core/agent-runs.js';
+import type { RunItem, StatusMessage } from '../core/ports/agent-runs.js';
 
 /** "3s", "5m", "2h", "4d": how long ago `iso` was, relative to `now`. */
 export function formatAge(iso: string | null | undefined, now: number): string {

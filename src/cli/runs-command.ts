@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import type { AgentRuns, ListRunsQuery, RunItem } from '../core/agent-runs.js';
+import type { AgentRuns, ListRunsQuery, RunItem } from '../core/ports/agent-runs.js';
 import { printJson, withClient, type CliContext } from './context.js';
 import { UsageError } from './exit-codes.js';
 import { renderRunDetails, renderRunTable } from './format.js';

@@ -4,16 +4,17 @@ import { hostname } from 'node:os';
 import type { Command } from 'commander';
 import { loadConfig } from '../config/index.js';
 import type { AppConfig } from '../config/types.js';
-import { AgentApiError } from '../core/agent-runs.js';
-import { systemClock } from '../core/clock.js';
-import { silentLogger } from '../core/logger.js';
-import { RunService } from '../core/run-service.js';
-import { scheduleDestinations, type RunLookup, type ScheduleDefinition } from '../core/schedule-fire.js';
-import { readPause, writePause } from '../core/schedule-pause.js';
-import { scheduleStatus } from '../core/schedule-status.js';
-import { Scheduler } from '../core/scheduler.js';
-import type { Store } from '../core/store.js';
-import { cronCalendar } from '../schedules/calendar.js';
+import { AgentApiError } from '../core/ports/agent-runs.js';
+import { systemClock } from '../core/ports/clock.js';
+import { silentLogger } from '../core/ports/logger.js';
+import { IntakeService } from '../core/intake/intake-service.js';
+import { type RunLookup } from '../core/schedules/schedule-fire.js';
+import { scheduleDestinations, type ScheduleDefinition } from '../core/schedules/schedule-definition.js';
+import { readPause, writePause } from '../core/schedules/schedule-pause.js';
+import { scheduleStatus } from '../core/schedules/schedule-status.js';
+import { Scheduler } from '../core/schedules/scheduler.js';
+import type { Store } from '../core/ports/store.js';
+import { cronCalendar } from '../cron-calendar/cron-calendar.js';
 import { describeDatabase, openStore } from '../store/open-store.js';
 import { clientFromEnv, printJson, type CliContext } from './context.js';
 import { ExitWith, UsageError } from './exit-codes.js';
@@ -82,7 +83,7 @@ function runLookup(context: CliContext, store: Store): { lookup: RunLookup; clos
   }
   const lookup: RunLookup = {
     getRun: async (runId) => {
-      const run = await store.runs.get(runId);
+      const run = await store.trackedRuns.get(runId);
       if (!run) throw new AgentApiError(`run ${runId} is not in the database`, { kind: 'not_found', status: 404, retryable: false });
       return { run_id: runId, state: run.state };
     },
@@ -127,7 +128,7 @@ export function registerSchedulesCommand(program: Command, context: CliContext):
         const api = runLookup(context, db);
         const clock = { now: context.now, setTimer: systemClock.setTimer };
         const owner = `cli:${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-        const scheduler = new Scheduler({ store: db, runs: new RunService({ store: db, clock }), agentRuns: api.lookup, clock, logger: silentLogger, owner, schedules: loaded.schedules });
+        const scheduler = new Scheduler({ store: db, intake: new IntakeService({ store: db, clock }), agentRuns: api.lookup, clock, logger: silentLogger, owner, schedules: loaded.schedules });
         try {
           const outcome = await scheduler.trigger(name);
           if (outcome.status === 'skipped') {

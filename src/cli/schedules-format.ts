@@ -1,4 +1,4 @@
-import type { ScheduleStatus } from '../core/schedule-status.js';
+import type { ScheduleStatus } from '../core/schedules/schedule-status.js';
 
 /** A schedule's identity as `schedules list` prints it. */
 export interface ScheduleHeader {

@@ -1,4 +1,4 @@
-import type { RoutingTable } from '../core/routing.js';
+import type { RoutingTable } from '../core/intake/routing.js';
 import type { AppConfig } from './types.js';
 
 /** The routes of the validated config, in the shape the core's routing takes. */

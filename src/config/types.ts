@@ -2,7 +2,7 @@
  * The validated configuration every other part of the service reads. Built once at start by
  * `loadConfig` (environment + optional `.env` + optional `agent-bridge.yml`) and never changed after.
  */
-import type { AgentConfig } from '../core/agent-runs.js';
+import type { AgentConfig } from '../core/ports/agent-runs.js';
 import type { PostgresTarget } from './database-url.js';
 
 /**
@@ -12,8 +12,8 @@ import type { PostgresTarget } from './database-url.js';
 export type AgentConfigInput = AgentConfig;
 
 /** Where a run goes; the core owns the type (`core/routing.ts`). */
-export type { Route } from '../core/routing.js';
-import type { Route } from '../core/routing.js';
+export type { Route } from '../core/intake/routing.js';
+import type { Route } from '../core/intake/routing.js';
 
 export type Followups = 'all' | 'mentions';
 export type SlackMode = 'off' | 'http' | 'socket';

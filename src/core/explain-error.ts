@@ -1,4 +1,4 @@
-import { AgentApiError } from './agent-runs.js';
+import { AgentApiError } from './ports/agent-runs.js';
 
 /**
  * One sentence for a person: what went wrong with the run API and what to do about it. Used by the

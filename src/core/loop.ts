@@ -1,5 +1,5 @@
-import type { Clock } from './clock.js';
-import type { Logger } from './logger.js';
+import type { Clock } from './ports/clock.js';
+import type { Logger } from './ports/logger.js';
 
 export interface LoopOptions {
   name: string;

@@ -3,7 +3,7 @@
  * Fault injection, the request log and authentication happen before these, in `emulator.ts`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AgentConfig, RunItem } from '../core/agent-runs.js';
+import type { AgentConfig, RunItem } from '../core/ports/agent-runs.js';
 import type { EmulatorContext } from './context.js';
 import { encodeCursor } from './cursor.js';
 import type { CreateRunInput, FactoryRunInput } from './engine-types.js';

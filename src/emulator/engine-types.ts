@@ -1,7 +1,7 @@
 /**
  * Types of the run engine's in-process interface, and the error it throws for refused operations.
  */
-import type { AgentConfig, Artifact, RunItem, StatusMessage } from '../core/agent-runs.js';
+import type { AgentConfig, Artifact, RunItem, StatusMessage } from '../core/ports/agent-runs.js';
 import type { CursorPosition } from './cursor.js';
 import type { Timings } from './plan.js';
 import type { RunSchedule } from './run-record.js';

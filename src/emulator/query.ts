@@ -5,7 +5,7 @@
  * with a `detail` naming the parameter, so a client bug shows up against the emulator rather than in
  * production.
  */
-import { KNOWN_RUN_STATES, isKnownState } from '../core/agent-runs.js';
+import { KNOWN_RUN_STATES, isKnownState } from '../core/ports/agent-runs.js';
 import { decodeCursor, type CursorPosition } from './cursor.js';
 import { badRequest } from './problem.js';
 import { DEFAULT_ORDER, SORT_FIELDS, defaultOrderFor, type RunOrder, type SortField } from './run-order.js';

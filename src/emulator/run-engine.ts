@@ -2,7 +2,7 @@
  * The emulator's run engine: runs, their state machine, per-run timers and scripted outcomes. It
  * knows nothing of HTTP, so tests and the CLI can use it in-process and the HTTP layer stays thin.
  */
-import { isTerminalState, type RunItem } from '../core/agent-runs.js';
+import { isTerminalState, type RunItem } from '../core/ports/agent-runs.js';
 import {
   RunEngineError,
   type CreateRunInput,

@@ -6,7 +6,7 @@
  * test that talks to the emulator.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { isKnownState, type AgentConfig, type Artifact, type RunItem, type StatusMessage } from '../core/agent-runs.js';
+import { isKnownState, type AgentConfig, type Artifact, type RunItem, type StatusMessage } from '../core/ports/agent-runs.js';
 import type { RunScript } from './script.js';
 import { parseScript } from './script.js';
 import { isRetryableCode } from './problem.js';

@@ -2,7 +2,7 @@
  * Scripted outcomes: `emulate: …` directives inside a prompt decide how an emulated run ends, so a
  * demo or a test can ask for a failure, a block or a pull request through the ordinary API.
  */
-import { isTerminalState } from '../core/agent-runs.js';
+import { isTerminalState } from '../core/ports/agent-runs.js';
 import { isErrorCode, type ProblemCode } from './problem.js';
 
 export interface RunScript {

@@ -2,7 +2,7 @@
  * The HTML pages a session link opens: one page per session and an index of runs. Prompts and
  * messages come from users, so every value is escaped; links are only made from http(s) URLs.
  */
-import { isTerminalState, type RunItem, type StatusMessage } from '../core/agent-runs.js';
+import { isTerminalState, type RunItem, type StatusMessage } from '../core/ports/agent-runs.js';
 import type { FollowupEntry, HistoryEntry } from './run-record.js';
 
 /** Escapes text for HTML element content and quoted attribute values. */

@@ -2,7 +2,7 @@
  * The /_emulator endpoints: drive runs, read follow-ups, inject faults, read the request log, reset.
  * They take no authentication: the emulator is a local tool and these exist for tests and demos.
  */
-import type { Artifact, StatusMessage } from '../core/agent-runs.js';
+import type { Artifact, StatusMessage } from '../core/ports/agent-runs.js';
 import type { EmulatorContext } from './context.js';
 import type { DrivePatch } from './engine-types.js';
 import { isPlainObject, readJsonObject, requireText, sendJson } from './http-util.js';

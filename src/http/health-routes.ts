@@ -1,4 +1,4 @@
-import type { Logger } from '../core/logger.js';
+import type { Logger } from '../core/ports/logger.js';
 import { sendJson } from './http-error.js';
 import type { Metrics } from './metrics.js';
 import { CachedReadiness, type ReadinessCheck } from './readiness.js';

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { CoreMetrics } from '../core/metrics.js';
+import type { CoreMetrics } from '../core/ports/metrics.js';
 
 /**
  * The service's Prometheus metrics, on a registry of its own (never the global one, so two services

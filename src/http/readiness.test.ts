@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CapturingLogger } from '../../test/core/capturing-logger.js';
-import { TestClock } from '../core/clock.js';
+import { TestClock } from '../core/ports/clock.js';
 import { CachedReadiness, READINESS_TTL_MS } from './readiness.js';
 
 /** A check that counts its calls; `fail` makes it throw `reason`, `gate` holds it until released. */

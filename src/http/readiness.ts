@@ -1,4 +1,4 @@
-import type { Logger } from '../core/logger.js';
+import type { Logger } from '../core/ports/logger.js';
 
 /** One readiness check: resolves when the dependency answers, throws (with a safe message) when not. */
 export interface ReadinessCheck {

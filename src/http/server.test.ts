@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../core/logger.js';
+import { silentLogger } from '../core/ports/logger.js';
 import { healthRoutes, notConfiguredRoute, type ReadinessCheck } from './health-routes.js';
 import { HttpError } from './http-error.js';
 import { createMetrics } from './metrics.js';

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from '../core/logger.js';
+import type { Logger } from '../core/ports/logger.js';
 import { BodyBudget } from './body-budget.js';
 import { answerError, sendJson, type HttpError } from './http-error.js';
 import type { Metrics } from './metrics.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { OutboxMessage, RunSnapshot } from '../core/messages.js';
-import type { Delivery } from '../core/notifier.js';
+import type { OutboxMessage, RunSnapshot } from '../core/ports/messages.js';
+import type { Delivery } from '../core/ports/notifier.js';
 import { messageComment, receivedComment, startFailedComment, statusComment, stoppingComment } from './comment-text.js';
 import type { LinearApi } from './linear-api.js';
 import { OwnIds } from './own-ids.js';

@@ -3,8 +3,8 @@
  * comment (edited at every state), one comment per BLOCKED and end state, failures and notices.
  * Titles, names, states, status messages and reasons are foreign text, made inert (markdown.ts).
  */
-import type { OutboxMessage, RunSnapshot } from '../core/messages.js';
-import { renderText } from '../core/render-text.js';
+import type { OutboxMessage, RunSnapshot } from '../core/ports/messages.js';
+import { renderText } from '../core/outbox/render-text.js';
 import { inertMarkdown, inertMessage, inertRun, markdownCode, markdownLink } from './markdown.js';
 
 const BRAND = '**agent-bridge**';

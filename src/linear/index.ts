@@ -1,9 +1,9 @@
-import type { PromptEnricher } from '../core/intake-ports.js';
-import type { Logger } from '../core/logger.js';
-import type { Notifier } from '../core/notifier.js';
-import type { RunService } from '../core/run-service.js';
+import type { PromptEnricher } from '../core/ports/intake.js';
+import type { Logger } from '../core/ports/logger.js';
+import type { Notifier } from '../core/ports/notifier.js';
+import type { IntakeService } from '../core/intake/intake-service.js';
 import { StartupError } from '../core/startup-error.js';
-import type { Store } from '../core/store.js';
+import type { Store } from '../core/ports/store.js';
 import type { Route } from '../http/server.js';
 import { sdkLinearApi, type LinearApi } from './linear-api.js';
 import { isAuthenticationError, linearErrorType } from './linear-errors.js';
@@ -39,7 +39,7 @@ export interface LinearIntegration {
  * webhook route, the notifier and the prompt context. The SDK is imported here, lazily: it is large
  * and unused when Linear is off.
  */
-export async function startLinear(settings: LinearSettings, runs: RunService, store: Store, logger: Logger, now: () => number): Promise<LinearIntegration> {
+export async function startLinear(settings: LinearSettings, intake: IntakeService, store: Store, logger: Logger, now: () => number): Promise<LinearIntegration> {
   const { LinearClient } = await import('@linear/sdk');
   const api = sdkLinearApi(new LinearClient({ ...settings.credentials, apiUrl: settings.apiUrl }));
   const variable = 'apiKey' in settings.credentials ? 'LINEAR_API_KEY' : 'LINEAR_ACCESS_TOKEN';
@@ -72,14 +72,14 @@ export async function startLinear(settings: LinearSettings, runs: RunService, st
     logger,
     now,
     handle: (envelope, deliveryId) =>
-      handleLinearWebhook(envelope, deliveryId, { config: settings, runs, store, now, logger, isOwnComment, triggerLabelIds: () => triggerLabelIds }),
+      handleLinearWebhook(envelope, deliveryId, { config: settings, intake, store, now, logger, isOwnComment, triggerLabelIds: () => triggerLabelIds }),
   });
   const workflow = new WorkflowMover({
     api,
     states: settings.states,
-    done: async (runId, move) => (await store.runs.get(runId))?.workflowMoves.includes(move) ?? false,
+    done: async (runId, move) => (await store.trackedRuns.get(runId))?.workflowMoves.includes(move) ?? false,
     remember: async (runId, move) => {
-      await store.runs.recordWorkflowMove(runId, move, now());
+      await store.trackedRuns.recordWorkflowMove(runId, move, now());
     },
     logger,
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NotifierError } from '../core/notifier.js';
+import { NotifierError } from '../core/ports/notifier.js';
 import { LinearTimeoutError, isAuthenticationError, isInvalidInput, toLinearNotifierError } from './linear-errors.js';
 
 /** An error shaped like the SDK's `LinearError` subclasses (type, status, retryAfter). */

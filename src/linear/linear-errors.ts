@@ -4,7 +4,7 @@
  * Messages are built from known parts only (operation, type, status): the SDK's own message may echo
  * the query's variables (comment bodies), which are not ours to log.
  */
-import { NotifierError } from '../core/notifier.js';
+import { NotifierError } from '../core/ports/notifier.js';
 
 /** Linear error types worth retrying: Linear's side, the network, or a rate limit. */
 const RETRYABLE_TYPES: ReadonlySet<string> = new Set(['Ratelimited', 'NetworkError', 'InternalError', 'LockTimeout', 'Unknown', 'Other']);

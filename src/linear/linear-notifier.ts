@@ -10,8 +10,8 @@
  * retried delivery looks for its id first. The same ids let the webhook of our own comment — which
  * carries the API user and no `botActor` when we use a personal API key — be recognised and ignored.
  */
-import type { Logger } from '../core/logger.js';
-import { NotifierError, type Delivery, type Notifier } from '../core/notifier.js';
+import type { Logger } from '../core/ports/logger.js';
+import { NotifierError, type Delivery, type Notifier } from '../core/ports/notifier.js';
 import { messageComment, receivedComment, startFailedComment, statusComment, stoppingComment } from './comment-text.js';
 import type { LinearApi } from './linear-api.js';
 import type { OwnIds } from './own-ids.js';

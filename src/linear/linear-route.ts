@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Logger } from '../core/logger.js';
+import type { Logger } from '../core/ports/logger.js';
 import { HttpError, sendJson } from '../http/http-error.js';
 import type { Route } from '../http/server.js';
 import { parseLinearWebhook, type LinearWebhook } from './parse-webhook.js';

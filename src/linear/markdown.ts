@@ -5,7 +5,7 @@
  * tracking pixel in every reader's browser) and `[Open session](https://evil)` a forged link. Every
  * foreign string goes through one of these functions; only the links we compose stay links.
  */
-import type { OutboxMessage, RunSnapshot } from '../core/messages.js';
+import type { OutboxMessage, RunSnapshot } from '../core/ports/messages.js';
 
 /**
  * Characters that start Markdown syntax anywhere in a line: emphasis, links, images, code, HTML,

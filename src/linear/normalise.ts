@@ -1,8 +1,8 @@
-import { intentOf, type Intent } from '../core/keywords.js';
-import type { Route } from '../core/routing.js';
+import { intentOf, type Intent } from '../core/intake/keywords.js';
+import type { Route } from '../core/intake/routing.js';
 import { oneLine, quote } from '../core/quote.js';
 import { limitTitle } from '../core/title.js';
-import type { Requester, TriggerInput } from '../core/triggers.js';
+import type { Requester, TriggerInput } from '../core/ports/triggers.js';
 import { isCommentWebhook, isIssueWebhook, type LinearActor, type LinearIssueData, type LinearWebhook } from './parse-webhook.js';
 
 export type Followups = 'all' | 'mentions';

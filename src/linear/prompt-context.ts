@@ -1,7 +1,7 @@
-import type { PromptEnricher } from '../core/intake-ports.js';
+import type { PromptEnricher } from '../core/ports/intake.js';
 import { oneLine, quote } from '../core/quote.js';
-import type { StoredTrigger } from '../core/store.js';
-import type { StartPayload } from '../core/triggers.js';
+import type { StoredTrigger } from '../core/ports/store.js';
+import type { StartPayload } from '../core/ports/triggers.js';
 import type { LinearApi } from './linear-api.js';
 
 /** At most this many recent comments and characters of them go into a prompt. */

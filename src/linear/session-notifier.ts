@@ -10,9 +10,9 @@
  * Exactly once: every activity is created under an id derived from its outbox key; a retried create
  * whose id Linear already has (answered as an input error) counts as delivered.
  */
-import { NotifierError, type Delivery, type Notifier } from '../core/notifier.js';
-import type { OutboxMessage, RunSnapshot } from '../core/messages.js';
-import { renderText } from '../core/render-text.js';
+import { NotifierError, type Delivery, type Notifier } from '../core/ports/notifier.js';
+import type { OutboxMessage, RunSnapshot } from '../core/ports/messages.js';
+import { renderText } from '../core/outbox/render-text.js';
 import type { LinearApi } from './linear-api.js';
 import { isInvalidInput, toLinearNotifierError } from './linear-errors.js';
 import { inertKeepingCode, inertMarkdown, inertMessage, inertRun, markdownCode } from './markdown.js';

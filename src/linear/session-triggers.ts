@@ -1,6 +1,6 @@
 import { oneLine, quote } from '../core/quote.js';
 import { limitTitle } from '../core/title.js';
-import type { Requester, TriggerInput } from '../core/triggers.js';
+import type { Requester, TriggerInput } from '../core/ports/triggers.js';
 import { addressing, type LinearTriggerConfig } from './normalise.js';
 import type { LinearSessionWebhook } from './parse-webhook.js';
 

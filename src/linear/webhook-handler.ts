@@ -1,7 +1,7 @@
-import type { Logger } from '../core/logger.js';
-import type { RunService } from '../core/run-service.js';
-import type { Store } from '../core/store.js';
-import type { TriggerInput } from '../core/triggers.js';
+import type { Logger } from '../core/ports/logger.js';
+import type { IntakeService } from '../core/intake/intake-service.js';
+import type { Store } from '../core/ports/store.js';
+import type { TriggerInput } from '../core/ports/triggers.js';
 import { commentTrigger, labelTrigger, type LinearTriggerConfig } from './normalise.js';
 import { isCommentWebhook, isSessionWebhook, type LinearWebhook } from './parse-webhook.js';
 import { sessionTrigger } from './session-triggers.js';
@@ -13,8 +13,8 @@ export type WebhookOutcome = { outcome: 'stored' | 'duplicate' | 'ignored'; reas
 
 export interface LinearWebhookDeps {
   config: LinearTriggerConfig;
-  runs: Pick<RunService, 'submit'>;
-  store: Pick<Store, 'eventKeys' | 'anchors' | 'runs'>;
+  intake: Pick<IntakeService, 'submit'>;
+  store: Pick<Store, 'eventKeys' | 'anchors' | 'trackedRuns'>;
   now: () => number;
   logger: Logger;
   /** Whether a comment id is one we created (its webhook must not count as a person's comment). */
@@ -45,7 +45,7 @@ export async function handleLinearWebhook(envelope: LinearWebhook, deliveryId: s
     if (active) return done({ outcome: 'ignored', reason: `run ${active} is still active on ${input.anchor}` });
   }
   // The delivery id is remembered in the trigger's own transaction: one commit per webhook.
-  const { accepted } = await deps.runs.submit(input, deliveryId ? { rememberKeys: [deliveryKey(deliveryId)] } : {});
+  const { accepted } = await deps.intake.submit(input, deliveryId ? { rememberKeys: [deliveryKey(deliveryId)] } : {});
   return accepted ? { outcome: 'stored' } : { outcome: 'duplicate', reason: 'trigger seen before' };
 }
 
@@ -67,8 +67,8 @@ async function triggerOf(envelope: LinearWebhook, deliveryId: string | undefined
 }
 
 /** The anchor's current run while it is still active (tracked = not yet in a terminal state). */
-async function activeRun(anchor: string, store: Pick<Store, 'anchors' | 'runs'>): Promise<string | undefined> {
+async function activeRun(anchor: string, store: Pick<Store, 'anchors' | 'trackedRuns'>): Promise<string | undefined> {
   const runId = await store.anchors.currentRun(anchor);
-  const run = runId ? await store.runs.get(runId) : undefined;
+  const run = runId ? await store.trackedRuns.get(runId) : undefined;
   return run?.tracked ? run.runId : undefined;
 }

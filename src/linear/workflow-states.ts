@@ -1,5 +1,5 @@
-import type { Logger } from '../core/logger.js';
-import type { RunSnapshot } from '../core/messages.js';
+import type { Logger } from '../core/ports/logger.js';
+import type { RunSnapshot } from '../core/ports/messages.js';
 import type { LinearApi } from './linear-api.js';
 
 /** The workflow moves of `linear.states`: when a run starts, and when its first pull request appears. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredTrigger } from '../core/store.js';
+import type { StoredTrigger } from '../core/ports/store.js';
 import { slackAccessPolicy } from './access.js';
 
 const trigger = (source: string, requester?: string) => ({ source, payload: requester ? { requester: { id: requester } } : {} }) as unknown as StoredTrigger;

@@ -1,5 +1,5 @@
-import type { AccessPolicy } from '../core/intake-ports.js';
-import type { StoredTrigger } from '../core/store.js';
+import type { AccessPolicy } from '../core/ports/intake.js';
+import type { StoredTrigger } from '../core/ports/store.js';
 
 /**
  * `slack.allowed_users`: when the list is not empty, only those people may start, steer and stop

@@ -1,6 +1,6 @@
-import type { TrackedRun } from '../core/store.js';
+import type { TrackedRun } from '../core/ports/store.js';
 import { titleFrom } from '../core/title.js';
-import type { TriggerInput } from '../core/triggers.js';
+import type { TriggerInput } from '../core/ports/triggers.js';
 import { plainSlackText } from './slack-text.js';
 
 /** `/agent …`: only `status`, `help` and `cancel` as the first word are subcommands; anything else is a prompt. */

@@ -1,6 +1,6 @@
 import type { KnownBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
-import type { RunSnapshot } from '../core/messages.js';
+import type { RunSnapshot } from '../core/ports/messages.js';
 import {
   CANCEL_ACTION_ID,
   announceBlocks,

@@ -8,9 +8,9 @@
  * such as `<@U123>` in texts we compose ourselves (who cancelled, notices) is kept.
  */
 import type { KnownBlock, SectionBlock } from '@slack/types';
-import { isTerminalState } from '../core/agent-runs.js';
-import type { OutboxMessage, RunSnapshot } from '../core/messages.js';
-import { renderText } from '../core/render-text.js';
+import { isTerminalState } from '../core/ports/agent-runs.js';
+import type { OutboxMessage, RunSnapshot } from '../core/ports/messages.js';
+import { renderText } from '../core/outbox/render-text.js';
 
 /** `action_id` of the Cancel button; its `value` is the thread key (`slack:<channel>:<thread_ts>`). */
 export const CANCEL_ACTION_ID = 'cancel_run';

@@ -1,5 +1,5 @@
 import { LogLevel, type Logger as BoltLogger } from '@slack/bolt';
-import type { Logger } from '../core/logger.js';
+import type { Logger } from '../core/ports/logger.js';
 import { redactSecrets } from './slack-errors.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { StoredTrigger, TrackedRun } from '../core/store.js';
-import type { Requester } from '../core/triggers.js';
+import type { StoredTrigger, TrackedRun } from '../core/ports/store.js';
+import type { Requester } from '../core/ports/triggers.js';
 
 /**
  * Who may stop a run by naming it (`/agent cancel <run-id>`, which works from any channel): someone

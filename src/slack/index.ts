@@ -1,10 +1,10 @@
 import type { SlackConfig } from './slack-config.js';
-import type { AccessPolicy, PromptEnricher } from '../core/intake-ports.js';
-import type { Logger } from '../core/logger.js';
-import type { Notifier } from '../core/notifier.js';
-import type { RunService } from '../core/run-service.js';
-import { anchorAliasKey, triggerKeyOfReceivedKey } from '../core/messages.js';
-import type { Store } from '../core/store.js';
+import type { AccessPolicy, PromptEnricher } from '../core/ports/intake.js';
+import type { Logger } from '../core/ports/logger.js';
+import type { Notifier } from '../core/ports/notifier.js';
+import type { IntakeService } from '../core/intake/intake-service.js';
+import { anchorAliasKey, triggerKeyOfReceivedKey } from '../core/ports/messages.js';
+import type { Store } from '../core/ports/store.js';
 import type { Route } from '../http/server.js';
 import { slackAccessPolicy } from './access.js';
 import { SlackPromptEnricher } from './prompt-context.js';
@@ -23,7 +23,7 @@ export interface SlackIntegration {
 }
 
 /** Builds the Slack integration: Bolt on our route (HTTP) or a WebSocket (Socket Mode), the notifier, context and access. */
-export async function startSlack(config: SlackConfig, runs: RunService, store: Store, logger: Logger): Promise<SlackIntegration> {
+export async function startSlack(config: SlackConfig, intake: IntakeService, store: Store, logger: Logger): Promise<SlackIntegration> {
   const slack = await createSlackApp({
     botToken: config.botToken,
     transport: config.transport,
@@ -31,8 +31,8 @@ export async function startSlack(config: SlackConfig, runs: RunService, store: S
     followups: config.followups,
     allowedUsers: config.allowedUsers,
     admins: config.admins,
-    runs,
-    trackedRuns: store.runs,
+    intake,
+    trackedRuns: store.trackedRuns,
     triggers: store.triggers,
     logger,
   });

@@ -1,16 +1,16 @@
 import type { AllMiddlewareArgs, App } from '@slack/bolt';
-import type { Logger } from '../core/logger.js';
-import type { RunService } from '../core/run-service.js';
-import type { TrackedRunRepository, TriggerRepository } from '../core/store.js';
+import type { Logger } from '../core/ports/logger.js';
+import type { IntakeService } from '../core/intake/intake-service.js';
+import type { TrackedRunRepository, TriggerRepository } from '../core/ports/store.js';
 import { AGENT_HELP, cancelCommandTrigger, parseAgentCommand, promptCommandTrigger, statusText } from './agent-command.js';
-import type { TriggerInput } from '../core/triggers.js';
+import type { TriggerInput } from '../core/ports/triggers.js';
 import { CANCEL_ACTION_ID } from './blocks.js';
 import { cancelGrant, cancelRefusal, starterOf } from './cancel-permission.js';
 import { checkSlashCommand, refusedCommandText } from './command-form.js';
 import { addressedTrigger, messageTrigger, type Followups, type SlackMessage } from './normalise.js';
 
 export interface ListenerDeps {
-  runs: RunService;
+  intake: IntakeService;
   /** Read-only views of tracked runs for `/agent status` and `/agent cancel`. */
   trackedRuns: Pick<TrackedRunRepository, 'get' | 'listTrackedByAnchorPrefix'>;
   /** Who started a run (`/agent cancel` by name is for its channel, its starter and admins). */
@@ -45,7 +45,7 @@ function humanMessage(event: Record<string, unknown>, deps: ListenerDeps): Slack
 export function registerListeners(app: App, deps: ListenerDeps): void {
   const submit = async (trigger: TriggerInput | undefined, context: AllMiddlewareArgs['context'] & { retryNum?: number }) => {
     if (!trigger) return;
-    const { accepted } = await deps.runs.submit(trigger);
+    const { accepted } = await deps.intake.submit(trigger);
     deps.logger.debug({ key: trigger.key, kind: trigger.kind, accepted, retryNum: context.retryNum }, accepted ? 'slack trigger stored' : 'slack trigger already stored');
   };
 

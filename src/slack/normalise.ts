@@ -1,6 +1,6 @@
-import { intentOf } from '../core/keywords.js';
+import { intentOf } from '../core/intake/keywords.js';
 import { titleFrom } from '../core/title.js';
-import type { TriggerInput } from '../core/triggers.js';
+import type { TriggerInput } from '../core/ports/triggers.js';
 import { plainSlackText } from './slack-text.js';
 
 /** The fields of a Slack message event we act on (Bolt's types are unions too wide to use here). */

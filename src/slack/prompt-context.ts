@@ -1,8 +1,8 @@
 import type { WebClient } from '@slack/web-api';
-import type { PromptEnricher } from '../core/intake-ports.js';
-import type { StoredTrigger } from '../core/store.js';
+import type { PromptEnricher } from '../core/ports/intake.js';
+import type { StoredTrigger } from '../core/ports/store.js';
 import { oneLine, quote } from '../core/quote.js';
-import type { StartPayload } from '../core/triggers.js';
+import type { StartPayload } from '../core/ports/triggers.js';
 import { plainSlackText } from './slack-text.js';
 
 /** At most this many earlier thread messages and characters of them go into a prompt (issue 5). */

@@ -1,7 +1,7 @@
 import { App, HTTPReceiver } from '@slack/bolt';
 import { WebClient, type Logger as BoltLogger, type WebClientOptions } from '@slack/web-api';
-import type { Logger } from '../core/logger.js';
-import type { RunService } from '../core/run-service.js';
+import type { Logger } from '../core/ports/logger.js';
+import type { IntakeService } from '../core/intake/intake-service.js';
 import { secretScrubber } from '../core/scrub.js';
 import { StartupError } from '../core/startup-error.js';
 import { boltLogger } from './bolt-logger.js';
@@ -18,7 +18,7 @@ export interface SlackAppOptions {
   apiUrl: string;
   followups: Followups;
   allowedUsers: readonly string[];
-  runs: RunService;
+  intake: IntakeService;
   trackedRuns: ListenerDeps['trackedRuns'];
   triggers: ListenerDeps['triggers'];
   admins: readonly string[];
@@ -92,7 +92,7 @@ export async function createSlackApp(options: SlackAppOptions): Promise<SlackApp
     logger,
   });
   registerListeners(app, {
-    runs: options.runs,
+    intake: options.intake,
     trackedRuns: options.trackedRuns,
     triggers: options.triggers,
     admins: options.admins,

@@ -1,7 +1,7 @@
 import { LogLevel, WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeSlackApi, type FakeSlackApi } from '../../test/fakes/slack-api.js';
-import { NotifierError } from '../core/notifier.js';
+import { NotifierError } from '../core/ports/notifier.js';
 import { isSlackApiError, redactSecrets, slackErrorCode, toNotifierError } from './slack-errors.js';
 
 const TOKEN = 'xoxb-1234-5678-SECRETsecret';

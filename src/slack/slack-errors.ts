@@ -7,7 +7,7 @@
  * error code) and pass through `redactSecrets`: a token never reaches an error text (design.md §4).
  * The original error is not attached as `cause` either, since its request details are not ours to log.
  */
-import { NotifierError } from '../core/notifier.js';
+import { NotifierError } from '../core/ports/notifier.js';
 
 /** Slack platform errors (`{ok:false, error}`) that are worth retrying: Slack's side had a problem. */
 export const RETRYABLE_PLATFORM_ERRORS: ReadonlySet<string> = new Set([

@@ -1,8 +1,8 @@
 import { LogLevel, WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeSlackApi, type FakeSlackApi, type SlackCall } from '../../test/fakes/slack-api.js';
-import type { OutboxMessage, RunSnapshot } from '../core/messages.js';
-import { NotifierError, type Delivery } from '../core/notifier.js';
+import type { OutboxMessage, RunSnapshot } from '../core/ports/messages.js';
+import { NotifierError, type Delivery } from '../core/ports/notifier.js';
 import { parseSlackDestination, SlackNotifier } from './slack-notifier.js';
 
 const TOKEN = 'xoxb-77-88-TOPSECRET';

@@ -10,10 +10,10 @@
  */
 import type { WebClient } from '@slack/web-api';
 import type { KnownBlock } from '@slack/types';
-import { isTerminalState } from '../core/agent-runs.js';
-import type { Logger } from '../core/logger.js';
-import type { OutboxMessage, RunSnapshot } from '../core/messages.js';
-import { NotifierError, type Delivery, type Notifier } from '../core/notifier.js';
+import { isTerminalState } from '../core/ports/agent-runs.js';
+import type { Logger } from '../core/ports/logger.js';
+import type { OutboxMessage, RunSnapshot } from '../core/ports/messages.js';
+import { NotifierError, type Delivery, type Notifier } from '../core/ports/notifier.js';
 import { announceBlocks, failedBlocks, fallbackText, noticeBlocks, statusBlocks, type StatusView } from './blocks.js';
 import { RETRYABLE_PLATFORM_ERRORS, isSlackApiError, redactSecrets, slackErrorCode, toNotifierError } from './slack-errors.js';
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HTTPReceiver } from '@slack/bolt';
-import type { Logger } from '../core/logger.js';
+import type { Logger } from '../core/ports/logger.js';
 import { HttpError, sendJson } from '../http/http-error.js';
 import type { Route } from '../http/server.js';
 import { inspectSlackRequest } from './inspect-request.js';

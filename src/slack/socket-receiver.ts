@@ -1,7 +1,7 @@
 import type { App, Receiver, ReceiverEvent } from '@slack/bolt';
 import { SocketModeClient } from '@slack/socket-mode';
 import type { WebClientOptions } from '@slack/web-api';
-import type { Logger } from '../core/logger.js';
+import type { Logger } from '../core/ports/logger.js';
 import { inspectSlackRequest } from './inspect-request.js';
 
 interface SocketEvent {

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { AnchorRepository } from '../core/store.js';
+import type { AnchorRepository } from '../core/ports/store.js';
 
 /**
  * `anchor_runs` is the history (one row per anchor and run, first link kept); `anchors` holds the

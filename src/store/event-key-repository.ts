@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { EventKeyRepository } from '../core/store.js';
+import type { EventKeyRepository } from '../core/ports/store.js';
 
 export class SqliteEventKeyRepository implements EventKeyRepository {
   private readonly insertKey;

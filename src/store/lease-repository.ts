@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { processOfOwner, type LeaseRepository } from '../core/store.js';
+import { processOfOwner, type LeaseRepository } from '../core/ports/store.js';
 import { holderGone } from './process-repository.js';
 
 /**

@@ -65,9 +65,9 @@ describe('migration 0005: Linear issue ids and workflow moves', () => {
     expect(await store.anchors.currentRun('linear:ENG-1')).toBeUndefined();
     expect(await store.anchors.currentRun('linear:ENG-2')).toBe('run_2');
 
-    expect(await store.runs.get('run_1')).toMatchObject({ anchor: `linear:${ID_1}`, destinations: ['slack:C9:1.2', `linear:${ID_1}`], title: 'ENG-1: Fix it' });
-    expect(await store.runs.get('run_10')).toMatchObject({ anchor: `linear:${ID_10}`, destinations: [`linear:${ID_10}`] });
-    expect(await store.runs.get('run_2')).toMatchObject({ anchor: 'linear:ENG-2', destinations: ['linear:ENG-2'] });
+    expect(await store.trackedRuns.get('run_1')).toMatchObject({ anchor: `linear:${ID_1}`, destinations: ['slack:C9:1.2', `linear:${ID_1}`], title: 'ENG-1: Fix it' });
+    expect(await store.trackedRuns.get('run_10')).toMatchObject({ anchor: `linear:${ID_10}`, destinations: [`linear:${ID_10}`] });
+    expect(await store.trackedRuns.get('run_2')).toMatchObject({ anchor: 'linear:ENG-2', destinations: ['linear:ENG-2'] });
 
     expect(await store.triggers.getByKey('linear:label:a')).toMatchObject({ anchor: `linear:${ID_1}`, payload: { destinations: [`linear:${ID_1}`] } });
     expect((await store.triggers.getByKey('linear:unlabel:a'))?.anchor).toBe(`linear:${ID_1}`);
@@ -91,16 +91,16 @@ describe('migration 0005: Linear issue ids and workflow moves', () => {
     const db = before0005();
     migrate(db, () => 2);
     const store = new SqliteStore(db);
-    expect((await store.runs.get('run_1'))?.workflowMoves).toEqual(['started', 'pull_request']);
-    expect((await store.runs.get('run_10'))?.workflowMoves).toEqual([]);
+    expect((await store.trackedRuns.get('run_1'))?.workflowMoves).toEqual(['started', 'pull_request']);
+    expect((await store.trackedRuns.get('run_10'))?.workflowMoves).toEqual([]);
     expect(await store.eventKeys.has('linear:moved:started:run_1')).toBe(false);
     expect(await store.eventKeys.has('linear:moved:started:run_gone')).toBe(false);
     expect(await store.eventKeys.has('linear:delivery:d1')).toBe(true);
 
-    expect(await store.runs.recordWorkflowMove('run_10', 'started', 5)).toBe(true);
-    expect(await store.runs.recordWorkflowMove('run_10', 'started', 6)).toBe(false);
-    expect(await store.runs.recordWorkflowMove('run_unknown', 'started', 6)).toBe(false);
-    expect((await store.runs.get('run_10'))?.workflowMoves).toEqual(['started']);
+    expect(await store.trackedRuns.recordWorkflowMove('run_10', 'started', 5)).toBe(true);
+    expect(await store.trackedRuns.recordWorkflowMove('run_10', 'started', 6)).toBe(false);
+    expect(await store.trackedRuns.recordWorkflowMove('run_unknown', 'started', 6)).toBe(false);
+    expect((await store.trackedRuns.get('run_10'))?.workflowMoves).toEqual(['started']);
     await store.close();
   });
 });

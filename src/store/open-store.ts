@@ -1,5 +1,5 @@
 import type { DatabaseConfig } from '../config/types.js';
-import type { Store } from '../core/store.js';
+import type { Store } from '../core/ports/store.js';
 import { openSqliteStore } from './sqlite-store.js';
 
 export interface OpenStoreOptions {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { anOutboxRow } from '../../test/store/helpers.js';
-import type { Store } from '../core/store.js';
+import type { Store } from '../core/ports/store.js';
 import { describeEachStore } from '../../test/store/adapters.js';
 
 describeEachStore((adapter) => {

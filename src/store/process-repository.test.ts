@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aTrigger, anOutboxRow } from '../../test/store/helpers.js';
-import { processOfOwner, workerOwner, type Store } from '../core/store.js';
+import { processOfOwner, workerOwner, type Store } from '../core/ports/store.js';
 import { describeEachStore } from '../../test/store/adapters.js';
 
 /*

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { ProcessRecord, ProcessRepository } from '../core/store.js';
+import type { ProcessRecord, ProcessRepository } from '../core/ports/store.js';
 
 /**
  * The claim condition that frees a row held by a process known to be gone (stopped, or silent past

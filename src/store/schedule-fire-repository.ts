@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { ScheduleFire, ScheduleFireRepository } from '../core/store.js';
+import type { ScheduleFire, ScheduleFireRepository } from '../core/ports/store.js';
 
 interface Row {
   schedule: string;

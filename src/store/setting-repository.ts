@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { SettingRepository } from '../core/store.js';
+import type { SettingRepository } from '../core/ports/store.js';
 
 export class SqliteSettingRepository implements SettingRepository {
   private readonly getValue;

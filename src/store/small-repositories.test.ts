@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Store } from '../core/store.js';
+import type { Store } from '../core/ports/store.js';
 import { describeEachStore } from '../../test/store/adapters.js';
 
 describeEachStore((adapter) => {

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Store } from '../core/store.js';
+import type { Store } from '../core/ports/store.js';
 import { SqliteAnchorRepository } from './anchor-repository.js';
 import { SqliteEventKeyRepository } from './event-key-repository.js';
 import { SqliteLeaseRepository } from './lease-repository.js';
@@ -25,7 +25,7 @@ export interface SqliteStoreOptions {
 /** The `Store` on one better-sqlite3 connection. Use one per process. */
 export class SqliteStore implements Store {
   readonly triggers: SqliteTriggerRepository;
-  readonly runs: SqliteTrackedRunRepository;
+  readonly trackedRuns: SqliteTrackedRunRepository;
   readonly anchors: SqliteAnchorRepository;
   readonly eventKeys: SqliteEventKeyRepository;
   readonly outbox: SqliteOutboxRepository;
@@ -38,10 +38,10 @@ export class SqliteStore implements Store {
   /** Takes an open, migrated connection; use `openSqliteStore`. */
   constructor(readonly db: Database.Database) {
     this.outbox = new SqliteOutboxRepository(db);
-    this.runs = new SqliteTrackedRunRepository(db, this.outbox);
+    this.trackedRuns = new SqliteTrackedRunRepository(db, this.outbox);
     this.anchors = new SqliteAnchorRepository(db);
     this.eventKeys = new SqliteEventKeyRepository(db);
-    this.triggers = new SqliteTriggerRepository(db, { outbox: this.outbox, runs: this.runs, anchors: this.anchors, eventKeys: this.eventKeys });
+    this.triggers = new SqliteTriggerRepository(db, { outbox: this.outbox, runs: this.trackedRuns, anchors: this.anchors, eventKeys: this.eventKeys });
     this.scheduleFires = new SqliteScheduleFireRepository(db);
     this.leases = new SqliteLeaseRepository(db);
     this.processes = new SqliteProcessRepository(db);

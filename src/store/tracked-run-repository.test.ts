@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RunObservation, Store } from '../core/store.js';
+import type { RunObservation, Store } from '../core/ports/store.js';
 import { aRun, anOutboxRow } from '../../test/store/helpers.js';
 import { describeEachStore } from '../../test/store/adapters.js';
 
@@ -18,9 +18,9 @@ describeEachStore((adapter) => {
 
   describe('runs.insert and get', () => {
     it('stores a run once, tracked, at transition 0', async () => {
-      expect(await store.runs.insert(aRun('r1'), 100)).toBe(true);
-      expect(await store.runs.insert(aRun('r1', { title: 'other' }), 200)).toBe(false);
-      expect(await store.runs.get('r1')).toEqual({
+      expect(await store.trackedRuns.insert(aRun('r1'), 100)).toBe(true);
+      expect(await store.trackedRuns.insert(aRun('r1', { title: 'other' }), 200)).toBe(false);
+      expect(await store.trackedRuns.get('r1')).toEqual({
         runId: 'r1',
         anchor: 'slack:C1:1700.1',
         source: 'slack',
@@ -38,27 +38,27 @@ describeEachStore((adapter) => {
         createdAt: 100,
         updatedAt: 100,
       });
-      expect(await store.runs.get('nope')).toBeUndefined();
-      expect(await store.runs.countTracked()).toBe(1);
+      expect(await store.trackedRuns.get('nope')).toBeUndefined();
+      expect(await store.trackedRuns.countTracked()).toBe(1);
     });
   });
 
   describe('runs.recordWorkflowMove', () => {
     it('remembers each move once, with the run; an unknown run records nothing', async () => {
-      await store.runs.insert(aRun('run_m'), 100);
-      expect(await store.runs.recordWorkflowMove('run_m', 'started', 200)).toBe(true);
-      expect(await store.runs.recordWorkflowMove('run_m', 'started', 300)).toBe(false);
-      expect(await store.runs.recordWorkflowMove('run_m', 'pull_request', 400)).toBe(true);
-      expect(await store.runs.recordWorkflowMove('nope', 'started', 400)).toBe(false);
-      expect((await store.runs.get('run_m'))?.workflowMoves).toEqual(['started', 'pull_request']);
+      await store.trackedRuns.insert(aRun('run_m'), 100);
+      expect(await store.trackedRuns.recordWorkflowMove('run_m', 'started', 200)).toBe(true);
+      expect(await store.trackedRuns.recordWorkflowMove('run_m', 'started', 300)).toBe(false);
+      expect(await store.trackedRuns.recordWorkflowMove('run_m', 'pull_request', 400)).toBe(true);
+      expect(await store.trackedRuns.recordWorkflowMove('nope', 'started', 400)).toBe(false);
+      expect((await store.trackedRuns.get('run_m'))?.workflowMoves).toEqual(['started', 'pull_request']);
     });
   });
 
   describe('runs.recordTransition', () => {
     it('writes the observation and its outbox rows when the transition matches', async () => {
-      await store.runs.insert(aRun('r1'), 0);
-      expect(await store.runs.recordTransition('r1', 0, seen('INPROGRESS'), [anOutboxRow('r1:1:slack')], 10)).toBe(true);
-      expect(await store.runs.get('r1')).toMatchObject({
+      await store.trackedRuns.insert(aRun('r1'), 0);
+      expect(await store.trackedRuns.recordTransition('r1', 0, seen('INPROGRESS'), [anOutboxRow('r1:1:slack')], 10)).toBe(true);
+      expect(await store.trackedRuns.get('r1')).toMatchObject({
         state: 'INPROGRESS',
         serverUpdatedAt: '2025-01-01T00:00:00Z',
         sessionLink: 'https://example.test/s/1',
@@ -71,68 +71,68 @@ describeEachStore((adapter) => {
     });
 
     it('is a compare-and-set: a stale transition changes nothing', async () => {
-      await store.runs.insert(aRun('r1'), 0);
-      expect(await store.runs.recordTransition('r1', 0, seen('INPROGRESS'), [anOutboxRow('r1:1:slack')], 10)).toBe(true);
-      const before = await store.runs.get('r1');
-      expect(await store.runs.recordTransition('r1', 0, seen('SUCCEEDED', false), [anOutboxRow('other')], 20)).toBe(false);
-      expect(await store.runs.get('r1')).toEqual(before);
+      await store.trackedRuns.insert(aRun('r1'), 0);
+      expect(await store.trackedRuns.recordTransition('r1', 0, seen('INPROGRESS'), [anOutboxRow('r1:1:slack')], 10)).toBe(true);
+      const before = await store.trackedRuns.get('r1');
+      expect(await store.trackedRuns.recordTransition('r1', 0, seen('SUCCEEDED', false), [anOutboxRow('other')], 20)).toBe(false);
+      expect(await store.trackedRuns.get('r1')).toEqual(before);
       expect((await store.outbox.list()).map((r) => r.key)).toEqual(['r1:1:slack']);
-      expect(await store.runs.recordTransition('unknown', 0, seen('QUEUED'), [anOutboxRow('x')], 20)).toBe(false);
+      expect(await store.trackedRuns.recordTransition('unknown', 0, seen('QUEUED'), [anOutboxRow('x')], 20)).toBe(false);
     });
 
     it('stops tracking at the end, and a follow-up tracks the run again', async () => {
-      await store.runs.insert(aRun('r1'), 0);
-      await store.runs.recordTransition('r1', 0, seen('SUCCEEDED', false), [], 10);
-      expect(await store.runs.get('r1')).toMatchObject({ tracked: false, transition: 1 });
-      expect(await store.runs.countTracked()).toBe(0);
-      await store.runs.retrack('r1', 20);
-      await store.runs.retrack('unknown', 20);
-      expect(await store.runs.get('r1')).toMatchObject({ tracked: true, transition: 1, updatedAt: 20 });
-      expect(await store.runs.recordTransition('r1', 1, seen('INPROGRESS'), [], 30)).toBe(true);
-      expect((await store.runs.get('r1'))?.transition).toBe(2);
+      await store.trackedRuns.insert(aRun('r1'), 0);
+      await store.trackedRuns.recordTransition('r1', 0, seen('SUCCEEDED', false), [], 10);
+      expect(await store.trackedRuns.get('r1')).toMatchObject({ tracked: false, transition: 1 });
+      expect(await store.trackedRuns.countTracked()).toBe(0);
+      await store.trackedRuns.retrack('r1', 20);
+      await store.trackedRuns.retrack('unknown', 20);
+      expect(await store.trackedRuns.get('r1')).toMatchObject({ tracked: true, transition: 1, updatedAt: 20 });
+      expect(await store.trackedRuns.recordTransition('r1', 1, seen('INPROGRESS'), [], 30)).toBe(true);
+      expect((await store.trackedRuns.get('r1'))?.transition).toBe(2);
     });
   });
 
   describe('runs listings', () => {
     beforeEach(async () => {
-      for (const id of ['r3', 'r1', 'r5', 'r2', 'r4']) await store.runs.insert(aRun(id), 0);
-      await store.runs.recordTransition('r5', 0, seen('SUCCEEDED', false), [], 1); // untracked
+      for (const id of ['r3', 'r1', 'r5', 'r2', 'r4']) await store.trackedRuns.insert(aRun(id), 0);
+      await store.trackedRuns.recordTransition('r5', 0, seen('SUCCEEDED', false), [], 1); // untracked
     });
 
     it('pages tracked runs in run id order', async () => {
-      expect((await store.runs.listTracked({ limit: 2 })).map((r) => r.runId)).toEqual(['r1', 'r2']);
-      expect((await store.runs.listTracked({ limit: 2, afterRunId: 'r2' })).map((r) => r.runId)).toEqual(['r3', 'r4']);
-      expect((await store.runs.listTracked({ limit: 2, afterRunId: 'r4' })).map((r) => r.runId)).toEqual([]);
-      expect(await store.runs.countTracked()).toBe(4);
+      expect((await store.trackedRuns.listTracked({ limit: 2 })).map((r) => r.runId)).toEqual(['r1', 'r2']);
+      expect((await store.trackedRuns.listTracked({ limit: 2, afterRunId: 'r2' })).map((r) => r.runId)).toEqual(['r3', 'r4']);
+      expect((await store.trackedRuns.listTracked({ limit: 2, afterRunId: 'r4' })).map((r) => r.runId)).toEqual([]);
+      expect(await store.trackedRuns.countTracked()).toBe(4);
     });
 
     it('lists tracked runs in other states, oldest seen first', async () => {
-      await store.runs.recordTransition('r1', 0, seen('WAITING_FOR_SOMETHING_NEW'), [], 50);
-      await store.runs.recordTransition('r2', 0, seen('INPROGRESS'), [], 40);
-      await store.runs.recordTransition('r3', 0, seen('BLOCKED'), [], 30);
-      const others = await store.runs.listTrackedNotInStates(['QUEUED', 'INPROGRESS'], 10);
+      await store.trackedRuns.recordTransition('r1', 0, seen('WAITING_FOR_SOMETHING_NEW'), [], 50);
+      await store.trackedRuns.recordTransition('r2', 0, seen('INPROGRESS'), [], 40);
+      await store.trackedRuns.recordTransition('r3', 0, seen('BLOCKED'), [], 30);
+      const others = await store.trackedRuns.listTrackedNotInStates(['QUEUED', 'INPROGRESS'], 10);
       expect(others.map((r) => r.runId)).toEqual(['r3', 'r1']);
-      expect((await store.runs.listTrackedNotInStates([], 10)).map((r) => r.runId)).toEqual(['r4', 'r3', 'r2', 'r1']);
-      expect(await store.runs.listTrackedNotInStates(['QUEUED', 'INPROGRESS'], 1)).toHaveLength(1);
+      expect((await store.trackedRuns.listTrackedNotInStates([], 10)).map((r) => r.runId)).toEqual(['r4', 'r3', 'r2', 'r1']);
+      expect(await store.trackedRuns.listTrackedNotInStates(['QUEUED', 'INPROGRESS'], 1)).toHaveLength(1);
     });
 
     it('touches runs in one go and lists stale ones, never seen first', async () => {
-      await store.runs.touch(['r1', 'r2', 'unknown'], 100);
-      await store.runs.touch(['r3'], 200);
-      await store.runs.touch([], 300);
-      expect((await store.runs.get('r1'))?.lastSeenAt).toBe(100);
-      expect((await store.runs.get('r1'))?.updatedAt).toBe(0); // seen is not a change
-      expect((await store.runs.listStale(150, 10)).map((r) => r.runId)).toEqual(['r4', 'r1', 'r2']);
-      expect((await store.runs.listStale(100, 10)).map((r) => r.runId)).toEqual(['r4']);
-      expect((await store.runs.listStale(1000, 2)).map((r) => r.runId)).toEqual(['r4', 'r1']);
+      await store.trackedRuns.touch(['r1', 'r2', 'unknown'], 100);
+      await store.trackedRuns.touch(['r3'], 200);
+      await store.trackedRuns.touch([], 300);
+      expect((await store.trackedRuns.get('r1'))?.lastSeenAt).toBe(100);
+      expect((await store.trackedRuns.get('r1'))?.updatedAt).toBe(0); // seen is not a change
+      expect((await store.trackedRuns.listStale(150, 10)).map((r) => r.runId)).toEqual(['r4', 'r1', 'r2']);
+      expect((await store.trackedRuns.listStale(100, 10)).map((r) => r.runId)).toEqual(['r4']);
+      expect((await store.trackedRuns.listStale(1000, 2)).map((r) => r.runId)).toEqual(['r4', 'r1']);
     });
   });
 
   describe('destinations (migration 0002)', () => {
     it('keeps the list of destinations of a run', async () => {
       const store = await adapter.open();
-      await store.runs.insert(aRun('run_d', { destinations: ['slack:C9:1.2', 'linear:ENG-42'] }), 1);
-      expect((await store.runs.get('run_d'))?.destinations).toEqual(['slack:C9:1.2', 'linear:ENG-42']);
+      await store.trackedRuns.insert(aRun('run_d', { destinations: ['slack:C9:1.2', 'linear:ENG-42'] }), 1);
+      expect((await store.trackedRuns.get('run_d'))?.destinations).toEqual(['slack:C9:1.2', 'linear:ENG-42']);
       await store.close();
     });
   });
@@ -140,14 +140,14 @@ describeEachStore((adapter) => {
   describe('runs.listTrackedByAnchorPrefix', () => {
     it('lists one channel’s tracked runs, newest first, treating % and _ literally', async () => {
       const store = await adapter.open();
-      await store.runs.insert(aRun('r1', { anchor: 'slack:C1:1.1' }), 1);
-      await store.runs.insert(aRun('r2', { anchor: 'slack:C1:2.2' }), 2);
-      await store.runs.insert(aRun('r3', { anchor: 'slack:C10:3.3' }), 3);
-      await store.runs.insert(aRun('r4', { anchor: 'slack:C_:4.4' }), 4);
-      await store.runs.recordTransition('r1', 0, { state: 'SUCCEEDED', serverUpdatedAt: null, sessionLink: null, tracked: false }, [], 5);
-      await store.runs.insert(aRun('r5', { anchor: 'slack:C1:5.5' }), 6);
-      expect((await store.runs.listTrackedByAnchorPrefix('slack:C1:', 10)).map((run) => run.runId)).toEqual(['r5', 'r2']);
-      expect((await store.runs.listTrackedByAnchorPrefix('slack:C_:', 10)).map((run) => run.runId)).toEqual(['r4']);
+      await store.trackedRuns.insert(aRun('r1', { anchor: 'slack:C1:1.1' }), 1);
+      await store.trackedRuns.insert(aRun('r2', { anchor: 'slack:C1:2.2' }), 2);
+      await store.trackedRuns.insert(aRun('r3', { anchor: 'slack:C10:3.3' }), 3);
+      await store.trackedRuns.insert(aRun('r4', { anchor: 'slack:C_:4.4' }), 4);
+      await store.trackedRuns.recordTransition('r1', 0, { state: 'SUCCEEDED', serverUpdatedAt: null, sessionLink: null, tracked: false }, [], 5);
+      await store.trackedRuns.insert(aRun('r5', { anchor: 'slack:C1:5.5' }), 6);
+      expect((await store.trackedRuns.listTrackedByAnchorPrefix('slack:C1:', 10)).map((run) => run.runId)).toEqual(['r5', 'r2']);
+      expect((await store.trackedRuns.listTrackedByAnchorPrefix('slack:C_:', 10)).map((run) => run.runId)).toEqual(['r4']);
       await store.close();
     });
   });

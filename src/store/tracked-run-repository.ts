@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { NewOutboxRow, NewTrackedRun, RunObservation, TrackedRun, TrackedRunRepository } from '../core/store.js';
+import type { NewOutboxRow, NewTrackedRun, RunObservation, TrackedRun, TrackedRunRepository } from '../core/ports/store.js';
 import type { SqliteOutboxRepository } from './outbox-repository.js';
 import { fromJson, toFlag, toJson } from './sql.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aRun, aTrigger, anOutboxRow } from '../../test/store/helpers.js';
-import type { Store } from '../core/store.js';
+import type { Store } from '../core/ports/store.js';
 import { describeEachStore } from '../../test/store/adapters.js';
 
 describeEachStore((adapter) => {
@@ -120,7 +120,7 @@ describeEachStore((adapter) => {
       expect(await store.triggers.reschedule(trigger.id, 'w1', 500, 'boom', 150)).toBe(false);
       expect(await store.triggers.finish(trigger.id, 'w1', { state: 'done', runId: 'r1' }, { run: aRun('r1') }, 150)).toBe(false);
       expect(await store.triggers.get(trigger.id)).toEqual(before);
-      expect(await store.runs.get('r1')).toBeUndefined();
+      expect(await store.trackedRuns.get('r1')).toBeUndefined();
     });
 
     it('works on one anchor in order: a later trigger waits while an earlier one is unfinished', async () => {
@@ -192,19 +192,19 @@ describeEachStore((adapter) => {
       );
       expect(ok).toBe(true);
       expect(await store.triggers.get(trigger.id)).toMatchObject({ state: 'done', runId: 'r1', leaseOwner: null, leaseUntil: null, updatedAt: 50 });
-      expect(await store.runs.get('r1')).toMatchObject({ runId: 'r1', transition: 0, tracked: true, createdAt: 50 });
+      expect(await store.trackedRuns.get('r1')).toMatchObject({ runId: 'r1', transition: 0, tracked: true, createdAt: 50 });
       expect(await store.anchors.currentRun('slack:C1:1700.1')).toBe('r1');
       expect((await store.outbox.list()).map((r) => r.key)).toEqual(['r1:0:slack:C1:1700.1']);
       expect(await store.triggers.finish(trigger.id, 'w1', { state: 'failed' }, {}, 60)).toBe(false);
     });
 
     it('finishes a follow-up by tracking its ended run again', async () => {
-      await store.runs.insert(aRun('r1'), 0);
-      await store.runs.recordTransition('r1', 0, { state: 'SUCCEEDED', serverUpdatedAt: null, sessionLink: null, tracked: false }, [], 1);
+      await store.trackedRuns.insert(aRun('r1'), 0);
+      await store.trackedRuns.recordTransition('r1', 0, { state: 'SUCCEEDED', serverUpdatedAt: null, sessionLink: null, tracked: false }, [], 1);
       const { trigger } = await store.triggers.enqueue(aTrigger({ key: 'reply', kind: 'followup' }), [], 2);
       await store.triggers.claimNext('w1', 2, 100);
       expect(await store.triggers.finish(trigger.id, 'w1', { state: 'done', runId: 'r1' }, { retrack: 'r1' }, 3)).toBe(true);
-      expect(await store.runs.get('r1')).toMatchObject({ tracked: true, state: 'SUCCEEDED' });
+      expect(await store.trackedRuns.get('r1')).toMatchObject({ tracked: true, state: 'SUCCEEDED' });
     });
 
     it('finishes failed or ignored with an error and no effects', async () => {

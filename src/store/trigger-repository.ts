@@ -10,7 +10,7 @@ import {
   type TriggerOutcome,
   type TriggerRepository,
   type TriggerState,
-} from '../core/store.js';
+} from '../core/ports/store.js';
 import type { SqliteAnchorRepository } from './anchor-repository.js';
 import type { SqliteEventKeyRepository } from './event-key-repository.js';
 import type { SqliteOutboxRepository } from './outbox-repository.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NotifierError } from '../../src/core/notifier.js';
-import type { TriggerInput } from '../../src/core/triggers.js';
+import { NotifierError } from '../../src/core/ports/notifier.js';
+import type { TriggerInput } from '../../src/core/ports/triggers.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
 import { RecordingNotifier } from '../core/recording-notifier.js';
@@ -49,8 +49,8 @@ describe.skipIf(!runs)(`agent-bridge db copy${postgresSkipNote()}`, () => {
       anchor: DESTINATION,
       payload: { prompt: 'Move me', title: 'Move me', origin: { source: 'cli' }, destinations: [DESTINATION] },
     };
-    expect(await first.service.runs.submit(trigger)).toMatchObject({ accepted: true });
-    await until(async () => (await first.service.store.runs.countTracked()) === 1, 'the run to be tracked on SQLite');
+    expect(await first.service.intake.submit(trigger)).toMatchObject({ accepted: true });
+    await until(async () => (await first.service.store.trackedRuns.countTracked()) === 1, 'the run to be tracked on SQLite');
     await until(() => down.calls.length > 0, 'a failed delivery');
     await first.service.stop();
     const runId = emulator.engine.list({}).runs[0]!.run_id;
@@ -83,7 +83,7 @@ describe.skipIf(!runs)(`agent-bridge db copy${postgresSkipNote()}`, () => {
       await until(() => states('status').includes('INPROGRESS'), 'the INPROGRESS status', 20_000);
       emulator.engine.drive(runId, 'SUCCEEDED');
       await until(() => states('announce').includes('SUCCEEDED'), 'the end announced', 20_000);
-      expect(await second.service.store.runs.get(runId)).toMatchObject({ state: 'SUCCEEDED', tracked: false });
+      expect(await second.service.store.trackedRuns.get(runId)).toMatchObject({ state: 'SUCCEEDED', tracked: false });
       expect(emulator.engine.list({}).runs).toHaveLength(1);
       expect(messages().filter((message) => message.kind === 'received')).toHaveLength(1);
       expect(states('announce')).toEqual(['SUCCEEDED']);

@@ -1,4 +1,4 @@
-import type { Logger } from '../../src/core/logger.js';
+import type { Logger } from '../../src/core/ports/logger.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 

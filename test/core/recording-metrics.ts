@@ -1,4 +1,4 @@
-import type { CoreMetrics } from '../../src/core/metrics.js';
+import type { CoreMetrics } from '../../src/core/ports/metrics.js';
 
 /** A `CoreMetrics` double: every call as `name(arg)` strings in order, e.g. `outboxDelivered(slack)`. */
 export function recordingMetrics(): CoreMetrics & { calls: string[] } {

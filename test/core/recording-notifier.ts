@@ -1,4 +1,4 @@
-import type { Delivery, Notifier } from '../../src/core/notifier.js';
+import type { Delivery, Notifier } from '../../src/core/ports/notifier.js';
 
 /** What a `RecordingNotifier` saw of one call (the delivery minus its `resultOf` function). */
 export interface RecordedDelivery {

@@ -1,16 +1,17 @@
 /**
- * The scheduler under test against the real store (SQLite) and the real RunService, with a
+ * The scheduler under test against the real store (SQLite) and the real IntakeService, with a
  * TestClock, a hand-written calendar (every `period` from the epoch, UTC keys) and a run API fake
  * that answers `getRun` from a map. The intake worker is played by `createRuns`, the tracker by
  * `observe`: both write the store exactly as they would.
  */
-import { AgentApiError, isTerminalState, type RunItem } from '../../src/core/agent-runs.js';
-import { TestClock } from '../../src/core/clock.js';
-import { RunService } from '../../src/core/run-service.js';
-import type { ScheduleCalendar, Slot } from '../../src/core/schedule-calendar.js';
-import type { RunLookup, ScheduleDefinition } from '../../src/core/schedule-fire.js';
-import { Scheduler, type SchedulerOptions } from '../../src/core/scheduler.js';
-import type { ScheduleFire, Store } from '../../src/core/store.js';
+import { AgentApiError, isTerminalState, type RunItem } from '../../src/core/ports/agent-runs.js';
+import { TestClock } from '../../src/core/ports/clock.js';
+import { IntakeService } from '../../src/core/intake/intake-service.js';
+import type { ScheduleCalendar, Slot } from '../../src/core/ports/schedule-calendar.js';
+import type { RunLookup } from '../../src/core/schedules/schedule-fire.js';
+import type { ScheduleDefinition } from '../../src/core/schedules/schedule-definition.js';
+import { Scheduler, type SchedulerOptions } from '../../src/core/schedules/scheduler.js';
+import type { ScheduleFire, Store } from '../../src/core/ports/store.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import { CapturingLogger } from './capturing-logger.js';
 
@@ -77,7 +78,7 @@ export class ScheduleHarness {
     const store = extra.store ?? this.store;
     return new Scheduler({
       store,
-      runs: new RunService({ store, clock: this.clock }),
+      intake: new IntakeService({ store, clock: this.clock }),
       agentRuns: this.api,
       clock: this.clock,
       logger: this.logger,
@@ -131,10 +132,10 @@ export class ScheduleHarness {
 
   /** Plays the tracker (and the run API): the run is now in `state`. */
   async observe(runId: string, state: string): Promise<void> {
-    const run = await this.store.runs.get(runId);
+    const run = await this.store.trackedRuns.get(runId);
     if (!run) throw new Error(`unknown run ${runId}`);
     const observation = { state, serverUpdatedAt: null, sessionLink: null, tracked: !isTerminalState(state) };
-    await this.store.runs.recordTransition(runId, run.transition, observation, [], this.clock.now());
+    await this.store.trackedRuns.recordTransition(runId, run.transition, observation, [], this.clock.now());
     this.api.states.set(runId, state);
   }
 

@@ -6,10 +6,10 @@
 import { AgentApiClient } from '../../src/agent-api/index.js';
 import type { DrivePatch } from '../../src/emulator/index.js';
 import { startEmulator, type RequestLogEntry, type RunningEmulator } from '../../src/emulator/index.js';
-import { TestClock } from '../../src/core/clock.js';
-import type { RunItem } from '../../src/core/agent-runs.js';
-import type { NewTrackedRun, Store } from '../../src/core/store.js';
-import { Tracker, type TrackerOptions } from '../../src/core/tracker.js';
+import { TestClock } from '../../src/core/ports/clock.js';
+import type { RunItem } from '../../src/core/ports/agent-runs.js';
+import type { NewTrackedRun, Store } from '../../src/core/ports/store.js';
+import { Tracker, type TrackerOptions } from '../../src/core/tracker/tracker.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import { CapturingLogger } from './capturing-logger.js';
 import { recordingMetrics } from './recording-metrics.js';
@@ -55,7 +55,7 @@ export class TrackerHarness {
   /** Creates a run in the emulator and stores it as tracked (as the intake worker would). */
   async track(overrides: Partial<NewTrackedRun> = {}, prompt = 'Fix the build'): Promise<string> {
     const run = this.emulator.engine.createRun({ prompt, title: 'Fix the build' });
-    await this.store.runs.insert(this.trackedRun(run, overrides), this.clock.now());
+    await this.store.trackedRuns.insert(this.trackedRun(run, overrides), this.clock.now());
     return run.run_id;
   }
 

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/index.js';
-import type { Logger } from '../../src/core/logger.js';
+import type { Logger } from '../../src/core/ports/logger.js';
 import { startService, type RunningService, type ServiceOptions } from '../../src/main.js';
 import { CapturingLogger } from '../core/capturing-logger.js';
 import { tempDir } from './spawn-cli.js';

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../../src/core/clock.js';
-import { RunService } from '../../src/core/run-service.js';
-import { referenceLine, type TriggerInput } from '../../src/core/triggers.js';
+import { systemClock } from '../../src/core/ports/clock.js';
+import { IntakeService } from '../../src/core/intake/intake-service.js';
+import { referenceLine, type TriggerInput } from '../../src/core/ports/triggers.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
 import { ROOT, startTs, tempDir, type RunningCli } from '../helpers/spawn-cli.js';
@@ -67,7 +67,7 @@ function startChild(space: ReturnType<typeof workspace>, extra: Record<string, s
 /** Submits triggers straight into the database, as an edge of any process would. */
 async function submit(dbPath: string, triggers: TriggerInput[]): Promise<void> {
   const store = openSqliteStore({ path: dbPath });
-  const service = new RunService({ store, clock: systemClock });
+  const service = new IntakeService({ store, clock: systemClock });
   for (const trigger of triggers) await service.submit(trigger);
   await store.close();
 }

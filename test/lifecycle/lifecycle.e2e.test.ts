@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OutboxMessage } from '../../src/core/messages.js';
-import type { TriggerInput } from '../../src/core/triggers.js';
+import type { OutboxMessage } from '../../src/core/ports/messages.js';
+import type { TriggerInput } from '../../src/core/ports/triggers.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
 import { RecordingNotifier } from '../core/recording-notifier.js';
@@ -51,8 +51,8 @@ describe('a trigger through the running service', () => {
       anchor: DESTINATION,
       payload: { prompt: 'Ship it', title: 'Ship it', origin: { source: 'cli' }, destinations: [DESTINATION] },
     };
-    expect(await service.runs.submit(trigger)).toMatchObject({ accepted: true });
-    expect(await service.runs.submit(trigger)).toMatchObject({ accepted: false });
+    expect(await service.intake.submit(trigger)).toMatchObject({ accepted: true });
+    expect(await service.intake.submit(trigger)).toMatchObject({ accepted: false });
     await until(() => states('status').includes('QUEUED'), 'the first status');
     const [run] = emulator.engine.list({}).runs;
     const runId = run!.run_id;
@@ -63,7 +63,7 @@ describe('a trigger through the running service', () => {
     }
     await until(() => states('announce').includes('SUCCEEDED'), 'the SUCCEEDED announcement');
 
-    await service.runs.submit({ kind: 'followup', key: 'lifecycle-2', source: 'cli', anchor: DESTINATION, payload: { message: 'one more thing' } });
+    await service.intake.submit({ kind: 'followup', key: 'lifecycle-2', source: 'cli', anchor: DESTINATION, payload: { message: 'one more thing' } });
     await until(() => delivered().some((message) => message.kind === 'followup_accepted'), 'the follow-up acknowledgement');
     emulator.engine.drive(runId, 'INPROGRESS');
     await until(() => states('status').at(-1) === 'INPROGRESS', 'the revived INPROGRESS');

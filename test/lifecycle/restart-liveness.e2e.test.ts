@@ -1,10 +1,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../../src/core/clock.js';
-import { RunService } from '../../src/core/run-service.js';
-import { TRACKER_LEASE } from '../../src/core/tracker.js';
-import { referenceLine, type TriggerInput } from '../../src/core/triggers.js';
+import { systemClock } from '../../src/core/ports/clock.js';
+import { IntakeService } from '../../src/core/intake/intake-service.js';
+import { TRACKER_LEASE } from '../../src/core/tracker/tracker.js';
+import { referenceLine, type TriggerInput } from '../../src/core/ports/triggers.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import { ROOT, startTs, tempDir, type RunningCli } from '../helpers/spawn-cli.js';
@@ -93,7 +93,7 @@ const startTrigger = (key: string, anchor: string): TriggerInput => ({
 });
 
 async function submit(store: SqliteStore, trigger: TriggerInput): Promise<void> {
-  await new RunService({ store, clock: systemClock }).submit(trigger);
+  await new IntakeService({ store, clock: systemClock }).submit(trigger);
 }
 
 async function until<T>(check: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs: number): Promise<T> {
@@ -117,7 +117,7 @@ async function holdEverything(space: Workspace, store: SqliteStore, first: Runni
   await submit(store, startTrigger('tracked', 'test:tracked'));
   const runId = await until(async () => (await store.triggers.getByKey('tracked'))?.runId ?? undefined, 'the first run', 20_000);
   emulator.engine.drive(runId, 'INPROGRESS');
-  await until(async () => (await store.runs.get(runId))?.state === 'INPROGRESS', 'the tracker to see INPROGRESS', 20_000);
+  await until(async () => (await store.trackedRuns.get(runId))?.state === 'INPROGRESS', 'the tracker to see INPROGRESS', 20_000);
 
   await emulatorCall('POST', '/faults', { delay_ms: 300_000, match: 'POST /agent/run' });
   await submit(store, startTrigger('held', 'test:hang-held'));

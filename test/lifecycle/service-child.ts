@@ -13,8 +13,8 @@
  */
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { loadConfig } from '../../src/config/index.js';
-import type { AgentRuns } from '../../src/core/agent-runs.js';
-import type { Delivery, Notifier } from '../../src/core/notifier.js';
+import type { AgentRuns } from '../../src/core/ports/agent-runs.js';
+import type { Delivery, Notifier } from '../../src/core/ports/notifier.js';
 import { createLogger } from '../../src/log/create-logger.js';
 import { startService } from '../../src/main.js';
 

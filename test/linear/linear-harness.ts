@@ -8,7 +8,7 @@ import type { RunningService } from '../../src/main.js';
 import { startFakeLinearApi, type FakeLinearApi, type FakeLinearIssue } from '../fakes/linear-api.js';
 import { LINEAR_IDS, commentCreated, labelAdded, labelRemoved, linearDelivery, type Json, type LinearEnvelopeFixture } from '../fixtures/linear/index.js';
 import { startBridge } from '../helpers/start-bridge.js';
-import type { Logger } from '../../src/core/logger.js';
+import type { Logger } from '../../src/core/ports/logger.js';
 
 export const LINEAR_SECRET = 'linear-webhook-secret-0123456789';
 export const LINEAR_KEY = 'lin_api_e2e_0123456789abcdef';

@@ -111,7 +111,7 @@ describe('a trigger label starts a run and the issue tells the story', () => {
 
   it('the same label again, or a second trigger label, while the run is active starts nothing', async () => {
     const { issue, data, run } = await labelledIssue();
-    await until(async () => (await bridge.service.store.runs.get(run.run_id)) !== undefined, 'the stored run');
+    await until(async () => (await bridge.service.store.trackedRuns.get(run.run_id)) !== undefined, 'the stored run');
     const readded = labelAdded(agent, [bug], { ...data, updatedAt: '2026-03-02T11:00:00.000Z' });
     expect((await bridge.deliver(readded)).body['outcome']).toBe('ignored');
     const second = labelAdded(agentWeb, [bug, agent], { ...data, updatedAt: '2026-03-02T11:05:00.000Z' });
@@ -147,7 +147,7 @@ describe('a trigger label starts a run and the issue tells the story', () => {
     await until(() => emulator.engine.get(run.run_id)?.state === 'CANCELLED', 'the cancel after the move');
     await until(() => bodies(issue.id).some((body) => body.includes('Cancelled by Grace Hopper')), 'the cancelled comment');
     // People still see the identifier the run was started with.
-    expect((await bridge.service.store.runs.get(run.run_id))?.title).toBe(`${issue.identifier}: Move me`);
+    expect((await bridge.service.store.trackedRuns.get(run.run_id))?.title).toBe(`${issue.identifier}: Move me`);
   });
 
   it('a team that is not allowed starts nothing', async () => {

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { RunItem } from '../../src/core/agent-runs.js';
-import { readPause } from '../../src/core/schedule-pause.js';
-import type { ScheduleFire } from '../../src/core/store.js';
-import { referenceLine } from '../../src/core/triggers.js';
+import type { RunItem } from '../../src/core/ports/agent-runs.js';
+import { readPause } from '../../src/core/schedules/schedule-pause.js';
+import type { ScheduleFire } from '../../src/core/ports/store.js';
+import { referenceLine } from '../../src/core/ports/triggers.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
 import { startFakeSlackApi, type FakeSlackApi, type SlackCall } from '../fakes/slack-api.js';

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { referenceLine } from '../../src/core/triggers.js';
+import { referenceLine } from '../../src/core/ports/triggers.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
 import { messageKey } from '../../src/slack/normalise.js';

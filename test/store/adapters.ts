@@ -9,7 +9,7 @@
  *   skipped under a title that says so, except under CI, where that is an error.
  */
 import { afterAll, describe } from 'vitest';
-import type { Store } from '../../src/core/store.js';
+import type { Store } from '../../src/core/ports/store.js';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
 import { postgresSkipNote, requirePostgres, startPostgres, type PostgresServer } from '../helpers/postgres-server.js';

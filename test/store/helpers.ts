@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { NewOutboxRow, NewTrackedRun, NewTrigger } from '../../src/core/store.js';
+import type { NewOutboxRow, NewTrackedRun, NewTrigger } from '../../src/core/ports/store.js';
 
 /** A fresh temporary directory; `remove()` deletes it with everything in it. */
 export function tempDir(prefix = 'agent-bridge-store-'): { dir: string; remove: () => void } {

@@ -1,9 +1,9 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { isTerminalState } from '../../src/core/agent-runs.js';
-import { receivedKey } from '../../src/core/messages.js';
-import { referenceLine } from '../../src/core/triggers.js';
+import { isTerminalState } from '../../src/core/ports/agent-runs.js';
+import { receivedKey } from '../../src/core/ports/messages.js';
+import { referenceLine } from '../../src/core/ports/triggers.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { messageKey, threadKey } from '../../src/slack/normalise.js';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
@@ -286,7 +286,7 @@ async function crashBurst(scenario: Scenario): Promise<void> {
   const outbox = await store.outbox.counts();
   const failedRows = (await store.outbox.list({ state: 'failed' })).map((row) => `${row.key}: ${row.lastError ?? ''}`);
   const triggerStates = await store.triggers.countByState();
-  const stillTracked = await store.runs.countTracked();
+  const stillTracked = await store.trackedRuns.countTracked();
   const triggerRuns = new Map<string, string | undefined>();
   let triggersReclaimed = 0;
   for (const mention of mentions) {

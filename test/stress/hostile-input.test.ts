@@ -19,7 +19,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quote } from '../../src/core/quote.js';
-import { referenceLine } from '../../src/core/triggers.js';
+import { referenceLine } from '../../src/core/ports/triggers.js';
 import { messageKey } from '../../src/slack/normalise.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';

@@ -4,7 +4,7 @@
  * marker or as our own words. Reads the requests from the service's database.
  */
 import Database from 'better-sqlite3';
-import { referenceLine } from '../../src/core/triggers.js';
+import { referenceLine } from '../../src/core/ports/triggers.js';
 
 /** Our quoted blocks and the lines the service itself writes inside them. */
 const BLOCKS = [

@@ -6,7 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AgentApiError, type AgentRuns } from '../../src/core/agent-runs.js';
+import { AgentApiError, type AgentRuns } from '../../src/core/ports/agent-runs.js';
 import { createEmulatorHandler, type RunEngine, type Timings } from '../../src/emulator/index.js';
 import type { FakeLinearApi, LinearCall } from '../fakes/linear-api.js';
 import type { FakeSlackApi, SlackCall } from '../fakes/slack-api.js';

@@ -7,7 +7,7 @@
  * the end message last. Secrets are scanned across everything at the end (item 5).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { referenceLine } from '../../src/core/triggers.js';
+import { referenceLine } from '../../src/core/ports/triggers.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
 import { messageKey } from '../../src/slack/normalise.js';

@@ -9,8 +9,8 @@
  */
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunItem } from '../../src/core/agent-runs.js';
-import { referenceLine } from '../../src/core/triggers.js';
+import type { RunItem } from '../../src/core/ports/agent-runs.js';
+import { referenceLine } from '../../src/core/ports/triggers.js';
 import type { RunningService } from '../../src/main.js';
 import { messageKey } from '../../src/slack/normalise.js';
 import { CapturingLogger } from '../core/capturing-logger.js';

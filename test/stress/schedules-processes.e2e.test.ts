@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { referenceLine } from '../../src/core/triggers.js';
+import { referenceLine } from '../../src/core/ports/triggers.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { scheduleTriggerKey } from '../../src/core/schedule-fire.js';
+import { scheduleTriggerKey } from '../../src/core/schedules/schedule-definition.js';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
 import { tempDir } from '../helpers/spawn-cli.js';
 import { BridgePool, seededRandom, sleep, stressSeed } from './crash-harness.js';

@@ -6,7 +6,7 @@
  */
 import { inspect } from 'node:util';
 import { expect } from 'vitest';
-import type { Logger } from '../../src/core/logger.js';
+import type { Logger } from '../../src/core/ports/logger.js';
 import type { RunEngine } from '../../src/emulator/index.js';
 import { createLogger } from '../../src/log/create-logger.js';
 import type { FakeLinearApi } from '../fakes/linear-api.js';

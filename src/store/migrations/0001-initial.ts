@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 /**
  * The first schema. Times are epoch milliseconds (INTEGER), JSON is TEXT, booleans are 0/1.

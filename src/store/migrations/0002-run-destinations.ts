@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 /**
  * Where a run's messages go, and the trigger that asked for it. A Slack- or Linear-started run

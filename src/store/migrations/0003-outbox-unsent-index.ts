@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 /**
  * The outbox claim wants the oldest unsent row whose destination has nothing earlier unsent. Through

@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 /**
  * Process liveness (issue 16): leases used to say only how long their holder's work may take, so a

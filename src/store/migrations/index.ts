@@ -3,14 +3,10 @@ import { migration0002 } from './0002-run-destinations.js';
 import { migration0003 } from './0003-outbox-unsent-index.js';
 import { migration0004 } from './0004-process-liveness.js';
 import { migration0005 } from './0005-linear-issue-ids.js';
+import type { Migration } from './migration.js';
 
-/** A numbered schema change, applied once, in its own transaction. */
-export interface Migration {
-  /** 1, 2, 3, … in order, never reused. */
-  id: number;
-  name: string;
-  sql: string;
-}
+export type { Migration } from './migration.js';
+
 
 /**
  * Every migration, in order. Append-only. They are TypeScript modules (not .sql files) so the build

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { AnchorRepository } from '../../core/store.js';
+import type { AnchorRepository } from '../../core/ports/store.js';
 import { rows, row, run, transaction, type Queryable } from './pg-sql.js';
 
 /**

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aTrigger, anOutboxRow } from '../../../test/store/helpers.js';
 import { postgresSkipNote, requirePostgres, startPostgres, type PostgresServer } from '../../../test/helpers/postgres-server.js';
 import { until } from '../../../test/helpers/until.js';
-import type { StoreChange } from '../../core/store.js';
+import type { StoreChange } from '../../core/ports/store.js';
 import { openPostgresStore, type PostgresStore } from './postgres-store.js';
 
 /*

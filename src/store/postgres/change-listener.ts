@@ -5,7 +5,7 @@
  * safety net: a notification lost while the connection is down costs at most one idle interval.
  */
 import pg from 'pg';
-import type { StoreChange } from '../../core/store.js';
+import type { StoreChange } from '../../core/ports/store.js';
 import { TYPES } from './pg-sql.js';
 
 export const CHANGES_CHANNEL = 'agent_bridge_changes';

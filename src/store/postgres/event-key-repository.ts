@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { EventKeyRepository } from '../../core/store.js';
+import type { EventKeyRepository } from '../../core/ports/store.js';
 import { changes, row, type Queryable } from './pg-sql.js';
 
 export class PostgresEventKeyRepository implements EventKeyRepository {

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { processOfOwner, type LeaseRepository } from '../../core/store.js';
+import { processOfOwner, type LeaseRepository } from '../../core/ports/store.js';
 import { holderGone } from '../process-repository.js';
 import { row, run } from './pg-sql.js';
 

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { OUTBOX_STATES, processOfOwner, type NewOutboxRow, type OutboxRepository, type OutboxRow, type OutboxState } from '../../core/store.js';
+import { OUTBOX_STATES, processOfOwner, type NewOutboxRow, type OutboxRepository, type OutboxRow, type OutboxState } from '../../core/ports/store.js';
 import { toOutboxRow } from '../outbox-repository.js';
 import { holderGone } from '../process-repository.js';
 import { countStates, toJson } from '../sql.js';

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { checkDatabaseUrl, describeTarget } from '../../config/database-url.js';
 import { StartupError } from '../../core/startup-error.js';
-import type { Store, StoreChange } from '../../core/store.js';
+import type { Store, StoreChange } from '../../core/ports/store.js';
 import { PostgresAnchorRepository } from './anchor-repository.js';
 import { ChangeListener } from './change-listener.js';
 import { PostgresEventKeyRepository } from './event-key-repository.js';
@@ -32,7 +32,7 @@ export interface PostgresStoreOptions {
 /** The `Store` on a node-postgres pool: several processes (replicas) may share the database. */
 export class PostgresStore implements Store {
   readonly triggers: PostgresTriggerRepository;
-  readonly runs: PostgresTrackedRunRepository;
+  readonly trackedRuns: PostgresTrackedRunRepository;
   readonly anchors: PostgresAnchorRepository;
   readonly eventKeys: PostgresEventKeyRepository;
   readonly outbox: PostgresOutboxRepository;
@@ -48,10 +48,10 @@ export class PostgresStore implements Store {
     private readonly changes: ChangeListener,
   ) {
     this.outbox = new PostgresOutboxRepository(pool);
-    this.runs = new PostgresTrackedRunRepository(pool, this.outbox);
+    this.trackedRuns = new PostgresTrackedRunRepository(pool, this.outbox);
     this.anchors = new PostgresAnchorRepository(pool);
     this.eventKeys = new PostgresEventKeyRepository(pool);
-    this.triggers = new PostgresTriggerRepository(pool, { outbox: this.outbox, runs: this.runs, anchors: this.anchors, eventKeys: this.eventKeys });
+    this.triggers = new PostgresTriggerRepository(pool, { outbox: this.outbox, runs: this.trackedRuns, anchors: this.anchors, eventKeys: this.eventKeys });
     this.scheduleFires = new PostgresScheduleFireRepository(pool);
     this.leases = new PostgresLeaseRepository(pool);
     this.processes = new PostgresProcessRepository(pool);

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { ProcessRecord, ProcessRepository } from '../../core/store.js';
+import type { ProcessRecord, ProcessRepository } from '../../core/ports/store.js';
 import { changes, rows, run } from './pg-sql.js';
 
 interface Row {

@@ -117,13 +117,13 @@ describe.skipIf(!runs)(`replicas racing on one database${postgresSkipNote()}`, (
     const attempts = replicas.flatMap((store, r) => Array.from({ length: 5 }, (_, i) => store.leases.acquire('tracker', `replica-${r}:${i}`, 1000, 10_000)));
     expect((await Promise.all(attempts)).filter(Boolean)).toHaveLength(1);
 
-    await replicas[0]!.runs.insert(aRun('race-run'), 0);
+    await replicas[0]!.trackedRuns.insert(aRun('race-run'), 0);
     const observation = { state: 'SUCCEEDED', serverUpdatedAt: null, sessionLink: null, tracked: false };
     const transitions = replicas.flatMap((store, r) =>
-      Array.from({ length: 5 }, (_, i) => store.runs.recordTransition('race-run', 0, observation, [anOutboxRow(`race-run:1:${r}:${i}`)], 5)),
+      Array.from({ length: 5 }, (_, i) => store.trackedRuns.recordTransition('race-run', 0, observation, [anOutboxRow(`race-run:1:${r}:${i}`)], 5)),
     );
     expect((await Promise.all(transitions)).filter(Boolean)).toHaveLength(1);
-    expect(await replicas[0]!.runs.get('race-run')).toMatchObject({ transition: 1, state: 'SUCCEEDED' });
+    expect(await replicas[0]!.trackedRuns.get('race-run')).toMatchObject({ transition: 1, state: 'SUCCEEDED' });
     expect((await replicas[0]!.outbox.list()).filter((row) => row.key.startsWith('race-run:'))).toHaveLength(1);
   });
 

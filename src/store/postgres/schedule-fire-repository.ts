@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { ScheduleFire, ScheduleFireRepository } from '../../core/store.js';
+import type { ScheduleFire, ScheduleFireRepository } from '../../core/ports/store.js';
 import { toScheduleFire } from '../schedule-fire-repository.js';
 import { changes, rows, run } from './pg-sql.js';
 

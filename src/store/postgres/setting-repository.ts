@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { SettingRepository } from '../../core/store.js';
+import type { SettingRepository } from '../../core/ports/store.js';
 import { row, run } from './pg-sql.js';
 
 export class PostgresSettingRepository implements SettingRepository {

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { NewOutboxRow, NewTrackedRun, RunObservation, TrackedRun, TrackedRunRepository } from '../../core/store.js';
+import type { NewOutboxRow, NewTrackedRun, RunObservation, TrackedRun, TrackedRunRepository } from '../../core/ports/store.js';
 import { toFlag, toJson } from '../sql.js';
 import { toTrackedRun } from '../tracked-run-repository.js';
 import type { PostgresOutboxRepository } from './outbox-repository.js';

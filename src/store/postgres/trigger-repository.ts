@@ -9,7 +9,7 @@ import {
   type TriggerOutcome,
   type TriggerRepository,
   type TriggerState,
-} from '../../core/store.js';
+} from '../../core/ports/store.js';
 import { holderGone } from '../process-repository.js';
 import { countStates, toJson } from '../sql.js';
 import { toTrigger } from '../trigger-repository.js';

@@ -1,4 +1,4 @@
-import type { Migration } from '../../migrations/index.js';
+import type { Migration } from '../../migrations/migration.js';
 
 /**
  * The first schema, as SQLite's migration 1: times are epoch milliseconds (BIGINT), JSON is TEXT

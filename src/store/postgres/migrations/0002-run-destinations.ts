@@ -1,4 +1,4 @@
-import type { Migration } from '../../migrations/index.js';
+import type { Migration } from '../../migrations/migration.js';
 
 /** As SQLite's migration 2: where a run's messages go, and the trigger that asked for it. */
 export const pgMigration0002: Migration = {

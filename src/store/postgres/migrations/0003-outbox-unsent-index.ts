@@ -1,4 +1,4 @@
-import type { Migration } from '../../migrations/index.js';
+import type { Migration } from '../../migrations/migration.js';
 
 /** As SQLite's migration 3: partial indexes of unsent rows and unfinished triggers, in id order, for the claims. */
 export const pgMigration0003: Migration = {

@@ -1,4 +1,4 @@
-import type { Migration } from '../../migrations/index.js';
+import type { Migration } from '../../migrations/migration.js';
 
 /** As SQLite's migration 4: the processes sharing the database, and the process holding each claim. */
 export const pgMigration0004: Migration = {

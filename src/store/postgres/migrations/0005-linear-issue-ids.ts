@@ -1,4 +1,4 @@
-import type { Migration } from '../../migrations/index.js';
+import type { Migration } from '../../migrations/migration.js';
 
 /**
  * As SQLite's migration 5, for what a PostgreSQL database can hold: the `linear.states` moves made for

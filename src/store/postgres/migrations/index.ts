@@ -1,4 +1,4 @@
-import type { Migration } from '../../migrations/index.js';
+import type { Migration } from '../../migrations/migration.js';
 import { pgMigration0001 } from './0001-initial.js';
 import { pgMigration0002 } from './0002-run-destinations.js';
 import { pgMigration0003 } from './0003-outbox-unsent-index.js';

@@ -1,0 +1,69 @@
+import type { Clock } from '../ports/clock.js';
+import { deniedNotice, type AccessPolicy } from '../ports/intake.js';
+import { receivedKey, type OutboxMessage } from '../ports/messages.js';
+import type { NewOutboxRow, Store } from '../ports/store.js';
+import { requesterName, type TriggerInput } from '../ports/triggers.js';
+
+/** A trigger an edge tried to submit that breaks the core's rules: a bug at the edge, not bad user input. */
+export class InvalidTriggerError extends Error {
+  override readonly name = 'InvalidTriggerError';
+}
+
+/**
+ * The core's front door for every edge (Slack, Linear, schedules, CLI): store the trigger once per
+ * key, together with the "received" messages owed for it, then wake the workers. The edge answers
+ * its platform only after this resolves (store, acknowledge, then work).
+ */
+export class IntakeService {
+  constructor(
+    private readonly deps: {
+      store: Store;
+      clock: Clock;
+      /** Told after a new trigger is stored (wakes the intake worker). */
+      onStored?: () => void;
+      /** Who may ask: a refused request is stored (so a retry is still recognised) but owes only a private notice. */
+      access?: AccessPolicy;
+    },
+  ) {}
+
+  /**
+   * Stores the trigger; `accepted` is false for a key already seen (a retried or redelivered event).
+   * `rememberKeys` (e.g. a webhook's delivery id) are remembered in the same transaction.
+   */
+  async submit(input: TriggerInput, options: { rememberKeys?: readonly string[] } = {}): Promise<{ accepted: boolean; triggerId: number }> {
+    validate(input);
+    const denied = this.deps.access?.deny(input);
+    const owed: NewOutboxRow[] = denied
+      ? [deniedNotice(input, denied)]
+      : input.kind === 'start'
+        ? input.payload.destinations.map((destination) => {
+            const requester = requesterName(input.payload.requester);
+            const message: OutboxMessage = {
+              kind: 'received',
+              title: input.payload.title,
+              ...(requester && { requester }),
+              ...(input.payload.reference !== undefined && { reference: input.payload.reference }),
+            };
+            return { key: receivedKey(input.key, destination), destination, kind: 'received', payload: message };
+          })
+        : [];
+    const { inserted, trigger } = await this.deps.store.triggers.enqueue(
+      { key: input.key, kind: input.kind, source: input.source, anchor: input.anchor, payload: input.payload },
+      owed,
+      this.deps.clock.now(),
+      options.rememberKeys,
+    );
+    if (inserted) this.deps.onStored?.();
+    return { accepted: inserted, triggerId: trigger.id };
+  }
+}
+
+function validate(input: TriggerInput): void {
+  if (!input.key) throw new InvalidTriggerError('a trigger needs a key');
+  if (!input.anchor) throw new InvalidTriggerError(`trigger ${input.key} has no anchor`);
+  if (input.kind === 'start') {
+    if (!input.payload.prompt.trim()) throw new InvalidTriggerError(`trigger ${input.key} has an empty prompt`);
+    if (input.payload.destinations.length === 0) throw new InvalidTriggerError(`trigger ${input.key} has nowhere to report`);
+  }
+  if (input.kind === 'followup' && !input.payload.message.trim()) throw new InvalidTriggerError(`trigger ${input.key} has an empty follow-up`);
+}

@@ -1,0 +1,316 @@
+import { AgentApiError, type AgentRuns, type CreatedRun } from '../ports/agent-runs.js';
+import type { Clock } from '../ports/clock.js';
+import { explainAgentApiError } from '../explain-error.js';
+import type { Logger } from '../ports/logger.js';
+import type { OutboxMessage } from '../ports/messages.js';
+import { anchorAliasKey, receivedKey, transitionKey } from '../ports/messages.js';
+import { noMetrics, type CoreMetrics } from '../ports/metrics.js';
+import { allowEveryone, deniedNotice, type AccessPolicy, type PromptEnricher } from '../ports/intake.js';
+import { failureMessages, notice, retryNotice, stoppingMessages } from './intake-messages.js';
+import { findRunByReference } from './reconcile.js';
+import { resolveRoute, type ResolvedRoute, type RoutingTable } from './routing.js';
+import type { NewOutboxRow, StoredTrigger, Store, TriggerEffects, TriggerOutcome } from '../ports/store.js';
+import { type CancelPayload, type FollowupPayload, type StartPayload, promptWithReference, requesterName } from '../ports/triggers.js';
+
+export interface IntakeOptions {
+  /** How long a trigger is retried while the run API fails (`intake.retry_window`). */
+  retryWindowMs: number;
+  /** Lease on a claimed trigger, renewed every third of it while work goes on. Default 30 s. */
+  leaseMs?: number;
+  baseBackoffMs?: number;
+  maxBackoffMs?: number;
+  /** How far back (on the server's clock) to look for a run a crashed attempt may have created. */
+  reconcileLookbackMs?: number;
+}
+
+export interface IntakeDeps {
+  store: Store;
+  runs: AgentRuns;
+  clock: Clock;
+  logger: Logger;
+  routing: RoutingTable;
+  owner: string;
+  options: IntakeOptions;
+  access?: AccessPolicy;
+  /** By trigger source (`slack`, `linear`, …). */
+  enrichers?: Record<string, PromptEnricher>;
+  metrics?: CoreMetrics;
+  random?: () => number;
+}
+
+/** How a handler ends a trigger; undefined when it lost the lease and must leave it alone. */
+interface Settlement {
+  outcome: TriggerOutcome;
+  effects: TriggerEffects;
+}
+
+const settle = (outcome: TriggerOutcome, effects: TriggerEffects = {}): Settlement => ({ outcome, effects });
+
+/**
+ * Works the inbox: claims one stored trigger at a time (a lease, so two processes never work the
+ * same one), and starts, steers or stops the run it asks for. Run-API failures are retried with
+ * backoff for `retryWindowMs`, then reported to the person; a create that may have happened is
+ * reconciled by listing before anything is created again.
+ */
+export class IntakeWorker {
+  private readonly metrics: CoreMetrics;
+  private readonly access: AccessPolicy;
+  private readonly leaseMs: number;
+
+  constructor(private readonly deps: IntakeDeps) {
+    this.metrics = deps.metrics ?? noMetrics;
+    this.access = deps.access ?? allowEveryone;
+    this.leaseMs = deps.options.leaseMs ?? 30_000;
+  }
+
+  /** Claims and works one due trigger; false when none is due. */
+  async workOnce(): Promise<boolean> {
+    const { store, clock, owner } = this.deps;
+    const trigger = await store.triggers.claimNext(owner, clock.now(), this.leaseMs);
+    if (!trigger) return false;
+    const log = this.deps.logger.child({ trigger: trigger.key, kind: trigger.kind, attempt: trigger.attempts });
+    // A short lease kept alive while we work: a crashed worker's trigger is taken over within
+    // one lease, while a slow run-API call never lets a second worker start on it.
+    const stopHeartbeat = this.heartbeat(trigger);
+    try {
+      let settlement: Settlement | undefined;
+      try {
+        settlement = await this.handle(trigger);
+      } catch (error) {
+        await this.failedAttempt(trigger, error, log);
+        return true;
+      }
+      if (settlement) await this.finish(trigger, settlement.outcome, settlement.effects);
+      return true;
+    } finally {
+      stopHeartbeat();
+    }
+  }
+
+  private heartbeat(trigger: StoredTrigger): () => void {
+    const { clock, store, owner } = this.deps;
+    let cancel: (() => void) | undefined;
+    const beat = () => {
+      cancel = clock.setTimer(() => {
+        store.triggers.extendLease(trigger.id, owner, clock.now(), this.leaseMs).then(
+          (held) => (held ? beat() : this.deps.logger.warn({ trigger: trigger.key }, 'lost the lease while working')),
+          (error: unknown) => this.deps.logger.error({ err: error, trigger: trigger.key }, 'could not renew the lease'),
+        );
+      }, Math.floor(this.leaseMs / 3));
+    };
+    beat();
+    return () => cancel?.();
+  }
+
+  /** Works triggers until none is due (tests, shutdown). */
+  async drain(limit = 1000): Promise<number> {
+    let handled = 0;
+    while (handled < limit && (await this.workOnce())) handled++;
+    return handled;
+  }
+
+  private handle(trigger: StoredTrigger): Promise<Settlement | undefined> {
+    const denied = this.access.deny(trigger);
+    // Also checked when the trigger was stored; checked again here because the policy may have changed.
+    if (denied) return Promise.resolve(settle({ state: 'ignored', error: 'not allowed' }, { owed: [deniedNotice(trigger, denied)] }));
+    if (trigger.kind === 'start') return this.start(trigger);
+    if (trigger.kind === 'followup') return this.followup(trigger);
+    return this.cancel(trigger);
+  }
+
+  private async start(trigger: StoredTrigger): Promise<Settlement | undefined> {
+    const payload = trigger.payload as StartPayload;
+    if (payload.followupIfLinked) {
+      const current = await this.currentRun(trigger.anchor, payload.otherAnchors);
+      if (current) return this.sendFollowup(trigger, current, payload.prompt, payload.reference);
+    }
+    if (payload.unlessActive) {
+      const current = await this.currentRun(trigger.anchor, payload.otherAnchors);
+      const run = current ? await this.deps.store.trackedRuns.get(current) : undefined;
+      if (run?.tracked) {
+        const reason = `run ${run.runId} is still active here (${run.state}); stop it or wait for it to end before starting another`;
+        return settle({ state: 'ignored', runId: run.runId, error: 'a run is already active' }, { owed: failureMessages(trigger, reason) });
+      }
+    }
+    const route = resolveRoute(this.deps.routing, payload.origin);
+    const prompt = promptWithReference(await this.enrich(trigger, payload), trigger.key);
+    const title = route.title ?? payload.title;
+    let created: CreatedRun | undefined;
+    if (trigger.createAttemptedAt !== null) {
+      // A previous attempt may have created the run before it crashed or timed out: adopt it.
+      const lookback = this.deps.options.reconcileLookbackMs ?? 15 * 60_000;
+      const found = await findRunByReference(this.deps.runs, trigger.key, {
+        ...(route.kind === 'run' && { name: route.config.name }),
+        createdAfter: new Date(trigger.createAttemptedAt - lookback).toISOString(),
+      });
+      if (found) {
+        this.deps.logger.info({ trigger: trigger.key, runId: found.run_id }, 'adopted the run an earlier attempt created');
+        // Stored as just created: the tracker then observes (and announces) whatever state the
+        // run has reached since, exactly as if the create had answered.
+        created = { run_id: found.run_id, state: 'QUEUED' };
+      }
+    }
+    if (!created) {
+      if (!(await this.deps.store.triggers.markCreateAttempted(trigger.id, this.deps.owner, this.deps.clock.now()))) return undefined;
+      created = await this.create(route, prompt, title, payload);
+    }
+    this.metrics.runStarted(trigger.source);
+    this.metrics.intakeLatency(this.deps.clock.now() - trigger.receivedAt);
+    const destinations = payload.destinations;
+    const snapshot = { runId: created.run_id, title, state: created.state, pullRequests: [] };
+    const owed: NewOutboxRow[] = destinations.map((destination) => ({
+      key: transitionKey(created.run_id, 0, destination, 'status'),
+      destination,
+      kind: 'status',
+      payload: { kind: 'status', run: snapshot, receivedKey: receivedKey(trigger.key, destination) } satisfies OutboxMessage,
+    }));
+    return settle(
+      { state: 'done', runId: created.run_id },
+      {
+        run: {
+          runId: created.run_id,
+          anchor: trigger.anchor,
+          source: trigger.source,
+          title,
+          route,
+          destinations,
+          triggerKey: trigger.key,
+          state: created.state,
+          serverUpdatedAt: null,
+          sessionLink: null,
+        },
+        link: { anchor: trigger.anchor, runId: created.run_id },
+        owed,
+      },
+    );
+  }
+
+  /**
+   * The anchor's current run; a thread our own message started (`/agent <prompt>`) counts as its
+   * trigger's anchor (an alias). When the anchor has none, the trigger's other anchors for the same
+   * place are tried in order, the same way.
+   */
+  private async currentRun(anchor: string, otherAnchors: readonly string[] = []): Promise<string | undefined> {
+    for (const name of [anchor, ...otherAnchors]) {
+      const direct = await this.deps.store.anchors.currentRun(name);
+      if (direct) return direct;
+      const alias = await this.deps.store.settings.get(anchorAliasKey(name));
+      const aliased = alias ? await this.deps.store.anchors.currentRun(alias) : undefined;
+      if (aliased) return aliased;
+    }
+    return undefined;
+  }
+
+  private async enrich(trigger: StoredTrigger, payload: StartPayload): Promise<string> {
+    const enricher = this.deps.enrichers?.[trigger.source];
+    if (!enricher) return payload.prompt;
+    try {
+      return await enricher.enrich(trigger, payload);
+    } catch (error) {
+      this.deps.logger.warn({ err: error, trigger: trigger.key }, 'could not gather the request context; starting with the request alone');
+      return payload.prompt;
+    }
+  }
+
+  private create(route: ResolvedRoute, prompt: string, title: string, payload: StartPayload): Promise<CreatedRun> {
+    if (route.kind === 'factory') {
+      return this.deps.runs.dispatchToFactory(route.factory_uid, {
+        prompt,
+        title,
+        ...(payload.ticket?.ref && { ticket_ref: payload.ticket.ref }),
+        ...(payload.ticket?.url && { ticket_url: payload.ticket.url }),
+      });
+    }
+    return this.deps.runs.createRun({
+      prompt,
+      title,
+      config: route.config,
+      ...(route.agent_identity_uid && { agent_identity_uid: route.agent_identity_uid }),
+    });
+  }
+
+  private async followup(trigger: StoredTrigger): Promise<Settlement> {
+    const payload = trigger.payload as FollowupPayload;
+    const runId = await this.currentRun(trigger.anchor, payload.otherAnchors);
+    // A reply in a thread that never had a run is conversation, not a request.
+    if (!runId) return settle({ state: 'ignored', error: 'no run at this anchor' }, payload.noRunNotice ? { owed: [notice(trigger, 'no-run', payload.noRunNotice)] } : {});
+    return this.sendFollowup(trigger, runId, payload.message, payload.reference);
+  }
+
+  private async sendFollowup(trigger: StoredTrigger, runId: string, message: string, reference: unknown): Promise<Settlement> {
+    try {
+      await this.deps.runs.sendFollowup(runId, message);
+    } catch (error) {
+      if (error instanceof AgentApiError && error.kind === 'not_found') {
+        return settle({ state: 'failed', runId, error: 'run not found' }, { owed: [notice(trigger, 'gone', `The run ${runId} no longer exists, so your reply was not delivered.`)] });
+      }
+      throw error;
+    }
+    this.metrics.followupSent(trigger.source);
+    this.metrics.intakeLatency(this.deps.clock.now() - trigger.receivedAt);
+    const accepted: NewOutboxRow = {
+      key: `followup:${trigger.key}:${trigger.anchor}`,
+      destination: trigger.anchor,
+      kind: 'followup_accepted',
+      payload: { kind: 'followup_accepted', runId, ...(reference !== undefined && { reference }) } satisfies OutboxMessage,
+    };
+    return settle({ state: 'done', runId }, { retrack: runId, owed: [accepted] });
+  }
+
+  private async cancel(trigger: StoredTrigger): Promise<Settlement> {
+    const payload = trigger.payload as CancelPayload;
+    const runId = payload.runId ?? (await this.currentRun(trigger.anchor, payload.otherAnchors));
+    if (!runId) return settle({ state: 'ignored', error: 'no run at this anchor' }, { owed: [notice(trigger, 'nothing', 'There is no run here to stop.')] });
+    const who = requesterName(payload.requester);
+    // Written before the call so the tracker's CANCELLED announcement can say who it was.
+    if (who) await this.deps.store.settings.set(`cancelled_by:${runId}`, who);
+    try {
+      await this.deps.runs.cancelRun(runId);
+    } catch (error) {
+      if (error instanceof AgentApiError && error.kind === 'bad_request') {
+        const state = await this.deps.runs.getRun(runId).then((run) => run.state, () => undefined);
+        const text =
+          state === 'BLOCKED'
+            ? 'The run is waiting for input and cannot be cancelled now; reply to continue it.'
+            : `The run has already ended${state ? ` (${state})` : ''}; there is nothing to stop.`;
+        return settle({ state: 'done', runId, error: 'not cancellable' }, { owed: [notice(trigger, 'not-cancellable', text)] });
+      }
+      throw error;
+    }
+    this.metrics.cancelRequested(trigger.source);
+    const run = await this.deps.store.trackedRuns.get(runId);
+    // A run not stored here has no status message to edit, and the tracker will not announce its end.
+    const owed = run ? stoppingMessages(trigger, run, who, payload.reference) : [notice(trigger, 'cancelling', `Stopping the run ${runId}${who ? ` (requested by ${who})` : ''}.`)];
+    return settle({ state: 'done', runId }, { owed });
+  }
+
+  /** A failed attempt: retry with backoff within the window, else tell the person and give up. */
+  private async failedAttempt(trigger: StoredTrigger, error: unknown, log: Logger): Promise<void> {
+    const { clock, store, owner, options } = this.deps;
+    const now = clock.now();
+    const apiError = error instanceof AgentApiError ? error : undefined;
+    const retryable = apiError ? apiError.retryable : true;
+    const withinWindow = now - trigger.receivedAt < options.retryWindowMs;
+    const reason = apiError ? explainAgentApiError(apiError) : 'an internal error stopped it; the operator can find it in the service log';
+    if (retryable && withinWindow) {
+      const base = options.baseBackoffMs ?? 2_000;
+      const backoff = Math.min(options.maxBackoffMs ?? 60_000, base * 2 ** Math.max(0, trigger.attempts - 1));
+      const jittered = Math.round(backoff / 2 + ((this.deps.random ?? Math.random)() * backoff) / 2);
+      const delay = Math.max(apiError?.retryAfterMs ?? 0, jittered);
+      log.warn({ err: apiError ? { code: apiError.code, status: apiError.status } : error, retryInMs: delay }, 'run API call failed; will retry');
+      const heads = retryNotice(trigger, apiError);
+      if (heads) await store.outbox.add([heads], now);
+      await store.triggers.reschedule(trigger.id, owner, now + delay, apiError ? `${apiError.code}: ${apiError.message}` : String(error), now);
+      return;
+    }
+    log.error({ err: apiError ? { code: apiError.code, status: apiError.status } : error }, 'giving up on trigger');
+    this.metrics.triggerFailed(trigger.source);
+    const owed = failureMessages(trigger, reason);
+    await this.finish(trigger, { state: 'failed', error: apiError ? apiError.code : 'internal_error' }, { owed });
+  }
+
+  private async finish(trigger: StoredTrigger, outcome: TriggerOutcome, effects: TriggerEffects): Promise<void> {
+    const finished = await this.deps.store.triggers.finish(trigger.id, this.deps.owner, outcome, effects, this.deps.clock.now());
+    if (!finished) this.deps.logger.warn({ trigger: trigger.key }, 'lost the lease on a trigger; another worker has it');
+  }
+}

@@ -1,0 +1,81 @@
+import type { AgentConfig } from '../ports/agent-runs.js';
+import type { Origin } from '../ports/triggers.js';
+
+export type { Origin } from '../ports/triggers.js';
+
+/**
+ * Where a run goes (design.md §3): an agent config, an agent identity, or a factory. `factory_uid`
+ * excludes the other two: a factory dispatch carries no config.
+ */
+export interface Route {
+  config?: AgentConfig;
+  title?: string;
+  agent_identity_uid?: string;
+  factory_uid?: string;
+}
+
+
+/** The routes of the config file, as the core needs them. */
+export interface RoutingTable {
+  defaults: Route;
+  /** Channel ID or `*` → route. */
+  slackChannels: Record<string, Route>;
+  /** Lower-cased label name → route. */
+  linearLabels: Record<string, Route>;
+  /** Schedule name → its route. */
+  schedules: Record<string, Route>;
+}
+
+/** A route ready to use: either a config run (always named) or a factory dispatch. */
+export type ResolvedRoute =
+  | { kind: 'run'; config: AgentConfig & { name: string }; title?: string; agent_identity_uid?: string }
+  | { kind: 'factory'; factory_uid: string; title?: string };
+
+/** The origin's own route, before the defaults are applied. */
+export function specificRoute(table: RoutingTable, origin: Origin): Route | undefined {
+  switch (origin.source) {
+    case 'slack':
+      return table.slackChannels[origin.channel] ?? table.slackChannels['*'];
+    case 'linear':
+      return table.linearLabels[origin.label.toLowerCase()];
+    case 'schedule':
+      return table.schedules[origin.schedule];
+    case 'cli':
+      return undefined;
+  }
+}
+
+/** The config `name` a run carries when no route names it: the source, or the schedule's name. */
+export function defaultRunName(origin: Origin): string {
+  return origin.source === 'schedule' ? origin.schedule : origin.source;
+}
+
+/**
+ * The route for an origin merged over `defaults` (design.md §3). The more specific route wins field
+ * by field; `mcp_servers` merge by server name. A specific route that names a factory replaces
+ * everything; one that names a config or an agent replaces a factory in the defaults. Every config
+ * run carries a `name`: the route's own, else the defaults', else the source or schedule name.
+ */
+export function resolveRoute(table: RoutingTable, origin: Origin): ResolvedRoute {
+  const defaults = table.defaults;
+  const specific = specificRoute(table, origin) ?? {};
+  const title = specific.title ?? defaults.title;
+  if (specific.factory_uid) return { kind: 'factory', factory_uid: specific.factory_uid, ...(title !== undefined && { title }) };
+  const specificRunsAgent = specific.config !== undefined || specific.agent_identity_uid !== undefined;
+  if (defaults.factory_uid && !specificRunsAgent) {
+    return { kind: 'factory', factory_uid: defaults.factory_uid, ...(title !== undefined && { title }) };
+  }
+  const mcpServers =
+    defaults.config?.mcp_servers || specific.config?.mcp_servers
+      ? { ...defaults.config?.mcp_servers, ...specific.config?.mcp_servers }
+      : undefined;
+  const config: AgentConfig = { ...defaults.config, ...specific.config, ...(mcpServers && { mcp_servers: mcpServers }) };
+  const name = typeof config.name === 'string' && config.name !== '' ? config.name : defaultRunName(origin);
+  const agent = specific.agent_identity_uid ?? defaults.agent_identity_uid;
+  return {
+    kind: 'run',
+    config: { ...config, name },
+    ...(title !== undefined && { title }),
+    ...(agent !== undefined && { agent_identity_uid: agent }),
+  };
+}

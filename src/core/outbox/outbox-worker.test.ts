@@ -1,0 +1,307 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CapturingLogger } from '../../../test/core/capturing-logger.js';
+import { recordingMetrics } from '../../../test/core/recording-metrics.js';
+import { RecordingNotifier } from '../../../test/core/recording-notifier.js';
+import { openSqliteStore, type SqliteStore } from '../../store/sqlite-store.js';
+import { TestClock } from '../ports/clock.js';
+import type { OutboxMessage } from '../ports/messages.js';
+import { NotifierError, type Delivery, type Notifier } from '../ports/notifier.js';
+import { OutboxWorker, safeErrorText, type OutboxWorkerOptions } from './outbox-worker.js';
+import type { NewOutboxRow, OutboxRepository, Store } from '../ports/store.js';
+
+const A = 'slack:C1:1700.1';
+const B = 'slack:C2:1800.2';
+const LEASE = 60_000;
+
+let store: SqliteStore;
+let clock: TestClock;
+let logger: CapturingLogger;
+let metrics: ReturnType<typeof recordingMetrics>;
+
+beforeEach(() => {
+  store = openSqliteStore({ path: ':memory:' });
+  clock = new TestClock();
+  logger = new CapturingLogger();
+  metrics = recordingMetrics();
+});
+afterEach(async () => {
+  await store.close();
+});
+
+function worker(notifiers: Notifier[], extra: { owner?: string; store?: Store; random?: () => number; options?: OutboxWorkerOptions } = {}): OutboxWorker {
+  return new OutboxWorker({
+    store: extra.store ?? store,
+    notifiers,
+    clock,
+    logger,
+    metrics,
+    owner: extra.owner ?? 'worker-1',
+    random: extra.random ?? (() => 0),
+    ...(extra.options ? { options: extra.options } : {}),
+  });
+}
+
+function row(key: string, destination: string, message: OutboxMessage = { kind: 'notice', text: key }): NewOutboxRow {
+  return { key, destination, kind: message.kind, payload: message };
+}
+
+async function add(...rows: NewOutboxRow[]): Promise<void> {
+  await store.outbox.add(rows, clock.now());
+}
+
+const state = async (key: string) => (await store.outbox.getByKey(key))?.state;
+const keysOf = (notifier: RecordingNotifier) => notifier.calls.map((call) => call.key);
+const rateLimited = (retryAfterMs?: number) =>
+  new NotifierError('Slack rate limit', { code: 'rate_limited', retryable: true, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
+
+describe('OutboxWorker delivery', () => {
+  it('delivers rows in id order per destination, records results and lets later rows read earlier ones', async () => {
+    const run = { runId: 'r1', title: 'Fix the build', state: 'INPROGRESS', pullRequests: [] };
+    const slack = new RecordingNotifier('slack', {
+      respond: async (delivery: Delivery, callIndex) => {
+        const message = delivery.message;
+        const earlier = 'receivedKey' in message ? await delivery.resultOf(message.receivedKey) : undefined;
+        return { ts: `ts-${callIndex}`, earlier: earlier ?? null };
+      },
+    });
+    await add(
+      row('a-received', A, { kind: 'received', title: 'Fix the build' }),
+      row('b-notice', B),
+      row('a-status', A, { kind: 'status', run, receivedKey: 'a-received' }),
+      row('b-status', B, { kind: 'status', run, receivedKey: 'no-such-key' }),
+      row('a-announce', A, { kind: 'announce', run: { ...run, state: 'SUCCEEDED' }, receivedKey: 'a-received' }),
+    );
+
+    expect(await worker([slack]).drain()).toBe(5);
+
+    expect(keysOf(slack)).toEqual(['a-received', 'b-notice', 'a-status', 'b-status', 'a-announce']);
+    expect(slack.calls.every((call) => call.attempt === 0)).toBe(true);
+    expect(await store.outbox.getByKey('a-received')).toMatchObject({ state: 'sent', result: { ts: 'ts-0', earlier: null }, sentAt: clock.now() });
+    expect((await store.outbox.getByKey('a-status'))?.result).toEqual({ ts: 'ts-2', earlier: { ts: 'ts-0', earlier: null } });
+    expect((await store.outbox.getByKey('a-announce'))?.result).toEqual({ ts: 'ts-4', earlier: { ts: 'ts-0', earlier: null } });
+    expect((await store.outbox.getByKey('b-status'))?.result).toEqual({ ts: 'ts-3', earlier: null }); // unknown key: undefined
+    expect(await store.outbox.counts()).toEqual({ pending: 0, sending: 0, sent: 5, failed: 0 });
+    expect(metrics.calls.filter((call) => call === 'outboxDelivered(slack)')).toHaveLength(5);
+    expect(await worker([slack]).deliverOnce()).toBe(false);
+  });
+
+  it('records null when a notifier resolves with nothing, and drain stops at maxRows', async () => {
+    const silent: Notifier = { platform: 'slack', deliver: async () => undefined };
+    await add(row('a1', A), row('a2', A), row('a3', A));
+    const outbox = worker([silent]);
+    expect(await outbox.drain(2)).toBe(2);
+    expect(await store.outbox.getByKey('a1')).toMatchObject({ state: 'sent', result: null });
+    expect(await state('a3')).toBe('pending');
+    expect(await outbox.drain()).toBe(1);
+  });
+
+  it('refuses two notifiers for one platform', () => {
+    expect(() => worker([new RecordingNotifier('slack'), new RecordingNotifier('slack')])).toThrow(/two notifiers for platform "slack"/);
+  });
+});
+
+describe('OutboxWorker failures', () => {
+  it('waits out retryAfterMs, holding the destination back while other destinations flow', async () => {
+    const slack = new RecordingNotifier('slack', { failWith: (delivery, callIndex) => (delivery.key === 'a1' && callIndex === 0 ? rateLimited(30_000) : undefined) });
+    await add(row('a1', A), row('a2', A), row('b1', B), row('b2', B));
+    const outbox = worker([slack]);
+    const t0 = clock.now();
+
+    expect(await outbox.deliverOnce()).toBe(true);
+    expect(await store.outbox.getByKey('a1')).toMatchObject({
+      state: 'pending',
+      attempts: 1,
+      nextAttemptAt: t0 + 30_000, // retryAfter beats the 1 s backoff
+      lastError: 'rate_limited: Slack rate limit',
+      leaseOwner: null,
+    });
+    expect(await outbox.drain()).toBe(2); // b1, b2 flow; a2 waits behind a1
+    expect(await state('a2')).toBe('pending');
+
+    await clock.advance(29_999);
+    expect(await outbox.deliverOnce()).toBe(false);
+    await clock.advance(1);
+    expect(await outbox.drain()).toBe(2);
+
+    expect(keysOf(slack)).toEqual(['a1', 'b1', 'b2', 'a1', 'a2']);
+    expect(slack.calls[3]?.attempt).toBe(1);
+    expect(await store.outbox.counts()).toEqual({ pending: 0, sending: 0, sent: 4, failed: 0 });
+    expect(metrics.calls).toContain('outboxRetried(slack)');
+    expect(logger.at('info').find((line) => line.fields['outboxKey'] === 'a1')?.fields).toMatchObject({ code: 'rate_limited', delayMs: 30_000 });
+  });
+
+  it('fails a row on a non-retryable error and lets the next row of the destination proceed', async () => {
+    const gone = new NotifierError('channel not found', { code: 'channel_not_found', retryable: false });
+    const slack = new RecordingNotifier('slack', { failWith: (delivery) => (delivery.key === 'a1' ? gone : undefined) });
+    await add(row('a1', A), row('a2', A));
+
+    expect(await worker([slack]).drain()).toBe(2);
+
+    expect(await store.outbox.getByKey('a1')).toMatchObject({ state: 'failed', attempts: 1, lastError: 'channel_not_found: channel not found' });
+    expect(await state('a2')).toBe('sent');
+    expect(keysOf(slack)).toEqual(['a1', 'a2']);
+    expect(logger.at('warn')).toEqual([expect.objectContaining({ fields: expect.objectContaining({ outboxKey: 'a1', code: 'channel_not_found' }) })]);
+    expect(metrics.calls).toEqual(['outboxFailed(slack)', 'outboxDelivered(slack)']);
+  });
+
+  it.each([
+    { random: 0, delays: [1_000, 2_000, 4_000, 5_000, 5_000] },
+    { random: 0.5, delays: [750, 1_500, 3_000, 3_750, 3_750] }, // jitter: between half and all of it
+  ])('retries an unknown error with growing backoff (random pinned to $random)', async ({ random, delays }) => {
+    const slack = new RecordingNotifier('slack', { failWith: () => new TypeError('fetch failed') });
+    await add(row('a1', A));
+    const outbox = worker([slack], { random: () => random, options: { baseBackoffMs: 1_000, maxBackoffMs: 5_000 } });
+
+    const seen: number[] = [];
+    for (let attempt = 0; attempt < delays.length; attempt++) {
+      const before = clock.now();
+      expect(await outbox.deliverOnce()).toBe(true);
+      const stored = await store.outbox.getByKey('a1');
+      expect(stored).toMatchObject({ state: 'pending', attempts: attempt + 1, lastError: 'TypeError: fetch failed' });
+      seen.push(stored!.nextAttemptAt - before);
+      await clock.advance(stored!.nextAttemptAt - before);
+    }
+    expect(seen).toEqual(delays);
+    expect(slack.calls.map((call) => call.attempt)).toEqual([0, 1, 2, 3, 4]);
+    expect(logger.at('warn')).toHaveLength(delays.length);
+  });
+
+  it('keeps secrets out of stored and logged error texts', async () => {
+    const leaky = new Error('request failed', { cause: new Error('Authorization: Bearer xoxb-secret') });
+    let call = 0;
+    const slack: Notifier = {
+      platform: 'slack',
+      deliver: async () => {
+        call++;
+        if (call === 1) throw leaky;
+        if (call === 2) throw 'xoxb-secret in a string';
+        throw new Error('x'.repeat(2_000));
+      },
+    };
+    await add(row('a1', A));
+    const outbox = worker([slack]);
+
+    await outbox.deliverOnce();
+    expect((await store.outbox.getByKey('a1'))?.lastError).toBe('Error: request failed');
+    await clock.advance(10_000);
+    await outbox.deliverOnce();
+    expect((await store.outbox.getByKey('a1'))?.lastError).toBe('non-error value thrown (string)');
+    await clock.advance(10_000);
+    await outbox.deliverOnce();
+    expect((await store.outbox.getByKey('a1'))?.lastError).toHaveLength(500);
+
+    expect(JSON.stringify(logger.lines)).not.toContain('xoxb');
+    expect(safeErrorText(new NotifierError('m', { code: 'c', retryable: true }))).toBe('c: m');
+  });
+
+  it('gives a failing row up after giveUpAfterMs and logs it as an error', async () => {
+    const slack = new RecordingNotifier('slack', { failWith: (delivery) => (delivery.key === 'a1' ? rateLimited() : undefined) });
+    await add(row('a1', A), row('a2', A));
+    const outbox = worker([slack], { options: { giveUpAfterMs: 10_000 } });
+
+    expect(await outbox.drain()).toBe(1); // a1 rescheduled, a2 waits
+    await clock.advance(9_999);
+    expect(await outbox.drain()).toBe(1); // still young: rescheduled again
+    expect(await state('a1')).toBe('pending');
+    await clock.advance(5_000);
+    expect(await outbox.drain()).toBe(2); // too old: given up, and a2 goes out
+
+    expect(await store.outbox.getByKey('a1')).toMatchObject({ state: 'failed', attempts: 3, lastError: 'rate_limited: Slack rate limit' });
+    expect(await state('a2')).toBe('sent');
+    expect(logger.at('error')).toEqual([expect.objectContaining({ msg: expect.stringMatching(/given up/), fields: expect.objectContaining({ outboxKey: 'a1' }) })]);
+    expect(metrics.calls).toEqual(['outboxRetried(slack)', 'outboxRetried(slack)', 'outboxFailed(slack)', 'outboxDelivered(slack)']);
+  });
+
+  it('fails rows of a platform without a notifier at once, as a configuration error', async () => {
+    const slack = new RecordingNotifier('slack');
+    await add(row('l1', 'linear:ENG-1'), row('a1', A));
+
+    expect(await worker([slack]).drain()).toBe(2);
+
+    expect(await store.outbox.getByKey('l1')).toMatchObject({ state: 'failed', attempts: 1, lastError: 'no notifier for platform "linear"' });
+    expect(keysOf(slack)).toEqual(['a1']);
+    expect(logger.at('error')).toEqual([expect.objectContaining({ fields: expect.objectContaining({ outboxKey: 'l1', platform: 'linear' }) })]);
+    expect(metrics.calls).toContain('outboxFailed(linear)');
+  });
+});
+
+describe('OutboxWorker across workers', () => {
+  it('re-delivers with the SAME key when a worker died between delivering and markSent', async () => {
+    const slack = new RecordingNotifier('slack');
+    await add(row('a1', A));
+    // Worker A "dies" right after the notifier succeeded: its markSent never reaches the database.
+    const dyingOutbox = Object.assign(Object.create(store.outbox) as OutboxRepository, {
+      markSent: async () => {
+        throw new Error('process killed');
+      },
+    });
+    const dyingStore = Object.assign(Object.create(store) as Store, { outbox: dyingOutbox });
+    const first = worker([slack], { owner: 'worker-A', store: dyingStore });
+    const second = worker([slack], { owner: 'worker-B' });
+
+    await expect(first.deliverOnce()).rejects.toThrow('process killed');
+    expect(await store.outbox.getByKey('a1')).toMatchObject({ state: 'sending', leaseOwner: 'worker-A' });
+    expect(await second.deliverOnce()).toBe(false); // A's lease still holds
+    await clock.advance(LEASE - 1);
+    expect(await second.deliverOnce()).toBe(false);
+    await clock.advance(1);
+    expect(await second.deliverOnce()).toBe(true);
+
+    // The notifier saw the same key twice: that is why notifiers must use it as an idempotency key.
+    expect(slack.calls).toHaveLength(2);
+    expect(slack.calls[1]?.key).toBe(slack.calls[0]?.key);
+    expect(slack.calls.map((call) => call.attempt)).toEqual([0, 1]);
+    expect(await store.outbox.getByKey('a1')).toMatchObject({ state: 'sent', attempts: 2, result: { id: 'slack-1' } });
+    expect(await store.outbox.markSent(1, 'worker-A', { late: true }, clock.now())).toBe(false);
+  });
+
+  it('steps back quietly when its lease was lost during a slow delivery', async () => {
+    let second: OutboxWorker | undefined;
+    let calls = 0;
+    const slow: Notifier = {
+      platform: 'slack',
+      deliver: async () => {
+        calls++;
+        if (calls === 1) {
+          // The first delivery outlives its lease; another worker takes the row over meanwhile.
+          await clock.advance(LEASE);
+          expect(await second!.deliverOnce()).toBe(true);
+        }
+        return { call: calls };
+      },
+    };
+    await add(row('a1', A));
+    const first = worker([slow], { owner: 'worker-A' });
+    second = worker([slow], { owner: 'worker-B' });
+
+    expect(await first.deliverOnce()).toBe(true);
+
+    expect(await store.outbox.getByKey('a1')).toMatchObject({ state: 'sent', result: { call: 2 } });
+    expect(logger.at('debug')).toEqual([expect.objectContaining({ fields: expect.objectContaining({ outboxKey: 'a1', action: 'markSent' }) })]);
+  });
+
+  it('two workers draining one store concurrently deliver every row exactly once, in order per destination', async () => {
+    const slack = new RecordingNotifier('slack');
+    const destinations = [A, B, 'slack:C3:1900.3'];
+    const rows: NewOutboxRow[] = [];
+    for (let index = 0; index < 30; index++) rows.push(row(`m${index}`, destinations[index % 3]!));
+    await add(...rows);
+    const one = worker([slack], { owner: 'worker-A' });
+    const two = worker([slack], { owner: 'worker-B' });
+
+    const handled = await Promise.all([one.drain(), two.drain()]);
+    // A worker may stop early when the only due work is another worker's destination; finish up.
+    const rest = (await one.drain()) + (await two.drain());
+
+    expect(handled[0]! + handled[1]! + rest).toBe(30);
+    expect(handled[0]).toBeGreaterThan(0);
+    expect(handled[1]).toBeGreaterThan(0);
+    expect([...keysOf(slack)].sort()).toEqual(rows.map((r) => r.key).sort());
+    expect(new Set(keysOf(slack)).size).toBe(30);
+    for (const destination of destinations) {
+      const order = slack.calls.filter((call) => call.destination === destination).map((call) => Number(call.key.slice(1)));
+      expect(order).toEqual([...order].sort((x, y) => x - y));
+    }
+    expect(await store.outbox.counts()).toEqual({ pending: 0, sending: 0, sent: 30, failed: 0 });
+  });
+});

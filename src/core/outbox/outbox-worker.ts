@@ -1,0 +1,193 @@
+import type { Clock } from '../ports/clock.js';
+import type { Logger } from '../ports/logger.js';
+import type { OutboxMessage } from '../ports/messages.js';
+import { noMetrics, type CoreMetrics } from '../ports/metrics.js';
+import { NotifierError, platformOf, type Notifier } from '../ports/notifier.js';
+import type { OutboxRow, Store } from '../ports/store.js';
+
+/** Tuning of the outbox worker; every field has a default. */
+export interface OutboxWorkerOptions {
+  /**
+   * How long a claimed row is ours (default 60 s). A notifier call must finish well within it (the
+   * HTTP notifiers time out sooner): after it, another worker may deliver the row again.
+   */
+  leaseMs?: number;
+  /** Backoff before the second attempt (default 1 s); doubles with every further attempt. */
+  baseBackoffMs?: number;
+  /** Longest backoff (default 5 min). A notifier's `retryAfterMs` may ask for longer. */
+  maxBackoffMs?: number;
+  /** A row still failing this long after it was added is given up (default 24 h). */
+  giveUpAfterMs?: number;
+}
+
+export interface OutboxWorkerDeps {
+  store: Store;
+  notifiers: Notifier[];
+  clock: Clock;
+  logger: Logger;
+  metrics?: CoreMetrics;
+  /** Lease owner: unique per worker (host, pid, a random part), never shared by two workers. */
+  owner: string;
+  options?: OutboxWorkerOptions;
+  /** Jitter source in [0, 1); default `Math.random`. Tests pin it. */
+  random?: () => number;
+}
+
+const DEFAULTS: Required<OutboxWorkerOptions> = {
+  leaseMs: 60_000,
+  baseBackoffMs: 1_000,
+  maxBackoffMs: 300_000,
+  giveUpAfterMs: 24 * 60 * 60 * 1000,
+};
+
+/** Longest error text stored on a row or logged. */
+const MAX_ERROR_LENGTH = 500;
+
+/**
+ * Delivers the outbox: claims one due row at a time through the store (so any number of workers, in
+ * any number of processes, share the work and each row has one holder at a time), hands it to the
+ * notifier of its destination's platform and records the outcome.
+ *
+ * Delivery is at least once: a worker that dies after the notifier succeeded but before `markSent`
+ * leaves a leased row that another worker re-delivers after the lease, or as soon as that process
+ * is found dead (core/liveness.ts) — with the same `Delivery.key`, which notifiers use as their
+ * idempotency key so people see the message once.
+ *
+ * Order per destination is the store's job: `claimNext` never hands out a destination's later row
+ * while an earlier one is unsent, so a row waiting for its retry holds the rows behind it, and
+ * messages in one thread never overtake each other while other destinations keep flowing.
+ */
+export class OutboxWorker {
+  private readonly store: Store;
+  private readonly notifiers: ReadonlyMap<string, Notifier>;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly metrics: CoreMetrics;
+  private readonly owner: string;
+  private readonly options: Required<OutboxWorkerOptions>;
+  private readonly random: () => number;
+
+  constructor(deps: OutboxWorkerDeps) {
+    const notifiers = new Map<string, Notifier>();
+    for (const notifier of deps.notifiers) {
+      // Two notifiers for one platform would make delivery depend on list order: refuse at start.
+      if (notifiers.has(notifier.platform)) throw new Error(`two notifiers for platform "${notifier.platform}"`);
+      notifiers.set(notifier.platform, notifier);
+    }
+    this.store = deps.store;
+    this.notifiers = notifiers;
+    this.clock = deps.clock;
+    this.logger = deps.logger.child({ component: 'outbox' });
+    this.metrics = deps.metrics ?? noMetrics;
+    this.owner = deps.owner;
+    this.options = { ...DEFAULTS, ...definedOnly(deps.options ?? {}) };
+    this.random = deps.random ?? Math.random;
+  }
+
+  /**
+   * Claims one due row and delivers it. Resolves false when nothing is due, true when a row was
+   * handled (sent, rescheduled or given up). Store errors are not caught: the loop logs them and the
+   * row's lease runs out, so another pass delivers it. `onClaimed` is told as soon as a row is
+   * claimed, before the (possibly slow) delivery: the caller may start another worker meanwhile.
+   */
+  async deliverOnce(onClaimed?: () => void): Promise<boolean> {
+    const row = await this.store.outbox.claimNext(this.owner, this.clock.now(), this.options.leaseMs);
+    if (!row) return false;
+    onClaimed?.();
+    const platform = platformOf(row.destination);
+    const fields = { outboxKey: row.key, destination: row.destination, kind: row.kind, attempt: row.attempts };
+    const notifier = this.notifiers.get(platform);
+    if (!notifier) {
+      // A configuration problem (e.g. Slack rows while Slack is off): retrying cannot help.
+      const error = `no notifier for platform "${platform}"`;
+      this.logger.error({ ...fields, platform }, `outbox row dropped: ${error}`);
+      this.metrics.outboxFailed(platform);
+      await this.guarded(row, 'markFailed', this.store.outbox.markFailed(row.id, this.owner, error, this.clock.now()));
+      return true;
+    }
+
+    let result: unknown;
+    try {
+      result = await notifier.deliver({
+        key: row.key,
+        destination: row.destination,
+        message: row.payload as OutboxMessage,
+        attempt: row.attempts - 1,
+        resultOf: (key) => this.store.outbox.getByKey(key).then((earlier) => (earlier?.state === 'sent' ? earlier.result : undefined)),
+      });
+    } catch (error) {
+      await this.failed(row, platform, fields, error);
+      return true;
+    }
+    this.metrics.outboxDelivered(platform);
+    await this.guarded(row, 'markSent', this.store.outbox.markSent(row.id, this.owner, result ?? null, this.clock.now()));
+    return true;
+  }
+
+  /** Delivers until nothing is due (or `maxRows` were handled); returns how many rows were handled. */
+  async drain(maxRows = Number.POSITIVE_INFINITY): Promise<number> {
+    let handled = 0;
+    while (handled < maxRows && (await this.deliverOnce())) handled++;
+    return handled;
+  }
+
+  private async failed(row: OutboxRow, platform: string, fields: object, error: unknown): Promise<void> {
+    const now = this.clock.now();
+    const text = safeErrorText(error);
+    if (error instanceof NotifierError && !error.retryable) {
+      this.logger.warn({ ...fields, code: error.code, error: text }, 'outbox row failed permanently');
+      this.metrics.outboxFailed(platform);
+      await this.guarded(row, 'markFailed', this.store.outbox.markFailed(row.id, this.owner, text, now));
+      return;
+    }
+    // Retryable, or unknown: a bug or a network fault must not drop a message — until it is too old.
+    if (now - row.createdAt >= this.options.giveUpAfterMs) {
+      this.logger.error({ ...fields, error: text, ageMs: now - row.createdAt }, 'outbox row given up: a message nobody received');
+      this.metrics.outboxFailed(platform);
+      await this.guarded(row, 'markFailed', this.store.outbox.markFailed(row.id, this.owner, text, now));
+      return;
+    }
+    const retryAfterMs = error instanceof NotifierError ? (error.retryAfterMs ?? 0) : 0;
+    const delayMs = Math.max(retryAfterMs, this.backoff(row.attempts));
+    const logFields = { ...fields, error: text, delayMs, ...(error instanceof NotifierError ? { code: error.code } : {}) };
+    // An expected platform hiccup (rate limit, outage) is info; an unknown error may be a bug: warn.
+    if (error instanceof NotifierError) this.logger.info(logFields, 'outbox delivery failed; will retry');
+    else this.logger.warn(logFields, 'outbox delivery threw an unexpected error; will retry');
+    this.metrics.outboxRetried(platform);
+    await this.guarded(row, 'retryLater', this.store.outbox.retryLater(row.id, this.owner, now + delayMs, text, now));
+  }
+
+  /**
+   * Exponential backoff for the attempt just made (1-based), capped, with jitter: between half and
+   * all of it, so rows that failed together (a platform outage) do not all retry at the same moment.
+   */
+  private backoff(attempts: number): number {
+    const { baseBackoffMs, maxBackoffMs } = this.options;
+    const exponent = Math.min(Math.max(attempts - 1, 0), 40); // 2^40 × base exceeds any sane cap
+    const full = Math.min(maxBackoffMs, baseBackoffMs * 2 ** exponent);
+    return full - Math.floor(full * 0.5 * this.random());
+  }
+
+  /** Awaits a guarded write; a lost lease means another worker owns the row now, so we step back. */
+  private async guarded(row: OutboxRow, action: string, write: Promise<boolean>): Promise<void> {
+    if (!(await write)) this.logger.debug({ outboxKey: row.key, action }, 'outbox lease lost; another worker has the row');
+  }
+}
+
+/**
+ * Error text safe to store and log (design §4: no secrets in error texts). Notifiers build their
+ * NotifierError messages to be safe; of anything else only the name and message are kept — never a
+ * stack, cause, request or headers — and truncated.
+ */
+export function safeErrorText(error: unknown): string {
+  let text: string;
+  if (error instanceof NotifierError) text = `${error.code}: ${error.message}`;
+  else if (error instanceof Error) text = `${error.name}: ${error.message}`;
+  else text = `non-error value thrown (${typeof error})`; // its content could be anything: leave it out
+  return text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH - 1)}…` : text;
+}
+
+/** Drops keys whose value is undefined, so `{ leaseMs: undefined }` keeps the default. */
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
+}

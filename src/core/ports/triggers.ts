@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+
+/** Where a request came from, as far as routing cares. */
+export type Origin =
+  | { source: 'slack'; channel: string }
+  | { source: 'linear'; label: string; team?: string }
+  | { source: 'schedule'; schedule: string }
+  | { source: 'cli' };
+
+/** Who asked, as the edge knows them. `name` is for messages ("cancelled by …"). */
+export interface Requester {
+  platform: string;
+  id: string;
+  name?: string;
+}
+
+/** A request to start a run. `destinations` are where its messages go (usually just the anchor). */
+export interface StartPayload {
+  prompt: string;
+  title: string;
+  origin: Origin;
+  destinations: string[];
+  requester?: Requester;
+  /** For factory dispatch: the ticket the run is about (e.g. a Linear issue). */
+  ticket?: { ref?: string; url?: string };
+  /** Edge data to find the request again (Slack: the message to react to). */
+  reference?: unknown;
+  /**
+   * When the anchor already has a run, send the request to it as a follow-up instead of starting
+   * another (an @mention in a thread that has a run). Decided by the worker, which sees the anchor's
+   * triggers in order, so a mention right after the first one cannot start a second run.
+   */
+  followupIfLinked?: boolean;
+  /**
+   * Start nothing while the anchor's current run is still active (a Linear trigger label added again,
+   * or a second trigger label). The edge checks before storing; the worker checks again because two
+   * such triggers can be stored before either has a run.
+   */
+  unlessActive?: boolean;
+  /**
+   * Other names of the trigger's place, tried in order when its anchor has no run (each directly, then
+   * through its anchor alias). A Linear issue is anchored by its id; its `linear:<identifier>` form is
+   * what a schedule's `notify.linear_issue` names, and what runs stored before anchors used issue ids
+   * (and that migration 0005 could not map) still use.
+   */
+  otherAnchors?: string[];
+}
+
+export interface FollowupPayload {
+  message: string;
+  requester?: Requester;
+  /** Edge data to find the message again (e.g. a Slack ts for the ✉️ reaction). */
+  reference?: unknown;
+  /**
+   * What to tell the person when the anchor has no run to send this to. Unset: say nothing (a reply in
+   * a Slack thread without a run is conversation); set where the message was clearly addressed to us.
+   */
+  noRunNotice?: string;
+  /** As `StartPayload.otherAnchors`. */
+  otherAnchors?: string[];
+}
+
+export interface CancelPayload {
+  requester?: Requester;
+  /** A specific run (e.g. `/agent cancel <run-id>`); default: the anchor's current run. */
+  runId?: string;
+  /** Edge data to find the request again (the comment or message that asked), for acknowledging it. */
+  reference?: unknown;
+  /** As `StartPayload.otherAnchors`. */
+  otherAnchors?: string[];
+}
+
+export type TriggerInput =
+  | { kind: 'start'; key: string; source: string; anchor: string; payload: StartPayload }
+  | { kind: 'followup'; key: string; source: string; anchor: string; payload: FollowupPayload }
+  | { kind: 'cancel'; key: string; source: string; anchor: string; payload: CancelPayload };
+
+/**
+ * The short reference the worker puts on the last line of every prompt: the same for every attempt
+ * of one trigger, so a run created before a crash can be recognised and adopted instead of created
+ * again (design.md §2, "Exactly once without help from the run API").
+ */
+export function triggerRef(triggerKey: string): string {
+  return createHash('sha256').update(triggerKey).digest('hex').slice(0, 10);
+}
+
+export function referenceLine(triggerKey: string): string {
+  return `(agent-bridge ref ${triggerRef(triggerKey)})`;
+}
+
+/** The prompt as sent: the request, then the reference line. */
+export function promptWithReference(prompt: string, triggerKey: string): string {
+  return `${prompt.trimEnd()}\n\n${referenceLine(triggerKey)}`;
+}
+
+/** The display name of a requester for messages. */
+export function requesterName(requester: Requester | undefined): string | undefined {
+  if (!requester) return undefined;
+  return requester.name ?? requester.id;
+}
