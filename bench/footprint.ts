@@ -45,7 +45,10 @@ function ensureBuilt(): string | undefined {
     execSync('npm run build', { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
     return 'dist/ was rebuilt (npm run build) before measuring.';
   } catch (error) {
-    const output = String((error as { stdout?: Buffer }).stdout ?? '').split('\n').filter((line) => line.includes('error')).slice(0, 3);
+    const output = String((error as { stdout?: Buffer }).stdout ?? '')
+      .split('\n')
+      .filter((line) => line.includes('error'))
+      .slice(0, 3);
     if (!existsSync(CLI)) throw new Error(`npm run build failed and there is no dist/cli.js: ${output.join(' | ')}`);
     return `npm run build reported errors (${output.join(' | ') || 'see npm run build'}); measured the dist/ it produced.`;
   }

@@ -25,7 +25,14 @@ const RATE_CONNECTIONS = 10;
 const RATE_SECONDS = 5;
 const WARMUP_SECONDS = 1;
 /** The same levels, durations and fixed rate for both benches. */
-const SCHEDULE = { levels: LEVELS, seconds: LEVEL_SECONDS, rate: RATE, rateConnections: RATE_CONNECTIONS, rateSeconds: RATE_SECONDS, warmupSeconds: WARMUP_SECONDS };
+const SCHEDULE = {
+  levels: LEVELS,
+  seconds: LEVEL_SECONDS,
+  rate: RATE,
+  rateConnections: RATE_CONNECTIONS,
+  rateSeconds: RATE_SECONDS,
+  warmupSeconds: WARMUP_SECONDS,
+};
 /**
  * Issues the fake Linear API knows (the service looks each one up and comments on it): more than the
  * service acknowledges in the whole section at ~1,500/s. The baseline gets issues the fake does not know.
@@ -37,7 +44,12 @@ async function withOutside(kind: 'slack' | 'linear', run: (parts: { load: Outsid
   const world = startOutside(`${kind}-world`);
   const load = startOutside(`${kind}-load`);
   try {
-    const urls = await world.world({ slackToken: SLACK_TOKEN, linearKey: LINEAR_KEY, linearIssues: kind === 'linear' ? LINEAR_ISSUES : 0, emulatorKey: RUN_API_KEY });
+    const urls = await world.world({
+      slackToken: SLACK_TOKEN,
+      linearKey: LINEAR_KEY,
+      linearIssues: kind === 'linear' ? LINEAR_ISSUES : 0,
+      emulatorKey: RUN_API_KEY,
+    });
     return await run({ load, world, urls });
   } finally {
     await Promise.all([load.close(), world.close()]);

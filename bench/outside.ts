@@ -111,7 +111,12 @@ function slackRequest(secret: string): AutocannonRequest {
 /** Issue ENG-n gaining the trigger label `Agent`, delivered now, with a fresh Linear-Delivery id. */
 function linearRequest(secret: string, known: boolean): AutocannonRequest {
   const issue = benchIssue(known ? ++knownIssue : ++unknownIssue);
-  const payload = labelAdded(LINEAR_IDS.labels.agent, [LINEAR_IDS.labels.bug], { id: issue.id, identifier: issue.identifier, title: issue.title, url: issue.url });
+  const payload = labelAdded(LINEAR_IDS.labels.agent, [LINEAR_IDS.labels.bug], {
+    id: issue.id,
+    identifier: issue.identifier,
+    title: issue.title,
+    url: issue.url,
+  });
   const { body, headers } = linearDelivery(secret, payload);
   return { method: 'POST', path: '/linear/webhook', headers, body };
 }

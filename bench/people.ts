@@ -53,7 +53,9 @@ export async function peopleLatency(): Promise<Section> {
     yaml: `tracker:\n  interval: ${INTERVAL_MS / 1000}s\n`,
   });
   const edited = (runId: string, label: string) =>
-    fake.callsTo('chat.update').find((call) => call.status === 200 && JSON.stringify(call.args['blocks'] ?? '').includes(runId) && JSON.stringify(call.args['blocks']).includes(label));
+    fake
+      .callsTo('chat.update')
+      .find((call) => call.status === 200 && JSON.stringify(call.args['blocks'] ?? '').includes(runId) && JSON.stringify(call.args['blocks']).includes(label));
   const listRequests = async (): Promise<number[]> => {
     const response = await fetch(`${emulator.url}/_emulator/requests`);
     const { requests } = (await response.json()) as { requests: RequestLogEntry[] };
@@ -73,10 +75,17 @@ export async function peopleLatency(): Promise<Section> {
         await response.arrayBuffer();
         if (response.status !== 200) failures++;
       }
-      const runs = await until(() => {
-        const fresh = emulator.engine.list({ limit: 500 }).runs.map((run) => run.run_id).filter((id) => !known.has(id));
-        return fresh.length >= PER_ROUND ? fresh : undefined;
-      }, 'runs created', 10_000);
+      const runs = await until(
+        () => {
+          const fresh = emulator.engine
+            .list({ limit: 500 })
+            .runs.map((run) => run.run_id)
+            .filter((id) => !known.has(id));
+          return fresh.length >= PER_ROUND ? fresh : undefined;
+        },
+        'runs created',
+        10_000,
+      );
       for (const runId of runs) known.add(runId);
       for (const runId of runs) await until(() => edited(runId, 'Queued'), `status message of ${runId}`, 10_000);
       await until(async () => ((await idle(service)) ? true : undefined), 'idle service', 10_000);

@@ -38,7 +38,9 @@ async function main(): Promise<number> {
   const started = Date.now();
   console.log('# agent-bridge benchmarks');
   console.log('');
-  console.log(`${new Date(started).toISOString()} · ${availableParallelism()} cores (${cpu}) · ${(totalmem() / 2 ** 30).toFixed(1)} GiB · Node ${process.version} · ${process.platform}/${process.arch} · load average before start ${loadavg()[0]?.toFixed(2)} (other work on the machine)`);
+  console.log(
+    `${new Date(started).toISOString()} · ${availableParallelism()} cores (${cpu}) · ${(totalmem() / 2 ** 30).toFixed(1)} GiB · Node ${process.version} · ${process.platform}/${process.arch} · load average before start ${loadavg()[0]?.toFixed(2)} (other work on the machine)`,
+  );
 
   const done: Section[] = [];
   let crashed = 0;

@@ -138,10 +138,14 @@ export async function throughput(plan: ThroughputPlan): Promise<Section> {
     const label = run.rate === undefined ? `c=${run.connections}` : `${run.rate}/s over ${run.connections} connections`;
     return (
       `${label}: service ${full.result.ok.toLocaleString('en-US')} answers in ${seconds.toFixed(1)} s` +
-      (p ? ` (then ${p.stored.toLocaleString('en-US')} triggers stored, ${p.worked.toLocaleString('en-US')} worked, ${p.outboxSent.toLocaleString('en-US')} messages delivered, ${p.outboxOpen.toLocaleString('en-US')} still owed)` : '') +
+      (p
+        ? ` (then ${p.stored.toLocaleString('en-US')} triggers stored, ${p.worked.toLocaleString('en-US')} worked, ${p.outboxSent.toLocaleString('en-US')} messages delivered, ${p.outboxOpen.toLocaleString('en-US')} still owed)`
+        : '') +
       `; CPU of one core: server ${pct(full.serverCpuMs, seconds)} (baseline ${pct(base.serverCpuMs, base.result.seconds)}), load generator ${pct(full.result.cpuMs, seconds)} (${pct(base.result.cpuMs, base.result.seconds)}), fakes+emulator ${pct(full.worldCpuMs, seconds)}` +
       `; server event-loop delay p99 ${full.loopDelay.p99.toFixed(0)} ms, max ${full.loopDelay.max.toFixed(0)} ms (baseline ${base.loopDelay.p99.toFixed(0)} / ${base.loopDelay.max.toFixed(0)} ms)` +
-      (bad === 0 ? '; every answer 2xx.' : `; NOT 2xx or failed: service ${JSON.stringify(full.result.other)} errors ${full.result.errors} timeouts ${full.result.timeouts}, baseline ${JSON.stringify(base.result.other)} errors ${base.result.errors}.`)
+      (bad === 0
+        ? '; every answer 2xx.'
+        : `; NOT 2xx or failed: service ${JSON.stringify(full.result.other)} errors ${full.result.errors} timeouts ${full.result.timeouts}, baseline ${JSON.stringify(base.result.other)} errors ${base.result.errors}.`)
     );
   };
   return {

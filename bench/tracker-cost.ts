@@ -33,7 +33,12 @@ const CPU_TARGET_MS = 200;
  */
 const CREATED_EVERY_MS = 100;
 
-interface TickSample { report: TickReport; http: number; cpuMs: number; wallMs: number }
+interface TickSample {
+  report: TickReport;
+  http: number;
+  cpuMs: number;
+  wallMs: number;
+}
 
 interface ScaleResult {
   tracked: number;

@@ -87,8 +87,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       baseUrl: api.baseUrl,
       apiKey: api.apiKey,
       onRequest: ({ call, status }) => metrics.agentApiRequests.inc({ call, status: String(status) }),
-      onRetry: ({ call, attempt, delayMs, error }) =>
-        logger.warn({ call, attempt, delayMs, code: error.code, status: error.status }, 'retrying run API call'),
+      onRetry: ({ call, attempt, delayMs, error }) => logger.warn({ call, attempt, delayMs, code: error.code, status: error.status }, 'retrying run API call'),
     });
     stops.push(() => client.close());
     const agentRuns = options.overrides?.wrapAgentRuns?.(client) ?? client;
@@ -192,8 +191,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       },
     });
     // Work that runs once per interval whatever it finds (it never asks to go again at once).
-    const every = (name: string, idleMs: number, tick: () => Promise<void>) =>
-      startLoop({ name, clock, logger, idleMs, work: () => tick().then(() => false) });
+    const every = (name: string, idleMs: number, tick: () => Promise<void>) => startLoop({ name, clock, logger, idleMs, work: () => tick().then(() => false) });
     const trackerLoop = every('tracker', config.tracker.intervalMs, async () => {
       const report = await tracker.tick();
       if (report.changed > 0) outboxLoop.wake();
@@ -243,7 +241,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         notConfiguredRoute(
           '/slack/events',
           'Slack over HTTP',
-          slack ? 'Slack runs in Socket Mode here (SLACK_APP_TOKEN); events arrive over the WebSocket' : 'set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN for Socket Mode)',
+          slack
+            ? 'Slack runs in Socket Mode here (SLACK_APP_TOKEN); events arrive over the WebSocket'
+            : 'set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN for Socket Mode)',
         ),
       linear?.route ?? notConfiguredRoute('/linear/webhook', 'Linear', 'set LINEAR_API_KEY (or LINEAR_ACCESS_TOKEN) and LINEAR_WEBHOOK_SECRET'),
     ];
@@ -253,7 +253,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     logger.info({ url: http.url, database: describeDatabase(config.database) }, 'agent-bridge is listening');
     // Said loudly rather than silently ignoring the operator's Linear settings.
     if (config.schedules.length > 0) {
-      logger.info({ schedules: config.schedules.map((schedule) => `${schedule.name} (${schedule.cron} ${schedule.timezone}${schedule.enabled ? '' : ', disabled'})`) }, 'schedules are on');
+      logger.info(
+        { schedules: config.schedules.map((schedule) => `${schedule.name} (${schedule.cron} ${schedule.timezone}${schedule.enabled ? '' : ', disabled'})`) },
+        'schedules are on',
+      );
     }
 
     return { url: http.url, agentApiBaseUrl: api.baseUrl, emulated: api.emulator !== undefined, store, metrics, intake: intakeService, stop: stopAll };

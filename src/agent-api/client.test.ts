@@ -34,7 +34,11 @@ function clientFor(overrides: Partial<AgentApiClientOptions> = {}) {
 }
 
 async function injectFaults(fault: { count: number; status: number; retry_after?: number | string; error?: string; detail?: string; delay_ms?: number }) {
-  const response = await fetch(`${emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify(fault), headers: { 'content-type': 'application/json' } });
+  const response = await fetch(`${emulator.url}/_emulator/faults`, {
+    method: 'POST',
+    body: JSON.stringify(fault),
+    headers: { 'content-type': 'application/json' },
+  });
   expect(response.ok).toBe(true);
 }
 
@@ -44,14 +48,22 @@ async function requestLog(): Promise<Array<{ method: string; path: string; statu
 }
 
 async function drive(runId: string, body: Record<string, unknown>) {
-  const response = await fetch(`${emulator.url}/_emulator/runs/${runId}/state`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  const response = await fetch(`${emulator.url}/_emulator/runs/${runId}/state`, {
+    method: 'POST',
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json' },
+  });
   expect(response.ok).toBe(true);
 }
 
 describe('AgentApiClient against the emulator', () => {
   it('creates a run with a config, reads it back and finds it by name', async () => {
     const { client } = clientFor();
-    const created = await client.createRun({ prompt: 'Fix the flaky test\nin ci.yml', title: 'Fix flaky test', config: { name: 'web', environment_id: 'env_web', custom_field: 1 } });
+    const created = await client.createRun({
+      prompt: 'Fix the flaky test\nin ci.yml',
+      title: 'Fix flaky test',
+      config: { name: 'web', environment_id: 'env_web', custom_field: 1 },
+    });
     expect(created.state).toBe('QUEUED');
     const run = await client.getRun(created.run_id);
     expect(run).toMatchObject({ run_id: created.run_id, title: 'Fix flaky test', prompt: 'Fix the flaky test\nin ci.yml', state: 'QUEUED' });
@@ -250,7 +262,15 @@ describe('tolerance of servers that know more than we do', () => {
     const runs = [
       { run_id: 'r1', state: 'WAITING_FOR_REVIEW', status_message: 'Reviewing', brand_new_field: { nested: true } },
       { run_id: 'r2', state: 'FAILED', status_message: { message: 'Tests failed', error_code: 'tests', retryable: false, extra: 1 } },
-      { run_id: 'r3', state: 'SUCCEEDED', artifacts: [{ artifact_type: 'PULL_REQUEST', data: { url: 'https://x/pull/1', branch: 'b' } }, { artifact_type: 'VIDEO', data: { url: 'v' } }, 'garbage'] },
+      {
+        run_id: 'r3',
+        state: 'SUCCEEDED',
+        artifacts: [
+          { artifact_type: 'PULL_REQUEST', data: { url: 'https://x/pull/1', branch: 'b' } },
+          { artifact_type: 'VIDEO', data: { url: 'v' } },
+          'garbage',
+        ],
+      },
     ];
     answer = { status: 200, body: JSON.stringify({ runs, page_info: { has_next_page: false }, total: 3 }) };
     const page = await client().listRuns();
@@ -266,8 +286,15 @@ describe('tolerance of servers that know more than we do', () => {
     const runs = [
       // Optional members left out, task_id, creator as a service account, a dated artifact.
       {
-        run_id: 'r1', task_id: 'r1', title: 'Fix', prompt: 'Fix', state: 'SUCCEEDED', created_at: created, updated_at: created,
-        status_message: { message: 'Completed' }, creator: { type: 'service_account', uid: 'sa_1' },
+        run_id: 'r1',
+        task_id: 'r1',
+        title: 'Fix',
+        prompt: 'Fix',
+        state: 'SUCCEEDED',
+        created_at: created,
+        updated_at: created,
+        status_message: { message: 'Completed' },
+        creator: { type: 'service_account', uid: 'sa_1' },
         artifacts: [{ artifact_type: 'PULL_REQUEST', created_at: created, data: { url: 'https://x/pull/2', branch: 'b' } }],
       },
       // alpha.8 declares the message itself optional.
@@ -300,8 +327,21 @@ describe('tolerance of servers that know more than we do', () => {
 
   it('reads an RFC 7807 body with an HTTP-date Retry-After', async () => {
     const retryAt = new Date(Date.now() + 60_000).toUTCString();
-    answer = { status: 429, body: JSON.stringify({ type: 'about:blank', title: 'Too Many Requests', status: 429, detail: 'capacity full', error: 'capacity_exceeded', retryable: true }), headers: { 'retry-after': retryAt } };
-    const error = (await client().createRun({ prompt: 'x' }).catch((caught: unknown) => caught)) as AgentApiError;
+    answer = {
+      status: 429,
+      body: JSON.stringify({
+        type: 'about:blank',
+        title: 'Too Many Requests',
+        status: 429,
+        detail: 'capacity full',
+        error: 'capacity_exceeded',
+        retryable: true,
+      }),
+      headers: { 'retry-after': retryAt },
+    };
+    const error = (await client()
+      .createRun({ prompt: 'x' })
+      .catch((caught: unknown) => caught)) as AgentApiError;
     expect(error).toMatchObject({ kind: 'rate_limited', code: 'capacity_exceeded', detail: 'capacity full', retryable: true });
     expect(error.retryAfterMs).toBeGreaterThan(50_000);
     expect(error.retryAfterMs).toBeLessThanOrEqual(60_000);

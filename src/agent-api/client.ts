@@ -126,7 +126,11 @@ export class AgentApiClient implements AgentRuns {
     await this.dispatcher.close();
   }
 
-  private validate<T>(what: string, value: unknown, parse: (value: unknown) => { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } }): T {
+  private validate<T>(
+    what: string,
+    value: unknown,
+    parse: (value: unknown) => { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } },
+  ): T {
     const parsed = parse(value);
     if (parsed.success) return parsed.data;
     const issue = parsed.error.issues[0];

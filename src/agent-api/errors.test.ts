@@ -32,8 +32,18 @@ describe('errorFromResponse', () => {
 
   const DOCS = 'https://docs.warp.dev/reference/api-and-sdk/troubleshooting/errors/';
   it.each([
-    ['the SDK shape: code in type and error', { type: `${DOCS}resource_not_found`, title: 'Not Found', status: 404, detail: 'run r not found', error: 'resource_not_found' }, 'resource_not_found', 'run r not found'],
-    ['the SDK shape with a sentence in error', { type: `${DOCS}resource_not_found`, title: 'Not Found', status: 404, error: 'Not Found: run r not found' }, 'resource_not_found', 'Not Found: run r not found'],
+    [
+      'the SDK shape: code in type and error',
+      { type: `${DOCS}resource_not_found`, title: 'Not Found', status: 404, detail: 'run r not found', error: 'resource_not_found' },
+      'resource_not_found',
+      'run r not found',
+    ],
+    [
+      'the SDK shape with a sentence in error',
+      { type: `${DOCS}resource_not_found`, title: 'Not Found', status: 404, error: 'Not Found: run r not found' },
+      'resource_not_found',
+      'Not Found: run r not found',
+    ],
     ['an older body: code in error only', { type: 'about:blank', title: 'Not Found', status: 404, detail: 'gone', error: 'not_found' }, 'not_found', 'gone'],
     ['a sentence in error and no type', { title: 'Not Found', error: 'Run r does not exist' }, 'not_found', 'Run r does not exist'],
     ['only a title', { title: 'Not Found' }, 'not_found', 'Not Found'],

@@ -51,12 +51,7 @@ export function problemCode(problem: Problem): string | undefined {
 }
 
 /** Builds the typed error for a non-2xx answer. `what` names the call ("POST /agent/run"), never a header. */
-export function errorFromResponse(
-  what: string,
-  status: number,
-  bodyText: string,
-  retryAfterMs: number | undefined,
-): AgentApiError {
+export function errorFromResponse(what: string, status: number, bodyText: string, retryAfterMs: number | undefined): AgentApiError {
   const kind = kindForStatus(status);
   let problem: Problem = {};
   try {

@@ -54,13 +54,7 @@ export function retryDelayMs(error: AgentApiError, retry: number, options: Retry
 }
 
 /** Whether to retry now, and after how long; `undefined` means give the error to the caller. */
-export function nextRetry(
-  error: AgentApiError,
-  safety: CallSafety,
-  retry: number,
-  options: RetryOptions,
-  random: () => number,
-): number | undefined {
+export function nextRetry(error: AgentApiError, safety: CallSafety, retry: number, options: RetryOptions, random: () => number): number | undefined {
   if (retry > options.maxRetries || !mayRetry(error, safety)) return undefined;
   const delay = retryDelayMs(error, retry, options, random);
   return delay > options.maxRetryAfterMs ? undefined : delay;

@@ -80,5 +80,4 @@ export type Problem = z.infer<typeof problemSchema>;
 
 export const parseRunItem = (value: unknown) => runItemSchema.safeParse(value) as z.ZodSafeParseResult<RunItem>;
 export const parseRunPage = (value: unknown) => runPageSchema.safeParse(value) as z.ZodSafeParseResult<RunPage>;
-export const parseCreatedRun = (value: unknown) =>
-  createdRunSchema.safeParse(value) as z.ZodSafeParseResult<CreatedRun>;
+export const parseCreatedRun = (value: unknown) => createdRunSchema.safeParse(value) as z.ZodSafeParseResult<CreatedRun>;

@@ -47,7 +47,9 @@ export function registerEmulatorCommand(program: Command, context: CliContext, o
       context.out(`Run API emulator listening on ${emulator.baseUrl}`);
       // A key the user chose is theirs and is not echoed; a generated one must be shown to be usable.
       if (givenKey === undefined) context.out(`API key (generated): ${apiKey}`);
-      context.out(`Use it with: AGENT_API_BASE_URL=${emulator.baseUrl} AGENT_API_KEY=${givenKey === undefined ? apiKey : '<your key>'} agent-bridge run "hello" --wait`);
+      context.out(
+        `Use it with: AGENT_API_BASE_URL=${emulator.baseUrl} AGENT_API_KEY=${givenKey === undefined ? apiKey : '<your key>'} agent-bridge run "hello" --wait`,
+      );
       context.out(`Runs and sessions: ${emulator.url}/   (Ctrl-C stops)`);
       onShutdown(() => emulator.close());
     });

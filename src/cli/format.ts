@@ -47,13 +47,7 @@ export function renderTable(headers: string[], rows: string[][]): string {
 /** The `runs list` table: id, state, title, name, age. */
 export function renderRunTable(runs: RunItem[], now: number): string {
   if (runs.length === 0) return 'No runs.';
-  const rows = runs.map((run) => [
-    run.run_id,
-    run.state,
-    truncate(run.title ?? '', 50),
-    run.agent_config?.name ?? '-',
-    formatAge(run.created_at, now),
-  ]);
+  const rows = runs.map((run) => [run.run_id, run.state, truncate(run.title ?? '', 50), run.agent_config?.name ?? '-', formatAge(run.created_at, now)]);
   return renderTable(['ID', 'STATE', 'TITLE', 'NAME', 'AGE'], rows);
 }
 

@@ -58,11 +58,11 @@ export function configFromOptions(options: RunOptions, cwd: string): AgentConfig
 
 async function startRun(client: AgentRuns, prompt: string, options: RunOptions, cwd: string) {
   if (options.factory) {
-    const conflicting = ['name', 'model', 'environment', 'skill', 'basePrompt', 'mcp', 'agent'].filter(
-      (key) => options[key as keyof RunOptions] !== undefined,
-    );
+    const conflicting = ['name', 'model', 'environment', 'skill', 'basePrompt', 'mcp', 'agent'].filter((key) => options[key as keyof RunOptions] !== undefined);
     if (conflicting.length > 0) {
-      throw new UsageError(`--factory takes no run config: drop ${conflicting.map((key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')}`);
+      throw new UsageError(
+        `--factory takes no run config: drop ${conflicting.map((key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')}`,
+      );
     }
     return client.dispatchToFactory(options.factory, { prompt, ...(options.title && { title: options.title }) });
   }

@@ -48,7 +48,10 @@ export function registerRunsCommand(program: Command, context: CliContext): void
     .option('--json', 'print a JSON array of runs only')
     .action(async (options: ListOptions) => {
       const limit = parseLimit(options.limit);
-      const states = options.state?.flatMap((state) => state.split(',')).map((state) => state.trim().toUpperCase()).filter(Boolean);
+      const states = options.state
+        ?.flatMap((state) => state.split(','))
+        .map((state) => state.trim().toUpperCase())
+        .filter(Boolean);
       const filters: Omit<ListRunsQuery, 'cursor' | 'limit'> = {
         ...(states && states.length > 0 && { state: states }),
         ...(options.name && { name: options.name }),

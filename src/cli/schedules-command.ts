@@ -47,7 +47,9 @@ function find(loaded: Loaded, name: string): CliSchedule {
   const where = loaded.config.configFile ?? 'the config (no agent-bridge.yml found; set AGENT_BRIDGE_CONFIG or use --config)';
   const known = loaded.schedules.map((candidate) => candidate.name);
   throw new UsageError(
-    known.length > 0 ? `no schedule named "${name}" in ${where}; configured: ${known.join(', ')}` : `no schedule named "${name}": ${where} configures no schedules`,
+    known.length > 0
+      ? `no schedule named "${name}" in ${where}; configured: ${known.join(', ')}`
+      : `no schedule named "${name}": ${where} configures no schedules`,
   );
 }
 
@@ -107,8 +109,13 @@ export function registerSchedulesCommand(program: Command, context: CliContext):
       const show = async (store: Store | undefined) => {
         const entries = [];
         for (const schedule of loaded.schedules) entries.push({ header: schedule, status: await scheduleStatus(schedule, store, now) });
-        if (options.json) return printJson(context, entries.map(({ header, status }) => scheduleJson(header, status)));
-        if (entries.length === 0) return context.out(`No schedules configured${loaded.config.configFile ? ` in ${loaded.config.configFile}` : ' (no agent-bridge.yml found)'}.`);
+        if (options.json)
+          return printJson(
+            context,
+            entries.map(({ header, status }) => scheduleJson(header, status)),
+          );
+        if (entries.length === 0)
+          return context.out(`No schedules configured${loaded.config.configFile ? ` in ${loaded.config.configFile}` : ' (no agent-bridge.yml found)'}.`);
         if (!store) context.out(`No database at ${describeDatabase(loaded.config.database)} yet: no fires recorded.\n`);
         context.out(renderScheduleList(entries));
       };
@@ -128,7 +135,15 @@ export function registerSchedulesCommand(program: Command, context: CliContext):
         const api = runLookup(context, db);
         const clock = { now: context.now, setTimer: systemClock.setTimer };
         const owner = `cli:${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-        const scheduler = new Scheduler({ store: db, intake: new IntakeService({ store: db, clock }), agentRuns: api.lookup, clock, logger: silentLogger, owner, schedules: loaded.schedules });
+        const scheduler = new Scheduler({
+          store: db,
+          intake: new IntakeService({ store: db, clock }),
+          agentRuns: api.lookup,
+          clock,
+          logger: silentLogger,
+          owner,
+          schedules: loaded.schedules,
+        });
         try {
           const outcome = await scheduler.trigger(name);
           if (outcome.status === 'skipped') {

@@ -114,7 +114,11 @@ export function scheduleJson(header: ScheduleHeader, status: ScheduleStatus): Re
     ...(status.pause && { paused_since: new Date(status.pause.at).toISOString(), paused_reason: status.pause.reason ?? null }),
     next: status.next.map((slot) => {
       const local = wallTime(slot.at, header.timezone);
-      return { slot: slot.key, at: new Date(slot.at).toISOString(), local: `${local.date}T${local.time.length === 5 ? `${local.time}:00` : local.time}${local.offset}` };
+      return {
+        slot: slot.key,
+        at: new Date(slot.at).toISOString(),
+        local: `${local.date}T${local.time.length === 5 ? `${local.time}:00` : local.time}${local.offset}`,
+      };
     }),
     last: status.last
       ? {

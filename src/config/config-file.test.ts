@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from './load-config.js';
 import { problemsOf, tempDir } from '../../test/config/helpers.js';
 
-
 describe('loadConfig: which file', () => {
   it('uses ./agent-bridge.yml when present, and runs on defaults without it', () => {
     const withFile = tempDir({ 'agent-bridge.yml': 'tracker: { page_size: 3 }' });
@@ -46,9 +45,7 @@ describe('loadConfig: which file', () => {
   ])('a missing file named by %s is an error', (where, env, configPath) => {
     const cwd = tempDir({ 'agent-bridge.yml': '' });
     const problems = problemsOf(() => loadConfig({ env, cwd, ...(configPath ? { configPath } : {}) }));
-    expect(problems).toEqual([
-      expect.objectContaining({ where, message: expect.stringContaining(path.join(cwd, 'missing.yml')) }),
-    ]);
+    expect(problems).toEqual([expect.objectContaining({ where, message: expect.stringContaining(path.join(cwd, 'missing.yml')) })]);
   });
 
   it('a directory named as the config file is an error', () => {

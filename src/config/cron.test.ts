@@ -53,9 +53,6 @@ describe('cronProblems', () => {
   });
 
   it('reports every wrong field, not only the first', () => {
-    expect(cronProblems('61 25 * * *')).toEqual([
-      'minute "61" is out of range 0–59',
-      'hour "25" is out of range 0–23',
-    ]);
+    expect(cronProblems('61 25 * * *')).toEqual(['minute "61" is out of range 0–59', 'hour "25" is out of range 0–23']);
   });
 });

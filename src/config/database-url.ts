@@ -12,9 +12,7 @@ export interface PostgresTarget {
   database: string;
 }
 
-export type DatabaseUrlCheck =
-  | { ok: true; target: PostgresTarget; password: string | undefined; masked: string }
-  | { ok: false; message: string };
+export type DatabaseUrlCheck = { ok: true; target: PostgresTarget; password: string | undefined; masked: string } | { ok: false; message: string };
 
 const SCHEMES = new Set(['postgres:', 'postgresql:']);
 /** Query parameters that carry secrets (libpq's names). */
@@ -42,7 +40,7 @@ export function checkDatabaseUrl(text: string): DatabaseUrlCheck {
   const database = decodeURIComponent(url.pathname.replace(/^\//, '')) || user;
   if (database === '') return { ok: false, message: `names no database (${host}) — write postgres://user:password@host:5432/database` };
   const target = { host, port: url.port === '' ? 5432 : Number(url.port), database };
-  const password = url.password === '' ? url.searchParams.get('password') ?? undefined : safeDecode(url.password);
+  const password = url.password === '' ? (url.searchParams.get('password') ?? undefined) : safeDecode(url.password);
   return { ok: true, target, password, masked: maskDatabaseUrl(text) };
 }
 

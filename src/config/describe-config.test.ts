@@ -79,12 +79,17 @@ describe('describeConfig', () => {
     const config = loadConfig({ env: { DATABASE_URL: 'postgres://bridge:Pw-s3cret-77@db.example:5432/app?sslmode=verify-full' }, cwd: tempDir() });
     const described = describeConfig(config);
     expect(described['database']).toEqual({ kind: 'postgres', url: 'postgres://bridge:****@db.example:5432/app?sslmode=verify-full' });
-    expect(integrationSummary(config)).toContain('Database: PostgreSQL at postgres://bridge:****@db.example:5432/app?sslmode=verify-full (several replicas may share it)');
+    expect(integrationSummary(config)).toContain(
+      'Database: PostgreSQL at postgres://bridge:****@db.example:5432/app?sslmode=verify-full (several replicas may share it)',
+    );
     expect(JSON.stringify(described) + integrationSummary(config).join('\n')).not.toContain('Pw-s3cret-77');
   });
 
   it('says of each secret only whether it is set, where from and its length: no prefix of any secret (issue 16)', () => {
-    const cwd = tempDir({ 'agent-bridge.yml': FULL_YAML, '.env': `SLACK_BOT_TOKEN=${SECRETS.SLACK_BOT_TOKEN}\nLINEAR_WEBHOOK_SECRET=from-dotenv-but-env-wins\n` });
+    const cwd = tempDir({
+      'agent-bridge.yml': FULL_YAML,
+      '.env': `SLACK_BOT_TOKEN=${SECRETS.SLACK_BOT_TOKEN}\nLINEAR_WEBHOOK_SECRET=from-dotenv-but-env-wins\n`,
+    });
     const env: Record<string, string> = { ...SECRETS, AGENT_API_BASE_URL: 'https://agents.example.com/api/v1' };
     delete env['SLACK_BOT_TOKEN'];
     const config = loadConfig({ env, cwd });
@@ -107,7 +112,15 @@ describe('describeConfig', () => {
 describe('problems never contain secrets', () => {
   it.each([
     ['partial Slack and Linear sets', { SLACK_BOT_TOKEN: SECRETS.SLACK_BOT_TOKEN, LINEAR_WEBHOOK_SECRET: SECRETS.LINEAR_WEBHOOK_SECRET }],
-    ['secrets with spaces', { SLACK_BOT_TOKEN: `${SECRETS.SLACK_BOT_TOKEN} x`, SLACK_SIGNING_SECRET: SECRETS.SLACK_SIGNING_SECRET, AGENT_API_BASE_URL: 'https://a.example/api/v1', AGENT_API_KEY: `Bearer ${SECRETS.AGENT_API_KEY}` }],
+    [
+      'secrets with spaces',
+      {
+        SLACK_BOT_TOKEN: `${SECRETS.SLACK_BOT_TOKEN} x`,
+        SLACK_SIGNING_SECRET: SECRETS.SLACK_SIGNING_SECRET,
+        AGENT_API_BASE_URL: 'https://a.example/api/v1',
+        AGENT_API_KEY: `Bearer ${SECRETS.AGENT_API_KEY}`,
+      },
+    ],
     ['swapped Slack tokens', { SLACK_BOT_TOKEN: SECRETS.SLACK_APP_TOKEN, SLACK_APP_TOKEN: SECRETS.SLACK_BOT_TOKEN }],
     ['a Linear key without secret', { LINEAR_API_KEY: SECRETS.LINEAR_API_KEY, LINEAR_ACCESS_TOKEN: SECRETS.LINEAR_ACCESS_TOKEN }],
   ])('%s', (_name, env) => {
@@ -140,7 +153,9 @@ describe('integrationSummary', () => {
     expect(lines).toEqual([
       'Run API: https://agents.example.com/api/v1 (key set)',
       expect.stringMatching(/^Slack: on \(Socket Mode; channels: 3 routes: C0123ABCD, G0999PRIV, \*; follow-ups: mentions; may start runs: 2 allowed users\)$/),
-      expect.stringMatching(/^Linear: on \(webhook at POST \/linear\/webhook; OAuth access token .*labels: 2 routes: agent, needs review; teams ENG, OPS; handle @bot\)$/),
+      expect.stringMatching(
+        /^Linear: on \(webhook at POST \/linear\/webhook; OAuth access token .*labels: 2 routes: agent, needs review; teams ENG, OPS; handle @bot\)$/,
+      ),
       'Schedules: 1 of 2 enabled: nightly-deps (disabled), weekly.report',
       expect.stringMatching(/^Database: SQLite at /),
     ]);

@@ -28,9 +28,7 @@ function maskDeep(value: unknown, secretAll = false): unknown {
   if (typeof value === 'string') return secretAll ? maskSecret(value, 'file') : value;
   if (Array.isArray(value)) return value.map((item) => maskDeep(item, secretAll));
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([key, item]) => [key, maskDeep(item, secretAll || SECRET_KEY.test(key) || SECRET_CONTAINER.test(key))]),
-  );
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, maskDeep(item, secretAll || SECRET_KEY.test(key) || SECRET_CONTAINER.test(key))]));
 }
 
 function describeRoute(route: Route): Record<string, unknown> {
@@ -112,25 +110,17 @@ export function integrationSummary(config: AppConfig): string[] {
     const users = slack.allowedUsers.length === 0 ? 'everyone' : plural(slack.allowedUsers.length, 'allowed user');
     lines.push(`Slack: on (${mode}; channels: ${routeList(slack.channels)}; follow-ups: ${slack.followups}; may start runs: ${users})`);
   } else {
-    lines.push(
-      'Slack: off — set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (HTTP) or SLACK_APP_TOKEN (Socket Mode) to turn it on',
-    );
+    lines.push('Slack: off — set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (HTTP) or SLACK_APP_TOKEN (Socket Mode) to turn it on');
   }
 
   const linear = config.linear;
   if (linear.enabled) {
     const auth =
-      linear.accessToken !== undefined
-        ? 'OAuth access token (agent sessions available)'
-        : 'API key (agent sessions need LINEAR_ACCESS_TOKEN with actor=app)';
+      linear.accessToken !== undefined ? 'OAuth access token (agent sessions available)' : 'API key (agent sessions need LINEAR_ACCESS_TOKEN with actor=app)';
     const teams = linear.teams.length === 0 ? 'all teams' : `teams ${linear.teams.join(', ')}`;
-    lines.push(
-      `Linear: on (webhook at POST /linear/webhook; ${auth}; labels: ${routeList(linear.labels)}; ${teams}; handle ${linear.handle})`,
-    );
+    lines.push(`Linear: on (webhook at POST /linear/webhook; ${auth}; labels: ${routeList(linear.labels)}; ${teams}; handle ${linear.handle})`);
   } else {
-    lines.push(
-      'Linear: off — set LINEAR_API_KEY (or LINEAR_ACCESS_TOKEN for agent sessions) and LINEAR_WEBHOOK_SECRET to turn it on',
-    );
+    lines.push('Linear: off — set LINEAR_API_KEY (or LINEAR_ACCESS_TOKEN for agent sessions) and LINEAR_WEBHOOK_SECRET to turn it on');
   }
 
   const schedules = config.schedules;

@@ -78,8 +78,7 @@ const slackToken = (expected: string, wrong: Record<string, string>, hint: strin
 
 const BOT_TOKEN_HINT = 'find it under OAuth & Permissions → Bot User OAuth Token (xoxb-…) in your Slack app';
 const SIGNING_SECRET_HINT = 'find it under Basic Information → App Credentials → Signing Secret in your Slack app';
-const APP_TOKEN_HINT =
-  'create an app-level token (xapp-…, scope connections:write) under Basic Information → App-Level Tokens in your Slack app';
+const APP_TOKEN_HINT = 'create an app-level token (xapp-…, scope connections:write) under Basic Information → App-Level Tokens in your Slack app';
 const LINEAR_KEY_HINT =
   'create a personal API key under Linear Settings → Security & access, or use an OAuth app token (actor=app) as LINEAR_ACCESS_TOKEN for agent sessions';
 const LINEAR_SECRET_HINT = "find it on your webhook's page in Linear Settings → API → Webhooks (or in your OAuth app's webhook settings)";
@@ -90,11 +89,7 @@ const agentApiBaseUrl = optionalText.transform((value, ctx) => {
   if (!checked.ok) return fail(ctx, checked.message, 'set it to the run API base, e.g. https://agents.example.com/api/v1');
   const pathname = checked.url.pathname.replace(/\/+$/, '');
   if (!pathname.endsWith('/api/v1')) {
-    return fail(
-      ctx,
-      `must end in /api/v1 (its path is "${checked.url.pathname}")`,
-      'set it to the run API base, e.g. https://agents.example.com/api/v1',
-    );
+    return fail(ctx, `must end in /api/v1 (its path is "${checked.url.pathname}")`, 'set it to the run API base, e.g. https://agents.example.com/api/v1');
   }
   return `${checked.url.protocol}//${checked.url.host}${pathname}`;
 });
@@ -210,8 +205,7 @@ function setProblems(env: Record<string, string>): ConfigProblem[] {
   if (!linearKey && has('LINEAR_WEBHOOK_SECRET')) {
     problems.push({
       where: 'LINEAR_API_KEY',
-      message:
-        'Linear is half configured: LINEAR_WEBHOOK_SECRET is set, but neither LINEAR_API_KEY nor LINEAR_ACCESS_TOKEN is — set one of them',
+      message: 'Linear is half configured: LINEAR_WEBHOOK_SECRET is set, but neither LINEAR_API_KEY nor LINEAR_ACCESS_TOKEN is — set one of them',
       hint: `${LINEAR_KEY_HINT}; or unset LINEAR_WEBHOOK_SECRET to turn Linear off`,
     });
   }
@@ -222,10 +216,7 @@ function setProblems(env: Record<string, string>): ConfigProblem[] {
  * Checks the merged environment (values already trimmed, empty ones removed). Relative
  * `DATABASE_PATH` is resolved against `cwd`; `:memory:` is kept as it is.
  */
-export function parseEnvironment(
-  env: Record<string, string>,
-  cwd: string,
-): { settings: EnvSettings | undefined; problems: ConfigProblem[] } {
+export function parseEnvironment(env: Record<string, string>, cwd: string): { settings: EnvSettings | undefined; problems: ConfigProblem[] } {
   const problems: ConfigProblem[] = [];
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {

@@ -75,21 +75,65 @@ describe('environment: valid', () => {
   });
 
   it.each([
-    ['strips a trailing slash from the base URL', { AGENT_API_BASE_URL: 'http://localhost:8787/api/v1/', AGENT_API_KEY: 'k' }, (c: AppConfig) => c.agentApi.baseUrl, 'http://localhost:8787/api/v1'],
-    ['keeps a base URL path prefix', { AGENT_API_BASE_URL: 'https://x.example/agents/api/v1', AGENT_API_KEY: 'k' }, (c: AppConfig) => c.agentApi.baseUrl, 'https://x.example/agents/api/v1'],
-    ['prefers Socket Mode when both Slack secrets are set', { SLACK_BOT_TOKEN: BOT, SLACK_SIGNING_SECRET: SIGNING, SLACK_APP_TOKEN: APP }, (c: AppConfig) => c.slack.mode, 'socket'],
+    [
+      'strips a trailing slash from the base URL',
+      { AGENT_API_BASE_URL: 'http://localhost:8787/api/v1/', AGENT_API_KEY: 'k' },
+      (c: AppConfig) => c.agentApi.baseUrl,
+      'http://localhost:8787/api/v1',
+    ],
+    [
+      'keeps a base URL path prefix',
+      { AGENT_API_BASE_URL: 'https://x.example/agents/api/v1', AGENT_API_KEY: 'k' },
+      (c: AppConfig) => c.agentApi.baseUrl,
+      'https://x.example/agents/api/v1',
+    ],
+    [
+      'prefers Socket Mode when both Slack secrets are set',
+      { SLACK_BOT_TOKEN: BOT, SLACK_SIGNING_SECRET: SIGNING, SLACK_APP_TOKEN: APP },
+      (c: AppConfig) => c.slack.mode,
+      'socket',
+    ],
     ['runs Socket Mode with an app token alone', { SLACK_BOT_TOKEN: BOT, SLACK_APP_TOKEN: APP }, (c: AppConfig) => c.slack.mode, 'socket'],
     ['adds the trailing slash to SLACK_API_URL', { SLACK_API_URL: 'http://127.0.0.1:9/api' }, (c: AppConfig) => c.slack.apiUrl, 'http://127.0.0.1:9/api/'],
-    ['turns Linear on with an OAuth access token', { LINEAR_ACCESS_TOKEN: LINEAR_TOKEN, LINEAR_WEBHOOK_SECRET: LINEAR_SECRET }, (c: AppConfig) => c.linear.enabled, true],
+    [
+      'turns Linear on with an OAuth access token',
+      { LINEAR_ACCESS_TOKEN: LINEAR_TOKEN, LINEAR_WEBHOOK_SECRET: LINEAR_SECRET },
+      (c: AppConfig) => c.linear.enabled,
+      true,
+    ],
     ['keeps :memory: as the database path', { DATABASE_PATH: ':memory:' }, (c: AppConfig) => c.database, { kind: 'sqlite', path: ':memory:' }],
-    ['selects PostgreSQL with a postgres:// DATABASE_URL', { DATABASE_URL: 'postgres://bridge:pw@db.example:6543/app?sslmode=require' }, (c: AppConfig) => c.database.kind === 'postgres' && [c.database.target, c.database.maskedUrl, c.database.url], [{ host: 'db.example', port: 6543, database: 'app' }, 'postgres://bridge:****@db.example:6543/app?sslmode=require', 'postgres://bridge:pw@db.example:6543/app?sslmode=require']],
-    ['selects PostgreSQL with a postgresql:// DATABASE_URL, default port, database named after the user', { DATABASE_URL: 'postgresql://bridge@db.example' }, (c: AppConfig) => c.database.kind === 'postgres' && c.database.target, { host: 'db.example', port: 5432, database: 'bridge' }],
-    ['masks a password given as a query parameter', { DATABASE_URL: 'postgres://db.example/app?user=bridge&password=pw2' }, (c: AppConfig) => c.database.kind === 'postgres' && [c.database.maskedUrl, c.database.password], ['postgres://db.example/app?user=bridge&password=****', 'pw2']],
+    [
+      'selects PostgreSQL with a postgres:// DATABASE_URL',
+      { DATABASE_URL: 'postgres://bridge:pw@db.example:6543/app?sslmode=require' },
+      (c: AppConfig) => c.database.kind === 'postgres' && [c.database.target, c.database.maskedUrl, c.database.url],
+      [
+        { host: 'db.example', port: 6543, database: 'app' },
+        'postgres://bridge:****@db.example:6543/app?sslmode=require',
+        'postgres://bridge:pw@db.example:6543/app?sslmode=require',
+      ],
+    ],
+    [
+      'selects PostgreSQL with a postgresql:// DATABASE_URL, default port, database named after the user',
+      { DATABASE_URL: 'postgresql://bridge@db.example' },
+      (c: AppConfig) => c.database.kind === 'postgres' && c.database.target,
+      { host: 'db.example', port: 5432, database: 'bridge' },
+    ],
+    [
+      'masks a password given as a query parameter',
+      { DATABASE_URL: 'postgres://db.example/app?user=bridge&password=pw2' },
+      (c: AppConfig) => c.database.kind === 'postgres' && [c.database.maskedUrl, c.database.password],
+      ['postgres://db.example/app?user=bridge&password=****', 'pw2'],
+    ],
     ['uses SQLite without DATABASE_URL', {}, (c: AppConfig) => c.database.kind, 'sqlite'],
     ['accepts port 0', { PORT: '0' }, (c: AppConfig) => c.http.port, 0],
     ['accepts port 65535', { PORT: '65535' }, (c: AppConfig) => c.http.port, 65535],
     ['reads LOG_LEVEL case-insensitively', { LOG_LEVEL: 'WARN' }, (c: AppConfig) => c.logLevel, 'warn'],
-    ['treats empty values as unset', { SLACK_BOT_TOKEN: '', PORT: '', AGENT_API_BASE_URL: '', LOG_LEVEL: '  ' }, (c: AppConfig) => [c.slack.enabled, c.http.port, c.agentApi.emulated, c.logLevel], [false, 3000, true, 'info']],
+    [
+      'treats empty values as unset',
+      { SLACK_BOT_TOKEN: '', PORT: '', AGENT_API_BASE_URL: '', LOG_LEVEL: '  ' },
+      (c: AppConfig) => [c.slack.enabled, c.http.port, c.agentApi.emulated, c.logLevel],
+      [false, 3000, true, 'info'],
+    ],
     ['trims values', { PORT: ' 4000\n' }, (c: AppConfig) => c.http.port, 4000],
     ['ignores AGENT_API_KEY without a base URL (emulator)', { AGENT_API_KEY: 'k' }, (c: AppConfig) => c.agentApi.emulated, true],
   ])('%s', (_name, env, pick, expected) => {
@@ -99,7 +143,12 @@ describe('environment: valid', () => {
 
 describe('environment: invalid', () => {
   it.each([
-    ['a base URL without key', { AGENT_API_BASE_URL: 'https://a.example/api/v1' }, 'AGENT_API_KEY', /required when AGENT_API_BASE_URL is set — set it to the run API key \(it is sent as a bearer token\)/],
+    [
+      'a base URL without key',
+      { AGENT_API_BASE_URL: 'https://a.example/api/v1' },
+      'AGENT_API_KEY',
+      /required when AGENT_API_BASE_URL is set — set it to the run API key \(it is sent as a bearer token\)/,
+    ],
     ['a base URL that is no URL', { AGENT_API_BASE_URL: 'agents.example.com/api/v1', AGENT_API_KEY: 'k' }, 'AGENT_API_BASE_URL', /is not a URL/],
     ['a base URL with another scheme', { AGENT_API_BASE_URL: 'ftp://a.example/api/v1', AGENT_API_KEY: 'k' }, 'AGENT_API_BASE_URL', /http or https/],
     ['a base URL not ending in /api/v1', { AGENT_API_BASE_URL: 'https://a.example/api/v2', AGENT_API_KEY: 'k' }, 'AGENT_API_BASE_URL', /must end in \/api\/v1/],
@@ -110,7 +159,12 @@ describe('environment: invalid', () => {
     ['a port that is no number', { PORT: 'http' }, 'PORT', /whole number/],
     ['a fractional port', { PORT: '3000.5' }, 'PORT', /whole number/],
     ['an unknown log level', { LOG_LEVEL: 'verbose' }, 'LOG_LEVEL', /one of: fatal, error, warn, info, debug, trace, silent/],
-    ['a Slack bot token alone', { SLACK_BOT_TOKEN: BOT }, 'SLACK_SIGNING_SECRET', /neither SLACK_SIGNING_SECRET \(HTTP mode\) nor SLACK_APP_TOKEN \(Socket Mode\)/],
+    [
+      'a Slack bot token alone',
+      { SLACK_BOT_TOKEN: BOT },
+      'SLACK_SIGNING_SECRET',
+      /neither SLACK_SIGNING_SECRET \(HTTP mode\) nor SLACK_APP_TOKEN \(Socket Mode\)/,
+    ],
     ['a signing secret without bot token', { SLACK_SIGNING_SECRET: SIGNING }, 'SLACK_BOT_TOKEN', /SLACK_SIGNING_SECRET is set, but SLACK_BOT_TOKEN is not/],
     ['an app token without bot token', { SLACK_APP_TOKEN: APP }, 'SLACK_BOT_TOKEN', /SLACK_APP_TOKEN is set, but SLACK_BOT_TOKEN is not/],
     ['an app token as bot token', { SLACK_BOT_TOKEN: APP, SLACK_SIGNING_SECRET: SIGNING }, 'SLACK_BOT_TOKEN', /holds an app-level token/],
@@ -128,14 +182,25 @@ describe('environment: invalid', () => {
   });
 
   it.each([
-    ['both DATABASE_URL and DATABASE_PATH', { DATABASE_URL: 'postgres://bridge:Pw-s3cret-77@db.example:5432/app', DATABASE_PATH: 'x.db' }, /both DATABASE_URL \(PostgreSQL\) and DATABASE_PATH \(SQLite\) are set/],
-    ['a DATABASE_URL of another scheme', { DATABASE_URL: 'mysql://bridge:Pw-s3cret-77@db.example/app' }, /must be a postgres:\/\/ or postgresql:\/\/ URL, not mysql:/],
+    [
+      'both DATABASE_URL and DATABASE_PATH',
+      { DATABASE_URL: 'postgres://bridge:Pw-s3cret-77@db.example:5432/app', DATABASE_PATH: 'x.db' },
+      /both DATABASE_URL \(PostgreSQL\) and DATABASE_PATH \(SQLite\) are set/,
+    ],
+    [
+      'a DATABASE_URL of another scheme',
+      { DATABASE_URL: 'mysql://bridge:Pw-s3cret-77@db.example/app' },
+      /must be a postgres:\/\/ or postgresql:\/\/ URL, not mysql:/,
+    ],
     ['a SQLite file as DATABASE_URL', { DATABASE_URL: 'sqlite:///data/bridge.db' }, /not sqlite: — for SQLite, unset it and set DATABASE_PATH/],
     ['a DATABASE_URL that is no URL', { DATABASE_URL: 'host=db user=bridge password=Pw-s3cret-77' }, /is not a URL/],
     ['a DATABASE_URL without host', { DATABASE_URL: 'postgres:///app?user=bridge&password=Pw-s3cret-77' }, /names no host/],
   ])('%s: DATABASE_URL problem, the password never shown', (_name, env, message) => {
     const problems = problemsOf(env);
-    expect(problems.find((problem) => problem.where === 'DATABASE_URL' && message.test(problem.message)), JSON.stringify(problems)).toBeDefined();
+    expect(
+      problems.find((problem) => problem.where === 'DATABASE_URL' && message.test(problem.message)),
+      JSON.stringify(problems),
+    ).toBeDefined();
     expect(JSON.stringify(problems)).not.toContain('Pw-s3cret-77');
   });
 

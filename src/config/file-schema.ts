@@ -9,14 +9,7 @@ import { z } from 'zod';
 import { cronProblems } from './cron.js';
 import { durationSyntaxHelp, formatDuration, parseDuration } from './duration.js';
 import { ALLOWED_KEYS_PREFIX } from './problems.js';
-import {
-  CHANNEL_ID_HINT,
-  isValidTimeZone,
-  LINEAR_ISSUE_ID,
-  SCHEDULE_NAME,
-  SLACK_CHANNEL_ID,
-  SLACK_USER_ID,
-} from './validators.js';
+import { CHANNEL_ID_HINT, isValidTimeZone, LINEAR_ISSUE_ID, SCHEDULE_NAME, SLACK_CHANNEL_ID, SLACK_USER_ID } from './validators.js';
 
 const unsetIfNull = (value: unknown): unknown => (value === null ? undefined : value);
 const emptyIfNull = (value: unknown): unknown => (value === null ? {} : value);
@@ -140,9 +133,12 @@ const labelsSchema = z.record(z.string(), routeSchema).superRefine((labels, ctx)
 
 const scheduleSchema = strict({
   ...routeShape,
-  name: z.string().trim().refine((name) => SCHEDULE_NAME.test(name), {
-    error: 'must be 1–64 letters, digits, ".", "_" or "-", starting with a letter or digit (e.g. nightly-deps)',
-  }),
+  name: z
+    .string()
+    .trim()
+    .refine((name) => SCHEDULE_NAME.test(name), {
+      error: 'must be 1–64 letters, digits, ".", "_" or "-", starting with a letter or digit (e.g. nightly-deps)',
+    }),
   cron: z.string().superRefine((expression, ctx) => {
     const problems = cronProblems(expression);
     if (problems.length === 0) return;
@@ -153,9 +149,12 @@ const scheduleSchema = strict({
     });
   }),
   timezone: withDefault(
-    z.string().trim().refine((zone) => isValidTimeZone(zone), {
-      error: 'is not an IANA time zone — use a name such as Europe/Berlin, America/New_York or UTC',
-    }),
+    z
+      .string()
+      .trim()
+      .refine((zone) => isValidTimeZone(zone), {
+        error: 'is not an IANA time zone — use a name such as Europe/Berlin, America/New_York or UTC',
+      }),
     'UTC',
   ),
   prompt: text,
@@ -164,12 +163,8 @@ const scheduleSchema = strict({
   enabled: withDefault(z.boolean(), true),
   pause_after_failures: withDefault(z.int().min(0), 0),
   notify: section({
-    slack_channel: optional(
-      z.string().refine((id) => SLACK_CHANNEL_ID.test(id), { error: `is not a Slack channel ID — ${CHANNEL_ID_HINT}` }),
-    ),
-    linear_issue: optional(
-      z.string().refine((id) => LINEAR_ISSUE_ID.test(id), { error: 'is not a Linear issue identifier such as ENG-42' }),
-    ),
+    slack_channel: optional(z.string().refine((id) => SLACK_CHANNEL_ID.test(id), { error: `is not a Slack channel ID — ${CHANNEL_ID_HINT}` })),
+    linear_issue: optional(z.string().refine((id) => LINEAR_ISSUE_ID.test(id), { error: 'is not a Linear issue identifier such as ENG-42' })),
   }),
 }).superRefine(checkRouteTargets, always);
 

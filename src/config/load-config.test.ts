@@ -7,7 +7,6 @@ import { problemsOf, tempDir } from '../../test/config/helpers.js';
 import { ConfigError } from './problems.js';
 import type { AppConfig } from './types.js';
 
-
 const withFile = (yaml: string) => loadConfig({ env: {}, cwd: tempDir({ 'agent-bridge.yml': yaml }) });
 const fileProblems = (yaml: string) => problemsOf(() => withFile(yaml));
 const FULL_YAML = fs.readFileSync(fileURLToPath(new URL('./fixtures/full.yml', import.meta.url)), 'utf8');
@@ -169,16 +168,51 @@ describe('loadConfig: invalid files report the key path', () => {
     ['an empty handle', 'linear: { handle: "" }', `${F}: linear.handle`, /must not be empty/],
     ['a two-word handle', 'linear: { handle: "@my bot" }', `${F}: linear.handle`, /single word/],
     ['labels equal but for case', 'linear: { labels: { Agent: {}, agent: {} } }', `${F}: linear.labels.agent`, /same label as "Agent"/],
-    ['factory_uid with config', 'slack: { channels: { C0123ABCD: { factory_uid: f, config: {} } } }', `${F}: slack.channels.C0123ABCD.factory_uid`, /cannot be combined with config/],
-    ['factory_uid with agent_identity_uid', 'schedules: [{ name: a, cron: "* * * * *", prompt: p, factory_uid: f, agent_identity_uid: u }]', `${F}: schedules[0].factory_uid`, /schedule "a": cannot be combined with agent_identity_uid/],
-    ['a bad cron, by schedule name', 'schedules: [{ name: a, cron: "* * * * *", prompt: p }, { name: nightly, cron: "0 25 * * *", prompt: p }]', `${F}: schedules[1].cron`, /schedule "nightly": cron "0 25 \* \* \*": hour "25" is out of range 0–23/],
-    ['a bad timezone, by schedule name', 'schedules: [{ name: nightly, cron: "0 3 * * *", timezone: Mars/Olympus, prompt: p }]', `${F}: schedules[0].timezone`, /schedule "nightly": is not an IANA time zone/],
-    ['duplicate schedule names', 'schedules: [{ name: dup, cron: "* * * * *", prompt: p }, { name: dup, cron: "* * * * *", prompt: q }]', `${F}: schedules[1].name`, /duplicate schedule name "dup" \(also schedules\[0\]\)/],
+    [
+      'factory_uid with config',
+      'slack: { channels: { C0123ABCD: { factory_uid: f, config: {} } } }',
+      `${F}: slack.channels.C0123ABCD.factory_uid`,
+      /cannot be combined with config/,
+    ],
+    [
+      'factory_uid with agent_identity_uid',
+      'schedules: [{ name: a, cron: "* * * * *", prompt: p, factory_uid: f, agent_identity_uid: u }]',
+      `${F}: schedules[0].factory_uid`,
+      /schedule "a": cannot be combined with agent_identity_uid/,
+    ],
+    [
+      'a bad cron, by schedule name',
+      'schedules: [{ name: a, cron: "* * * * *", prompt: p }, { name: nightly, cron: "0 25 * * *", prompt: p }]',
+      `${F}: schedules[1].cron`,
+      /schedule "nightly": cron "0 25 \* \* \*": hour "25" is out of range 0–23/,
+    ],
+    [
+      'a bad timezone, by schedule name',
+      'schedules: [{ name: nightly, cron: "0 3 * * *", timezone: Mars/Olympus, prompt: p }]',
+      `${F}: schedules[0].timezone`,
+      /schedule "nightly": is not an IANA time zone/,
+    ],
+    [
+      'duplicate schedule names',
+      'schedules: [{ name: dup, cron: "* * * * *", prompt: p }, { name: dup, cron: "* * * * *", prompt: q }]',
+      `${F}: schedules[1].name`,
+      /duplicate schedule name "dup" \(also schedules\[0\]\)/,
+    ],
     ['a missing prompt', 'schedules: [{ name: a, cron: "* * * * *" }]', `${F}: schedules[0].prompt`, /schedule "a": is required/],
     ['an empty prompt', 'schedules: [{ name: a, cron: "* * * * *", prompt: "  " }]', `${F}: schedules[0].prompt`, /must not be empty/],
     ['a bad schedule name', 'schedules: [{ name: "my job", cron: "* * * * *", prompt: p }]', `${F}: schedules[0].name`, /letters, digits/],
-    ['a bad notify issue', 'schedules: [{ name: a, cron: "* * * * *", prompt: p, notify: { linear_issue: "42" } }]', `${F}: schedules[0].notify.linear_issue`, /ENG-42/],
-    ['a negative pause_after_failures', 'schedules: [{ name: a, cron: "* * * * *", prompt: p, pause_after_failures: -1 }]', `${F}: schedules[0].pause_after_failures`, /at least 0/],
+    [
+      'a bad notify issue',
+      'schedules: [{ name: a, cron: "* * * * *", prompt: p, notify: { linear_issue: "42" } }]',
+      `${F}: schedules[0].notify.linear_issue`,
+      /ENG-42/,
+    ],
+    [
+      'a negative pause_after_failures',
+      'schedules: [{ name: a, cron: "* * * * *", prompt: p, pause_after_failures: -1 }]',
+      `${F}: schedules[0].pause_after_failures`,
+      /at least 0/,
+    ],
     ['an empty schedule entry', 'schedules:\n  -\n', `${F}: schedules[0]`, /must be a mapping/],
     ['a list at the top level', '- a\n- b\n', F, /must be a mapping of keys/],
     ['a YAML syntax error', 'tracker:\n  interval: 10s\n  page_size: [1, 2\n', `${F}: line`, /YAML syntax error/],

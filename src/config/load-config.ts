@@ -49,14 +49,8 @@ function locateConfigFile(input: LoadConfigInput, env: Record<string, string>): 
       problems: [
         {
           where: named?.source ?? file,
-          message:
-            code === 'ENOENT'
-              ? `names a file that does not exist (${file})`
-              : `cannot be read (${code ?? 'error'}): ${file}`,
-          hint:
-            named?.source === '--config'
-              ? 'fix the path'
-              : `fix the path, or unset it to use ./${DEFAULT_CONFIG_FILE} when present`,
+          message: code === 'ENOENT' ? `names a file that does not exist (${file})` : `cannot be read (${code ?? 'error'}): ${file}`,
+          hint: named?.source === '--config' ? 'fix the path' : `fix the path, or unset it to use ./${DEFAULT_CONFIG_FILE} when present`,
         },
       ],
     };
@@ -149,8 +143,7 @@ function toSchedule(schedule: FileConfig['schedules'][number]): ScheduleConfig {
 
 function build(env: EnvSettings, file: FileConfig, configFile: string | undefined): AppConfig {
   const slackEnabled = env.slackBotToken !== undefined;
-  const linearEnabled =
-    (env.linearApiKey !== undefined || env.linearAccessToken !== undefined) && env.linearWebhookSecret !== undefined;
+  const linearEnabled = (env.linearApiKey !== undefined || env.linearAccessToken !== undefined) && env.linearWebhookSecret !== undefined;
   const defaults = toRoute(file.defaults);
   // design.md §3: `defaults.config` is `{}` unless the defaults dispatch to a factory (no config then).
   if (defaults.config === undefined && defaults.factory_uid === undefined) defaults.config = {};

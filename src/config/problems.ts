@@ -127,9 +127,7 @@ function issueProblems(issue: z.core.$ZodIssue, label: string, root: unknown): C
 
   switch (issue.code) {
     case 'unrecognized_keys': {
-      const allowed = issue.message.startsWith(ALLOWED_KEYS_PREFIX)
-        ? issue.message.slice(ALLOWED_KEYS_PREFIX.length).split(', ')
-        : [];
+      const allowed = issue.message.startsWith(ALLOWED_KEYS_PREFIX) ? issue.message.slice(ALLOWED_KEYS_PREFIX.length).split(', ') : [];
       return issue.keys.map((key) => ({
         where: where([...path, key]),
         message: 'unknown key — remove it or fix its spelling',
@@ -155,7 +153,8 @@ function issueProblems(issue: z.core.$ZodIssue, label: string, root: unknown): C
       if (issue.origin === 'string' && issue.code === 'too_small' && Number(bound) <= 1) message = 'must not be empty';
       else if (issue.origin === 'number') {
         message = `must be ${issue.code === 'too_small' ? 'at least' : 'at most'} ${String(bound)}${shownValue(found, path)}`;
-      } else message = `${issue.code === 'too_small' ? 'needs at least' : 'allows at most'} ${String(bound)} ${issue.origin === 'string' ? 'characters' : 'items'}`;
+      } else
+        message = `${issue.code === 'too_small' ? 'needs at least' : 'allows at most'} ${String(bound)} ${issue.origin === 'string' ? 'characters' : 'items'}`;
       return [withHint({ where: where(path), message })];
     }
     case 'invalid_key': {

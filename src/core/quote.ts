@@ -3,15 +3,20 @@
  * close the block it stands in nor pose as one of our own markers.
  */
 export function quote(text: string): string {
-  return text
-    // Every line break a reader (or a model) may honour, not only CR and LF: NEL, LS and PS too.
-    .split(/\r\n|[\r\n\u0085\u2028\u2029]/)
-    .map((line) => `> ${line}`)
-    .join('\n');
+  return (
+    text
+      // Every line break a reader (or a model) may honour, not only CR and LF: NEL, LS and PS too.
+      .split(/\r\n|[\r\n\u0085\u2028\u2029]/)
+      .map((line) => `> ${line}`)
+      .join('\n')
+  );
 }
 
 /** Platform text for a header line (a name, a title): line breaks and control characters become spaces. */
 export function oneLine(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return text
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }

@@ -74,9 +74,7 @@ export function apiRoutes(ctx: EmulatorContext): Route[] {
         POST: create,
         GET: (_req, res, _params, url) => {
           const result = engine.list(parseListQuery(url.searchParams));
-          const pageInfo = result.next
-            ? { has_next_page: true, next_cursor: encodeCursor(result.next) }
-            : { has_next_page: false };
+          const pageInfo = result.next ? { has_next_page: true, next_cursor: encodeCursor(result.next) } : { has_next_page: false };
           sendJson(res, 200, { runs: result.runs, page_info: pageInfo });
         },
       },
@@ -122,4 +120,3 @@ export function apiRoutes(ctx: EmulatorContext): Route[] {
     },
   ];
 }
-

@@ -35,7 +35,12 @@ async function create(body: Record<string, unknown> = { prompt: 'Do the thing' }
 function expectProblem(answer: Answer, status: number, error: string): void {
   expect(answer.status).toBe(status);
   expect(answer.headers.get('content-type')).toBe('application/problem+json');
-  expect(answer.body).toMatchObject({ status, error, title: expect.any(String), type: `https://docs.warp.dev/reference/api-and-sdk/troubleshooting/errors/${error}` });
+  expect(answer.body).toMatchObject({
+    status,
+    error,
+    title: expect.any(String),
+    type: `https://docs.warp.dev/reference/api-and-sdk/troubleshooting/errors/${error}`,
+  });
   expect(typeof answer.body.detail).toBe('string');
   expect(typeof answer.body.retryable).toBe('boolean');
 }

@@ -64,7 +64,9 @@ function authenticate(ctx: EmulatorContext, req: IncomingMessage): void {
   const challenge = { headers: { 'www-authenticate': 'Bearer realm="agent-bridge-emulator"' } };
   const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
   if (!match) throw new ProblemError(401, 'missing Authorization: Bearer <api key> header', challenge);
-  const given = createHash('sha256').update(match[1] ?? '').digest();
+  const given = createHash('sha256')
+    .update(match[1] ?? '')
+    .digest();
   const expected = createHash('sha256').update(ctx.apiKey).digest();
   if (!timingSafeEqual(given, expected)) throw new ProblemError(401, 'invalid API key', challenge);
 }

@@ -44,8 +44,7 @@ export interface RunFilter {
   artifactType?: string;
 }
 
-const RFC3339 =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
 
 /**
  * Parses a strict RFC 3339 date-time (`2026-01-02T03:04:05Z`, optional fraction, `Z` or `±hh:mm`).
@@ -55,9 +54,7 @@ const RFC3339 =
 export function parseRfc3339(text: string): number | undefined {
   const m = RFC3339.exec(text);
   if (!m) return undefined;
-  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [
-    number, number, number, number, number, number,
-  ];
+  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
   const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth) return undefined;
   // Second 60 is a leap second; Date.UTC rolls it into the next minute, which is close enough.

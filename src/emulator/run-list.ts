@@ -37,10 +37,7 @@ function matches(record: RunRecord, filter: Partial<RunFilter>): boolean {
  * runs created between two page requests never shift later pages: no duplicates, none missed. (A
  * run updated between pages of an `updated_at` order moves, as it would in the real service.)
  */
-export function selectPage(
-  records: Iterable<RunRecord>,
-  filter: Partial<RunFilter>,
-): { page: RunRecord[]; next?: CursorPosition } {
+export function selectPage(records: Iterable<RunRecord>, filter: Partial<RunFilter>): { page: RunRecord[]; next?: CursorPosition } {
   const limit = filter.limit ?? DEFAULT_LIMIT;
   const { by, order } = filter.order ?? DEFAULT_ORDER;
   const after = filter.after;

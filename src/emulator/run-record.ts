@@ -34,7 +34,6 @@ export interface FollowupEntry {
   at: string;
 }
 
-
 export interface RunRecord {
   id: string;
   /** Creation order; breaks created_at ties so the list order is total and stable. */
@@ -167,7 +166,11 @@ const TITLE_LIMIT = 80;
 
 /** The first non-empty line of a prompt, cut to 80 characters (79 + `…`), as the service does. */
 export function defaultTitle(prompt: string): string {
-  const line = prompt.split(/\r?\n/).map((l) => l.trim()).find((l) => l !== '') ?? '';
+  const line =
+    prompt
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .find((l) => l !== '') ?? '';
   return line.length > TITLE_LIMIT ? `${line.slice(0, TITLE_LIMIT - 1)}…` : line;
 }
 

@@ -152,9 +152,7 @@ describe('scripted outcomes', () => {
 
 describe('parseScript', () => {
   it('reads directives case-insensitively, anywhere in a line, several per prompt', () => {
-    expect(
-      parseScript('@agent please Emulate: FAIL Boom Here\nemulate: pr emulate: slow 2s\nemulate: state review_me\nemulate: block'),
-    ).toEqual({
+    expect(parseScript('@agent please Emulate: FAIL Boom Here\nemulate: pr emulate: slow 2s\nemulate: state review_me\nemulate: block')).toEqual({
       outcome: { kind: 'fail', message: 'Boom Here' },
       pr: true,
       slowMs: 2000,

@@ -7,12 +7,7 @@ import type { FollowupEntry, HistoryEntry } from './run-record.js';
 
 /** Escapes text for HTML element content and quoted attribute values. */
 export function escapeHtml(value: unknown): string {
-  return String(value)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
+  return String(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
 function statusText(message: string | StatusMessage | null | undefined): string {
@@ -43,7 +38,10 @@ function layout(title: string, body: string, refresh: boolean): string {
 /** The page of one session: title, prompt, current state, state history, follow-ups, artifacts. */
 export function renderSessionPage(run: RunItem, history: HistoryEntry[], followups: FollowupEntry[]): string {
   const rows = history
-    .map((h) => `<tr><td class="muted">${escapeHtml(h.at)}</td><td class="state">${escapeHtml(h.state)}</td><td>${escapeHtml(statusText(h.status_message))}</td></tr>`)
+    .map(
+      (h) =>
+        `<tr><td class="muted">${escapeHtml(h.at)}</td><td class="state">${escapeHtml(h.state)}</td><td>${escapeHtml(statusText(h.status_message))}</td></tr>`,
+    )
     .join('\n');
   const followupItems = followups.length
     ? `<ul>${followups.map((f) => `<li><span class="muted">${escapeHtml(f.at)}</span> ${escapeHtml(f.message)}</li>`).join('')}</ul>`
@@ -78,10 +76,18 @@ export function renderIndex(runs: RunItem[]): string {
   const body = `<h1>Cloud Agent Run API emulator</h1>
 <p class="muted">API under <code>/api/v1</code>; testing endpoints under <code>/_emulator</code>.</p>
 ${runs.length ? `<table><thead><tr><th>Created</th><th>Title</th><th>State</th><th>Run</th></tr></thead><tbody>\n${rows}\n</tbody></table>` : '<p>No runs yet.</p>'}`;
-  return layout('Run API emulator', body, runs.some((r) => !isTerminalState(r.state)));
+  return layout(
+    'Run API emulator',
+    body,
+    runs.some((r) => !isTerminalState(r.state)),
+  );
 }
 
 /** The page for a session id the emulator does not know. */
 export function renderNotFound(sessionId: string): string {
-  return layout('Session not found', `<h1>Session not found</h1><p>No run has session <code>${escapeHtml(sessionId)}</code>.</p><p><a href="/">All runs</a></p>`, false);
+  return layout(
+    'Session not found',
+    `<h1>Session not found</h1><p>No run has session <code>${escapeHtml(sessionId)}</code>.</p><p><a href="/">All runs</a></p>`,
+    false,
+  );
 }

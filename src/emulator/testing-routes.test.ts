@@ -228,7 +228,10 @@ describe('faults that name a request', () => {
     const emulator = await startEmulator({ apiKey: 'k', port: 0, manual: true });
     const auth = { authorization: 'Bearer k', 'content-type': 'application/json' };
     try {
-      const added = await fetch(`${emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ count: 1, status: 429, match: 'POST /agent/run' }) });
+      const added = await fetch(`${emulator.url}/_emulator/faults`, {
+        method: 'POST',
+        body: JSON.stringify({ count: 1, status: 429, match: 'POST /agent/run' }),
+      });
       expect(added.status).toBe(200);
       expect((await fetch(`${emulator.baseUrl}/agent/runs`, { headers: auth })).status).toBe(200);
       expect((await fetch(`${emulator.baseUrl}/agent/run`, { method: 'POST', headers: auth, body: JSON.stringify({ prompt: 'x' }) })).status).toBe(429);

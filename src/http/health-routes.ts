@@ -47,7 +47,6 @@ export function notConfiguredRoute(path: string, integration: string, howToEnabl
   return {
     method: 'POST',
     path,
-    handle: (_req, res) =>
-      sendJson(res, 404, { error: 'not_configured', message: `${integration} is not configured on this service: ${howToEnable}` }),
+    handle: (_req, res) => sendJson(res, 404, { error: 'not_configured', message: `${integration} is not configured on this service: ${howToEnable}` }),
   };
 }

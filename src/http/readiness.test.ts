@@ -86,7 +86,11 @@ describe('CachedReadiness', () => {
     const api = countingCheck('agent_api');
     api.state.fail = 'timeout';
     const seen: string[] = [];
-    const readiness = new CachedReadiness([database.check, api.check], { now: () => 0, logger: new CapturingLogger(), onOutcome: (outcome) => seen.push(`${outcome.name}=${outcome.ok}`) });
+    const readiness = new CachedReadiness([database.check, api.check], {
+      now: () => 0,
+      logger: new CapturingLogger(),
+      onOutcome: (outcome) => seen.push(`${outcome.name}=${outcome.ok}`),
+    });
     expect((await readiness.outcomes()).map((outcome) => outcome.ok)).toEqual([true, false]);
     expect(seen.sort()).toEqual(['agent_api=false', 'database=true']);
   });

@@ -15,7 +15,12 @@ afterEach(async () => {
 
 async function start(routes: Route[], checks: ReadinessCheck[] = []) {
   const metrics = createMetrics({ defaultMetrics: false });
-  const server = createHttpServer({ routes: [...healthRoutes({ checks, metrics, logger: silentLogger }), ...routes], metrics, logger: silentLogger, bodyLimitBytes: 1024 });
+  const server = createHttpServer({
+    routes: [...healthRoutes({ checks, metrics, logger: silentLogger }), ...routes],
+    metrics,
+    logger: silentLogger,
+    bodyLimitBytes: 1024,
+  });
   running = await listen(server, 0, '127.0.0.1');
   return { url: running.url, metrics };
 }
@@ -37,7 +42,9 @@ function postChunked(url: string, chunks: string[]): Promise<number> {
       res.resume();
       resolve(res.statusCode ?? 0);
     });
-    req.on('error', (error) => ((error as NodeJS.ErrnoException).code === 'EPIPE' || (error as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(error)));
+    req.on('error', (error) =>
+      (error as NodeJS.ErrnoException).code === 'EPIPE' || (error as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(error),
+    );
     for (const chunk of chunks) req.write(chunk);
     req.end();
   });
@@ -52,10 +59,13 @@ describe('the HTTP server', () => {
   });
 
   it('/readyz is 200 when every check passes and 503 naming the failing one otherwise, without its reason', async () => {
-    const { url } = await start([], [
-      { name: 'database', check: async () => {} },
-      { name: 'agent_api', check: () => Promise.reject(new Error('could not reach the run API at 10.0.0.7')) },
-    ]);
+    const { url } = await start(
+      [],
+      [
+        { name: 'database', check: async () => {} },
+        { name: 'agent_api', check: () => Promise.reject(new Error('could not reach the run API at 10.0.0.7')) },
+      ],
+    );
     const response = await fetch(`${url}/readyz`);
     expect(response.status).toBe(503);
     // Anonymous callers learn which check fails, not why (the reason goes to the log).
@@ -102,8 +112,20 @@ describe('the HTTP server', () => {
 
   it('maps an HttpError to its answer and anything else to a 500 that reveals nothing', async () => {
     const { url } = await start([
-      { method: 'GET', path: '/bad', handle: () => { throw new HttpError(400, 'malformed', 'body is not JSON'); } },
-      { method: 'GET', path: '/bug', handle: () => { throw new Error('secret internal detail'); } },
+      {
+        method: 'GET',
+        path: '/bad',
+        handle: () => {
+          throw new HttpError(400, 'malformed', 'body is not JSON');
+        },
+      },
+      {
+        method: 'GET',
+        path: '/bug',
+        handle: () => {
+          throw new Error('secret internal detail');
+        },
+      },
     ]);
     const bad = await fetch(`${url}/bad`);
     expect(bad.status).toBe(400);

@@ -58,7 +58,10 @@ describe('comments on a Linear issue', () => {
     ['a notice', messageComment({ kind: 'notice', text: `Stopping the run (requested by ${EVIL}).` }, '@agent')],
     ['a delivered follow-up', messageComment({ kind: 'followup_accepted', runId: EVIL }, '@agent')],
     ['the start comment when a stop was asked for', stoppingComment(evilRun({ state: EVIL }), EVIL)],
-    ['a notice of ours around a name with backticks', messageComment({ kind: 'notice', text: `Write \`@agent new\` (requested by x\` ${EVIL} \`y ${EVIL}).` }, '@agent')],
+    [
+      'a notice of ours around a name with backticks',
+      messageComment({ kind: 'notice', text: `Write \`@agent new\` (requested by x\` ${EVIL} \`y ${EVIL}).` }, '@agent'),
+    ],
   ])('%s has no image and no link from foreign text', (_what, markdown) => {
     expectInert(markdown);
     expect(markdown).toContain('\\!\\[x\\]\\(https\\://evil/pixel\\)');
@@ -81,7 +84,9 @@ describe('comments on a Linear issue', () => {
   });
 
   it('plain words read as before', () => {
-    expect(receivedComment('ENG-1: Fix the login test', 'Ada Lovelace')).toBe('**agent-bridge** · ENG-1: Fix the login test\n\nReceived from Ada Lovelace — starting a run…');
+    expect(receivedComment('ENG-1: Fix the login test', 'Ada Lovelace')).toBe(
+      '**agent-bridge** · ENG-1: Fix the login test\n\nReceived from Ada Lovelace — starting a run…',
+    );
   });
 });
 
@@ -96,7 +101,13 @@ describe('agent activities in a Linear agent session', () => {
   } as unknown as LinearApi;
   const notifier = new LinearSessionNotifier({ api, ids: new OwnIds('test-secret') });
   const deliver = (message: OutboxMessage) => {
-    const delivery: Delivery = { key: `k-${bodies.length}`, destination: 'linear-session:session-1', message, attempt: 0, resultOf: () => Promise.resolve(undefined) };
+    const delivery: Delivery = {
+      key: `k-${bodies.length}`,
+      destination: 'linear-session:session-1',
+      message,
+      attempt: 0,
+      resultOf: () => Promise.resolve(undefined),
+    };
     return notifier.deliver(delivery);
   };
 

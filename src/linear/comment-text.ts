@@ -17,7 +17,12 @@ export function receivedComment(title: string, requester: string | undefined): s
 /** The start comment at a run's current state. */
 export function statusComment(run: RunSnapshot): string {
   const safe = inertRun(run);
-  const lines = [`${BRAND} · ${safe.title}`, '', `State: **${safe.state}**${safe.statusText ? ` — ${safe.statusText}` : ''}`, `Run: ${markdownCode(run.runId)}`];
+  const lines = [
+    `${BRAND} · ${safe.title}`,
+    '',
+    `State: **${safe.state}**${safe.statusText ? ` — ${safe.statusText}` : ''}`,
+    `Run: ${markdownCode(run.runId)}`,
+  ];
   const session = markdownLink('Open session', run.sessionLink);
   if (session) lines.push(session);
   for (const url of safe.pullRequests) lines.push(`Pull request: ${url}`);

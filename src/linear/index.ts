@@ -39,7 +39,13 @@ export interface LinearIntegration {
  * webhook route, the notifier and the prompt context. The SDK is imported here, lazily: it is large
  * and unused when Linear is off.
  */
-export async function startLinear(settings: LinearSettings, intake: IntakeService, store: Store, logger: Logger, now: () => number): Promise<LinearIntegration> {
+export async function startLinear(
+  settings: LinearSettings,
+  intake: IntakeService,
+  store: Store,
+  logger: Logger,
+  now: () => number,
+): Promise<LinearIntegration> {
   const { LinearClient } = await import('@linear/sdk');
   const api = sdkLinearApi(new LinearClient({ ...settings.credentials, apiUrl: settings.apiUrl }));
   const variable = 'apiKey' in settings.credentials ? 'LINEAR_API_KEY' : 'LINEAR_ACCESS_TOKEN';
@@ -48,9 +54,13 @@ export async function startLinear(settings: LinearSettings, intake: IntakeServic
     viewer = await api.viewer();
   } catch (error) {
     if (isAuthenticationError(error)) {
-      throw new StartupError(`Linear refused ${variable} at start: create a personal API key under Settings → Security & access in Linear (or an OAuth app token) and set ${variable}`);
+      throw new StartupError(
+        `Linear refused ${variable} at start: create a personal API key under Settings → Security & access in Linear (or an OAuth app token) and set ${variable}`,
+      );
     }
-    throw new StartupError(`could not reach Linear at start (${linearErrorType(error) ?? 'connection failed'}): check LINEAR_API_URL and the network, then start again`);
+    throw new StartupError(
+      `could not reach Linear at start (${linearErrorType(error) ?? 'connection failed'}): check LINEAR_API_URL and the network, then start again`,
+    );
   }
 
   let triggerLabelIds: ReadonlySet<string> | undefined;

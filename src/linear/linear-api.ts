@@ -110,7 +110,11 @@ export function sdkLinearApi(client: LinearClient, timeoutMs = LINEAR_TIMEOUT_MS
     },
     teams: async (keys) => {
       const filter = keys.length > 0 ? { or: keys.map((key) => ({ key: { eqIgnoreCase: key } })) } : undefined;
-      const data = await read<{ teams: { nodes: Array<{ id: string; key: string; states: { nodes: Array<{ name: string }> } }> } }>('teams', TEAMS_QUERY, filter ? { filter } : {});
+      const data = await read<{ teams: { nodes: Array<{ id: string; key: string; states: { nodes: Array<{ name: string }> } }> } }>(
+        'teams',
+        TEAMS_QUERY,
+        filter ? { filter } : {},
+      );
       return data.teams.nodes.map((team) => ({ id: team.id, key: team.key, states: team.states.nodes.map((state) => state.name) }));
     },
     moveIssue: (issueId, stateId) => succeeded('issueUpdate', client.updateIssue(issueId, { stateId })),

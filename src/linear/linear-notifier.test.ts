@@ -46,13 +46,17 @@ function delivery(key: string, message: OutboxMessage, results: Record<string, u
 describe('LinearNotifier', () => {
   it('creates the start comment under the id of its key (recognisably ours), then edits it per state', async () => {
     const { notifier, comments } = memoryLinear();
-    const received = await notifier.deliver(delivery('received:t1:linear:ENG-1', { kind: 'received', title: 'ENG-1: Fix it', reference: { issueId: 'issue-uuid' } }));
+    const received = await notifier.deliver(
+      delivery('received:t1:linear:ENG-1', { kind: 'received', title: 'ENG-1: Fix it', reference: { issueId: 'issue-uuid' } }),
+    );
     const id = idFromKey('received:t1:linear:ENG-1');
     expect(received).toEqual({ commentId: id, issueId: 'issue-uuid' });
     expect(ids.isOwn(id)).toBe(true);
     expect(comments.get(id)?.body).toContain('Received');
 
-    await notifier.deliver(delivery('run:run_1:1:linear:ENG-1:status', { kind: 'status', run, receivedKey: 'received:t1:linear:ENG-1' }, { 'received:t1:linear:ENG-1': received }));
+    await notifier.deliver(
+      delivery('run:run_1:1:linear:ENG-1:status', { kind: 'status', run, receivedKey: 'received:t1:linear:ENG-1' }, { 'received:t1:linear:ENG-1': received }),
+    );
     expect(comments.size).toBe(1);
     expect(comments.get(id)?.body).toMatch(/INPROGRESS[\s\S]*run_1[\s\S]*\[Open session\]\(<https:\/\/agent\.example\/sessions\/1>\)/);
   });
@@ -60,7 +64,11 @@ describe('LinearNotifier', () => {
   it('a retried create whose first attempt reached Linear does not create it again', async () => {
     const { notifier, comments, failures } = memoryLinear();
     failures.push(Object.assign(new Error('late'), { type: 'NetworkError' }));
-    const announce: OutboxMessage = { kind: 'announce', run: { ...run, state: 'SUCCEEDED', pullRequests: ['https://github.com/a/b/pull/1'] }, receivedKey: 'r' };
+    const announce: OutboxMessage = {
+      kind: 'announce',
+      run: { ...run, state: 'SUCCEEDED', pullRequests: ['https://github.com/a/b/pull/1'] },
+      receivedKey: 'r',
+    };
     await expect(notifier.deliver(delivery('run:run_1:2:linear:ENG-1:announce', announce))).rejects.toMatchObject({ retryable: true });
     await notifier.deliver(delivery('run:run_1:2:linear:ENG-1:announce', announce, {}, 1));
     expect(comments.size).toBe(1);
@@ -81,7 +89,9 @@ describe('LinearNotifier', () => {
     ['CANCELLED', 'Cancelled by Grace', ''],
   ])('announces %s in a new comment', async (state, first, second) => {
     const { notifier, comments } = memoryLinear();
-    await notifier.deliver(delivery(`a-${state}`, { kind: 'announce', run: { ...run, state, statusText: 'tests failed' }, receivedKey: 'r', cancelledBy: 'Grace' }));
+    await notifier.deliver(
+      delivery(`a-${state}`, { kind: 'announce', run: { ...run, state, statusText: 'tests failed' }, receivedKey: 'r', cancelledBy: 'Grace' }),
+    );
     const body = [...comments.values()][0]?.body ?? '';
     expect(body).toContain(first);
     expect(body).toContain(second);
@@ -97,8 +107,16 @@ describe('LinearNotifier', () => {
 
   it('a stop edits the start comment and reacts 🛑 to the comment that asked: no new comment', async () => {
     const { notifier, comments, reactions } = memoryLinear();
-    const received = await notifier.deliver(delivery('received:t1:linear:ENG-1', { kind: 'received', title: 'ENG-1: Fix it', reference: { issueId: 'issue-uuid' } }));
-    const stopping: OutboxMessage = { kind: 'stopping', run, receivedKey: 'received:t1:linear:ENG-1', requestedBy: 'Grace', reference: { commentId: 'c-stop' } };
+    const received = await notifier.deliver(
+      delivery('received:t1:linear:ENG-1', { kind: 'received', title: 'ENG-1: Fix it', reference: { issueId: 'issue-uuid' } }),
+    );
+    const stopping: OutboxMessage = {
+      kind: 'stopping',
+      run,
+      receivedKey: 'received:t1:linear:ENG-1',
+      requestedBy: 'Grace',
+      reference: { commentId: 'c-stop' },
+    };
     expect(await notifier.deliver(delivery('stopping:t2:linear:ENG-1', stopping, { 'received:t1:linear:ENG-1': received }))).toMatchObject({ reacted: true });
     expect(comments.size).toBe(1);
     expect(comments.get(idFromKey('received:t1:linear:ENG-1'))?.body).toMatch(/State: \*\*stopping\*\* — requested by Grace \(was INPROGRESS\)[\s\S]*run_1/);
@@ -120,8 +138,10 @@ describe('LinearNotifier', () => {
     expect(parseLinearDestination(destination)).toBe(issue);
   });
 
-  it.each(['linear:', 'slack:C1:1.2', 'linear:ENG', 'linear:ENG-1:extra', 'linear:5e0c1a2b-3c4d-4e5f-8a9b', 'linear-session:abc'])('refuses the destination %s for good', (destination) => {
-    expect(() => parseLinearDestination(destination)).toThrow(NotifierError);
-  });
-
+  it.each(['linear:', 'slack:C1:1.2', 'linear:ENG', 'linear:ENG-1:extra', 'linear:5e0c1a2b-3c4d-4e5f-8a9b', 'linear-session:abc'])(
+    'refuses the destination %s for good',
+    (destination) => {
+      expect(() => parseLinearDestination(destination)).toThrow(NotifierError);
+    },
+  );
 });

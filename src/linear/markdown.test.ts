@@ -31,13 +31,12 @@ describe('inertMarkdown', () => {
     expect(inertMarkdown(text)).toBe(markdown);
   });
 
-  it.each([
-    '![x](https://evil/pixel) and [click](https://evil)',
-    'line one\n> two\n1. three\n---\n<b>four</b> `five` \\six',
-    '[a]: <https://evil> "title"',
-  ])('reads back as the text it was made from: %j', (text) => {
-    expect(unescape(inertMarkdown(text))).toBe(text);
-  });
+  it.each(['![x](https://evil/pixel) and [click](https://evil)', 'line one\n> two\n1. three\n---\n<b>four</b> `five` \\six', '[a]: <https://evil> "title"'])(
+    'reads back as the text it was made from: %j',
+    (text) => {
+      expect(unescape(inertMarkdown(text))).toBe(text);
+    },
+  );
 });
 
 describe('inertKeepingCode', () => {

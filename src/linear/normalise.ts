@@ -38,7 +38,6 @@ export function identifierAnchor(identifier: string): string {
   return `linear:${identifier}`;
 }
 
-
 /** The first `limit` characters (code points, so a surrogate pair is never cut) and how many were left out. */
 function truncate(text: string, limit: number): { text: string; omitted: number } {
   const characters = [...text];
@@ -166,7 +165,6 @@ export function addressing(body: string, handle: string): { addressed: boolean; 
   if (wanted !== '' && word === wanted) return { addressed: true, rest: (match?.[3] ?? '').trim() };
   return { addressed: false, rest: text };
 }
-
 
 /**
  * The trigger of a new comment on an issue, if any. Our own comments (`botActor`, or an author in

@@ -64,8 +64,12 @@ export function sessionEventFields(body: Json): SessionEventFields {
     agentSession: defined({
       id: requiredString(session, 'id', 'agentSession'),
       issue: issue ? sessionIssue(issue) : undefined,
-      comment: comment ? defined({ id: requiredString(comment, 'id', 'agentSession.comment'), body: optionalString(comment, 'body', 'agentSession.comment') }) : undefined,
-      creator: creator ? defined({ id: requiredString(creator, 'id', 'agentSession.creator'), name: optionalString(creator, 'name', 'agentSession.creator') }) : undefined,
+      comment: comment
+        ? defined({ id: requiredString(comment, 'id', 'agentSession.comment'), body: optionalString(comment, 'body', 'agentSession.comment') })
+        : undefined,
+      creator: creator
+        ? defined({ id: requiredString(creator, 'id', 'agentSession.creator'), name: optionalString(creator, 'name', 'agentSession.creator') })
+        : undefined,
     }),
     agentActivity: activity
       ? defined({

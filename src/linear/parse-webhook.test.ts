@@ -109,7 +109,12 @@ describe('parseLinearWebhook: Comment events', () => {
       id: fixture.data['id'],
       body: '@agent use pnpm',
       issueId: '0a1b2c3d-0000-4000-8000-00000issue01',
-      issue: { id: '0a1b2c3d-0000-4000-8000-00000issue01', identifier: 'ENG-101', title: 'Fix the flaky login test', url: expect.stringContaining('/issue/ENG-101/') },
+      issue: {
+        id: '0a1b2c3d-0000-4000-8000-00000issue01',
+        identifier: 'ENG-101',
+        title: 'Fix the flaky login test',
+        url: expect.stringContaining('/issue/ENG-101/'),
+      },
       userId: LINEAR_IDS.user.id,
       user: { id: LINEAR_IDS.user.id, name: LINEAR_IDS.user.name },
     });

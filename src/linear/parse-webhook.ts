@@ -6,7 +6,19 @@
  */
 
 import { sessionEventFields, type SessionEventFields } from './parse-session-event.js';
-import { Problem, defined, type LinearLabel, isObject, labelArray, optionalObject, optionalString, own, requiredString, stringArray, type Json } from './parse-fields.js';
+import {
+  Problem,
+  defined,
+  type LinearLabel,
+  isObject,
+  labelArray,
+  optionalObject,
+  optionalString,
+  own,
+  requiredString,
+  stringArray,
+  type Json,
+} from './parse-fields.js';
 
 export type LinearAction = 'create' | 'update' | 'remove';
 

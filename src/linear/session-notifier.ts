@@ -30,7 +30,8 @@ interface SessionStart {
 /** Parses `linear-session:<id>`; throws a permanent NotifierError otherwise. */
 export function parseSessionDestination(destination: string): string {
   const match = /^linear-session:([A-Za-z0-9-]{1,100})$/.exec(destination);
-  if (!match?.[1]) throw new NotifierError(`not a Linear agent-session destination: ${destination.slice(0, 100)}`, { code: 'bad_destination', retryable: false });
+  if (!match?.[1])
+    throw new NotifierError(`not a Linear agent-session destination: ${destination.slice(0, 100)}`, { code: 'bad_destination', retryable: false });
   return match[1];
 }
 
@@ -41,7 +42,11 @@ function activityOf(message: OutboxMessage): { type: ActivityType; body: string;
     case 'status':
       return { type: 'thought', body: statusLine(message.run) };
     case 'stopping':
-      return { type: 'thought', body: `Stopping the run${message.requestedBy ? ` (requested by ${inertMarkdown(message.requestedBy)})` : ''}…`, ephemeral: true };
+      return {
+        type: 'thought',
+        body: `Stopping the run${message.requestedBy ? ` (requested by ${inertMarkdown(message.requestedBy)})` : ''}…`,
+        ephemeral: true,
+      };
     case 'announce': {
       const text = renderText(inertMessage(message));
       if (message.run.state === 'SUCCEEDED') return { type: 'response', body: text };

@@ -22,7 +22,10 @@ function parsed(fixture: LinearEnvelopeFixture): LinearSessionWebhook {
 
 describe('sessionTrigger', () => {
   it('created: a start for the issue, keyed on the session, reporting to the session', () => {
-    const trigger = sessionTrigger(parsed(sessionCreated(ISSUE, { sessionId: 'sess-1', comment: '[@agent](https://linear.app/acme/profiles/agent) please fix it' })), config());
+    const trigger = sessionTrigger(
+      parsed(sessionCreated(ISSUE, { sessionId: 'sess-1', comment: '[@agent](https://linear.app/acme/profiles/agent) please fix it' })),
+      config(),
+    );
     expect(trigger).toMatchObject({
       kind: 'start',
       key: 'linear:session:sess-1',
@@ -61,8 +64,14 @@ describe('sessionTrigger', () => {
 
   it('a stop names who asked: the session’s creator or the envelope’s actor, when that is them', () => {
     const stop = sessionPrompted('s1', ISSUE, 'Stop', { signal: 'stop' });
-    expect(sessionTrigger(parsed(stop), config())?.payload).toMatchObject({ requester: { platform: 'linear', id: LINEAR_IDS.user.id, name: LINEAR_IDS.user.name } });
-    const byOther = { ...stop, agentActivity: { ...(stop['agentActivity'] as object), userId: LINEAR_IDS.otherUser.id }, actor: { id: LINEAR_IDS.otherUser.id, name: 'Grace Hopper' } };
+    expect(sessionTrigger(parsed(stop), config())?.payload).toMatchObject({
+      requester: { platform: 'linear', id: LINEAR_IDS.user.id, name: LINEAR_IDS.user.name },
+    });
+    const byOther = {
+      ...stop,
+      agentActivity: { ...(stop['agentActivity'] as object), userId: LINEAR_IDS.otherUser.id },
+      actor: { id: LINEAR_IDS.otherUser.id, name: 'Grace Hopper' },
+    };
     expect(sessionTrigger(parsed(byOther), config())?.payload).toMatchObject({ requester: { id: LINEAR_IDS.otherUser.id, name: 'Grace Hopper' } });
     const unknown = { ...stop, agentActivity: { ...(stop['agentActivity'] as object), userId: 'someone' } };
     expect(sessionTrigger(parsed(unknown), config())?.payload).toEqual({ requester: { platform: 'linear', id: 'someone' } });
@@ -76,7 +85,11 @@ describe('sessionTrigger', () => {
   it.each([
     ['no agentSession', { type: 'AgentSessionEvent', action: 'created', webhookTimestamp: Date.now() }, 'agentSession'],
     ['a session without id', { type: 'AgentSessionEvent', action: 'created', agentSession: {}, webhookTimestamp: Date.now() }, 'agentSession.id'],
-    ['an activity body that is a number', { ...sessionPrompted('s1', ISSUE, 'x'), agentActivity: { id: 'a', content: { body: 5 } } }, 'agentActivity.content.body'],
+    [
+      'an activity body that is a number',
+      { ...sessionPrompted('s1', ISSUE, 'x'), agentActivity: { id: 'a', content: { body: 5 } } },
+      'agentActivity.content.body',
+    ],
   ])('rejects %s naming the field', (_what, body, field) => {
     const result = parseLinearWebhook(JSON.stringify(body));
     expect(result.ok).toBe(false);

@@ -12,7 +12,6 @@ export function sessionAnchor(agentSessionId: string): string {
   return `linear-session:${agentSessionId}`;
 }
 
-
 function teamAllowed(teamKey: string | undefined, teams: readonly string[]): boolean {
   if (teams.length === 0) return true;
   return teamKey !== undefined && teams.some((team) => team.toLowerCase() === teamKey.toLowerCase());
@@ -72,5 +71,11 @@ export function sessionTrigger(envelope: LinearSessionWebhook, config: LinearTri
   if (activity.signal === 'stop') return { kind: 'cancel', key, source: 'linear', anchor, payload: { ...(requester && { requester }) } };
   const message = activity.body?.trim();
   if (!message) return undefined;
-  return { kind: 'followup', key, source: 'linear', anchor, payload: { message, ...(requester && { requester }), reference: { ...reference, activityId: activity.id } } };
+  return {
+    kind: 'followup',
+    key,
+    source: 'linear',
+    anchor,
+    payload: { message, ...(requester && { requester }), reference: { ...reference, activityId: activity.id } },
+  };
 }

@@ -54,7 +54,10 @@ export class WorkflowMover {
       const once = `${issue.teamId ?? '?'}:${name}`;
       if (!this.reported.has(once)) {
         this.reported.add(once);
-        this.deps.logger?.warn({ move, state: name, issue: issueKey }, `linear.states.${move} names "${name}", which the issue's team does not have: the issue is not moved`);
+        this.deps.logger?.warn(
+          { move, state: name, issue: issueKey },
+          `linear.states.${move} names "${name}", which the issue's team does not have: the issue is not moved`,
+        );
       }
     } else {
       await this.deps.api.moveIssue(issue.id, stateId);

@@ -24,9 +24,28 @@ describe('promptCommandTrigger', () => {
 });
 
 describe('statusText', () => {
-  const run = { runId: 'run_1', anchor: 'slack:C1:1.1', source: 'slack', title: 'Fix <b>', route: {}, destinations: [], triggerKey: null, state: 'INPROGRESS', serverUpdatedAt: null, sessionLink: 'https://s/1', transition: 2, workflowMoves: [], tracked: true, lastSeenAt: null, createdAt: 0, updatedAt: 0 };
+  const run = {
+    runId: 'run_1',
+    anchor: 'slack:C1:1.1',
+    source: 'slack',
+    title: 'Fix <b>',
+    route: {},
+    destinations: [],
+    triggerKey: null,
+    state: 'INPROGRESS',
+    serverUpdatedAt: null,
+    sessionLink: 'https://s/1',
+    transition: 2,
+    workflowMoves: [],
+    tracked: true,
+    lastSeenAt: null,
+    createdAt: 0,
+    updatedAt: 0,
+  };
   it('lists title, state, age and link, escaped', () => {
-    expect(statusText([run], 3 * 3_600_000)).toBe('Active runs in this channel (1):\n• *Fix &lt;b&gt;* — INPROGRESS — 3 h — <https://s/1|open session> (`run_1`)');
+    expect(statusText([run], 3 * 3_600_000)).toBe(
+      'Active runs in this channel (1):\n• *Fix &lt;b&gt;* — INPROGRESS — 3 h — <https://s/1|open session> (`run_1`)',
+    );
   });
   it('says when there is nothing', () => {
     expect(statusText([], 0)).toBe('No active runs in this channel.');

@@ -57,13 +57,17 @@ describe('statusBlocks', () => {
   });
 
   it('shows a stop on its way: who asked (a kept mention, nothing else), and no Cancel button', () => {
-    const blocks = statusBlocks(view({ stage: { kind: 'stopping', requestedBy: '<@U7> <!channel>' }, runId: 'run_42', sessionLink: 'https://app.example.com/s/42' }));
+    const blocks = statusBlocks(
+      view({ stage: { kind: 'stopping', requestedBy: '<@U7> <!channel>' }, runId: 'run_42', sessionLink: 'https://app.example.com/s/42' }),
+    );
     expect(texts(blocks)).toContain('Stopping (requested by <@U7> &lt;!channel&gt;)…');
     expect(buttons(blocks).map((button) => button['action_id'])).toEqual(['open_session']);
   });
 
   it('shows state, run id, status text and the session button while running', () => {
-    const blocks = statusBlocks(view({ stage: { kind: 'run', state: 'INPROGRESS' }, runId: 'run_42', statusText: 'Running tests', sessionLink: 'https://app.example.com/s/42' }));
+    const blocks = statusBlocks(
+      view({ stage: { kind: 'run', state: 'INPROGRESS' }, runId: 'run_42', statusText: 'Running tests', sessionLink: 'https://app.example.com/s/42' }),
+    );
     const all = texts(blocks);
     expect(all).toContain('In progress');
     expect(all).toContain('`run_42`');
@@ -106,7 +110,9 @@ describe('statusBlocks', () => {
 
 describe('announceBlocks', () => {
   it('SUCCEEDED: Done with the session and every pull request', () => {
-    const all = texts(announceBlocks(run({ state: 'SUCCEEDED', sessionLink: 'https://app/s/1', pullRequests: ['https://gh/o/r/pull/1', 'https://gh/o/r/pull/2'] })));
+    const all = texts(
+      announceBlocks(run({ state: 'SUCCEEDED', sessionLink: 'https://app/s/1', pullRequests: ['https://gh/o/r/pull/1', 'https://gh/o/r/pull/2'] })),
+    );
     expect(all).toContain('Done');
     expect(all).toContain('<https://app/s/1|Open session>');
     expect(all).toContain('<https://gh/o/r/pull/1|https://gh/o/r/pull/1>');

@@ -32,7 +32,10 @@ export function escapeKeepingMentions(text: string): string {
 /** Cuts (already escaped) text to `max` characters with `…`, never leaving half an entity or link. */
 export function limitText(text: string, max = SECTION_TEXT_LIMIT): string {
   if (text.length <= max) return text;
-  const cut = text.slice(0, max - 1).replace(/&[a-z]{0,4}$/, '').replace(/<[^>]*$/, '');
+  const cut = text
+    .slice(0, max - 1)
+    .replace(/&[a-z]{0,4}$/, '')
+    .replace(/<[^>]*$/, '');
   return `${cut}…`;
 }
 
@@ -90,10 +93,7 @@ export function statusBlocks(view: StatusView): KnownBlock[] {
   const { emoji, label } = stateLabel(view.stage);
   const fields = [{ type: 'mrkdwn' as const, text: `*State*\n${emoji} ${label}` }];
   if (view.runId) fields.push({ type: 'mrkdwn', text: limitText(`*Run*\n\`${escapeMrkdwn(view.runId)}\``, 2000) });
-  const blocks: KnownBlock[] = [
-    section('status_title', `*${escapeMrkdwn(view.title)}*`),
-    { type: 'section', block_id: 'status_state', fields },
-  ];
+  const blocks: KnownBlock[] = [section('status_title', `*${escapeMrkdwn(view.title)}*`), { type: 'section', block_id: 'status_state', fields }];
   if (view.statusText) blocks.push(section('status_text', escapeMrkdwn(view.statusText)));
   const elements: Extract<KnownBlock, { type: 'actions' }>['elements'] = [];
   const session = safeUrl(view.sessionLink);
@@ -183,17 +183,26 @@ export function fallbackText(message: OutboxMessage): string {
   });
   let safe: OutboxMessage;
   switch (message.kind) {
-    case 'received': safe = { ...message, title: e(message.title) }; break;
-    case 'status': safe = { ...message, run: run(message.run) }; break;
+    case 'received':
+      safe = { ...message, title: e(message.title) };
+      break;
+    case 'status':
+      safe = { ...message, run: run(message.run) };
+      break;
     case 'stopping':
       safe = { ...message, run: run(message.run), ...(message.requestedBy ? { requestedBy: escapeKeepingMentions(message.requestedBy) } : {}) };
       break;
     case 'announce':
       safe = { ...message, run: run(message.run), ...(message.cancelledBy ? { cancelledBy: escapeKeepingMentions(message.cancelledBy) } : {}) };
       break;
-    case 'failed': safe = { ...message, title: e(message.title), reason: e(message.reason) }; break;
-    case 'notice': safe = { ...message, text: escapeKeepingMentions(message.text) }; break;
-    default: safe = message;
+    case 'failed':
+      safe = { ...message, title: e(message.title), reason: e(message.reason) };
+      break;
+    case 'notice':
+      safe = { ...message, text: escapeKeepingMentions(message.text) };
+      break;
+    default:
+      safe = message;
   }
   return limitText(renderText(safe));
 }

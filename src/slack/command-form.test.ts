@@ -18,8 +18,13 @@ describe('checkSlashCommand', () => {
     expect(checkSlashCommand(parse(EXAMPLE))).toEqual({
       ok: true,
       fields: {
-        command: '/weather', text: '94070', user_id: 'U2147483697', channel_id: 'C2147483705', team_id: 'T0001',
-        trigger_id: '13345224609.738474920.8088930838d88f008e0', response_url: 'https://hooks.slack.com/commands/1234/5678',
+        command: '/weather',
+        text: '94070',
+        user_id: 'U2147483697',
+        channel_id: 'C2147483705',
+        team_id: 'T0001',
+        trigger_id: '13345224609.738474920.8088930838d88f008e0',
+        response_url: 'https://hooks.slack.com/commands/1234/5678',
       },
     });
   });

@@ -77,7 +77,11 @@ export function inspectSlackRequest(contentType: string | undefined, text: strin
     if (fields['command'] !== undefined) {
       const check = checkSlashCommand(fields);
       if (check.ok) return { action: 'forward' };
-      return { action: 'refuse', reason: `slash command ${check.field} ${check.problem}`, answer: { response_type: 'ephemeral', text: refusedCommandText(check) } };
+      return {
+        action: 'refuse',
+        reason: `slash command ${check.field} ${check.problem}`,
+        answer: { response_type: 'ephemeral', text: refusedCommandText(check) },
+      };
     }
     if (fields['ssl_check'] === '1') return { action: 'forward' };
     return { action: 'reject', reason: 'form body is neither a command nor an interaction' };

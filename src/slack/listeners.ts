@@ -46,7 +46,10 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   const submit = async (trigger: TriggerInput | undefined, context: AllMiddlewareArgs['context'] & { retryNum?: number }) => {
     if (!trigger) return;
     const { accepted } = await deps.intake.submit(trigger);
-    deps.logger.debug({ key: trigger.key, kind: trigger.kind, accepted, retryNum: context.retryNum }, accepted ? 'slack trigger stored' : 'slack trigger already stored');
+    deps.logger.debug(
+      { key: trigger.key, kind: trigger.kind, accepted, retryNum: context.retryNum },
+      accepted ? 'slack trigger stored' : 'slack trigger already stored',
+    );
   };
 
   app.event('app_mention', async ({ event, context }) => {
@@ -65,7 +68,13 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
     if (value?.startsWith('slack:')) {
       const user = body.user.id;
       await submit(
-        { kind: 'cancel', key: `slack:action:${body.user.id}:${'action_ts' in action ? action.action_ts : ''}`, source: 'slack', anchor: value, payload: { requester: { platform: 'slack', id: user, name: `<@${user}>` } } },
+        {
+          kind: 'cancel',
+          key: `slack:action:${body.user.id}:${'action_ts' in action ? action.action_ts : ''}`,
+          source: 'slack',
+          anchor: value,
+          payload: { requester: { platform: 'slack', id: user, name: `<@${user}>` } },
+        },
         context,
       );
     }
@@ -101,5 +110,7 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   app.action(/^(?!cancel_run$).*/, async ({ ack }) => ack());
   app.shortcut(/.*/, async ({ ack }) => ack());
   app.view(/.*/, async ({ ack }) => ack());
-  app.command(/^(?!\/agent$).*/, async ({ ack }) => ack({ response_type: 'ephemeral', text: 'Mention me in a channel or send me a direct message to start a run.' }));
+  app.command(/^(?!\/agent$).*/, async ({ ack }) =>
+    ack({ response_type: 'ephemeral', text: 'Mention me in a channel or send me a direct message to start a run.' }),
+  );
 }

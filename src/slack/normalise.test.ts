@@ -23,14 +23,24 @@ describe('addressedTrigger', () => {
       kind: 'start',
       key: 'slack:msg:C1:1700.1',
       anchor: 'slack:C1:1700.1',
-      payload: { prompt: 'fix the build\nmore detail', title: 'fix the build', followupIfLinked: true, reference: { channel: 'C1', ts: '1700.1' }, requester: { id: 'U1', name: '<@U1>' } },
+      payload: {
+        prompt: 'fix the build\nmore detail',
+        title: 'fix the build',
+        followupIfLinked: true,
+        reference: { channel: 'C1', ts: '1700.1' },
+        requester: { id: 'U1', name: '<@U1>' },
+      },
     });
   });
 
   it.each([
     ['a mention in a thread is anchored at the thread', { thread_ts: '1699.9', text: '<@UBOT> also this' }, { kind: 'start', anchor: 'slack:C1:1699.9' }],
     ['stop as the first word cancels', { thread_ts: '1699.9', text: '<@UBOT> stop' }, { kind: 'cancel', anchor: 'slack:C1:1699.9' }],
-    ['new starts another run', { thread_ts: '1699.9', text: '<@UBOT> new try again' }, { kind: 'start', payload: expect.objectContaining({ prompt: 'try again', followupIfLinked: false }) }],
+    [
+      'new starts another run',
+      { thread_ts: '1699.9', text: '<@UBOT> new try again' },
+      { kind: 'start', payload: expect.objectContaining({ prompt: 'try again', followupIfLinked: false }) },
+    ],
   ])('%s', (_what, overrides, expected) => {
     expect(addressedTrigger(message(overrides), BOT)).toMatchObject(expected);
   });
@@ -58,6 +68,8 @@ describe('messageTrigger', () => {
   });
 
   it('a reply reaches the run as typed (issue 16)', () => {
-    expect(messageTrigger(message({ thread_ts: '1699.9', text: 'only if x &gt; 2 &amp;&amp; <@U2>' }), BOT, 'all')).toMatchObject({ payload: { message: 'only if x > 2 && @U2' } });
+    expect(messageTrigger(message({ thread_ts: '1699.9', text: 'only if x &gt; 2 &amp;&amp; <@U2>' }), BOT, 'all')).toMatchObject({
+      payload: { message: 'only if x > 2 && @U2' },
+    });
   });
 });

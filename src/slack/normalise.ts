@@ -33,9 +33,11 @@ export function mentionsBot(text: string, botUserId: string): boolean {
 
 /** The text without the bot's mention(s), trimmed. */
 export function stripMention(text: string, botUserId: string): string {
-  return text.replace(mentionOf(botUserId), ' ').replace(/[ \t]+/g, ' ').trim();
+  return text
+    .replace(mentionOf(botUserId), ' ')
+    .replace(/[ \t]+/g, ' ')
+    .trim();
 }
-
 
 /**
  * A message addressed to the bot (an @mention, or anything in a DM) as a trigger: stop/cancel as the
@@ -77,7 +79,11 @@ export function replyTrigger(message: SlackMessage): TriggerInput {
     key: messageKey(message.channel, message.ts),
     source: 'slack',
     anchor: threadKey(message.channel, message.thread_ts ?? message.ts),
-    payload: { message: plainSlackText(message.text), requester: { platform: 'slack', id: message.user, name: `<@${message.user}>` }, reference: { channel: message.channel, ts: message.ts } },
+    payload: {
+      message: plainSlackText(message.text),
+      requester: { platform: 'slack', id: message.user, name: `<@${message.user}>` },
+      reference: { channel: message.channel, ts: message.ts },
+    },
   };
 }
 

@@ -59,7 +59,9 @@ export async function createSlackApp(options: SlackAppOptions): Promise<SlackApp
   } catch (error) {
     const refused = (error as { data?: { error?: string } }).data?.error;
     if (refused) {
-      throw new StartupError(`Slack refused SLACK_BOT_TOKEN at start (${refused}): use the Bot User OAuth Token (xoxb-…) from OAuth & Permissions in your Slack app`);
+      throw new StartupError(
+        `Slack refused SLACK_BOT_TOKEN at start (${refused}): use the Bot User OAuth Token (xoxb-…) from OAuth & Permissions in your Slack app`,
+      );
     }
     const code = (error as { code?: string }).code ?? 'error';
     throw new StartupError(`could not reach Slack at start (${code}): check SLACK_API_URL and the network, then start again`);
@@ -78,7 +80,11 @@ export async function createSlackApp(options: SlackAppOptions): Promise<SlackApp
           signatureVerification: false,
           logger,
         })
-      : new StoreThenAckSocketReceiver({ appToken: options.transport.appToken, clientOptions: webClientOptions(options.apiUrl, webApiLogger), logger: options.logger.child({ component: 'slack-socket' }) });
+      : new StoreThenAckSocketReceiver({
+          appToken: options.transport.appToken,
+          clientOptions: webClientOptions(options.apiUrl, webApiLogger),
+          logger: options.logger.child({ component: 'slack-socket' }),
+        });
   const app = new App({
     receiver,
     token: options.botToken,

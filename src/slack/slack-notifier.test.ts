@@ -39,7 +39,8 @@ async function deliver(message: OutboxMessage, key: string, attempt = 0, via: Sl
   results.set(key, result);
   return result;
 }
-const receive = (title = 'Fix the build') => deliver({ kind: 'received', title, reference: { channel: C, ts: parent.ts } }, RECEIVED) as Promise<{ channel: string; ts: string }>;
+const receive = (title = 'Fix the build') =>
+  deliver({ kind: 'received', title, reference: { channel: C, ts: parent.ts } }, RECEIVED) as Promise<{ channel: string; ts: string }>;
 const run = (over: Partial<RunSnapshot> = {}): RunSnapshot => ({ runId: 'run_1', title: 'Fix the build', state: 'INPROGRESS', pullRequests: [], ...over });
 const status = (r: RunSnapshot, n: number) => deliver({ kind: 'status', run: r, receivedKey: RECEIVED }, `run:run_1:${n}:${dest}:status`);
 const announce = (r: RunSnapshot, n: number, cancelledBy?: string) =>
@@ -50,7 +51,10 @@ const actionIds = (call: SlackCall | undefined): unknown[] =>
   ((call?.args['blocks'] as Array<{ type: string; elements?: Array<{ action_id: string }> }>) ?? []).flatMap((b) => b.elements?.map((e) => e.action_id) ?? []);
 const blocksText = (call: SlackCall | undefined): string => JSON.stringify(call?.args['blocks']);
 async function failure(promise: Promise<unknown>): Promise<NotifierError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(NotifierError);
   return error as NotifierError;
 }
@@ -101,7 +105,10 @@ describe('SlackNotifier', () => {
 
   it('announce SUCCEEDED: a new message with session and pull requests; 👀 becomes ✅', async () => {
     await receive();
-    const result = await announce(run({ state: 'SUCCEEDED', sessionLink: 'https://app/s/1', pullRequests: ['https://gh/o/r/pull/1', 'https://gh/o/r/pull/2'] }), 2);
+    const result = await announce(
+      run({ state: 'SUCCEEDED', sessionLink: 'https://app/s/1', pullRequests: ['https://gh/o/r/pull/1', 'https://gh/o/r/pull/2'] }),
+      2,
+    );
     const posted = thread()[1];
     expect(result).toEqual({ channel: C, ts: posted?.ts });
     expect(posted?.metadata?.event_payload).toEqual({ key: `run:run_1:2:${dest}:announce` });

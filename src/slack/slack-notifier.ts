@@ -134,7 +134,11 @@ export class SlackNotifier implements Notifier {
    * `received` row never got through, or the message was deleted), a replacement is posted once —
    * marked `status_of` the received key, so the next status rows find and edit it instead of posting again.
    */
-  private async status(delivery: Delivery, target: SlackDestination, message: Extract<OutboxMessage, { kind: 'status' | 'stopping' }>): Promise<SlackMessageRef> {
+  private async status(
+    delivery: Delivery,
+    target: SlackDestination,
+    message: Extract<OutboxMessage, { kind: 'status' | 'stopping' }>,
+  ): Promise<SlackMessageRef> {
     const text = fallbackText(message);
     const received = await this.receivedOf(delivery, message.receivedKey);
     // At a bare channel the thread is the status message's own: the Cancel button names that thread.
@@ -171,8 +175,12 @@ export class SlackNotifier implements Notifier {
    * has with that key. `lookup` false skips that search (the caller has just searched).
    */
   private async post(
-    delivery: Delivery, target: SlackDestination, blocks: KnownBlock[], text = fallbackText(delivery.message),
-    extra: Record<string, string> = {}, lookup = true,
+    delivery: Delivery,
+    target: SlackDestination,
+    blocks: KnownBlock[],
+    text = fallbackText(delivery.message),
+    extra: Record<string, string> = {},
+    lookup = true,
   ): Promise<SlackMessageRef> {
     if (lookup && delivery.attempt > 0) {
       const found = await this.find(target, (payload) => payload['key'] === delivery.key);
@@ -217,9 +225,10 @@ export class SlackNotifier implements Notifier {
       const base = { channel: target.channel, include_all_metadata: true, limit: 200, ...(cursor ? { cursor } : {}) };
       let answer;
       try {
-        answer = target.threadTs === undefined
-          ? await this.client.conversations.history(base)
-          : await this.client.conversations.replies({ ...base, ts: target.threadTs });
+        answer =
+          target.threadTs === undefined
+            ? await this.client.conversations.history(base)
+            : await this.client.conversations.replies({ ...base, ts: target.threadTs });
       } catch (error) {
         if (slackErrorCode(error) === 'thread_not_found') return undefined;
         throw mapped(error, target.threadTs === undefined ? 'conversations.history' : 'conversations.replies');

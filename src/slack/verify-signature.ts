@@ -12,7 +12,10 @@ const SIGNATURE = /^v0=[0-9a-f]{64}$/;
  * headers, a timestamp outside five minutes of `nowSeconds`, or a signature that cannot be one
  * (`mismatch`, as it would be after reading). Undefined when only the body can tell.
  */
-export function slackHeadersProblem(headers: { signature: string | undefined; timestamp: string | undefined }, nowSeconds: number): 'missing' | 'stale' | 'mismatch' | undefined {
+export function slackHeadersProblem(
+  headers: { signature: string | undefined; timestamp: string | undefined },
+  nowSeconds: number,
+): 'missing' | 'stale' | 'mismatch' | undefined {
   const { signature, timestamp } = headers;
   if (!signature || !timestamp || !/^\d+$/.test(timestamp)) return 'missing';
   if (Math.abs(nowSeconds - Number(timestamp)) > MAX_AGE_SECONDS) return 'stale';
@@ -32,9 +35,7 @@ export function verifySlackSignature(
   const { signature, timestamp } = headers;
   const problem = slackHeadersProblem(headers, nowSeconds);
   if (problem || !signature || !timestamp) return { ok: false, reason: problem ?? 'missing' };
-  const expected = Buffer.from(
-    `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:`).update(rawBody).digest('hex')}`,
-  );
+  const expected = Buffer.from(`v0=${createHmac('sha256', secret).update(`v0:${timestamp}:`).update(rawBody).digest('hex')}`);
   const given = Buffer.from(signature);
   return given.length === expected.length && timingSafeEqual(given, expected) ? { ok: true } : { ok: false, reason: 'mismatch' };
 }

@@ -25,9 +25,7 @@ export class SqliteAnchorRepository implements AnchorRepository {
     this.historyRows = db.prepare<[string], { run_id: string; linked_at: number }>(
       'SELECT run_id, linked_at FROM anchor_runs WHERE anchor = ? ORDER BY linked_at, rowid',
     );
-    this.anchorRow = db
-      .prepare<[string], string>('SELECT anchor FROM anchor_runs WHERE run_id = ? ORDER BY linked_at, rowid LIMIT 1')
-      .pluck();
+    this.anchorRow = db.prepare<[string], string>('SELECT anchor FROM anchor_runs WHERE run_id = ? ORDER BY linked_at, rowid LIMIT 1').pluck();
   }
 
   /** Links inside the caller's transaction. */

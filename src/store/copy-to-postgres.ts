@@ -49,7 +49,10 @@ const SKIPPED = new Set(['schema_migrations']);
  */
 export async function copySqliteToPostgres(options: CopyOptions): Promise<TableCount[]> {
   if (!existsSync(options.from)) {
-    throw new DatabaseCopyError('source_missing', `There is no SQLite database at ${options.from}: set DATABASE_PATH (or --from) to the file the service used.`);
+    throw new DatabaseCopyError(
+      'source_missing',
+      `There is no SQLite database at ${options.from}: set DATABASE_PATH (or --from) to the file the service used.`,
+    );
   }
   const source = openSqliteStore({ path: options.from });
   try {
@@ -122,7 +125,10 @@ async function copyTables(source: SqliteStore, pool: pg.Pool, tables: readonly s
         .all()
         .map((column) => column.name);
       // rowid order keeps each table's order (anchor_runs.seq is PostgreSQL's stand-in for it).
-      const rows = source.db.prepare(`SELECT ${columns.map(quote).join(', ')} FROM ${quote(table)} ORDER BY rowid`).raw().iterate() as IterableIterator<unknown[]>;
+      const rows = source.db
+        .prepare(`SELECT ${columns.map(quote).join(', ')} FROM ${quote(table)} ORDER BY rowid`)
+        .raw()
+        .iterate() as IterableIterator<unknown[]>;
       let batch: unknown[][] = [];
       const flush = async () => {
         if (batch.length === 0) return;
@@ -136,14 +142,21 @@ async function copyTables(source: SqliteStore, pool: pg.Pool, tables: readonly s
       }
       await flush();
       await advanceSequences(client, table);
-      const sqlite = source.db.prepare<[], number>(`SELECT COUNT(*) FROM ${quote(table)}`).pluck().get() ?? 0;
+      const sqlite =
+        source.db
+          .prepare<[], number>(`SELECT COUNT(*) FROM ${quote(table)}`)
+          .pluck()
+          .get() ?? 0;
       const postgres = (await client.query<{ n: number }>(`SELECT COUNT(*) AS n FROM ${quote(table)}`)).rows[0]?.n ?? 0;
       counts.push({ table, sqlite, postgres });
     }
     const wrong = counts.filter((count) => count.sqlite !== count.postgres);
     if (wrong.length > 0) {
       await client.query('ROLLBACK');
-      throw new DatabaseCopyError('count_mismatch', `Row counts differ after copying (${wrong.map((w) => `${w.table}: ${w.sqlite} vs ${w.postgres}`).join(', ')}); nothing was kept.`);
+      throw new DatabaseCopyError(
+        'count_mismatch',
+        `Row counts differ after copying (${wrong.map((w) => `${w.table}: ${w.sqlite} vs ${w.postgres}`).join(', ')}); nothing was kept.`,
+      );
     }
     await client.query('COMMIT');
     return counts;
@@ -164,10 +177,10 @@ async function advanceSequences(client: pg.PoolClient, table: string): Promise<v
     [table],
   );
   for (const { column_name: column } of serials.rows) {
-    await client.query(
-      `SELECT setval(pg_get_serial_sequence($1, $2), COALESCE((SELECT MAX(${quote(column)}) FROM ${quote(table)}), 0) + 1, false)`,
-      [table, column],
-    );
+    await client.query(`SELECT setval(pg_get_serial_sequence($1, $2), COALESCE((SELECT MAX(${quote(column)}) FROM ${quote(table)}), 0) + 1, false)`, [
+      table,
+      column,
+    ]);
   }
 }
 

@@ -7,9 +7,7 @@ export class SqliteEventKeyRepository implements EventKeyRepository {
   private readonly findKey;
 
   constructor(private readonly db: Database.Database) {
-    this.insertKey = db.prepare<{ key: string; now: number }>(
-      'INSERT INTO event_keys (key, seen_at) VALUES (@key, @now) ON CONFLICT (key) DO NOTHING',
-    );
+    this.insertKey = db.prepare<{ key: string; now: number }>('INSERT INTO event_keys (key, seen_at) VALUES (@key, @now) ON CONFLICT (key) DO NOTHING');
     this.deleteOld = db.prepare<{ olderThan: number }>('DELETE FROM event_keys WHERE seen_at < @olderThan');
     this.findKey = db.prepare<{ key: string }, { found: number }>('SELECT 1 AS found FROM event_keys WHERE key = @key');
   }

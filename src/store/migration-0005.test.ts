@@ -14,12 +14,23 @@ const ID_10 = '5e0c1a2b-3c4d-4e5f-8a9b-000000000010';
 
 function before0005(): Database.Database {
   const db = new Database(':memory:');
-  migrate(db, () => 1, MIGRATIONS.filter((migration) => migration.id < 5));
+  migrate(
+    db,
+    () => 1,
+    MIGRATIONS.filter((migration) => migration.id < 5),
+  );
   const trigger = db.prepare(
     `INSERT INTO triggers (key, kind, source, anchor, payload, state, next_attempt_at, received_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, 0, 0, 0)`,
   );
-  trigger.run('linear:label:a', 'start', 'linear', 'linear:ENG-1', JSON.stringify({ destinations: ['linear:ENG-1'], reference: { issueId: ID_1, identifier: 'ENG-1' } }), 'done');
+  trigger.run(
+    'linear:label:a',
+    'start',
+    'linear',
+    'linear:ENG-1',
+    JSON.stringify({ destinations: ['linear:ENG-1'], reference: { issueId: ID_1, identifier: 'ENG-1' } }),
+    'done',
+  );
   trigger.run('linear:unlabel:a', 'cancel', 'linear', 'linear:ENG-1', '{}', 'pending');
   // ENG-10's id is known only from its start comment's delivery result.
   trigger.run('linear:label:b', 'start', 'linear', 'linear:ENG-10', JSON.stringify({ destinations: ['linear:ENG-10'], reference: {} }), 'done');
@@ -34,7 +45,11 @@ function before0005(): Database.Database {
   run.run('run_1', 'linear:ENG-1', 'ENG-1: Fix it', JSON.stringify(['slack:C9:1.2', 'linear:ENG-1']), 'linear:label:a');
   run.run('run_10', 'linear:ENG-10', 'ENG-10: Other', JSON.stringify(['linear:ENG-10']), 'linear:label:b');
   run.run('run_2', 'linear:ENG-2', 'ENG-2: Unknown', JSON.stringify(['linear:ENG-2']), null);
-  for (const [anchor, runId] of [['linear:ENG-1', 'run_1'], ['linear:ENG-10', 'run_10'], ['linear:ENG-2', 'run_2']]) {
+  for (const [anchor, runId] of [
+    ['linear:ENG-1', 'run_1'],
+    ['linear:ENG-10', 'run_10'],
+    ['linear:ENG-2', 'run_2'],
+  ]) {
     db.prepare('INSERT INTO anchors (anchor, run_id, updated_at) VALUES (?, ?, 0)').run(anchor, runId);
     db.prepare('INSERT INTO anchor_runs (anchor, run_id, linked_at) VALUES (?, ?, 0)').run(anchor, runId);
   }
@@ -43,10 +58,38 @@ function before0005(): Database.Database {
     `INSERT INTO outbox (key, destination, kind, payload, state, next_attempt_at, result, created_at)
      VALUES (?, ?, ?, ?, ?, 0, ?, 0)`,
   );
-  row.run('received:linear:label:a:linear:ENG-1', 'linear:ENG-1', 'received', '{"kind":"received","title":"ENG-1: Fix it"}', 'sent', JSON.stringify({ commentId: 'c-1', issueId: ID_1 }));
-  row.run('run:run_1:1:linear:ENG-1:status', 'linear:ENG-1', 'status', JSON.stringify({ kind: 'status', receivedKey: 'received:linear:label:a:linear:ENG-1' }), 'pending', null);
-  row.run('received:linear:label:b:linear:ENG-10', 'linear:ENG-10', 'received', '{"kind":"received","title":"ENG-10: Other"}', 'sent', JSON.stringify({ commentId: 'c-10', issueId: ID_10 }));
-  row.run('run:run_1:1:slack:C9:1.2:status', 'slack:C9:1.2', 'status', JSON.stringify({ kind: 'status', receivedKey: 'received:linear:label:a:slack:C9:1.2' }), 'pending', null);
+  row.run(
+    'received:linear:label:a:linear:ENG-1',
+    'linear:ENG-1',
+    'received',
+    '{"kind":"received","title":"ENG-1: Fix it"}',
+    'sent',
+    JSON.stringify({ commentId: 'c-1', issueId: ID_1 }),
+  );
+  row.run(
+    'run:run_1:1:linear:ENG-1:status',
+    'linear:ENG-1',
+    'status',
+    JSON.stringify({ kind: 'status', receivedKey: 'received:linear:label:a:linear:ENG-1' }),
+    'pending',
+    null,
+  );
+  row.run(
+    'received:linear:label:b:linear:ENG-10',
+    'linear:ENG-10',
+    'received',
+    '{"kind":"received","title":"ENG-10: Other"}',
+    'sent',
+    JSON.stringify({ commentId: 'c-10', issueId: ID_10 }),
+  );
+  row.run(
+    'run:run_1:1:slack:C9:1.2:status',
+    'slack:C9:1.2',
+    'status',
+    JSON.stringify({ kind: 'status', receivedKey: 'received:linear:label:a:slack:C9:1.2' }),
+    'pending',
+    null,
+  );
 
   const key = db.prepare('INSERT INTO event_keys (key, seen_at) VALUES (?, 0)');
   for (const name of ['linear:moved:started:run_1', 'linear:moved:pull_request:run_1', 'linear:moved:started:run_gone', 'linear:delivery:d1']) key.run(name);
@@ -65,7 +108,11 @@ describe('migration 0005: Linear issue ids and workflow moves', () => {
     expect(await store.anchors.currentRun('linear:ENG-1')).toBeUndefined();
     expect(await store.anchors.currentRun('linear:ENG-2')).toBe('run_2');
 
-    expect(await store.trackedRuns.get('run_1')).toMatchObject({ anchor: `linear:${ID_1}`, destinations: ['slack:C9:1.2', `linear:${ID_1}`], title: 'ENG-1: Fix it' });
+    expect(await store.trackedRuns.get('run_1')).toMatchObject({
+      anchor: `linear:${ID_1}`,
+      destinations: ['slack:C9:1.2', `linear:${ID_1}`],
+      title: 'ENG-1: Fix it',
+    });
     expect(await store.trackedRuns.get('run_10')).toMatchObject({ anchor: `linear:${ID_10}`, destinations: [`linear:${ID_10}`] });
     expect(await store.trackedRuns.get('run_2')).toMatchObject({ anchor: 'linear:ENG-2', destinations: ['linear:ENG-2'] });
 

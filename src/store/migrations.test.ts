@@ -18,10 +18,7 @@ function tempPath(...parts: string[]): string {
 }
 
 function tableNames(db: Database.Database): string[] {
-  return db
-    .prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-    .pluck()
-    .all();
+  return db.prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all();
 }
 
 describe('migrations', () => {

@@ -52,9 +52,19 @@ describeEachStore((adapter) => {
 
   describe('schedule fires', () => {
     it('record a slot once', async () => {
-      expect(await store.scheduleFires.record({ schedule: 'nightly', slot: '2025-01-01T03:00:00Z', firedAt: 10, status: 'recorded', triggerKey: 'schedule:nightly:1' })).toBe(true);
+      expect(
+        await store.scheduleFires.record({
+          schedule: 'nightly',
+          slot: '2025-01-01T03:00:00Z',
+          firedAt: 10,
+          status: 'recorded',
+          triggerKey: 'schedule:nightly:1',
+        }),
+      ).toBe(true);
       expect(await store.scheduleFires.record({ schedule: 'nightly', slot: '2025-01-01T03:00:00Z', firedAt: 11, status: 'recorded' })).toBe(false);
-      expect(await store.scheduleFires.record({ schedule: 'other', slot: '2025-01-01T03:00:00Z', firedAt: 12, status: 'skipped', reason: 'overlap' })).toBe(true);
+      expect(await store.scheduleFires.record({ schedule: 'other', slot: '2025-01-01T03:00:00Z', firedAt: 12, status: 'skipped', reason: 'overlap' })).toBe(
+        true,
+      );
       expect(await store.scheduleFires.latest('nightly')).toEqual({
         schedule: 'nightly',
         slot: '2025-01-01T03:00:00Z',

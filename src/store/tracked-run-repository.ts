@@ -102,9 +102,7 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
     this.touchRows = db.prepare<{ ids: string; now: number }>(
       'UPDATE tracked_runs SET last_seen_at = @now WHERE run_id IN (SELECT value FROM json_each(@ids))',
     );
-    this.retrackRow = db.prepare<{ runId: string; now: number }>(
-      'UPDATE tracked_runs SET tracked = 1, updated_at = @now WHERE run_id = @runId',
-    );
+    this.retrackRow = db.prepare<{ runId: string; now: number }>('UPDATE tracked_runs SET tracked = 1, updated_at = @now WHERE run_id = @runId');
     this.insertRow = db.prepare<{
       runId: string;
       anchor: string;
@@ -165,9 +163,7 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
 
   async listTracked(options: { limit: number; afterRunId?: string }): Promise<TrackedRun[]> {
     const rows =
-      options.afterRunId === undefined
-        ? this.pageFirst.all({ limit: options.limit })
-        : this.pageAfter.all({ limit: options.limit, after: options.afterRunId });
+      options.afterRunId === undefined ? this.pageFirst.all({ limit: options.limit }) : this.pageAfter.all({ limit: options.limit, after: options.afterRunId });
     return rows.map(toTrackedRun);
   }
 
@@ -184,13 +180,7 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
     return this.stale.all({ seenBefore, limit }).map(toTrackedRun);
   }
 
-  async recordTransition(
-    runId: string,
-    expectedTransition: number,
-    observation: RunObservation,
-    owed: NewOutboxRow[],
-    now: number,
-  ): Promise<boolean> {
+  async recordTransition(runId: string, expectedTransition: number, observation: RunObservation, owed: NewOutboxRow[], now: number): Promise<boolean> {
     return this.db
       .transaction(() => {
         const { changes } = this.transitionRow.run({

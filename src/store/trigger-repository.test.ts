@@ -69,11 +69,7 @@ describeEachStore((adapter) => {
 
     it('stores a key once and adds its owed rows once', async () => {
       const first = await store.triggers.enqueue(aTrigger(), [anOutboxRow('Ev001:received')], 1000);
-      const again = await store.triggers.enqueue(
-        aTrigger({ payload: { text: 'retried' } }),
-        [anOutboxRow('Ev001:received'), anOutboxRow('Ev001:other')],
-        2000,
-      );
+      const again = await store.triggers.enqueue(aTrigger({ payload: { text: 'retried' } }), [anOutboxRow('Ev001:received'), anOutboxRow('Ev001:other')], 2000);
       expect(again.inserted).toBe(false);
       expect(again.trigger).toEqual(first.trigger);
       expect((await store.outbox.list()).map((r) => r.key)).toEqual(['Ev001:received']);
@@ -225,7 +221,13 @@ describeEachStore((adapter) => {
       const before = await store.triggers.get(trigger.id);
       const badRun = aRun('r1', { anchor: null as unknown as string }); // violates NOT NULL
       await expect(
-        store.triggers.finish(trigger.id, 'w1', { state: 'done', runId: 'r1' }, { link: { anchor: 'A', runId: 'r1' }, owed: [anOutboxRow('x')], run: badRun }, 5),
+        store.triggers.finish(
+          trigger.id,
+          'w1',
+          { state: 'done', runId: 'r1' },
+          { link: { anchor: 'A', runId: 'r1' }, owed: [anOutboxRow('x')], run: badRun },
+          5,
+        ),
       ).rejects.toThrow(/NOT NULL|not-null/i);
       expect(await store.triggers.get(trigger.id)).toEqual(before);
       expect(await store.anchors.currentRun('A')).toBeUndefined();

@@ -153,7 +153,12 @@ export class SqliteTriggerRepository implements TriggerRepository {
    * stored in one transaction, and each caller is answered after that commit. A batch that fails is
    * retried one trigger at a time, so one bad trigger fails only its own caller.
    */
-  enqueue(trigger: NewTrigger, owed: NewOutboxRow[], now: number, rememberKeys: readonly string[] = []): Promise<{ inserted: boolean; trigger: StoredTrigger }> {
+  enqueue(
+    trigger: NewTrigger,
+    owed: NewOutboxRow[],
+    now: number,
+    rememberKeys: readonly string[] = [],
+  ): Promise<{ inserted: boolean; trigger: StoredTrigger }> {
     return new Promise((resolve, reject) => {
       this.batch.push({ trigger, owed, now, rememberKeys, resolve, reject });
       if (this.batch.length === 1) setImmediate(() => this.flush());
@@ -181,7 +186,14 @@ export class SqliteTriggerRepository implements TriggerRepository {
 
   private enqueueWithin(item: PendingEnqueue): EnqueueResult {
     const { trigger, owed, now } = item;
-    const row = this.insertTrigger.get({ key: trigger.key, kind: trigger.kind, source: trigger.source, anchor: trigger.anchor, payload: toJson(trigger.payload), now });
+    const row = this.insertTrigger.get({
+      key: trigger.key,
+      kind: trigger.kind,
+      source: trigger.source,
+      anchor: trigger.anchor,
+      payload: toJson(trigger.payload),
+      now,
+    });
     for (const key of item.rememberKeys) this.related.eventKeys.rememberWithin(key, now);
     if (row) {
       this.related.outbox.addWithin(owed, now);

@@ -21,7 +21,11 @@ describe('the layout stays readable', () => {
   });
 
   it('the core is cut by feature: every core file lives in a sub-folder or is a shared helper', () => {
-    const folders = new Set(sourceFiles(CORE).map((file) => relative(CORE, file).split('/')[0]).filter((part) => !part?.endsWith('.ts')));
+    const folders = new Set(
+      sourceFiles(CORE)
+        .map((file) => relative(CORE, file).split('/')[0])
+        .filter((part) => !part?.endsWith('.ts')),
+    );
     expect([...folders].sort()).toEqual(expect.arrayContaining(['intake', 'outbox', 'ports', 'schedules', 'tracker']));
   });
 
@@ -43,6 +47,10 @@ describe('the layout stays readable', () => {
     writeFileSync(join(dir, 'alone.ts'), "import { two } from './two.js';\nexport const alone = two;\n");
     const cycles = importCycles(sourceFiles(dir));
     expect(cycles).toHaveLength(1);
-    expect(cycles[0]?.map((path) => path.split('/').slice(-2).join('/'))).toEqual(['a/one.ts', expect.stringMatching(/three\.ts$/), expect.stringMatching(/two\.ts$/)]);
+    expect(cycles[0]?.map((path) => path.split('/').slice(-2).join('/'))).toEqual([
+      'a/one.ts',
+      expect.stringMatching(/three\.ts$/),
+      expect.stringMatching(/two\.ts$/),
+    ]);
   });
 });

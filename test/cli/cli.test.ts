@@ -45,13 +45,19 @@ describe('agent-bridge run', () => {
   it('prints only the run id on stdout and sends the config flags', async () => {
     const mcpFile = join(tempDir(), 'mcp.json');
     writeFileSync(mcpFile, JSON.stringify({ github: { url: 'https://mcp.example/github' } }));
-    const result = await runCli(['run', 'refactor', '--title', 'Refactor', '--name', 'nightly', '--model', 'm1', '--environment', 'env_1', '--mcp', mcpFile], { env });
+    const result = await runCli(['run', 'refactor', '--title', 'Refactor', '--name', 'nightly', '--model', 'm1', '--environment', 'env_1', '--mcp', mcpFile], {
+      env,
+    });
     expect(result.code).toBe(0);
     const runId = result.stdout.trim();
     expect(runId).toMatch(/^run_\S+$/);
     const get = await runCli(['runs', 'get', runId, '--json'], { env });
     const run = JSON.parse(get.stdout) as Record<string, unknown>;
-    expect(run).toMatchObject({ run_id: runId, title: 'Refactor', agent_config: { name: 'nightly', model_id: 'm1', environment_id: 'env_1', mcp_servers: { github: { url: 'https://mcp.example/github' } } } });
+    expect(run).toMatchObject({
+      run_id: runId,
+      title: 'Refactor',
+      agent_config: { name: 'nightly', model_id: 'm1', environment_id: 'env_1', mcp_servers: { github: { url: 'https://mcp.example/github' } } },
+    });
   });
 
   it('--json with --wait prints JSON only', async () => {
@@ -160,11 +166,14 @@ describe('exit codes and errors', () => {
     expect(result).toEqual({ code: 0, stdout: version, stderr: '' });
   });
 
-  it.each([[['run', '--help']], [['runs', 'list', '--help']], [['emulator', '--help']], [['config', 'check', '--help']], [['serve', '--help']]])('%j prints usage and exits 0', async (args) => {
-    const result = await runCli([...args]);
-    expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^Usage: agent-bridge/m);
-  });
+  it.each([[['run', '--help']], [['runs', 'list', '--help']], [['emulator', '--help']], [['config', 'check', '--help']], [['serve', '--help']]])(
+    '%j prints usage and exits 0',
+    async (args) => {
+      const result = await runCli([...args]);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/^Usage: agent-bridge/m);
+    },
+  );
 });
 
 describe('agent-bridge config check', () => {
@@ -173,7 +182,10 @@ describe('agent-bridge config check', () => {
     const dir = tempDir();
     writeFileSync(join(dir, '.env'), `SLACK_BOT_TOKEN=${secrets.bot}\nSLACK_SIGNING_SECRET=${secrets.signing}\n`);
     const env = { AGENT_API_BASE_URL: 'https://agents.example.com/api/v1', AGENT_API_KEY: secrets.key };
-    for (const args of [['config', 'check', '--offline'], ['config', 'check', '--offline', '--json']]) {
+    for (const args of [
+      ['config', 'check', '--offline'],
+      ['config', 'check', '--offline', '--json'],
+    ]) {
       const result = await runCli(args, { env, cwd: dir });
       expect(result.code).toBe(0);
       expect(result.stdout).toContain(`set (from env), ${secrets.key.length} characters`);

@@ -50,7 +50,11 @@ describe('config check against Linear', () => {
 
   it.each([
     ['a state no team has', 'linear:\n  states: { pull_request: In Reviw }\n', 'linear.states.pull_request: no team has a workflow state named "In Reviw"'],
-    ['a team key Linear does not know', 'linear:\n  teams: [ENG, WEB]\n  states: { started: In Progress }\n', 'linear.teams: Linear has no team with the key "WEB"'],
+    [
+      'a team key Linear does not know',
+      'linear:\n  teams: [ENG, WEB]\n  states: { started: In Progress }\n',
+      'linear.teams: Linear has no team with the key "WEB"',
+    ],
   ])('%s: exit 2 naming the key', async (_what, yaml, message) => {
     const result = await check(yaml);
     expect(result.code).toBe(2);

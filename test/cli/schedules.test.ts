@@ -92,8 +92,12 @@ describe('agent-bridge schedules trigger / pause / resume', () => {
     const fired = await cli(['schedules', 'trigger', 'nightly-deps']);
     expect(fired.stderr).toBe('');
     expect(fired.code).toBe(0);
-    expect(fired.stdout).toMatch(/^Fired nightly-deps \(slot manual:2026-03-26T12:00:00\.000Z\)\.\nThe trigger is stored in .*bridge\.db; the running agent-bridge service .* reports to slack:C0999ZZZZ\.$/);
-    expect((await cli(['schedules', 'list'])).stdout).toContain('  last:  slot manual:2026-03-26T12:00:00.000Z, fired 2026-03-26 12:00 UTC: starting (the service creates the run)');
+    expect(fired.stdout).toMatch(
+      /^Fired nightly-deps \(slot manual:2026-03-26T12:00:00\.000Z\)\.\nThe trigger is stored in .*bridge\.db; the running agent-bridge service .* reports to slack:C0999ZZZZ\.$/,
+    );
+    expect((await cli(['schedules', 'list'])).stdout).toContain(
+      '  last:  slot manual:2026-03-26T12:00:00.000Z, fired 2026-03-26 12:00 UTC: starting (the service creates the run)',
+    );
 
     const again = await cli(['schedules', 'trigger', 'nightly-deps'], NOW + 1000);
     expect(again.code).toBe(1);
@@ -106,7 +110,11 @@ describe('agent-bridge schedules trigger / pause / resume', () => {
       'nightly-deps: PAUSED since 2026-03-26 12:00:02 UTC (paused with `agent-bridge schedules pause`) — resume with `agent-bridge schedules resume nightly-deps`',
     );
     const json = JSON.parse((await cli(['schedules', 'list', '--json'])).stdout) as Array<Record<string, unknown>>;
-    expect(json[0]).toMatchObject({ paused: true, paused_since: '2026-03-26T12:00:02.000Z', last: { status: 'skipped', slot: 'manual:2026-03-26T12:00:01.000Z', run_id: null } });
+    expect(json[0]).toMatchObject({
+      paused: true,
+      paused_since: '2026-03-26T12:00:02.000Z',
+      last: { status: 'skipped', slot: 'manual:2026-03-26T12:00:01.000Z', run_id: null },
+    });
 
     const resumed = await cli(['schedules', 'resume', 'nightly-deps']);
     expect(resumed).toMatchObject({ code: 0, stdout: 'Resumed nightly-deps. Next fire: Fri 2026-03-27 03:00 +01:00 = 2026-03-27 02:00 UTC.' });
@@ -150,7 +158,9 @@ describe('the executable', () => {
     const list = await runCliChild(['schedules', 'list'], { cwd, env });
     expect(list.stderr).toBe('');
     expect(list.code).toBe(0);
-    expect(list.stdout).toMatch(/^nightly-deps: active\n {2}cron: {2}0 3 \* \* 1-5 \(Europe\/Berlin\)\n {2}next: {2}\w{3} \d{4}-\d\d-\d\d 03:00 \+0[12]:00 = \d{4}-\d\d-\d\d 0[12]:00 UTC$/m);
+    expect(list.stdout).toMatch(
+      /^nightly-deps: active\n {2}cron: {2}0 3 \* \* 1-5 \(Europe\/Berlin\)\n {2}next: {2}\w{3} \d{4}-\d\d-\d\d 03:00 \+0[12]:00 = \d{4}-\d\d-\d\d 0[12]:00 UTC$/m,
+    );
     for (const command of ['list', 'trigger', 'pause', 'resume']) {
       const help = await cli(['schedules', command, '--help']);
       expect(help.code).toBe(0);

@@ -39,7 +39,14 @@ export class RecordingNotifier implements Notifier {
   async deliver(delivery: Delivery): Promise<unknown> {
     await new Promise<void>((resolve) => setImmediate(resolve));
     const callIndex = this.calls.length;
-    const record: RecordedDelivery = { key: delivery.key, destination: delivery.destination, message: delivery.message, attempt: delivery.attempt, callIndex, failed: false };
+    const record: RecordedDelivery = {
+      key: delivery.key,
+      destination: delivery.destination,
+      message: delivery.message,
+      attempt: delivery.attempt,
+      callIndex,
+      failed: false,
+    };
     this.calls.push(record);
     const error = this.options.failWith?.(delivery, callIndex);
     if (error) {

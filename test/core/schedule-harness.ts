@@ -104,7 +104,7 @@ export class ScheduleHarness {
 
   /** Keys of every stored trigger, in the order stored. */
   triggerKeys(): string[] {
-    return (this.store.db.prepare('SELECT key FROM triggers ORDER BY id').pluck().all() as string[]);
+    return this.store.db.prepare('SELECT key FROM triggers ORDER BY id').pluck().all() as string[];
   }
 
   /** Plays the intake worker: every pending trigger gets a run in `state` (QUEUED by default). */
@@ -114,7 +114,18 @@ export class ScheduleHarness {
       const trigger = await this.store.triggers.claimNext('intake', this.clock.now(), 30_000);
       if (!trigger) return created;
       const runId = `run_${++this.runCount}`;
-      const run = { runId, anchor: trigger.anchor, source: trigger.source, title: 't', route: {}, destinations: [trigger.anchor], triggerKey: trigger.key, state, serverUpdatedAt: null, sessionLink: null };
+      const run = {
+        runId,
+        anchor: trigger.anchor,
+        source: trigger.source,
+        title: 't',
+        route: {},
+        destinations: [trigger.anchor],
+        triggerKey: trigger.key,
+        state,
+        serverUpdatedAt: null,
+        sessionLink: null,
+      };
       await this.store.triggers.finish(trigger.id, 'intake', { state: 'done', runId }, { run, link: { anchor: trigger.anchor, runId } }, this.clock.now());
       this.api.states.set(runId, state);
       created.push(runId);

@@ -108,7 +108,9 @@ export async function startFakeLinearApi(options: FakeLinearOptions = {}): Promi
   const addIssue = (issue: FakeLinearIssue) => issues.set(issue.id, { ...issue });
   for (const issue of options.issues ?? []) addIssue(issue);
 
-  const ok = (root: string, entity: string, id: string): Json => ({ data: { [root]: { __typename: 'Payload', lastSyncId: syncId++, success: true, [entity]: { id } } } });
+  const ok = (root: string, entity: string, id: string): Json => ({
+    data: { [root]: { __typename: 'Payload', lastSyncId: syncId++, success: true, [entity]: { id } } },
+  });
   const notFound = (what: string) => graphqlError(`Entity not found: ${what}`, 'invalid input');
 
   const handlers: Record<string, (variables: Json) => Json> = {
@@ -165,7 +167,9 @@ export async function startFakeLinearApi(options: FakeLinearOptions = {}): Promi
       return comment ? { data: { comment: { id: comment.id } } } : notFound('Comment');
     },
     AgentBridgeLabels: ({ filter }) => {
-      const wanted = ((filter as { or?: Array<{ name: { eqIgnoreCase: string } }> } | undefined)?.or ?? []).map((entry) => entry.name.eqIgnoreCase.toLowerCase());
+      const wanted = ((filter as { or?: Array<{ name: { eqIgnoreCase: string } }> } | undefined)?.or ?? []).map((entry) =>
+        entry.name.eqIgnoreCase.toLowerCase(),
+      );
       const nodes = (options.labels ?? []).filter((label) => wanted.includes(label.name.toLowerCase()));
       return { data: { issueLabels: { nodes } } };
     },

@@ -171,7 +171,9 @@ describe('fake Slack Web API through the real WebClient', () => {
     });
     expect(await json.json()).toMatchObject({ ok: true, message: { text: 'json' } });
     const form = await fetch(`${fake.url}auth.test`, {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'token=xoxb-test',
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'token=xoxb-test',
     });
     expect(await form.json()).toMatchObject({ ok: true });
     expect(fake.calls.map((c) => c.token)).toEqual(['xoxb-test', 'xoxb-test']);

@@ -161,7 +161,12 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     ephemerals: (channel) => state.ephemerals.filter((e) => channel === undefined || e.channel === channel).map((e) => structuredClone(e)),
     addUserMessage(msg) {
       const stored = state.store({
-        type: 'message', channel: msg.channel, ts: msg.ts ?? state.nextTs(), text: msg.text, user: msg.user, team: state.teamId,
+        type: 'message',
+        channel: msg.channel,
+        ts: msg.ts ?? state.nextTs(),
+        text: msg.text,
+        user: msg.user,
+        team: state.teamId,
         ...(msg.thread_ts !== undefined ? { thread_ts: msg.thread_ts } : {}),
       });
       return structuredClone(stored);
@@ -187,7 +192,10 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
         };
         const timer = setTimeout(() => {
           waiters.delete(wake);
-          const seen = calls.filter((c) => c.method === method).map((c) => JSON.stringify(c.args)).join('\n  ');
+          const seen = calls
+            .filter((c) => c.method === method)
+            .map((c) => JSON.stringify(c.args))
+            .join('\n  ');
           reject(new Error(`fake Slack: no matching ${method} call within ${timeoutMs} ms; ${method} calls seen:\n  ${seen || '(none)'}`));
         }, timeoutMs);
         waiters.add(wake);

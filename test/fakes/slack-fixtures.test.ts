@@ -7,8 +7,20 @@ import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, LogLevel } from '@slack/bolt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  SLACK_IDS, appMention, blockActionsCancel, botMessage, channelJoin, directMessage, eventCallback, evilBodies, messageChanged,
-  ownBotMessage, slashCommand, threadReply, unknownInteraction, urlVerification,
+  SLACK_IDS,
+  appMention,
+  blockActionsCancel,
+  botMessage,
+  channelJoin,
+  directMessage,
+  eventCallback,
+  evilBodies,
+  messageChanged,
+  ownBotMessage,
+  slashCommand,
+  threadReply,
+  unknownInteraction,
+  urlVerification,
 } from '../fixtures/slack/index.js';
 import { startFakeSlackApi, type FakeSlackApi } from './slack-api.js';
 import { postSlackEvent, postSlackForm, postSlackInteraction, postSlackRaw } from './slack-signing.js';
@@ -24,7 +36,9 @@ beforeAll(async () => {
   fake = await startFakeSlackApi({ token: 'xoxb-test' });
   const receiver = new HTTPReceiver({ signingSecret: SECRET, processBeforeResponse: true, logLevel: LogLevel.ERROR });
   const app = new App({
-    token: 'xoxb-test', receiver, logLevel: LogLevel.ERROR,
+    token: 'xoxb-test',
+    receiver,
+    logLevel: LogLevel.ERROR,
     clientOptions: { slackApiUrl: fake.url, retryConfig: { retries: 0 } },
   });
   app.event('app_mention', async ({ body, context }) => {
@@ -94,7 +108,11 @@ describe('Slack fixtures through Bolt', () => {
     }
     const events = seen.map((s) => s.body['event'] as Record<string, unknown>);
     expect(events.map((e) => [e['channel_type'], e['subtype']])).toEqual([
-      ['channel', undefined], ['im', undefined], ['channel', 'bot_message'], ['channel', 'message_changed'], ['channel', 'channel_join'],
+      ['channel', undefined],
+      ['im', undefined],
+      ['channel', 'bot_message'],
+      ['channel', 'message_changed'],
+      ['channel', 'channel_join'],
     ]);
     expect(events.some((e) => e['user'] === SLACK_IDS.botUser)).toBe(false);
   });
@@ -108,10 +126,16 @@ describe('Slack fixtures through Bolt', () => {
   it('routes the Cancel click to the cancel_run action with container and value', async () => {
     const res = await postSlackInteraction(url, SECRET, blockActionsCancel({ message_ts: '1700000000.000200', thread_ts: '1710000000.000100', value: 'k1' }));
     expect(res.status).toBe(200);
-    expect(seen).toMatchObject([{
-      kind: 'cancel',
-      body: { type: 'block_actions', actions: [{ action_id: 'cancel_run', value: 'k1' }], container: { message_ts: '1700000000.000200', channel_id: SLACK_IDS.channel } },
-    }]);
+    expect(seen).toMatchObject([
+      {
+        kind: 'cancel',
+        body: {
+          type: 'block_actions',
+          actions: [{ action_id: 'cancel_run', value: 'k1' }],
+          container: { message_ts: '1700000000.000200', channel_id: SLACK_IDS.channel },
+        },
+      },
+    ]);
   });
 
   it('lets a catch-all acknowledge interactions we do not handle', async () => {

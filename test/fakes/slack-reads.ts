@@ -19,7 +19,10 @@ export function conversationsReplies(state: SlackState, args: Args): SlackAnswer
 export function conversationsHistory(state: SlackState, args: Args): SlackAnswer {
   const channel = str(args['channel']);
   if (channel === undefined) return fail('channel_not_found');
-  const top = state.list(channel).filter((m) => m.thread_ts === undefined || m.thread_ts === m.ts).reverse();
+  const top = state
+    .list(channel)
+    .filter((m) => m.thread_ts === undefined || m.thread_ts === m.ts)
+    .reverse();
   return { ...page(state, top, args), pin_count: 0 };
 }
 
@@ -28,9 +31,11 @@ function page(state: SlackState, messages: FakeMessage[], args: Args): SlackAnsw
   const oldest = str(args['oldest']);
   const latest = str(args['latest']);
   const inclusive = truthy(args['inclusive']);
-  const inRange = messages.filter((m) =>
-    (oldest === undefined || (inclusive ? compareTs(m.ts, oldest) >= 0 : compareTs(m.ts, oldest) > 0)) &&
-    (latest === undefined || (inclusive ? compareTs(m.ts, latest) <= 0 : compareTs(m.ts, latest) < 0)));
+  const inRange = messages.filter(
+    (m) =>
+      (oldest === undefined || (inclusive ? compareTs(m.ts, oldest) >= 0 : compareTs(m.ts, oldest) > 0)) &&
+      (latest === undefined || (inclusive ? compareTs(m.ts, latest) <= 0 : compareTs(m.ts, latest) < 0)),
+  );
   const limit = Math.min(Math.max(Number(args['limit'] ?? 1000) || 1000, 1), 1000);
   const cursor = str(args['cursor']);
   const offset = cursor === undefined ? 0 : Number(Buffer.from(cursor, 'base64').toString('utf8').replace('offset:', ''));
@@ -56,7 +61,15 @@ export function conversationsInfo(state: SlackState, args: Args): SlackAnswer {
   const name = known?.name ?? id.toLowerCase();
   return {
     ok: true,
-    channel: { id, name, is_im, is_channel: !is_im && !id.startsWith('G'), is_private: is_im || id.startsWith('G'), is_member: true, created: BASE_SECONDS - 86_400 },
+    channel: {
+      id,
+      name,
+      is_im,
+      is_channel: !is_im && !id.startsWith('G'),
+      is_private: is_im || id.startsWith('G'),
+      is_member: true,
+      created: BASE_SECONDS - 86_400,
+    },
   };
 }
 
@@ -72,8 +85,14 @@ export function usersInfo(state: SlackState, args: Args): SlackAnswer {
   return {
     ok: true,
     user: {
-      id, team_id: state.teamId, name: (display_name || real_name).toLowerCase().replace(/\s+/g, '.'), deleted: false,
-      real_name, tz: 'Europe/Berlin', is_bot: isBot, is_app_user: false,
+      id,
+      team_id: state.teamId,
+      name: (display_name || real_name).toLowerCase().replace(/\s+/g, '.'),
+      deleted: false,
+      real_name,
+      tz: 'Europe/Berlin',
+      is_bot: isBot,
+      is_app_user: false,
       profile: { real_name, display_name, real_name_normalized: real_name, display_name_normalized: display_name, team: state.teamId },
     },
   };
@@ -82,10 +101,15 @@ export function usersInfo(state: SlackState, args: Args): SlackAnswer {
 /** Dispatches one read method; `undefined` for any other method. */
 export function handleRead(state: SlackState, method: string, args: Args): SlackAnswer | undefined {
   switch (method) {
-    case 'conversations.replies': return conversationsReplies(state, args);
-    case 'conversations.history': return conversationsHistory(state, args);
-    case 'conversations.info': return conversationsInfo(state, args);
-    case 'users.info': return usersInfo(state, args);
-    default: return undefined;
+    case 'conversations.replies':
+      return conversationsReplies(state, args);
+    case 'conversations.history':
+      return conversationsHistory(state, args);
+    case 'conversations.info':
+      return conversationsInfo(state, args);
+    case 'users.info':
+      return usersInfo(state, args);
+    default:
+      return undefined;
   }
 }

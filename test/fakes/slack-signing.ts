@@ -35,13 +35,7 @@ export function signSlack(
 }
 
 /** POSTs an arbitrary raw body (string or bytes), signed, with the given content type. */
-export function postSlackRaw(
-  url: string,
-  secret: string,
-  body: string | Uint8Array,
-  contentType: string,
-  options: SlackPostOptions = {},
-): Promise<Response> {
+export function postSlackRaw(url: string, secret: string, body: string | Uint8Array, contentType: string, options: SlackPostOptions = {}): Promise<Response> {
   const signed = signSlack(secret, body, options.timestamp);
   const headers: Record<string, string> = {
     'content-type': options.contentType ?? contentType,
@@ -61,12 +55,7 @@ export function postSlackEvent(url: string, secret: string, event: object, optio
 }
 
 /** POSTs flat form fields (slash commands) as `application/x-www-form-urlencoded`. */
-export function postSlackForm(
-  url: string,
-  secret: string,
-  fields: Record<string, string>,
-  options: SlackPostOptions = {},
-): Promise<Response> {
+export function postSlackForm(url: string, secret: string, fields: Record<string, string>, options: SlackPostOptions = {}): Promise<Response> {
   return postSlackRaw(url, secret, new URLSearchParams(fields).toString(), 'application/x-www-form-urlencoded', options);
 }
 

@@ -116,7 +116,10 @@ export class SlackState {
   list(channel: string, threadTs?: string): FakeMessage[] {
     const all = this.byChannel.get(channel) ?? [];
     const picked = threadTs === undefined ? all : all.filter((m) => m.ts === threadTs || m.thread_ts === threadTs);
-    return picked.slice().sort((a, b) => compareTs(a.ts, b.ts)).map((m) => structuredClone(m));
+    return picked
+      .slice()
+      .sort((a, b) => compareTs(a.ts, b.ts))
+      .map((m) => structuredClone(m));
   }
 
   reactionNames(channel: string, ts: string): string[] {
@@ -152,23 +155,39 @@ export class SlackState {
   /** Dispatches one write (or auth) method; `undefined` for any other method (see slack-reads.ts). */
   handle(method: string, args: Args): SlackAnswer | undefined {
     switch (method) {
-      case 'api.test': return { ok: true, args };
-      case 'auth.test': return this.authTest();
-      case 'chat.postMessage': return this.postMessage(args);
-      case 'chat.update': return this.update(args);
-      case 'chat.postEphemeral': return this.postEphemeral(args);
-      case 'chat.getPermalink': return this.permalink(args);
-      case 'reactions.add': return this.reaction(args, true);
-      case 'reactions.remove': return this.reaction(args, false);
-      case 'apps.connections.open': return { ok: true, url: this.options.socketUrl ?? 'ws://127.0.0.1:1/' };
-      default: return undefined;
+      case 'api.test':
+        return { ok: true, args };
+      case 'auth.test':
+        return this.authTest();
+      case 'chat.postMessage':
+        return this.postMessage(args);
+      case 'chat.update':
+        return this.update(args);
+      case 'chat.postEphemeral':
+        return this.postEphemeral(args);
+      case 'chat.getPermalink':
+        return this.permalink(args);
+      case 'reactions.add':
+        return this.reaction(args, true);
+      case 'reactions.remove':
+        return this.reaction(args, false);
+      case 'apps.connections.open':
+        return { ok: true, url: this.options.socketUrl ?? 'ws://127.0.0.1:1/' };
+      default:
+        return undefined;
     }
   }
 
   private authTest(): SlackAnswer {
     return {
-      ok: true, url: 'https://fake-team.slack.com/', team: 'Fake Team', user: 'agent-bridge',
-      team_id: this.teamId, user_id: this.botUserId, bot_id: this.botId, is_enterprise_install: false,
+      ok: true,
+      url: 'https://fake-team.slack.com/',
+      team: 'Fake Team',
+      user: 'agent-bridge',
+      team_id: this.teamId,
+      user_id: this.botUserId,
+      bot_id: this.botId,
+      is_enterprise_install: false,
     };
   }
 
@@ -181,8 +200,14 @@ export class SlackState {
     const threadTs = str(args['thread_ts']);
     if (threadTs !== undefined && this.options.strict && !this.find(channel, threadTs)) return fail('thread_not_found');
     const message = this.store({
-      type: 'message', channel, ts: this.nextTs(), text: content.text, user: this.botUserId, bot_id: this.botId,
-      app_id: this.appId, team: this.teamId,
+      type: 'message',
+      channel,
+      ts: this.nextTs(),
+      text: content.text,
+      user: this.botUserId,
+      bot_id: this.botId,
+      app_id: this.appId,
+      team: this.teamId,
       ...(threadTs !== undefined ? { thread_ts: threadTs } : {}),
       ...(content.blocks ? { blocks: content.blocks } : {}),
       ...(content.attachments ? { attachments: content.attachments } : {}),
@@ -257,11 +282,6 @@ export class SlackState {
     return { ok: true };
   }
 
-
-
-
-
-
   /** text / blocks / attachments / metadata from the arguments, validated like Slack does. */
   private content(args: Args): { text: string; blocks?: unknown[]; attachments?: unknown[]; metadata?: SlackMetadata } | { error: string } {
     const text = typeof args['text'] === 'string' ? args['text'] : '';
@@ -270,7 +290,8 @@ export class SlackState {
     const { blocks, attachments, metadata } = args;
     if (blocks !== undefined && blocks !== '') {
       if (!Array.isArray(blocks)) return { error: 'invalid_blocks_format' };
-      if (blocks.length > 50 || !blocks.every((b) => typeof b === 'object' && b !== null && typeof (b as Args)['type'] === 'string')) return { error: 'invalid_blocks' };
+      if (blocks.length > 50 || !blocks.every((b) => typeof b === 'object' && b !== null && typeof (b as Args)['type'] === 'string'))
+        return { error: 'invalid_blocks' };
       if (blocks.length > 0) out.blocks = blocks;
     }
     if (attachments !== undefined && attachments !== '') {

@@ -103,7 +103,8 @@ function postgresIds(): { uid: number; gid: number } {
 function startWatchdog(bin: string, dir: string, pid: number): void {
   const stop = `${shellQuote(join(bin, 'pg_ctl'))} -D ${shellQuote(join(dir, 'data'))} -m immediate -w stop`;
   const asOwner = isRoot() ? `su postgres -s /bin/sh -c ${shellQuote(stop)}` : stop;
-  const script = `while kill -0 ${pid} 2>/dev/null && [ -d ${shellQuote(dir)} ]; do sleep 1; done; ` +
+  const script =
+    `while kill -0 ${pid} 2>/dev/null && [ -d ${shellQuote(dir)} ]; do sleep 1; done; ` +
     `[ -d ${shellQuote(dir)} ] && { ${asOwner} >/dev/null 2>&1; rm -rf ${shellQuote(dir)}; }`;
   spawn('sh', ['-c', script], { detached: true, stdio: 'ignore' }).unref();
 }

@@ -55,7 +55,13 @@ export function rawRequest(url: string, method: string, path: string, requestHea
         resolve();
       });
     });
-  const requestHead = [`${method} ${path} HTTP/1.1`, `host: ${target.host}`, ...Object.entries(requestHeaders).map(([name, value]) => `${name}: ${value}`), '', ''].join('\r\n');
+  const requestHead = [
+    `${method} ${path} HTTP/1.1`,
+    `host: ${target.host}`,
+    ...Object.entries(requestHeaders).map(([name, value]) => `${name}: ${value}`),
+    '',
+    '',
+  ].join('\r\n');
   void write(requestHead);
   if (body !== undefined) void write(body);
   return { socket, status, headers, closed, lastByteAt: () => lastByteAt, write };

@@ -41,7 +41,13 @@ function workspace() {
   const dir = tempDir('agent-bridge-crash-');
   writeFileSync(join(dir, 'agent-bridge.yml'), 'tracker:\n  interval: 1s\n');
   const files = { dir, db: join(dir, 'bridge.db'), notifyFile: join(dir, 'notify.jsonl'), attemptsFile: join(dir, 'attempts.jsonl') };
-  const read = (file: string): Line[] => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((text) => JSON.parse(text) as Line) : []);
+  const read = (file: string): Line[] =>
+    existsSync(file)
+      ? readFileSync(file, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((text) => JSON.parse(text) as Line)
+      : [];
   return { ...files, delivered: () => read(files.notifyFile), attempts: () => read(files.attemptsFile) };
 }
 
@@ -138,7 +144,10 @@ describe('two processes on one database', { timeout: 60_000 }, () => {
     const keys = Array.from({ length: 16 }, (_, index) => `two-${index}`);
     const [a, b] = [startChild(space), startChild(space)];
     await Promise.all([a.waitFor(/child ready/), b.waitFor(/child ready/)]);
-    await submit(space.db, keys.map((key) => startTrigger(key)));
+    await submit(
+      space.db,
+      keys.map((key) => startTrigger(key)),
+    );
 
     await until(() => succeededAnnouncements(space.delivered()).length === keys.length, 'every run to be announced', 40_000);
     for (const key of keys) expect(runsWithReference(key)).toHaveLength(1);

@@ -31,8 +31,7 @@ afterAll(async () => {
 });
 
 const delivered = () => notifier.delivered.map((call) => call.message as OutboxMessage);
-const states = (kind: 'status' | 'announce') =>
-  delivered().flatMap((message) => (message.kind === kind ? [message.run.state] : []));
+const states = (kind: 'status' | 'announce') => delivered().flatMap((message) => (message.kind === kind ? [message.run.state] : []));
 
 async function until(check: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 15_000;

@@ -56,7 +56,13 @@ function workspace() {
   const dir = tempDir('agent-bridge-liveness-');
   writeFileSync(join(dir, 'agent-bridge.yml'), `tracker:\n  interval: ${TRACKER_INTERVAL_MS / 1000}s\n`);
   const files = { dir, db: join(dir, 'bridge.db'), notifyFile: join(dir, 'notify.jsonl'), attemptsFile: join(dir, 'attempts.jsonl') };
-  const read = (file: string): Line[] => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((text) => JSON.parse(text) as Line) : []);
+  const read = (file: string): Line[] =>
+    existsSync(file)
+      ? readFileSync(file, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((text) => JSON.parse(text) as Line)
+      : [];
   return { ...files, delivered: () => read(files.notifyFile) };
 }
 type Workspace = ReturnType<typeof workspace>;
@@ -123,10 +129,14 @@ async function holdEverything(space: Workspace, store: SqliteStore, first: Runni
   await submit(store, startTrigger('held', 'test:hang-held'));
   await first.waitFor(/hanging on /, 20_000);
   const [heldRow] = await store.outbox.list({ destination: 'test:hang-held' });
-  const owner = await until(async () => {
-    const trigger = await store.triggers.getByKey('held');
-    return trigger?.state === 'working' && trigger.createAttemptedAt !== null && (trigger.leaseOwner ?? undefined);
-  }, 'the first process to call create for the held trigger', 20_000);
+  const owner = await until(
+    async () => {
+      const trigger = await store.triggers.getByKey('held');
+      return trigger?.state === 'working' && trigger.createAttemptedAt !== null && (trigger.leaseOwner ?? undefined);
+    },
+    'the first process to call create for the held trigger',
+    20_000,
+  );
   const process = owner.split('/')[0]!;
   expect(heldRow).toMatchObject({ state: 'sending' });
   expect(heldRow!.leaseOwner?.startsWith(`${process}/`)).toBe(true);

@@ -35,9 +35,20 @@ const fileNotifier: Notifier = {
     }
     calls++;
     const message = delivery.message as { kind: string; run?: { state: string; runId: string } };
-    const line = { key: delivery.key, destination: delivery.destination, kind: message.kind, state: message.run?.state, runId: message.run?.runId, pid: process.pid };
+    const line = {
+      key: delivery.key,
+      destination: delivery.destination,
+      kind: message.kind,
+      state: message.run?.state,
+      runId: message.run?.runId,
+      pid: process.pid,
+    };
     appendFileSync(attemptsFile, `${JSON.stringify(line)}\n`);
-    const already = existsSync(notifyFile) && readFileSync(notifyFile, 'utf8').split('\n').some((text) => text && (JSON.parse(text) as { key: string }).key === delivery.key);
+    const already =
+      existsSync(notifyFile) &&
+      readFileSync(notifyFile, 'utf8')
+        .split('\n')
+        .some((text) => text && (JSON.parse(text) as { key: string }).key === delivery.key);
     if (!already) appendFileSync(notifyFile, `${JSON.stringify(line)}\n`);
     if (calls === crashOnNotify) process.kill(process.pid, 'SIGKILL');
     return { delivered: true };

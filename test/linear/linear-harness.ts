@@ -28,7 +28,13 @@ let issueNumber = 500;
 export function newIssue(fake: FakeLinearApi, title = 'Fix the flaky login test'): { issue: FakeLinearIssue; data: Json } {
   issueNumber += 1;
   const identifier = `ENG-${issueNumber}`;
-  const issue: FakeLinearIssue = { id: randomUUID(), identifier, title, url: `https://linear.app/acme/issue/${identifier}`, team: { id: LINEAR_IDS.team.id, key: 'ENG' } };
+  const issue: FakeLinearIssue = {
+    id: randomUUID(),
+    identifier,
+    title,
+    url: `https://linear.app/acme/issue/${identifier}`,
+    team: { id: LINEAR_IDS.team.id, key: 'ENG' },
+  };
   fake.addIssue(issue);
   return { issue, data: { id: issue.id, identifier, title, url: issue.url } };
 }
@@ -48,10 +54,19 @@ export interface LinearBridge {
   cwd: string;
   webhook: string;
   /** POSTs a signed delivery; returns the status and the JSON answer. */
-  deliver(payload: LinearEnvelopeFixture | string, options?: { deliveryId?: string; signature?: string }): Promise<{ status: number; body: Record<string, unknown> }>;
+  deliver(
+    payload: LinearEnvelopeFixture | string,
+    options?: { deliveryId?: string; signature?: string },
+  ): Promise<{ status: number; body: Record<string, unknown> }>;
 }
 
-export async function startLinearBridge(options: { fake: FakeLinearApi; emulator: { baseUrl: string; apiKey: string }; cwd?: string; yaml?: string; logger?: Logger }): Promise<LinearBridge> {
+export async function startLinearBridge(options: {
+  fake: FakeLinearApi;
+  emulator: { baseUrl: string; apiKey: string };
+  cwd?: string;
+  yaml?: string;
+  logger?: Logger;
+}): Promise<LinearBridge> {
   const { service, cwd } = await startBridge({
     ...(options.cwd && { cwd: options.cwd }),
     ...(options.logger && { logger: options.logger }),

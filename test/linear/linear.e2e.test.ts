@@ -77,11 +77,30 @@ describe('a trigger label starts a run and the issue tells the story', () => {
     // Our own start comment is status, not a requirement: it stays out of the prompt.
     expect(run.prompt).not.toContain('starting a run');
 
-    await until(() => fake.comments(issue.identifier).find((comment) => comment.id === start.id)?.body.includes(run.run_id), 'the edit with the run id');
+    await until(
+      () =>
+        fake
+          .comments(issue.identifier)
+          .find((comment) => comment.id === start.id)
+          ?.body.includes(run.run_id),
+      'the edit with the run id',
+    );
     emulator.engine.drive(run.run_id, 'INPROGRESS');
-    await until(() => fake.comments(issue.identifier).find((comment) => comment.id === start.id)?.body.includes('INPROGRESS'), 'the INPROGRESS edit');
-    emulator.engine.drive(run.run_id, 'SUCCEEDED', { artifacts: [{ artifact_type: 'PULL_REQUEST', data: { url: 'https://github.com/acme/web/pull/9', branch: 'fix' } }] });
-    const done = await until(() => bodies(issue.identifier).find((body) => body.includes('https://github.com/acme/web/pull/9') && body.startsWith('✅')), 'the end comment');
+    await until(
+      () =>
+        fake
+          .comments(issue.identifier)
+          .find((comment) => comment.id === start.id)
+          ?.body.includes('INPROGRESS'),
+      'the INPROGRESS edit',
+    );
+    emulator.engine.drive(run.run_id, 'SUCCEEDED', {
+      artifacts: [{ artifact_type: 'PULL_REQUEST', data: { url: 'https://github.com/acme/web/pull/9', branch: 'fix' } }],
+    });
+    const done = await until(
+      () => bodies(issue.identifier).find((body) => body.includes('https://github.com/acme/web/pull/9') && body.startsWith('✅')),
+      'the end comment',
+    );
     expect(done).toContain('/sessions/');
     // human comment, start comment, end comment: nothing else was created
     expect(fake.comments(issue.identifier)).toHaveLength(3);
@@ -123,14 +142,22 @@ describe('a trigger label starts a run and the issue tells the story', () => {
   it('removing the trigger label cancels the run: the start comment says it is stopping, then ONE new comment says who', async () => {
     const { issue, data, run } = await labelledIssue();
     const start = await until(() => fake.comments(issue.identifier).find((comment) => comment.body.includes(run.run_id)), 'the start comment with the run');
-    const removed = labelRemoved(agent, [bug], { ...data, updatedAt: '2026-03-02T12:00:00.000Z' }, { actor: { id: LINEAR_IDS.otherUser.id, name: 'Grace Hopper', type: 'user' } });
+    const removed = labelRemoved(
+      agent,
+      [bug],
+      { ...data, updatedAt: '2026-03-02T12:00:00.000Z' },
+      { actor: { id: LINEAR_IDS.otherUser.id, name: 'Grace Hopper', type: 'user' } },
+    );
     expect((await bridge.deliver(removed)).status).toBe(200);
     await until(() => emulator.engine.get(run.run_id)?.state === 'CANCELLED', 'the cancel');
     await until(() => bodies(issue.identifier).some((body) => body.includes('Cancelled by Grace Hopper')), 'the cancelled comment');
     await quiet(bridge.service);
     // The start comment and the CANCELLED comment: the stop itself was an edit, not a comment.
     expect(fake.comments(issue.identifier)).toHaveLength(2);
-    const edits = fake.callsTo('updateComment').filter((call) => call.variables['id'] === start.id).map((call) => String((call.variables['input'] as { body: string }).body));
+    const edits = fake
+      .callsTo('updateComment')
+      .filter((call) => call.variables['id'] === start.id)
+      .map((call) => String((call.variables['input'] as { body: string }).body));
     expect(edits.some((body) => /stopping/i.test(body) && body.includes('Grace Hopper'))).toBe(true);
   });
 
@@ -143,7 +170,9 @@ describe('a trigger label starts a run and the issue tells the story', () => {
     expect((await bridge.deliver(commentOn(moved, '@agent also update the docs'))).status).toBe(200);
     await until(() => emulator.engine.followups(run.run_id).length === 1, 'the follow-up after the move');
     const movedData = { ...data, identifier, url: moved.url, team: WEB, teamId: WEB.id, updatedAt: '2026-03-02T13:00:00.000Z' };
-    expect((await bridge.deliver(labelRemoved(agent, [bug], movedData, { actor: { id: LINEAR_IDS.otherUser.id, name: 'Grace Hopper', type: 'user' } }))).status).toBe(200);
+    expect(
+      (await bridge.deliver(labelRemoved(agent, [bug], movedData, { actor: { id: LINEAR_IDS.otherUser.id, name: 'Grace Hopper', type: 'user' } }))).status,
+    ).toBe(200);
     await until(() => emulator.engine.get(run.run_id)?.state === 'CANCELLED', 'the cancel after the move');
     await until(() => bodies(issue.id).some((body) => body.includes('Cancelled by Grace Hopper')), 'the cancelled comment');
     // People still see the identifier the run was started with.
@@ -209,7 +238,9 @@ describe('comments steer and stop the run', () => {
     const start = await until(() => fake.comments(issue.identifier)[0], 'the start comment');
     const apiUser = { userId: LINEAR_IDS.apiUser.id, user: { id: LINEAR_IDS.apiUser.id, name: LINEAR_IDS.apiUser.name } };
     expect((await bridge.deliver(commentOn(issue, `@agent ${start.body}`, { id: start.id, ...apiUser }))).body['outcome']).toBe('ignored');
-    expect((await bridge.deliver(commentOn(issue, '@agent stop', { botActor: { id: 'app', type: 'oauthClient', name: 'agent-bridge' } }))).body['outcome']).toBe('ignored');
+    expect(
+      (await bridge.deliver(commentOn(issue, '@agent stop', { botActor: { id: 'app', type: 'oauthClient', name: 'agent-bridge' } }))).body['outcome'],
+    ).toBe('ignored');
     await quiet(bridge.service);
     expect(emulator.engine.followups(run.run_id)).toHaveLength(0);
     expect(emulator.engine.get(run.run_id)?.state).not.toBe('CANCELLED');

@@ -40,7 +40,8 @@ afterEach(() => {
   emulator.engine.reset();
 });
 
-const activitiesOf = (sessionId: string) => fake.activities.filter((activity) => activity.agentSessionId === sessionId).map((activity) => activity.content as { type: string; body: string });
+const activitiesOf = (sessionId: string) =>
+  fake.activities.filter((activity) => activity.agentSessionId === sessionId).map((activity) => activity.content as { type: string; body: string });
 const runFor = (identifier: string) => emulator.engine.list({}).runs.find((run) => run.title?.startsWith(`${identifier}:`));
 
 async function startedSession(comment = '@agent fix the flaky test') {
@@ -74,7 +75,9 @@ describe('agent sessions', () => {
     await until(() => activitiesOf(sessionId).some((activity) => activity.body.includes(run.run_id)), 'the state thought');
     emulator.engine.drive(run.run_id, 'INPROGRESS');
     await until(() => activitiesOf(sessionId).some((activity) => activity.body.includes('INPROGRESS')), 'the INPROGRESS thought');
-    emulator.engine.drive(run.run_id, 'SUCCEEDED', { artifacts: [{ artifact_type: 'PULL_REQUEST', data: { url: 'https://github.com/acme/web/pull/11', branch: 'b' } }] });
+    emulator.engine.drive(run.run_id, 'SUCCEEDED', {
+      artifacts: [{ artifact_type: 'PULL_REQUEST', data: { url: 'https://github.com/acme/web/pull/11', branch: 'b' } }],
+    });
     const response = await until(() => activitiesOf(sessionId).find((activity) => activity.type === 'response'), 'the response');
     expect(response.body).toContain('https://github.com/acme/web/pull/11');
     const types = activitiesOf(sessionId).map((activity) => activity.type);
@@ -106,12 +109,17 @@ describe('agent sessions', () => {
     expect((await bridge.deliver(sessionPrompted(sessionId, issue, 'Stop', { signal: 'stop' }))).status).toBe(200);
     await until(() => emulator.engine.get(run.run_id)?.state === 'CANCELLED', 'the cancel');
     expect(emulator.engine.followups(run.run_id)).toHaveLength(1);
-    await until(() => activitiesOf(sessionId).some((activity) => activity.type === 'response' && activity.body.startsWith('Cancelled by')), 'the cancelled response');
+    await until(
+      () => activitiesOf(sessionId).some((activity) => activity.type === 'response' && activity.body.startsWith('Cancelled by')),
+      'the cancelled response',
+    );
     await quiet(bridge.service);
     // After the stop: at most an ephemeral acknowledgement, and one lasting activity that says who stopped it.
     const after = fake.activities.filter((activity) => activity.agentSessionId === sessionId).slice(before);
     const lasting = after.filter((activity) => activity.ephemeral !== true).map((activity) => activity.content as { type: string; body: string });
-    expect(lasting.filter((activity) => !/ is (CANCELLED|INPROGRESS|QUEUED)/.test(activity.body))).toEqual([{ type: 'response', body: `Cancelled by ${LINEAR_IDS.user.name}` }]);
+    expect(lasting.filter((activity) => !/ is (CANCELLED|INPROGRESS|QUEUED)/.test(activity.body))).toEqual([
+      { type: 'response', body: `Cancelled by ${LINEAR_IDS.user.name}` },
+    ]);
   });
 
   it('re-delivery of created or of a prompt starts and sends nothing new', async () => {
@@ -135,7 +143,9 @@ describe('workflow states', () => {
     expect((await bridge.deliver(labelAdded(LINEAR_IDS.labels.agent, [], data))).status).toBe(200);
     const run = await until(() => runFor(issue.identifier), 'the run');
     await until(() => fake.issue(issue.identifier)?.stateId === 'state-progress', 'the move to In Progress');
-    emulator.engine.drive(run.run_id, 'SUCCEEDED', { artifacts: [{ artifact_type: 'PULL_REQUEST', data: { url: 'https://github.com/acme/web/pull/12', branch: 'b' } }] });
+    emulator.engine.drive(run.run_id, 'SUCCEEDED', {
+      artifacts: [{ artifact_type: 'PULL_REQUEST', data: { url: 'https://github.com/acme/web/pull/12', branch: 'b' } }],
+    });
     await until(() => fake.issue(issue.identifier)?.stateId === 'state-review', 'the move to In Review');
     expect(fake.callsTo('updateIssue')).toSatisfy((calls: unknown[]) => calls.length >= 2);
   });

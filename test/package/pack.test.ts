@@ -35,7 +35,12 @@ function installLockfile(tarballSpec: string): object {
   const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
   const packages: Record<string, object> = { '': { dependencies: { [pkg.name]: tarballSpec } } };
   for (const [path, entry] of Object.entries(lock.packages)) if (path !== '' && !entry.dev) packages[path] = entry;
-  packages[`node_modules/${pkg.name}`] = { version: pkg.version, resolved: tarballSpec, dependencies: pkg.dependencies, bin: { 'agent-bridge': 'dist/cli.js' } };
+  packages[`node_modules/${pkg.name}`] = {
+    version: pkg.version,
+    resolved: tarballSpec,
+    dependencies: pkg.dependencies,
+    bin: { 'agent-bridge': 'dist/cli.js' },
+  };
   return { name: 'install-check', lockfileVersion: 3, requires: true, packages };
 }
 
@@ -80,9 +85,12 @@ function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 describe('the npm package', () => {
   it('holds the compiled service, its migrations and docs, and nothing from test/, bench/ or src/', () => {
     const paths = tarEntries.map((entry) => entry.replace(/^package\//, ''));
-    expect(paths).toEqual(expect.arrayContaining(['package.json', 'README.md', 'docs/configuration.md', 'dist/cli.js', 'dist/main.js', 'manifest.yml', 'agent-bridge.example.yml']));
+    expect(paths).toEqual(
+      expect.arrayContaining(['package.json', 'README.md', 'docs/configuration.md', 'dist/cli.js', 'dist/main.js', 'manifest.yml', 'agent-bridge.example.yml']),
+    );
     expect(paths).not.toContain('dist/renamed-long-ago.js');
-    for (const migration of MIGRATIONS) expect(paths.some((path) => path.startsWith('dist/store/migrations/') && path.includes(String(migration.id).padStart(4, '0')))).toBe(true);
+    for (const migration of MIGRATIONS)
+      expect(paths.some((path) => path.startsWith('dist/store/migrations/') && path.includes(String(migration.id).padStart(4, '0')))).toBe(true);
     expect(paths.filter((path) => /^(test|bench|src)\//.test(path) || /\.(ts|map)$/.test(path) || /\.test\.js$/.test(path))).toEqual([]);
   });
 
@@ -104,7 +112,12 @@ describe('the npm package', () => {
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
-      const url = await until(() => /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(output)?.[1], 'the listening line', 20_000, () => output);
+      const url = await until(
+        () => /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(output)?.[1],
+        'the listening line',
+        20_000,
+        () => output,
+      );
       const health = await fetch(`${url}/healthz`);
       expect(health.status).toBe(200);
       expect(await health.json()).toEqual({ status: 'ok' });

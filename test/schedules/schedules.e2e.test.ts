@@ -66,7 +66,8 @@ const runsOf = (name: string): RunItem[] =>
     .reverse();
 /** The schedule's fires, oldest first. */
 const firesOf = async (name: string): Promise<ScheduleFire[]> => (await service!.store.scheduleFires.list(name, 500)).reverse();
-const topLevelPosts = (channel: string) => slack.callsTo('chat.postMessage').filter((call) => call.args['channel'] === channel && call.args['thread_ts'] === undefined);
+const topLevelPosts = (channel: string) =>
+  slack.callsTo('chat.postMessage').filter((call) => call.args['channel'] === channel && call.args['thread_ts'] === undefined);
 const threadPosts = (channel: string, threadTs: string) =>
   slack.callsTo('chat.postMessage').filter((call) => call.args['channel'] === channel && call.args['thread_ts'] === threadTs);
 const updatesOf = (ts: string) => slack.callsTo('chat.update').filter((call) => call.args['ts'] === ts);
@@ -126,9 +127,7 @@ describe('a schedule that reports to a Slack channel', () => {
 
 describe('overlap: skip', () => {
   it('skips the slots while the run is active, creates no second run, and fires again once it ended', async () => {
-    await startWith(
-      ['  - name: overlapping', `    cron: "${EVERY_2S}"`, '    prompt: Tidy the issue tracker.', '    overlap: skip', ''].join('\n'),
-    );
+    await startWith(['  - name: overlapping', `    cron: "${EVERY_2S}"`, '    prompt: Tidy the issue tracker.', '    overlap: skip', ''].join('\n'));
     const first = await until(() => runsOf('overlapping')[0], 'the first run');
     emulator.engine.drive(first.run_id, 'INPROGRESS');
 

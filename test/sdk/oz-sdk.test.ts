@@ -2,15 +2,7 @@
  * The emulator driven through the run API's official TypeScript SDK (`oz-agent-sdk`), the client
  * users point at it: every answer is checked against the SDK's declared types (see sdk-shapes.ts).
  */
-import OzAPI, {
-  APIError,
-  AuthenticationError,
-  BadRequestError,
-  ConflictError,
-  InternalServerError,
-  NotFoundError,
-  RateLimitError,
-} from 'oz-agent-sdk';
+import OzAPI, { APIError, AuthenticationError, BadRequestError, ConflictError, InternalServerError, NotFoundError, RateLimitError } from 'oz-agent-sdk';
 import type { RunListParams } from 'oz-agent-sdk/resources/agent';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
@@ -134,11 +126,7 @@ describe('runs as the SDK declares them', () => {
       { message: 'npm install failed', error_code: 'environment_setup_failed', retryable: false },
     ],
     ['emulate: error sandbox crashed', 'ERROR', { message: 'sandbox crashed', error_code: 'internal_error', retryable: true }],
-    [
-      'emulate: error resource_unavailable no sandbox free',
-      'ERROR',
-      { message: 'no sandbox free', error_code: 'resource_unavailable', retryable: true },
-    ],
+    ['emulate: error resource_unavailable no sandbox free', 'ERROR', { message: 'no sandbox free', error_code: 'resource_unavailable', retryable: true }],
   ])('"%s" ends %s with a status message of the SDK shape', async (prompt, state, statusMessage) => {
     const id = await create({ prompt });
     for (let step = 0; step < 4; step++) emu.engine.advance(id);

@@ -104,10 +104,19 @@ describe('a body the client aborts', () => {
   it('is logged at debug as the client closing, never at error', async () => {
     const lines = logger.lines.length;
     const signed = signSlack(SLACK_SECRET, 'x'.repeat(1000));
-    const request = rawRequest(service.url, 'POST', '/slack/events', { 'content-type': 'application/json', 'content-length': 1000, ...signed }, 'x'.repeat(100));
+    const request = rawRequest(
+      service.url,
+      'POST',
+      '/slack/events',
+      { 'content-type': 'application/json', 'content-length': 1000, ...signed },
+      'x'.repeat(100),
+    );
     await request.write('');
     request.socket.destroy();
-    const line = await until(() => logger.lines.slice(lines).find((entry) => entry.fields['route'] === '/slack/events'), 'the service to log the aborted request');
+    const line = await until(
+      () => logger.lines.slice(lines).find((entry) => entry.fields['route'] === '/slack/events'),
+      'the service to log the aborted request',
+    );
     expect(line.level).toBe('debug');
     expect(line.fields['code']).toBe('client_aborted');
     expect(logger.lines.slice(lines).filter((entry) => entry.level === 'error')).toEqual([]);
@@ -118,12 +127,15 @@ async function emulatorRequests(): Promise<RequestLogEntry[]> {
   const response = await fetch(`${emulator.url}/_emulator/requests`);
   return ((await response.json()) as { requests: RequestLogEntry[] }).requests;
 }
-const probes = async () => (await emulatorRequests()).filter((entry) => entry.method === 'GET' && entry.path.endsWith('/agent/runs') && entry.query['limit'] === '1');
+const probes = async () =>
+  (await emulatorRequests()).filter((entry) => entry.method === 'GET' && entry.path.endsWith('/agent/runs') && entry.query['limit'] === '1');
 
 describe('/readyz', () => {
   it('40 calls in a burst make at most 3 requests to the run API, and say only ok or fail per check', async () => {
     const before = (await probes()).length;
-    const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`${service.url}/readyz`).then(async (response) => ({ status: response.status, body: await response.json() }))));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => fetch(`${service.url}/readyz`).then(async (response) => ({ status: response.status, body: await response.json() }))),
+    );
     for (let index = 0; index < 20; index++) {
       const response = await fetch(`${service.url}/readyz`);
       answers.push({ status: response.status, body: await response.json() });

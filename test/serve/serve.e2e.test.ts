@@ -51,7 +51,9 @@ describe('agent-bridge serve against a configured run API', () => {
 
   it('is not ready while the run API refuses the key: the reason goes to the log, never to the anonymous caller, and never the key', async () => {
     const wrongKey = 'wrong-secret-key-abcdefghij';
-    const serve = startCli(['serve'], { env: { PORT: '0', HOST: '127.0.0.1', AGENT_API_BASE_URL: emulator.baseUrl, AGENT_API_KEY: wrongKey, LOG_LEVEL: 'debug' } });
+    const serve = startCli(['serve'], {
+      env: { PORT: '0', HOST: '127.0.0.1', AGENT_API_BASE_URL: emulator.baseUrl, AGENT_API_KEY: wrongKey, LOG_LEVEL: 'debug' },
+    });
     const { output } = serve;
     const [, url] = await serve.waitFor(LISTENING);
     const ready = await fetch(`${url}/readyz`);

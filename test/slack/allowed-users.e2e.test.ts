@@ -39,7 +39,9 @@ describe('slack.allowed_users', () => {
     expect(ephemeral.args).toMatchObject({ user: SLACK_IDS.user, thread_ts: refused['ts'] });
     expect(String(ephemeral.args['text'])).toContain('slack.allowed_users');
     // Nothing public happened for the refused request: no 👀, no status message.
-    expect(slack.calls.filter((call) => call.args['timestamp'] === refused['ts'] || call.args['thread_ts'] === refused['ts']).map((call) => call.method)).toEqual(['chat.postEphemeral']);
+    expect(
+      slack.calls.filter((call) => call.args['timestamp'] === refused['ts'] || call.args['thread_ts'] === refused['ts']).map((call) => call.method),
+    ).toEqual(['chat.postEphemeral']);
 
     const allowed = appMention({ user: SLACK_IDS.otherUser, text: `<@${SLACK_IDS.botUser}> ship it` });
     await postSlackEvent(`${service.url}/slack/events`, SECRET, eventCallback(allowed));

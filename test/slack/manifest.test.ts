@@ -15,7 +15,17 @@ describe('manifest.yml', () => {
 
   it('asks for exactly the scopes the service uses', () => {
     expect([...manifest.oauth_config.scopes.bot].sort()).toEqual(
-      ['app_mentions:read', 'channels:history', 'channels:read', 'chat:write', 'commands', 'groups:history', 'im:history', 'reactions:write', 'users:read'].sort(),
+      [
+        'app_mentions:read',
+        'channels:history',
+        'channels:read',
+        'chat:write',
+        'commands',
+        'groups:history',
+        'im:history',
+        'reactions:write',
+        'users:read',
+      ].sort(),
     );
   });
 

@@ -7,7 +7,17 @@ import type { RunningService } from '../../src/main.js';
 import { messageKey } from '../../src/slack/normalise.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
 import { postSlackEvent, postSlackForm, postSlackInteraction, postSlackRaw } from '../fakes/slack-signing.js';
-import { appMention, botMessage, channelJoin, channelMessage, directMessage, eventCallback, messageChanged, ownBotMessage, threadReply } from '../fixtures/slack/events.js';
+import {
+  appMention,
+  botMessage,
+  channelJoin,
+  channelMessage,
+  directMessage,
+  eventCallback,
+  messageChanged,
+  ownBotMessage,
+  threadReply,
+} from '../fixtures/slack/events.js';
 import { evilBodies } from '../fixtures/slack/evil.js';
 import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
 import { blockActionsCancel, malformedSlashCommands, slashCommand, unknownInteraction } from '../fixtures/slack/interactions.js';
@@ -47,7 +57,10 @@ beforeAll(async () => {
   slack.setUser(SLACK_IDS.user, { display_name: 'ada' });
   emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
   cwd = tempDir();
-  writeFileSync(join(cwd, 'agent-bridge.yml'), `tracker:\n  interval: 1s\nslack:\n  channels:\n    ${CHANNEL}: { config: { environment_id: env_web, name: web } }\nconsole:\n  admins: [${ADMIN}]\n`);
+  writeFileSync(
+    join(cwd, 'agent-bridge.yml'),
+    `tracker:\n  interval: 1s\nslack:\n  channels:\n    ${CHANNEL}: { config: { environment_id: env_web, name: web } }\nconsole:\n  admins: [${ADMIN}]\n`,
+  );
   await startBridge();
 });
 afterAll(async () => {
@@ -94,7 +107,9 @@ describe('a mention starts a run and the thread tells the story', () => {
 
     emulator.engine.drive(run.run_id, 'INPROGRESS');
     await until(() => updatesOf(statusTs).some((call) => text(call).includes(run.run_id) && /in progress/i.test(text(call))), 'the INPROGRESS edit');
-    emulator.engine.drive(run.run_id, 'SUCCEEDED', { artifacts: [{ artifact_type: 'PULL_REQUEST', data: { url: 'https://github.com/acme/web/pull/7', branch: 'fix' } }] });
+    emulator.engine.drive(run.run_id, 'SUCCEEDED', {
+      artifacts: [{ artifact_type: 'PULL_REQUEST', data: { url: 'https://github.com/acme/web/pull/7', branch: 'fix' } }],
+    });
     const done = await until(() => threadPosts(ts).find((call) => text(call).includes('https://github.com/acme/web/pull/7')), 'the end message');
     expect(text(done)).toContain('/sessions/');
     await until(() => slack.reactions(CHANNEL, ts).includes('white_check_mark'), 'the end reaction');
@@ -158,13 +173,16 @@ describe('Slack text: decoded once on the way in, escaped once on the way out (i
 });
 
 describe('signed but malformed /agent forms (issue 16)', () => {
-  it.each(malformedSlashCommands().map((entry) => [entry.name, entry] as const))('%s: a private answer naming the field, nothing stored', async (_name, entry) => {
-    const before = await triggerCount();
-    const response = await postSlackRaw(events, SECRET, entry.body, 'application/x-www-form-urlencoded');
-    expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ response_type: 'ephemeral', text: expect.stringContaining(`\`${entry.field}\``) });
-    expect(await triggerCount()).toBe(before);
-  });
+  it.each(malformedSlashCommands().map((entry) => [entry.name, entry] as const))(
+    '%s: a private answer naming the field, nothing stored',
+    async (_name, entry) => {
+      const before = await triggerCount();
+      const response = await postSlackRaw(events, SECRET, entry.body, 'application/x-www-form-urlencoded');
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ response_type: 'ephemeral', text: expect.stringContaining(`\`${entry.field}\``) });
+      expect(await triggerCount()).toBe(before);
+    },
+  );
 
   it('two commands without a trigger_id are both refused, not stored under one key and the second dropped', async () => {
     const entry = malformedSlashCommands().find((candidate) => candidate.name === 'no trigger_id')!;
@@ -178,7 +196,10 @@ describe('signed but malformed /agent forms (issue 16)', () => {
 
 describe('honest failures', () => {
   it('capacity full: the thread is told once, and the run starts when there is room', async () => {
-    await fetch(`${emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ count: 6, status: 429, retry_after: 1, match: 'POST /agent/run' }) });
+    await fetch(`${emulator.url}/_emulator/faults`, {
+      method: 'POST',
+      body: JSON.stringify({ count: 6, status: 429, retry_after: 1, match: 'POST /agent/run' }),
+    });
     const { ts } = await mention();
     await until(() => runFor(ts), 'the run after the capacity errors', 20_000);
     const notices = threadPosts(ts).filter((call) => text(call).includes('at capacity'));
@@ -307,7 +328,10 @@ describe('DMs, stopping and interactions', () => {
     const run = await until(() => emulator.engine.list({}).runs.find((candidate) => candidate.prompt?.startsWith('write the changelog')), 'the run');
     expect(run.title).toBe('write the changelog');
     const topLevel = await until(
-      () => slack.callsTo('chat.postMessage').find((call) => call.args['channel'] === CHANNEL && call.args['thread_ts'] === undefined && text(call).includes('write the changelog')),
+      () =>
+        slack
+          .callsTo('chat.postMessage')
+          .find((call) => call.args['channel'] === CHANNEL && call.args['thread_ts'] === undefined && text(call).includes('write the changelog')),
       'the top-level status message',
     );
     const threadTs = (topLevel.response as unknown as { ts: string }).ts;

@@ -64,7 +64,16 @@ describe('Slack over Socket Mode', () => {
         });
       }),
     );
-    ws.send(JSON.stringify({ envelope_id: 'env-1', type: 'events_api', accepts_response_payload: false, retry_attempt: 0, retry_reason: '', payload: eventCallback(mention) }));
+    ws.send(
+      JSON.stringify({
+        envelope_id: 'env-1',
+        type: 'events_api',
+        accepts_response_payload: false,
+        retry_attempt: 0,
+        retry_reason: '',
+        payload: eventCallback(mention),
+      }),
+    );
     await acked;
     expect(acks).toEqual([{ envelope_id: 'env-1', storedBeforeAck: true }]);
 

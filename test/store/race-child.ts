@@ -41,9 +41,7 @@ async function until(at: number): Promise<void> {
 async function race(store: SqliteStore, rounds: number, startAt: number): Promise<RaceReport> {
   const report: RaceReport = { worker, eventKeys: [], leases: [], slots: [], triggers: [], outbox: [], violations: [] };
   const earlierUnfinished = store.db
-    .prepare<[string, number], number>(
-      "SELECT COUNT(*) FROM triggers WHERE anchor = ? AND id < ? AND state IN ('pending', 'working')",
-    )
+    .prepare<[string, number], number>("SELECT COUNT(*) FROM triggers WHERE anchor = ? AND id < ? AND state IN ('pending', 'working')")
     .pluck();
   const earlierUnsent = store.db
     .prepare<[string, number], number>("SELECT COUNT(*) FROM outbox WHERE destination = ? AND id < ? AND state IN ('pending', 'sending')")
@@ -55,13 +53,7 @@ async function race(store: SqliteStore, rounds: number, startAt: number): Promis
     report.triggers.push(trigger.id);
     if ((earlierUnfinished.get(trigger.anchor, trigger.id) ?? 0) > 0) report.violations.push(`trigger ${trigger.id} claimed out of anchor order`);
     const runId = `run-${trigger.id}`;
-    const finished = await store.triggers.finish(
-      trigger.id,
-      worker,
-      { state: 'done', runId },
-      { link: { anchor: trigger.anchor, runId } },
-      now,
-    );
+    const finished = await store.triggers.finish(trigger.id, worker, { state: 'done', runId }, { link: { anchor: trigger.anchor, runId } }, now);
     if (!finished) report.violations.push(`trigger ${trigger.id}: lease lost`);
     return true;
   };

@@ -12,7 +12,11 @@ const env = process.env;
 const config = loadConfig({ env, cwd: process.cwd() });
 const logger = createLogger({ level: config.logLevel, secrets: [config.agentApi.apiKey, config.slack.botToken, config.slack.signingSecret], pretty: false });
 const leaseMs = Number(env['LEASE_MS'] ?? 3000);
-const service = await startService({ config, logger, overrides: { leases: { intakeMs: leaseMs, outboxMs: leaseMs, trackerMs: leaseMs, scheduleFireMs: leaseMs } } });
+const service = await startService({
+  config,
+  logger,
+  overrides: { leases: { intakeMs: leaseMs, outboxMs: leaseMs, trackerMs: leaseMs, scheduleFireMs: leaseMs } },
+});
 process.stdout.write(`bridge ready ${service.url}\n`);
 process.once('SIGTERM', () => {
   void service.stop().then(() => process.exit(0));

@@ -187,7 +187,12 @@ async function crashBurst(scenario: Scenario): Promise<void> {
     const text = `<@${SLACK_IDS.botUser}> stress task ${index}${DIRECTIVE[outcome]}`;
     const key = messageKey(channel, ts);
     return {
-      index, channel, ts, text, key, outcome,
+      index,
+      channel,
+      ts,
+      text,
+      key,
+      outcome,
       destination: threadKey(channel, ts),
       reference: referenceLine(key),
       redelivered: random() < 0.05,
@@ -263,8 +268,12 @@ async function crashBurst(scenario: Scenario): Promise<void> {
     const byThread = threads();
     const open = mentions.filter((mention) => !settled(mention, runs, byThread));
     const sample = open.slice(0, 3).map((m) => ({
-      i: m.index, outcome: m.outcome, acked: m.acked, runs: runs.get(m.reference)?.map((r) => r.state),
-      posts: (byThread.get(`${m.channel} ${m.ts}`) ?? []).map((p) => metadataKey(p)), reactions: slack.reactions(m.channel, m.ts),
+      i: m.index,
+      outcome: m.outcome,
+      acked: m.acked,
+      runs: runs.get(m.reference)?.map((r) => r.state),
+      posts: (byThread.get(`${m.channel} ${m.ts}`) ?? []).map((p) => metadataKey(p)),
+      reactions: slack.reactions(m.channel, m.ts),
     }));
     return `${open.length} mentions unsettled, e.g. ${JSON.stringify(sample)}\nkills so far: ${kills}\n${bridges.tails()}`;
   };
@@ -273,7 +282,13 @@ async function crashBurst(scenario: Scenario): Promise<void> {
   try {
     await Promise.all([sender, killer]);
     burstMs = Date.now() - t0;
-    await until(() => mentions.every((mention) => mention.settledAt !== undefined), 'every run to end and every thread to show its end', Math.max(1_000, deadline - Date.now()), unsettled, 100);
+    await until(
+      () => mentions.every((mention) => mention.settledAt !== undefined),
+      'every run to end and every thread to show its end',
+      Math.max(1_000, deadline - Date.now()),
+      unsettled,
+      100,
+    );
     settledAt = Date.now();
   } finally {
     watching = false;
@@ -314,7 +329,8 @@ async function crashBurst(scenario: Scenario): Promise<void> {
     const found = runs.get(mention.reference) ?? [];
     if (found.length !== 1) problems.push(`${where}: ${found.length} runs`);
     const run = found[0];
-    if (run && triggerRuns.get(mention.key) !== run.run_id) problems.push(`${where}: trigger names run ${triggerRuns.get(mention.key)}, emulator has ${run.run_id}`);
+    if (run && triggerRuns.get(mention.key) !== run.run_id)
+      problems.push(`${where}: trigger names run ${triggerRuns.get(mention.key)}, emulator has ${run.run_id}`);
     const expectedEnd = mention.outcome === 'fail' ? 'FAILED' : mention.outcome === 'error' ? 'ERROR' : 'SUCCEEDED';
     if (run && run.state !== expectedEnd) problems.push(`${where}: run ended ${run.state}, expected ${expectedEnd}`);
 
@@ -327,12 +343,14 @@ async function crashBurst(scenario: Scenario): Promise<void> {
     const endLabel = { SUCCEEDED: 'Succeeded', FAILED: 'Failed', ERROR: 'Error' }[expectedEnd];
     if (statusPosts[0] && !finalStatus.includes(endLabel)) problems.push(`${where}: status message does not show ${endLabel}`);
     const announced = announcements(posts).map(announcedState);
-    if (JSON.stringify(announced) !== JSON.stringify(ANNOUNCED[mention.outcome])) problems.push(`${where}: announced ${JSON.stringify(announced)}, expected ${JSON.stringify(ANNOUNCED[mention.outcome])}`);
+    if (JSON.stringify(announced) !== JSON.stringify(ANNOUNCED[mention.outcome]))
+      problems.push(`${where}: announced ${JSON.stringify(announced)}, expected ${JSON.stringify(ANNOUNCED[mention.outcome])}`);
     const keys = posts.map(metadataKey);
     if (new Set(keys).size !== keys.length || keys.includes(undefined)) problems.push(`${where}: posts with repeated or missing keys ${JSON.stringify(keys)}`);
     const expectedPosts = 1 + ANNOUNCED[mention.outcome].length;
     const calls = postsPerThread.get(`${mention.channel} ${mention.ts}`) ?? 0;
-    if (posts.length !== expectedPosts || calls !== expectedPosts) problems.push(`${where}: ${posts.length} posts in the thread from ${calls} chat.postMessage calls, expected ${expectedPosts}`);
+    if (posts.length !== expectedPosts || calls !== expectedPosts)
+      problems.push(`${where}: ${posts.length} posts in the thread from ${calls} chat.postMessage calls, expected ${expectedPosts}`);
 
     const reactions = slack.reactions(mention.channel, mention.ts);
     if (JSON.stringify(reactions) !== JSON.stringify([endReaction(mention.outcome)])) problems.push(`${where}: reactions ${JSON.stringify(reactions)}`);
@@ -364,7 +382,10 @@ async function crashBurst(scenario: Scenario): Promise<void> {
   const adopted = logged(/adopted the run an earlier attempt created/);
   const errorLines = logLines.filter((line) => /"level":(50|60)/.test(line));
   const deliveries = sumReports(mentions.flatMap((mention) => (mention.delivery ? [mention.delivery] : [])));
-  const failedDeliveries = Object.entries(deliveries.failures).map(([reason, count]) => `${reason} ${count}`).join(', ') || 'none';
+  const failedDeliveries =
+    Object.entries(deliveries.failures)
+      .map(([reason, count]) => `${reason} ${count}`)
+      .join(', ') || 'none';
   console.log(
     `[crash-burst] ${scenario.label}: processes=${scenario.processes} mentions=${MENTIONS} kills=${kills} runs=${emulator.engine.list({ limit: 100_000 }).runs.length} ` +
       `posts=${postCalls.length} (status ${statusPostCount}, blocked+end ${announceCount}) edits=${slack.callsTo('chat.update').length} ` +

@@ -43,7 +43,14 @@ beforeAll(async () => {
   // No AGENT_API_BASE_URL: the service runs its built-in emulator.
   bridge = startTs(BRIDGE_CHILD, {
     cwd,
-    env: { PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: join(cwd, 'bridge.db'), SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.url },
+    env: {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_PATH: join(cwd, 'bridge.db'),
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_API_URL: slack.url,
+    },
   });
   url = (await bridge.waitFor(/bridge ready (\S+)/, 30_000))[1]!;
 }, 40_000);
@@ -116,8 +123,11 @@ describe('400 connections hold unfinished 1 MiB bodies with forged signatures', 
       expect(mention.status).toBe(200);
       expect(mention.ackMs).toBeLessThan(3_000);
 
-      await until(() => attackers.every((attacker) => attacker.socket.destroyed), 'the service to close every stalled connection', 45_000, () =>
-        `${attackers.filter((attacker) => !attacker.socket.destroyed).length} still open`,
+      await until(
+        () => attackers.every((attacker) => attacker.socket.destroyed),
+        'the service to close every stalled connection',
+        45_000,
+        () => `${attackers.filter((attacker) => !attacker.socket.destroyed).length} still open`,
       );
       const closedAfter = await Promise.all(attackers.map(async (attacker) => (await attacker.closed) - attacker.lastByteAt()));
       clearInterval(sampler);

@@ -110,16 +110,21 @@ function sendChunked(request: HostileRequest, started: number): Promise<Outcome>
   const bytes = request.body!;
   const target = new URL(`${service.url}${request.path}`);
   return new Promise((resolve) => {
-    const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, method: request.method, headers: request.headers, agent: false, timeout: 20_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        scanner.scan('http answer body', Buffer.concat(chunks).toString('utf8'));
-        resolve({ status: res.statusCode ?? 0, ms: Date.now() - started });
-      });
-      res.on('error', (error) => resolve({ status: res.statusCode ?? 0, error: error.message, ms: Date.now() - started }));
-    });
-    req.on('error', (error: Error & { code?: string }) => resolve({ status: 0, error: `${error.name}: ${error.code ?? error.message}`, ms: Date.now() - started }));
+    const req = httpRequest(
+      { host: target.hostname, port: target.port, path: target.pathname, method: request.method, headers: request.headers, agent: false, timeout: 20_000 },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          scanner.scan('http answer body', Buffer.concat(chunks).toString('utf8'));
+          resolve({ status: res.statusCode ?? 0, ms: Date.now() - started });
+        });
+        res.on('error', (error) => resolve({ status: res.statusCode ?? 0, error: error.message, ms: Date.now() - started }));
+      },
+    );
+    req.on('error', (error: Error & { code?: string }) =>
+      resolve({ status: 0, error: `${error.name}: ${error.code ?? error.message}`, ms: Date.now() - started }),
+    );
     req.on('timeout', () => req.destroy(new Error('timeout')));
     let at = 0;
     const pump = () => {
@@ -135,7 +140,13 @@ function sendChunked(request: HostileRequest, started: number): Promise<Outcome>
 }
 
 /** Sends `total` generated requests, `CONCURRENCY` at a time; `make` builds each right before it goes. */
-async function blast(total: number, make: (index: number) => HostileRequest, record: (request: HostileRequest, outcome: Outcome) => void, checkpoints: number[] = [], atCheckpoint?: () => Promise<void>): Promise<void> {
+async function blast(
+  total: number,
+  make: (index: number) => HostileRequest,
+  record: (request: HostileRequest, outcome: Outcome) => void,
+  checkpoints: number[] = [],
+  atCheckpoint?: () => Promise<void>,
+): Promise<void> {
   let next = 0;
   const pending = [...checkpoints].sort((a, b) => a - b);
   while (next < total) {
@@ -164,7 +175,8 @@ class Tally {
   slowest = 0;
   add(request: HostileRequest, outcome: Outcome, acceptable: (outcome: Outcome, request: HostileRequest) => boolean): void {
     this.count += 1;
-    if (process.env['HOSTILE_DUMP_STATUS'] === String(outcome.status)) console.log('DUMP', JSON.stringify({ kind: request.kind, ms: outcome.ms, headers: request.headers, body: request.body?.toString('base64') }));
+    if (process.env['HOSTILE_DUMP_STATUS'] === String(outcome.status))
+      console.log('DUMP', JSON.stringify({ kind: request.kind, ms: outcome.ms, headers: request.headers, body: request.body?.toString('base64') }));
     this.slowest = Math.max(this.slowest, outcome.ms);
     const key = `${request.platform} ${outcome.status}`;
     this.statuses.set(key, (this.statuses.get(key) ?? 0) + 1);
@@ -173,11 +185,15 @@ class Tally {
     this.kinds.set(request.kind.split('+')[0]!, kind);
     if (!acceptable(outcome, request) && this.bad.length < 20) {
       this.bad.push(`${request.platform} ${request.kind} (${request.body?.length ?? 0} bytes) → ${outcome.status}${outcome.error ? ` ${outcome.error}` : ''}`);
-      if (process.env['HOSTILE_DUMP']) console.log('BAD', JSON.stringify({ kind: request.kind, headers: request.headers, body: request.body?.toString('base64') }));
+      if (process.env['HOSTILE_DUMP'])
+        console.log('BAD', JSON.stringify({ kind: request.kind, headers: request.headers, body: request.body?.toString('base64') }));
     }
   }
   line(): string {
-    return [...this.statuses.entries()].sort().map(([key, count]) => `${key}×${count}`).join(', ');
+    return [...this.statuses.entries()]
+      .sort()
+      .map(([key, count]) => `${key}×${count}`)
+      .join(', ');
   }
 }
 
@@ -217,16 +233,29 @@ describe(`hostile input (seed ${SEED})`, () => {
   const samples: Array<{ at: string; heap: number; rss: number }> = [];
 
   it(`phase 1: ${PHASE1} unsigned, wrongly signed, malformed and oversized requests get a 4xx and change nothing`, async () => {
-    const before = { runs: emulator.engine.list({ limit: 1_000_000 }).runs.length, triggers: await triggerTotal(), outbox: await outboxTotal(), slack: slack.calls.length, linear: linear.calls.length };
+    const before = {
+      runs: emulator.engine.list({ limit: 1_000_000 }).runs.length,
+      triggers: await triggerTotal(),
+      outbox: await outboxTotal(),
+      slack: slack.calls.length,
+      linear: linear.calls.length,
+    };
     phase1 = new Tally();
     await blast(
       PHASE1,
       (index) => invalidRequest(rng, ctx, index % 2 === 0 ? 'slack' : 'linear'),
-      (request, outcome) => phase1.add(request, outcome, (result) => (result.status >= 400 && result.status < 500) || (result.status === 0 && mayBeCutOff(request))),
+      (request, outcome) =>
+        phase1.add(request, outcome, (result) => (result.status >= 400 && result.status < 500) || (result.status === 0 && mayBeCutOff(request))),
     );
     await sleep(500);
     expect(phase1.bad, 'requests answered other than 4xx').toEqual([]);
-    expect({ runs: emulator.engine.list({ limit: 1_000_000 }).runs.length, triggers: await triggerTotal(), outbox: await outboxTotal(), slack: slack.calls.length, linear: linear.calls.length }).toEqual(before);
+    expect({
+      runs: emulator.engine.list({ limit: 1_000_000 }).runs.length,
+      triggers: await triggerTotal(),
+      outbox: await outboxTotal(),
+      slack: slack.calls.length,
+      linear: linear.calls.length,
+    }).toEqual(before);
     samples.push({ at: 'after phase 1', ...(await memory()) });
   }, 60_000);
 
@@ -283,7 +312,8 @@ describe(`hostile input (seed ${SEED})`, () => {
       unicodeBreaks += check.unicodeBreaks;
       if (check.echoedIds) echoedIds += 1;
       for (const problem of check.problems) if (problems.length < 20) problems.push(`${run.run_id}: ${problem}`);
-      if (check.problems.length > 0 && process.env['HOSTILE_DUMP']) console.log('PROMPT', JSON.stringify({ prompt: run.prompt, request: stored.request, ids: stored.ids, problems: check.problems }));
+      if (check.problems.length > 0 && process.env['HOSTILE_DUMP'])
+        console.log('PROMPT', JSON.stringify({ prompt: run.prompt, request: stored.request, ids: stored.ids, problems: check.problems }));
     }
     expect(problems, 'prompts with unquoted platform text inside our markers').toEqual([]);
     expect(blocks).toBeGreaterThan(0);
@@ -299,7 +329,9 @@ describe(`hostile input (seed ${SEED})`, () => {
     expect(end.rss - middle.rss).toBeLessThan(100 * MB);
 
     const states = await service.store.triggers.countByState();
-    console.log(`[hostile-input] phase 1: ${phase1.count} invalid requests → ${phase1.line()}; nothing stored, no run, no message (slowest ${phase1.slowest} ms)`);
+    console.log(
+      `[hostile-input] phase 1: ${phase1.count} invalid requests → ${phase1.line()}; nothing stored, no run, no message (slowest ${phase1.slowest} ms)`,
+    );
     console.log(
       `[hostile-input] phase 2: ${phase2.count} signed mutated payloads → ${phase2.line()}; accepted ${accepted}, triggers stored ${triggers} (${JSON.stringify(states)}), runs started ${runs.length}, ` +
         `prompts checked ${runs.length} (${blocks} quoted blocks, ${quoted} quoted lines, 0 unquoted; ${unicodeBreaks} quoted lines hold a U+2028/2029/0085/VT/FF line separator; ${echoedIds} with non-Slack-shaped ids, the fake's echoes of them masked) (slowest ${phase2.slowest} ms)`,
@@ -317,9 +349,13 @@ describe('bugs this suite found (fixed; kept as regression tests)', () => {
     fetch(`${service.url}/slack/events`, { method: 'POST', headers: { ...slackSigned(body), 'content-type': contentType }, body, ...(signal && { signal }) });
   const slackSigned = (body: string) => {
     const timestamp = String(Math.floor(Date.now() / 1000));
-    return { 'x-slack-request-timestamp': timestamp, 'x-slack-signature': `v0=${createHmac('sha256', SECRETS.SLACK_SIGNING_SECRET).update(`v0:${timestamp}:${body}`).digest('hex')}` };
+    return {
+      'x-slack-request-timestamp': timestamp,
+      'x-slack-signature': `v0=${createHmac('sha256', SECRETS.SLACK_SIGNING_SECRET).update(`v0:${timestamp}:${body}`).digest('hex')}`,
+    };
   };
-  const interaction = (payload: Record<string, unknown>, signal?: AbortSignal) => post(new URLSearchParams({ payload: JSON.stringify(payload) }).toString(), 'application/x-www-form-urlencoded', signal);
+  const interaction = (payload: Record<string, unknown>, signal?: AbortSignal) =>
+    post(new URLSearchParams({ payload: JSON.stringify(payload) }).toString(), 'application/x-www-form-urlencoded', signal);
 
   // Was a bug: src/slack/inspect-request.ts (`inspectSlackRequest` / `inspectInteraction`) lets these signed
   // bodies through to Bolt 5.1, which throws (App.js `buildSource`: `authorizations[0].team_id`,
@@ -337,7 +373,9 @@ describe('bugs this suite found (fixed; kept as regression tests)', () => {
   it('a signed view_submission or view_closed without a view, or without a callback_id, gets a 4xx or 200, not 500', async () => {
     expect((await interaction({ type: 'view_submission', team: { id: 'T1' }, user: { id: 'U1' } })).status).toBeLessThan(500);
     expect((await interaction({ type: 'view_closed', view: null, user: { id: 'U1' } })).status).toBeLessThan(500);
-    expect((await interaction({ type: 'view_submission', team: { id: 'T1' }, user: { id: 'U1' }, view: { id: 'V1', type: 'modal' } })).status).toBeLessThan(500);
+    expect((await interaction({ type: 'view_submission', team: { id: 'T1' }, user: { id: 'U1' }, view: { id: 'V1', type: 'modal' } })).status).toBeLessThan(
+      500,
+    );
   });
   // Was a bug: the same function forwards a shortcut or message action without a `callback_id`; no listener
   // matches it (listeners.ts `app.shortcut(/.*/)` matches on callback_id), so Bolt answers 404 after
@@ -354,13 +392,16 @@ describe('bugs this suite found (fixed; kept as regression tests)', () => {
   // deduplicated as `slack:cmd:undefined`, so the next one was silently dropped; without `user_id` the
   // run was credited to `<@undefined>`; a `channel_id` such as `C0WEB0001:evil:1` started a run whose
   // every message then failed `bad_destination`.
-  it.each(malformedSlashCommands().map((entry) => [entry.name, entry] as const))('a signed /agent form with %s gets a clear private answer and stores nothing', async (_name, entry) => {
-    const before = await triggerTotal();
-    const response = await post(entry.body, 'application/x-www-form-urlencoded');
-    expect(response.status).toBe(200);
-    expect(((await response.json()) as { text: string }).text).toContain(`\`${entry.field}\``);
-    expect(await triggerTotal()).toBe(before);
-  });
+  it.each(malformedSlashCommands().map((entry) => [entry.name, entry] as const))(
+    'a signed /agent form with %s gets a clear private answer and stores nothing',
+    async (_name, entry) => {
+      const before = await triggerTotal();
+      const response = await post(entry.body, 'application/x-www-form-urlencoded');
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { text: string }).text).toContain(`\`${entry.field}\``);
+      expect(await triggerTotal()).toBe(before);
+    },
+  );
 
   // Was a bug: src/slack/prompt-context.ts wrote `Channel: …`, `Requested by: …`, `Link: …` and
   // `[author]` without making them one line; a display name with a line break wrote an unquoted line.
@@ -370,7 +411,11 @@ describe('bugs this suite found (fixed; kept as regression tests)', () => {
     const event = appMention({ channel: SLACK_IDS.channel, thread_ts: parent.ts, text: '<@UBOT> summarise this thread' });
     expect((await post(JSON.stringify(eventCallback(event)), 'application/json')).status).toBe(200);
     const reference = referenceLine(messageKey(SLACK_IDS.channel, event['ts'] as string));
-    const run = await until(() => emulator.engine.list({ limit: 1_000_000 }).runs.find((candidate) => candidate.prompt?.endsWith(reference)), 'the run', 10_000);
+    const run = await until(
+      () => emulator.engine.list({ limit: 1_000_000 }).runs.find((candidate) => candidate.prompt?.endsWith(reference)),
+      'the run',
+      10_000,
+    );
     const lines = run.prompt!.split(/\r\n|\r|\n/);
     expect(lines.filter((line) => line === '--- end of Slack context ---')).toHaveLength(1);
     // The name stays on its own header line (`[author]`), where it cannot pose as a marker or a line of ours.
@@ -399,7 +444,9 @@ describe('bugs this suite found (fixed; kept as regression tests)', () => {
         });
       const results: string[] = [];
       for (let round = 0; round < 1; round++) {
-        results.push(String(await exchange('POST', '/linear/webhook', Buffer.alloc(2 * MB, 'a')).catch((error: Error & { code?: string }) => error.code ?? error.message)));
+        results.push(
+          String(await exchange('POST', '/linear/webhook', Buffer.alloc(2 * MB, 'a')).catch((error: Error & { code?: string }) => error.code ?? error.message)),
+        );
         results.push(String(await exchange('GET', '/healthz').catch((error: Error & { code?: string }) => error.code ?? error.message)));
       }
       if (process.env['HOSTILE_DUMP']) console.log('keep-alive after chunked 413:', results.join(' '));
@@ -428,7 +475,9 @@ describe('secrets (item 5) across this file', () => {
     scanner.scanLinear(linear);
     scanner.scanRuns(emulator.engine);
     stray.restore();
-    console.log(`[hostile-input] ${scanner.summary()}; console lines bypassing the logger: ${stray.lines.length}${stray.lines.length > 0 ? ` (first: ${JSON.stringify(stray.lines[0]!.slice(0, 120))})` : ''}`);
+    console.log(
+      `[hostile-input] ${scanner.summary()}; console lines bypassing the logger: ${stray.lines.length}${stray.lines.length > 0 ? ` (first: ${JSON.stringify(stray.lines[0]!.slice(0, 120))})` : ''}`,
+    );
     scanner.assertClean();
   });
 });

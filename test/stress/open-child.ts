@@ -35,7 +35,18 @@ for (let round = 0; round < Number(roundsArg); round++) {
     const store = openSqliteStore({ path: join(dir, `db-${round}.db`) });
     await store.close();
   } catch (error) {
-    report.errors.push({ round, error: error instanceof Error ? `${error.name}: ${error.message} @ ${error.stack?.split('\n').find((line) => line.includes('src/store'))?.trim() ?? ''}` : String(error) });
+    report.errors.push({
+      round,
+      error:
+        error instanceof Error
+          ? `${error.name}: ${error.message} @ ${
+              error.stack
+                ?.split('\n')
+                .find((line) => line.includes('src/store'))
+                ?.trim() ?? ''
+            }`
+          : String(error),
+    });
   }
 }
 process.stdout.write(`${JSON.stringify(report)}\n`);

@@ -43,7 +43,11 @@ export interface SwitchableEmulator {
 
 /** The emulator's handler on a server of our own, so the port can go dark and come back with the same state. */
 export async function startSwitchableEmulator(options: { apiKey: string; timings?: Partial<Timings>; manual?: boolean }): Promise<SwitchableEmulator> {
-  const emulator = createEmulatorHandler({ apiKey: options.apiKey, ...(options.timings && { timings: options.timings }), ...(options.manual && { manual: true }) });
+  const emulator = createEmulatorHandler({
+    apiKey: options.apiKey,
+    ...(options.timings && { timings: options.timings }),
+    ...(options.manual && { manual: true }),
+  });
   let server: Server | undefined;
   const listen = (port: number) =>
     new Promise<Server>((resolve, reject) => {
@@ -64,7 +68,10 @@ export async function startSwitchableEmulator(options: { apiKey: string; timings
   const url = `http://127.0.0.1:${port}`;
   emulator.engine.setPublicUrl(url);
   const call = async (method: string, body?: Record<string, unknown>) => {
-    const response = await fetch(`${url}/_emulator/faults`, { method, ...(body && { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }) });
+    const response = await fetch(`${url}/_emulator/faults`, {
+      method,
+      ...(body && { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+    });
     if (response.status !== 200) throw new Error(`emulator faults ${method} answered ${response.status}: ${await response.text()}`);
   };
   return {
@@ -182,10 +189,16 @@ export function slackStateOf(call: SlackCall): string | undefined {
  * posts in the thread, edits of messages in it, reactions on the request.
  */
 export function slackThreadStory(slack: FakeSlackApi, channel: string, threadTs: string) {
-  const posts = slack.calls.filter((call) => landed(call) && call.method === 'chat.postMessage' && call.args['channel'] === channel && call.args['thread_ts'] === threadTs);
+  const posts = slack.calls.filter(
+    (call) => landed(call) && call.method === 'chat.postMessage' && call.args['channel'] === channel && call.args['thread_ts'] === threadTs,
+  );
   const postedTs = new Set(posts.map((call) => String((call.response as { ts?: unknown } | undefined)?.ts)));
-  const edits = slack.calls.filter((call) => landed(call) && call.method === 'chat.update' && call.args['channel'] === channel && postedTs.has(String(call.args['ts'])));
-  const reactions = slack.calls.filter((call) => landed(call) && call.method.startsWith('reactions.') && call.args['channel'] === channel && call.args['timestamp'] === threadTs);
+  const edits = slack.calls.filter(
+    (call) => landed(call) && call.method === 'chat.update' && call.args['channel'] === channel && postedTs.has(String(call.args['ts'])),
+  );
+  const reactions = slack.calls.filter(
+    (call) => landed(call) && call.method.startsWith('reactions.') && call.args['channel'] === channel && call.args['timestamp'] === threadTs,
+  );
   const all = [...posts, ...edits, ...reactions].sort((a, b) => a.seq - b.seq);
   return { posts, edits, reactions, all };
 }

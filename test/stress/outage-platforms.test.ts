@@ -98,7 +98,9 @@ describe('Slack and Linear outages while runs start, progress and end', () => {
       }
     }
 
-    const doneInSlack = (ts: string) => slackThreadStory(slack, CHANNEL, ts).posts.some((call) => String(call.args['text']).includes('✅ Done')) && slack.reactions(CHANNEL, ts).join() === 'white_check_mark';
+    const doneInSlack = (ts: string) =>
+      slackThreadStory(slack, CHANNEL, ts).posts.some((call) => String(call.args['text']).includes('✅ Done')) &&
+      slack.reactions(CHANNEL, ts).join() === 'white_check_mark';
     const doneInLinear = (issue: FakeLinearIssue) => linear.comments(issue.id).some((comment) => comment.body.includes('✅ Done'));
     await until(() => threads.every(({ ts }) => doneInSlack(ts)) && issues.every(doneInLinear), 'every thread and issue to show its end', 60_000, 200);
     const elapsed = Date.now() - started;
@@ -145,7 +147,10 @@ describe('Slack and Linear outages while runs start, progress and end', () => {
       const story = linearIssueStory(linear, issue.id);
       expect(story[0]?.op).toBe('create');
       const start = story[0]!.commentId;
-      const states = story.filter((step) => step.op === 'update' && step.commentId === start).map((step) => linearStateOf(step.body)).filter((state): state is string => state !== undefined);
+      const states = story
+        .filter((step) => step.op === 'update' && step.commentId === start)
+        .map((step) => linearStateOf(step.body))
+        .filter((state): state is string => state !== undefined);
       expect(states.length).toBeGreaterThanOrEqual(1);
       expect(isMonotonic(states), `edits out of order: ${states.join(' → ')}`).toBe(true);
       expect(states.at(-1)).toBe('SUCCEEDED');
@@ -160,7 +165,9 @@ describe('Slack and Linear outages while runs start, progress and end', () => {
     const linearFailed = linear.calls.filter((call) => call.status !== 200).length;
     expect(slackFailed).toBe(3 + 3 + 3 + 4 + 2 + 2);
     expect(linearFailed).toBe(3 + 2 + 3 + 2 + 2);
-    const retries = logs.lines.filter((line) => line.msg === 'outbox delivery failed; will retry' || line.msg === 'outbox delivery threw an unexpected error; will retry');
+    const retries = logs.lines.filter(
+      (line) => line.msg === 'outbox delivery failed; will retry' || line.msg === 'outbox delivery threw an unexpected error; will retry',
+    );
     const unexpected = logs.lines.filter((line) => line.msg === 'outbox delivery threw an unexpected error; will retry').length;
     const codes = new Map<string, number>();
     for (const line of retries) codes.set(String(line.fields['code'] ?? 'unknown'), (codes.get(String(line.fields['code'] ?? 'unknown')) ?? 0) + 1);
@@ -181,7 +188,9 @@ describe('secrets (item 5) across this file', () => {
     scanner.scanSlack(slack);
     scanner.scanLinear(linear);
     stray.restore();
-    console.log(`[outage-platforms] ${scanner.summary()}; console lines bypassing the logger: ${stray.lines.length}${stray.lines.length > 0 ? ` (first: ${JSON.stringify(stray.lines[0]!.slice(0, 120))})` : ''}`);
+    console.log(
+      `[outage-platforms] ${scanner.summary()}; console lines bypassing the logger: ${stray.lines.length}${stray.lines.length > 0 ? ` (first: ${JSON.stringify(stray.lines[0]!.slice(0, 120))})` : ''}`,
+    );
     scanner.assertClean();
   });
 });

@@ -22,7 +22,19 @@ import { appMention, eventCallback } from '../fixtures/slack/events.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
 import { startBridge } from '../helpers/start-bridge.js';
 import { newIssue } from '../linear/linear-harness.js';
-import { TimeoutSwitch, isMonotonic, linearIssueStory, linearStateOf, sleep, slackKeyOf, slackStateOf, slackThreadStory, startSwitchableEmulator, until, type SwitchableEmulator } from './outage-helpers.js';
+import {
+  TimeoutSwitch,
+  isMonotonic,
+  linearIssueStory,
+  linearStateOf,
+  sleep,
+  slackKeyOf,
+  slackStateOf,
+  slackThreadStory,
+  startSwitchableEmulator,
+  until,
+  type SwitchableEmulator,
+} from './outage-helpers.js';
 import { SECRETS, SecretScanner, captureConsole, scanningLogger, secretEnv } from './secrets-scan.js';
 
 const CHANNEL = SLACK_IDS.channel;
@@ -111,10 +123,16 @@ describe('run API outage: 503, 429 + Retry-After, connection refused, timeouts, 
     const slackThreads: Array<{ ts: string; key: string }> = [];
     const issues: FakeLinearIssue[] = [];
     const toldNotAnswering = () =>
-      slackThreads.filter(({ ts }) => slackPostsWith(ts, NOT_ANSWERING).length > 0).length + issues.filter((issue) => linearCommentsWith(issue, NOT_ANSWERING).length > 0).length;
-    const refusals = () => logs.lines.filter((line) => line.msg === 'run API call failed; will retry' && String((line.fields['err'] as { code?: unknown } | undefined)?.code).startsWith('connection')).length;
+      slackThreads.filter(({ ts }) => slackPostsWith(ts, NOT_ANSWERING).length > 0).length +
+      issues.filter((issue) => linearCommentsWith(issue, NOT_ANSWERING).length > 0).length;
+    const refusals = () =>
+      logs.lines.filter(
+        (line) =>
+          line.msg === 'run API call failed; will retry' && String((line.fields['err'] as { code?: unknown } | undefined)?.code).startsWith('connection'),
+      ).length;
     const toldAtCapacity = () =>
-      slackThreads.filter(({ ts }) => slackPostsWith(ts, AT_CAPACITY).length > 0).length + issues.filter((issue) => linearCommentsWith(issue, AT_CAPACITY).length > 0).length;
+      slackThreads.filter(({ ts }) => slackPostsWith(ts, AT_CAPACITY).length > 0).length +
+      issues.filter((issue) => linearCommentsWith(issue, AT_CAPACITY).length > 0).length;
 
     // Phase 1: every run-API request answers 503.
     phase('503');
@@ -200,7 +218,14 @@ describe('run API outage: 503, 429 + Retry-After, connection refused, timeouts, 
       expect(linearCommentsWith(issue, '✅ Done')).toHaveLength(1);
       const story = linearIssueStory(linear, issue.id);
       expect(story.at(-1)?.body).toContain('✅ Done');
-      expect(isMonotonic(story.filter((step) => step.op === 'update').map((step) => linearStateOf(step.body)).filter((state): state is string => state !== undefined))).toBe(true);
+      expect(
+        isMonotonic(
+          story
+            .filter((step) => step.op === 'update')
+            .map((step) => linearStateOf(step.body))
+            .filter((state): state is string => state !== undefined),
+        ),
+      ).toBe(true);
     }
     expect(toldNotAnswering()).toBeGreaterThanOrEqual(3);
     expect(toldAtCapacity()).toBeGreaterThanOrEqual(1);
@@ -280,7 +305,9 @@ describe('retry window: a run API that never comes back', () => {
     expect(ready.status).toBe(503);
     // Only ok / fail per check for anonymous callers; the reason is in the log.
     expect(JSON.parse(readyBody)).toMatchObject({ status: 'not_ready', checks: { agent_api: 'fail' } });
-    expect(logs.lines.some((line) => line.msg === 'readiness check failed' && String(line.fields['reason']).includes('could not reach the run API'))).toBe(true);
+    expect(logs.lines.some((line) => line.msg === 'readiness check failed' && String(line.fields['reason']).includes('could not reach the run API'))).toBe(
+      true,
+    );
     const health = await fetch(`${service.url}/healthz`);
     scanner.scan('http answer body', await health.text());
     expect(health.status).toBe(200);
@@ -293,7 +320,9 @@ describe('secrets (item 5) across this file', () => {
     scanner.scanSlack(slack);
     scanner.scanLinear(linear);
     stray.restore();
-    console.log(`[outage-run-api] ${scanner.summary()}; console lines bypassing the logger: ${stray.lines.length}${stray.lines.length > 0 ? ` (first: ${JSON.stringify(stray.lines[0]!.slice(0, 120))})` : ''}`);
+    console.log(
+      `[outage-run-api] ${scanner.summary()}; console lines bypassing the logger: ${stray.lines.length}${stray.lines.length > 0 ? ` (first: ${JSON.stringify(stray.lines[0]!.slice(0, 120))})` : ''}`,
+    );
     scanner.assertClean();
   });
 });

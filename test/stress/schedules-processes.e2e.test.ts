@@ -25,7 +25,9 @@ beforeAll(async () => {
   cwd = tempDir();
   writeFileSync(
     join(cwd, 'agent-bridge.yml'),
-    ['tracker:', '  interval: 1s', 'schedules:', '  - name: every-second', '    cron: "* * * * * *"', '    prompt: Say hello.', '    overlap: allow', ''].join('\n'),
+    ['tracker:', '  interval: 1s', 'schedules:', '  - name: every-second', '    cron: "* * * * * *"', '    prompt: Say hello.', '    overlap: allow', ''].join(
+      '\n',
+    ),
   );
   pool = new BridgePool({
     size: 2,
@@ -63,7 +65,10 @@ it('two processes on one database fire each slot once, also when one is killed m
     const fires = (await store.scheduleFires.list('every-second', 1_000)).reverse();
     const slots = fires.map((fire) => fire.slot);
     expect(new Set(slots).size, 'a slot recorded twice').toBe(slots.length);
-    expect(fires.filter((fire) => fire.status === 'recorded'), 'fires left unfinished').toEqual([]);
+    expect(
+      fires.filter((fire) => fire.status === 'recorded'),
+      'fires left unfinished',
+    ).toEqual([]);
     // No slot lost between the first fire and the last (the keys are local wall times, one second apart).
     const fired = fires.filter((fire) => fire.status !== 'missed' && fire.status !== 'skipped');
     const first = Date.parse(`${fired[0]!.slot}Z`);
@@ -74,10 +79,15 @@ it('two processes on one database fire each slot once, also when one is killed m
     for (const fire of fired) {
       const key = scheduleTriggerKey('every-second', fire.slot);
       expect(fire.triggerKey).toBe(key);
-      expect(runs.filter((run) => run.prompt?.includes(referenceLine(key))), `runs of ${fire.slot}`).toHaveLength(1);
+      expect(
+        runs.filter((run) => run.prompt?.includes(referenceLine(key))),
+        `runs of ${fire.slot}`,
+      ).toHaveLength(1);
     }
     expect(runs).toHaveLength(fired.length);
-    console.log(`[schedules-processes] seed ${SEED}: ${fired.length} slots fired by 2 processes (one killed and restarted), ${runs.length} runs, ${fires.length - fired.length} missed or skipped`);
+    console.log(
+      `[schedules-processes] seed ${SEED}: ${fired.length} slots fired by 2 processes (one killed and restarted), ${runs.length} runs, ${fires.length - fired.length} missed or skipped`,
+    );
   } finally {
     await store.close();
   }

@@ -93,8 +93,15 @@ async function label(scan: SecretScanner, setup: Setup, title: string): Promise<
 }
 
 const threadText = (setup: Setup, ts: string) =>
-  setup.slack.calls.filter((call) => call.method === 'chat.postMessage' && call.args['thread_ts'] === ts).map((call) => String(call.args['text'])).join('\n');
-const issueText = (setup: Setup, issue: FakeLinearIssue) => setup.linear.comments(issue.id).map((comment) => comment.body).join('\n');
+  setup.slack.calls
+    .filter((call) => call.method === 'chat.postMessage' && call.args['thread_ts'] === ts)
+    .map((call) => String(call.args['text']))
+    .join('\n');
+const issueText = (setup: Setup, issue: FakeLinearIssue) =>
+  setup.linear
+    .comments(issue.id)
+    .map((comment) => comment.body)
+    .join('\n');
 
 describe('secrets on error paths', () => {
   let setup: Setup;
@@ -136,14 +143,23 @@ describe('secrets on error paths', () => {
     await until(async () => (await setup.service.store.outbox.counts()).pending === 0, 'the outbox to settle', 15_000);
     const rows = await setup.service.store.outbox.list({ state: 'failed' });
     for (const row of rows) scanner.scanValue('outbox row (stored error)', row);
-    figures.push(`Slack platform errors and Linear GraphQL errors quoting the secrets: ${rows.length} row(s) given up, ${setup.slack.calls.length} Slack + ${setup.linear.calls.length} Linear calls scanned (thread ${ts}, issue ${issue.identifier})`);
+    figures.push(
+      `Slack platform errors and Linear GraphQL errors quoting the secrets: ${rows.length} row(s) given up, ${setup.slack.calls.length} Slack + ${setup.linear.calls.length} Linear calls scanned (thread ${ts}, issue ${issue.identifier})`,
+    );
   });
 
   it('a wrong signing secret, a stale request, a bad Linear signature: the answers name no secret', async () => {
     const body = JSON.stringify(eventCallback(appMention({ channel: CHANNEL })));
     const statuses: number[] = [];
     statuses.push((await answer(scanner, await postSlackEvent(`${setup.service.url}/slack/events`, 'wrong-secret', JSON.parse(body) as object))).status);
-    statuses.push((await answer(scanner, await postSlackEvent(`${setup.service.url}/slack/events`, SECRETS.SLACK_SIGNING_SECRET, JSON.parse(body) as object, { timestamp: 1 }))).status);
+    statuses.push(
+      (
+        await answer(
+          scanner,
+          await postSlackEvent(`${setup.service.url}/slack/events`, SECRETS.SLACK_SIGNING_SECRET, JSON.parse(body) as object, { timestamp: 1 }),
+        )
+      ).status,
+    );
     const { headers } = linearDelivery('wrong-secret', body);
     statuses.push((await answer(scanner, await fetch(`${setup.service.url}/linear/webhook`, { method: 'POST', headers, body }))).status);
     // Readiness is cached for a few seconds: wait until it has seen the run API back (the first test cleared its faults).
@@ -157,8 +173,16 @@ describe('secrets on error paths', () => {
     const linear = await startFakeLinearApi({ authorization: 'lin_api_some_other_key_0000' });
     try {
       const errors: unknown[] = [];
-      for (const env of [secretEnv(slack.url, linear.url), { LINEAR_API_KEY: SECRETS.LINEAR_API_KEY, LINEAR_WEBHOOK_SECRET: SECRETS.LINEAR_WEBHOOK_SECRET, LINEAR_API_URL: linear.url }]) {
-        const error = await startBridge({ agentApi: { baseUrl: setup.emulator.baseUrl, apiKey: SECRETS.AGENT_API_KEY }, env, yaml: YAML, logger: scanningLogger(scanner) }).then(
+      for (const env of [
+        secretEnv(slack.url, linear.url),
+        { LINEAR_API_KEY: SECRETS.LINEAR_API_KEY, LINEAR_WEBHOOK_SECRET: SECRETS.LINEAR_WEBHOOK_SECRET, LINEAR_API_URL: linear.url },
+      ]) {
+        const error = await startBridge({
+          agentApi: { baseUrl: setup.emulator.baseUrl, apiKey: SECRETS.AGENT_API_KEY },
+          env,
+          yaml: YAML,
+          logger: scanningLogger(scanner),
+        }).then(
           async ({ service }) => {
             await service.stop();
             return undefined;
@@ -243,7 +267,9 @@ describe('the real `agent-bridge serve` process: pino output on stdout and stder
       expect(stdout.length).toBeGreaterThan(10);
       scanAll(scanner, setup);
       const scrubbed = stdout.filter((line) => line.includes('[redacted]')).length;
-      figures.push(`serve child: ${stdout.length} stdout lines (all JSON from pino, LOG_LEVEL=debug, ${scrubbed} with a value scrubbed to [redacted]), ${stderr.length} stderr lines; ${scanner.summary()}`);
+      figures.push(
+        `serve child: ${stdout.length} stdout lines (all JSON from pino, LOG_LEVEL=debug, ${scrubbed} with a value scrubbed to [redacted]), ${stderr.length} stderr lines; ${scanner.summary()}`,
+      );
       scanner.assertClean();
     } finally {
       if (serve.child.exitCode === null) await serve.stop('SIGKILL');
@@ -318,7 +344,9 @@ describe('bugs this suite found (fixed; kept as regression tests)', () => {
 describe('summary', () => {
   it('prints the figures', () => {
     console.log(`[secrets-leaks] ${figures.join('; ')}`);
-    console.log(`[secrets-leaks] ${scanner.summary()}; console lines bypassing the logger during the suite: ${scanner.scanned.get('console line (bypassing the logger)') ?? 0}`);
+    console.log(
+      `[secrets-leaks] ${scanner.summary()}; console lines bypassing the logger during the suite: ${scanner.scanned.get('console line (bypassing the logger)') ?? 0}`,
+    );
     expect(serialise({ ok: true })).toContain('ok');
   });
 });

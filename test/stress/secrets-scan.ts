@@ -131,7 +131,8 @@ export class SecretScanner {
 
   /** Every GraphQL call the fake Linear API recorded: its variables (comment bodies, ids). */
   scanLinear(linear: FakeLinearApi): void {
-    for (const call of linear.calls) this.scanValue(call.operation.startsWith('AgentBridge') ? 'linear query variables' : 'linear mutation variables', call.variables);
+    for (const call of linear.calls)
+      this.scanValue(call.operation.startsWith('AgentBridge') ? 'linear query variables' : 'linear mutation variables', call.variables);
     for (const comment of linear.comments()) this.scan('linear comment body', comment.body);
   }
 
@@ -154,7 +155,10 @@ export class SecretScanner {
   }
 
   assertClean(): void {
-    expect(this.leaks, `secrets found (${this.leakCount} in all):\n${this.leaks.map((leak) => `  ${leak.secret} (${leak.form}) in ${leak.where}: …${leak.excerpt}…`).join('\n')}`).toEqual([]);
+    expect(
+      this.leaks,
+      `secrets found (${this.leakCount} in all):\n${this.leaks.map((leak) => `  ${leak.secret} (${leak.form}) in ${leak.where}: …${leak.excerpt}…`).join('\n')}`,
+    ).toEqual([]);
   }
 }
 

@@ -16,7 +16,8 @@ export function notice(trigger: StoredTrigger, topic: string, text: string): New
 
 /** Said once per trigger while retrying, so people know why nothing happens yet. */
 export function retryNotice(trigger: StoredTrigger, error: AgentApiError | undefined): NewOutboxRow | undefined {
-  if (error?.kind === 'rate_limited') return notice(trigger, 'capacity', 'The run API is at capacity right now; I will keep trying and start as soon as it has room.');
+  if (error?.kind === 'rate_limited')
+    return notice(trigger, 'capacity', 'The run API is at capacity right now; I will keep trying and start as soon as it has room.');
   if (error?.kind === 'connection' || error?.kind === 'timeout' || error?.kind === 'server') {
     return notice(trigger, 'unreachable', 'The run API is not answering right now; I will keep retrying for a while.');
   }
@@ -45,8 +46,16 @@ export function failureMessages(trigger: StoredTrigger, reason: string): NewOutb
  * destination the request came from, where the notifier may react to it.
  */
 export function stoppingMessages(trigger: StoredTrigger, run: TrackedRun, requestedBy: string | undefined, reference: unknown): NewOutboxRow[] {
-  const snapshot: RunSnapshot = { runId: run.runId, title: run.title ?? run.runId, state: run.state, pullRequests: [], ...(run.sessionLink !== null && { sessionLink: run.sessionLink }) };
-  const asked = run.destinations.find((destination) => destination === trigger.anchor) ?? run.destinations.find((destination) => platformOf(destination) === platformOf(trigger.anchor));
+  const snapshot: RunSnapshot = {
+    runId: run.runId,
+    title: run.title ?? run.runId,
+    state: run.state,
+    pullRequests: [],
+    ...(run.sessionLink !== null && { sessionLink: run.sessionLink }),
+  };
+  const asked =
+    run.destinations.find((destination) => destination === trigger.anchor) ??
+    run.destinations.find((destination) => platformOf(destination) === platformOf(trigger.anchor));
   return run.destinations.map((destination) => ({
     key: `stopping:${trigger.key}:${destination}`,
     destination,

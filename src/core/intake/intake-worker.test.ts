@@ -47,7 +47,9 @@ afterEach(async () => {
   await fetch(`${emulator.url}/_emulator/reset`, { method: 'POST' });
 });
 
-function worker(overrides: { runs?: AgentRuns; owner?: string; access?: AccessPolicy; retryWindowMs?: number; enrichers?: Record<string, PromptEnricher> } = {}) {
+function worker(
+  overrides: { runs?: AgentRuns; owner?: string; access?: AccessPolicy; retryWindowMs?: number; enrichers?: Record<string, PromptEnricher> } = {},
+) {
   return new IntakeWorker({
     store,
     runs: overrides.runs ?? client,
@@ -68,12 +70,31 @@ function start(key: string, extra: Partial<Extract<TriggerInput, { kind: 'start'
     key,
     source: 'slack',
     anchor,
-    payload: { prompt: 'Fix the flaky test', title: 'Fix the flaky test', origin: { source: 'slack', channel: 'C1' }, destinations: [anchor], requester: { platform: 'slack', id: 'U1', name: 'ada' }, ...extra },
+    payload: {
+      prompt: 'Fix the flaky test',
+      title: 'Fix the flaky test',
+      origin: { source: 'slack', channel: 'C1' },
+      destinations: [anchor],
+      requester: { platform: 'slack', id: 'U1', name: 'ada' },
+      ...extra,
+    },
   };
 }
 
-const followup = (key: string, message = 'also update the docs'): TriggerInput => ({ kind: 'followup', key, source: 'slack', anchor: ANCHOR, payload: { message, reference: { ts: '1700.2' } } });
-const cancel = (key: string): TriggerInput => ({ kind: 'cancel', key, source: 'slack', anchor: ANCHOR, payload: { requester: { platform: 'slack', id: 'U2', name: 'grace' } } });
+const followup = (key: string, message = 'also update the docs'): TriggerInput => ({
+  kind: 'followup',
+  key,
+  source: 'slack',
+  anchor: ANCHOR,
+  payload: { message, reference: { ts: '1700.2' } },
+});
+const cancel = (key: string): TriggerInput => ({
+  kind: 'cancel',
+  key,
+  source: 'slack',
+  anchor: ANCHOR,
+  payload: { requester: { platform: 'slack', id: 'U2', name: 'grace' } },
+});
 
 const runs = () => emulator.engine.list({}).runs;
 const messages = async () => (await store.outbox.list()).map((row) => ({ key: row.key, message: row.payload as OutboxMessage }));
@@ -90,7 +111,13 @@ describe('starting a run', () => {
     expect(run?.prompt).toBe(`Fix the flaky test\n\n${referenceLine('Ev1')}`);
     expect(run?.agent_config).toMatchObject({ environment_id: 'env_main', name: 'slack' });
     expect(await store.anchors.currentRun(ANCHOR)).toBe(run?.run_id);
-    expect(await store.trackedRuns.get(run!.run_id)).toMatchObject({ anchor: ANCHOR, destinations: [ANCHOR], triggerKey: 'Ev1', state: 'QUEUED', tracked: true });
+    expect(await store.trackedRuns.get(run!.run_id)).toMatchObject({
+      anchor: ANCHOR,
+      destinations: [ANCHOR],
+      triggerKey: 'Ev1',
+      state: 'QUEUED',
+      tracked: true,
+    });
     expect((await store.triggers.getByKey('Ev1'))?.state).toBe('done');
     expect((await messages()).map((row) => row.message.kind)).toEqual(['received', 'status']);
   });
@@ -153,7 +180,9 @@ describe('context and mentions in linked threads', () => {
       },
     };
     await worker({ enrichers: { slack: enricher } }).drain();
-    const prompts = runs().map((run) => run.prompt).sort();
+    const prompts = runs()
+      .map((run) => run.prompt)
+      .sort();
     expect(prompts).toEqual([`Fix the flaky test\n\n${referenceLine('Ev2')}`, `Fix the flaky test\n\n[quoted Slack thread]\n\n${referenceLine('Ev1')}`].sort());
   });
 
@@ -268,7 +297,12 @@ describe('follow-ups and cancel', () => {
     // Acknowledged by editing the status message (no new message: the CANCELLED announcement is the one).
     expect((await messages()).at(-1)).toEqual({
       key: `stopping:Ev3:${ANCHOR}`,
-      message: { kind: 'stopping', run: { runId, title: 'Fix the flaky test', state: 'QUEUED', pullRequests: [] }, receivedKey: `received:Ev1:${ANCHOR}`, requestedBy: 'grace' },
+      message: {
+        kind: 'stopping',
+        run: { runId, title: 'Fix the flaky test', state: 'QUEUED', pullRequests: [] },
+        receivedKey: `received:Ev1:${ANCHOR}`,
+        requestedBy: 'grace',
+      },
     });
     expect((await messages()).filter((row) => row.message.kind === 'notice')).toEqual([]);
   });
@@ -278,7 +312,13 @@ describe('follow-ups and cancel', () => {
     await worker().drain();
     const runId = runs()[0]!.run_id;
     await store.settings.set(anchorAliasKey('linear:ENG-42'), 'schedule:deps:1');
-    await service.submit({ kind: 'followup', key: 'Ev5', source: 'linear', anchor: 'linear:issue-uuid', payload: { message: 'use pnpm', otherAnchors: ['linear:ENG-42'] } });
+    await service.submit({
+      kind: 'followup',
+      key: 'Ev5',
+      source: 'linear',
+      anchor: 'linear:issue-uuid',
+      payload: { message: 'use pnpm', otherAnchors: ['linear:ENG-42'] },
+    });
     await worker().drain();
     expect(emulator.engine.followups(runId).map((entry) => entry.message)).toEqual(['use pnpm']);
   });

@@ -91,12 +91,15 @@ export class IntakeWorker {
     const { clock, store, owner } = this.deps;
     let cancel: (() => void) | undefined;
     const beat = () => {
-      cancel = clock.setTimer(() => {
-        store.triggers.extendLease(trigger.id, owner, clock.now(), this.leaseMs).then(
-          (held) => (held ? beat() : this.deps.logger.warn({ trigger: trigger.key }, 'lost the lease while working')),
-          (error: unknown) => this.deps.logger.error({ err: error, trigger: trigger.key }, 'could not renew the lease'),
-        );
-      }, Math.floor(this.leaseMs / 3));
+      cancel = clock.setTimer(
+        () => {
+          store.triggers.extendLease(trigger.id, owner, clock.now(), this.leaseMs).then(
+            (held) => (held ? beat() : this.deps.logger.warn({ trigger: trigger.key }, 'lost the lease while working')),
+            (error: unknown) => this.deps.logger.error({ err: error, trigger: trigger.key }, 'could not renew the lease'),
+          );
+        },
+        Math.floor(this.leaseMs / 3),
+      );
     };
     beat();
     return () => cancel?.();
@@ -233,7 +236,11 @@ export class IntakeWorker {
     const payload = trigger.payload as FollowupPayload;
     const runId = await this.currentRun(trigger.anchor, payload.otherAnchors);
     // A reply in a thread that never had a run is conversation, not a request.
-    if (!runId) return settle({ state: 'ignored', error: 'no run at this anchor' }, payload.noRunNotice ? { owed: [notice(trigger, 'no-run', payload.noRunNotice)] } : {});
+    if (!runId)
+      return settle(
+        { state: 'ignored', error: 'no run at this anchor' },
+        payload.noRunNotice ? { owed: [notice(trigger, 'no-run', payload.noRunNotice)] } : {},
+      );
     return this.sendFollowup(trigger, runId, payload.message, payload.reference);
   }
 
@@ -242,7 +249,10 @@ export class IntakeWorker {
       await this.deps.runs.sendFollowup(runId, message);
     } catch (error) {
       if (error instanceof AgentApiError && error.kind === 'not_found') {
-        return settle({ state: 'failed', runId, error: 'run not found' }, { owed: [notice(trigger, 'gone', `The run ${runId} no longer exists, so your reply was not delivered.`)] });
+        return settle(
+          { state: 'failed', runId, error: 'run not found' },
+          { owed: [notice(trigger, 'gone', `The run ${runId} no longer exists, so your reply was not delivered.`)] },
+        );
       }
       throw error;
     }
@@ -268,7 +278,10 @@ export class IntakeWorker {
       await this.deps.runs.cancelRun(runId);
     } catch (error) {
       if (error instanceof AgentApiError && error.kind === 'bad_request') {
-        const state = await this.deps.runs.getRun(runId).then((run) => run.state, () => undefined);
+        const state = await this.deps.runs.getRun(runId).then(
+          (run) => run.state,
+          () => undefined,
+        );
         const text =
           state === 'BLOCKED'
             ? 'The run is waiting for input and cannot be cancelled now; reply to continue it.'
@@ -280,7 +293,9 @@ export class IntakeWorker {
     this.metrics.cancelRequested(trigger.source);
     const run = await this.deps.store.trackedRuns.get(runId);
     // A run not stored here has no status message to edit, and the tracker will not announce its end.
-    const owed = run ? stoppingMessages(trigger, run, who, payload.reference) : [notice(trigger, 'cancelling', `Stopping the run ${runId}${who ? ` (requested by ${who})` : ''}.`)];
+    const owed = run
+      ? stoppingMessages(trigger, run, who, payload.reference)
+      : [notice(trigger, 'cancelling', `Stopping the run ${runId}${who ? ` (requested by ${who})` : ''}.`)];
     return settle({ state: 'done', runId }, { owed });
   }
 

@@ -15,4 +15,3 @@ describe('intentOf', () => {
     expect(intentOf(text)).toEqual(intent);
   });
 });
-

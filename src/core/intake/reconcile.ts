@@ -9,11 +9,7 @@ const MAX_RUNS_SCANNED = 1_000;
  * Lists newest first, filtered by config name (when the route has one) and creation time, so the
  * scan stays short; `createdAfter` must leave room for clock skew between us and the server.
  */
-export async function findRunByReference(
-  runs: AgentRuns,
-  triggerKey: string,
-  filter: { name?: string; createdAfter: string },
-): Promise<RunItem | undefined> {
+export async function findRunByReference(runs: AgentRuns, triggerKey: string, filter: { name?: string; createdAfter: string }): Promise<RunItem | undefined> {
   const reference = referenceLine(triggerKey);
   let scanned = 0;
   for await (const run of runs.allRuns({ ...(filter.name && { name: filter.name }), created_after: filter.createdAfter, limit: 100 })) {

@@ -18,7 +18,11 @@ describe('resolveRoute', () => {
     [
       'a channel route over the defaults, its own name, mcp servers merged',
       { source: 'slack', channel: 'C_WEB' },
-      { kind: 'run', title: 'Web request', config: { environment_id: 'env_web', model_id: 'm-default', name: 'web', mcp_servers: { github: { url: 'g' }, figma: { url: 'f' } } } },
+      {
+        kind: 'run',
+        title: 'Web request',
+        config: { environment_id: 'env_web', model_id: 'm-default', name: 'web', mcp_servers: { github: { url: 'g' }, figma: { url: 'f' } } },
+      },
     ],
     [
       'an unlisted channel takes "*", named after the source',
@@ -29,7 +33,11 @@ describe('resolveRoute', () => {
     [
       'an agent identity keeps the default config',
       { source: 'slack', channel: 'C_AGENT' },
-      { kind: 'run', agent_identity_uid: 'agent_42', config: { environment_id: 'env_main', model_id: 'm-default', name: 'slack', mcp_servers: { github: { url: 'g' } } } },
+      {
+        kind: 'run',
+        agent_identity_uid: 'agent_42',
+        config: { environment_id: 'env_main', model_id: 'm-default', name: 'slack', mcp_servers: { github: { url: 'g' } } },
+      },
     ],
     [
       'a label matches case-insensitively, named linear',
@@ -39,7 +47,11 @@ describe('resolveRoute', () => {
     [
       'a schedule is named after itself',
       { source: 'schedule', schedule: 'nightly-deps' },
-      { kind: 'run', title: 'Nightly deps', config: { environment_id: 'env_deps', model_id: 'm-default', name: 'nightly-deps', mcp_servers: { github: { url: 'g' } } } },
+      {
+        kind: 'run',
+        title: 'Nightly deps',
+        config: { environment_id: 'env_deps', model_id: 'm-default', name: 'nightly-deps', mcp_servers: { github: { url: 'g' } } },
+      },
     ],
     [
       'the CLI gets the defaults, named cli',

@@ -14,7 +14,6 @@ export interface Route {
   factory_uid?: string;
 }
 
-
 /** The routes of the config file, as the core needs them. */
 export interface RoutingTable {
   defaults: Route;
@@ -66,9 +65,7 @@ export function resolveRoute(table: RoutingTable, origin: Origin): ResolvedRoute
     return { kind: 'factory', factory_uid: defaults.factory_uid, ...(title !== undefined && { title }) };
   }
   const mcpServers =
-    defaults.config?.mcp_servers || specific.config?.mcp_servers
-      ? { ...defaults.config?.mcp_servers, ...specific.config?.mcp_servers }
-      : undefined;
+    defaults.config?.mcp_servers || specific.config?.mcp_servers ? { ...defaults.config?.mcp_servers, ...specific.config?.mcp_servers } : undefined;
   const config: AgentConfig = { ...defaults.config, ...specific.config, ...(mcpServers && { mcp_servers: mcpServers }) };
   const name = typeof config.name === 'string' && config.name !== '' ? config.name : defaultRunName(origin);
   const agent = specific.agent_identity_uid ?? defaults.agent_identity_uid;

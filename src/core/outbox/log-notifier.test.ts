@@ -51,14 +51,20 @@ describe('LogNotifier', () => {
     const store = openSqliteStore({ path: ':memory:' });
     const clock = new TestClock();
     const logger = new CapturingLogger();
-    await store.outbox.add([{ key: 'n1', destination: 'log:schedule:nightly', kind: 'notice', payload: { kind: 'notice', text: 'Skipped: previous run still going' } }], clock.now());
+    await store.outbox.add(
+      [{ key: 'n1', destination: 'log:schedule:nightly', kind: 'notice', payload: { kind: 'notice', text: 'Skipped: previous run still going' } }],
+      clock.now(),
+    );
 
     const worker = new OutboxWorker({ store, notifiers: [new LogNotifier(logger.child({ notifier: 'log' }))], clock, logger, owner: 'w1' });
     expect(await worker.drain()).toBe(1);
 
     expect(await store.outbox.getByKey('n1')).toMatchObject({ state: 'sent', result: { logged: true } });
     expect(logger.at('info')).toEqual([
-      expect.objectContaining({ msg: 'Skipped: previous run still going', fields: expect.objectContaining({ outboxKey: 'n1', destination: 'log:schedule:nightly' }) }),
+      expect.objectContaining({
+        msg: 'Skipped: previous run still going',
+        fields: expect.objectContaining({ outboxKey: 'n1', destination: 'log:schedule:nightly' }),
+      }),
     ]);
     await store.close();
   });

@@ -16,10 +16,7 @@ export class LogNotifier implements Notifier {
 
   async deliver(delivery: Delivery): Promise<unknown> {
     const { message } = delivery;
-    this.logger.info(
-      { destination: delivery.destination, kind: message.kind, ...runFields(message), outboxKey: delivery.key },
-      renderText(message),
-    );
+    this.logger.info({ destination: delivery.destination, kind: message.kind, ...runFields(message), outboxKey: delivery.key }, renderText(message));
     return { logged: true };
   }
 }

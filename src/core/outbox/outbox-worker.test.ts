@@ -102,7 +102,9 @@ describe('OutboxWorker delivery', () => {
 
 describe('OutboxWorker failures', () => {
   it('waits out retryAfterMs, holding the destination back while other destinations flow', async () => {
-    const slack = new RecordingNotifier('slack', { failWith: (delivery, callIndex) => (delivery.key === 'a1' && callIndex === 0 ? rateLimited(30_000) : undefined) });
+    const slack = new RecordingNotifier('slack', {
+      failWith: (delivery, callIndex) => (delivery.key === 'a1' && callIndex === 0 ? rateLimited(30_000) : undefined),
+    });
     await add(row('a1', A), row('a2', A), row('b1', B), row('b2', B));
     const outbox = worker([slack]);
     const t0 = clock.now();
@@ -208,7 +210,9 @@ describe('OutboxWorker failures', () => {
 
     expect(await store.outbox.getByKey('a1')).toMatchObject({ state: 'failed', attempts: 3, lastError: 'rate_limited: Slack rate limit' });
     expect(await state('a2')).toBe('sent');
-    expect(logger.at('error')).toEqual([expect.objectContaining({ msg: expect.stringMatching(/given up/), fields: expect.objectContaining({ outboxKey: 'a1' }) })]);
+    expect(logger.at('error')).toEqual([
+      expect.objectContaining({ msg: expect.stringMatching(/given up/), fields: expect.objectContaining({ outboxKey: 'a1' }) }),
+    ]);
     expect(metrics.calls).toEqual(['outboxRetried(slack)', 'outboxRetried(slack)', 'outboxFailed(slack)', 'outboxDelivered(slack)']);
   });
 

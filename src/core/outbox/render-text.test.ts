@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { OutboxMessage, RunSnapshot } from '../ports/messages.js';
 import { renderText } from './render-text.js';
 
-const run = (overrides: Partial<RunSnapshot> = {}): RunSnapshot => ({ runId: 'run_1', title: 'Fix the build', state: 'INPROGRESS', pullRequests: [], ...overrides });
+const run = (overrides: Partial<RunSnapshot> = {}): RunSnapshot => ({
+  runId: 'run_1',
+  title: 'Fix the build',
+  state: 'INPROGRESS',
+  pullRequests: [],
+  ...overrides,
+});
 const SESSION = 'https://agents.example.com/session/abc';
 const announce = (overrides: Partial<RunSnapshot>, cancelledBy?: string): OutboxMessage => ({
   kind: 'announce',
@@ -20,7 +26,11 @@ describe('renderText', () => {
       text: `Fix the build: INPROGRESS — Running the tests\nSession: ${SESSION}`,
     },
     { name: 'status, bare', message: { kind: 'status', run: run({ state: 'QUEUED' }), receivedKey: 'k' }, text: 'Fix the build: QUEUED' },
-    { name: 'status, unknown state shown as it is', message: { kind: 'status', run: run({ state: 'PAUSED' }), receivedKey: 'k' }, text: 'Fix the build: PAUSED' },
+    {
+      name: 'status, unknown state shown as it is',
+      message: { kind: 'status', run: run({ state: 'PAUSED' }), receivedKey: 'k' },
+      text: 'Fix the build: PAUSED',
+    },
     {
       name: 'announce SUCCEEDED with session and pull requests',
       message: announce({ state: 'SUCCEEDED', sessionLink: SESSION, pullRequests: ['https://github.com/o/r/pull/1', 'https://github.com/o/r/pull/2'] }),
@@ -45,7 +55,11 @@ describe('renderText', () => {
       message: announce({ state: 'BLOCKED', statusText: 'Which database should I migrate?', sessionLink: SESSION }),
       text: `⏸ Fix the build needs your input: Which database should I migrate? Reply in this thread to answer.\nSession: ${SESSION}`,
     },
-    { name: 'announce BLOCKED without status text', message: announce({ state: 'BLOCKED' }), text: '⏸ Fix the build needs your input. Reply in this thread to answer.' },
+    {
+      name: 'announce BLOCKED without status text',
+      message: announce({ state: 'BLOCKED' }),
+      text: '⏸ Fix the build needs your input. Reply in this thread to answer.',
+    },
     { name: 'announce of an unknown state', message: announce({ state: 'ARCHIVED', statusText: 'gone' }), text: 'Fix the build: ARCHIVED — gone' },
     {
       name: 'failed',

@@ -4,17 +4,7 @@
  */
 
 /** States the run API documents. The list may grow: a state we do not know is kept as a string. */
-export const KNOWN_RUN_STATES = [
-  'QUEUED',
-  'PENDING',
-  'CLAIMED',
-  'INPROGRESS',
-  'SUCCEEDED',
-  'FAILED',
-  'BLOCKED',
-  'ERROR',
-  'CANCELLED',
-] as const;
+export const KNOWN_RUN_STATES = ['QUEUED', 'PENDING', 'CLAIMED', 'INPROGRESS', 'SUCCEEDED', 'FAILED', 'BLOCKED', 'ERROR', 'CANCELLED'] as const;
 
 export type KnownRunState = (typeof KNOWN_RUN_STATES)[number];
 /** A run state: one of the known ones, or any other string the API may send in future. */

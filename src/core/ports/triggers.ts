@@ -2,10 +2,7 @@ import { createHash } from 'node:crypto';
 
 /** Where a request came from, as far as routing cares. */
 export type Origin =
-  | { source: 'slack'; channel: string }
-  | { source: 'linear'; label: string; team?: string }
-  | { source: 'schedule'; schedule: string }
-  | { source: 'cli' };
+  { source: 'slack'; channel: string } | { source: 'linear'; label: string; team?: string } | { source: 'schedule'; schedule: string } | { source: 'cli' };
 
 /** Who asked, as the edge knows them. `name` is for messages ("cancelled by …"). */
 export interface Requester {

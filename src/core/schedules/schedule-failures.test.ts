@@ -48,7 +48,10 @@ describe('pause_after_failures', () => {
     await s.check();
     await s.check();
     expect(await readPause(h.store.settings, 'nightly')).toMatchObject({ paused: true, reason: '2 failed runs in a row; last: run run_2 ended ERROR' });
-    expect(await pausedNotices()).toEqual([`notice:schedule-paused:nightly:2026-01-01T02:00:00:${SLACK}`, 'notice:schedule-paused:nightly:2026-01-01T02:00:00:linear:ENG-42']);
+    expect(await pausedNotices()).toEqual([
+      `notice:schedule-paused:nightly:2026-01-01T02:00:00:${SLACK}`,
+      'notice:schedule-paused:nightly:2026-01-01T02:00:00:linear:ENG-42',
+    ]);
     const notice = await h.store.outbox.getByKey(`notice:schedule-paused:nightly:2026-01-01T02:00:00:${SLACK}`);
     expect(notice).toMatchObject({ destination: SLACK, kind: 'notice', payload: { kind: 'notice', text: pausedNoticeText('nightly', 2) } });
     expect(pausedNoticeText('nightly', 2)).toBe('Schedule nightly paused after 2 failed runs in a row; resume with `agent-bridge schedules resume nightly`.');

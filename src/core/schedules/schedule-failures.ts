@@ -42,8 +42,7 @@ export async function failureStreak(store: Store, schedule: string, after: numbe
 /** The words people read when a schedule pauses itself. */
 export function pausedNoticeText(schedule: string, count: number): string {
   return (
-    `Schedule ${schedule} paused after ${count} failed run${count === 1 ? '' : 's'} in a row; ` +
-    `resume with \`agent-bridge schedules resume ${schedule}\`.`
+    `Schedule ${schedule} paused after ${count} failed run${count === 1 ? '' : 's'} in a row; ` + `resume with \`agent-bridge schedules resume ${schedule}\`.`
   );
 }
 

@@ -17,7 +17,6 @@ import type { TriggerInput } from '../ports/triggers.js';
  * intake worker turns into a run like any other. Timers and catch-up live in `scheduler.ts`.
  */
 
-
 /** Where scheduled triggers go: `IntakeService` satisfies it. */
 export interface TriggerSubmitter {
   submit(input: TriggerInput): Promise<{ accepted: boolean }>;
@@ -48,12 +47,9 @@ export interface FireDeps {
   fireLeaseMs?: number;
 }
 
-
 /** What became of a fire. `taken`: another process (or an earlier attempt) owns the slot. */
 export type FireOutcome =
-  | { status: 'submitted'; slot: string; triggerKey: string }
-  | { status: 'skipped'; slot: string; reason: string }
-  | { status: 'taken'; slot: string };
+  { status: 'submitted'; slot: string; triggerKey: string } | { status: 'skipped'; slot: string; reason: string } | { status: 'taken'; slot: string };
 
 /**
  * How long one process may take to decide a recorded fire before another completes it: also how late
@@ -64,7 +60,6 @@ export type FireOutcome =
 export const FIRE_LEASE_MS = 60_000;
 /** How many recent fires are searched for recorded ones and for the previous run. */
 const RECENT_FIRES = 50;
-
 
 /** The start trigger of one fire; routing applies the schedule's route through `origin`. */
 export function scheduleStartTrigger(def: ScheduleDefinition, slotKey: string): Extract<TriggerInput, { kind: 'start' }> {

@@ -29,9 +29,30 @@ afterAll(async () => {
 it('a fire becomes a run with the schedule route, reported where notify says, and a Linear comment reaches it', async () => {
   const h = new ScheduleHarness();
   const def = aSchedule({ title: 'Nightly dependency update', notify: { slackChannel: 'C0999ZZZZ', linearIssue: 'ENG-42' } });
-  const routing = { defaults: { config: { environment_id: 'env_main' } }, slackChannels: {}, linearLabels: {}, schedules: { nightly: { config: { environment_id: 'env_api' } } } };
-  const intake = new IntakeWorker({ store: h.store, runs: client, clock: h.clock, logger: h.logger, routing, owner: 'intake', options: { retryWindowMs: 60_000 } });
-  const scheduler = new Scheduler({ store: h.store, intake: new IntakeService({ store: h.store, clock: h.clock }), agentRuns: client, clock: h.clock, logger: h.logger, owner: 's', schedules: [def] });
+  const routing = {
+    defaults: { config: { environment_id: 'env_main' } },
+    slackChannels: {},
+    linearLabels: {},
+    schedules: { nightly: { config: { environment_id: 'env_api' } } },
+  };
+  const intake = new IntakeWorker({
+    store: h.store,
+    runs: client,
+    clock: h.clock,
+    logger: h.logger,
+    routing,
+    owner: 'intake',
+    options: { retryWindowMs: 60_000 },
+  });
+  const scheduler = new Scheduler({
+    store: h.store,
+    intake: new IntakeService({ store: h.store, clock: h.clock }),
+    agentRuns: client,
+    clock: h.clock,
+    logger: h.logger,
+    owner: 's',
+    schedules: [def],
+  });
   try {
     await scheduler.start();
     await h.advanceTo(at('01:00:00'));

@@ -42,7 +42,12 @@ describe('Scheduler firing', () => {
       source: 'schedule',
       anchor: key,
       state: 'pending',
-      payload: { prompt: 'Update the dependencies\nand open a pull request.', title: 'Update the dependencies', origin: { source: 'schedule', schedule: 'nightly' }, destinations: ['log:schedule:nightly'] },
+      payload: {
+        prompt: 'Update the dependencies\nand open a pull request.',
+        title: 'Update the dependencies',
+        origin: { source: 'schedule', schedule: 'nightly' },
+        destinations: ['log:schedule:nightly'],
+      },
     });
     expect(await h.store.outbox.getByKey(receivedKey(key, 'log:schedule:nightly'))).toMatchObject({ kind: 'received' });
     expect((await h.fires())[0]).toMatchObject({ firedAt: at('01:00:00'), triggerKey: key });
@@ -75,7 +80,11 @@ describe('Scheduler firing', () => {
       await started([def], { owner: 'b', store: stores[1] });
       await h.advanceTo(at('03:30:00'));
       const fires = (await stores[1]!.scheduleFires.list('nightly', 10)).reverse();
-      expect(fires.map((fire) => `${fire.slot} ${fire.status}`)).toEqual(['2026-01-01T01:00:00 submitted', '2026-01-01T02:00:00 submitted', '2026-01-01T03:00:00 submitted']);
+      expect(fires.map((fire) => `${fire.slot} ${fire.status}`)).toEqual([
+        '2026-01-01T01:00:00 submitted',
+        '2026-01-01T02:00:00 submitted',
+        '2026-01-01T03:00:00 submitted',
+      ]);
       expect(stores[0]!.db.prepare('SELECT COUNT(*) FROM triggers').pluck().get()).toBe(3);
       // Racing directly: one manual fire each at the same instant, one wins.
       const outcomes = await Promise.all(running.map((scheduler) => scheduler.trigger('nightly')));
@@ -151,7 +160,10 @@ describe('Scheduler overlap', () => {
   it('skip: waits while the previous fire is starting or its run is active, and fires once it ended', async () => {
     await started();
     await h.advanceTo(at('02:00:00'));
-    expect((await h.fires())[1]).toMatchObject({ status: 'skipped', reason: 'overlap: skip — the previous fire (2026-01-01T01:00:00) is still starting its run' });
+    expect((await h.fires())[1]).toMatchObject({
+      status: 'skipped',
+      reason: 'overlap: skip — the previous fire (2026-01-01T01:00:00) is still starting its run',
+    });
     const [runId] = await h.createRuns('INPROGRESS');
     await h.advanceTo(at('03:00:00'));
     expect((await h.fires())[2]).toMatchObject({ status: 'skipped', reason: `overlap: skip — the previous run ${runId} is still INPROGRESS` });
@@ -182,7 +194,10 @@ describe('Scheduler overlap', () => {
     await h.advanceTo(at('02:00:00'));
     const fire = (await h.fires())[1];
     expect(fire?.status).toBe(expected);
-    if (expected === 'skipped') expect(fire?.reason).toMatch(new RegExp(`could not ask the run API whether the previous run ${runId} has ended \\(could not reach the run API.*last seen INPROGRESS`));
+    if (expected === 'skipped')
+      expect(fire?.reason).toMatch(
+        new RegExp(`could not ask the run API whether the previous run ${runId} has ended \\(could not reach the run API.*last seen INPROGRESS`),
+      );
   });
 
   it('a manual trigger is recorded like any fire and honours overlap', async () => {
@@ -219,7 +234,11 @@ describe('Scheduler catch-up', () => {
     await downUntil(at('03:30:00'));
     await started([aSchedule({ catchUp: 'latest', overlap: 'allow' })]);
     await started([aSchedule({ catchUp: 'latest', overlap: 'allow' })], { owner: 'scheduler-2' });
-    expect((await h.fires()).at(-1)).toMatchObject({ slot: '2026-01-01T03:00:00', status: 'submitted', reason: expect.stringMatching(/^catch_up: latest — fired 30 min late/) });
+    expect((await h.fires()).at(-1)).toMatchObject({
+      slot: '2026-01-01T03:00:00',
+      status: 'submitted',
+      reason: expect.stringMatching(/^catch_up: latest — fired 30 min late/),
+    });
     expect(h.triggerKeys()).toHaveLength(1);
   });
 

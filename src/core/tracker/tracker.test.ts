@@ -214,7 +214,19 @@ function barrierStore(store: Store, parties: number): Store {
     return row;
   };
   const { triggers, anchors, eventKeys, outbox, scheduleFires, leases, processes, settings } = store;
-  return { triggers, trackedRuns, anchors, eventKeys, outbox, scheduleFires, leases, processes, settings, ping: () => store.ping(), close: () => store.close() };
+  return {
+    triggers,
+    trackedRuns,
+    anchors,
+    eventKeys,
+    outbox,
+    scheduleFires,
+    leases,
+    processes,
+    settings,
+    ping: () => store.ping(),
+    close: () => store.close(),
+  };
 }
 
 describe('Tracker across processes', () => {

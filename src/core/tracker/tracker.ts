@@ -64,13 +64,30 @@ export interface TrackerDeps {
  * requests (list pages and GETs, failed ones too); `changed` the transitions recorded; `tracked` the
  * runs still tracked afterwards.
  */
-export interface TickReport { ran: boolean; requests: number; changed: number; tracked: number }
+export interface TickReport {
+  ran: boolean;
+  requests: number;
+  changed: number;
+  tracked: number;
+}
 
 /** A traversal in progress; `top` is the largest `updated_at` of its first tick (see `listPhase`). */
-interface Scan { updatedAfter: string; cursor: string | null; top: string | null; startedAt: number }
+interface Scan {
+  updatedAfter: string;
+  cursor: string | null;
+  top: string | null;
+  startedAt: number;
+}
 
 /** One tick: `gets` left of the budget, runs `observed` (not fetched again), runs `seen` unchanged (touched together). */
-interface Pass { now: number; requests: number; changed: number; gets: number; observed: Set<string>; seen: string[] }
+interface Pass {
+  now: number;
+  requests: number;
+  changed: number;
+  gets: number;
+  observed: Set<string>;
+  seen: string[];
+}
 
 /** Errors that mean the run API as a whole is unavailable: further GETs this tick would fail too. */
 const OUTAGE: ReadonlySet<AgentApiErrorKind> = new Set(['authentication', 'permission', 'rate_limited', 'server', 'connection', 'timeout']);
@@ -283,9 +300,7 @@ export class Tracker {
     return stored.destinations.flatMap((destination) => {
       const received = receivedKey(stored.triggerKey ?? stored.runId, destination);
       const status: OutboxMessage = { kind: 'status', run: snapshot, receivedKey: received };
-      const rows: NewOutboxRow[] = [
-        { key: transitionKey(stored.runId, transition, destination, 'status'), destination, kind: 'status', payload: status },
-      ];
+      const rows: NewOutboxRow[] = [{ key: transitionKey(stored.runId, transition, destination, 'status'), destination, kind: 'status', payload: status }];
       if (announce) {
         const message: OutboxMessage = { kind: 'announce', run: snapshot, receivedKey: received, ...(cancelledBy ? { cancelledBy } : {}) };
         rows.push({ key: transitionKey(stored.runId, transition, destination, 'announce'), destination, kind: 'announce', payload: message });

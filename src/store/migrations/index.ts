@@ -7,7 +7,6 @@ import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
 
-
 /**
  * Every migration, in order. Append-only. They are TypeScript modules (not .sql files) so the build
  * copies them into dist/ with the rest of the code.

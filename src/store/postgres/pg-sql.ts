@@ -17,7 +17,9 @@ export type Params = Record<string, unknown>;
 const int8 = 20;
 export const TYPES: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === int8 ? (value: string) => Number(value) : (pg.types.getTypeParser(oid, format) as (value: string) => unknown)) as pg.CustomTypesConfig['getTypeParser'],
+    oid === int8
+      ? (value: string) => Number(value)
+      : (pg.types.getTypeParser(oid, format) as (value: string) => unknown)) as pg.CustomTypesConfig['getTypeParser'],
 };
 
 const cache = new Map<string, { text: string; names: string[] }>();

@@ -50,7 +50,11 @@ export class PostgresProcessRepository implements ProcessRepository {
   }
 
   async reap(now: number): Promise<string[]> {
-    const reaped = await rows<{ id: string }>(this.pool, 'UPDATE processes SET stopped_at = @now WHERE stopped_at IS NULL AND alive_until <= @now RETURNING id', { now });
+    const reaped = await rows<{ id: string }>(
+      this.pool,
+      'UPDATE processes SET stopped_at = @now WHERE stopped_at IS NULL AND alive_until <= @now RETURNING id',
+      { now },
+    );
     return reaped.map((item) => item.id);
   }
 

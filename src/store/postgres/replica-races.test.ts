@@ -26,7 +26,12 @@ describe.skipIf(!runs)(`replicas racing on one database${postgresSkipNote()}`, (
   });
 
   /** Ids of earlier rows of the same anchor or destination that are not finished yet. */
-  async function unfinishedBefore(store: PostgresStore, table: 'triggers' | 'outbox', group: 'anchor' | 'destination', item: { id: number; anchor?: string; destination?: string }) {
+  async function unfinishedBefore(
+    store: PostgresStore,
+    table: 'triggers' | 'outbox',
+    group: 'anchor' | 'destination',
+    item: { id: number; anchor?: string; destination?: string },
+  ) {
     const found = await store.pool.query<{ id: number }>(
       `SELECT id FROM ${table} WHERE ${group} = $1 AND id < $2 AND state IN ('pending', 'working', 'sending')`,
       [item[group], item.id],
@@ -35,12 +40,15 @@ describe.skipIf(!runs)(`replicas racing on one database${postgresSkipNote()}`, (
   }
 
   /** Every worker of every replica claims and finishes until nothing is left; returns what each did, in order. */
-  async function drain<T>(claim: (store: PostgresStore, owner: string) => Promise<T | undefined>, finish: (store: PostgresStore, owner: string, item: T) => Promise<void>) {
+  async function drain<T>(
+    claim: (store: PostgresStore, owner: string) => Promise<T | undefined>,
+    finish: (store: PostgresStore, owner: string, item: T) => Promise<void>,
+  ) {
     const log: Array<{ event: 'claimed' | 'finished'; item: T; owner: string }> = [];
     const workers = replicas.flatMap((store, r) =>
       Array.from({ length: WORKERS_PER_REPLICA }, async (_, w) => {
         const owner = `replica-${r}/worker-${w}`;
-        for (let idle = 0; idle < 3; ) {
+        for (let idle = 0; idle < 3;) {
           const item = await claim(store, owner);
           if (!item) {
             idle++;
@@ -81,7 +89,10 @@ describe.skipIf(!runs)(`replicas racing on one database${postgresSkipNote()}`, (
       const ofAnchor = log.filter((entry) => entry.item.anchor === `A${a}`);
       // Claimed in id order, each finished before the next was claimed.
       expect(ofAnchor.filter((entry) => entry.event === 'claimed').map((entry) => entry.item.id)).toEqual(
-        ofAnchor.filter((entry) => entry.event === 'claimed').map((entry) => entry.item.id).sort((x, y) => x - y),
+        ofAnchor
+          .filter((entry) => entry.event === 'claimed')
+          .map((entry) => entry.item.id)
+          .sort((x, y) => x - y),
       );
     }
     expect(await first!.triggers.countByState()).toMatchObject({ pending: 0, working: 0, done: 240 });
@@ -90,7 +101,10 @@ describe.skipIf(!runs)(`replicas racing on one database${postgresSkipNote()}`, (
   it('outbox: each row sent once, one destination in order and one at a time', async () => {
     const [first] = replicas;
     for (let i = 0; i < 200; i += 20) {
-      await first!.outbox.add(Array.from({ length: 20 }, (_, j) => anOutboxRow(`row-${i + j}`, `D${(i + j) % 10}`)), 0);
+      await first!.outbox.add(
+        Array.from({ length: 20 }, (_, j) => anOutboxRow(`row-${i + j}`, `D${(i + j) % 10}`)),
+        0,
+      );
     }
     const log = await drain(
       async (store, owner) => {
@@ -129,7 +143,9 @@ describe.skipIf(!runs)(`replicas racing on one database${postgresSkipNote()}`, (
 
   it('the same trigger stored by every replica at once is stored once, with its messages once', async () => {
     const results = await Promise.all(
-      replicas.flatMap((store) => Array.from({ length: 5 }, () => store.triggers.enqueue(aTrigger({ key: 'same-event' }), [anOutboxRow('same-event:received')], 10))),
+      replicas.flatMap((store) =>
+        Array.from({ length: 5 }, () => store.triggers.enqueue(aTrigger({ key: 'same-event' }), [anOutboxRow('same-event:received')], 10)),
+      ),
     );
     expect(results.filter((result) => result.inserted)).toHaveLength(1);
     expect(new Set(results.map((result) => result.trigger.id)).size).toBe(1);

@@ -16,7 +16,14 @@ export class PostgresScheduleFireRepository implements ScheduleFireRepository {
       `INSERT INTO schedule_fires (schedule, slot, fired_at, status, reason, trigger_key, run_id)
        VALUES (@schedule, @slot, @firedAt, @status, @reason, @triggerKey, NULL)
        ON CONFLICT (schedule, slot) DO NOTHING`,
-      { schedule: fire.schedule, slot: fire.slot, firedAt: fire.firedAt, status: fire.status, reason: fire.reason ?? null, triggerKey: fire.triggerKey ?? null },
+      {
+        schedule: fire.schedule,
+        slot: fire.slot,
+        firedAt: fire.firedAt,
+        status: fire.status,
+        reason: fire.reason ?? null,
+        triggerKey: fire.triggerKey ?? null,
+      },
     );
     return inserted > 0;
   }
