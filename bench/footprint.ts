@@ -11,9 +11,9 @@ import { execSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { LISTED_AT_SETTING, WATERMARK_SETTING } from '../src/core/tracker/tracker.js';
 import { openSqliteStore } from '../src/store/sqlite-store.js';
 import { median, sleep, type Figure, type Section } from './report.js';
+import { TRACKER_LISTED_AT, TRACKER_WATERMARK } from '../src/core/ports/setting-keys.js';
 
 const SECTION = 'Footprint';
 const ROOT = resolve(import.meta.dirname, '..');
@@ -198,8 +198,8 @@ async function prefill(cwd: string): Promise<{ ms: number }> {
   // Steady state, as after earlier ticks: every run observed, the watermark and last full list recent
   // (the built-in emulator does not know these runs, so a fresh tracker would GET them and drop them).
   await store.trackedRuns.touch(runIds, now);
-  await store.settings.set(WATERMARK_SETTING, updatedAt);
-  await store.settings.set(LISTED_AT_SETTING, String(now));
+  await store.settings.set(TRACKER_WATERMARK, updatedAt);
+  await store.settings.set(TRACKER_LISTED_AT, String(now));
   store.db.pragma('wal_checkpoint(TRUNCATE)');
   await store.close();
   return { ms: performance.now() - begin };

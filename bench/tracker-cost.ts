@@ -8,12 +8,13 @@
  */
 import { AgentApiClient } from '../src/agent-api/index.js';
 import { TestClock } from '../src/core/ports/clock.js';
-import { SCAN_SETTING, Tracker, type TickReport } from '../src/core/tracker/tracker.js';
+import { Tracker, type TickReport } from '../src/core/tracker/tracker.js';
 import { startEmulator, type RunningEmulator } from '../src/emulator/index.js';
 import { createLogger } from '../src/log/create-logger.js';
 import { openSqliteStore, type SqliteStore } from '../src/store/sqlite-store.js';
 import { profiled } from './profile.js';
 import { measure, median, type Figure, type Section } from './report.js';
+import { TRACKER_SCAN } from '../src/core/ports/setting-keys.js';
 
 const SECTION = 'Tracker cost';
 const KEY = 'bench-tracker-key';
@@ -175,7 +176,7 @@ async function scale(tracked: number): Promise<ScaleResult> {
     for (let index = 0; index < MAX_WARMUP_TICKS; index++) {
       warmup.push(await bench.tick(changes));
       const [a, b] = warmup.slice(-2);
-      const scanning = Boolean(await bench.store.settings.get(SCAN_SETTING));
+      const scanning = Boolean(await bench.store.settings.get(TRACKER_SCAN));
       if (index >= 2 && !scanning && a && b && a.http === b.http && b.report.changed === changes) break;
     }
     const ticks: TickSample[] = [];

@@ -18,7 +18,7 @@ import { workerOwner, type Store } from './core/ports/store.js';
 import { Tracker } from './core/tracker/tracker.js';
 import { healthRoutes, notConfiguredRoute, type ReadinessCheck } from './http/health-routes.js';
 import { createCoreMetrics, createMetrics, type Metrics } from './http/metrics.js';
-import { createHttpServer, listen, type Route } from './http/server.js';
+import { createHttpServer, listen, type HttpRoute } from './http/server.js';
 import { cronCalendar } from './cron-calendar/cron-calendar.js';
 import { agentApiEndpoint, linearIntegration, slackIntegration } from './integrations.js';
 import { isRunningOnThisHost, newProcessIdentity, releaseProcessIdentity } from './host/process-identity.js';
@@ -235,7 +235,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       { name: 'database', check: () => store.ping() },
       { name: 'agent_api', check: () => probe.check() },
     ];
-    const routes: Route[] = [
+    const routes: HttpRoute[] = [
       ...healthRoutes({ checks, metrics, logger, now: () => clock.now() }),
       slack?.route ??
         notConfiguredRoute(

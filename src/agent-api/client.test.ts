@@ -318,9 +318,9 @@ describe('tolerance of servers that know more than we do', () => {
   it('stops when a server repeats a cursor', async () => {
     answer = { status: 200, body: JSON.stringify({ runs: [{ run_id: 'r', state: 'QUEUED' }], page_info: { has_next_page: true, next_cursor: 'same' } }) };
     const collect = async () => {
-      for await (const _run of client().allRuns()) {
-        // drain
-      }
+      const runs: RunItem[] = [];
+      for await (const run of client().allRuns()) runs.push(run);
+      return runs;
     };
     await expect(collect()).rejects.toMatchObject({ kind: 'invalid_response' });
   });

@@ -156,7 +156,7 @@ export class AgentApiClient implements AgentRuns {
   }
 
   private async once(call: Call): Promise<unknown> {
-    const url = `${this.baseUrl}${call.path}${call.query && call.query.size > 0 ? `?${call.query}` : ''}`;
+    const url = `${this.baseUrl}${call.path}${call.query && call.query.size > 0 ? `?${call.query.toString()}` : ''}`;
     const headers: Record<string, string> = {
       authorization: this.authorization,
       accept: 'application/json',

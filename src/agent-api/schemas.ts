@@ -31,7 +31,7 @@ const artifactSchema = z.looseObject({
 const artifactsSchema = z.array(z.unknown()).transform((items): Artifact[] =>
   items.flatMap((item) => {
     const parsed = artifactSchema.safeParse(item);
-    return parsed.success ? [parsed.data as Artifact] : [];
+    return parsed.success ? [parsed.data] : [];
   }),
 );
 

@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../config/index.js';
 import type { AppConfig } from '../config/types.js';
 import { AgentApiError } from '../core/ports/agent-runs.js';
-import { systemClock } from '../core/ports/clock.js';
+import { systemClock, type Clock } from '../core/ports/clock.js';
 import { silentLogger } from '../core/ports/logger.js';
 import { IntakeService } from '../core/intake/intake-service.js';
 import { type RunLookup } from '../core/schedules/schedule-fire.js';
@@ -133,7 +133,7 @@ export function registerSchedulesCommand(program: Command, context: CliContext):
       const schedule = find(loaded, name);
       await withStore(loaded.config, async (db) => {
         const api = runLookup(context, db);
-        const clock = { now: context.now, setTimer: systemClock.setTimer };
+        const clock: Clock = { now: context.now, setTimer: (fn, ms) => systemClock.setTimer(fn, ms) };
         const owner = `cli:${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
         const scheduler = new Scheduler({
           store: db,

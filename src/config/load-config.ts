@@ -118,7 +118,7 @@ function toRoute(route: FileRoute): Route {
     agent_identity_uid: route.agent_identity_uid,
     factory_uid: route.factory_uid,
   });
-  if (route.config !== undefined) out.config = compact(route.config) as AgentConfigInput;
+  if (route.config !== undefined) out.config = compact<AgentConfigInput>(route.config);
   return out;
 }
 

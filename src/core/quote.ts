@@ -14,9 +14,9 @@ export function quote(text: string): string {
 
 /** Platform text for a header line (a name, a title): line breaks and control characters become spaces. */
 export function oneLine(text: string): string {
-  // eslint-disable-next-line no-control-regex
+  // \p{Cc} is exactly U+0000–U+001F and U+007F–U+009F.
   return text
-    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+    .replace(/[\p{Cc}\u2028\u2029]+/gu, ' ')
     .replace(/\s+/g, ' ')
     .trim();
 }

@@ -87,7 +87,7 @@ export function cronCalendar(cron: string, timezone: string): ScheduleCalendar {
   try {
     fields = parse(cron);
   } catch (error) {
-    throw new Error(`invalid cron expression "${cron}": ${(error as Error).message}`);
+    throw new Error(`invalid cron expression "${cron}": ${(error as Error).message}`, { cause: error });
   }
   const formatter = formatterFor(timezone);
   const months = numericField('month', fields.month);

@@ -3,14 +3,14 @@
  * Fault injection, the request log and authentication happen before these, in `emulator.ts`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AgentConfig, RunItem } from '../core/ports/agent-runs.js';
+import type { RunItem } from '../core/ports/agent-runs.js';
 import type { EmulatorContext } from './context.js';
 import { encodeCursor } from './cursor.js';
 import type { CreateRunInput, FactoryRunInput } from './engine-types.js';
 import { isPlainObject, optionalString, readJsonObject, requireText, sendJson } from './http-util.js';
 import { ProblemError, badRequest } from './problem.js';
 import { parseListQuery } from './query.js';
-import type { Route } from './router.js';
+import type { EmulatorRoute } from './router.js';
 
 const SKILL_EXAMPLE = 'owner/repo:path/to/SKILL.md';
 
@@ -29,7 +29,7 @@ function parseCreate(body: Record<string, unknown>): CreateRunInput {
     if (!isPlainObject(config)) throw badRequest('config must be an object');
     if (config['name'] !== undefined && typeof config['name'] !== 'string') throw badRequest('config.name must be a string');
     optionalSkill(config['skill_spec'], 'config.skill_spec');
-    input.config = config as AgentConfig;
+    input.config = config;
   }
   const skill = optionalSkill(body['skill'], 'skill');
   if (skill !== undefined) input.skill = skill;
@@ -56,7 +56,7 @@ function parseFactory(body: Record<string, unknown>): FactoryRunInput {
 }
 
 /** The route table of /api/v1, paths relative to the base. */
-export function apiRoutes(ctx: EmulatorContext): Route[] {
+export function apiRoutes(ctx: EmulatorContext): EmulatorRoute[] {
   const { engine } = ctx;
 
   // `task_id` is the SDK's deprecated, still required name of the run id.

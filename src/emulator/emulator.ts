@@ -11,7 +11,7 @@ import { holdResponse, toProblem, type EmulatorContext } from './context.js';
 import { decodeSegment, sendHtml } from './http-util.js';
 import type { Timings } from './plan.js';
 import { ProblemError, problemBody, sendProblem } from './problem.js';
-import { dispatch, type Route } from './router.js';
+import { dispatch, type EmulatorRoute } from './router.js';
 import { RunEngine } from './run-engine.js';
 import { renderIndex, renderNotFound, renderSessionPage } from './session-page.js';
 import { testingRoutes } from './testing-routes.js';
@@ -71,7 +71,7 @@ function authenticate(ctx: EmulatorContext, req: IncomingMessage): void {
   if (!timingSafeEqual(given, expected)) throw new ProblemError(401, 'invalid API key', challenge);
 }
 
-async function handleApiRequest(ctx: EmulatorContext, routes: Route[], req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+async function handleApiRequest(ctx: EmulatorContext, routes: EmulatorRoute[], req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const entry = ctx.requests.record(req.method ?? 'GET', url, ctx.clock.now().toISOString());
   res.on('finish', () => {
     entry.status = res.statusCode;

@@ -84,9 +84,3 @@ function applyDirective(script: RunScript, verb: string, argument: string): void
       return;
   }
 }
-
-/** The script a revived run follows: the same, except that it does not block again. */
-export function withoutBlock(script: RunScript): RunScript {
-  const { block: _block, ...rest } = script;
-  return { ...rest, passThrough: [...script.passThrough] };
-}

@@ -47,7 +47,10 @@ export function renderSessionPage(run: RunItem, history: HistoryEntry[], followu
     ? `<ul>${followups.map((f) => `<li><span class="muted">${escapeHtml(f.at)}</span> ${escapeHtml(f.message)}</li>`).join('')}</ul>`
     : '<p class="muted">None yet.</p>';
   const artifacts = (run.artifacts ?? [])
-    .map((a) => `<li>${escapeHtml(a.artifact_type)}: ${safeLink(a.data?.['url'], String(a.data?.['url'] ?? JSON.stringify(a.data ?? {})))}</li>`)
+    .map((a) => {
+      const url = a.data?.['url'];
+      return `<li>${escapeHtml(a.artifact_type)}: ${safeLink(url, typeof url === 'string' ? url : JSON.stringify(a.data ?? {}))}</li>`;
+    })
     .join('');
   const body = `<p class="muted"><a href="/">All runs</a> · emulated session ${escapeHtml(run.session_id ?? '')}</p>
 <h1>${escapeHtml(run.title ?? run.run_id)}</h1>

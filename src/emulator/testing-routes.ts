@@ -7,7 +7,7 @@ import type { EmulatorContext } from './context.js';
 import type { DrivePatch } from './engine-types.js';
 import { isPlainObject, readJsonObject, requireText, sendJson } from './http-util.js';
 import { ProblemError, badRequest } from './problem.js';
-import type { Route } from './router.js';
+import type { EmulatorRoute } from './router.js';
 import { parseFault } from './traffic.js';
 
 function parseStatusMessage(value: unknown): string | StatusMessage {
@@ -43,7 +43,7 @@ function parseDrive(body: Record<string, unknown>): { state: string; patch: Driv
 }
 
 /** The route table of /_emulator, paths relative to it. */
-export function testingRoutes(ctx: EmulatorContext): Route[] {
+export function testingRoutes(ctx: EmulatorContext): EmulatorRoute[] {
   const { engine } = ctx;
   return [
     {

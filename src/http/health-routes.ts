@@ -2,7 +2,7 @@ import type { Logger } from '../core/ports/logger.js';
 import { sendJson } from './http-error.js';
 import type { Metrics } from './metrics.js';
 import { CachedReadiness, type ReadinessCheck } from './readiness.js';
-import type { Route } from './server.js';
+import type { HttpRoute } from './server.js';
 
 export type { ReadinessCheck } from './readiness.js';
 
@@ -11,7 +11,7 @@ export type { ReadinessCheck } from './readiness.js';
  * `/readyz` is anonymous: it says only `ok` or `fail` per check, from outcomes at most a few seconds
  * old (`CachedReadiness`); why a check fails goes to the log and `agent-bridge config check`.
  */
-export function healthRoutes(options: { checks: ReadinessCheck[]; metrics: Metrics; logger: Logger; now?: () => number }): Route[] {
+export function healthRoutes(options: { checks: ReadinessCheck[]; metrics: Metrics; logger: Logger; now?: () => number }): HttpRoute[] {
   const { checks, metrics, logger } = options;
   const readiness = new CachedReadiness(checks, {
     now: options.now ?? Date.now,
@@ -43,7 +43,7 @@ export function healthRoutes(options: { checks: ReadinessCheck[]; metrics: Metri
 }
 
 /** The route of an integration that is not configured: 404 with how to turn it on. */
-export function notConfiguredRoute(path: string, integration: string, howToEnable: string): Route {
+export function notConfiguredRoute(path: string, integration: string, howToEnable: string): HttpRoute {
   return {
     method: 'POST',
     path,

@@ -5,7 +5,7 @@ import { healthRoutes, notConfiguredRoute, type ReadinessCheck } from './health-
 import { HttpError } from './http-error.js';
 import { createMetrics } from './metrics.js';
 import { readBody } from './read-body.js';
-import { createHttpServer, listen, type RunningHttpServer, type Route } from './server.js';
+import { createHttpServer, listen, type RunningHttpServer, type HttpRoute } from './server.js';
 
 let running: RunningHttpServer | undefined;
 afterEach(async () => {
@@ -13,7 +13,7 @@ afterEach(async () => {
   running = undefined;
 });
 
-async function start(routes: Route[], checks: ReadinessCheck[] = []) {
+async function start(routes: HttpRoute[], checks: ReadinessCheck[] = []) {
   const metrics = createMetrics({ defaultMetrics: false });
   const server = createHttpServer({
     routes: [...healthRoutes({ checks, metrics, logger: silentLogger }), ...routes],
@@ -25,7 +25,7 @@ async function start(routes: Route[], checks: ReadinessCheck[] = []) {
   return { url: running.url, metrics };
 }
 
-const echo: Route = {
+const echo: HttpRoute = {
   method: 'POST',
   path: '/echo',
   handle: async (req, res) => {

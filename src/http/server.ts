@@ -13,7 +13,7 @@ import { BODY_LIMIT_BYTES, BODY_STALL_MS, declaresTooLarge, isClientAbort, readB
 export type ReadRequestBody = () => Promise<Buffer>;
 
 /** A route of the one HTTP server. Handlers get the unread request: some need the raw body. */
-export interface Route {
+export interface HttpRoute {
   method: 'GET' | 'POST';
   path: string;
   /**
@@ -26,7 +26,7 @@ export interface Route {
 }
 
 export interface HttpServerOptions {
-  routes: Route[];
+  routes: HttpRoute[];
   metrics: Metrics;
   logger: Logger;
   bodyLimitBytes?: number;
@@ -55,7 +55,7 @@ export interface RunningHttpServer {
 export function createHttpServer(options: HttpServerOptions): Server {
   const stallMs = options.bodyStallMs ?? BODY_STALL_MS;
   const budget = options.budget ?? new BodyBudget();
-  const byPath = new Map<string, Route[]>();
+  const byPath = new Map<string, HttpRoute[]>();
   for (const route of options.routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
   const refused = (path: string, status: number, code: string) => options.logger.debug({ route: path, status, code }, 'request refused');
 

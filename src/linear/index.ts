@@ -4,7 +4,7 @@ import type { Notifier } from '../core/ports/notifier.js';
 import type { IntakeService } from '../core/intake/intake-service.js';
 import { StartupError } from '../core/startup-error.js';
 import type { Store } from '../core/ports/store.js';
-import type { Route } from '../http/server.js';
+import type { HttpRoute } from '../http/server.js';
 import { sdkLinearApi, type LinearApi } from './linear-api.js';
 import { isAuthenticationError, linearErrorType } from './linear-errors.js';
 import { LinearNotifier } from './linear-notifier.js';
@@ -26,7 +26,7 @@ export interface LinearSettings extends LinearTriggerConfig {
 
 /** What the Linear integration plugs into the service. */
 export interface LinearIntegration {
-  route: Route;
+  route: HttpRoute;
   /** Comments on issues (`linear:`) and activities of agent sessions (`linear-session:`). */
   notifiers: Notifier[];
   enricher: PromptEnricher;

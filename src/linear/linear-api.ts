@@ -118,7 +118,7 @@ export function sdkLinearApi(client: LinearClient, timeoutMs = LINEAR_TIMEOUT_MS
       return data.teams.nodes.map((team) => ({ id: team.id, key: team.key, states: team.states.nodes.map((state) => state.name) }));
     },
     moveIssue: (issueId, stateId) => succeeded('issueUpdate', client.updateIssue(issueId, { stateId })),
-    createActivity: (input) => succeeded('agentActivityCreate', client.createAgentActivity(input as Parameters<LinearClient['createAgentActivity']>[0])),
+    createActivity: (input) => succeeded('agentActivityCreate', client.createAgentActivity(input)),
     setSessionLink: (agentSessionId, url) =>
       succeeded('agentSessionUpdate', client.updateAgentSession(agentSessionId, { externalUrls: [{ label: 'Open session', url }] })),
   };

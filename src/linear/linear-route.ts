@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../core/ports/logger.js';
 import { HttpError, sendJson } from '../http/http-error.js';
-import type { Route } from '../http/server.js';
+import type { HttpRoute } from '../http/server.js';
 import { parseLinearWebhook, type LinearWebhook } from './parse-webhook.js';
 import { checkWebhookTimestamp, linearSignatureHeaderMalformed, verifyLinearSignature } from './verify-webhook.js';
 import type { WebhookOutcome } from './webhook-handler.js';
@@ -26,7 +26,7 @@ export function linearWebhookRoute(options: {
   handle: (envelope: LinearWebhook, deliveryId: string | undefined) => Promise<WebhookOutcome>;
   logger: Logger;
   now?: () => number;
-}): Route {
+}): HttpRoute {
   const now = options.now ?? Date.now;
   return {
     method: 'POST',

@@ -37,7 +37,7 @@ export async function handleLinearWebhook(envelope: LinearWebhook, deliveryId: s
     return outcome;
   };
 
-  const trigger = await triggerOf(envelope, deliveryId, deps);
+  const trigger = triggerOf(envelope, deliveryId, deps);
   if (!trigger.input) return done({ outcome: 'ignored', reason: trigger.reason });
   const { input } = trigger;
   if (input.kind === 'start' && input.payload.unlessActive) {
@@ -49,7 +49,7 @@ export async function handleLinearWebhook(envelope: LinearWebhook, deliveryId: s
   return accepted ? { outcome: 'stored' } : { outcome: 'duplicate', reason: 'trigger seen before' };
 }
 
-async function triggerOf(envelope: LinearWebhook, deliveryId: string | undefined, deps: LinearWebhookDeps): Promise<{ input?: TriggerInput; reason: string }> {
+function triggerOf(envelope: LinearWebhook, deliveryId: string | undefined, deps: LinearWebhookDeps): { input?: TriggerInput; reason: string } {
   if (envelope.type === 'Issue') {
     const input = labelTrigger(envelope, deps.config, deliveryId ?? '', deps.triggerLabelIds?.());
     return input ? { input, reason: '' } : { reason: 'no trigger label change' };

@@ -10,7 +10,7 @@ export function slackAccessPolicy(allowedUsers: readonly string[]): AccessPolicy
   return {
     deny(trigger: Pick<StoredTrigger, 'source' | 'payload'>) {
       if (trigger.source !== 'slack' || allowed.size === 0) return undefined;
-      const requester = (trigger.payload as { requester?: { id?: string } }).requester;
+      const requester = trigger.payload.requester;
       if (requester?.id && allowed.has(requester.id)) return undefined;
       return `Sorry${requester?.id ? ` <@${requester.id}>` : ''}, only the people listed in this service's slack.allowed_users can start, steer or stop runs here.`;
     },

@@ -19,7 +19,7 @@ export function runChannels(run: Pick<TrackedRun, 'anchor' | 'destinations'>): s
 }
 
 /** Who asked for the run, from the trigger that started it (as its edge stored it). */
-export function starterOf(trigger: Pick<StoredTrigger, 'payload'> | undefined): Requester | undefined {
+export function starterOf(trigger: { payload: unknown } | undefined): Requester | undefined {
   const requester = (trigger?.payload as { requester?: Partial<Requester> } | undefined)?.requester;
   if (typeof requester?.platform !== 'string' || typeof requester.id !== 'string') return undefined;
   return { platform: requester.platform, id: requester.id, ...(typeof requester.name === 'string' && { name: requester.name }) };

@@ -3,19 +3,20 @@ import type { AccessPolicy, PromptEnricher } from '../core/ports/intake.js';
 import type { Logger } from '../core/ports/logger.js';
 import type { Notifier } from '../core/ports/notifier.js';
 import type { IntakeService } from '../core/intake/intake-service.js';
-import { anchorAliasKey, triggerKeyOfReceivedKey } from '../core/ports/messages.js';
+import { triggerKeyOfReceivedKey } from '../core/ports/messages.js';
 import type { Store } from '../core/ports/store.js';
-import type { Route } from '../http/server.js';
+import type { HttpRoute } from '../http/server.js';
 import { slackAccessPolicy } from './access.js';
 import { SlackPromptEnricher } from './prompt-context.js';
 import { createSlackApp } from './slack-app.js';
 import { SlackNotifier } from './slack-notifier.js';
 import { slackEventsRoute } from './slack-route.js';
+import { anchorAliasKey } from '../core/ports/setting-keys.js';
 
 /** What the Slack integration plugs into the service. */
 export interface SlackIntegration {
   /** `/slack/events` in HTTP mode; undefined in Socket Mode (the route then answers 404). */
-  route: Route | undefined;
+  route: HttpRoute | undefined;
   stop(): Promise<void>;
   notifier: Notifier;
   enricher: PromptEnricher;
@@ -37,7 +38,7 @@ export async function startSlack(config: SlackConfig, intake: IntakeService, sto
     logger,
   });
   const transport = config.transport;
-  let route: Route | undefined;
+  let route: HttpRoute | undefined;
   if (transport.kind === 'http' && slack.receiver) {
     route = slackEventsRoute({ receiver: slack.receiver, signingSecret: transport.signingSecret, logger });
     logger.info({ botUserId: slack.botUserId }, 'Slack is on (HTTP): POST /slack/events');

@@ -55,7 +55,7 @@ export class SlackPromptEnricher implements PromptEnricher {
   private async channelName(channel: string): Promise<string | undefined> {
     if (this.channels.has(channel)) return this.channels.get(channel);
     const answer = await this.deps.client.conversations.info({ channel });
-    const info = answer.channel as { name?: string; is_im?: boolean } | undefined;
+    const info = answer.channel;
     const name = info?.is_im ? 'direct message' : info?.name ? `#${info.name}` : undefined;
     this.channels.set(channel, name);
     return name;
@@ -65,7 +65,7 @@ export class SlackPromptEnricher implements PromptEnricher {
     const known = this.names.get(user);
     if (known) return known;
     const answer = await this.deps.client.users.info({ user });
-    const profile = answer.user as { name?: string; real_name?: string; profile?: { display_name?: string; real_name?: string } } | undefined;
+    const profile = answer.user;
     const name = profile?.profile?.display_name || profile?.profile?.real_name || profile?.real_name || profile?.name || user;
     this.names.set(user, name);
     return name;

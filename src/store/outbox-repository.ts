@@ -141,11 +141,11 @@ export class SqliteOutboxRepository implements OutboxRepository {
     return this.write(() => this.sentRow.run({ id, owner, result: toJson(result ?? null), now }).changes);
   }
 
-  async retryLater(id: number, owner: string, nextAttemptAt: number, error: string, _now: number): Promise<boolean> {
+  async retryLater(id: number, owner: string, nextAttemptAt: number, error: string): Promise<boolean> {
     return this.write(() => this.retryRow.run({ id, owner, nextAttemptAt, error }).changes);
   }
 
-  async markFailed(id: number, owner: string, error: string, _now: number): Promise<boolean> {
+  async markFailed(id: number, owner: string, error: string): Promise<boolean> {
     return this.write(() => this.failRow.run({ id, owner, error }).changes);
   }
 

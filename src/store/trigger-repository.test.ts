@@ -50,7 +50,7 @@ describeEachStore((adapter) => {
         kind: 'start',
         source: 'slack',
         anchor: 'slack:C1:1700.1',
-        payload: { text: 'fix the build', requester: 'U1' },
+        payload: aTrigger().payload,
         state: 'pending',
         attempts: 0,
         nextAttemptAt: 1000,
@@ -69,7 +69,11 @@ describeEachStore((adapter) => {
 
     it('stores a key once and adds its owed rows once', async () => {
       const first = await store.triggers.enqueue(aTrigger(), [anOutboxRow('Ev001:received')], 1000);
-      const again = await store.triggers.enqueue(aTrigger({ payload: { text: 'retried' } }), [anOutboxRow('Ev001:received'), anOutboxRow('Ev001:other')], 2000);
+      const again = await store.triggers.enqueue(
+        aTrigger({ payload: { prompt: 'retried', title: 'retried', origin: { source: 'cli' }, destinations: ['slack:C1:1700.1'] } }),
+        [anOutboxRow('Ev001:received'), anOutboxRow('Ev001:other')],
+        2000,
+      );
       expect(again.inserted).toBe(false);
       expect(again.trigger).toEqual(first.trigger);
       expect((await store.outbox.list()).map((r) => r.key)).toEqual(['Ev001:received']);

@@ -50,13 +50,11 @@ interface Row {
 
 /** A row as both stores return it. */
 export function toTrigger(row: Row): StoredTrigger {
+  // The payload is the JSON of what `enqueue` was given for this kind: the one place its type is restored.
+  const input = { key: row.key, kind: row.kind, source: row.source, anchor: row.anchor, payload: fromJson(row.payload) } as NewTrigger;
   return {
+    ...input,
     id: row.id,
-    key: row.key,
-    kind: row.kind,
-    source: row.source,
-    anchor: row.anchor,
-    payload: fromJson(row.payload),
     state: row.state,
     attempts: row.attempts,
     nextAttemptAt: row.next_attempt_at,

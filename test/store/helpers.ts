@@ -10,14 +10,21 @@ export function tempDir(prefix = 'agent-bridge-store-'): { dir: string; remove: 
 }
 
 export function aTrigger(overrides: Partial<NewTrigger> = {}): NewTrigger {
+  // Tests may pair a kind with another kind's payload: the store keeps whatever JSON it is given.
   return {
     key: 'Ev001',
     kind: 'start',
     source: 'slack',
     anchor: 'slack:C1:1700.1',
-    payload: { text: 'fix the build', requester: 'U1' },
+    payload: {
+      prompt: 'fix the build',
+      title: 'fix the build',
+      origin: { source: 'slack', channel: 'C1' },
+      destinations: ['slack:C1:1700.1'],
+      requester: { platform: 'slack', id: 'U1' },
+    },
     ...overrides,
-  };
+  } as NewTrigger;
 }
 
 export function anOutboxRow(key: string, destination = 'slack:C1:1700.1', payload: unknown = { text: key }): NewOutboxRow {

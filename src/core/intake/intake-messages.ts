@@ -2,7 +2,6 @@ import type { AgentApiError } from '../ports/agent-runs.js';
 import { receivedKey, type OutboxMessage, type RunSnapshot } from '../ports/messages.js';
 import { platformOf } from '../ports/notifier.js';
 import type { NewOutboxRow, StoredTrigger, TrackedRun } from '../ports/store.js';
-import type { StartPayload } from '../ports/triggers.js';
 
 /*
  * The messages the intake worker owes people, keyed so that each is owed once per trigger however
@@ -30,7 +29,7 @@ export function failureMessages(trigger: StoredTrigger, reason: string): NewOutb
     const what = trigger.kind === 'followup' ? 'Your reply could not be delivered to the run' : 'The run could not be stopped';
     return [notice(trigger, 'failed', `${what}: ${reason}.`)];
   }
-  const payload = trigger.payload as StartPayload;
+  const payload = trigger.payload;
   return payload.destinations.map((destination) => ({
     key: `failed:${trigger.key}:${destination}`,
     destination,

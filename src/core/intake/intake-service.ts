@@ -47,12 +47,7 @@ export class IntakeService {
             return { key: receivedKey(input.key, destination), destination, kind: 'received', payload: message };
           })
         : [];
-    const { inserted, trigger } = await this.deps.store.triggers.enqueue(
-      { key: input.key, kind: input.kind, source: input.source, anchor: input.anchor, payload: input.payload },
-      owed,
-      this.deps.clock.now(),
-      options.rememberKeys,
-    );
+    const { inserted, trigger } = await this.deps.store.triggers.enqueue(input, owed, this.deps.clock.now(), options.rememberKeys);
     if (inserted) this.deps.onStored?.();
     return { accepted: inserted, triggerId: trigger.id };
   }

@@ -7,10 +7,11 @@ import { AgentApiError, type AgentRuns } from '../ports/agent-runs.js';
 import { TestClock } from '../ports/clock.js';
 import type { AccessPolicy, PromptEnricher } from '../ports/intake.js';
 import { IntakeWorker } from './intake-worker.js';
-import { anchorAliasKey, type OutboxMessage } from '../ports/messages.js';
+import { type OutboxMessage } from '../ports/messages.js';
 import type { RoutingTable } from './routing.js';
 import { IntakeService } from './intake-service.js';
 import { referenceLine, type TriggerInput } from '../ports/triggers.js';
+import { anchorAliasKey } from '../ports/setting-keys.js';
 
 const API_KEY = 'intake-test-key';
 const ANCHOR = 'slack:C1:1700.1';

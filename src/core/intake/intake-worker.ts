@@ -3,14 +3,15 @@ import type { Clock } from '../ports/clock.js';
 import { explainAgentApiError } from '../explain-error.js';
 import type { Logger } from '../ports/logger.js';
 import type { OutboxMessage } from '../ports/messages.js';
-import { anchorAliasKey, receivedKey, transitionKey } from '../ports/messages.js';
+import { receivedKey, transitionKey } from '../ports/messages.js';
 import { noMetrics, type CoreMetrics } from '../ports/metrics.js';
 import { allowEveryone, deniedNotice, type AccessPolicy, type PromptEnricher } from '../ports/intake.js';
 import { failureMessages, notice, retryNotice, stoppingMessages } from './intake-messages.js';
 import { findRunByReference } from './reconcile.js';
 import { resolveRoute, type ResolvedRoute, type RoutingTable } from './routing.js';
-import type { NewOutboxRow, StoredTrigger, Store, TriggerEffects, TriggerOutcome } from '../ports/store.js';
-import { type CancelPayload, type FollowupPayload, type StartPayload, promptWithReference, requesterName } from '../ports/triggers.js';
+import type { NewOutboxRow, StoredTrigger, StoredTriggerOf, Store, TriggerEffects, TriggerOutcome } from '../ports/store.js';
+import { type StartPayload, promptWithReference, requesterName } from '../ports/triggers.js';
+import { anchorAliasKey, cancelledByKey } from '../ports/setting-keys.js';
 
 export interface IntakeOptions {
   /** How long a trigger is retried while the run API fails (`intake.retry_window`). */
@@ -121,8 +122,8 @@ export class IntakeWorker {
     return this.cancel(trigger);
   }
 
-  private async start(trigger: StoredTrigger): Promise<Settlement | undefined> {
-    const payload = trigger.payload as StartPayload;
+  private async start(trigger: StoredTriggerOf<'start'>): Promise<Settlement | undefined> {
+    const payload = trigger.payload;
     if (payload.followupIfLinked) {
       const current = await this.currentRun(trigger.anchor, payload.otherAnchors);
       if (current) return this.sendFollowup(trigger, current, payload.prompt, payload.reference);
@@ -232,8 +233,8 @@ export class IntakeWorker {
     });
   }
 
-  private async followup(trigger: StoredTrigger): Promise<Settlement> {
-    const payload = trigger.payload as FollowupPayload;
+  private async followup(trigger: StoredTriggerOf<'followup'>): Promise<Settlement> {
+    const payload = trigger.payload;
     const runId = await this.currentRun(trigger.anchor, payload.otherAnchors);
     // A reply in a thread that never had a run is conversation, not a request.
     if (!runId)
@@ -267,13 +268,13 @@ export class IntakeWorker {
     return settle({ state: 'done', runId }, { retrack: runId, owed: [accepted] });
   }
 
-  private async cancel(trigger: StoredTrigger): Promise<Settlement> {
-    const payload = trigger.payload as CancelPayload;
+  private async cancel(trigger: StoredTriggerOf<'cancel'>): Promise<Settlement> {
+    const payload = trigger.payload;
     const runId = payload.runId ?? (await this.currentRun(trigger.anchor, payload.otherAnchors));
     if (!runId) return settle({ state: 'ignored', error: 'no run at this anchor' }, { owed: [notice(trigger, 'nothing', 'There is no run here to stop.')] });
     const who = requesterName(payload.requester);
     // Written before the call so the tracker's CANCELLED announcement can say who it was.
-    if (who) await this.deps.store.settings.set(`cancelled_by:${runId}`, who);
+    if (who) await this.deps.store.settings.set(cancelledByKey(runId), who);
     try {
       await this.deps.runs.cancelRun(runId);
     } catch (error) {

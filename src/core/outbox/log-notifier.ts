@@ -14,10 +14,10 @@ export class LogNotifier implements Notifier {
 
   constructor(private readonly logger: Logger) {}
 
-  async deliver(delivery: Delivery): Promise<unknown> {
+  deliver(delivery: Delivery): Promise<unknown> {
     const { message } = delivery;
     this.logger.info({ destination: delivery.destination, kind: message.kind, ...runFields(message), outboxKey: delivery.key }, renderText(message));
-    return { logged: true };
+    return Promise.resolve({ logged: true });
   }
 }
 

@@ -40,7 +40,8 @@ export interface StatusMessage {
 
 export interface Artifact {
   artifact_type: string;
-  data?: Record<string, unknown>;
+  /** The API may send `null` for an artifact without data. */
+  data?: Record<string, unknown> | null;
   [field: string]: unknown;
 }
 

@@ -10,7 +10,7 @@ export interface AccessPolicy {
 
 /** The private notice owed to someone who may not do what they asked (one per trigger, by key). */
 export function deniedNotice(trigger: Pick<StoredTrigger, 'key' | 'anchor' | 'payload'>, reason: string): NewOutboxRow {
-  const requester = (trigger.payload as { requester?: { id?: string } }).requester?.id;
+  const requester = trigger.payload.requester?.id;
   const message: OutboxMessage = { kind: 'notice', text: reason, ...(requester && { privateTo: requester }) };
   return { key: `notice:denied:${trigger.key}`, destination: trigger.anchor, kind: 'notice', payload: message };
 }

@@ -56,11 +56,6 @@ export function triggerKeyOfReceivedKey(key: string, destination: string): strin
   return key.startsWith('received:') && key.endsWith(suffix) ? key.slice('received:'.length, -suffix.length) : undefined;
 }
 
-/** Settings key under which a thread created by a message of ours points to the trigger's anchor. */
-export function anchorAliasKey(anchor: string): string {
-  return `anchor_alias:${anchor}`;
-}
-
 /** Outbox key of a run's transition at a destination: (run, transition number, destination, kind). */
 export function transitionKey(runId: string, transition: number, destination: string, kind: 'status' | 'announce'): string {
   return `run:${runId}:${transition}:${destination}:${kind}`;

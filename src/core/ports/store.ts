@@ -1,3 +1,5 @@
+import type { TriggerInput } from './triggers.js';
+
 /**
  * The `Store` port: everything the core keeps durably — the trigger inbox, tracked runs, the links
  * between threads/issues and runs, processed event keys, the outbox, schedule fires, named leases and
@@ -30,20 +32,15 @@ export type TriggerKind = (typeof TRIGGER_KINDS)[number];
 export const TRIGGER_STATES = ['pending', 'working', 'done', 'failed', 'ignored'] as const;
 export type TriggerState = (typeof TRIGGER_STATES)[number];
 
-/** A normalised request from an edge (Slack, Linear, a schedule, the CLI), before it is stored. */
-export interface NewTrigger {
-  /** Dedupe key, unique across all triggers (e.g. the Slack event id). */
-  key: string;
-  kind: TriggerKind;
-  /** `slack` | `linear` | `schedule` | `cli`. */
-  source: string;
-  /** Where the request was made and answers go, e.g. `slack:C1:1700.1`. */
-  anchor: string;
-  /** Edge-specific details, stored as JSON. */
-  payload: unknown;
-}
+/**
+ * A normalised request from an edge (Slack, Linear, a schedule, the CLI), before it is stored: a key
+ * (unique across all triggers, e.g. the Slack event id), the source, the anchor (where the request was
+ * made and answers go, e.g. `slack:C1:1700.1`) and a payload typed by `kind`.
+ */
+export type NewTrigger = TriggerInput;
 
-export interface StoredTrigger extends NewTrigger {
+/** What the store adds to a trigger it keeps. */
+export interface TriggerRecord {
   id: number;
   state: TriggerState;
   /** How many times the trigger was claimed. */
@@ -58,6 +55,12 @@ export interface StoredTrigger extends NewTrigger {
   receivedAt: number;
   updatedAt: number;
 }
+
+/** A stored trigger; narrowing on `kind` types its payload. */
+export type StoredTrigger = NewTrigger & TriggerRecord;
+
+/** A stored trigger of one kind. */
+export type StoredTriggerOf<K extends TriggerKind> = Extract<StoredTrigger, { kind: K }>;
 
 /** A message owed to a person, persisted before it is sent. */
 export interface NewOutboxRow {

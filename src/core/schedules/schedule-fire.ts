@@ -2,7 +2,6 @@ import { AgentApiError, isTerminalState, type AgentRuns } from '../ports/agent-r
 import type { Clock } from '../ports/clock.js';
 import { explainError } from '../explain-error.js';
 import type { Logger } from '../ports/logger.js';
-import { anchorAliasKey } from '../ports/messages.js';
 import { pauseAfterFailures } from './schedule-failures.js';
 import { FIRE_STATUS, isManualSlot, scheduleDestinations, scheduleTriggerKey, type ScheduleDefinition } from './schedule-definition.js';
 import type { Slot } from '../ports/schedule-calendar.js';
@@ -10,6 +9,7 @@ import { readPause } from './schedule-pause.js';
 import type { ScheduleFire, Store } from '../ports/store.js';
 import { titleFrom } from '../title.js';
 import type { TriggerInput } from '../ports/triggers.js';
+import { anchorAliasKey } from '../ports/setting-keys.js';
 
 /**
  * One schedule slot from "due" to "trigger stored": record the (schedule, slot) once across

@@ -1,15 +1,11 @@
 import type { SettingRepository } from '../ports/store.js';
+import { schedulePausedKey } from '../ports/setting-keys.js';
 
 /**
  * Whether a schedule is paused, kept in the settings table so every process (service and CLI) on
  * the database sees the same answer. A resume is stored too (`paused: false`): its time is where the
  * count of failed runs in a row starts again.
  */
-
-/** The settings key of a schedule's pause state. */
-export function schedulePausedKey(schedule: string): string {
-  return `schedule_paused:${schedule}`;
-}
 
 export interface PauseState {
   paused: boolean;

@@ -3,10 +3,10 @@ import { aSchedule, at, ScheduleHarness } from '../../../test/core/schedule-harn
 import { AgentApiClient } from '../../agent-api/index.js';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { IntakeWorker } from '../intake/intake-worker.js';
-import { anchorAliasKey } from '../ports/messages.js';
 import { IntakeService } from '../intake/intake-service.js';
 import { Scheduler } from './scheduler.js';
 import { referenceLine } from '../ports/triggers.js';
+import { anchorAliasKey } from '../ports/setting-keys.js';
 
 /*
  * A scheduled fire end to end through the core: the scheduler stores the trigger, the real intake

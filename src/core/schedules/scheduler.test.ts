@@ -3,11 +3,12 @@ import { aSchedule, at, DAY0, everyCalendar, HOUR, MINUTE, ScheduleHarness } fro
 import { tempDir } from '../../../test/store/helpers.js';
 import { openSqliteStore } from '../../store/sqlite-store.js';
 import { AgentApiError } from '../ports/agent-runs.js';
-import { anchorAliasKey, receivedKey } from '../ports/messages.js';
+import { receivedKey } from '../ports/messages.js';
 import { FIRE_LEASE_MS } from './schedule-fire.js';
 import { scheduleTriggerKey } from './schedule-definition.js';
 import { writePause } from './schedule-pause.js';
 import type { Scheduler } from './scheduler.js';
+import { anchorAliasKey } from '../ports/setting-keys.js';
 
 let h: ScheduleHarness;
 const running: Scheduler[] = [];
@@ -127,7 +128,17 @@ describe('Scheduler firing', () => {
     const key = scheduleTriggerKey('nightly', slot);
     // What a crash right after the submit leaves: the fire still `recorded`, its trigger stored.
     await h.store.scheduleFires.record({ schedule: 'nightly', slot, firedAt: DAY0, status: 'recorded', triggerKey: key });
-    await h.store.triggers.enqueue({ key, kind: 'start', source: 'schedule', anchor: key, payload: {} }, [], DAY0);
+    await h.store.triggers.enqueue(
+      {
+        key,
+        kind: 'start',
+        source: 'schedule',
+        anchor: key,
+        payload: { prompt: 'p', title: 't', origin: { source: 'schedule', schedule: 'nightly' }, destinations: ['log:schedule:nightly'] },
+      },
+      [],
+      DAY0,
+    );
     await writePause(h.store.settings, 'nightly', { paused: true, at: DAY0 });
     await started([aSchedule({ notify: { linearIssue: 'ENG-7' } })]);
     expect(await h.statuses()).toEqual(['00:00 submitted']);

@@ -1,10 +1,7 @@
-import type { Clock } from '../ports/clock.js';
-import type { Logger } from '../ports/logger.js';
 import type { Slot } from '../ports/schedule-calendar.js';
 import { pauseAfterFailures } from './schedule-failures.js';
 import { ScheduleFirer, type FireDeps, type FireOutcome } from './schedule-fire.js';
 import { isManualSlot, manualSlot, type ScheduleDefinition } from './schedule-definition.js';
-import type { Store } from '../ports/store.js';
 
 export interface SchedulerOptions {
   /**

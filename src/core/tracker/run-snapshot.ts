@@ -2,7 +2,7 @@
  * The one place that turns a run as the API reports it into a run as people see it, so the tracker
  * (which stores it in outbox payloads) and the notifiers (which render it) never disagree.
  */
-import type { Artifact, RunItem } from '../ports/agent-runs.js';
+import type { RunItem } from '../ports/agent-runs.js';
 import type { RunSnapshot } from '../ports/messages.js';
 
 /**
@@ -24,7 +24,7 @@ export function statusText(status: RunItem['status_message']): string | undefine
 export function pullRequestUrls(artifacts: RunItem['artifacts']): string[] {
   if (!Array.isArray(artifacts)) return [];
   const urls: string[] = [];
-  for (const artifact of artifacts as Artifact[]) {
+  for (const artifact of artifacts) {
     if (artifact?.artifact_type !== 'PULL_REQUEST') continue;
     const url = artifact.data?.['url'];
     if (typeof url === 'string' && url !== '') urls.push(url);

@@ -3,7 +3,7 @@ import { SLACK, TrackerHarness, listRequests, runKeys } from '../../../test/core
 import { TestClock } from '../ports/clock.js';
 import type { OutboxMessage } from '../ports/messages.js';
 import type { Store } from '../ports/store.js';
-import { LISTED_AT_SETTING, SCAN_SETTING, WATERMARK_SETTING } from './tracker.js';
+import { TRACKER_LISTED_AT, TRACKER_SCAN, TRACKER_WATERMARK } from '../ports/setting-keys.js';
 
 let h: TrackerHarness;
 beforeEach(async () => {
@@ -148,14 +148,14 @@ describe('Tracker watermark', () => {
     await tracker.tick(); // fresh database: one GET, no list
     expect(listRequests(await h.requests())).toEqual([]);
     const first = h.emulator.engine.get(runId)?.updated_at;
-    expect(await h.setting(WATERMARK_SETTING)).toBe(first);
+    expect(await h.setting(TRACKER_WATERMARK)).toBe(first);
     const driven = h.drive(runId, 'INPROGRESS');
     await h.advance(INTERVAL);
     await h.clearRequests();
     await tracker.tick();
     const [list] = listRequests(await h.requests());
     expect(list?.query['updated_after']).toBe(new Date(Date.parse(first as string) - 5000).toISOString());
-    expect(await h.setting(WATERMARK_SETTING)).toBe(driven.updated_at);
+    expect(await h.setting(TRACKER_WATERMARK)).toBe(driven.updated_at);
     // The server's clock is an hour behind ours: a watermark from our clock could not be this.
     expect(Date.parse(driven.updated_at as string)).toBeLessThan(h.clock.now() - 3_000_000);
   });
@@ -167,7 +167,7 @@ describe('Tracker watermark', () => {
     h.drive(runId, 'BLOCKED');
     await h.advance(INTERVAL);
     await first.tick();
-    const watermark = await h.setting(WATERMARK_SETTING);
+    const watermark = await h.setting(TRACKER_WATERMARK);
     const rows = await h.keys();
     // The first process died holding the lease; the new one takes over once it expires.
     await h.advance(30_000);
@@ -186,12 +186,12 @@ describe('Tracker watermark', () => {
     const tracker = h.tracker();
     const runId = await h.track();
     await tracker.tick();
-    const watermark = await h.setting(WATERMARK_SETTING);
+    const watermark = await h.setting(TRACKER_WATERMARK);
     h.drive(runId, 'INPROGRESS');
     await h.advance(INTERVAL);
     await h.fault({ count: 1, status: 503 });
     expect(await tracker.tick()).toEqual({ ran: true, requests: 1, changed: 0, tracked: 1 });
-    expect(await h.setting(WATERMARK_SETTING)).toBe(watermark);
+    expect(await h.setting(TRACKER_WATERMARK)).toBe(watermark);
     expect(h.logger.at('warn').find((line) => line.fields['status'] === 503)?.msg).toBe('listing changed runs failed; watermark unchanged');
     await h.advance(INTERVAL);
     expect((await tracker.tick()).changed).toBe(1);
@@ -263,16 +263,16 @@ describe('Tracker cost', () => {
     await h.advance(INTERVAL);
     const first = ids.map((id) => h.drive(id, 'INPROGRESS'));
     expect(await tracker.tick()).toMatchObject({ requests: 2, changed: 4 }); // pages 1–2 of 5
-    expect(await h.setting(SCAN_SETTING)).not.toBe('');
+    expect(await h.setting(TRACKER_SCAN)).not.toBe('');
     await h.advance(INTERVAL);
     h.drive(newest, 'BLOCKED'); // its page was passed
     await h.advance(INTERVAL);
     const last = h.drive(oldest, 'BLOCKED'); // on the last page, later than everything else
     expect(await tracker.tick()).toMatchObject({ requests: 2, changed: 4 });
     expect(await tracker.tick()).toMatchObject({ requests: 1, changed: 2 });
-    expect(await h.setting(SCAN_SETTING)).toBe('');
+    expect(await h.setting(TRACKER_SCAN)).toBe('');
     // The traversal's watermark comes from its first tick, not from `last`: the next one lists `newest` again.
-    expect(await h.setting(WATERMARK_SETTING)).toBe(first[9]?.updated_at);
+    expect(await h.setting(TRACKER_WATERMARK)).toBe(first[9]?.updated_at);
     expect(Date.parse(last.updated_at as string)).toBeGreaterThan(Date.parse(first[9]?.updated_at as string) + 5000);
     for (let tick = 0; tick < 3; tick++) await tracker.tick();
     expect((await h.keys()).filter((key) => key.includes(newest))).toEqual(runKeys(newest, SLACK, [1, 'status'], [2, 'status', 'announce']));
@@ -303,8 +303,8 @@ describe('Tracker cost', () => {
       pages += listRequests(await h.requests()).length;
     }
     expect(pages).toBe(100);
-    expect(await h.setting(WATERMARK_SETTING)).toBe(moved.updated_at);
-    expect(await h.setting(LISTED_AT_SETTING)).toBeDefined();
+    expect(await h.setting(TRACKER_WATERMARK)).toBe(moved.updated_at);
+    expect(await h.setting(TRACKER_LISTED_AT)).toBeDefined();
 
     await h.advance(INTERVAL);
     const changed = ids.slice(0, 5).map((id) => h.drive(id, 'INPROGRESS').run_id);

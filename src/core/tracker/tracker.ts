@@ -18,15 +18,10 @@ import { ANNOUNCED_STATES, receivedKey, transitionKey, type OutboxMessage } from
 import type { CoreMetrics } from '../ports/metrics.js';
 import { toSnapshot } from './run-snapshot.js';
 import type { NewOutboxRow, Store, TrackedRun } from '../ports/store.js';
+import { TRACKER_LISTED_AT, TRACKER_SCAN, TRACKER_WATERMARK, cancelledByKey } from '../ports/setting-keys.js';
 
 /** Name of the lease one process holds while it ticks. */
 export const TRACKER_LEASE = 'tracker';
-/** Setting: the largest server `updated_at` seen (the server's own string). */
-export const WATERMARK_SETTING = 'tracker.watermark';
-/** Setting: a list traversal cut short by `maxPagesPerTick`, resumed by the next tick (JSON). */
-export const SCAN_SETTING = 'tracker.scan';
-/** Setting: when (our clock) the last complete list traversal started. */
-export const LISTED_AT_SETTING = 'tracker.listed_at';
 
 export interface TrackerOptions {
   /** List page size (1–500). */
@@ -143,7 +138,7 @@ export class Tracker {
     }
     const pass: Pass = { now, requests: 0, changed: 0, gets: this.limits.maxGets, observed: new Set(), seen: [] };
     if ((await this.store.trackedRuns.countTracked()) > 0) {
-      const watermark = await this.store.settings.get(WATERMARK_SETTING);
+      const watermark = await this.store.settings.get(TRACKER_WATERMARK);
       if (instant(watermark) !== undefined) await this.listPhase(pass, watermark as string);
       else await this.bootstrap(pass);
       await this.getPhase(pass);
@@ -195,8 +190,8 @@ export class Tracker {
       await this.flushSeen(pass);
       const next = page.page_info.next_cursor;
       if (!page.page_info.has_next_page || !next) {
-        if (scan.top !== null && isLater(scan.top, watermark)) await this.store.settings.set(WATERMARK_SETTING, scan.top);
-        await this.store.settings.set(LISTED_AT_SETTING, String(scan.startedAt));
+        if (scan.top !== null && isLater(scan.top, watermark)) await this.store.settings.set(TRACKER_WATERMARK, scan.top);
+        await this.store.settings.set(TRACKER_LISTED_AT, String(scan.startedAt));
         if (resumed) await this.saveScan(undefined);
         return;
       }
@@ -215,7 +210,7 @@ export class Tracker {
       top = later(top, item?.updated_at);
     }
     await this.flushSeen(pass);
-    if (top !== null) await this.store.settings.set(WATERMARK_SETTING, top);
+    if (top !== null) await this.store.settings.set(TRACKER_WATERMARK, top);
   }
 
   /**
@@ -225,7 +220,7 @@ export class Tracker {
    */
   private async getPhase(pass: Pass): Promise<void> {
     if (pass.gets <= 0) return;
-    const listedAt = Number((await this.store.settings.get(LISTED_AT_SETTING)) ?? Number.NaN);
+    const listedAt = Number((await this.store.settings.get(TRACKER_LISTED_AT)) ?? Number.NaN);
     const seenBefore = listedAt >= pass.now - this.limits.staleAfterMs ? NEVER_SEEN : pass.now - this.limits.staleAfterMs;
     const candidates = [
       ...(await this.store.trackedRuns.listTrackedNotInStates(KNOWN_RUN_STATES, pass.gets)),
@@ -296,7 +291,7 @@ export class Tracker {
     const transition = stored.transition + 1;
     const snapshot = toSnapshot({ ...run, session_link: sessionLink }, stored.title ?? stored.runId);
     // Who pressed Cancel is known to the intake worker only, which leaves it in a setting.
-    const cancelledBy = announce && run.state === 'CANCELLED' ? await this.store.settings.get(`cancelled_by:${stored.runId}`) : undefined;
+    const cancelledBy = announce && run.state === 'CANCELLED' ? await this.store.settings.get(cancelledByKey(stored.runId)) : undefined;
     return stored.destinations.flatMap((destination) => {
       const received = receivedKey(stored.triggerKey ?? stored.runId, destination);
       const status: OutboxMessage = { kind: 'status', run: snapshot, receivedKey: received };
@@ -335,7 +330,7 @@ export class Tracker {
   }
 
   private async loadScan(): Promise<Scan | undefined> {
-    const text = await this.store.settings.get(SCAN_SETTING);
+    const text = await this.store.settings.get(TRACKER_SCAN);
     if (!text) return undefined;
     try {
       const scan = JSON.parse(text) as Scan;
@@ -347,6 +342,6 @@ export class Tracker {
 
   /** The settings port has no delete: an empty value means "no traversal in progress". */
   private async saveScan(scan: Scan | undefined): Promise<void> {
-    await this.store.settings.set(SCAN_SETTING, scan === undefined ? '' : JSON.stringify(scan));
+    await this.store.settings.set(TRACKER_SCAN, scan === undefined ? '' : JSON.stringify(scan));
   }
 }

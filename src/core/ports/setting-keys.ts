@@ -1,0 +1,27 @@
+/**
+ * Every name the core keeps in the store's `settings` (SettingRepository), in one place so the key
+ * space can be read at once. The names are stored in existing databases: renaming one needs a
+ * migration, so their spelling stays as first shipped.
+ */
+
+/** The tracker's `updated_after` watermark: the largest `updated_at` the server returned. */
+export const TRACKER_WATERMARK = 'tracker.watermark';
+/** A list traversal cut short by `maxPagesPerTick`, resumed by the next tick (JSON). */
+export const TRACKER_SCAN = 'tracker.scan';
+/** When (our clock) the last complete list traversal started. */
+export const TRACKER_LISTED_AT = 'tracker.listed_at';
+
+/** Who asked to stop a run, for its CANCELLED announcement. */
+export function cancelledByKey(runId: string): string {
+  return `cancelled_by:${runId}`;
+}
+
+/** Where a thread created by a message of ours points: the anchor of the trigger that made it. */
+export function anchorAliasKey(anchor: string): string {
+  return `anchor_alias:${anchor}`;
+}
+
+/** Whether a schedule is paused (and since when, why), JSON. */
+export function schedulePausedKey(schedule: string): string {
+  return `schedule_paused:${schedule}`;
+}
