@@ -1,12 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { referenceLine } from '../../src/core/ports/triggers.js';
+import { afterAll, beforeAll, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { scheduleTriggerKey } from '../../src/core/schedules/schedule-definition.js';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
 import { tempDir } from '../helpers/spawn-cli.js';
 import { BridgePool, seededRandom, sleep, stressSeed } from './crash-harness.js';
+import { expectEverySlotOnce } from './schedule-checks.js';
 
 /*
  * Issue 9 with real processes: two services on one SQLite file fire a schedule every second; one of
@@ -62,31 +61,9 @@ it('two processes on one database fire each slot once, also when one is killed m
 
   const store = openSqliteStore({ path: join(cwd, 'bridge.db') });
   try {
-    const fires = (await store.scheduleFires.list('every-second', 1_000)).reverse();
-    const slots = fires.map((fire) => fire.slot);
-    expect(new Set(slots).size, 'a slot recorded twice').toBe(slots.length);
-    expect(
-      fires.filter((fire) => fire.status === 'recorded'),
-      'fires left unfinished',
-    ).toEqual([]);
-    // No slot lost between the first fire and the last (the keys are local wall times, one second apart).
-    const fired = fires.filter((fire) => fire.status !== 'missed' && fire.status !== 'skipped');
-    const first = Date.parse(`${fired[0]!.slot}Z`);
-    const last = Date.parse(`${fired.at(-1)!.slot}Z`);
-    expect(fired.length, `slots ${fired[0]!.slot}…${fired.at(-1)!.slot}`).toBe((last - first) / 1000 + 1);
-    // Each fired slot: one trigger, and exactly one run carrying its reference line.
-    const runs = emulator.engine.list({ limit: 10_000 }).runs;
-    for (const fire of fired) {
-      const key = scheduleTriggerKey('every-second', fire.slot);
-      expect(fire.triggerKey).toBe(key);
-      expect(
-        runs.filter((run) => run.prompt?.includes(referenceLine(key))),
-        `runs of ${fire.slot}`,
-      ).toHaveLength(1);
-    }
-    expect(runs).toHaveLength(fired.length);
+    const figures = await expectEverySlotOnce(store, emulator, 'every-second');
     console.log(
-      `[schedules-processes] seed ${SEED}: ${fired.length} slots fired by 2 processes (one killed and restarted), ${runs.length} runs, ${fires.length - fired.length} missed or skipped`,
+      `[schedules-processes] seed ${SEED}: ${figures.fired} slots fired by 2 processes (one killed and restarted), ${figures.runs} runs, ${figures.missedOrSkipped} missed or skipped`,
     );
   } finally {
     await store.close();
