@@ -1,27 +1,30 @@
 import { AgentApiClient } from './agent-api/index.js';
 import { runApiProbe } from './agent-api/readiness-probe.js';
+import { serviceRoutes } from './compose/http-routes.js';
+import { agentApiEndpoint, linearIntegration, slackIntegration } from './compose/integrations.js';
+import { Shutdown } from './compose/shutdown.js';
+import { Wake } from './compose/wake.js';
+import { startWorkLoops } from './compose/work-loops.js';
 import { routingTable } from './config/routing-table.js';
 import type { AppConfig } from './config/types.js';
-import type { AgentRuns } from './core/ports/agent-runs.js';
-import { systemClock, type Clock } from './core/ports/clock.js';
+import { IntakeService } from './core/intake/intake-service.js';
 import { IntakeWorker } from './core/intake/intake-worker.js';
 import { Liveness } from './core/liveness/liveness.js';
-import type { AccessPolicy } from './core/ports/intake.js';
 import { LogNotifier } from './core/outbox/log-notifier.js';
-import type { Logger } from './core/ports/logger.js';
-import { startLoop, type RunningLoop } from './core/loop.js';
-import type { Notifier } from './core/ports/notifier.js';
 import { OutboxWorker } from './core/outbox/outbox-worker.js';
-import { IntakeService } from './core/intake/intake-service.js';
-import { Scheduler } from './core/schedules/scheduler.js';
+import type { AgentRuns } from './core/ports/agent-runs.js';
+import { systemClock, type Clock } from './core/ports/clock.js';
+import type { AccessPolicy } from './core/ports/intake.js';
+import type { Logger } from './core/ports/logger.js';
+import type { Notifier } from './core/ports/notifier.js';
 import { workerOwner, type Store } from './core/ports/store.js';
+import { Scheduler } from './core/schedules/scheduler.js';
 import { Tracker } from './core/tracker/tracker.js';
-import { healthRoutes, notConfiguredRoute, type ReadinessCheck } from './http/health-routes.js';
-import { createCoreMetrics, createMetrics, type Metrics } from './http/metrics.js';
-import { createHttpServer, listen, type HttpRoute } from './http/server.js';
 import { cronCalendar } from './cron-calendar/cron-calendar.js';
-import { agentApiEndpoint, linearIntegration, slackIntegration } from './integrations.js';
 import { isRunningOnThisHost, newProcessIdentity, releaseProcessIdentity } from './host/process-identity.js';
+import { createCoreMetrics, createMetrics, type Metrics } from './http/metrics.js';
+import { createHttpServer, listen } from './http/server.js';
+import { slackAccessPolicy } from './slack/access.js';
 import { describeDatabase, openStore } from './store/open-store.js';
 
 export interface ServiceOptions {
@@ -52,78 +55,71 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
+/** Deliveries at once: one slow thread does not hold up the others (the store keeps each destination in order). */
 const OUTBOX_CONCURRENCY = 16;
-const HOUR = 3_600_000;
-/** How long a stopped or dead process stays listed in the database (diagnostics). */
-const PROCESS_RETENTION_MS = 7 * 24 * HOUR;
 
 /**
- * The composition root: builds every part from the validated config and starts it. Nothing below
- * reads the environment; everything gets what it needs from here.
+ * The composition root: builds every part from the validated config and starts it, in the order of
+ * the steps below; `shutdown` stops them in the reverse order. Nothing below reads the environment.
  */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const { config, logger } = options;
   const clock = options.clock ?? systemClock;
-  const stops: Array<() => Promise<void>> = [];
-  const stopAll = async () => {
-    for (const stop of stops.reverse()) {
-      try {
-        await stop();
-      } catch (error) {
-        logger.error({ err: error }, 'error while stopping');
-      }
-    }
-  };
+  const leases = options.overrides?.leases;
+  const shutdown = new Shutdown(logger);
 
   try {
+    // 1. The database (closed last).
     const store = await openStore(config.database, { onProblem: (error) => logger.warn({ err: error }, 'database connection problem (recovering)') });
-    stops.push(() => store.close());
+    shutdown.add('database', () => store.close());
     const metrics = createMetrics();
     const coreMetrics = createCoreMetrics(metrics.registry, () => store.outbox.counts());
 
+    // 2. The run API: the configured one, or the built-in emulator.
     const api = await agentApiEndpoint(config, logger);
-    if (api.emulator) stops.push(() => api.emulator!.close());
+    const emulator = api.emulator;
+    if (emulator) shutdown.add('emulator', () => emulator.close());
     const client = new AgentApiClient({
       baseUrl: api.baseUrl,
       apiKey: api.apiKey,
       onRequest: ({ call, status }) => metrics.agentApiRequests.inc({ call, status: String(status) }),
       onRetry: ({ call, attempt, delayMs, error }) => logger.warn({ call, attempt, delayMs, code: error.code, status: error.status }, 'retrying run API call'),
     });
-    stops.push(() => client.close());
+    shutdown.add('run API client', () => client.close());
     const agentRuns = options.overrides?.wrapAgentRuns?.(client) ?? client;
 
-    // One owner per process: leases and claims are held by it (or by its workers, `<owner>/<worker>`),
-    // never shared between processes; what it holds is free as soon as it stops or stops beating.
-    const leases = options.overrides?.leases;
+    // 3. This process among the replicas: its leases and claims are held by its id (its workers',
+    // `<id>/<worker>`), and are free as soon as it stops or stops beating. Registered before any worker
+    // starts, so a restart takes over its dead predecessor's work at once.
     const self = newProcessIdentity();
-    const owner = self.id;
     const liveness = new Liveness({ store, clock, logger: logger.child({ component: 'liveness' }), self, isRunning: isRunningOnThisHost });
-    // Before any worker starts: a restart takes over its dead predecessor's work at once.
     await liveness.start();
-    stops.push(async () => {
+    shutdown.add('liveness', async () => {
       await liveness.stop();
       releaseProcessIdentity(self.id);
     });
-    let wakeWorkers = () => {};
-    let access: AccessPolicy | undefined = options.overrides?.access;
-    const intakeService = new IntakeService({ store, clock, onStored: () => wakeWorkers(), access: { deny: (trigger) => access?.deny(trigger) } });
-    const slack = await slackIntegration(config, intakeService, store, logger);
-    // Before the database closes; an event stored while the workers stop is worked on the next start.
-    if (slack) stops.push(() => slack.stop());
-    access ??= slack?.access;
-    const linear = await linearIntegration(config, intakeService, store, logger, () => clock.now());
 
-    const intake = new IntakeWorker({
+    // 4. The front door and the edges that hand it requests.
+    const stored = new Wake();
+    const access = options.overrides?.access ?? slackAccessPolicy(config.slack.allowedUsers);
+    const intake = new IntakeService({ store, clock, access, onStored: stored.fire });
+    const slack = await slackIntegration(config, intake, store, logger);
+    // Before the database closes; an event stored while the workers stop is worked on the next start.
+    if (slack) shutdown.add('slack', () => slack.stop());
+    const linear = await linearIntegration(config, intake, store, logger, () => clock.now());
+
+    // 5. The workers of the core.
+    const intakeWorker = new IntakeWorker({
       store,
       runs: agentRuns,
       clock,
       logger: logger.child({ component: 'intake' }),
       routing: routingTable(config),
-      owner,
+      owner: self.id,
       options: { retryWindowMs: config.intake.retryWindowMs, ...(leases?.intakeMs && { leaseMs: leases.intakeMs }) },
       metrics: coreMetrics,
       enrichers: { ...(slack && { slack: slack.enricher }), ...(linear && { linear: linear.enricher }) },
-      ...(access && { access }),
+      access,
     });
     const tracker = new Tracker({
       store,
@@ -131,15 +127,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       clock,
       logger: logger.child({ component: 'tracker' }),
       metrics: coreMetrics,
-      owner,
+      owner: self.id,
       options: { pageSize: config.tracker.pageSize, intervalMs: config.tracker.intervalMs, ...(leases?.trackerMs && { leaseMs: leases.trackerMs }) },
     });
     const scheduler = new Scheduler({
       store,
-      intake: intakeService,
+      intake,
       agentRuns,
       clock,
-      owner,
+      owner: self.id,
       ...(leases?.scheduleFireMs && { fireLeaseMs: leases.scheduleFireMs }),
       logger: logger.child({ component: 'scheduler' }),
       schedules: config.schedules.map((schedule) => ({ ...schedule, calendar: cronCalendar(schedule.cron, schedule.timezone) })),
@@ -150,9 +146,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       ...(linear?.notifiers ?? []),
       ...(options.overrides?.notifiers ?? []),
     ];
-    // Several deliveries at once, so one slow thread does not hold up the others; the store's claim
-    // still keeps each destination's messages in order, one at a time.
-    const outboxWorkers = Array.from(
+    const outbox = Array.from(
       { length: OUTBOX_CONCURRENCY },
       (_, index) =>
         new OutboxWorker({
@@ -161,107 +155,63 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           clock,
           logger,
           metrics: coreMetrics,
-          owner: workerOwner(owner, `outbox-${index}`),
+          owner: workerOwner(self.id, `outbox-${index}`),
           ...(leases?.outboxMs && { options: { leaseMs: leases.outboxMs } }),
         }),
     );
 
-    const loops: RunningLoop[] = [];
-    // A wake starts one outbox loop; a loop that claims a row wakes the next before delivering it, so
-    // as many deliver at once as there are rows owed (up to 16), and an empty outbox costs one claim.
-    const outboxLoops: RunningLoop[] = outboxWorkers.map((worker, index) =>
-      startLoop({
-        name: `outbox-${index}`,
-        clock,
-        logger,
-        idleMs: 500,
-        work: () => worker.deliverOnce(() => outboxLoops[(index + 1) % outboxLoops.length]?.wake()),
-      }),
-    );
-    const outboxLoop = { wake: () => outboxLoops[0]?.wake() };
-    const intakeLoop = startLoop({
-      name: 'intake',
+    // 6. The loops that drive them, woken by what this process stores and by what other replicas
+    // store (PostgreSQL's LISTEN/NOTIFY; polling stays the safety net).
+    const loops = startWorkLoops({
+      store,
       clock,
       logger,
-      idleMs: 1_000,
-      work: async () => {
-        const worked = await intake.workOnce();
-        if (worked) outboxLoop.wake();
-        return worked;
-      },
+      intake: intakeWorker,
+      tracker,
+      scheduler,
+      outbox,
+      liveness,
+      intervals: { trackerMs: config.tracker.intervalMs, dedupeRetentionMs: config.intake.dedupeRetentionMs },
     });
-    // Work that runs once per interval whatever it finds (it never asks to go again at once).
-    const every = (name: string, idleMs: number, tick: () => Promise<void>) => startLoop({ name, clock, logger, idleMs, work: () => tick().then(() => false) });
-    const trackerLoop = every('tracker', config.tracker.intervalMs, async () => {
-      const report = await tracker.tick();
-      if (report.changed > 0) outboxLoop.wake();
-    });
-    const housekeeping = every('housekeeping', HOUR, async () => {
-      const pruned = await store.eventKeys.prune(clock.now() - config.intake.dedupeRetentionMs);
-      if (pruned > 0) logger.info({ pruned }, 'pruned processed event keys');
-      await store.processes.prune(clock.now() - PROCESS_RETENTION_MS);
-    });
-    // Catches fires whose process died mid-way and says a pause soon after the failure that caused it.
-    const scheduleUpkeep = every('schedules', config.tracker.intervalMs, () => scheduler.check());
-    loops.push(intakeLoop, trackerLoop, ...outboxLoops, housekeeping, scheduleUpkeep);
-    // A process found dead left work that is free now: go for it rather than wait for the next pass.
-    const livenessLoop = every('liveness', liveness.beatMs, async () => {
-      if ((await liveness.beat()).length === 0) return;
-      for (const loop of [intakeLoop, trackerLoop, scheduleUpkeep]) loop.wake();
-      outboxLoop.wake();
-    });
-    // A stored trigger owes its "received" messages at once: wake the outbox too, not only intake.
-    wakeWorkers = () => {
-      intakeLoop.wake();
-      outboxLoop.wake();
-    };
-    // Another replica stored work (PostgreSQL's LISTEN/NOTIFY): take it up now, not at the next poll.
-    store.onChange?.((change) => (change === 'outbox' ? outboxLoop.wake() : wakeWorkers()));
-    stops.push(async () => {
-      await Promise.all(loops.map((loop) => loop.stop()));
-      // Beating until the work in flight is finished, so nobody takes it over meanwhile.
-      await livenessLoop.stop();
-      // Let another process tick right away instead of waiting out our lease.
-      await tracker.release();
-    });
-    // After wakeWorkers is set, so a fire at start (catch-up, an unfinished fire) wakes the intake worker.
+    stored.connect({ wake: loops.wakeIntake });
+    store.onChange?.((change) => (change === 'outbox' ? loops.wakeOutbox() : loops.wakeIntake()));
+    shutdown.add('work loops', () => loops.stop());
+    // After the loops, so a fire at start (catch-up, an unfinished fire) is worked at once.
     await scheduler.start();
-    // Stops run in reverse: the scheduler stops before the loops and the database.
-    stops.push(() => scheduler.stop());
+    shutdown.add('scheduler', () => scheduler.stop());
 
+    // 7. The HTTP server (stopped first: no new requests while the workers finish).
     const probe = runApiProbe(api);
-    stops.push(() => probe.close());
-    const checks: ReadinessCheck[] = [
-      { name: 'database', check: () => store.ping() },
-      { name: 'agent_api', check: () => probe.check() },
-    ];
-    const routes: HttpRoute[] = [
-      ...healthRoutes({ checks, metrics, logger, now: () => clock.now() }),
-      slack?.route ??
-        notConfiguredRoute(
-          '/slack/events',
-          'Slack over HTTP',
-          slack
-            ? 'Slack runs in Socket Mode here (SLACK_APP_TOKEN); events arrive over the WebSocket'
-            : 'set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN for Socket Mode)',
-        ),
-      linear?.route ?? notConfiguredRoute('/linear/webhook', 'Linear', 'set LINEAR_API_KEY (or LINEAR_ACCESS_TOKEN) and LINEAR_WEBHOOK_SECRET'),
-    ];
+    shutdown.add('readiness probe', () => probe.close());
+    const routes = serviceRoutes({
+      checks: [
+        { name: 'database', check: () => store.ping() },
+        { name: 'agent_api', check: () => probe.check() },
+      ],
+      metrics,
+      logger,
+      now: () => clock.now(),
+      ...(slack && { slack }),
+      ...(linear && { linear }),
+    });
     const http = await listen(createHttpServer({ routes, metrics, logger }), config.http.port, config.http.host);
-    // Stopped first (stops run in reverse): no new requests while the workers finish.
-    stops.push(() => http.close());
-    logger.info({ url: http.url, database: describeDatabase(config.database) }, 'agent-bridge is listening');
-    // Said loudly rather than silently ignoring the operator's Linear settings.
-    if (config.schedules.length > 0) {
-      logger.info(
-        { schedules: config.schedules.map((schedule) => `${schedule.name} (${schedule.cron} ${schedule.timezone}${schedule.enabled ? '' : ', disabled'})`) },
-        'schedules are on',
-      );
-    }
+    shutdown.add('http', () => http.close());
 
-    return { url: http.url, agentApiBaseUrl: api.baseUrl, emulated: api.emulator !== undefined, store, metrics, intake: intakeService, stop: stopAll };
+    announceStart(logger, config, http.url);
+    return { url: http.url, agentApiBaseUrl: api.baseUrl, emulated: emulator !== undefined, store, metrics, intake, stop: shutdown.run };
   } catch (error) {
-    await stopAll();
+    await shutdown.run();
     throw error;
+  }
+}
+
+/** What an operator reads once the service listens. */
+function announceStart(logger: Logger, config: AppConfig, url: string): void {
+  logger.info({ url, database: describeDatabase(config.database) }, 'agent-bridge is listening');
+  if (config.schedules.length > 0) {
+    logger.info(
+      { schedules: config.schedules.map((schedule) => `${schedule.name} (${schedule.cron} ${schedule.timezone}${schedule.enabled ? '' : ', disabled'})`) },
+      'schedules are on',
+    );
   }
 }

@@ -4,11 +4,11 @@
  * either the configured one or the built-in emulator.
  */
 import { randomBytes } from 'node:crypto';
-import type { AppConfig } from './config/types.js';
-import type { Logger } from './core/ports/logger.js';
-import type { IntakeService } from './core/intake/intake-service.js';
-import type { Store } from './core/ports/store.js';
-import { startEmulator, type RunningEmulator } from './emulator/index.js';
+import type { AppConfig } from '../config/types.js';
+import type { Logger } from '../core/ports/logger.js';
+import type { IntakeService } from '../core/intake/intake-service.js';
+import type { Store } from '../core/ports/store.js';
+import { startEmulator, type RunningEmulator } from '../emulator/index.js';
 
 /** The Slack integration when configured (loaded lazily: Bolt is large and unused when Slack is off). */
 export async function slackIntegration(config: AppConfig, intake: IntakeService, store: Store, logger: Logger) {
@@ -22,7 +22,7 @@ export async function slackIntegration(config: AppConfig, intake: IntakeService,
         : undefined;
   // The config schema already refuses a bot token without either; this keeps the types honest.
   if (!transport) throw new Error('Slack needs SLACK_SIGNING_SECRET (HTTP) or SLACK_APP_TOKEN (Socket Mode) with SLACK_BOT_TOKEN');
-  const { startSlack } = await import('./slack/index.js');
+  const { startSlack } = await import('../slack/index.js');
   return startSlack(
     { botToken: slack.botToken, transport, apiUrl: slack.apiUrl, followups: slack.followups, allowedUsers: slack.allowedUsers, admins: config.console.admins },
     intake,
@@ -36,7 +36,7 @@ export async function linearIntegration(config: AppConfig, intake: IntakeService
   const linear = config.linear;
   const credentials = linear.accessToken ? { accessToken: linear.accessToken } : linear.apiKey ? { apiKey: linear.apiKey } : undefined;
   if (!linear.enabled || !credentials || !linear.webhookSecret) return undefined;
-  const { startLinear } = await import('./linear/index.js');
+  const { startLinear } = await import('../linear/index.js');
   return startLinear(
     {
       credentials,

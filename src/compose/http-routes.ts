@@ -1,0 +1,31 @@
+import type { Metrics } from '../http/metrics.js';
+import { healthRoutes, notConfiguredRoute, type ReadinessCheck } from '../http/health-routes.js';
+import type { HttpRoute } from '../http/server.js';
+import type { Logger } from '../core/ports/logger.js';
+
+/**
+ * Every route of the one HTTP server: health, readiness and metrics, then each integration's webhook,
+ * or a 404 that says how to turn the integration on.
+ */
+export function serviceRoutes(parts: {
+  checks: ReadinessCheck[];
+  metrics: Metrics;
+  logger: Logger;
+  now: () => number;
+  slack?: { route: HttpRoute | undefined };
+  linear?: { route: HttpRoute };
+}): HttpRoute[] {
+  const { slack, linear } = parts;
+  return [
+    ...healthRoutes({ checks: parts.checks, metrics: parts.metrics, logger: parts.logger, now: parts.now }),
+    slack?.route ??
+      notConfiguredRoute(
+        '/slack/events',
+        'Slack over HTTP',
+        slack
+          ? 'Slack runs in Socket Mode here (SLACK_APP_TOKEN); events arrive over the WebSocket'
+          : 'set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN for Socket Mode)',
+      ),
+    linear?.route ?? notConfiguredRoute('/linear/webhook', 'Linear', 'set LINEAR_API_KEY (or LINEAR_ACCESS_TOKEN) and LINEAR_WEBHOOK_SECRET'),
+  ];
+}

@@ -1,0 +1,105 @@
+import type { IntakeWorker } from '../core/intake/intake-worker.js';
+import type { Liveness } from '../core/liveness/liveness.js';
+import { startLoop, type RunningLoop } from '../core/loop.js';
+import type { OutboxWorker } from '../core/outbox/outbox-worker.js';
+import type { Clock } from '../core/ports/clock.js';
+import type { Logger } from '../core/ports/logger.js';
+import type { Store } from '../core/ports/store.js';
+import type { Scheduler } from '../core/schedules/scheduler.js';
+import type { Tracker } from '../core/tracker/tracker.js';
+
+const HOUR = 3_600_000;
+/** How long a stopped or dead process stays listed in the database (diagnostics). */
+const PROCESS_RETENTION_MS = 7 * 24 * HOUR;
+
+export interface WorkLoopParts {
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  intake: IntakeWorker;
+  tracker: Tracker;
+  scheduler: Scheduler;
+  outbox: OutboxWorker[];
+  liveness: Liveness;
+  intervals: { trackerMs: number; dedupeRetentionMs: number };
+}
+
+export interface WorkLoops {
+  /** A trigger was stored: work it, and deliver the "received" messages it owes at once. */
+  wakeIntake(): void;
+  /** Messages are owed. */
+  wakeOutbox(): void;
+  /** Stops every loop after its pass in flight, then stops beating and gives up the tracker lease. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The background work of one process: the intake worker, the outbox workers, the tracker tick, the
+ * schedules' upkeep, housekeeping and the heartbeat, each in a loop that never dies (errors are logged)
+ * and never overlaps itself.
+ */
+export function startWorkLoops(parts: WorkLoopParts): WorkLoops {
+  const { store, clock, logger, intervals } = parts;
+
+  // A wake starts one outbox loop; a loop that claims a row wakes the next before delivering it, so
+  // as many deliver at once as there are rows owed (up to the number of workers), and an empty outbox
+  // costs one claim.
+  const outboxLoops: RunningLoop[] = parts.outbox.map((worker, index) =>
+    startLoop({
+      name: `outbox-${index}`,
+      clock,
+      logger,
+      idleMs: 500,
+      work: () => worker.deliverOnce(() => outboxLoops[(index + 1) % outboxLoops.length]?.wake()),
+    }),
+  );
+  const wakeOutbox = () => outboxLoops[0]?.wake();
+
+  const intakeLoop = startLoop({
+    name: 'intake',
+    clock,
+    logger,
+    idleMs: 1_000,
+    work: async () => {
+      const worked = await parts.intake.workOnce();
+      if (worked) wakeOutbox();
+      return worked;
+    },
+  });
+
+  // Work that runs once per interval whatever it finds (it never asks to go again at once).
+  const every = (name: string, idleMs: number, tick: () => Promise<void>) => startLoop({ name, clock, logger, idleMs, work: () => tick().then(() => false) });
+  const trackerLoop = every('tracker', intervals.trackerMs, async () => {
+    const report = await parts.tracker.tick();
+    if (report.changed > 0) wakeOutbox();
+  });
+  // Catches fires whose process died mid-way and says a pause soon after the failure that caused it.
+  const scheduleLoop = every('schedules', intervals.trackerMs, () => parts.scheduler.check());
+  const housekeeping = every('housekeeping', HOUR, async () => {
+    const pruned = await store.eventKeys.prune(clock.now() - intervals.dedupeRetentionMs);
+    if (pruned > 0) logger.info({ pruned }, 'pruned processed event keys');
+    await store.processes.prune(clock.now() - PROCESS_RETENTION_MS);
+  });
+  // A process found dead left work that is free now: go for it rather than wait for the next pass.
+  const livenessLoop = every('liveness', parts.liveness.beatMs, async () => {
+    if ((await parts.liveness.beat()).length === 0) return;
+    for (const loop of [intakeLoop, trackerLoop, scheduleLoop]) loop.wake();
+    wakeOutbox();
+  });
+
+  const workLoops = [intakeLoop, trackerLoop, scheduleLoop, housekeeping, ...outboxLoops];
+  return {
+    wakeIntake: () => {
+      intakeLoop.wake();
+      wakeOutbox();
+    },
+    wakeOutbox,
+    stop: async () => {
+      await Promise.all(workLoops.map((loop) => loop.stop()));
+      // Beating until the work in flight is finished, so nobody takes it over meanwhile.
+      await livenessLoop.stop();
+      // Let another process tick right away instead of waiting out our lease.
+      await parts.tracker.release();
+    },
+  };
+}
