@@ -44,7 +44,7 @@ interface Call {
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * Typed client of the Cloud Agent Run API (design.md §1). Implements the core's `AgentRuns` port.
+ * Typed client of the Cloud Agent Run API (docs/architecture.md §7). Implements the core's `AgentRuns` port.
  * Retries follow `retry-policy.ts`: a create is never re-sent when the server may have acted on it.
  */
 export class AgentApiClient implements AgentRuns {

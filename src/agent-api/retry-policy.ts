@@ -10,8 +10,8 @@ import { certainlyNotSent } from './errors.js';
  *   so they are retried only when the server certainly did not act on them: 429 (capacity full,
  *   rejected), 408 (the server gave up before reading the request) and a connection that was refused
  *   before anything was sent. A timeout, a reset connection or a 5xx may come after the server
- *   created the run, so those are returned to the caller, who reconciles by listing runs (design.md
- *   §2, "Exactly once") rather than blindly re-creating.
+ *   created the run, so those are returned to the caller, who reconciles by listing runs (docs/architecture.md
+ *   §5, "Exactly once") rather than blindly re-creating.
  */
 export type CallSafety = 'idempotent' | 'not-idempotent';
 

@@ -3,7 +3,7 @@ import { AgentApiError } from '../core/ports/agent-runs.js';
 import { explainAgentApiError } from '../core/explain-error.js';
 import { StartupError } from '../core/startup-error.js';
 
-/** CLI exit codes (design.md §5). */
+/** CLI exit codes (docs/architecture.md §6). */
 export const ExitCode = {
   ok: 0,
   /** `run --wait`: the run ended in a state other than SUCCEEDED. */

@@ -45,7 +45,7 @@ function readMcpFile(path: string, cwd: string): string {
   }
 }
 
-/** The run config the flags describe. CLI runs are named `cli` unless `--name` says otherwise (design.md §3). */
+/** The run config the flags describe. CLI runs are named `cli` unless `--name` says otherwise (docs/configuration.md). */
 export function configFromOptions(options: RunOptions, cwd: string): AgentConfig {
   const config: AgentConfig = { name: options.name ?? 'cli' };
   if (options.model) config.model_id = options.model;

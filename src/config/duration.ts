@@ -1,6 +1,6 @@
 /**
  * Durations in the config file: `<integer><unit>` with unit `ms`, `s`, `m`, `h` — and `d` (days),
- * which design.md's own default `dedupe_retention: 7d` needs. No spaces, no fractions, no
+ * which the documented default `dedupe_retention: 7d` needs. No spaces, no fractions, no
  * combinations (`1h30m`): write `90m`.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The environment variables of design.md §3, checked one by one (zod) and then as sets (Slack and
+ * The environment variables of docs/configuration.md, checked one by one (zod) and then as sets (Slack and
  * Linear need their variables together). Problems name the variable, say what to do, and never
  * contain a secret's value.
  */

@@ -1,5 +1,5 @@
 /**
- * The zod schema of `agent-bridge.yml` (design.md §3 "Config file"). Every key is optional and has
+ * The zod schema of `agent-bridge.yml` (docs/configuration.md "Config file"). Every key is optional and has
  * the documented default; unknown keys are errors, except inside a route's `config`, whose
  * AmbientAgentConfig fields pass through to the run API. An empty value (`slack:` with nothing
  * after it) counts as unset. Cross-field checks run even when other keys are wrong, so one start

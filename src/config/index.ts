@@ -1,4 +1,4 @@
-/** Configuration: one validated `AppConfig`, loaded once at start (design.md §3). */
+/** Configuration: one validated `AppConfig`, loaded once at start (docs/configuration.md). */
 export type { AgentConfigInput, AppConfig, Followups, LogLevel, Route, ScheduleConfig, ScheduleNotify, SlackMode } from './types.js';
 export { LOG_LEVELS } from './types.js';
 export { ConfigError, formatProblem, type ConfigProblem } from './problems.js';

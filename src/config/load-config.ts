@@ -145,7 +145,7 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
   const slackEnabled = env.slackBotToken !== undefined;
   const linearEnabled = (env.linearApiKey !== undefined || env.linearAccessToken !== undefined) && env.linearWebhookSecret !== undefined;
   const defaults = toRoute(file.defaults);
-  // design.md §3: `defaults.config` is `{}` unless the defaults dispatch to a factory (no config then).
+  // docs/configuration.md: `defaults.config` is `{}` unless the defaults dispatch to a factory (no config then).
   if (defaults.config === undefined && defaults.factory_uid === undefined) defaults.config = {};
 
   return {

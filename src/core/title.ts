@@ -1,7 +1,7 @@
-/** Longest title in characters (design.md §5); longer ones become 79 characters and `…`. */
+/** Longest title in characters (docs/architecture.md §6); longer ones become 79 characters and `…`. */
 export const TITLE_LIMIT = 80;
 
-/** Cuts a title to the limit of design.md §5. */
+/** Cuts a title to the limit of docs/architecture.md §6. */
 export function limitTitle(title: string): string {
   const characters = [...title];
   return characters.length <= TITLE_LIMIT ? title : `${characters.slice(0, TITLE_LIMIT - 1).join('')}…`;

@@ -1,6 +1,6 @@
 /**
  * The schedule calendar adapter: cron expression + IANA zone → slots, with the daylight-saving rule
- * of design.md §5 (a skipped local time fires once right after the gap, a repeated one fires once).
+ * of docs/architecture.md §6 (a skipped local time fires once right after the gap, a repeated one fires once).
  *
  * Field semantics follow node-cron 4 (its `parse` expands the fields; its matcher ANDs day-of-month
  * and day-of-week, unlike Vixie cron's OR, and reads weekday 7 as Sunday), so on days without a

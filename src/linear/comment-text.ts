@@ -1,5 +1,5 @@
 /**
- * The Markdown of the comments agent-bridge writes on a Linear issue (design.md §5): the start
+ * The Markdown of the comments agent-bridge writes on a Linear issue (docs/architecture.md §6): the start
  * comment (edited at every state), one comment per BLOCKED and end state, failures and notices.
  * Titles, names, states, status messages and reasons are foreign text, made inert (markdown.ts).
  */

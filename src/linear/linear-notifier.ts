@@ -1,6 +1,6 @@
 /**
  * The notifier for `linear:<issue id>` destinations (and `linear:<IDENTIFIER>`, which schedules and
- * rows from before issue-id anchors use) (design.md §5): a start comment when a trigger is received,
+ * rows from before issue-id anchors use) (docs/architecture.md §6): a start comment when a trigger is received,
  * edited in place at every observed state and when a stop is asked for; one new comment per BLOCKED
  * and end state, per failure and per notice; ✉️ on a comment whose follow-up reached the run, 🛑 on
  * a comment that asked to stop it.

@@ -164,7 +164,7 @@ describe('labelTrigger', () => {
   });
 });
 
-describe('titles (design.md §5)', () => {
+describe('titles (docs/architecture.md §6)', () => {
   it.each<[string, string, string]>([
     ['short', 'Fix it', 'ENG-1: Fix it'],
     ['exactly 80 with the identifier', 'x'.repeat(80 - 'ENG-1: '.length), `ENG-1: ${'x'.repeat(73)}`],

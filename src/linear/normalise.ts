@@ -7,7 +7,7 @@ import { isCommentWebhook, isIssueWebhook, type LinearActor, type LinearIssueDat
 
 export type Followups = 'all' | 'mentions';
 
-/** The `linear:` part of the config file (design.md §3), as the edge needs it. */
+/** The `linear:` part of the config file (docs/configuration.md), as the edge needs it. */
 export interface LinearTriggerConfig {
   /** How a comment addresses the bot: its first word, case-insensitive (e.g. `@agent`). */
   handle: string;

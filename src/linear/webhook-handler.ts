@@ -24,7 +24,7 @@ export interface LinearWebhookDeps {
 }
 
 /**
- * What a verified, parsed delivery means, stored before Linear gets its 200 (design.md §4): dedupe on
+ * What a verified, parsed delivery means, stored before Linear gets its 200 (docs/architecture.md §8): dedupe on
  * the delivery id in the database, then on the trigger's own key — (issue, label, `updatedAt`) for
  * labels, the comment id for comments — so Linear re-sending a change under a new delivery id, hours
  * later, starts nothing. The delivery id is recorded together with its trigger (or, for a delivery

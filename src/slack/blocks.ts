@@ -1,5 +1,5 @@
 /**
- * Block Kit rendering of the Slack messages (design.md §5): the status message edited in place, the
+ * Block Kit rendering of the Slack messages (docs/architecture.md §6): the status message edited in place, the
  * announcements of BLOCKED and end states, and the plain fallback `text` Slack shows in notifications.
  * Pure functions, no Slack calls.
  *

@@ -56,7 +56,7 @@ function inspectInteraction(payload: Record<string, unknown>): Inspection {
 
 /**
  * Checks the shape of a request Slack signed, so Bolt only sees bodies it can handle: Bolt answers
- * some malformed bodies with a 500, a 404 after three seconds, or never (design.md §4 wants 400 for
+ * some malformed bodies with a 500, a 404 after three seconds, or never (docs/architecture.md §8 wants 400 for
  * malformed and 200 for what we do not handle). Events without an `event` (e.g. `app_rate_limited`)
  * are acknowledged here.
  */

@@ -4,7 +4,7 @@
  * `rejectRateLimitedCalls: true`: every failure surfaces here at once and the outbox owns retries.
  *
  * Messages are built from known, safe parts only (method, Slack error string, HTTP status, network
- * error code) and pass through `redactSecrets`: a token never reaches an error text (design.md §4).
+ * error code) and pass through `redactSecrets`: a token never reaches an error text (docs/architecture.md §8).
  * The original error is not attached as `cause` either, since its request details are not ours to log.
  */
 import { NotifierError } from '../core/ports/notifier.js';

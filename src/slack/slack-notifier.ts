@@ -1,5 +1,5 @@
 /**
- * The notifier for `slack:<channel>:<thread_ts>` destinations (design.md §5): 👀 and one status message
+ * The notifier for `slack:<channel>:<thread_ts>` destinations (docs/architecture.md §6): 👀 and one status message
  * per run, edited in place; a new thread message for BLOCKED, each end state and failures; ✅ / ❌
  * replacing 👀 at the end; ✉️ on an accepted follow-up.
  *

@@ -9,7 +9,7 @@ import { openSqliteStore } from '../../src/store/sqlite-store.js';
 import { ROOT, startTs, tempDir, type RunningCli } from '../helpers/spawn-cli.js';
 
 /*
- * Crash windows of design.md §2, each with the real service in a child process killed by SIGKILL
+ * Crash windows of docs/architecture.md §5, each with the real service in a child process killed by SIGKILL
  * and restarted on the same database: exactly one run per request, every message delivered once
  * where the destination takes an idempotency key.
  */

@@ -11,7 +11,7 @@ import type { OpenReport } from './open-child.js';
 
 /*
  * Two replicas started at the same moment on a database file that does not exist yet (a fresh
- * deployment, design.md §2 "Two processes on one SQLite file must already behave correctly"): both must
+ * deployment, docs/architecture.md §5: work that must happen once is claimed through the store, also by two processes on one SQLite file): both must
  * open it. Each round, PROCESSES children open the same new file at the same millisecond.
  */
 

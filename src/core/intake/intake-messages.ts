@@ -41,7 +41,7 @@ export function failureMessages(trigger: StoredTrigger, reason: string): NewOutb
 /**
  * How a stop the run API took is shown: at every destination of the run an edit of its status
  * message / start comment, never a new message — the CANCELLED announcement that follows is the one
- * new message, and it says who (design.md §5). `reference` (the comment that asked) goes with the
+ * new message, and it says who (docs/architecture.md §6). `reference` (the comment that asked) goes with the
  * destination the request came from, where the notifier may react to it.
  */
 export function stoppingMessages(trigger: StoredTrigger, run: TrackedRun, requestedBy: string | undefined, reference: unknown): NewOutboxRow[] {

@@ -1,4 +1,4 @@
-/** What a request addressed to the bot asks for, by its first word (design.md §5). */
+/** What a request addressed to the bot asks for, by its first word (docs/architecture.md §6). */
 export type Intent = { kind: 'stop' } | { kind: 'new'; text: string } | { kind: 'request'; text: string };
 
 /**

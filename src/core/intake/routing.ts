@@ -4,7 +4,7 @@ import type { Origin } from '../ports/triggers.js';
 export type { Origin } from '../ports/triggers.js';
 
 /**
- * Where a run goes (design.md §3): an agent config, an agent identity, or a factory. `factory_uid`
+ * Where a run goes (docs/configuration.md): an agent config, an agent identity, or a factory. `factory_uid`
  * excludes the other two: a factory dispatch carries no config.
  */
 export interface Route {
@@ -50,7 +50,7 @@ export function defaultRunName(origin: Origin): string {
 }
 
 /**
- * The route for an origin merged over `defaults` (design.md §3). The more specific route wins field
+ * The route for an origin merged over `defaults` (docs/configuration.md). The more specific route wins field
  * by field; `mcp_servers` merge by server name. A specific route that names a factory replaces
  * everything; one that names a config or an agent replaces a factory in the defaults. Every config
  * run carries a `name`: the route's own, else the defaults', else the source or schedule name.

@@ -24,7 +24,7 @@ export type OutboxMessage =
   | { kind: 'status'; run: RunSnapshot; receivedKey: string }
   /**
    * Someone asked to stop the run and the run API took the cancel. Shown without a new message
-   * (design.md §5: only the CANCELLED that follows is announced): the status message / start comment
+   * (docs/architecture.md §6: only the CANCELLED that follows is announced): the status message / start comment
    * is edited, and where the platform allows, the comment that asked (`reference`) gets a reaction.
    */
   | { kind: 'stopping'; run: RunSnapshot; receivedKey: string; requestedBy?: string; reference?: unknown }
@@ -42,7 +42,7 @@ export type OutboxMessage =
 
 export type OutboxMessageKind = OutboxMessage['kind'];
 
-/** States announced with a new message (design.md §5 "Announced once"); all others are edits. */
+/** States announced with a new message (docs/architecture.md §6 "Announced once"); all others are edits. */
 export const ANNOUNCED_STATES: ReadonlySet<string> = new Set(['BLOCKED', 'SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED']);
 
 /** Outbox key of the `received` message of a trigger at a destination; later rows point to it. */

@@ -75,7 +75,7 @@ export type TriggerInput =
 /**
  * The short reference the worker puts on the last line of every prompt: the same for every attempt
  * of one trigger, so a run created before a crash can be recognised and adopted instead of created
- * again (design.md §2, "Exactly once without help from the run API").
+ * again (docs/architecture.md §5, "Exactly once").
  */
 export function triggerRef(triggerKey: string): string {
   return createHash('sha256').update(triggerKey).digest('hex').slice(0, 10);

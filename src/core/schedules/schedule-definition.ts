@@ -7,7 +7,7 @@ export interface ScheduleDefinition {
   name: string;
   calendar: ScheduleCalendar;
   prompt: string;
-  /** The run's title; default the prompt's first line (design.md §5). */
+  /** The run's title; default the prompt's first line (docs/architecture.md §6). */
   title?: string;
   overlap: 'skip' | 'allow';
   catchUp: 'none' | 'latest';

@@ -13,7 +13,7 @@ import type { TriggerInput } from '../ports/triggers.js';
  * Daylight-saving changes end to end through the real parts: the Scheduler with the real cron
  * calendar, the system clock and timers (vitest's fake timers move Date and setTimeout), an
  * in-memory SQLite store. The submitter notes the instant each trigger is submitted: that is
- * when the schedule fired. design.md §5: a skipped local time fires once right after the gap, a
+ * when the schedule fired. docs/architecture.md §6: a skipped local time fires once right after the gap, a
  * repeated one fires once.
  */
 
