@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RunItem, RunPage } from '../core/ports/agent-runs.js';
 import { startEmulator, type RunningEmulator } from './index.js';
 
 const KEY = 'test-key-123';
@@ -7,10 +8,14 @@ const T0 = Date.parse('2026-03-01T10:00:00.000Z');
 let emu: RunningEmulator;
 let now = T0;
 
+/** What these tests read from an answer: a run (or a created one), a page of runs, or a problem's fields. */
+type Body = Partial<RunItem> & Partial<RunPage> & { detail?: string; retryable?: boolean };
+
 interface Answer {
   status: number;
   headers: Headers;
-  body: any;
+  /** Undefined when the answer has no body. */
+  body: Body | undefined;
 }
 
 async function call(method: string, path: string, body?: unknown, key: string | null = KEY): Promise<Answer> {
@@ -23,13 +28,13 @@ async function call(method: string, path: string, body?: unknown, key: string | 
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+  return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Body) : undefined };
 }
 
 async function create(body: Record<string, unknown> = { prompt: 'Do the thing' }): Promise<string> {
   const answer = await call('POST', '/agent/run', body);
   expect(answer.status).toBe(200);
-  return answer.body.run_id as string;
+  return answer.body?.run_id as string;
 }
 
 function expectProblem(answer: Answer, status: number, error: string): void {
@@ -41,8 +46,8 @@ function expectProblem(answer: Answer, status: number, error: string): void {
     title: expect.any(String),
     type: `https://docs.warp.dev/reference/api-and-sdk/troubleshooting/errors/${error}`,
   });
-  expect(typeof answer.body.detail).toBe('string');
-  expect(typeof answer.body.retryable).toBe('boolean');
+  expect(typeof answer.body?.detail).toBe('string');
+  expect(typeof answer.body?.retryable).toBe('boolean');
 }
 
 beforeEach(async () => {
@@ -88,12 +93,12 @@ describe('creating runs', () => {
       agent_identity_uid: 'ident_1',
     });
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ run_id: expect.stringMatching(/^run_/), state: 'QUEUED', task_id: answer.body.run_id });
+    expect(answer.body).toEqual({ run_id: expect.stringMatching(/^run_/), state: 'QUEUED', task_id: answer.body?.run_id });
 
-    const run = (await call('GET', `/agent/runs/${answer.body.run_id}`)).body;
+    const run = (await call('GET', `/agent/runs/${answer.body?.run_id}`)).body;
     expect(run).toMatchObject({
-      run_id: answer.body.run_id,
-      task_id: answer.body.run_id,
+      run_id: answer.body?.run_id,
+      task_id: answer.body?.run_id,
       title: 'Fix the flaky test',
       prompt: '\n  \nFix the flaky test\nin the payments module',
       state: 'QUEUED',
@@ -112,15 +117,15 @@ describe('creating runs', () => {
     expect(run).not.toHaveProperty('session_link');
     // Fields the real service sends and our client does not model.
     expect(run).toHaveProperty('is_sandbox_running', false);
-    expect(run.request_usage).toEqual({ inference_cost: expect.any(Number), compute_cost: expect.any(Number) });
-    expect(run.conversation_id).toEqual(expect.any(String));
+    expect(run?.request_usage).toEqual({ inference_cost: expect.any(Number), compute_cost: expect.any(Number) });
+    expect(run?.conversation_id).toEqual(expect.any(String));
     expect(JSON.stringify(run)).not.toContain(KEY);
   });
 
   it('accepts the /agent/runs alias and keeps an explicit title', async () => {
     const answer = await call('POST', '/agent/runs', { prompt: 'p', title: 'My title' });
-    expect(answer.body.state).toBe('QUEUED');
-    expect(emu.engine.get(answer.body.run_id)?.title).toBe('My title');
+    expect(answer.body?.state).toBe('QUEUED');
+    expect(emu.engine.get(answer.body?.run_id ?? '')?.title).toBe('My title');
   });
 
   it('cuts a long first line to 80 characters', async () => {
@@ -137,8 +142,8 @@ describe('creating runs', () => {
       ticket_url: 'https://linear.app/x/issue/ENG-1',
     });
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ run_id: expect.stringMatching(/^run_/), state: 'QUEUED', task_id: answer.body.run_id });
-    const run = (await call('GET', `/agent/runs/${answer.body.run_id}`)).body;
+    expect(answer.body).toEqual({ run_id: expect.stringMatching(/^run_/), state: 'QUEUED', task_id: answer.body?.run_id });
+    const run = (await call('GET', `/agent/runs/${answer.body?.run_id}`)).body;
     expect(run).not.toHaveProperty('agent_config');
     expect(run).toMatchObject({
       source: 'FACTORY',
@@ -147,8 +152,8 @@ describe('creating runs', () => {
       ticket_url: 'https://linear.app/x/issue/ENG-1',
       title: 'Handle ENG-1',
     });
-    const listed = (await call('GET', '/agent/runs?source=FACTORY')).body.runs;
-    expect(listed.map((r: { run_id: string }) => r.run_id)).toEqual([answer.body.run_id]);
+    const listed = (await call('GET', '/agent/runs?source=FACTORY')).body?.runs;
+    expect(listed?.map((r) => r.run_id)).toEqual([answer.body?.run_id]);
   });
 
   it.each([
@@ -169,8 +174,8 @@ describe('creating runs', () => {
   ])('rejects %j with a 400 naming %s', async (body, field) => {
     const answer = await call('POST', '/agent/run', body);
     expectProblem(answer, 400, 'invalid_request');
-    expect(answer.body.detail).toContain(field);
-    expect(answer.body.retryable).toBe(false);
+    expect(answer.body?.detail).toContain(field);
+    expect(answer.body?.retryable).toBe(false);
     expect(emu.engine.list().runs).toHaveLength(0);
   });
 });
@@ -198,7 +203,7 @@ describe('bad requests', () => {
   it('answers 404 to an unknown run', async () => {
     const answer = await call('GET', '/agent/runs/run_nope');
     expectProblem(answer, 404, 'resource_not_found');
-    expect(answer.body.detail).toContain('run_nope');
+    expect(answer.body?.detail).toContain('run_nope');
   });
 });
 
@@ -208,16 +213,16 @@ describe('progression', () => {
     const seen: string[] = [emu.engine.get(id)?.updated_at ?? ''];
     for (let step = 0; step < 2; step++) seen.push(emu.engine.advance(id).updated_at ?? '');
     const claimed = (await call('GET', `/agent/runs/${id}`)).body;
-    expect(claimed.state).toBe('CLAIMED');
-    expect(claimed.session_id).toMatch(/^sess_/);
-    expect(claimed.session_link).toBe(`${emu.url}/sessions/${claimed.session_id}`);
-    expect(claimed.is_sandbox_running).toBe(true);
-    expect(claimed.started_at).toBeNull();
+    expect(claimed?.state).toBe('CLAIMED');
+    expect(claimed?.session_id).toMatch(/^sess_/);
+    expect(claimed?.session_link).toBe(`${emu.url}/sessions/${claimed?.session_id}`);
+    expect(claimed?.is_sandbox_running).toBe(true);
+    expect(claimed?.started_at).toBeNull();
 
     seen.push(emu.engine.advance(id).updated_at ?? '');
     const working = (await call('GET', `/agent/runs/${id}`)).body;
-    expect(working.state).toBe('INPROGRESS');
-    expect(working.started_at).toBe(working.updated_at);
+    expect(working?.state).toBe('INPROGRESS');
+    expect(working?.started_at).toBe(working?.updated_at);
 
     seen.push(emu.engine.advance(id).updated_at ?? '');
     expect(emu.engine.get(id)?.state).toBe('SUCCEEDED');
@@ -234,7 +239,7 @@ describe('follow-ups', () => {
     expect((await call('POST', `/agent/runs/${id}/followups`, { message: 'first' })).body).toEqual({});
     now += 1500;
     expect((await call('POST', `/agent/runs/${id}/followups`, { message: 'second' })).status).toBe(200);
-    const followups = (await (await fetch(`${emu.url}/_emulator/runs/${id}/followups`)).json()) as any;
+    const followups: unknown = await (await fetch(`${emu.url}/_emulator/runs/${id}/followups`)).json();
     expect(followups).toEqual({
       followups: [
         { message: 'first', at: '2026-03-01T10:00:00.000Z' },
@@ -250,8 +255,8 @@ describe('follow-ups', () => {
     const before = emu.engine.get(id)?.updated_at ?? '';
     await call('POST', `/agent/runs/${id}/followups`, { message: 'also update the docs' });
     const run = (await call('GET', `/agent/runs/${id}`)).body;
-    expect(run.state).toBe('QUEUED');
-    expect(Date.parse(run.updated_at)).toBeGreaterThan(Date.parse(before));
+    expect(run?.state).toBe('QUEUED');
+    expect(Date.parse(run?.updated_at ?? '')).toBeGreaterThan(Date.parse(before));
     // Manual mode: the revived run moves when advanced, through the whole progression.
     const states = [1, 2, 3, 4].map(() => emu.engine.advance(id).state);
     expect(states).toEqual(['PENDING', 'CLAIMED', 'INPROGRESS', 'SUCCEEDED']);
@@ -269,7 +274,7 @@ describe('follow-ups', () => {
     const id = await create();
     const empty = await call('POST', `/agent/runs/${id}/followups`, { message: '' });
     expectProblem(empty, 400, 'invalid_request');
-    expect(empty.body.detail).toContain('message');
+    expect(empty.body?.detail).toContain('message');
     expectProblem(await call('POST', `/agent/runs/${id}/followups`, {}), 400, 'invalid_request');
     expectProblem(await call('POST', '/agent/runs/run_nope/followups', { message: 'hi' }), 404, 'resource_not_found');
     expect(emu.engine.followups(id)).toEqual([]);
@@ -292,8 +297,8 @@ describe('cancel', () => {
     emu.engine.advance(id);
     const answer = await call('POST', `/agent/runs/${id}/cancel`);
     expectProblem(answer, 409, 'conflict');
-    expect(answer.body.retryable).toBe(true);
-    expect(answer.body.detail).toBe('run is being prepared; retry shortly');
+    expect(answer.body?.retryable).toBe(true);
+    expect(answer.body?.detail).toBe('run is being prepared; retry shortly');
     expect(emu.engine.get(id)?.state).toBe('PENDING');
   });
 
@@ -302,7 +307,7 @@ describe('cancel', () => {
     emu.engine.drive(id, state);
     const answer = await call('POST', `/agent/runs/${id}/cancel`);
     expectProblem(answer, 400, 'invalid_request');
-    expect(answer.body.retryable).toBe(false);
+    expect(answer.body?.retryable).toBe(false);
     expect(emu.engine.get(id)?.state).toBe(state);
   });
 

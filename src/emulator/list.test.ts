@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RunPage } from '../core/ports/agent-runs.js';
 import { encodeCursor } from './cursor.js';
 import { startEmulator, type RunningEmulator } from './index.js';
 
@@ -8,17 +9,26 @@ const T0 = Date.parse('2026-03-01T10:00:00.000Z');
 let emu: RunningEmulator;
 let now = T0;
 
-async function list(query = ''): Promise<{ status: number; body: any }> {
+/** A page of runs, or the problem (its `detail`) a refused query gets. */
+type ListBody = Partial<RunPage> & { detail?: string };
+
+async function list(query = ''): Promise<{ status: number; body: ListBody }> {
   const res = await fetch(`${emu.baseUrl}/agent/runs${query ? `?${query}` : ''}`, {
     headers: { authorization: `Bearer ${KEY}` },
   });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as ListBody };
+}
+
+/** The body as a page of runs; throws when it is not one. */
+function page(body: ListBody): RunPage {
+  if (!body.runs || !body.page_info) throw new Error(`not a page of runs: ${JSON.stringify(body)}`);
+  return { runs: body.runs, page_info: body.page_info };
 }
 
 async function ids(query = ''): Promise<string[]> {
   const answer = await list(query);
   expect(answer.status).toBe(200);
-  return answer.body.runs.map((r: { run_id: string }) => r.run_id);
+  return page(answer.body).runs.map((r) => r.run_id);
 }
 
 /** Creates a run at `at` (ms after T0). */
@@ -114,8 +124,9 @@ describe('orders', () => {
     let cursor = '';
     do {
       const answer = await list(`sort_by=title&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-      seen.push(...answer.body.runs.map((r: { run_id: string }) => r.run_id));
-      cursor = answer.body.page_info.next_cursor ?? '';
+      const current = page(answer.body);
+      seen.push(...current.runs.map((r) => r.run_id));
+      cursor = current.page_info.next_cursor ?? '';
     } while (cursor);
     const expected = [...made].sort((x, y) => x.title.localeCompare(y.title)).map((run) => run.id);
     expect(seen).toEqual(expected);
@@ -136,11 +147,12 @@ describe('pagination', () => {
       const answer = await list(`limit=5${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
       expect(answer.status).toBe(200);
       pages++;
-      seen.push(...answer.body.runs.map((r: { run_id: string }) => r.run_id));
-      const info = answer.body.page_info;
+      const current = page(answer.body);
+      seen.push(...current.runs.map((r) => r.run_id));
+      const info = current.page_info;
       if (info.has_next_page) {
         expect(typeof info.next_cursor).toBe('string');
-        cursor = info.next_cursor;
+        cursor = info.next_cursor ?? undefined;
       } else {
         expect(info.next_cursor).toBeUndefined();
         cursor = undefined;
@@ -158,9 +170,9 @@ describe('pagination', () => {
     for (let i = 0; i < 6; i++) createAt(i, 'p', { name: i % 2 ? 'odd' : 'even' });
     const first = await list('name=odd&limit=2');
     expect(first.body.runs).toHaveLength(2);
-    const second = await list(`name=odd&limit=2&cursor=${encodeURIComponent(first.body.page_info.next_cursor)}`);
+    const second = await list(`name=odd&limit=2&cursor=${encodeURIComponent(page(first.body).page_info.next_cursor ?? '')}`);
     expect(second.body.runs).toHaveLength(1);
-    expect(second.body.page_info.has_next_page).toBe(false);
+    expect(second.body.page_info?.has_next_page).toBe(false);
   });
 
   it('defaults to 50 and allows 500', async () => {
@@ -216,7 +228,7 @@ describe('bad queries', () => {
     const answer = await list(query);
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ status: 400, error: 'invalid_request', retryable: false });
-    expect(answer.body.detail.startsWith(parameter)).toBe(true);
+    expect(answer.body.detail?.startsWith(parameter)).toBe(true);
   });
 
   it('states the limit rule exactly', async () => {

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RunItem } from '../core/ports/agent-runs.js';
 import { startEmulator, type RunningEmulator } from './index.js';
 import { parseScript } from './script.js';
 
@@ -16,9 +17,9 @@ async function create(prompt: string): Promise<string> {
   return ((await res.json()) as { run_id: string }).run_id;
 }
 
-async function getRun(id: string): Promise<any> {
+async function getRun(id: string): Promise<RunItem> {
   const res = await fetch(`${emu.baseUrl}/agent/runs/${id}`, { headers: { authorization: `Bearer ${KEY}` } });
-  return res.json();
+  return (await res.json()) as RunItem;
 }
 
 async function followup(id: string, message: string): Promise<number> {

@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RunItem } from '../core/ports/agent-runs.js';
 import { startEmulator, type RunningEmulator } from './index.js';
+import type { RequestLogEntry } from './traffic.js';
 
 const KEY = 'secret-testing-key';
 
@@ -12,14 +14,17 @@ function api(path: string, init: RequestInit = {}): Promise<Response> {
   });
 }
 
-async function control(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+/** What these tests read from a testing endpoint's answer: the request log, the faults, a run, or a problem's `detail`. */
+type ControlBody = Partial<RunItem> & { requests?: RequestLogEntry[]; faults?: unknown[]; detail?: string };
+
+async function control(method: string, path: string, body?: unknown): Promise<{ status: number; body: ControlBody | undefined }> {
   const res = await fetch(`${emu.url}/_emulator${path}`, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  return { status: res.status, body: text ? (JSON.parse(text) as ControlBody) : undefined };
 }
 
 beforeEach(async () => {
@@ -61,8 +66,8 @@ describe('fault injection', () => {
     await expect(api('/agent/run', { method: 'POST', body: JSON.stringify({ prompt: 'p' }) })).rejects.toThrow();
     expect(emu.engine.list().runs).toHaveLength(0);
     expect((await api('/agent/runs')).status).toBe(200);
-    const log = (await control('GET', '/requests')).body.requests;
-    expect(log.map((r: { status: number }) => r.status)).toEqual([0, 200]);
+    const log = (await control('GET', '/requests')).body?.requests;
+    expect(log?.map((r) => r.status)).toEqual([0, 200]);
   });
 
   it('delay_ms holds the answer long enough for a client timeout', async () => {
@@ -77,14 +82,14 @@ describe('fault injection', () => {
   it('close() does not wait for a held answer', async () => {
     await control('POST', '/faults', { count: 1, status: 503, delay_ms: 60_000 });
     const pending = api('/agent/runs').catch((error: unknown) => error);
-    await expect.poll(async () => (await control('GET', '/requests')).body.requests.length).toBe(1);
+    await expect.poll(async () => (await control('GET', '/requests')).body?.requests?.length).toBe(1);
     await emu.close();
     expect(await pending).toBeInstanceOf(Error);
   });
 
   it('DELETE clears pending faults; the testing endpoints are never faulted', async () => {
     await control('POST', '/faults', { count: 5, status: 503 });
-    expect((await control('GET', '/faults')).body.faults).toHaveLength(1);
+    expect((await control('GET', '/faults')).body?.faults).toHaveLength(1);
     expect((await control('DELETE', '/faults')).status).toBe(200);
     expect((await api('/agent/runs')).status).toBe(200);
   });
@@ -98,7 +103,7 @@ describe('fault injection', () => {
   ])('rejects the fault %j', async (fault, field) => {
     const answer = await control('POST', '/faults', fault);
     expect(answer.status).toBe(400);
-    expect(answer.body.detail).toContain(field);
+    expect(answer.body?.detail).toContain(field);
   });
 });
 
@@ -108,7 +113,7 @@ describe('request log and reset', () => {
     await api('/agent/runs?state=QUEUED&state=INPROGRESS&limit=5');
     await fetch(`${emu.baseUrl}/agent/runs`);
     await api('/agent/runs?limit=0');
-    const log = (await control('GET', '/requests')).body.requests;
+    const log = (await control('GET', '/requests')).body?.requests;
     expect(log).toEqual([
       { method: 'POST', path: '/api/v1/agent/run', query: {}, at: expect.any(String), status: 200 },
       {
@@ -129,7 +134,7 @@ describe('request log and reset', () => {
     await control('POST', '/faults', { count: 3, status: 503 });
     expect((await control('POST', '/reset')).status).toBe(200);
     expect(emu.engine.list().runs).toEqual([]);
-    expect((await control('GET', '/requests')).body.requests).toEqual([]);
+    expect((await control('GET', '/requests')).body?.requests).toEqual([]);
     expect((await api('/agent/runs')).status).toBe(200);
   });
 });
@@ -146,14 +151,14 @@ describe('driving runs', () => {
       status_message: { message: 'tests are red', error_code: 'tests_failed', retryable: false },
       artifacts: [{ artifact_type: 'PLAN', data: { text: 'plan' } }],
     });
-    const run = (await (await api(`/agent/runs/${id}`)).json()) as any;
+    const run = (await (await api(`/agent/runs/${id}`)).json()) as RunItem;
     expect(run).toMatchObject({
       state: 'FAILED',
       status_message: { message: 'tests are red', error_code: 'tests_failed', retryable: false },
       // An artifact driven without created_at is dated when it was set.
       artifacts: [{ artifact_type: 'PLAN', created_at: run.updated_at, data: { text: 'plan' } }],
     });
-    expect(failed.body.state).toBe('FAILED');
+    expect(failed.body?.state).toBe('FAILED');
   });
 
   it('drive gives FAILED and ERROR their default structured messages', () => {
@@ -165,7 +170,7 @@ describe('driving runs', () => {
 
   it('advances a manual run one step at a time', async () => {
     const id = emu.engine.createRun({ prompt: 'p' }).run_id;
-    expect((await control('POST', `/runs/${id}/advance`)).body.state).toBe('PENDING');
+    expect((await control('POST', `/runs/${id}/advance`)).body?.state).toBe('PENDING');
     emu.engine.drive(id, 'SUCCEEDED');
     expect((await control('POST', `/runs/${id}/advance`)).status).toBe(409);
   });
@@ -173,7 +178,7 @@ describe('driving runs', () => {
   it('rejects bad drives', async () => {
     const id = emu.engine.createRun({ prompt: 'p' }).run_id;
     expect((await control('POST', '/runs/run_nope/state', { state: 'QUEUED' })).status).toBe(404);
-    expect((await control('POST', `/runs/${id}/state`, {})).body.detail).toContain('state');
+    expect((await control('POST', `/runs/${id}/state`, {})).body?.detail).toContain('state');
     expect((await control('POST', `/runs/${id}/state`, { state: 'X', artifacts: [{}] })).status).toBe(400);
     expect((await control('GET', '/runs/run_nope/followups')).status).toBe(404);
     expect((await control('GET', '/nothing')).status).toBe(404);
