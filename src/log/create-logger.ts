@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { pino, type DestinationStream, type Logger as PinoLogger } from 'pino';
 import type { LogLevel } from '../config/types.js';
 import { secretScrubber } from '../core/scrub.js';
@@ -33,21 +34,31 @@ const REDACT_PATHS = [
 ];
 
 /**
+ * The replica that wrote a line, on every line (children inherit it): with several replicas sharing
+ * one database, their logs meet in one place. pino's own field names, which log shippers know.
+ */
+export function replicaBindings(): { pid: number; hostname: string } {
+  return { pid: process.pid, hostname: hostname() };
+}
+
+/**
  * The service's logger. Secrets are kept out twice over: known field names are redacted, and every
  * finished line is scrubbed of the configured secret values, so a secret that slipped into an error
- * message or a URL still never reaches the log.
+ * message or a URL still never reaches the log. Every line names its replica (`hostname`, `pid`).
  */
 export function createLogger(options: LoggerOptions): PinoLogger {
   const scrub = secretScrubber(options.secrets);
   const pretty = options.pretty ?? (process.stdout.isTTY === true && options.destination === undefined);
   const base = {
     level: options.level,
+    base: replicaBindings(),
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     hooks: { streamWrite: scrub },
   };
   if (options.destination) return pino(base, options.destination);
   if (pretty) {
-    return pino({ ...base, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } });
+    // A terminal shows one host: its pid alone tells apart two replicas started from it.
+    return pino({ ...base, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'hostname' } } });
   }
   return pino(base);
 }
