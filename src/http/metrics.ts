@@ -1,4 +1,6 @@
+import { hostname } from 'node:os';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { packageVersion } from '../cli/version.js';
 import type { CoreMetrics } from '../core/ports/metrics.js';
 
 /**
@@ -13,9 +15,22 @@ export interface Metrics {
   ready: Gauge<'check'>;
 }
 
-export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metrics {
+/** Which replica serves the metrics: `agent_bridge_replica_info`'s labels. */
+export interface ReplicaInfo {
+  host: string;
+  pid: number;
+  version: string;
+}
+
+/** This process: the same host and pid its log lines carry. */
+export function thisReplica(): ReplicaInfo {
+  return { host: hostname(), pid: process.pid, version: packageVersion() };
+}
+
+export function createMetrics(options: { defaultMetrics?: boolean; replica?: ReplicaInfo } = {}): Metrics {
   const registry = new Registry();
   if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'agent_bridge_' });
+  registerReplicaInfo(registry, options.replica ?? thisReplica());
   return {
     registry,
     httpRequests: new Counter({
@@ -44,6 +59,22 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
       registers: [registry],
     }),
   };
+}
+
+/**
+ * `agent_bridge_replica_info{host,pid,version} 1`, the Prometheus "info" convention, rather than a
+ * replica label on every series: the scrape's `instance` label already keeps replicas apart, and a pid
+ * on every series would start a new series for every metric at each restart. Joined when wanted, e.g.
+ * `agent_bridge_tracked_runs * on(instance) group_left(host, pid) agent_bridge_replica_info`.
+ */
+function registerReplicaInfo(registry: Registry, replica: ReplicaInfo): void {
+  const info = new Gauge({
+    name: 'agent_bridge_replica_info',
+    help: 'Which replica this is (always 1): host, pid and agent-bridge version',
+    labelNames: ['host', 'pid', 'version'],
+    registers: [registry],
+  });
+  info.set({ host: replica.host, pid: String(replica.pid), version: replica.version }, 1);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { existsSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
@@ -20,6 +21,9 @@ describe('agent-bridge serve with no configuration at all', () => {
     expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', agent_api: 'ok' } });
     const metrics = await (await fetch(`${url}/metrics`)).text();
     expect(metrics).toContain('agent_bridge_http_requests_total{route="/readyz",method="GET",status="200"} 1');
+    // The replica behind these metrics: this child (pid) on this machine, the same pair its log lines carry.
+    const replica = /^agent_bridge_replica_info\{host="([^"]*)",pid="(\d+)",version="[^"]+"\} 1$/m.exec(metrics);
+    expect(replica?.slice(1)).toEqual([hostname(), String(serve.child.pid)]);
     expect((await fetch(`${url}/slack/events`, { method: 'POST' })).status).toBe(404);
     expect((await fetch(`${url}/linear/webhook`, { method: 'POST' })).status).toBe(404);
 
@@ -30,6 +34,13 @@ describe('agent-bridge serve with no configuration at all', () => {
 
     expect(await serve.stop('SIGTERM')).toBe(0);
     expect(output.stdout).toMatch(/"msg":"stopped"/);
+    // Every line names the replica, from the emulator's warning to the last one.
+    const lines = output.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.length).toBeGreaterThanOrEqual(8);
+    for (const line of lines) expect(line).toMatchObject({ hostname: hostname(), pid: serve.child.pid });
   });
 
   it('SIGINT stops it too', async () => {
