@@ -36,6 +36,7 @@ describe('migrations', () => {
       'leases',
       'outbox',
       'processes',
+      'run_states',
       'schedule_fires',
       'schema_migrations',
       'settings',

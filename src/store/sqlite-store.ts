@@ -6,6 +6,7 @@ import { SqliteAnchorRepository } from './anchor-repository.js';
 import { SqliteEventKeyRepository } from './event-key-repository.js';
 import { SqliteLeaseRepository } from './lease-repository.js';
 import { migrate } from './migrate.js';
+import { SqliteOperatorRepository } from './operator-repository.js';
 import { SqliteOutboxRepository } from './outbox-repository.js';
 import { SqliteProcessRepository } from './process-repository.js';
 import { SqliteScheduleFireRepository } from './schedule-fire-repository.js';
@@ -33,6 +34,7 @@ export class SqliteStore implements Store {
   readonly leases: SqliteLeaseRepository;
   readonly processes: SqliteProcessRepository;
   readonly settings: SqliteSettingRepository;
+  readonly operator: SqliteOperatorRepository;
   private readonly pingStatement;
 
   /** Takes an open, migrated connection; use `openSqliteStore`. */
@@ -46,6 +48,7 @@ export class SqliteStore implements Store {
     this.leases = new SqliteLeaseRepository(db);
     this.processes = new SqliteProcessRepository(db);
     this.settings = new SqliteSettingRepository(db);
+    this.operator = new SqliteOperatorRepository(db);
     this.pingStatement = db.prepare('SELECT 1');
   }
 

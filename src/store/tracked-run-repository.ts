@@ -60,6 +60,7 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
   private readonly retrackRow;
   private readonly insertRow;
   private readonly addMove;
+  private readonly observedState;
 
   constructor(
     private readonly db: Database.Database,
@@ -127,6 +128,10 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
       `UPDATE tracked_runs SET workflow_moves = json_insert(workflow_moves, '$[#]', @move), updated_at = @now
        WHERE run_id = @runId AND NOT EXISTS (SELECT 1 FROM json_each(tracked_runs.workflow_moves) WHERE value = @move)`,
     );
+    this.observedState = db.prepare<{ runId: string; transition: number; state: string; serverUpdatedAt: string | null; now: number }>(
+      `INSERT INTO run_states (run_id, transition, state, server_updated_at, observed_at)
+       VALUES (@runId, @transition, @state, @serverUpdatedAt, @now) ON CONFLICT DO NOTHING`,
+    );
   }
 
   /** Inserts the run inside the caller's transaction; true if it was new. */
@@ -144,6 +149,7 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
       sessionLink: run.sessionLink,
       now,
     });
+    if (changes > 0) this.observedState.run({ runId: run.runId, transition: 0, state: run.state, serverUpdatedAt: run.serverUpdatedAt, now });
     return changes > 0;
   }
 
@@ -193,6 +199,7 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
           now,
         });
         if (changes === 0) return false;
+        this.observedState.run({ runId, transition: expectedTransition + 1, state: observation.state, serverUpdatedAt: observation.serverUpdatedAt, now });
         this.outbox.addWithin(owed, now);
         return true;
       })

@@ -1,3 +1,4 @@
+import type { OperatorRepository } from './operator-store.js';
 import type { TriggerInput } from './triggers.js';
 
 /**
@@ -371,6 +372,8 @@ export interface Store {
   leases: LeaseRepository;
   processes: ProcessRepository;
   settings: SettingRepository;
+  /** What the web console reads, and the operator's repairs (retry, dismiss). */
+  operator: OperatorRepository;
   /** Cheap query proving the database answers (readiness). */
   ping(): Promise<void>;
   /**

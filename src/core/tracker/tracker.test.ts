@@ -213,8 +213,9 @@ function barrierStore(store: Store, parties: number): Store {
     });
     return row;
   };
-  const { triggers, anchors, eventKeys, outbox, scheduleFires, leases, processes, settings } = store;
+  const { triggers, anchors, eventKeys, outbox, scheduleFires, leases, processes, settings, operator } = store;
   return {
+    operator,
     triggers,
     trackedRuns,
     anchors,

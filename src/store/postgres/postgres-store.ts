@@ -8,6 +8,7 @@ import { PostgresEventKeyRepository } from './event-key-repository.js';
 import { PostgresLeaseRepository } from './lease-repository.js';
 import { SchemaTooNewError } from '../migrate.js';
 import { migratePostgres } from './migrate.js';
+import { PostgresOperatorRepository } from './operator-repository.js';
 import { PostgresOutboxRepository } from './outbox-repository.js';
 import { TYPES } from './pg-sql.js';
 import { PostgresProcessRepository } from './process-repository.js';
@@ -40,6 +41,7 @@ export class PostgresStore implements Store {
   readonly leases: PostgresLeaseRepository;
   readonly processes: PostgresProcessRepository;
   readonly settings: PostgresSettingRepository;
+  readonly operator: PostgresOperatorRepository;
   private closed = false;
 
   /** Takes a pool on a migrated database; use `openPostgresStore`. */
@@ -56,6 +58,7 @@ export class PostgresStore implements Store {
     this.leases = new PostgresLeaseRepository(pool);
     this.processes = new PostgresProcessRepository(pool);
     this.settings = new PostgresSettingRepository(pool);
+    this.operator = new PostgresOperatorRepository(pool);
   }
 
   async ping(): Promise<void> {

@@ -18,6 +18,11 @@ VALUES (@runId, @anchor, @source, @title, @route, @destinations, @triggerKey, @s
         @serverUpdatedAt, @sessionLink, 0, 1, NULL, @now, @now)
 ON CONFLICT (run_id) DO NOTHING`;
 
+/** Each observed state (migration 6), written with the change that observed it. */
+const OBSERVED_STATE_SQL = `
+INSERT INTO run_states (run_id, transition, state, server_updated_at, observed_at)
+VALUES (@runId, @transition, @state, @serverUpdatedAt, @now) ON CONFLICT DO NOTHING`;
+
 export class PostgresTrackedRunRepository implements TrackedRunRepository {
   constructor(
     private readonly pool: pg.Pool,
@@ -39,6 +44,7 @@ export class PostgresTrackedRunRepository implements TrackedRunRepository {
       sessionLink: item.sessionLink,
       now,
     });
+    if (inserted > 0) await run(client, OBSERVED_STATE_SQL, { runId: item.runId, transition: 0, state: item.state, serverUpdatedAt: item.serverUpdatedAt, now });
     return inserted > 0;
   }
 
@@ -114,6 +120,7 @@ export class PostgresTrackedRunRepository implements TrackedRunRepository {
         },
       );
       if (changed === 0) return new Rollback(false);
+      await run(client, OBSERVED_STATE_SQL, { runId, transition: expectedTransition + 1, state: observation.state, serverUpdatedAt: observation.serverUpdatedAt, now });
       await this.outbox.addWithin(client, owed, now);
       return true;
     });
@@ -129,7 +136,8 @@ export class PostgresTrackedRunRepository implements TrackedRunRepository {
   }
 
   async insert(item: NewTrackedRun, now: number): Promise<boolean> {
-    return this.insertWithin(this.pool, item, now);
+    // The run and its first observed state together.
+    return transaction(this.pool, (client) => this.insertWithin(client, item, now));
   }
 
   async recordWorkflowMove(runId: string, move: string, now: number): Promise<boolean> {
