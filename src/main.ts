@@ -173,7 +173,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       liveness,
       intervals: { trackerMs: config.tracker.intervalMs, dedupeRetentionMs: config.intake.dedupeRetentionMs },
     });
-    stored.connect({ wake: loops.wakeIntake });
+    stored.connect({ wake: () => loops.wakeIntake() });
     store.onChange?.((change) => (change === 'outbox' ? loops.wakeOutbox() : loops.wakeIntake()));
     shutdown.add('work loops', () => loops.stop());
     // After the loops, so a fire at start (catch-up, an unfinished fire) is worked at once.

@@ -67,7 +67,7 @@ describe('describeConfig', () => {
   });
 
   it('masks secret-looking fields inside route configs but keeps the rest', () => {
-    const described = describeConfig(fullConfig()) as { defaults: { config: Record<string, any> } };
+    const described = describeConfig(fullConfig()) as { defaults: { config: { environment_id: unknown; mcp_servers: Record<string, unknown> } } };
     expect(described.defaults.config.environment_id).toBe('env_main');
     expect(described.defaults.config.mcp_servers.github).toEqual({
       url: 'https://mcp.example.com/github',
@@ -103,7 +103,7 @@ describe('describeConfig', () => {
   });
 
   it('shows unset secrets as null', () => {
-    const described = describeConfig(loadConfig({ env: {}, cwd: tempDir() })) as any;
+    const described = describeConfig(loadConfig({ env: {}, cwd: tempDir() })) as { agentApi: { apiKey: unknown }; slack: { botToken: unknown } };
     expect(described.agentApi.apiKey).toBeNull();
     expect(described.slack.botToken).toBeNull();
   });

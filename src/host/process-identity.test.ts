@@ -19,7 +19,7 @@ describe('process identity', () => {
   it('knows that a process whose pid is gone no longer runs', () => {
     const child = spawnSync(process.execPath, ['-e', '0']);
     expect(child.status).toBe(0);
-    expect(isRunningOnThisHost(record('h:gone', child.pid!))).toBe(false);
+    expect(isRunningOnThisHost(record('h:gone', child.pid))).toBe(false);
   });
 
   it('cannot tell for a pid that exists: it may be another program that reused it', () => {

@@ -1,4 +1,4 @@
-import type { StoredTrigger, TrackedRun } from '../core/ports/store.js';
+import type { TrackedRun } from '../core/ports/store.js';
 import type { Requester } from '../core/ports/triggers.js';
 
 /**

@@ -170,13 +170,15 @@ describe('OutboxWorker failures', () => {
 
   it('keeps secrets out of stored and logged error texts', async () => {
     const leaky = new Error('request failed', { cause: new Error('Authorization: Bearer xoxb-secret') });
+    // Code we call may throw anything, not only an Error.
+    const notAnError: unknown = 'xoxb-secret in a string';
     let call = 0;
     const slack: Notifier = {
       platform: 'slack',
       deliver: async () => {
         call++;
         if (call === 1) throw leaky;
-        if (call === 2) throw 'xoxb-secret in a string';
+        if (call === 2) throw notAnError;
         throw new Error('x'.repeat(2_000));
       },
     };
@@ -260,7 +262,6 @@ describe('OutboxWorker across workers', () => {
   });
 
   it('steps back quietly when its lease was lost during a slow delivery', async () => {
-    let second: OutboxWorker | undefined;
     let calls = 0;
     const slow: Notifier = {
       platform: 'slack',
@@ -269,14 +270,14 @@ describe('OutboxWorker across workers', () => {
         if (calls === 1) {
           // The first delivery outlives its lease; another worker takes the row over meanwhile.
           await clock.advance(LEASE);
-          expect(await second!.deliverOnce()).toBe(true);
+          expect(await second.deliverOnce()).toBe(true);
         }
         return { call: calls };
       },
     };
     await add(row('a1', A));
     const first = worker([slow], { owner: 'worker-A' });
-    second = worker([slow], { owner: 'worker-B' });
+    const second = worker([slow], { owner: 'worker-B' });
 
     expect(await first.deliverOnce()).toBe(true);
 
@@ -297,7 +298,7 @@ describe('OutboxWorker across workers', () => {
     // A worker may stop early when the only due work is another worker's destination; finish up.
     const rest = (await one.drain()) + (await two.drain());
 
-    expect(handled[0]! + handled[1]! + rest).toBe(30);
+    expect(handled[0] + handled[1] + rest).toBe(30);
     expect(handled[0]).toBeGreaterThan(0);
     expect(handled[1]).toBeGreaterThan(0);
     expect([...keysOf(slack)].sort()).toEqual(rows.map((r) => r.key).sort());
