@@ -203,6 +203,8 @@ async function crashBurst({ scenario, slack, emulator, pool: bridges, openBooks 
   }));
 
   let kills = 0;
+  /** How long each restarted process took to listen (a busy machine makes the burst's kills run late). */
+  const restartMs: number[] = [];
   await startPool(bridges, scenario.database);
   const t0 = Date.now();
   const deadline = t0 + BURST_MS + SETTLE_MS;
@@ -214,7 +216,9 @@ async function crashBurst({ scenario, slack, emulator, pool: bridges, openBooks 
       await bridges.kill(kill.slot);
       kills++;
       await sleep(kill.downMs);
+      const restarting = Date.now();
       await bridges.start(kill.slot);
+      restartMs.push(Date.now() - restarting);
     }
   })();
   const watcher = watchThreads(view, emulator, mentions);
@@ -227,7 +231,7 @@ async function crashBurst({ scenario, slack, emulator, pool: bridges, openBooks 
     await until(
       () => mentions.every((mention) => mention.settledAt !== undefined),
       'every run to end and every thread to show its end',
-      Math.max(1_000, deadline - Date.now()),
+      SETTLE_MS,
       () => `${view.unsettled(mentions)}\nkills so far: ${kills}\n${bridges.tails()}`,
       100,
     );
@@ -238,7 +242,8 @@ async function crashBurst({ scenario, slack, emulator, pool: bridges, openBooks 
   await bridges.stopAll();
 
   expect(kills).toBe(scenario.kills);
-  const timing = `burst=${(burstMs / 1000).toFixed(1)}s settle=${((settledAt - t0 - burstMs) / 1000).toFixed(1)}s duration=${((Date.now() - began) / 1000).toFixed(1)}s`;
+  const slowestRestart = (Math.max(0, ...restartMs) / 1000).toFixed(1);
+  const timing = `burst=${(burstMs / 1000).toFixed(1)}s (slowest restart ${slowestRestart}s) settle=${((settledAt - t0 - burstMs) / 1000).toFixed(1)}s duration=${((Date.now() - began) / 1000).toFixed(1)}s`;
   await verifyBurst(
     { label: scenario.label, seed, slack, view, pool: bridges, openBooks },
     mentions,

@@ -124,13 +124,15 @@ describe.skipIf(!runs)(`two replicas on PostgreSQL, one SIGKILLed for good mid-b
         async () => {
           const faults = (await (await fetch(`${emulator.url}/_emulator/faults`)).json()) as { faults: unknown[] };
           if (faults.faults.length > 0) return false;
+          // A create under way for 300 ms is a held one (the emulator answers the others at once).
           const working = await db!.query<{ lease_process: string }>(
-            "SELECT lease_process FROM triggers WHERE state = 'working' AND create_attempted_at IS NOT NULL",
+            "SELECT lease_process FROM triggers WHERE state = 'working' AND create_attempted_at < $1",
+            [Date.now() - 300],
           );
           const found = new Set(working.rows.map((row) => row.lease_process));
           return ids.some((id) => found.has(id)) && found;
         },
-        'a replica to hold a trigger whose create is under way',
+        'a replica to hold a trigger whose create is held back',
         5_000,
       );
       const tracker = (await db.query<{ process: string }>("SELECT process FROM leases WHERE name = 'tracker'")).rows[0]?.process;
