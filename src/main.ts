@@ -57,6 +57,8 @@ export interface RunningService {
 
 /** Deliveries at once: one slow thread does not hold up the others (the store keeps each destination in order). */
 const OUTBOX_CONCURRENCY = 16;
+/** Triggers worked at once: work keeps pace under a flood of requests (the store keeps each anchor in order). */
+export const INTAKE_CONCURRENCY = 16;
 
 /**
  * The composition root: builds every part from the validated config and starts it, in the order of
@@ -109,18 +111,23 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const linear = await linearIntegration(config, intake, store, logger, () => clock.now());
 
     // 5. The workers of the core.
-    const intakeWorker = new IntakeWorker({
-      store,
-      runs: agentRuns,
-      clock,
-      logger: logger.child({ component: 'intake' }),
-      routing: routingTable(config),
-      owner: self.id,
-      options: { retryWindowMs: config.intake.retryWindowMs, ...(leases?.intakeMs && { leaseMs: leases.intakeMs }) },
-      metrics: coreMetrics,
-      enrichers: { ...(slack && { slack: slack.enricher }), ...(linear && { linear: linear.enricher }) },
-      access,
-    });
+    const routing = routingTable(config);
+    const intakeWorkers = Array.from(
+      { length: INTAKE_CONCURRENCY },
+      (_, index) =>
+        new IntakeWorker({
+          store,
+          runs: agentRuns,
+          clock,
+          logger: logger.child({ component: 'intake' }),
+          routing,
+          owner: workerOwner(self.id, `intake-${index}`),
+          options: { retryWindowMs: config.intake.retryWindowMs, ...(leases?.intakeMs && { leaseMs: leases.intakeMs }) },
+          metrics: coreMetrics,
+          enrichers: { ...(slack && { slack: slack.enricher }), ...(linear && { linear: linear.enricher }) },
+          access,
+        }),
+    );
     const tracker = new Tracker({
       store,
       runs: agentRuns,
@@ -166,7 +173,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       store,
       clock,
       logger,
-      intake: intakeWorker,
+      intake: intakeWorkers,
       tracker,
       scheduler,
       outbox,

@@ -16,7 +16,8 @@ export interface WorkLoopParts {
   store: Store;
   clock: Clock;
   logger: Logger;
-  intake: IntakeWorker;
+  /** Several, each with its own owner: triggers of different anchors are worked at once. */
+  intake: IntakeWorker[];
   tracker: Tracker;
   scheduler: Scheduler;
   outbox: OutboxWorker[];
@@ -34,9 +35,14 @@ export interface WorkLoops {
 }
 
 /**
- * The background work of one process: the intake worker, the outbox workers, the tracker tick, the
+ * The background work of one process: the intake workers, the outbox workers, the tracker tick, the
  * schedules' upkeep, housekeeping and the heartbeat, each in a loop that never dies (errors are logged)
  * and never overlaps itself.
+ *
+ * Intake and the outbox each run several loops woken in a chain (below). A trigger or a delivery is
+ * mostly waiting for an HTTP answer, so under a flood of requests one loop would advance by one step
+ * per turn of the event loop, behind every request of that turn: work would starve. As many chains as
+ * there is work each advance at once, so work keeps pace while the process acknowledges.
  */
 export function startWorkLoops(parts: WorkLoopParts): WorkLoops {
   const { store, clock, logger, intervals } = parts;
@@ -55,17 +61,22 @@ export function startWorkLoops(parts: WorkLoopParts): WorkLoops {
   );
   const wakeOutbox = () => outboxLoops[0]?.wake();
 
-  const intakeLoop = startLoop({
-    name: 'intake',
-    clock,
-    logger,
-    idleMs: 1_000,
-    work: async () => {
-      const worked = await parts.intake.workOnce();
-      if (worked) wakeOutbox();
-      return worked;
-    },
-  });
+  // The same chain for intake: a trigger claimed wakes the next loop, an empty inbox costs one claim.
+  // The store hands out one anchor's triggers one at a time and in order, whichever loop asks.
+  const intakeLoops: RunningLoop[] = parts.intake.map((worker, index) =>
+    startLoop({
+      name: `intake-${index}`,
+      clock,
+      logger,
+      idleMs: 1_000,
+      work: async () => {
+        const worked = await worker.workOnce(() => intakeLoops[(index + 1) % intakeLoops.length]?.wake());
+        if (worked) wakeOutbox();
+        return worked;
+      },
+    }),
+  );
+  const wakeIntake = () => intakeLoops[0]?.wake();
 
   // Work that runs once per interval whatever it finds (it never asks to go again at once).
   const every = (name: string, idleMs: number, tick: () => Promise<void>) => startLoop({ name, clock, logger, idleMs, work: () => tick().then(() => false) });
@@ -83,14 +94,15 @@ export function startWorkLoops(parts: WorkLoopParts): WorkLoops {
   // A process found dead left work that is free now: go for it rather than wait for the next pass.
   const livenessLoop = every('liveness', parts.liveness.beatMs, async () => {
     if ((await parts.liveness.beat()).length === 0) return;
-    for (const loop of [intakeLoop, trackerLoop, scheduleLoop]) loop.wake();
+    for (const loop of [trackerLoop, scheduleLoop]) loop.wake();
+    wakeIntake();
     wakeOutbox();
   });
 
-  const workLoops = [intakeLoop, trackerLoop, scheduleLoop, housekeeping, ...outboxLoops];
+  const workLoops = [...intakeLoops, trackerLoop, scheduleLoop, housekeeping, ...outboxLoops];
   return {
     wakeIntake: () => {
-      intakeLoop.wake();
+      wakeIntake();
       wakeOutbox();
     },
     wakeOutbox,

@@ -48,10 +48,10 @@ interface Settlement {
 const settle = (outcome: TriggerOutcome, effects: TriggerEffects = {}): Settlement => ({ outcome, effects });
 
 /**
- * Works the inbox: claims one stored trigger at a time (a lease, so two processes never work the
- * same one), and starts, steers or stops the run it asks for. Run-API failures are retried with
- * backoff for `retryWindowMs`, then reported to the person; a create that may have happened is
- * reconciled by listing before anything is created again.
+ * Works the inbox: claims one stored trigger at a time (a lease, so two workers never work the same
+ * one; a process runs several, each with its own owner), and starts, steers or stops the run it asks
+ * for. Run-API failures are retried with backoff for `retryWindowMs`, then reported to the person; a
+ * create that may have happened is reconciled by listing before anything is created again.
  */
 export class IntakeWorker {
   private readonly metrics: CoreMetrics;
@@ -64,11 +64,15 @@ export class IntakeWorker {
     this.leaseMs = deps.options.leaseMs ?? 30_000;
   }
 
-  /** Claims and works one due trigger; false when none is due. */
-  async workOnce(): Promise<boolean> {
+  /**
+   * Claims and works one due trigger; false when none is due. `onClaimed` is told as soon as a trigger
+   * is claimed, before the (slow) run-API work: the caller may start another worker meanwhile.
+   */
+  async workOnce(onClaimed?: () => void): Promise<boolean> {
     const { store, clock, owner } = this.deps;
     const trigger = await store.triggers.claimNext(owner, clock.now(), this.leaseMs);
     if (!trigger) return false;
+    onClaimed?.();
     const log = this.deps.logger.child({ trigger: trigger.key, kind: trigger.kind, attempt: trigger.attempts });
     // A short lease kept alive while we work: a crashed worker's trigger is taken over within
     // one lease, while a slow run-API call never lets a second worker start on it.
