@@ -1,6 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { ObservedState, OperatorRepository, RunCursor, RunFilter, RunListItem } from '../core/ports/operator-store.js';
-import type { OutboxRow, StoredTrigger } from '../core/ports/store.js';
+import type { ObservedState, OperatorRepository, OutboxRow, RunCursor, RunFilter, RunListItem, StoredTrigger } from '../core/ports/store.js';
 import { toOutboxRow } from './outbox-repository.js';
 import { toTrackedRun } from './tracked-run-repository.js';
 import { toTrigger } from './trigger-repository.js';
