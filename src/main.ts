@@ -1,5 +1,6 @@
 import { AgentApiClient } from './agent-api/index.js';
 import { runApiProbe } from './agent-api/readiness-probe.js';
+import { consoleIntegration, watchTracker } from './compose/console.js';
 import { serviceRoutes } from './compose/http-routes.js';
 import { agentApiEndpoint, linearIntegration, slackIntegration } from './compose/integrations.js';
 import { Shutdown } from './compose/shutdown.js';
@@ -76,6 +77,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     shutdown.add('database', () => store.close());
     const metrics = createMetrics();
     const coreMetrics = createCoreMetrics(metrics.registry, () => store.outbox.counts());
+    // The console's health page shows the tracker's last tick.
+    const trackerWatch = watchTracker(coreMetrics, clock);
 
     // 2. The run API: the configured one, or the built-in emulator.
     const api = await agentApiEndpoint(config, logger);
@@ -133,7 +136,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       runs: agentRuns,
       clock,
       logger: logger.child({ component: 'tracker' }),
-      metrics: coreMetrics,
+      metrics: trackerWatch.metrics,
       owner: self.id,
       options: { pageSize: config.tracker.pageSize, intervalMs: config.tracker.intervalMs, ...(leases?.trackerMs && { leaseMs: leases.trackerMs }) },
     });
@@ -201,10 +204,22 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       ...(slack && { slack }),
       ...(linear && { linear }),
     });
-    const http = await listen(createHttpServer({ routes, metrics, logger }), config.http.port, config.http.host);
+    const webConsole = consoleIntegration(config, {
+      store,
+      clock,
+      logger: logger.child({ component: 'console' }),
+      intake,
+      runs: agentRuns,
+      triggerSchedule: (name) => scheduler.trigger(name),
+      wakeOutbox: () => loops.wakeOutbox(),
+      wakeIntake: () => loops.wakeIntake(),
+      lastTick: trackerWatch.lastTick,
+    });
+    const http = await listen(createHttpServer({ routes: [...routes, ...webConsole.routes], metrics, logger }), config.http.port, config.http.host);
     shutdown.add('http', () => http.close());
 
     announceStart(logger, config, http.url);
+    webConsole.announce(logger, http.url);
     return { url: http.url, agentApiBaseUrl: api.baseUrl, emulated: emulator !== undefined, store, metrics, intake, stop: shutdown.run };
   } catch (error) {
     await shutdown.run();

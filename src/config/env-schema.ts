@@ -26,7 +26,11 @@ export const SECRET_VARIABLES = [
   'LINEAR_ACCESS_TOKEN',
   'LINEAR_WEBHOOK_SECRET',
   'DATABASE_URL',
+  'CONSOLE_ADMIN_TOKEN',
 ] as const;
+
+/** The web console's admin token: long enough that guessing it, even without the rate limit, is hopeless. */
+export const CONSOLE_TOKEN_MIN_LENGTH = 32;
 
 export interface EnvSettings {
   agentApiBaseUrl: string | undefined;
@@ -47,6 +51,10 @@ export interface EnvSettings {
   port: number;
   host: string;
   logLevel: LogLevel;
+  /** `CONSOLE_ADMIN_TOKEN`: turns the web console on with an admin sign-in. */
+  consoleAdminToken: string | undefined;
+  /** `PUBLIC_URL`: the service's public base (no trailing slash). */
+  publicUrl: string | undefined;
 }
 
 type Ctx = z.core.$RefinementCtx<string | undefined>;
@@ -121,6 +129,22 @@ const databaseUrl = optionalText.transform((value, ctx) => {
   return { url: value, masked: checked.masked, target: checked.target, password: checked.password };
 });
 
+const CONSOLE_TOKEN_HINT = 'make one with: openssl rand -hex 32';
+
+const consoleAdminToken = secret(CONSOLE_TOKEN_HINT).transform((value, ctx) => {
+  if (value !== undefined && value.length < CONSOLE_TOKEN_MIN_LENGTH) {
+    return fail(ctx, `is too short (${value.length} characters): it must have at least ${CONSOLE_TOKEN_MIN_LENGTH}`, CONSOLE_TOKEN_HINT);
+  }
+  return value;
+});
+
+const publicUrl = optionalText.transform((value, ctx) => {
+  if (value === undefined) return value;
+  const checked = checkBaseUrl(value);
+  if (!checked.ok) return fail(ctx, checked.message, 'set it to the address people open, e.g. https://agent-bridge.example.com');
+  return checked.url.href.replace(/\/+$/, '');
+});
+
 const port = optionalText.transform((value, ctx) => {
   if (value === undefined) return DEFAULT_PORT;
   if (!/^\d+$/.test(value) || Number(value) > 65_535) {
@@ -153,6 +177,8 @@ export const envSchema = z.object({
   PORT: port,
   HOST: optionalText,
   LOG_LEVEL: logLevel,
+  CONSOLE_ADMIN_TOKEN: consoleAdminToken,
+  PUBLIC_URL: publicUrl,
 });
 
 /** Variables that must be set together: Slack, Linear and the run API. */
@@ -253,6 +279,8 @@ export function parseEnvironment(env: Record<string, string>, cwd: string): { se
       port: v.PORT,
       host: v.HOST ?? DEFAULT_HOST,
       logLevel: v.LOG_LEVEL,
+      consoleAdminToken: v.CONSOLE_ADMIN_TOKEN,
+      publicUrl: v.PUBLIC_URL,
     },
   };
 }

@@ -179,11 +179,11 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
     tracker: { intervalMs: file.tracker.interval, pageSize: file.tracker.page_size },
     intake: { retryWindowMs: file.intake.retry_window, dedupeRetentionMs: file.intake.dedupe_retention },
     schedules: file.schedules.map(toSchedule),
-    console: { admins: [...file.console.admins] },
+    console: { admins: [...file.console.admins], ...compact({ adminToken: env.consoleAdminToken }) },
     database: env.databaseUrl
       ? { kind: 'postgres', url: env.databaseUrl.url, maskedUrl: env.databaseUrl.masked, target: env.databaseUrl.target, password: env.databaseUrl.password }
       : { kind: 'sqlite', path: env.databasePath },
-    http: { port: env.port, host: env.host },
+    http: { port: env.port, host: env.host, ...compact({ publicUrl: env.publicUrl }) },
     logLevel: env.logLevel,
   };
 }

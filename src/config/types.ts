@@ -98,9 +98,13 @@ export interface AppConfig {
   tracker: { intervalMs: number; pageSize: number };
   intake: { retryWindowMs: number; dedupeRetentionMs: number };
   schedules: ScheduleConfig[];
-  /** The web console's people; `admins` (Slack user IDs) see everything and may cancel any run. */
-  console: { admins: string[] };
+  /**
+   * The web console's people; `admins` (Slack user IDs) see everything and may cancel any run.
+   * `adminToken` (`CONSOLE_ADMIN_TOKEN`) turns the console on with an admin sign-in.
+   */
+  console: { admins: string[]; adminToken?: string };
   database: DatabaseConfig;
-  http: { port: number; host: string };
+  /** `publicUrl` (`PUBLIC_URL`, no trailing slash): where people reach the service (links, `Secure` cookies). */
+  http: { port: number; host: string; publicUrl?: string };
   logLevel: LogLevel;
 }

@@ -1,0 +1,82 @@
+/**
+ * The web console in the composition root: on or off from the config (`console/console-config.ts`),
+ * its routes on the one HTTP server, the facts of its health page, and the start log's sign-in line.
+ */
+import { packageVersion } from '../cli/version.js';
+import type { AppConfig } from '../config/types.js';
+import { consoleAccess } from '../console/console-config.js';
+import type { ConsoleDeps, HealthReport } from '../console/deps.js';
+import { consoleRoutes } from '../console/routes.js';
+import type { Clock } from '../core/ports/clock.js';
+import type { Logger } from '../core/ports/logger.js';
+import type { CoreMetrics } from '../core/ports/metrics.js';
+import { cronCalendar } from '../cron-calendar/cron-calendar.js';
+import { notConfiguredRoute } from '../http/health-routes.js';
+import type { HttpRoute } from '../http/server.js';
+import { describeDatabase } from '../store/open-store.js';
+
+type LastTick = { at: number; requests: number; changed: number; tracked: number };
+
+/** Core metrics that also remember the tracker's last tick in this process (the health page shows it). */
+export function watchTracker(metrics: CoreMetrics, clock: Clock): { metrics: CoreMetrics; lastTick: () => LastTick | undefined } {
+  let last: LastTick | undefined;
+  return {
+    metrics: {
+      ...metrics,
+      trackerTick: (report) => {
+        last = { at: clock.now(), ...report };
+        metrics.trackerTick(report);
+      },
+    },
+    lastTick: () => last,
+  };
+}
+
+function integrations(config: AppConfig): HealthReport['integrations'] {
+  const slack = config.slack;
+  const linear = config.linear;
+  return [
+    {
+      name: 'Slack',
+      on: slack.enabled,
+      why: slack.enabled ? (slack.mode === 'socket' ? 'Socket Mode (SLACK_APP_TOKEN)' : 'HTTP events at /slack/events') : 'off: SLACK_BOT_TOKEN is not set',
+    },
+    {
+      name: 'Linear',
+      on: linear.enabled,
+      why: linear.enabled ? 'webhook at /linear/webhook' : 'off: LINEAR_API_KEY (or LINEAR_ACCESS_TOKEN) and LINEAR_WEBHOOK_SECRET are not set',
+    },
+    { name: 'Schedules', on: config.schedules.length > 0, why: `${config.schedules.length} configured` },
+  ];
+}
+
+export interface ConsoleParts extends Omit<ConsoleDeps, 'schedules' | 'health'> {
+  lastTick: () => LastTick | undefined;
+}
+
+/** The console's routes (or a 404 on /console saying how to turn it on), and what to log once listening. */
+export function consoleIntegration(config: AppConfig, parts: ConsoleParts): { routes: HttpRoute[]; announce: (logger: Logger, url: string) => void } {
+  const access = consoleAccess(config);
+  if (access.mode === 'off') return { routes: [{ ...notConfiguredRoute('/console', 'The web console', access.why), method: 'GET' }], announce: () => {} };
+  const version = packageVersion();
+  const health = async (): Promise<HealthReport> => {
+    const tick = parts.lastTick();
+    return {
+      version,
+      store: `${config.database.kind === 'sqlite' ? 'SQLite' : 'PostgreSQL'} at ${describeDatabase(config.database)}`,
+      runApi: config.agentApi.emulated ? 'the built-in emulator (AGENT_API_BASE_URL is not set)' : (config.agentApi.baseUrl ?? ''),
+      integrations: integrations(config),
+      tracker: { lastTickAt: tick?.at ?? null, requests: tick?.requests ?? null, changed: tick?.changed ?? null, tracked: tick?.tracked ?? null, intervalMs: config.tracker.intervalMs },
+    };
+  };
+  const schedules = config.schedules.map((schedule) => ({ ...schedule, calendar: cronCalendar(schedule.cron, schedule.timezone) }));
+  const { routes, oneTimePath } = consoleRoutes(access, { ...parts, schedules, health });
+  return {
+    routes,
+    announce(logger, url) {
+      const base = access.publicUrl ?? url.replace('//0.0.0.0:', '//127.0.0.1:');
+      if (oneTimePath) logger.info({ console: `${base}/console` }, `web console: sign in once with ${base}${oneTimePath}`);
+      else logger.info({ console: `${base}/console` }, 'web console is on (sign in with CONSOLE_ADMIN_TOKEN)');
+    },
+  };
+}

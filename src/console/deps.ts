@@ -1,0 +1,43 @@
+import type { IntakeService } from '../core/intake/intake-service.js';
+import type { AgentRuns } from '../core/ports/agent-runs.js';
+import type { Clock } from '../core/ports/clock.js';
+import type { Logger } from '../core/ports/logger.js';
+import type { Store } from '../core/ports/store.js';
+import type { FireOutcome } from '../core/schedules/schedule-fire.js';
+import type { ScheduleDefinition } from '../core/schedules/schedule-definition.js';
+
+/** A configured schedule as the console shows it. */
+export type ConsoleSchedule = ScheduleDefinition & { cron: string; timezone: string };
+
+/** Facts for the health page, gathered by the composition root. */
+export interface HealthReport {
+  version: string;
+  store: string;
+  runApi: string;
+  integrations: Array<{ name: string; on: boolean; why: string }>;
+  tracker: { lastTickAt: number | null; requests: number | null; changed: number | null; tracked: number | null; intervalMs: number };
+}
+
+/** What the console's pages read and act through. */
+export interface ConsoleDeps {
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  /** Cancels go through the core like any other trigger. */
+  intake: IntakeService;
+  /** The prompt as sent is read back from the run API. */
+  runs: Pick<AgentRuns, 'getRun'>;
+  schedules: ConsoleSchedule[];
+  /** `Trigger now`: the running scheduler (same rules as `agent-bridge schedules trigger`). */
+  triggerSchedule(name: string): Promise<FireOutcome>;
+  /** Wakes the outbox workers after a delivery is retried, and the intake worker after a trigger is. */
+  wakeOutbox(): void;
+  wakeIntake(): void;
+  health(): Promise<HealthReport>;
+}
+
+/** Who is signed in, for a page: the session's id and the CSRF token its forms carry. */
+export interface Viewer {
+  sid: string;
+  csrf: string;
+}

@@ -1,0 +1,63 @@
+import { html, type SafeHtml } from './html.js';
+
+export type Section = 'runs' | 'attention' | 'schedules' | 'health';
+
+const SECTIONS: Array<[Section, string, string]> = [
+  ['runs', 'Runs', '/console/runs'],
+  ['attention', 'Needs attention', '/console/attention'],
+  ['schedules', 'Schedules', '/console/schedules'],
+  ['health', 'Health', '/console/health'],
+];
+
+/** A page of a signed-in person: the navigation, sign-out (with its CSRF token), and `body` in a refreshing <main>. */
+export function page(options: { title: string; section: Section; csrf: string; body: SafeHtml; flash?: string | undefined; refreshSeconds?: number }): SafeHtml {
+  const nav = SECTIONS.map(
+    ([section, label, href]) => html`<a href="${href}"${section === options.section ? html` aria-current="page"` : ''}>${label}</a>`,
+  );
+  return document(
+    options.title,
+    html`<header>
+        <span class="brand">agent-bridge</span>
+        <nav>${nav}</nav>
+        <form class="inline" method="post" action="/console/sign-out">
+          <input type="hidden" name="csrf" value="${options.csrf}" />
+          <button type="submit">Sign out</button>
+        </form>
+      </header>
+      <main data-refresh="${options.refreshSeconds ?? 5}">
+        ${options.flash ? html`<p class="flash" role="status">${options.flash}</p>` : ''}
+        ${options.body}
+      </main>`,
+  );
+}
+
+/** The bare HTML document: the stylesheet and the one script, both from /console/assets. */
+export function document(title: string, content: SafeHtml): SafeHtml {
+  return html`<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>${title} · agent-bridge</title>
+    <link rel="stylesheet" href="/console/assets/console.css" />
+    <script src="/console/assets/console.js" defer></script>
+  </head>
+  <body>
+    ${content}
+  </body>
+</html>`;
+}
+
+/** A time as people read it in the console: UTC, to the second. */
+export function when(at: number | null | undefined): string {
+  if (at === null || at === undefined) return '—';
+  return new Date(at).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+}
+
+/** A POST button with its CSRF token and hidden fields. */
+export function action(path: string, label: string, csrf: string, fields: Record<string, string | number>): SafeHtml {
+  const hidden = Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`);
+  return html`<form class="inline" method="post" action="${path}">
+    <input type="hidden" name="csrf" value="${csrf}" />${hidden}<button type="submit">${label}</button>
+  </form>`;
+}

@@ -1,0 +1,77 @@
+import type { RunCursor, RunFilter, RunListItem } from '../../core/ports/store.js';
+import type { ConsoleDeps, Viewer } from '../deps.js';
+import { html, link, type SafeHtml } from '../html.js';
+import { page, when } from '../layout.js';
+import { person, place } from '../places.js';
+
+export const RUNS_PAGE_SIZE = 50;
+const SOURCES = ['slack', 'linear', 'schedule', 'cli'];
+const STATES = ['QUEUED', 'PENDING', 'CLAIMED', 'INPROGRESS', 'BLOCKED', 'SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED'];
+const FILTER_LIMIT = 200;
+
+/** The runs page's query: filters (each cut to a sane length) and the page's starting point. */
+export function runsQuery(query: URLSearchParams): RunFilter & { after?: RunCursor } {
+  const text = (name: string) => {
+    const value = query.get(name)?.trim().slice(0, FILTER_LIMIT);
+    return value ? value : undefined;
+  };
+  const filter: RunFilter & { after?: RunCursor } = {};
+  const pairs: Array<[keyof RunFilter, string]> = [
+    ['source', 'source'],
+    ['state', 'state'],
+    ['routeName', 'route'],
+    ['person', 'person'],
+    ['text', 'q'],
+  ];
+  for (const [key, name] of pairs) {
+    const value = text(name);
+    if (value) filter[key] = value;
+  }
+  const after = /^(\d{1,16})~(.+)$/.exec(query.get('after') ?? '');
+  if (after) filter.after = { createdAt: Number(after[1]), runId: after[2] ?? '' };
+  return filter;
+}
+
+function nextPageHref(query: URLSearchParams, last: RunListItem): string {
+  const next = new URLSearchParams(query);
+  next.set('after', `${last.createdAt}~${last.runId}`);
+  return `/console/runs?${next.toString()}`;
+}
+
+function options(values: string[], selected: string | undefined): SafeHtml[] {
+  return [html`<option value="">any</option>`, ...values.map((value) => html`<option value="${value}"${value === selected ? html` selected` : ''}>${value}</option>`)];
+}
+
+export async function runsPage(deps: ConsoleDeps, viewer: Viewer, query: URLSearchParams, flash?: string): Promise<SafeHtml> {
+  const filter = runsQuery(query);
+  const found = await deps.store.operator.listRuns({ ...filter, limit: RUNS_PAGE_SIZE + 1 });
+  const runs = found.slice(0, RUNS_PAGE_SIZE);
+  const last = runs[runs.length - 1];
+  const rows = runs.map(
+    (run) => html`<tr data-run="${run.runId}">
+      <td><a href="/console/run?id=${encodeURIComponent(run.runId)}"><bdi>${run.title ?? run.runId}</bdi></a></td>
+      <td><span class="state state-${run.state}">${run.state}</span></td>
+      <td>${place(run.anchor, run.source)}</td>
+      <td>${person(run.requester)}</td>
+      <td>${when(run.createdAt)}</td>
+      <td>${when(run.updatedAt)}</td>
+      <td>${run.sessionLink ? link(run.sessionLink, 'session') : html`<span class="muted">—</span>`}</td>
+    </tr>`,
+  );
+  const body = html`<h1>Runs</h1>
+    <form class="filters" method="get" action="/console/runs">
+      <label>Source <select name="source">${options(SOURCES, filter.source)}</select></label>
+      <label>State <select name="state">${options(STATES, filter.state)}</select></label>
+      <label>Route name <input name="route" value="${filter.routeName ?? ''}" /></label>
+      <label>Person <input name="person" value="${filter.person ?? ''}" /></label>
+      <label>Title contains <input name="q" value="${filter.text ?? ''}" /></label>
+      <button type="submit">Filter</button> <a href="/console/runs">clear</a>
+    </form>
+    <table>
+      <thead><tr><th>Title</th><th>State</th><th>Asked in</th><th>Asked by</th><th>Started</th><th>Last change</th><th>Session</th></tr></thead>
+      <tbody>${rows}</tbody>
+    </table>
+    ${runs.length === 0 ? html`<p class="muted">No runs${filter.after ? ' after this point' : ''} match.</p>` : ''}
+    <p>${filter.after ? html`<a href="/console/runs">newest</a> · ` : ''}${found.length > RUNS_PAGE_SIZE && last ? html`<a href="${nextPageHref(query, last)}" rel="next">older runs →</a>` : ''}</p>`;
+  return page({ title: 'Runs', section: 'runs', csrf: viewer.csrf, body, flash });
+}

@@ -1,0 +1,23 @@
+import { html, link, type SafeHtml } from './html.js';
+
+/**
+ * Where a run was asked for, as a link when the anchor says enough: a Slack thread's permalink, a
+ * Linear issue (its URL from the trigger when known), a schedule's entry on the schedules page.
+ */
+export function place(anchor: string, source: string, ticketUrl?: string): SafeHtml {
+  const slack = /^slack:([A-Z0-9]+):(\d+)\.(\d+)$/.exec(anchor);
+  if (slack) return link(`https://slack.com/archives/${slack[1]}/p${slack[2]}${slack[3]}`, `Slack thread in ${slack[1]}`);
+  if (anchor.startsWith('linear:')) return link(ticketUrl, `Linear issue ${anchor.slice('linear:'.length)}`);
+  const schedule = /^(?:log:)?schedule:([^:]+)/.exec(anchor);
+  if (schedule || source === 'schedule') {
+    const name = schedule?.[1] ?? anchor;
+    return html`<a href="/console/schedules#schedule-${name}">schedule ${name}</a>`;
+  }
+  return html`${anchor}`;
+}
+
+/** A person as the console shows them: the name, with the id beside it. */
+export function person(requester: { id?: string | null; name?: string | null; platform?: string } | undefined | null): SafeHtml {
+  if (!requester?.id && !requester?.name) return html`<span class="muted">—</span>`;
+  return requester.name && requester.id ? html`<bdi>${requester.name}</bdi> <span class="muted">(${requester.id})</span>` : html`<bdi>${requester.name ?? requester.id}</bdi>`;
+}

@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import type { RunningService } from '../../src/main.js';
+import { CapturingLogger } from '../core/capturing-logger.js';
+import { startBridge } from '../helpers/start-bridge.js';
+
+/*
+ * The console's doors over plain HTTP: no session → the sign-in page; a state-changing POST without
+ * the session's CSRF token → 403 and nothing changed; wrong tokens → rate-limited; no secret rendered.
+ */
+
+const TOKEN = 'console-admin-token-0123456789abcdef';
+const API_KEY = 'console-http-run-api-key';
+let emulator: RunningEmulator;
+let service: RunningService;
+const logger = new CapturingLogger();
+
+beforeAll(async () => {
+  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
+  ({ service } = await startBridge({ agentApi: { baseUrl: emulator.baseUrl, apiKey: API_KEY }, env: { CONSOLE_ADMIN_TOKEN: TOKEN }, logger }));
+});
+afterAll(async () => {
+  await service.stop();
+  await emulator.close();
+});
+
+const get = (path: string, cookie = '') => fetch(`${service.url}${path}`, { redirect: 'manual', headers: { cookie } });
+const post = (path: string, form: Record<string, string>, cookie = '') =>
+  fetch(`${service.url}${path}`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form).toString(),
+  });
+const cookiesOf = (response: Response) => response.headers.getSetCookie().map((line) => line.split(';')[0] ?? '');
+const csrfIn = (page: string) => /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
+
+/** Signs in through the form as a browser would; returns the session cookie and a page's CSRF token. */
+async function signIn(): Promise<{ cookie: string; csrf: string }> {
+  const form = await get('/console/sign-in');
+  const nonce = cookiesOf(form).join('; ');
+  const answer = await post('/console/sign-in', { csrf: csrfIn(await form.text()), token: TOKEN, next: '/console/runs' }, nonce);
+  expect(answer.status).toBe(303);
+  const session = cookiesOf(answer).find((line) => line.startsWith('agent_bridge_console='));
+  expect(session).toMatch(/^agent_bridge_console=.+/);
+  const runs = await get('/console/runs', session);
+  expect(runs.status).toBe(200);
+  return { cookie: session ?? '', csrf: csrfIn(await runs.text()) };
+}
+
+describe('console access', () => {
+  it.each(['/console', '/console/runs', '/console/run?id=x', '/console/attention', '/console/schedules', '/console/health'])(
+    'GET %s without a session leads to the sign-in page',
+    async (path) => {
+      let response = await get(path);
+      if (path === '/console') response = await get(response.headers.get('location') ?? '');
+      expect(response.status).toBe(303);
+      expect(response.headers.get('location')).toMatch(/^\/console\/sign-in\?next=/);
+    },
+  );
+
+  it('serves the sign-in page with a strict CSP, and a session cookie that is HttpOnly and SameSite', async () => {
+    const page = await get('/console/sign-in');
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.headers.get('content-security-policy')).not.toContain('unsafe-inline');
+    const html = await page.text();
+    expect(html).not.toContain(TOKEN);
+    expect(html).not.toMatch(/<script>|<script [^>]*>[^<]/);
+    const form = await get('/console/sign-in');
+    const answer = await post('/console/sign-in', { csrf: csrfIn(await form.text()), token: TOKEN }, cookiesOf(form).join('; '));
+    const line = answer.headers.getSetCookie().find((value) => value.startsWith('agent_bridge_console='));
+    expect(line).toMatch(/HttpOnly/);
+    expect(line).toMatch(/SameSite=Lax/);
+    expect(line).not.toMatch(/Secure/);
+  });
+
+  it('refuses a POST without a session before reading it, and one without the CSRF token: 403, nothing changed', async () => {
+    await service.store.outbox.add([{ key: 'k1', destination: 'log:x', kind: 'notice', payload: { kind: 'notice', text: 'x' } }], 0);
+    const row = await service.store.outbox.claimNext('test', Date.now(), 60_000);
+    await service.store.outbox.markFailed(row!.id, 'test', 'channel_not_found', Date.now());
+    const anonymous = await post('/console/delivery/retry', { id: String(row!.id) });
+    expect(anonymous.status).toBe(403);
+    const { cookie, csrf } = await signIn();
+    for (const token of [undefined, 'wrong', `${csrf}x`]) {
+      const answer = await post('/console/delivery/retry', { id: String(row!.id), ...(token !== undefined && { csrf: token }) }, cookie);
+      expect(answer.status).toBe(403);
+      expect((await service.store.outbox.getByKey('k1'))?.state).toBe('failed');
+    }
+    const good = await post('/console/delivery/dismiss', { id: String(row!.id), csrf }, cookie);
+    expect(good.status).toBe(303);
+    expect(await service.store.operator.failedDeliveries(10)).toEqual([]);
+  });
+
+  it('answers bad input with a clear 4xx and changes nothing', async () => {
+    const { cookie, csrf } = await signIn();
+    expect((await post('/console/delivery/retry', { id: 'abc', csrf }, cookie)).status).toBe(400);
+    expect((await post('/console/run/cancel', { id: 'no-such-run', csrf }, cookie)).status).toBe(404);
+    expect((await post('/console/schedule/pause', { name: 'nope', csrf }, cookie)).status).toBe(404);
+    expect((await get('/console/run?id=no-such-run', cookie)).status).toBe(404);
+    expect((await get('/console/runs?after=garbage&state=%3Cscript%3E', cookie)).status).toBe(200);
+  });
+
+  it('rate-limits wrong tokens per address: 401 five times, then 429 with Retry-After, even for the right token', async () => {
+    const attempt = async (token: string) => {
+      const form = await get('/console/sign-in');
+      return post('/console/sign-in', { csrf: csrfIn(await form.text()), token }, cookiesOf(form).join('; '));
+    };
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push((await attempt(`wrong-token-${i}`)).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401]);
+    const blocked = await attempt(TOKEN);
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(blocked.headers.getSetCookie().some((line) => line.startsWith('agent_bridge_console='))).toBe(false);
+    expect(logger.at('error')).toEqual([]);
+    expect(JSON.stringify(logger.lines)).not.toContain(TOKEN);
+  });
+});
