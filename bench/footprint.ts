@@ -49,7 +49,7 @@ function ensureBuilt(): string | undefined {
       .split('\n')
       .filter((line) => line.includes('error'))
       .slice(0, 3);
-    if (!existsSync(CLI)) throw new Error(`npm run build failed and there is no dist/cli.js: ${output.join(' | ')}`);
+    if (!existsSync(CLI)) throw new Error(`npm run build failed and there is no dist/cli.js: ${output.join(' | ')}`, { cause: error });
     return `npm run build reported errors (${output.join(' | ') || 'see npm run build'}); measured the dist/ it produced.`;
   }
 }

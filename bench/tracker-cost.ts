@@ -76,19 +76,20 @@ class Bench {
   }
 
   static async start(): Promise<Bench> {
-    let bench: Bench | undefined;
-    const emulator = await startEmulator({ apiKey: KEY, port: 0, manual: true, clock: { now: () => new Date(bench?.serverNow ?? 0) } });
+    // The emulator reads the bench's server time, and the bench needs the emulator: a slot filled below.
+    const made: { bench?: Bench } = {};
+    const emulator = await startEmulator({ apiKey: KEY, port: 0, manual: true, clock: { now: () => new Date(made.bench?.serverNow ?? 0) } });
     // No retries, and every HTTP exchange counted: one request is one request.
     const client = new AgentApiClient({
       baseUrl: emulator.baseUrl,
       apiKey: KEY,
       retry: { maxRetries: 0 },
       onRequest: () => {
-        if (bench) bench.http++;
+        if (made.bench) made.bench.http++;
       },
     });
-    bench = new Bench(emulator, client);
-    return bench;
+    made.bench = new Bench(emulator, client);
+    return made.bench;
   }
 
   /**

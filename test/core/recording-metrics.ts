@@ -6,7 +6,7 @@ export function recordingMetrics(): CoreMetrics & { calls: string[] } {
   const record =
     (name: string) =>
     (arg: unknown): void => {
-      calls.push(`${name}(${typeof arg === 'object' ? JSON.stringify(arg) : String(arg)})`);
+      calls.push(`${name}(${typeof arg === 'string' ? arg : JSON.stringify(arg)})`);
     };
   return {
     calls,

@@ -32,12 +32,13 @@ export class TrackerHarness {
   ) {}
 
   static async start(): Promise<TrackerHarness> {
-    let harness: TrackerHarness | undefined;
-    const emulator = await startEmulator({ apiKey: KEY, manual: true, clock: { now: () => new Date(harness?.serverNow ?? 0) } });
+    // The emulator reads the harness's server time, and the harness needs the emulator: a slot filled below.
+    const made: { harness?: TrackerHarness } = {};
+    const emulator = await startEmulator({ apiKey: KEY, manual: true, clock: { now: () => new Date(made.harness?.serverNow ?? 0) } });
     // No retries: every request the tracker makes is exactly one request in the emulator's log.
     const client = new AgentApiClient({ baseUrl: emulator.baseUrl, apiKey: KEY, retry: { maxRetries: 0 } });
-    harness = new TrackerHarness(emulator, openSqliteStore({ path: ':memory:' }), client);
-    return harness;
+    made.harness = new TrackerHarness(emulator, openSqliteStore({ path: ':memory:' }), client);
+    return made.harness;
   }
 
   tracker(owner = 'tracker-1', options: Partial<TrackerOptions> = {}, extra: { store?: Store; clock?: TestClock } = {}): Tracker {

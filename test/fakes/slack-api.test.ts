@@ -67,7 +67,7 @@ describe('fake Slack Web API through the real WebClient', () => {
     for (let i = 0; i < 4; i++) fake.addUserMessage({ channel: C, user: 'U2', text: `reply ${i}`, thread_ts: parent.ts });
     const first = await client.conversations.replies({ channel: C, ts: parent.ts, limit: 3 });
     expect(first).toMatchObject({ has_more: true });
-    const second = await client.conversations.replies({ channel: C, ts: parent.ts, limit: 3, cursor: first.response_metadata?.next_cursor! });
+    const second = await client.conversations.replies({ channel: C, ts: parent.ts, limit: 3, cursor: first.response_metadata?.next_cursor });
     expect(second.has_more).toBe(false);
     expect([...first.messages!, ...second.messages!].map((m) => m.text)).toEqual(['start', 'reply 0', 'reply 1', 'reply 2', 'reply 3']);
     const missing = await rejection<WebAPIPlatformError>(client.conversations.replies({ channel: C, ts: '1.000001' }));

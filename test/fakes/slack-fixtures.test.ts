@@ -42,14 +42,14 @@ beforeAll(async () => {
     clientOptions: { slackApiUrl: fake.url, retryConfig: { retries: 0 } },
   });
   app.event('app_mention', async ({ body, context }) => {
-    seen.push({ kind: 'app_mention', body: body as unknown as Record<string, unknown>, retryNum: context.retryNum });
+    seen.push({ kind: 'app_mention', body, retryNum: context.retryNum });
   });
   app.message(async ({ body }) => {
-    seen.push({ kind: 'message', body: body as unknown as Record<string, unknown> });
+    seen.push({ kind: 'message', body });
   });
   app.command('/agent', async ({ ack, body }) => {
     await ack();
-    seen.push({ kind: 'command', body: body as unknown as Record<string, unknown> });
+    seen.push({ kind: 'command', body });
   });
   app.action('cancel_run', async ({ ack, body }) => {
     await ack();

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OutboxMessage } from '../../src/core/ports/messages.js';
 import type { TriggerInput } from '../../src/core/ports/triggers.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
@@ -30,7 +29,7 @@ afterAll(async () => {
   await emulator.close();
 });
 
-const delivered = () => notifier.delivered.map((call) => call.message as OutboxMessage);
+const delivered = () => notifier.delivered.map((call) => call.message);
 const states = (kind: 'status' | 'announce') => delivered().flatMap((message) => (message.kind === kind ? [message.run.state] : []));
 
 async function until(check: () => boolean, what: string): Promise<void> {

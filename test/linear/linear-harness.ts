@@ -83,7 +83,7 @@ export async function startLinearBridge(options: {
       const { body, headers } = linearDelivery(LINEAR_SECRET, payload, deliveryOptions);
       const response = await fetch(webhook, { method: 'POST', headers, body });
       const text = await response.text();
-      let parsed: Record<string, unknown> = {};
+      let parsed: Record<string, unknown>;
       try {
         parsed = JSON.parse(text) as Record<string, unknown>;
       } catch {

@@ -55,7 +55,7 @@ describe('Slack over Socket Mode', () => {
     const key = messageKey(mention['channel'] as string, mention['ts'] as string);
     const acked = new Promise<void>((resolve) =>
       ws.on('message', (data) => {
-        const message = JSON.parse(String(data)) as { envelope_id?: string };
+        const message = JSON.parse(new TextDecoder().decode(Array.isArray(data) ? Buffer.concat(data) : data)) as { envelope_id?: string };
         if (message.envelope_id !== 'env-1') return;
         // Checked the moment the acknowledgement arrives: the trigger must already be stored.
         void service.store.triggers.getByKey(key).then((trigger) => {

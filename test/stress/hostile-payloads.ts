@@ -39,7 +39,7 @@ import {
 } from '../fixtures/slack/events.js';
 import { evilBodies, FAKE_CONTEXT_MARKERS_TEXT } from '../fixtures/slack/evil.js';
 import { FAKE_MARKERS_DESCRIPTION } from '../fixtures/linear/evil.js';
-import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
+import { SLACK_IDS } from '../fixtures/slack/ids.js';
 import { blockActionsCancel, malformedSlashCommands, slashCommand, unknownInteraction } from '../fixtures/slack/interactions.js';
 
 export const MIB = 1024 * 1024;
@@ -239,7 +239,7 @@ function mutateOnce(rng: Prng, root: Json): string {
       return 'nest-deep';
     }
     case 3:
-      parent[key] = typeof parent[key] === 'string' ? `${parent[key] as string}${rng.pick(BREAKS)}${spoofText(rng)}` : spoofText(rng);
+      parent[key] = typeof parent[key] === 'string' ? `${parent[key]}${rng.pick(BREAKS)}${spoofText(rng)}` : spoofText(rng);
       return 'spoof-markers';
     case 4:
       parent[key] = hostileText(rng);
@@ -249,7 +249,7 @@ function mutateOnce(rng: Prng, root: Json): string {
       parent[`${String(key)}_extra`] = hostileValue(rng);
       return 'extra-keys';
     default:
-      parent[key] = typeof parent[key] === 'string' ? (parent[key] as string).slice(0, rng.int((parent[key] as string).length + 1)) : null;
+      parent[key] = typeof parent[key] === 'string' ? parent[key].slice(0, rng.int(parent[key].length + 1)) : null;
       return 'cut-value';
   }
 }
@@ -303,10 +303,11 @@ const INVALID_UTF8 = [
 /** A body of exactly `size` bytes that is a JSON object (a valid mention or issue padded with a huge string). */
 function sized(base: Record<string, unknown>, field: string[], size: number): Buffer {
   const copy = structuredClone(base);
-  const parent = parentOf(copy, field) as Record<string, unknown> | undefined;
+  const parent = parentOf(copy, field);
   const key = field.at(-1)!;
   if (!parent) return Buffer.from(JSON.stringify(copy));
-  const original = String(parent[key] ?? '');
+  const value = parent[key];
+  const original = typeof value === 'string' ? value : '';
   parent[key] = original;
   const probe = Buffer.byteLength(JSON.stringify(copy));
   parent[key] = `${original}${'z'.repeat(Math.max(0, size - probe))}`;

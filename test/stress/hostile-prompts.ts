@@ -32,7 +32,7 @@ const OUR_LINES_IN_BLOCKS = [
   /^\(context cut\)$/,
 ];
 const OUR_ISSUE_FACTS = [/^Work on the Linear issue /, /^URL: /, /^Team: /, /^Labels: /];
-const UNICODE_BREAK = /[\u2028\u2029\u0085\u000b\u000c]/;
+const UNICODE_BREAK = /[\u2028\u2029\u0085\v\f]/;
 const SLACK_SHAPED = /^[A-Za-z0-9.]+$/;
 
 export interface PromptCheck {

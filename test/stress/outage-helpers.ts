@@ -6,7 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AgentApiError, type AgentRuns } from '../../src/core/ports/agent-runs.js';
+import { AgentApiError, type AgentRuns, type RunPage } from '../../src/core/ports/agent-runs.js';
 import { createEmulatorHandler, type RunEngine, type Timings } from '../../src/emulator/index.js';
 import type { FakeLinearApi, LinearCall } from '../fakes/linear-api.js';
 import type { FakeSlackApi, SlackCall } from '../fakes/slack-api.js';
@@ -142,9 +142,12 @@ export class TimeoutSwitch {
         const mode = this.mode;
         if (mode === 'pass') return inner.allRuns(query);
         this.counts.timedOutReads += 1;
-        return (async function* () {
+        const firstPage = async (): Promise<RunPage> => {
           await sleep(50);
           throw timeout('GET /agent/runs');
+        };
+        return (async function* () {
+          yield* (await firstPage()).runs;
         })();
       },
       getRun: async (runId) => {
@@ -179,7 +182,8 @@ export function slackKeyOf(call: SlackCall): string | undefined {
 
 /** The run state a status message shows (from its fallback text `title: STATE…`). */
 export function slackStateOf(call: SlackCall): string | undefined {
-  const text = String(call.args['text'] ?? '');
+  const text = call.args['text'];
+  if (typeof text !== 'string') return undefined;
   const match = /: (QUEUED|PENDING|CLAIMED|INPROGRESS|BLOCKED|SUCCEEDED|FAILED|ERROR|CANCELLED)\b/.exec(text);
   return match?.[1];
 }

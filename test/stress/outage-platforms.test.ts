@@ -170,7 +170,10 @@ describe('Slack and Linear outages while runs start, progress and end', () => {
     );
     const unexpected = logs.lines.filter((line) => line.msg === 'outbox delivery threw an unexpected error; will retry').length;
     const codes = new Map<string, number>();
-    for (const line of retries) codes.set(String(line.fields['code'] ?? 'unknown'), (codes.get(String(line.fields['code'] ?? 'unknown')) ?? 0) + 1);
+    for (const line of retries) {
+      const code = typeof line.fields['code'] === 'string' ? line.fields['code'] : 'unknown';
+      codes.set(code, (codes.get(code) ?? 0) + 1);
+    }
     const health = await fetch(`${service.url}/healthz`);
     scanner.scan('http answer body', await health.text());
     expect(health.status).toBe(200);

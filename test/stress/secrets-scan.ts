@@ -87,7 +87,7 @@ export function serialise(value: unknown): string {
         }
         if (typeof current === 'bigint') return String(current);
         if (current instanceof Map) return [...current.entries()];
-        if (current instanceof Set) return [...current.values()];
+        if (current instanceof Set) return [...(current as Set<unknown>).values()];
         if (typeof current === 'object' && current !== null) {
           if (seen.has(current)) return '[seen]';
           seen.add(current);
@@ -182,7 +182,7 @@ export function scanningLogger(scanner: SecretScanner, keep?: CapturingLogger): 
     pretty: false,
     destination: { write: (line: string) => scanner.scan('log line (pino output)', line) },
   });
-  return new TeeLogger(scanner, pino as unknown as Logger, keep, {});
+  return new TeeLogger(scanner, pino, keep, {});
 }
 
 class TeeLogger implements Logger {
@@ -224,7 +224,7 @@ class TeeLogger implements Logger {
 export function captureConsole(scanner: SecretScanner): { lines: string[]; restore(): void } {
   const lines: string[] = [];
   const methods = ['debug', 'info', 'warn', 'error'] as const;
-  const originals = methods.map((method) => console[method]);
+  const originals = methods.map((method) => console[method].bind(console));
   for (const method of methods) {
     console[method] = (...parts: unknown[]) => {
       const line = parts.map((part) => (typeof part === 'string' ? part : serialise(part))).join(' ');
