@@ -13,9 +13,9 @@ import { seededRandom, sleep, stressSeed, until } from './crash-harness.js';
  * only come free early through process liveness (heartbeats: a process is dead 8 s after its last beat).
  *
  * To be sure the victim holds work when it dies, just before the seeded kill moment the run API holds
- * back its answer to the next two creates (each replica works one trigger at a time, so each takes one)
- * and Slack answers the next posts late; the victim is the replica holding such a create, preferably the
- * one also holding the tracker lease. Everything it held at the kill — claimed triggers, claimed
+ * back its answer to the next two creates (whichever replica makes them) and Slack answers the next
+ * posts late; the victim is a replica holding such a create, preferably the one also holding the
+ * tracker lease. Everything it held at the kill — claimed triggers, claimed
  * deliveries, named leases — must be done or taken over by the survivor within 15 s of the kill (the
  * issue's "a dead replica's claims are taken over within 15 s"), and at the end the same checks as the
  * crash suites hold: one run per mention, one status message, each BLOCKED and end announced once.
