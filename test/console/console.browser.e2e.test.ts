@@ -1,0 +1,186 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { referenceLine } from '../../src/core/ports/triggers.js';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import type { RunningService } from '../../src/main.js';
+import { messageKey } from '../../src/slack/normalise.js';
+import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
+import { postSlackEvent } from '../fakes/slack-signing.js';
+import { appMention, eventCallback } from '../fixtures/slack/events.js';
+import { SLACK_IDS } from '../fixtures/slack/ids.js';
+import { CHROMIUM_PATH, chromiumSkipNote, requireChromium } from '../helpers/chromium.js';
+import { startBridge } from '../helpers/start-bridge.js';
+import { until } from '../helpers/until.js';
+
+/*
+ * The web console in a real Chromium against the real service: Bolt receives signed Slack events, the
+ * fake Slack Web API answers (and fails when told), the emulator plays the run API. Screenshots of the
+ * main pages go to docs/console/ for the README.
+ */
+
+const TOKEN = 'console-browser-admin-token-0123456789';
+const SECRET = 'slack-signing-secret-console-0123';
+const BOT_TOKEN = 'xoxb-0000-1111-console-browser';
+const API_KEY = 'console-browser-run-api-key';
+const CHANNEL = SLACK_IDS.channel;
+const SHOTS = join(import.meta.dirname, '../../docs/console');
+const HOSTILE_TITLE = `<script>window.__pwned=1</script>"><img src=x onerror="window.__pwned=2"> \u202Eevil\u200B title`;
+const HOSTILE_NAME = `"><img src=x onerror="window.__pwned=3">\u202Eada`;
+
+const runs = requireChromium('web console');
+let slack: FakeSlackApi;
+let emulator: RunningEmulator;
+let service: RunningService;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  if (!runs) return;
+  slack = await startFakeSlackApi({ token: BOT_TOKEN });
+  slack.setChannel(CHANNEL, { name: 'dev' });
+  slack.setUser(SLACK_IDS.user, { display_name: 'ada' });
+  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
+  ({ service } = await startBridge({
+    agentApi: { baseUrl: emulator.baseUrl, apiKey: API_KEY },
+    env: { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.url, CONSOLE_ADMIN_TOKEN: TOKEN },
+    yaml: [
+      'tracker:',
+      '  interval: 1s',
+      'schedules:',
+      '  - name: nightly-deps',
+      '    cron: "0 3 * * 1-5"',
+      '    timezone: Europe/Berlin',
+      '    prompt: Update the dependencies and open a pull request.',
+      '',
+    ].join('\n'),
+  }));
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox'] });
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  mkdirSync(SHOTS, { recursive: true });
+}, 60_000);
+
+afterAll(async () => {
+  if (!runs) return;
+  await browser?.close();
+  await service?.stop();
+  await emulator?.close();
+  await slack?.close();
+});
+
+async function mention(text: string): Promise<string> {
+  const event = appMention({ channel: CHANNEL, text: `<@${SLACK_IDS.botUser}> ${text}` });
+  expect((await postSlackEvent(`${service.url}/slack/events`, SECRET, eventCallback(event))).status).toBe(200);
+  return event['ts'] as string;
+}
+
+const runOf = (ts: string) => emulator.engine.list({}).runs.find((run) => run.prompt?.includes(referenceLine(messageKey(CHANNEL, ts))));
+
+(runs ? describe : describe.skip)(`web console in Chromium${chromiumSkipNote()}`, () => {
+  it('sign in; a Slack mention appears as a run; its states and messages; cancel it; retry a failed delivery; trigger a schedule', async () => {
+    await page.goto(`${service.url}/console/runs`);
+    expect(new URL(page.url()).pathname).toBe('/console/sign-in');
+    await page.fill('input[name=token]', TOKEN);
+    await page.click('button[type=submit]');
+    await page.waitForURL(/\/console\/runs$/);
+
+    // The run appears on the open page without a reload (the page polls).
+    const ts = await mention('Fix the flaky login test\nIt fails on CI about once a day.');
+    const run = await until(() => runOf(ts), 'the run');
+    const row = page.locator(`tr[data-run="${run.run_id}"]`);
+    await row.waitFor({ timeout: 15_000 });
+    expect(await row.textContent()).toContain('Fix the flaky login test');
+    expect(await page.evaluate(() => document.documentElement.hasAttribute('data-refreshed'))).toBe(true);
+    emulator.engine.drive(run.run_id, 'INPROGRESS');
+    await until(async () => (await service.store.trackedRuns.get(run.run_id))?.state === 'INPROGRESS', 'INPROGRESS tracked');
+    await page.reload();
+    await page.screenshot({ path: join(SHOTS, 'runs.png') });
+
+    await row.locator('a').first().click();
+    await page.waitForURL(/\/console\/run\?id=/);
+    expect(await page.locator('[data-testid=states]').textContent()).toMatch(/QUEUED[\s\S]*INPROGRESS/);
+    expect(await page.locator('[data-testid=deliveries]').textContent()).toContain('sent');
+    expect(await page.locator('[data-testid=prompt]').textContent()).toContain('It fails on CI about once a day.');
+    await page.screenshot({ path: join(SHOTS, 'run.png'), fullPage: true });
+
+    await page.click('button:has-text("Cancel run")');
+    await page.waitForSelector('[data-testid=run-state]:has-text("CANCELLED")', { timeout: 15_000 });
+    expect(emulator.engine.list({}).runs.find((item) => item.run_id === run.run_id)?.state).toBe('CANCELLED');
+
+    // A message the fake Slack refuses for good lands under "needs attention"; Retry sends it.
+    slack.failNext('chat.postMessage', { error: 'channel_not_found' });
+    await mention('Update the changelog');
+    await page.goto(`${service.url}/console/attention`);
+    const failed = page.locator('[data-testid=failed-deliveries] tr[data-delivery]');
+    await failed.first().waitFor({ timeout: 15_000 });
+    expect(await failed.first().textContent()).toContain('channel_not_found');
+    await page.screenshot({ path: join(SHOTS, 'attention.png') });
+    const id = Number(await failed.first().getAttribute('data-delivery'));
+    await failed.first().locator('button:has-text("Retry")').click();
+    await page.waitForSelector('text=Every message was delivered.', { timeout: 15_000 });
+    await until(async () => (await service.store.outbox.list()).find((item) => item.id === id)?.state === 'sent', 'the retried delivery sent');
+
+    await page.goto(`${service.url}/console/schedules`);
+    const schedule = page.locator('[data-schedule="nightly-deps"]');
+    expect(await schedule.locator('ol li').count()).toBe(5);
+    expect(await schedule.locator('ol li').first().textContent()).toMatch(/03:00 \+0[12]:00 = .* (01|02):00 UTC/);
+    await schedule.locator('button:has-text("Trigger now")').click();
+    await page.waitForSelector('[data-schedule="nightly-deps"] [data-testid=fires] tr:has-text("manual:")', { timeout: 15_000 });
+    await schedule.locator('button:has-text("Pause")').click();
+    await page.waitForSelector('[data-schedule="nightly-deps"] [data-testid=paused]');
+    await page.screenshot({ path: join(SHOTS, 'schedules.png'), fullPage: true });
+    await schedule.locator('button:has-text("Resume")').click();
+    await page.waitForSelector('text=Resumed.');
+
+    await page.goto(`${service.url}/console/health`);
+    expect(await page.locator('[data-testid=integrations]').textContent()).toMatch(/Slack\s*on/);
+    await page.screenshot({ path: join(SHOTS, 'health.png') });
+  }, 90_000);
+
+  it('renders hostile titles, prompts and names as text: no element is injected and no script runs', async () => {
+    // As Slack sends it: its own markup is <…>, so a literal &, < and > arrive escaped.
+    const ts = await mention(HOSTILE_TITLE.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;'));
+    const run = await until(() => runOf(ts), 'the hostile run');
+    await until(() => service.store.trackedRuns.get(run.run_id), 'the hostile run stored');
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${service.url}/console/runs`);
+    const row = page.locator(`tr[data-run="${run.run_id}"]`);
+    expect(await row.locator('td').first().textContent()).toBe(run.title);
+    await page.goto(`${service.url}/console/run?id=${encodeURIComponent(run.run_id)}`);
+    expect(await page.locator('h1').textContent()).toBe(run.title);
+    // The prompt is quoted as sent, markup and all, as text.
+    expect(run.prompt).toContain('<img src=x onerror=');
+    expect(await page.locator('[data-testid=prompt]').textContent()).toBe(run.prompt);
+    expect(await page.locator('img').count()).toBe(0);
+
+    // The edges tidy titles; a title and a name stored as they came (another edge, an older version) are still text.
+    const now = Date.now();
+    await service.store.triggers.enqueue(
+      {
+        kind: 'start',
+        key: 'console-hostile',
+        source: 'cli',
+        anchor: 'cli:hostile',
+        payload: { prompt: 'p', title: HOSTILE_TITLE, origin: { source: 'cli' }, destinations: ['log:hostile'], requester: { platform: 'cli', id: 'U1', name: HOSTILE_NAME } },
+      },
+      [],
+      now,
+    );
+    const stored = { runId: 'hostile-run', anchor: 'cli:hostile', source: 'cli', title: HOSTILE_TITLE, route: {}, destinations: ['log:hostile'] };
+    await service.store.trackedRuns.insert({ ...stored, triggerKey: 'console-hostile', state: 'QUEUED', serverUpdatedAt: null, sessionLink: 'javascript:window.__pwned=4' }, now);
+    await page.goto(`${service.url}/console/runs`);
+    const hostileRow = page.locator('tr[data-run="hostile-run"]');
+    expect(await hostileRow.locator('td').nth(0).textContent()).toBe(HOSTILE_TITLE);
+    expect(await hostileRow.locator('td').nth(3).textContent()).toContain(HOSTILE_NAME);
+    expect(await hostileRow.locator('a[href^="javascript:"]').count()).toBe(0);
+    await page.goto(`${service.url}/console/run?id=hostile-run`);
+    expect(await page.locator('h1').textContent()).toBe(HOSTILE_TITLE);
+    expect(await page.title()).toBe(`${HOSTILE_TITLE} · agent-bridge`);
+    expect(await page.locator('img').count()).toBe(0);
+    expect(await page.locator('script:not([src="/console/assets/console.js"])').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(errors).toEqual([]);
+  }, 60_000);
+});
