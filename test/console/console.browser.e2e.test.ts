@@ -91,7 +91,7 @@ const runOf = (ts: string) => emulator.engine.list({}).runs.find((run) => run.pr
     const row = page.locator(`tr[data-run="${run.run_id}"]`);
     await row.waitFor({ timeout: 15_000 });
     expect(await row.textContent()).toContain('Fix the flaky login test');
-    expect(await page.evaluate(() => document.documentElement.hasAttribute('data-refreshed'))).toBe(true);
+    expect(await page.evaluate("document.documentElement.hasAttribute('data-refreshed')")).toBe(true);
     emulator.engine.drive(run.run_id, 'INPROGRESS');
     await until(async () => (await service.store.trackedRuns.get(run.run_id))?.state === 'INPROGRESS', 'INPROGRESS tracked');
     await page.reload();
@@ -180,7 +180,7 @@ const runOf = (ts: string) => emulator.engine.list({}).runs.find((run) => run.pr
     expect(await page.title()).toBe(`${HOSTILE_TITLE} · agent-bridge`);
     expect(await page.locator('img').count()).toBe(0);
     expect(await page.locator('script:not([src="/console/assets/console.js"])').count()).toBe(0);
-    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await page.evaluate('window.__pwned')).toBeUndefined();
     expect(errors).toEqual([]);
   }, 60_000);
 });
