@@ -18,7 +18,10 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"'`]/g, (character) => ESCAPES[character] ?? character);
 }
 
-function render(value: unknown): string {
+/** What a template may hold: text and numbers (escaped), markup already made safe, and lists of these. */
+export type HtmlValue = SafeHtml | string | number | boolean | null | undefined | HtmlValue[];
+
+function render(value: HtmlValue): string {
   if (value instanceof SafeHtml) return value.value;
   if (Array.isArray(value)) return value.map(render).join('');
   if (value === undefined || value === null || value === false) return '';
@@ -26,7 +29,7 @@ function render(value: unknown): string {
 }
 
 /** `html\`<p>${text}</p>\``: every value escaped; arrays joined; undefined, null and false render nothing. */
-export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeHtml {
+export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): SafeHtml {
   let out = strings[0] ?? '';
   for (let i = 0; i < values.length; i++) out += render(values[i]) + (strings[i + 1] ?? '');
   return new SafeHtml(out);
@@ -48,7 +51,7 @@ export function safeHref(url: string | null | undefined): string | undefined {
 }
 
 /** A link when the URL is safe, else the text alone. */
-export function link(url: string | null | undefined, text: unknown): SafeHtml {
+export function link(url: string | null | undefined, text: HtmlValue): SafeHtml {
   const href = safeHref(url);
   return href ? html`<a href="${href}" rel="noreferrer noopener">${text}</a>` : html`${text}`;
 }
