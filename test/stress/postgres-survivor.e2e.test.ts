@@ -165,10 +165,13 @@ describe.skipIf(!runs)(`two replicas on PostgreSQL, one SIGKILLed for good mid-b
     const settledAt = Date.now();
     await pool.stopAll();
 
-    const takeovers = held.map(
-      (item) => `${item.what} after ${((item.doneAfterMs ?? Number.NaN) / 1000).toFixed(1)}s (lease left ${(item.leaseLeftMs / 1000).toFixed(0)}s)`,
+    const kinds = ['trigger', 'delivery', 'lease'].map((kind) => `${held.filter((item) => item.what.startsWith(`${kind} `)).length} ${kind}`).join(', ');
+    const range = (values: number[]) => `${(Math.min(...values) / 1000).toFixed(1)}–${(Math.max(...values) / 1000).toFixed(1)}s`;
+    console.log(
+      `[crash-burst] ${label}: killed replica ${victim} at ${((killedAt - t0) / 1000).toFixed(1)}s holding ${held.length} (${kinds}; ` +
+        `${held.find((item) => item.what === 'lease tracker') ? 'with' : 'without'} the tracker lease), taken over ${range(held.map((item) => item.doneAfterMs ?? Number.NaN))} ` +
+        `after the kill with ${range(held.map((item) => item.leaseLeftMs))} of their leases left: ${held.map((item) => item.what).join('; ')}`,
     );
-    console.log(`[crash-burst] ${label}: killed replica ${victim} at ${((killedAt - t0) / 1000).toFixed(1)}s holding ${held.length}: ${takeovers.join('; ')}`);
     // The victim held work (a held create at least), and every part of it was done within the deadline.
     expect(held.filter((item) => item.what.startsWith('trigger ')).length).toBeGreaterThan(0);
     expect(held.filter((item) => (item.doneAfterMs ?? Infinity) > TAKEOVER_DEADLINE_MS).map((item) => item.what)).toEqual([]);
