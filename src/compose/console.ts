@@ -59,15 +59,21 @@ export function consoleIntegration(config: AppConfig, parts: ConsoleParts): { ro
   const access = consoleAccess(config);
   if (access.mode === 'off') return { routes: [{ ...notConfiguredRoute('/console', 'The web console', access.why), method: 'GET' }], announce: () => {} };
   const version = packageVersion();
-  const health = async (): Promise<HealthReport> => {
+  const health = (): Promise<HealthReport> => {
     const tick = parts.lastTick();
-    return {
+    return Promise.resolve({
       version,
       store: `${config.database.kind === 'sqlite' ? 'SQLite' : 'PostgreSQL'} at ${describeDatabase(config.database)}`,
       runApi: config.agentApi.emulated ? 'the built-in emulator (AGENT_API_BASE_URL is not set)' : (config.agentApi.baseUrl ?? ''),
       integrations: integrations(config),
-      tracker: { lastTickAt: tick?.at ?? null, requests: tick?.requests ?? null, changed: tick?.changed ?? null, tracked: tick?.tracked ?? null, intervalMs: config.tracker.intervalMs },
-    };
+      tracker: {
+        lastTickAt: tick?.at ?? null,
+        requests: tick?.requests ?? null,
+        changed: tick?.changed ?? null,
+        tracked: tick?.tracked ?? null,
+        intervalMs: config.tracker.intervalMs,
+      },
+    });
   };
   const schedules = config.schedules.map((schedule) => ({ ...schedule, calendar: cronCalendar(schedule.cron, schedule.timezone) }));
   const { routes, oneTimePath } = consoleRoutes(access, { ...parts, schedules, health });

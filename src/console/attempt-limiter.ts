@@ -6,7 +6,9 @@
 export class AttemptLimiter {
   private readonly failures = new Map<string, number[]>();
 
-  constructor(private readonly options: { maxFailures: number; windowMs: number; maxKeys: number } = { maxFailures: 5, windowMs: 5 * 60_000, maxKeys: 10_000 }) {}
+  constructor(
+    private readonly options: { maxFailures: number; windowMs: number; maxKeys: number } = { maxFailures: 5, windowMs: 5 * 60_000, maxKeys: 10_000 },
+  ) {}
 
   /** Milliseconds until `key` may try again; 0 when it may now. */
   retryAfterMs(key: string, now: number): number {

@@ -10,10 +10,15 @@ const SECTIONS: Array<[Section, string, string]> = [
 ];
 
 /** A page of a signed-in person: the navigation, sign-out (with its CSRF token), and `body` in a refreshing <main>. */
-export function page(options: { title: string; section: Section; csrf: string; body: SafeHtml; flash?: string | undefined; refreshSeconds?: number }): SafeHtml {
-  const nav = SECTIONS.map(
-    ([section, label, href]) => html`<a href="${href}"${section === options.section ? html` aria-current="page"` : ''}>${label}</a>`,
-  );
+export function page(options: {
+  title: string;
+  section: Section;
+  csrf: string;
+  body: SafeHtml;
+  flash?: string | undefined;
+  refreshSeconds?: number;
+}): SafeHtml {
+  const nav = SECTIONS.map(([section, label, href]) => html`<a href="${href}" ${section === options.section ? html` aria-current="page"` : ''}>${label}</a>`);
   return document(
     options.title,
     html`<header>
@@ -25,8 +30,7 @@ export function page(options: { title: string; section: Section; csrf: string; b
         </form>
       </header>
       <main data-refresh="${options.refreshSeconds ?? 5}">
-        ${options.flash ? html`<p class="flash" role="status">${options.flash}</p>` : ''}
-        ${options.body}
+        ${options.flash ? html`<p class="flash" role="status">${options.flash}</p>` : ''} ${options.body}
       </main>`,
   );
 }
@@ -34,24 +38,27 @@ export function page(options: { title: string; section: Section; csrf: string; b
 /** The bare HTML document: the stylesheet and the one script, both from /console/assets. */
 export function document(title: string, content: SafeHtml): SafeHtml {
   return html`<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8" />
-    <meta name="viewport" content="width=device-width, initial-scale=1" />
-    <title>${title} · agent-bridge</title>
-    <link rel="stylesheet" href="/console/assets/console.css" />
-    <script src="/console/assets/console.js" defer></script>
-  </head>
-  <body>
-    ${content}
-  </body>
-</html>`;
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${title} · agent-bridge</title>
+        <link rel="stylesheet" href="/console/assets/console.css" />
+        <script src="/console/assets/console.js" defer></script>
+      </head>
+      <body>
+        ${content}
+      </body>
+    </html>`;
 }
 
 /** A time as people read it in the console: UTC, to the second. */
 export function when(at: number | null | undefined): string {
   if (at === null || at === undefined) return '—';
-  return new Date(at).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+  return new Date(at)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC');
 }
 
 /** A POST button with its CSRF token and hidden fields. */

@@ -19,5 +19,7 @@ export function place(anchor: string, source: string, ticketUrl?: string): SafeH
 /** A person as the console shows them: the name, with the id beside it. */
 export function person(requester: { id?: string | null; name?: string | null; platform?: string } | undefined | null): SafeHtml {
   if (!requester?.id && !requester?.name) return html`<span class="muted">—</span>`;
-  return requester.name && requester.id ? html`<bdi>${requester.name}</bdi> <span class="muted">(${requester.id})</span>` : html`<bdi>${requester.name ?? requester.id}</bdi>`;
+  return requester.name && requester.id
+    ? html`<bdi>${requester.name}</bdi> <span class="muted">(${requester.id})</span>`
+    : html`<bdi>${requester.name ?? requester.id}</bdi>`;
 }

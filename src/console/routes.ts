@@ -53,7 +53,18 @@ export function consoleRoutes(access: Exclude<ConsoleAccess, { mode: 'off' }>, d
       const viewer = viewerOf(req);
       if (!viewer) return redirect(res, `/console/sign-in?next=${encodeURIComponent(req.url ?? path)}`);
       const rendered = await render(viewer, req);
-      if (!rendered) return sendHtml(res, 404, document('Not found', html`<main><h1>Not found</h1><p><a href="/console/runs">Runs</a></p></main>`));
+      if (!rendered)
+        return sendHtml(
+          res,
+          404,
+          document(
+            'Not found',
+            html`<main>
+              <h1>Not found</h1>
+              <p><a href="/console/runs">Runs</a></p>
+            </main>`,
+          ),
+        );
       sendHtml(res, 200, rendered);
     },
   });
@@ -74,7 +85,17 @@ export function consoleRoutes(access: Exclude<ConsoleAccess, { mode: 'off' }>, d
       if (!viewer) throw new HttpError(403, 'no_session', 'sign in to the console first');
       const form = parseForm(await readBody());
       if (!auth.checkCsrf(viewer.sid, form.get('csrf') ?? undefined)) {
-        return sendHtml(res, 403, document('Refused', html`<main><h1>Refused</h1><p>The form's security token is missing or wrong, so nothing was changed. Go back, reload the page and try again.</p></main>`));
+        return sendHtml(
+          res,
+          403,
+          document(
+            'Refused',
+            html`<main>
+              <h1>Refused</h1>
+              <p>The form's security token is missing or wrong, so nothing was changed. Go back, reload the page and try again.</p>
+            </main>`,
+          ),
+        );
       }
       await act(form, viewer, res);
     },
@@ -101,10 +122,16 @@ export function consoleRoutes(access: Exclude<ConsoleAccess, { mode: 'off' }>, d
     { method: 'GET', path: '/console/assets/console.css', handle: (_req, res) => sendAsset(res, 'text/css; charset=utf-8', CONSOLE_CSS) },
     { method: 'GET', path: '/console/assets/console.js', handle: (_req, res) => sendAsset(res, 'text/javascript; charset=utf-8', CONSOLE_JS) },
     { method: 'GET', path: '/console/sign-in', handle: (req, res) => showSignIn(signIn, req, res) },
-    { method: 'POST', path: '/console/sign-in', body: { limitBytes: FORM_LIMIT_BYTES }, handle: (req, res, readBody) => submitSignIn(signIn, req, res, readBody) },
-    actionRoute('/console/sign-out', async (_form, _viewer, res) =>
-      redirect(res, '/console/sign-in', { 'set-cookie': cookie(SESSION_COOKIE, '', { secure: access.secureCookies, maxAgeSeconds: 0 }) }),
-    ),
+    {
+      method: 'POST',
+      path: '/console/sign-in',
+      body: { limitBytes: FORM_LIMIT_BYTES },
+      handle: (req, res, readBody) => submitSignIn(signIn, req, res, readBody),
+    },
+    actionRoute('/console/sign-out', (_form, _viewer, res) => {
+      redirect(res, '/console/sign-in', { 'set-cookie': cookie(SESSION_COOKIE, '', { secure: access.secureCookies, maxAgeSeconds: 0 }) });
+      return Promise.resolve();
+    }),
     pageRoute('/console/runs', (viewer, req) => runsPage(deps, viewer, queryOf(req), flashOf(req))),
     pageRoute('/console/run', (viewer, req) => runPage(deps, viewer, queryOf(req).get('id') ?? '', flashOf(req))),
     pageRoute('/console/attention', (viewer, req) => attentionPage(deps, viewer, flashOf(req))),

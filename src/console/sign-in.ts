@@ -30,11 +30,16 @@ function signInForm(deps: SignInDeps, res: ServerResponse, status: number, next:
         <input id="token" name="token" type="password" autocomplete="current-password" required autofocus />
         <button type="submit">Sign in</button>
       </form>`
-    : html`<p>Open the one-time sign-in link that the service printed in its start log. Restart the service for a new one, or set
-        <code>CONSOLE_ADMIN_TOKEN</code> to sign in with a token.</p>`;
+    : html`<p>
+        Open the one-time sign-in link that the service printed in its start log. Restart the service for a new one, or set <code>CONSOLE_ADMIN_TOKEN</code> to
+        sign in with a token.
+      </p>`;
   const page = document(
     'Sign in',
-    html`<main class="sign-in"><h1>agent-bridge console</h1>${message ? html`<p class="flash bad" role="alert">${message}</p>` : ''}${body}</main>`,
+    html`<main class="sign-in">
+      <h1>agent-bridge console</h1>
+      ${message ? html`<p class="flash bad" role="alert">${message}</p>` : ''}${body}
+    </main>`,
   );
   sendHtml(res, status, page, {
     'set-cookie': cookie(SIGN_IN_COOKIE, nonce, { secure: deps.secure, maxAgeSeconds: 3600, sameSite: 'Strict' }),

@@ -16,7 +16,7 @@ describeEachStore((adapter) => {
   async function runBy(runId: string, at: number, person: { id: string; name?: string }, overrides: Parameters<typeof aRun>[1] = {}) {
     const key = `Ev-${runId}`;
     const base = aTrigger();
-    await store.triggers.enqueue(aTrigger({ key, payload: { ...(base.payload as object), requester: { platform: 'slack', ...person } } } as never), [], at);
+    await store.triggers.enqueue(aTrigger({ key, payload: { ...base.payload, requester: { platform: 'slack', ...person } } }), [], at);
     await store.trackedRuns.insert(aRun(runId, { triggerKey: key, ...overrides }), at);
   }
 

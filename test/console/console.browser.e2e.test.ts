@@ -147,9 +147,9 @@ const runOf = (ts: string) => emulator.engine.list({}).runs.find((run) => run.pr
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(`${service.url}/console/runs`);
     const row = page.locator(`tr[data-run="${run.run_id}"]`);
-    expect(await row.locator('td').first().textContent()).toBe(run.title);
+    expect((await row.locator('td').first().textContent())?.trim()).toBe(run.title);
     await page.goto(`${service.url}/console/run?id=${encodeURIComponent(run.run_id)}`);
-    expect(await page.locator('h1').textContent()).toBe(run.title);
+    expect((await page.locator('h1').textContent())?.trim()).toBe(run.title);
     // The prompt is quoted as sent, markup and all, as text.
     expect(run.prompt).toContain('<img src=x onerror=');
     expect(await page.locator('[data-testid=prompt]').textContent()).toBe(run.prompt);
@@ -163,20 +163,29 @@ const runOf = (ts: string) => emulator.engine.list({}).runs.find((run) => run.pr
         key: 'console-hostile',
         source: 'cli',
         anchor: 'cli:hostile',
-        payload: { prompt: 'p', title: HOSTILE_TITLE, origin: { source: 'cli' }, destinations: ['log:hostile'], requester: { platform: 'cli', id: 'U1', name: HOSTILE_NAME } },
+        payload: {
+          prompt: 'p',
+          title: HOSTILE_TITLE,
+          origin: { source: 'cli' },
+          destinations: ['log:hostile'],
+          requester: { platform: 'cli', id: 'U1', name: HOSTILE_NAME },
+        },
       },
       [],
       now,
     );
     const stored = { runId: 'hostile-run', anchor: 'cli:hostile', source: 'cli', title: HOSTILE_TITLE, route: {}, destinations: ['log:hostile'] };
-    await service.store.trackedRuns.insert({ ...stored, triggerKey: 'console-hostile', state: 'QUEUED', serverUpdatedAt: null, sessionLink: 'javascript:window.__pwned=4' }, now);
+    await service.store.trackedRuns.insert(
+      { ...stored, triggerKey: 'console-hostile', state: 'QUEUED', serverUpdatedAt: null, sessionLink: 'javascript:window.__pwned=4' },
+      now,
+    );
     await page.goto(`${service.url}/console/runs`);
     const hostileRow = page.locator('tr[data-run="hostile-run"]');
-    expect(await hostileRow.locator('td').nth(0).textContent()).toBe(HOSTILE_TITLE);
+    expect((await hostileRow.locator('td').nth(0).textContent())?.trim()).toBe(HOSTILE_TITLE);
     expect(await hostileRow.locator('td').nth(3).textContent()).toContain(HOSTILE_NAME);
     expect(await hostileRow.locator('a[href^="javascript:"]').count()).toBe(0);
     await page.goto(`${service.url}/console/run?id=hostile-run`);
-    expect(await page.locator('h1').textContent()).toBe(HOSTILE_TITLE);
+    expect((await page.locator('h1').textContent())?.trim()).toBe(HOSTILE_TITLE);
     expect(await page.title()).toBe(`${HOSTILE_TITLE} · agent-bridge`);
     expect(await page.locator('img').count()).toBe(0);
     expect(await page.locator('script:not([src="/console/assets/console.js"])').count()).toBe(0);

@@ -21,24 +21,70 @@ export async function attentionPage(deps: ConsoleDeps, viewer: Viewer, flash?: s
   const back = '/console/attention';
   const body = html`<h1>Needs attention</h1>
     <h2>Messages that did not reach people (${deliveries.length})</h2>
-    ${deliveries.length === 0
-      ? html`<p class="muted">Every message was delivered.</p>`
-      : html`<table data-testid="failed-deliveries"><thead><tr><th>Message</th><th>To</th><th>Error</th><th>Attempts</th><th>Since</th><th></th></tr></thead>
-      <tbody>${deliveries.map((row) => {
-        const runId = /^run:([^:]+):/.exec(row.key)?.[1];
-        return html`<tr data-delivery="${row.id}"><td><bdi>${text(row.payload, row.kind)}</bdi>${runId ? html` <a href="/console/run?id=${encodeURIComponent(runId)}">run</a>` : ''}</td>
-          <td><code>${row.destination}</code></td><td class="bad"><bdi>${row.lastError ?? '—'}</bdi></td><td>${row.attempts}</td><td>${when(row.createdAt)}</td>
-          <td>${action('/console/delivery/retry', 'Retry', viewer.csrf, { id: row.id, back })} ${action('/console/delivery/dismiss', 'Dismiss', viewer.csrf, { id: row.id, back })}</td></tr>`;
-      })}</tbody></table>`}
+    ${
+      deliveries.length === 0
+        ? html`<p class="muted">Every message was delivered.</p>`
+        : html`<table data-testid="failed-deliveries">
+            <thead>
+              <tr>
+                <th>Message</th>
+                <th>To</th>
+                <th>Error</th>
+                <th>Attempts</th>
+                <th>Since</th>
+                <th></th>
+              </tr>
+            </thead>
+            <tbody>
+              ${deliveries.map((row) => {
+                const runId = /^run:([^:]+):/.exec(row.key)?.[1];
+                return html`<tr data-delivery="${row.id}">
+                  <td><bdi>${text(row.payload, row.kind)}</bdi>${runId ? html` <a href="/console/run?id=${encodeURIComponent(runId)}">run</a>` : ''}</td>
+                  <td><code>${row.destination}</code></td>
+                  <td class="bad"><bdi>${row.lastError ?? '—'}</bdi></td>
+                  <td>${row.attempts}</td>
+                  <td>${when(row.createdAt)}</td>
+                  <td>
+                    ${action('/console/delivery/retry', 'Retry', viewer.csrf, { id: row.id, back })}
+                    ${action('/console/delivery/dismiss', 'Dismiss', viewer.csrf, { id: row.id, back })}
+                  </td>
+                </tr>`;
+              })}
+            </tbody>
+          </table>`
+    }
     <h2>Requests that could not be carried out (${triggers.length})</h2>
-    ${triggers.length === 0
-      ? html`<p class="muted">No failed requests.</p>`
-      : html`<table data-testid="failed-triggers"><thead><tr><th>Request</th><th>Asked in</th><th>By</th><th>Error</th><th>Received</th><th></th></tr></thead>
-      <tbody>${triggers.map(
-        (trigger) => html`<tr data-trigger="${trigger.id}"><td>${trigger.kind}${trigger.kind === 'start' ? html`: <bdi>${trigger.payload.title}</bdi>` : ''}</td>
-          <td>${place(trigger.anchor, trigger.source)}</td><td>${person(trigger.payload.requester)}</td><td class="bad"><bdi>${trigger.lastError ?? '—'}</bdi></td>
-          <td>${when(trigger.receivedAt)}</td>
-          <td>${action('/console/trigger/retry', 'Retry', viewer.csrf, { id: trigger.id, back })} ${action('/console/trigger/dismiss', 'Dismiss', viewer.csrf, { id: trigger.id, back })}</td></tr>`,
-      )}</tbody></table>`}`;
+    ${
+      triggers.length === 0
+        ? html`<p class="muted">No failed requests.</p>`
+        : html`<table data-testid="failed-triggers">
+            <thead>
+              <tr>
+                <th>Request</th>
+                <th>Asked in</th>
+                <th>By</th>
+                <th>Error</th>
+                <th>Received</th>
+                <th></th>
+              </tr>
+            </thead>
+            <tbody>
+              ${triggers.map(
+                (trigger) =>
+                  html`<tr data-trigger="${trigger.id}">
+                    <td>${trigger.kind}${trigger.kind === 'start' ? html`: <bdi>${trigger.payload.title}</bdi>` : ''}</td>
+                    <td>${place(trigger.anchor, trigger.source)}</td>
+                    <td>${person(trigger.payload.requester)}</td>
+                    <td class="bad"><bdi>${trigger.lastError ?? '—'}</bdi></td>
+                    <td>${when(trigger.receivedAt)}</td>
+                    <td>
+                      ${action('/console/trigger/retry', 'Retry', viewer.csrf, { id: trigger.id, back })}
+                      ${action('/console/trigger/dismiss', 'Dismiss', viewer.csrf, { id: trigger.id, back })}
+                    </td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`
+    }`;
   return page({ title: 'Needs attention', section: 'attention', csrf: viewer.csrf, body, flash });
 }

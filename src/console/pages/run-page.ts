@@ -49,9 +49,11 @@ function deliveryOutcome(row: OutboxRow): SafeHtml {
     case 'sent':
       return html`<span class="ok">sent</span> ${when(row.sentAt)}`;
     case 'failed':
-      return html`<span class="bad">failed</span> after ${row.attempts} attempt${row.attempts === 1 ? '' : 's'}: <bdi>${row.lastError ?? 'no error given'}</bdi>`;
+      return html`<span class="bad">failed</span> after ${row.attempts} attempt${row.attempts === 1 ? '' : 's'}:
+        <bdi>${row.lastError ?? 'no error given'}</bdi>`;
     default:
-      return html`${row.state}, attempt ${row.attempts + 1} at ${when(row.nextAttemptAt)}${row.lastError ? html` (last error: <bdi>${row.lastError}</bdi>)` : ''}`;
+      return html`${row.state}, attempt ${row.attempts + 1} at
+      ${when(row.nextAttemptAt)}${row.lastError ? html` (last error: <bdi>${row.lastError}</bdi>)` : ''}`;
   }
 }
 
@@ -74,31 +76,92 @@ export async function runPage(deps: ConsoleDeps, viewer: Viewer, runId: string, 
 
   const body = html`<h1><bdi>${run.title ?? run.runId}</bdi></h1>
     <dl>
-      <dt>State</dt><dd><span class="state state-${run.state}" data-testid="run-state">${run.state}</span>
-        ${canCancel ? action('/console/run/cancel', 'Cancel run', viewer.csrf, { id: run.runId }) : ''}</dd>
-      <dt>Run</dt><dd><code>${run.runId}</code></dd>
-      <dt>Asked in</dt><dd>${place(run.anchor, run.source, ticketUrl)} <span class="muted">(${run.source})</span></dd>
-      <dt>Asked by</dt><dd>${person(starter ? requesterOf(starter) : undefined)}</dd>
-      <dt>Started</dt><dd>${when(run.createdAt)}</dd>
-      <dt>Session</dt><dd>${run.sessionLink ? link(run.sessionLink, run.sessionLink) : html`<span class="muted">none yet</span>`}</dd>
+      <dt>State</dt>
+      <dd>
+        <span class="state state-${run.state}" data-testid="run-state">${run.state}</span>
+        ${canCancel ? action('/console/run/cancel', 'Cancel run', viewer.csrf, { id: run.runId }) : ''}
+      </dd>
+      <dt>Run</dt>
+      <dd><code>${run.runId}</code></dd>
+      <dt>Asked in</dt>
+      <dd>${place(run.anchor, run.source, ticketUrl)} <span class="muted">(${run.source})</span></dd>
+      <dt>Asked by</dt>
+      <dd>${person(starter ? requesterOf(starter) : undefined)}</dd>
+      <dt>Started</dt>
+      <dd>${when(run.createdAt)}</dd>
+      <dt>Session</dt>
+      <dd>${run.sessionLink ? link(run.sessionLink, run.sessionLink) : html`<span class="muted">none yet</span>`}</dd>
     </dl>
     <h2>States observed</h2>
-    <table data-testid="states"><thead><tr><th>#</th><th>State</th><th>Observed</th><th>Run API time</th></tr></thead>
-      <tbody>${states.map(
-        (state) => html`<tr><td>${state.transition}</td><td class="state state-${state.state}">${state.state}</td><td>${when(state.observedAt)}</td><td>${state.serverUpdatedAt ?? '—'}</td></tr>`,
-      )}</tbody></table>
+    <table data-testid="states">
+      <thead>
+        <tr>
+          <th>#</th>
+          <th>State</th>
+          <th>Observed</th>
+          <th>Run API time</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${states.map(
+          (state) =>
+            html`<tr>
+              <td>${state.transition}</td>
+              <td class="state state-${state.state}">${state.state}</td>
+              <td>${when(state.observedAt)}</td>
+              <td>${state.serverUpdatedAt ?? '—'}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
     <h2>Triggers</h2>
-    <table data-testid="triggers"><thead><tr><th>Kind</th><th>From</th><th>By</th><th>Received</th><th>Outcome</th></tr></thead>
-      <tbody>${triggers.map(
-        (trigger) => html`<tr><td>${trigger.kind}</td><td>${trigger.source}</td><td>${person(requesterOf(trigger))}</td><td>${when(trigger.receivedAt)}</td>
-          <td class="state-${trigger.state}">${trigger.state}${trigger.lastError ? html`: <bdi>${trigger.lastError}</bdi>` : ''}</td></tr>`,
-      )}</tbody></table>
+    <table data-testid="triggers">
+      <thead>
+        <tr>
+          <th>Kind</th>
+          <th>From</th>
+          <th>By</th>
+          <th>Received</th>
+          <th>Outcome</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${triggers.map(
+          (trigger) =>
+            html`<tr>
+              <td>${trigger.kind}</td>
+              <td>${trigger.source}</td>
+              <td>${person(requesterOf(trigger))}</td>
+              <td>${when(trigger.receivedAt)}</td>
+              <td class="state-${trigger.state}">${trigger.state}${trigger.lastError ? html`: <bdi>${trigger.lastError}</bdi>` : ''}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
     <h2>Messages owed to people</h2>
-    <table data-testid="deliveries"><thead><tr><th>Message</th><th>To</th><th>What became of it</th><th></th></tr></thead>
-      <tbody>${deliveries.map(
-        (row) => html`<tr data-delivery="${row.id}"><td><bdi>${messageText(row)}</bdi></td><td><code>${row.destination}</code></td><td>${deliveryOutcome(row)}</td>
-          <td>${row.state === 'failed' ? action('/console/delivery/retry', 'Retry', viewer.csrf, { id: row.id, back: `/console/run?id=${run.runId}` }) : ''}</td></tr>`,
-      )}</tbody></table>
+    <table data-testid="deliveries">
+      <thead>
+        <tr>
+          <th>Message</th>
+          <th>To</th>
+          <th>What became of it</th>
+          <th></th>
+        </tr>
+      </thead>
+      <tbody>
+        ${deliveries.map(
+          (row) =>
+            html`<tr data-delivery="${row.id}">
+              <td><bdi>${messageText(row)}</bdi></td>
+              <td><code>${row.destination}</code></td>
+              <td>${deliveryOutcome(row)}</td>
+              <td>
+                ${row.state === 'failed' ? action('/console/delivery/retry', 'Retry', viewer.csrf, { id: row.id, back: `/console/run?id=${run.runId}` }) : ''}
+              </td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
     <h2>Prompt as sent</h2>
     ${prompt}`;
   return page({ title: run.title ?? run.runId, section: 'runs', csrf: viewer.csrf, body, flash });

@@ -39,7 +39,10 @@ function nextPageHref(query: URLSearchParams, last: RunListItem): string {
 }
 
 function options(values: string[], selected: string | undefined): SafeHtml[] {
-  return [html`<option value="">any</option>`, ...values.map((value) => html`<option value="${value}"${value === selected ? html` selected` : ''}>${value}</option>`)];
+  return [
+    html`<option value="">any</option>`,
+    ...values.map((value) => html`<option value="${value}" ${value === selected ? html` selected` : ''}>${value}</option>`),
+  ];
 }
 
 export async function runsPage(deps: ConsoleDeps, viewer: Viewer, query: URLSearchParams, flash?: string): Promise<SafeHtml> {
@@ -48,30 +51,57 @@ export async function runsPage(deps: ConsoleDeps, viewer: Viewer, query: URLSear
   const runs = found.slice(0, RUNS_PAGE_SIZE);
   const last = runs[runs.length - 1];
   const rows = runs.map(
-    (run) => html`<tr data-run="${run.runId}">
-      <td><a href="/console/run?id=${encodeURIComponent(run.runId)}"><bdi>${run.title ?? run.runId}</bdi></a></td>
-      <td><span class="state state-${run.state}">${run.state}</span></td>
-      <td>${place(run.anchor, run.source)}</td>
-      <td>${person(run.requester)}</td>
-      <td>${when(run.createdAt)}</td>
-      <td>${when(run.updatedAt)}</td>
-      <td>${run.sessionLink ? link(run.sessionLink, 'session') : html`<span class="muted">—</span>`}</td>
-    </tr>`,
+    (run) =>
+      html`<tr data-run="${run.runId}">
+        <td>
+          <a href="/console/run?id=${encodeURIComponent(run.runId)}"><bdi>${run.title ?? run.runId}</bdi></a>
+        </td>
+        <td><span class="state state-${run.state}">${run.state}</span></td>
+        <td>${place(run.anchor, run.source)}</td>
+        <td>${person(run.requester)}</td>
+        <td>${when(run.createdAt)}</td>
+        <td>${when(run.updatedAt)}</td>
+        <td>${run.sessionLink ? link(run.sessionLink, 'session') : html`<span class="muted">—</span>`}</td>
+      </tr>`,
   );
   const body = html`<h1>Runs</h1>
     <form class="filters" method="get" action="/console/runs">
-      <label>Source <select name="source">${options(SOURCES, filter.source)}</select></label>
-      <label>State <select name="state">${options(STATES, filter.state)}</select></label>
+      <label
+        >Source
+        <select name="source">
+          ${options(SOURCES, filter.source)}
+        </select></label
+      >
+      <label
+        >State
+        <select name="state">
+          ${options(STATES, filter.state)}
+        </select></label
+      >
       <label>Route name <input name="route" value="${filter.routeName ?? ''}" /></label>
       <label>Person <input name="person" value="${filter.person ?? ''}" /></label>
       <label>Title contains <input name="q" value="${filter.text ?? ''}" /></label>
       <button type="submit">Filter</button> <a href="/console/runs">clear</a>
     </form>
     <table>
-      <thead><tr><th>Title</th><th>State</th><th>Asked in</th><th>Asked by</th><th>Started</th><th>Last change</th><th>Session</th></tr></thead>
-      <tbody>${rows}</tbody>
+      <thead>
+        <tr>
+          <th>Title</th>
+          <th>State</th>
+          <th>Asked in</th>
+          <th>Asked by</th>
+          <th>Started</th>
+          <th>Last change</th>
+          <th>Session</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${rows}
+      </tbody>
     </table>
     ${runs.length === 0 ? html`<p class="muted">No runs${filter.after ? ' after this point' : ''} match.</p>` : ''}
-    <p>${filter.after ? html`<a href="/console/runs">newest</a> · ` : ''}${found.length > RUNS_PAGE_SIZE && last ? html`<a href="${nextPageHref(query, last)}" rel="next">older runs →</a>` : ''}</p>`;
+    <p>
+      ${filter.after ? html`<a href="/console/runs">newest</a> · ` : ''}${found.length > RUNS_PAGE_SIZE && last ? html`<a href="${nextPageHref(query, last)}" rel="next">older runs →</a>` : ''}
+    </p>`;
   return page({ title: 'Runs', section: 'runs', csrf: viewer.csrf, body, flash });
 }

@@ -44,7 +44,8 @@ export class PostgresTrackedRunRepository implements TrackedRunRepository {
       sessionLink: item.sessionLink,
       now,
     });
-    if (inserted > 0) await run(client, OBSERVED_STATE_SQL, { runId: item.runId, transition: 0, state: item.state, serverUpdatedAt: item.serverUpdatedAt, now });
+    if (inserted > 0)
+      await run(client, OBSERVED_STATE_SQL, { runId: item.runId, transition: 0, state: item.state, serverUpdatedAt: item.serverUpdatedAt, now });
     return inserted > 0;
   }
 
@@ -120,7 +121,13 @@ export class PostgresTrackedRunRepository implements TrackedRunRepository {
         },
       );
       if (changed === 0) return new Rollback(false);
-      await run(client, OBSERVED_STATE_SQL, { runId, transition: expectedTransition + 1, state: observation.state, serverUpdatedAt: observation.serverUpdatedAt, now });
+      await run(client, OBSERVED_STATE_SQL, {
+        runId,
+        transition: expectedTransition + 1,
+        state: observation.state,
+        serverUpdatedAt: observation.serverUpdatedAt,
+        now,
+      });
       await this.outbox.addWithin(client, owed, now);
       return true;
     });
