@@ -8,6 +8,7 @@ import { CANCEL_ACTION_ID } from './blocks.js';
 import { cancelGrant, cancelRefusal, starterOf } from './cancel-permission.js';
 import { checkSlashCommand, refusedCommandText } from './command-form.js';
 import { addressedTrigger, messageTrigger, type Followups, type SlackMessage } from './normalise.js';
+import { readMessageShortcut, SEND_TO_AGENT_CALLBACK_ID, sendToAgentTrigger } from './shortcut.js';
 
 export interface ListenerDeps {
   intake: IntakeService;
@@ -106,9 +107,16 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
     return say('On it: the run’s status is posted in this channel; reply in its thread to steer it.');
   });
 
+  // "Send to agent" on a message: stored like a mention of it, then acknowledged; nothing else here.
+  app.shortcut(SEND_TO_AGENT_CALLBACK_ID, async ({ ack, body, context }) => {
+    const shortcut = readMessageShortcut(body);
+    if (shortcut) await submit(sendToAgentTrigger(shortcut), context);
+    await ack();
+  });
+
   // Bolt answers an interaction nobody acknowledges with a 404 after 3 s: acknowledge the rest.
   app.action(/^(?!cancel_run$).*/, async ({ ack }) => ack());
-  app.shortcut(/.*/, async ({ ack }) => ack());
+  app.shortcut(/^(?!send_to_agent$).*/, async ({ ack }) => ack());
   app.view(/.*/, async ({ ack }) => ack());
   app.command(/^(?!\/agent$).*/, async ({ ack }) =>
     ack({ response_type: 'ephemeral', text: 'Mention me in a channel or send me a direct message to start a run.' }),
