@@ -116,3 +116,26 @@ describe('console access', () => {
     expect(JSON.stringify(logger.lines)).not.toContain(TOKEN);
   });
 });
+
+describe('console with the built-in emulator and no token', () => {
+  it('prints a one-time sign-in link that signs in once', async () => {
+    const { loadConfig } = await import('../../src/config/index.js');
+    const { startService } = await import('../../src/main.js');
+    const { tempDir } = await import('../helpers/spawn-cli.js');
+    const cwd = tempDir();
+    const log = new CapturingLogger();
+    const emulated = await startService({ config: loadConfig({ cwd, env: { DATABASE_PATH: ':memory:', PORT: '0', HOST: '127.0.0.1' } }), logger: log });
+    try {
+      const line = log.lines.map((entry) => entry.msg ?? '').find((message) => message.startsWith('web console: sign in once with '));
+      const link = line?.slice('web console: sign in once with '.length) ?? '';
+      expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/console\/sign-in\?once=[\w-]{20,}$/);
+      const first = await fetch(link, { redirect: 'manual' });
+      expect(first.status).toBe(303);
+      const session = cookiesOf(first).find((value) => value.startsWith('agent_bridge_console='));
+      expect((await fetch(`${emulated.url}/console/health`, { headers: { cookie: session ?? '' } })).status).toBe(200);
+      expect((await fetch(link, { redirect: 'manual' })).status).toBe(401);
+    } finally {
+      await emulated.stop();
+    }
+  });
+});
