@@ -25,6 +25,22 @@ describeEachStore((adapter) => {
       expect(await store.outbox.list()).toHaveLength(40);
     });
 
+    it('keeps a burst in the order submitted: rising ids, and a repeated key owes only its first submission rows', async () => {
+      const burst = [
+        store.triggers.enqueue(aTrigger({ key: 'Ord2', anchor: 'A' }), [anOutboxRow('Ord2:received', 'A')], 1000),
+        store.triggers.enqueue(aTrigger({ key: 'Ord1', anchor: 'A' }), [anOutboxRow('Ord1:received', 'A')], 1000),
+        store.triggers.enqueue(aTrigger({ key: 'Ord2', anchor: 'A' }), [anOutboxRow('Ord2:again', 'A')], 1000),
+        store.triggers.enqueue(aTrigger({ key: 'Ord3', anchor: 'B' }), [anOutboxRow('Ord3:received', 'B'), anOutboxRow('Ord3:second', 'B')], 1000),
+      ];
+      const results = await Promise.all(burst);
+      expect(results.map((result) => result.inserted)).toEqual([true, true, false, true]);
+      const ids = results.map((result) => result.trigger.id);
+      expect(ids[0]).toBeLessThan(ids[1]!);
+      expect(ids[1]).toBeLessThan(ids[3]!);
+      expect((await store.outbox.list()).map((row) => row.key)).toEqual(['Ord2:received', 'Ord1:received', 'Ord3:received', 'Ord3:second']);
+      expect((await store.triggers.claimNext('w1', 1000, LEASE))?.key).toBe('Ord2');
+    });
+
     it('one bad trigger in a burst fails only its own caller', async () => {
       const good = store.triggers.enqueue(aTrigger({ key: 'Good1' }), [], 1000);
       const bad = store.triggers.enqueue(aTrigger({ key: 'Bad1' }), [{ ...anOutboxRow('Bad1:received'), destination: null as unknown as string }], 1000);
@@ -192,8 +208,18 @@ describeEachStore((adapter) => {
       );
       expect(ok).toBe(true);
       expect(await store.triggers.get(trigger.id)).toMatchObject({ state: 'done', runId: 'r1', leaseOwner: null, leaseUntil: null, updatedAt: 50 });
-      expect(await store.trackedRuns.get('r1')).toMatchObject({ runId: 'r1', transition: 0, tracked: true, createdAt: 50 });
+      expect(await store.trackedRuns.get('r1')).toEqual({
+        ...aRun('r1'),
+        transition: 0,
+        tracked: true,
+        lastSeenAt: null,
+        createdAt: 50,
+        updatedAt: 50,
+        workflowMoves: [],
+      });
+      expect(await store.operator.states('r1')).toEqual([{ transition: 0, state: 'QUEUED', serverUpdatedAt: null, observedAt: 50 }]);
       expect(await store.anchors.currentRun('slack:C1:1700.1')).toBe('r1');
+      expect(await store.anchors.history('slack:C1:1700.1')).toEqual([{ runId: 'r1', linkedAt: 50 }]);
       expect((await store.outbox.list()).map((r) => r.key)).toEqual(['r1:0:slack:C1:1700.1']);
       expect(await store.triggers.finish(trigger.id, 'w1', { state: 'failed' }, {}, 60)).toBe(false);
     });

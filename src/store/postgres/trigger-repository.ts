@@ -17,7 +17,7 @@ import type { PostgresAnchorRepository } from './anchor-repository.js';
 import { CHANGES_CHANNEL } from './change-listener.js';
 import type { PostgresEventKeyRepository } from './event-key-repository.js';
 import type { PostgresOutboxRepository } from './outbox-repository.js';
-import { changes, Rollback, row, run, transaction } from './pg-sql.js';
+import { bindable, changes, row, rows, run } from './pg-sql.js';
 import type { PostgresTrackedRunRepository } from './tracked-run-repository.js';
 
 type Row = Parameters<typeof toTrigger>[0];
@@ -58,15 +58,114 @@ WHERE id = (
   AND triggers.next_attempt_at <= @now
 RETURNING *`;
 
+/** Strings bound inside an array: `bindable` as for a single value (U+0000 → U+FFFD), nulls kept. */
+const texts = (values: ReadonlyArray<string | null | undefined>): Array<string | null> =>
+  values.map((value) => (value == null ? null : (bindable(value) as string)));
+
 /** Held: `owner` claimed the trigger and nobody has claimed it since. */
 const HELD = `id = @id AND state = 'working' AND lease_owner = @owner`;
 const RELEASED = 'lease_owner = NULL, lease_process = NULL, lease_until = NULL';
 
-const INSERT_SQL = `
-INSERT INTO triggers (key, kind, source, anchor, payload, state, attempts, next_attempt_at, received_at, updated_at)
-VALUES (@key, @kind, @source, @anchor, @payload, 'pending', 0, @now, @now, @now)
-ON CONFLICT (key) DO NOTHING
-RETURNING *`;
+/**
+ * `finish` in ONE statement, for the same reason as ENQUEUE_SQL: every effect happens only if the
+ * guarded update ended the trigger (`FROM ended`), and a failing effect fails the whole statement,
+ * so nothing changes. It writes the rows `insertWithin` (the run and its first observed state),
+ * `linkWithin`, `retrackWithin` (tracked-run-repository.ts, anchor-repository.ts) and the outbox's
+ * `addWithin` write: a change to those belongs here too (the store contract tests cover both paths).
+ */
+const FINISH_SQL = `
+WITH ended AS (
+  UPDATE triggers
+  SET state = @state::text, run_id = COALESCE(@runId::text, run_id), last_error = @error::text, ${RELEASED}, updated_at = @now::bigint
+  WHERE id = @id::bigint AND state = 'working' AND lease_owner = @owner::text
+  RETURNING id
+),
+new_run AS (
+  INSERT INTO tracked_runs (run_id, anchor, source, title, route, destinations, trigger_key, state,
+                            server_updated_at, session_link, transition, tracked, last_seen_at, created_at, updated_at)
+  SELECT @newRunId::text, @newRunAnchor::text, @newRunSource::text, @newRunTitle::text, @newRunRoute::text, @newRunDestinations::text,
+         @newRunTriggerKey::text, @newRunState::text, @newRunServerUpdatedAt::text, @newRunSessionLink::text, 0, 1, NULL, @now::bigint, @now::bigint
+  FROM ended WHERE @newRunId::text IS NOT NULL
+  ON CONFLICT (run_id) DO NOTHING
+  RETURNING run_id, state, server_updated_at
+),
+first_state AS (
+  INSERT INTO run_states (run_id, transition, state, server_updated_at, observed_at)
+  SELECT run_id, 0, state, server_updated_at, @now::bigint FROM new_run
+  ON CONFLICT DO NOTHING
+),
+history AS (
+  INSERT INTO anchor_runs (anchor, run_id, linked_at)
+  SELECT @linkAnchor::text, @linkRunId::text, @now::bigint FROM ended WHERE @linkAnchor::text IS NOT NULL
+  ON CONFLICT (anchor, run_id) DO NOTHING
+),
+linked AS (
+  INSERT INTO anchors (anchor, run_id, updated_at)
+  SELECT @linkAnchor::text, @linkRunId::text, @now::bigint FROM ended WHERE @linkAnchor::text IS NOT NULL
+  ON CONFLICT (anchor) DO UPDATE SET run_id = excluded.run_id, updated_at = excluded.updated_at
+),
+retracked AS (
+  UPDATE tracked_runs SET tracked = 1, updated_at = @now::bigint
+  WHERE run_id = @retrack::text AND EXISTS (SELECT 1 FROM ended)
+),
+owed AS (
+  INSERT INTO outbox (key, destination, kind, payload, state, attempts, next_attempt_at, created_at)
+  SELECT o.key, o.destination, o.kind, o.payload, 'pending', 0, @now::bigint, @now::bigint
+  FROM unnest(@owedKeys::text[], @owedDestinations::text[], @owedKinds::text[], @owedPayloads::text[])
+    WITH ORDINALITY AS o(key, destination, kind, payload, position)
+  WHERE EXISTS (SELECT 1 FROM ended)
+  ORDER BY o.position
+  ON CONFLICT (key) DO NOTHING
+  RETURNING 1
+),
+woken AS (
+  SELECT pg_notify('${CHANGES_CHANNEL}', 'outbox') FROM (SELECT 1 FROM owed LIMIT 1) AS one
+)
+SELECT (SELECT count(*) FROM ended) AS ended, (SELECT count(*) FROM woken) AS woken`;
+
+/**
+ * A whole batch of `enqueue` calls in ONE statement (so one round trip, and atomic without BEGIN and
+ * COMMIT): the triggers in submission order, the owed rows of each trigger it stored (a key twice in
+ * a batch: the first submission's), every event key, and one notification of each kind. A statement
+ * per row inside a transaction would cost a round trip each, and under a flood of requests each
+ * round trip waits a whole turn of the busy event loop while the transaction holds its connection.
+ * The items are given as parallel arrays; `item` numbers them from 1.
+ */
+const ENQUEUE_SQL = `
+WITH input AS (
+  SELECT * FROM unnest(@keys::text[], @kinds::text[], @sources::text[], @anchors::text[], @payloads::text[], @nows::bigint[])
+    WITH ORDINALITY AS i(key, kind, source, anchor, payload, now, item)
+),
+inserted AS (
+  INSERT INTO triggers (key, kind, source, anchor, payload, state, attempts, next_attempt_at, received_at, updated_at)
+  SELECT key, kind, source, anchor, payload, 'pending', 0, now, now, now FROM input ORDER BY item
+  ON CONFLICT (key) DO NOTHING
+  RETURNING *
+),
+storing AS (
+  SELECT min(input.item) AS item FROM input JOIN inserted ON inserted.key = input.key GROUP BY input.key
+),
+owed AS (
+  INSERT INTO outbox (key, destination, kind, payload, state, attempts, next_attempt_at, created_at)
+  SELECT o.key, o.destination, o.kind, o.payload, 'pending', 0, o.now, o.now
+  FROM unnest(@owedItems::bigint[], @owedKeys::text[], @owedDestinations::text[], @owedKinds::text[], @owedPayloads::text[], @owedNows::bigint[])
+    WITH ORDINALITY AS o(item, key, destination, kind, payload, now, position)
+  WHERE o.item IN (SELECT item FROM storing)
+  ORDER BY o.position
+  ON CONFLICT (key) DO NOTHING
+  RETURNING 1
+),
+remembered AS (
+  INSERT INTO event_keys (key, seen_at)
+  SELECT key, now FROM unnest(@rememberKeys::text[], @rememberNows::bigint[]) AS r(key, now)
+  ON CONFLICT (key) DO NOTHING
+),
+woken AS (
+  SELECT pg_notify('${CHANGES_CHANNEL}', 'triggers') FROM (SELECT 1 FROM inserted LIMIT 1) AS one
+  UNION ALL
+  SELECT pg_notify('${CHANGES_CHANNEL}', 'outbox') FROM (SELECT 1 FROM owed LIMIT 1) AS one
+)
+SELECT inserted.*, (SELECT count(*) FROM woken) AS woken FROM inserted`;
 
 export class PostgresTriggerRepository implements TriggerRepository {
   private batch: PendingEnqueue[] = [];
@@ -83,7 +182,7 @@ export class PostgresTriggerRepository implements TriggerRepository {
 
   /**
    * Group commit, as on SQLite: the triggers submitted in one turn of the event loop are stored in one
-   * transaction (one commit, one round of notifications), each caller answered after it. A batch that
+   * statement (one commit, one round of notifications), each caller answered after it. A batch that
    * fails — a bad trigger, or a deadlock with another replica's batch — is retried one trigger at a
    * time, so one bad trigger fails only its own caller.
    */
@@ -99,11 +198,7 @@ export class PostgresTriggerRepository implements TriggerRepository {
     this.batch = [];
     let results: EnqueueResult[] | undefined;
     try {
-      results = await transaction(this.pool, async (client) => {
-        const stored: EnqueueResult[] = [];
-        for (const item of batch) stored.push(await this.enqueueWithin(client, item));
-        return stored;
-      });
+      results = await this.enqueueAll(batch);
     } catch {
       // Fall through: each alone, below.
     }
@@ -113,32 +208,52 @@ export class PostgresTriggerRepository implements TriggerRepository {
         continue;
       }
       try {
-        item.resolve(await transaction(this.pool, (client) => this.enqueueWithin(client, item)));
+        item.resolve((await this.enqueueAll([item]))[0] as EnqueueResult);
       } catch (error) {
         item.reject(error);
       }
     }
   }
 
-  private async enqueueWithin(client: pg.PoolClient, item: PendingEnqueue): Promise<EnqueueResult> {
-    const { trigger, owed, now } = item;
-    const inserted = await row<Row>(client, INSERT_SQL, {
-      key: trigger.key,
-      kind: trigger.kind,
-      source: trigger.source,
-      anchor: trigger.anchor,
-      payload: toJson(trigger.payload),
-      now,
+  private async enqueueAll(items: readonly PendingEnqueue[]): Promise<EnqueueResult[]> {
+    const owed = items.flatMap((item, index) => item.owed.map((row) => ({ item: index + 1, row, now: item.now })));
+    const remembered = items.flatMap((item) => item.rememberKeys.map((key) => ({ key, now: item.now })));
+    const inserted = await rows<Row>(this.pool, ENQUEUE_SQL, {
+      keys: texts(items.map((item) => item.trigger.key)),
+      kinds: texts(items.map((item) => item.trigger.kind)),
+      sources: texts(items.map((item) => item.trigger.source)),
+      anchors: texts(items.map((item) => item.trigger.anchor)),
+      payloads: texts(items.map((item) => toJson(item.trigger.payload))),
+      nows: items.map((item) => item.now),
+      owedItems: owed.map((entry) => entry.item),
+      owedKeys: texts(owed.map((entry) => entry.row.key)),
+      owedDestinations: texts(owed.map((entry) => entry.row.destination)),
+      owedKinds: texts(owed.map((entry) => entry.row.kind)),
+      owedPayloads: texts(owed.map((entry) => toJson(entry.row.payload))),
+      owedNows: owed.map((entry) => entry.now),
+      rememberKeys: texts(remembered.map((entry) => entry.key)),
+      rememberNows: remembered.map((entry) => entry.now),
     });
-    for (const key of item.rememberKeys) await this.related.eventKeys.rememberWithin(client, key, now);
-    if (inserted) {
-      await this.related.outbox.addWithin(client, owed, now);
-      await client.query(`SELECT pg_notify('${CHANGES_CHANNEL}', 'triggers')`);
-      return { inserted: true, trigger: toTrigger(inserted) };
+    const stored = new Map(inserted.map((found) => [found.key, toTrigger(found)]));
+    // Keys this batch did not store were stored before (or by another replica meanwhile): read them now.
+    const missing = items.map((item) => bindable(item.trigger.key) as string).filter((key) => !stored.has(key));
+    const earlier = new Map<string, StoredTrigger>();
+    if (missing.length > 0) {
+      for (const found of await rows<Row>(this.pool, 'SELECT * FROM triggers WHERE key = ANY(@keys::text[])', { keys: missing }))
+        earlier.set(found.key, toTrigger(found));
     }
-    const existing = await row<Row>(client, 'SELECT * FROM triggers WHERE key = @key', { key: trigger.key });
-    if (!existing) throw new Error(`trigger ${trigger.key} conflicted but cannot be read`);
-    return { inserted: false, trigger: toTrigger(existing) };
+    const told = new Set<string>();
+    return items.map((item) => {
+      const key = bindable(item.trigger.key) as string;
+      const mine = stored.get(key);
+      if (mine && !told.has(key)) {
+        told.add(key);
+        return { inserted: true, trigger: mine };
+      }
+      const existing = mine ?? earlier.get(key);
+      if (!existing) throw new Error(`trigger ${item.trigger.key} conflicted but cannot be read`);
+      return { inserted: false, trigger: existing };
+    });
   }
 
   async claimNext(owner: string, now: number, leaseMs: number): Promise<StoredTrigger | undefined> {
@@ -164,21 +279,34 @@ export class PostgresTriggerRepository implements TriggerRepository {
   }
 
   async finish(id: number, owner: string, outcome: TriggerOutcome, effects: TriggerEffects, now: number): Promise<boolean> {
-    return transaction(this.pool, async (client) => {
-      const ended = await changes(
-        client,
-        `UPDATE triggers
-         SET state = @state, run_id = COALESCE(@runId::text, run_id), last_error = @error, ${RELEASED}, updated_at = @now
-         WHERE ${HELD}`,
-        { id, owner, now, state: outcome.state, runId: outcome.runId ?? null, error: outcome.error ?? null },
-      );
-      if (ended === 0) return new Rollback(false);
-      if (effects.run) await this.related.runs.insertWithin(client, effects.run, now);
-      if (effects.link) await this.related.anchors.linkWithin(client, effects.link.anchor, effects.link.runId, now);
-      if (effects.retrack !== undefined) await this.related.runs.retrackWithin(client, effects.retrack, now);
-      if (effects.owed) await this.related.outbox.addWithin(client, effects.owed, now);
-      return true;
+    const run = effects.run;
+    const owed = effects.owed ?? [];
+    const found = await row<{ ended: number }>(this.pool, FINISH_SQL, {
+      id,
+      owner,
+      now,
+      state: outcome.state,
+      runId: outcome.runId ?? null,
+      error: outcome.error ?? null,
+      newRunId: run?.runId ?? null,
+      newRunAnchor: run?.anchor ?? null,
+      newRunSource: run?.source ?? null,
+      newRunTitle: run?.title ?? null,
+      newRunRoute: run ? toJson(run.route) : null,
+      newRunDestinations: run ? toJson(run.destinations) : null,
+      newRunTriggerKey: run?.triggerKey ?? null,
+      newRunState: run?.state ?? null,
+      newRunServerUpdatedAt: run?.serverUpdatedAt ?? null,
+      newRunSessionLink: run?.sessionLink ?? null,
+      linkAnchor: effects.link?.anchor ?? null,
+      linkRunId: effects.link?.runId ?? null,
+      retrack: effects.retrack ?? null,
+      owedKeys: texts(owed.map((item) => item.key)),
+      owedDestinations: texts(owed.map((item) => item.destination)),
+      owedKinds: texts(owed.map((item) => item.kind)),
+      owedPayloads: texts(owed.map((item) => toJson(item.payload))),
     });
+    return (found?.ended ?? 0) > 0;
   }
 
   async get(id: number): Promise<StoredTrigger | undefined> {
