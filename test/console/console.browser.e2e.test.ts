@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +18,8 @@ import { until } from '../helpers/until.js';
 /*
  * The web console in a real Chromium against the real service: Bolt receives signed Slack events, the
  * fake Slack Web API answers (and fails when told), the emulator plays the run API. Screenshots of the
- * main pages go to docs/console/ for the README.
+ * main pages are taken on every run; with UPDATE_SCREENSHOTS=1 they replace the README's in
+ * docs/console/, otherwise they go to a temporary folder so a test run leaves the checkout as it was.
  */
 
 const TOKEN = 'console-browser-admin-token-0123456789';
@@ -25,7 +27,7 @@ const SECRET = 'slack-signing-secret-console-0123';
 const BOT_TOKEN = 'xoxb-0000-1111-console-browser';
 const API_KEY = 'console-browser-run-api-key';
 const CHANNEL = SLACK_IDS.channel;
-const SHOTS = join(import.meta.dirname, '../../docs/console');
+const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(import.meta.dirname, '../../docs/console') : mkdtempSync(join(tmpdir(), 'console-shots-'));
 const HOSTILE_TITLE = `<script>window.__pwned=1</script>"><img src=x onerror="window.__pwned=2"> \u202Eevil\u200B title`;
 const HOSTILE_NAME = `"><img src=x onerror="window.__pwned=3">\u202Eada`;
 
