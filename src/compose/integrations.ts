@@ -46,6 +46,7 @@ export async function linearIntegration(config: AppConfig, intake: IntakeService
       followups: linear.followups,
       cancelOnLabelRemoved: linear.cancelOnLabelRemoved,
       labels: linear.labels,
+      slackChannels: linear.slackChannels,
       teams: linear.teams,
       states: linear.states,
     },

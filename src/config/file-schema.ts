@@ -100,6 +100,11 @@ function checkRouteTargets(value: unknown, ctx: z.RefinementCtx): void {
 
 export const routeSchema = z.preprocess(emptyIfNull, strict(routeShape).superRefine(checkRouteTargets, always));
 
+const slackChannelId = z.string().refine((id) => SLACK_CHANNEL_ID.test(id), { error: `is not a Slack channel ID — ${CHANNEL_ID_HINT}` });
+
+/** A Linear label's route may also name a Slack channel: its runs then get a thread there too. */
+const labelRouteSchema = z.preprocess(emptyIfNull, strict({ ...routeShape, slack_channel: optional(slackChannelId) }).superRefine(checkRouteTargets, always));
+
 const channelKey = z.string().refine((key) => key === '*' || SLACK_CHANNEL_ID.test(key), {
   error: `is not a channel ID or "*" — ${CHANNEL_ID_HINT}`,
 });
@@ -110,7 +115,7 @@ const slackUserId = z.string().refine((id) => SLACK_USER_ID.test(id), {
 
 const followups = z.enum(['all', 'mentions']);
 
-const labelsSchema = z.record(z.string(), routeSchema).superRefine((labels, ctx) => {
+const labelsSchema = z.record(z.string(), labelRouteSchema).superRefine((labels, ctx) => {
   if (labels === null || typeof labels !== 'object') return;
   const seen = new Map<string, string>();
   for (const key of Object.keys(labels)) {
@@ -202,6 +207,8 @@ export const fileSchema = strict({
     followups: withDefault(followups, 'all'),
     allowed_users: withDefault(z.array(slackUserId), []),
     channels: withDefault(z.record(channelKey, routeSchema), {}),
+    // A mention naming a Linear issue (ENG-123, or its URL) binds the run to that issue too.
+    link_linear_issues: withDefault(z.boolean(), false),
   }),
   linear: section({
     handle: withDefault(
@@ -226,3 +233,4 @@ export const fileSchema = strict({
 
 export type FileConfig = z.output<typeof fileSchema>;
 export type FileRoute = z.output<typeof routeSchema>;
+export type FileLabelRoute = z.output<typeof labelRouteSchema>;

@@ -27,6 +27,7 @@ describe('loadConfig: valid files', () => {
         followups: 'all',
         allowedUsers: [],
         channels: {},
+        linkLinearIssues: false,
       },
       linear: {
         enabled: false,
@@ -35,6 +36,7 @@ describe('loadConfig: valid files', () => {
         followups: 'mentions',
         cancelOnLabelRemoved: true,
         labels: {},
+        slackChannels: {},
         teams: [],
         states: {},
       },
@@ -93,6 +95,7 @@ describe('loadConfig: valid files', () => {
         G0999PRIV: { agent_identity_uid: 'foreman-1', config: { name: 'private' } },
         '*': { factory_uid: 'factory-7' },
       },
+      linkLinearIssues: true,
     });
     expect(config.linear).toMatchObject({
       handle: '@bot',
@@ -102,6 +105,7 @@ describe('loadConfig: valid files', () => {
         agent: { config: { environment_id: 'env_api' }, title: 'From Linear' },
         'needs review': { factory_uid: 'factory-9' },
       },
+      slackChannels: { agent: 'C0777DEVS' },
       teams: ['ENG', 'OPS'],
       states: { started: 'In Progress', pull_request: 'In Review' },
     });
@@ -167,6 +171,19 @@ describe('loadConfig: invalid files report the key path', () => {
     ['a yes instead of true', 'linear: { cancel_on_label_removed: yes }', `${F}: linear.cancel_on_label_removed`, /true or false/],
     ['an empty handle', 'linear: { handle: "" }', `${F}: linear.handle`, /must not be empty/],
     ['a two-word handle', 'linear: { handle: "@my bot" }', `${F}: linear.handle`, /single word/],
+    [
+      'a label channel by name',
+      'linear: { labels: { agent: { slack_channel: "#dev" } } }',
+      `${F}: linear.labels.agent.slack_channel`,
+      /not a Slack channel ID/,
+    ],
+    [
+      'slack_channel on a Slack channel route',
+      'slack: { channels: { C0123ABCD: { slack_channel: C0777DEVS } } }',
+      `${F}: slack.channels.C0123ABCD`,
+      /unknown key/,
+    ],
+    ['a yes instead of true for link_linear_issues', 'slack: { link_linear_issues: yes }', `${F}: slack.link_linear_issues`, /true or false/],
     ['labels equal but for case', 'linear: { labels: { Agent: {}, agent: {} } }', `${F}: linear.labels.agent`, /same label as "Agent"/],
     [
       'factory_uid with config',

@@ -159,6 +159,7 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
       followups: file.slack.followups,
       allowedUsers: [...file.slack.allowed_users],
       channels: toRoutes(file.slack.channels),
+      linkLinearIssues: file.slack.link_linear_issues,
     },
     linear: {
       enabled: linearEnabled,
@@ -172,6 +173,9 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
       followups: file.linear.followups,
       cancelOnLabelRemoved: file.linear.cancel_on_label_removed,
       labels: toRoutes(file.linear.labels, (name) => name.trim().toLowerCase()),
+      slackChannels: Object.fromEntries(
+        Object.entries(file.linear.labels).flatMap(([name, route]) => (route.slack_channel ? [[name.trim().toLowerCase(), route.slack_channel]] : [])),
+      ),
       teams: [...file.linear.teams],
       states: { ...file.linear.states },
     },

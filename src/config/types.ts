@@ -76,6 +76,8 @@ export interface AppConfig {
     allowedUsers: string[];
     /** Channel ID (or `*`) → route. */
     channels: Record<string, Route>;
+    /** A mention naming a Linear issue binds the run to that issue too (`slack.link_linear_issues`). */
+    linkLinearIssues: boolean;
   };
   linear: {
     enabled: boolean;
@@ -88,6 +90,8 @@ export interface AppConfig {
     cancelOnLabelRemoved: boolean;
     /** Label name, lower-cased → route. */
     labels: Record<string, Route>;
+    /** Label name, lower-cased → the Slack channel its runs also get a thread in (`slack_channel`). */
+    slackChannels: Record<string, string>;
     /** Team keys; empty = all. */
     teams: string[];
     /** Workflow move name → Linear workflow state name, as written in the file. */

@@ -58,3 +58,22 @@ export function messageComment(message: OutboxMessage, handle: string): string {
   }
   return text;
 }
+
+/** A Slack mention (`<@U123>`, how Slack requesters are named) as words that mean something in Linear. */
+function linearName(name: string): string {
+  return name.replace(/^<@([UW][A-Z0-9]+)>$/, 'Slack user $1');
+}
+
+/** The message with the names of people from other platforms (who stopped a run, who asked) readable in Linear. */
+export function withLinearNames(message: OutboxMessage): OutboxMessage {
+  switch (message.kind) {
+    case 'received':
+      return message.requester === undefined ? message : { ...message, requester: linearName(message.requester) };
+    case 'stopping':
+      return message.requestedBy === undefined ? message : { ...message, requestedBy: linearName(message.requestedBy) };
+    case 'announce':
+      return message.cancelledBy === undefined ? message : { ...message, cancelledBy: linearName(message.cancelledBy) };
+    default:
+      return message;
+  }
+}

@@ -12,7 +12,7 @@
  */
 import type { Logger } from '../core/ports/logger.js';
 import { NotifierError, type Delivery, type Notifier } from '../core/ports/notifier.js';
-import { messageComment, receivedComment, startFailedComment, statusComment, stoppingComment } from './comment-text.js';
+import { messageComment, receivedComment, startFailedComment, statusComment, stoppingComment, withLinearNames } from './comment-text.js';
 import type { LinearApi } from './linear-api.js';
 import type { OwnIds } from './own-ids.js';
 import type { WorkflowMover } from './workflow-states.js';
@@ -59,7 +59,7 @@ export class LinearNotifier implements Notifier {
   async deliver(delivery: Delivery): Promise<unknown> {
     // The issue's id, or (schedule and older destinations) its identifier: Linear accepts either.
     const issue = parseLinearDestination(delivery.destination);
-    const { message } = delivery;
+    const message = withLinearNames(delivery.message);
     try {
       switch (message.kind) {
         case 'received': {

@@ -15,6 +15,8 @@ export interface LinearTriggerConfig {
   cancelOnLabelRemoved: boolean;
   /** Trigger label name (lower-cased) → route. */
   labels: Record<string, Route>;
+  /** Trigger label name (lower-cased) → the Slack channel whose new thread also carries the run (`slack_channel`). */
+  slackChannels?: Record<string, string>;
   /** Team keys allowed; empty = all. */
   teams: string[];
 }
@@ -118,6 +120,8 @@ export function labelTrigger(
   if (gained !== undefined) {
     const label = names.get(gained) ?? gained;
     const key = `linear:label:${issue.id}:${gained}:${issue.updatedAt}`;
+    // A bare channel destination: its status message starts a thread that is another place of the run.
+    const channel = config.slackChannels?.[label.toLowerCase()];
     return {
       kind: 'start',
       key,
@@ -127,7 +131,7 @@ export function labelTrigger(
         prompt: issuePrompt(issue),
         title: limitTitle(`${oneLine(issue.identifier)}: ${oneLine(issue.title)}`),
         origin: { source: 'linear', label, ...(issue.team && { team: issue.team.key }) },
-        destinations: [anchor],
+        destinations: channel ? [anchor, `slack:${channel}`] : [anchor],
         ...(requester && { requester }),
         ticket: { ref: issue.identifier, url: issue.url },
         reference: { issueId: issue.id, identifier: issue.identifier, labelId: gained, deliveryId },

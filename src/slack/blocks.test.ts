@@ -165,3 +165,28 @@ describe('other messages', () => {
     expect(fallbackText({ kind: 'status', run: run({ title: 'a & b' }), receivedKey: 'r' })).toBe('a &amp; b: INPROGRESS');
   });
 });
+
+describe('the status message of a run asked for in Linear', () => {
+  const about = (blocks: KnownBlock[]) => JSON.stringify(blocks.find((b) => b.block_id === 'status_about') ?? null);
+
+  it.each([
+    [
+      'the issue as a link and who asked',
+      { ticket: { ref: 'ENG-7', url: 'https://linear.app/acme/issue/ENG-7' }, requester: 'Ada' },
+      '<https://linear.app/acme/issue/ENG-7|ENG-7>',
+      'asked by Ada',
+    ],
+    ['an unsafe URL stays text', { ticket: { ref: 'ENG-7', url: 'javascript:alert(1)' } }, 'From Linear ENG-7', undefined],
+    ['hostile names are escaped', { ticket: { ref: '<!channel>' }, requester: '<@U999> & co' }, '&lt;!channel&gt;', 'asked by &lt;@U999&gt; &amp; co'],
+  ])('%s', (_name, value, shows, asked) => {
+    const line = about(statusBlocks(view({ about: value })));
+    expect(line).toContain(shows);
+    if (asked) expect(line).toContain(asked);
+    else expect(line).not.toContain('asked by');
+    expect(line).not.toContain('javascript:');
+  });
+
+  it('says nothing about a place when the run was asked for in Slack', () => {
+    expect(about(statusBlocks(view()))).toBe('null');
+  });
+});

@@ -9,7 +9,7 @@
  */
 import type { KnownBlock, SectionBlock } from '@slack/types';
 import { isTerminalState } from '../core/ports/agent-runs.js';
-import type { OutboxMessage, RunSnapshot } from '../core/ports/messages.js';
+import type { OutboxMessage, RunSnapshot, Ticket } from '../core/ports/messages.js';
 import { renderText } from '../core/outbox/render-text.js';
 
 /** `action_id` of the Cancel button; its `value` is the thread key (`slack:<channel>:<thread_ts>`). */
@@ -55,6 +55,14 @@ export interface StatusView {
   /** The run's status text, or why it could not start. */
   statusText?: string;
   sessionLink?: string;
+  /** The issue the run is about and who asked there, when the run was asked for elsewhere (a Linear label). */
+  about?: StatusAbout;
+}
+
+/** What the status message of a run asked for on another platform says about where it came from. */
+export interface StatusAbout {
+  ticket: Ticket;
+  requester?: string;
 }
 
 const STATE_LABELS: Record<string, { emoji: string; label: string }> = {
@@ -93,7 +101,9 @@ export function statusBlocks(view: StatusView): KnownBlock[] {
   const { emoji, label } = stateLabel(view.stage);
   const fields = [{ type: 'mrkdwn' as const, text: `*State*\n${emoji} ${label}` }];
   if (view.runId) fields.push({ type: 'mrkdwn', text: limitText(`*Run*\n\`${escapeMrkdwn(view.runId)}\``, 2000) });
-  const blocks: KnownBlock[] = [section('status_title', `*${escapeMrkdwn(view.title)}*`), { type: 'section', block_id: 'status_state', fields }];
+  const blocks: KnownBlock[] = [section('status_title', `*${escapeMrkdwn(view.title)}*`)];
+  if (view.about) blocks.push(section('status_about', aboutLine(view.about)));
+  blocks.push({ type: 'section', block_id: 'status_state', fields });
   if (view.statusText) blocks.push(section('status_text', escapeMrkdwn(view.statusText)));
   const elements: Extract<KnownBlock, { type: 'actions' }>['elements'] = [];
   const session = safeUrl(view.sessionLink);
@@ -205,6 +215,14 @@ export function fallbackText(message: OutboxMessage): string {
       safe = message;
   }
   return limitText(renderText(safe));
+}
+
+/** `From Linear ENG-7 (linked) · asked by Ann`: the issue as a link when its URL is safe, everything escaped. */
+function aboutLine(about: StatusAbout): string {
+  const ref = about.ticket.ref ?? 'the issue';
+  const url = safeUrl(about.ticket.url);
+  const issue = url ? link(url, ref) : escapeMrkdwn(ref);
+  return `From Linear ${issue}${about.requester ? ` · asked by ${escapeMrkdwn(about.requester)}` : ''}`;
 }
 
 /** An http(s) URL without spaces that Slack accepts in a button or link, else undefined. */

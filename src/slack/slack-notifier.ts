@@ -14,7 +14,7 @@ import { isTerminalState } from '../core/ports/agent-runs.js';
 import type { Logger } from '../core/ports/logger.js';
 import type { OutboxMessage, RunSnapshot } from '../core/ports/messages.js';
 import { NotifierError, type Delivery, type Notifier } from '../core/ports/notifier.js';
-import { announceBlocks, failedBlocks, fallbackText, noticeBlocks, statusBlocks, type StatusView } from './blocks.js';
+import { announceBlocks, failedBlocks, fallbackText, noticeBlocks, statusBlocks, type StatusAbout, type StatusView } from './blocks.js';
 import { RETRYABLE_PLATFORM_ERRORS, isSlackApiError, redactSecrets, slackErrorCode, toNotifierError } from './slack-errors.js';
 
 /** `event_type` of the metadata on every message we post. */
@@ -29,6 +29,8 @@ export interface SlackMessageRef {
 /** What a delivered `received` row reports: the status message and the request's message. */
 export interface ReceivedResult extends SlackMessageRef {
   reference?: SlackMessageRef;
+  /** Where a run asked for elsewhere came from: kept so that every edit of the status message shows it. */
+  about?: StatusAbout;
 }
 
 /** A parsed destination. `threadTs` is absent for a bare channel (`slack:<channel>`). */
@@ -96,7 +98,13 @@ export class SlackNotifier implements Notifier {
         const received = await this.receivedOf(delivery, message.receivedKey);
         const posted = await this.post(delivery, threadOf(target, received), failedBlocks(message.title, message.reason));
         if (received) {
-          const view: StatusView = { title: message.title, stage: { kind: 'start_failed' }, threadKey: delivery.destination, statusText: message.reason };
+          const view: StatusView = {
+            title: message.title,
+            stage: { kind: 'start_failed' },
+            threadKey: delivery.destination,
+            statusText: message.reason,
+            ...(received.about && { about: received.about }),
+          };
           await this.update(received, statusBlocks(view), fallbackText(message));
         }
         await this.swapEyes(received?.reference, 'x');
@@ -107,9 +115,12 @@ export class SlackNotifier implements Notifier {
         if (reference) await this.react('reactions.add', reference, 'incoming_envelope');
         return { reacted: reference !== undefined };
       }
-      case 'notice':
-        if (message.privateTo) return this.ephemeral(target, message.privateTo, fallbackText(message));
-        return this.post(delivery, target, noticeBlocks(message.text));
+      case 'notice': {
+        const received = message.receivedKey !== undefined ? await this.receivedOf(delivery, message.receivedKey) : undefined;
+        const where = threadOf(target, received);
+        if (message.privateTo) return this.ephemeral(where, message.privateTo, fallbackText(message));
+        return this.post(delivery, where, noticeBlocks(message.text));
+      }
       default: {
         const unknown: never = message;
         const kind = String((unknown as { kind?: unknown }).kind).slice(0, 40);
@@ -122,10 +133,13 @@ export class SlackNotifier implements Notifier {
   private async received(delivery: Delivery, target: SlackDestination, message: Extract<OutboxMessage, { kind: 'received' }>): Promise<ReceivedResult> {
     const reference = asRef(message.reference);
     if (reference) await this.react('reactions.add', reference, 'eyes');
-    const view: StatusView = { title: message.title, stage: { kind: 'received' }, threadKey: delivery.destination };
+    const about: StatusAbout | undefined = message.ticket
+      ? { ticket: message.ticket, ...(message.requester !== undefined && { requester: message.requester }) }
+      : undefined;
+    const view: StatusView = { title: message.title, stage: { kind: 'received' }, threadKey: delivery.destination, ...(about && { about }) };
     const posted = await this.post(delivery, target, statusBlocks(view));
     if (target.threadTs === undefined) await this.onThreadStarted?.(`slack:${posted.channel}:${posted.ts}`, delivery.key);
-    return reference ? { ...posted, reference } : posted;
+    return { ...posted, ...(reference && { reference }), ...(about && { about }) };
   }
 
   /**
@@ -144,6 +158,7 @@ export class SlackNotifier implements Notifier {
     // At a bare channel the thread is the status message's own: the Cancel button names that thread.
     const threadKey = target.threadTs === undefined && received ? `slack:${received.channel}:${received.ts}` : delivery.destination;
     const view = statusViewOf(message.run, threadKey);
+    if (received?.about) view.about = received.about;
     if (message.kind === 'stopping') view.stage = { kind: 'stopping', ...(message.requestedBy !== undefined && { requestedBy: message.requestedBy }) };
     const blocks = statusBlocks(view);
     if (received && (await this.update(received, blocks, text))) return { channel: received.channel, ts: received.ts };
@@ -167,7 +182,8 @@ export class SlackNotifier implements Notifier {
     const result = asRef(raw);
     if (!result) return undefined;
     const reference = asRef((raw as { reference?: unknown }).reference);
-    return reference ? { ...result, reference } : result;
+    const about = asAbout((raw as { about?: unknown }).about);
+    return { ...result, ...(reference && { reference }), ...(about && { about }) };
   }
 
   /**
@@ -305,6 +321,17 @@ export function statusViewOf(run: RunSnapshot, threadKey: string): StatusView {
 function threadOf(target: SlackDestination, received: SlackMessageRef | undefined): SlackDestination {
   if (target.threadTs !== undefined || !received) return target;
   return { channel: target.channel, threadTs: received.ts };
+}
+
+/** A stored `about` read back defensively: only its string fields. */
+function asAbout(value: unknown): StatusAbout | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { ticket, requester } = value as { ticket?: { ref?: unknown; url?: unknown }; requester?: unknown };
+  if (typeof ticket !== 'object' || ticket === null) return undefined;
+  return {
+    ticket: { ...(typeof ticket.ref === 'string' && { ref: ticket.ref }), ...(typeof ticket.url === 'string' && { url: ticket.url }) },
+    ...(typeof requester === 'string' && { requester }),
+  };
 }
 
 /** `{channel, ts}` when `value` has both as non-empty strings. */

@@ -2,6 +2,7 @@ import type { AgentApiError } from '../ports/agent-runs.js';
 import { receivedKey, type OutboxMessage, type RunSnapshot } from '../ports/messages.js';
 import { platformOf } from '../ports/notifier.js';
 import type { NewOutboxRow, StoredTrigger, TrackedRun } from '../ports/store.js';
+import type { Requester } from '../ports/triggers.js';
 
 /*
  * The messages the intake worker owes people, keyed so that each is owed once per trigger however
@@ -67,4 +68,40 @@ export function stoppingMessages(trigger: StoredTrigger, run: TrackedRun, reques
       ...(reference !== undefined && destination === asked && { reference }),
     } satisfies OutboxMessage,
   }));
+}
+
+/** Whether `destination` is the place `anchor` names: the same, or the bare channel whose thread it is. */
+export function isPlaceOf(destination: string, anchor: string): boolean {
+  return destination === anchor || anchor.startsWith(`${destination}:`);
+}
+
+const PLATFORM_NAMES: Record<string, string> = { slack: 'Slack', linear: 'Linear' };
+
+/** How a person is named at another platform's destination: a Slack mention means nothing in Linear. */
+function nameFor(requester: Requester | undefined, destination: string): string {
+  if (!requester) return 'Someone';
+  const foreign = requester.platform !== platformOf(destination);
+  if (foreign && requester.platform === 'slack') return `Slack user ${requester.id}`;
+  return requester.name ?? requester.id;
+}
+
+/**
+ * What the run's other places are told when a follow-up reached it from one of them: that one came,
+ * from whom and where — never its text, so nothing said in a private place (a DM, a private channel)
+ * is copied into a public one. The place it was written in gets the acknowledgement instead.
+ */
+export function followupHeardElsewhere(trigger: StoredTrigger, run: TrackedRun, requester: Requester | undefined): NewOutboxRow[] {
+  const where = PLATFORM_NAMES[platformOf(trigger.anchor)] ?? platformOf(trigger.anchor);
+  return run.destinations
+    .filter((destination) => !isPlaceOf(destination, trigger.anchor))
+    .map((destination) => ({
+      key: `followup-heard:${trigger.key}:${destination}`,
+      destination,
+      kind: 'notice',
+      payload: {
+        kind: 'notice',
+        text: `${nameFor(requester, destination)} sent the run a follow-up from ${where}.`,
+        receivedKey: receivedKey(run.triggerKey ?? run.runId, destination),
+      } satisfies OutboxMessage,
+    }));
 }

@@ -43,6 +43,7 @@ export class IntakeService {
               title: input.payload.title,
               ...(requester && { requester }),
               ...(input.payload.reference !== undefined && { reference: input.payload.reference }),
+              ...(input.payload.ticket !== undefined && { ticket: input.payload.ticket }),
             };
             return { key: receivedKey(input.key, destination), destination, kind: 'received', payload: message };
           })

@@ -6,11 +6,11 @@ import type { OutboxMessage } from '../ports/messages.js';
 import { receivedKey, transitionKey } from '../ports/messages.js';
 import { noMetrics, type CoreMetrics } from '../ports/metrics.js';
 import { allowEveryone, deniedNotice, type AccessPolicy, type PromptEnricher } from '../ports/intake.js';
-import { failureMessages, notice, retryNotice, stoppingMessages } from './intake-messages.js';
+import { failureMessages, followupHeardElsewhere, notice, retryNotice, stoppingMessages } from './intake-messages.js';
 import { findRunByReference } from './reconcile.js';
 import { resolveRoute, type ResolvedRoute, type RoutingTable } from './routing.js';
 import type { NewOutboxRow, StoredTrigger, StoredTriggerOf, Store, TriggerEffects, TriggerOutcome } from '../ports/store.js';
-import { type StartPayload, promptWithReference, requesterName } from '../ports/triggers.js';
+import { type Requester, type StartPayload, promptWithReference, requesterName } from '../ports/triggers.js';
 import { anchorAliasKey, cancelledByKey } from '../ports/setting-keys.js';
 
 export interface IntakeOptions {
@@ -269,7 +269,9 @@ export class IntakeWorker {
       kind: 'followup_accepted',
       payload: { kind: 'followup_accepted', runId, ...(reference !== undefined && { reference }) } satisfies OutboxMessage,
     };
-    return settle({ state: 'done', runId }, { retrack: runId, owed: [accepted] });
+    const run = await this.deps.store.trackedRuns.get(runId);
+    const elsewhere = run ? followupHeardElsewhere(trigger, run, requesterOf(trigger)) : [];
+    return settle({ state: 'done', runId }, { retrack: runId, owed: [accepted, ...elsewhere] });
   }
 
   private async cancel(trigger: StoredTriggerOf<'cancel'>): Promise<Settlement> {
@@ -333,4 +335,9 @@ export class IntakeWorker {
     const finished = await this.deps.store.triggers.finish(trigger.id, this.deps.owner, outcome, effects, this.deps.clock.now());
     if (!finished) this.deps.logger.warn({ trigger: trigger.key }, 'lost the lease on a trigger; another worker has it');
   }
+}
+
+/** Who asked, whatever the trigger's kind. */
+function requesterOf(trigger: StoredTrigger): Requester | undefined {
+  return trigger.payload.requester;
 }

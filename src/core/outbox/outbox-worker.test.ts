@@ -60,7 +60,7 @@ describe('OutboxWorker delivery', () => {
     const slack = new RecordingNotifier('slack', {
       respond: async (delivery: Delivery, callIndex) => {
         const message = delivery.message;
-        const earlier = 'receivedKey' in message ? await delivery.resultOf(message.receivedKey) : undefined;
+        const earlier = 'receivedKey' in message && message.receivedKey !== undefined ? await delivery.resultOf(message.receivedKey) : undefined;
         return { ts: `ts-${callIndex}`, earlier: earlier ?? null };
       },
     });

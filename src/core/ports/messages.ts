@@ -14,12 +14,18 @@ export interface RunSnapshot {
   pullRequests: string[];
 }
 
+/** The issue a run is about (e.g. `ENG-7` and its URL), shown where the run is carried elsewhere. */
+export interface Ticket {
+  ref?: string;
+  url?: string;
+}
+
 export type OutboxMessage =
   /**
    * A request was received: acknowledge it at once (Slack: 👀 + status message; Linear: start
    * comment). `reference` is edge data to find the request again (Slack: the message to react to).
    */
-  | { kind: 'received'; title: string; requester?: string; reference?: unknown }
+  | { kind: 'received'; title: string; requester?: string; reference?: unknown; ticket?: Ticket }
   /** The run's current state: edit the status message / start comment in place. */
   | { kind: 'status'; run: RunSnapshot; receivedKey: string }
   /**
@@ -36,9 +42,10 @@ export type OutboxMessage =
   | { kind: 'followup_accepted'; runId: string; reference?: unknown }
   /**
    * A one-off note for the people in the thread or issue; with `privateTo` (a platform user id) only
-   * that person sees it where the platform allows (Slack: an ephemeral message).
+   * that person sees it where the platform allows (Slack: an ephemeral message). `receivedKey` names
+   * the run's `received` row at this destination: at a bare channel the note goes into its thread.
    */
-  | { kind: 'notice'; text: string; privateTo?: string };
+  | { kind: 'notice'; text: string; privateTo?: string; receivedKey?: string };
 
 export type OutboxMessageKind = OutboxMessage['kind'];
 

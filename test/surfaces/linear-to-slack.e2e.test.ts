@@ -1,0 +1,166 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import type { RunningService } from '../../src/main.js';
+import type { FakeLinearApi } from '../fakes/linear-api.js';
+import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
+import { postSlackEvent } from '../fakes/slack-signing.js';
+import { LINEAR_IDS, linearDelivery, type LinearEnvelopeFixture } from '../fixtures/linear/index.js';
+import { appMention, eventCallback, threadReply } from '../fixtures/slack/events.js';
+import { SLACK_IDS } from '../fixtures/slack/ids.js';
+import { startBridge } from '../helpers/start-bridge.js';
+import { until as waitFor } from '../helpers/until.js';
+import { LINEAR_KEY, LINEAR_SECRET, commentOn, labelAdded, labelRemoved, newIssue, quiet, startFakeLinearApi } from '../linear/linear-harness.js';
+
+/*
+ * One run, two places (issue 21, Linear → Slack): a Linear label whose route names `slack_channel`
+ * starts one run that the issue and a new Slack thread both carry. The real service with the real
+ * Bolt and Linear SDK, the fake Slack Web API and fake Linear GraphQL recording every call, the
+ * emulator as the run API.
+ */
+
+const SLACK_SECRET = 'slack-signing-secret-surfaces-0123';
+const BOT_TOKEN = 'xoxb-0000-1111-surfaces-token';
+const API_KEY = 'surfaces-e2e-run-api-key';
+const CHANNEL = SLACK_IDS.channel;
+const { agent, bug } = LINEAR_IDS.labels;
+
+let slack: FakeSlackApi;
+let fake: FakeLinearApi;
+let emulator: RunningEmulator;
+let service: RunningService;
+
+beforeAll(async () => {
+  slack = await startFakeSlackApi({ token: BOT_TOKEN });
+  slack.setChannel(CHANNEL, { name: 'dev' });
+  fake = await startFakeLinearApi({ authorization: LINEAR_KEY, labels: [agent, bug] });
+  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
+  ({ service } = await startBridge({
+    agentApi: { baseUrl: emulator.baseUrl, apiKey: API_KEY },
+    yaml: `tracker:\n  interval: 1s\nlinear:\n  labels:\n    agent: { config: { name: web }, slack_channel: ${CHANNEL} }\n`,
+    env: {
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SLACK_SECRET,
+      SLACK_API_URL: slack.url,
+      LINEAR_API_KEY: LINEAR_KEY,
+      LINEAR_WEBHOOK_SECRET: LINEAR_SECRET,
+      LINEAR_API_URL: fake.url,
+    },
+  }));
+});
+afterAll(async () => {
+  await service.stop();
+  await emulator.close();
+  await fake.close();
+  await slack.close();
+});
+afterEach(() => {
+  emulator.engine.reset();
+});
+
+const until = <T>(find: () => T | undefined | false | Promise<T | undefined | false>, what: string) =>
+  waitFor(find, what, 10_000, () => `slack calls: ${slack.calls.map((call) => call.method).join(', ')}; linear comments: ${fake.comments().length}`);
+
+async function deliver(payload: LinearEnvelopeFixture): Promise<number> {
+  const { body, headers } = linearDelivery(LINEAR_SECRET, payload, {});
+  return (await fetch(`${service.url}/linear/webhook`, { method: 'POST', headers, body })).status;
+}
+
+const slackEvent = async (event: Record<string, unknown>) =>
+  (await postSlackEvent(`${service.url}/slack/events`, SLACK_SECRET, eventCallback(event as ReturnType<typeof appMention>))).status;
+const text = (call: { args: Record<string, unknown> }) => JSON.stringify([call.args['text'], call.args['blocks']]);
+const topLevelPosts = () => slack.callsTo('chat.postMessage').filter((call) => call.args['channel'] === CHANNEL && call.args['thread_ts'] === undefined);
+const threadPosts = (ts: string) => slack.callsTo('chat.postMessage').filter((call) => call.args['thread_ts'] === ts);
+const updatesOf = (ts: string) => slack.callsTo('chat.update').filter((call) => call.args['ts'] === ts);
+const bodies = (identifier: string) => fake.comments(identifier).map((comment) => comment.body);
+const tsOf = (call: { response?: unknown }) => (call.response as { ts: string }).ts;
+
+/** An issue labelled `agent`: its run, and the top-level Slack message that carries it. */
+async function labelledIssue(title: string) {
+  const before = topLevelPosts().length;
+  const { issue, data } = newIssue(fake, title);
+  expect(await deliver(labelAdded(agent, [bug], data))).toBe(200);
+  const run = await until(() => emulator.engine.list({}).runs.find((r) => r.title?.startsWith(`${issue.identifier}:`)), 'the run');
+  const top = await until(() => topLevelPosts()[before], 'the top-level Slack message');
+  return { issue, data, run, top, thread: tsOf(top) };
+}
+
+describe('a Linear label with slack_channel: one run, carried by the issue and a Slack thread', () => {
+  it('one top-level message with title, issue link and who added the label; each state once per place; a Slack reply steers; removing the label stops it and both say so', async () => {
+    const { issue, data, run, top, thread } = await labelledIssue('Fix the flaky login test');
+    expect(emulator.engine.list({}).runs.filter((r) => r.title?.startsWith(`${issue.identifier}:`))).toHaveLength(1);
+    expect(text(top)).toContain(`${issue.identifier}: Fix the flaky login test`);
+    expect(text(top)).toContain(`<${issue.url}|${issue.identifier}>`);
+    expect(text(top)).toContain(`asked by ${LINEAR_IDS.user.name}`);
+    expect(text(top)).toContain('cancel_run');
+    const start = await until(() => fake.comments(issue.identifier)[0], 'the Linear start comment');
+
+    emulator.engine.drive(run.run_id, 'INPROGRESS');
+    await until(() => updatesOf(thread).some((call) => /in progress/i.test(text(call)) && text(call).includes(run.run_id)), 'the Slack INPROGRESS edit');
+    // The edit keeps where the run came from.
+    expect(text(updatesOf(thread).at(-1) ?? { args: {} })).toContain(`<${issue.url}|${issue.identifier}>`);
+    await until(
+      () =>
+        fake
+          .comments(issue.identifier)
+          .find((c) => c.id === start.id)
+          ?.body.includes('INPROGRESS'),
+      'the Linear INPROGRESS edit',
+    );
+
+    emulator.engine.drive(run.run_id, 'BLOCKED', { status_message: 'Which browser?' });
+    await until(() => threadPosts(thread).some((call) => text(call).includes('Which browser?')), 'BLOCKED in the Slack thread');
+    await until(() => bodies(issue.identifier).some((body) => body.includes('Which browser?')), 'BLOCKED on the issue');
+
+    // A reply in the Slack thread is a follow-up of the same run, acknowledged where it was written.
+    const reply = threadReply({ channel: CHANNEL, thread_ts: thread, text: 'Chrome only, please', user: SLACK_IDS.user });
+    expect(await slackEvent(reply)).toBe(200);
+    await until(() => emulator.engine.followups(run.run_id).some((f) => f.message.includes('Chrome only, please')), 'the follow-up');
+    await until(
+      () => slack.callsTo('reactions.add').some((call) => call.args['timestamp'] === reply['ts'] && call.args['name'] === 'incoming_envelope'),
+      'the ✉️ on the reply',
+    );
+    // The issue learns that a follow-up came and from whom, not what it said.
+    const heard = await until(() => bodies(issue.identifier).find((body) => body.includes('follow-up from Slack')), 'the note on the issue');
+    expect(heard).toContain(`Slack user ${SLACK_IDS.user}`);
+    expect(heard).not.toContain('Chrome only');
+
+    // An @agent comment on the issue reaches the same run; the Slack thread hears of it, in the thread.
+    expect(await deliver(commentOn(issue, '@agent also run it on Firefox'))).toBe(200);
+    await until(() => emulator.engine.followups(run.run_id).some((f) => f.message.includes('also run it on Firefox')), 'the Linear follow-up');
+    const note = await until(() => threadPosts(thread).find((call) => text(call).includes('follow-up from Linear')), 'the note in the Slack thread');
+    expect(text(note)).not.toContain('Firefox');
+
+    emulator.engine.drive(run.run_id, 'INPROGRESS');
+    await until(() => updatesOf(thread).filter((call) => /in progress/i.test(text(call))).length >= 2, 'the second INPROGRESS edit');
+    expect(await deliver(labelRemoved(agent, [bug], data))).toBe(200);
+    await until(() => threadPosts(thread).some((call) => /Cancelled by/.test(text(call))), 'CANCELLED in the Slack thread');
+    const cancelled = await until(() => bodies(issue.identifier).find((body) => /Cancelled by/i.test(body)), 'CANCELLED on the issue');
+    expect(cancelled).toContain(LINEAR_IDS.user.name);
+    expect(text(threadPosts(thread).find((call) => /Cancelled by/.test(text(call))) ?? { args: {} })).toContain(LINEAR_IDS.user.name);
+    await quiet(service);
+
+    // Nothing doubled: one top-level message; in the thread BLOCKED, the note, CANCELLED; on the issue
+    // the start comment, BLOCKED, the note, CANCELLED.
+    expect(topLevelPosts().filter((call) => text(call).includes(issue.identifier))).toHaveLength(1);
+    expect(threadPosts(thread)).toHaveLength(3);
+    expect(fake.comments(issue.identifier)).toHaveLength(4);
+    expect(emulator.engine.followups(run.run_id)).toHaveLength(2);
+  });
+
+  it('@agent stop in the Slack thread stops the run the issue carries; both places say who stopped it', async () => {
+    const { issue, run, thread } = await labelledIssue('Bump the dependencies');
+    emulator.engine.drive(run.run_id, 'INPROGRESS');
+    await until(() => updatesOf(thread).some((call) => /in progress/i.test(text(call))), 'the INPROGRESS edit');
+
+    const stop = appMention({ channel: CHANNEL, thread_ts: thread, user: SLACK_IDS.user, text: `<@${SLACK_IDS.botUser}> stop` });
+    expect(await slackEvent(stop)).toBe(200);
+    await until(() => emulator.engine.get(run.run_id)?.state === 'CANCELLED', 'the run cancelled');
+    const said = await until(() => threadPosts(thread).find((call) => /Cancelled by/.test(text(call))), 'CANCELLED in the Slack thread');
+    expect(text(said)).toContain(`<@${SLACK_IDS.user}>`);
+    const comment = await until(() => bodies(issue.identifier).find((body) => /Cancelled by/i.test(body)), 'CANCELLED on the issue');
+    expect(comment).toContain(`Slack user ${SLACK_IDS.user}`);
+    await quiet(service);
+    expect(bodies(issue.identifier).filter((body) => /Cancelled by/i.test(body))).toHaveLength(1);
+    expect(threadPosts(thread).filter((call) => /Cancelled by/.test(text(call)))).toHaveLength(1);
+  });
+});
