@@ -1,13 +1,13 @@
 import type Database from 'better-sqlite3';
 import { processOfOwner, type LeaseRepository } from '../core/ports/store.js';
-import { holderGone } from './process-repository.js';
+import { holderGone } from './process-statements.js';
 
 /**
  * Takes a free or expired lease, or one whose holder's process is gone, or renews one `owner` holds,
  * in one upsert; the conflict update applies only under its WHERE, and RETURNING yields a row only
- * when it applied (or inserted).
+ * when it applied (or inserted). The PostgreSQL store runs the same statement.
  */
-const ACQUIRE_SQL = `
+export const ACQUIRE_LEASE_SQL = `
 INSERT INTO leases (name, owner, process, lease_until, acquired_at) VALUES (@name, @owner, @process, @until, @now)
 ON CONFLICT (name) DO UPDATE
   SET owner = excluded.owner,
@@ -22,7 +22,7 @@ export class SqliteLeaseRepository implements LeaseRepository {
   private readonly releaseLease;
 
   constructor(private readonly db: Database.Database) {
-    this.acquireLease = db.prepare<{ name: string; owner: string; process: string; now: number; until: number }, { owner: string }>(ACQUIRE_SQL);
+    this.acquireLease = db.prepare<{ name: string; owner: string; process: string; now: number; until: number }, { owner: string }>(ACQUIRE_LEASE_SQL);
     this.releaseLease = db.prepare<{ name: string; owner: string }>('DELETE FROM leases WHERE name = @name AND owner = @owner');
   }
 

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { OUTBOX_STATES, processOfOwner, type NewOutboxRow, type OutboxRepository, type OutboxRow, type OutboxState } from '../core/ports/store.js';
-import { holderGone } from './process-repository.js';
+import { holderGone } from './process-statements.js';
 import { countStates, fromJson, toJson } from './sql.js';
 
 interface Row {

@@ -14,7 +14,7 @@ import {
 import type { SqliteAnchorRepository } from './anchor-repository.js';
 import type { SqliteEventKeyRepository } from './event-key-repository.js';
 import type { SqliteOutboxRepository } from './outbox-repository.js';
-import { holderGone } from './process-repository.js';
+import { holderGone } from './process-statements.js';
 import { countStates, fromJson, toJson } from './sql.js';
 import type { SqliteTrackedRunRepository } from './tracked-run-repository.js';
 

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { OUTBOX_STATES, processOfOwner, type NewOutboxRow, type OutboxRepository, type OutboxRow, type OutboxState } from '../../core/ports/store.js';
 import { toOutboxRow } from '../outbox-repository.js';
-import { holderGone } from '../process-repository.js';
+import { holderGone } from '../process-statements.js';
 import { countStates, toJson } from '../sql.js';
 import { changes, row, rows, run, transaction, type Queryable } from './pg-sql.js';
 import { CHANGES_CHANNEL } from './change-listener.js';

@@ -10,7 +10,7 @@ import {
   type TriggerRepository,
   type TriggerState,
 } from '../../core/ports/store.js';
-import { holderGone } from '../process-repository.js';
+import { holderGone } from '../process-statements.js';
 import { countStates, toJson } from '../sql.js';
 import { toTrigger } from '../trigger-repository.js';
 import type { PostgresAnchorRepository } from './anchor-repository.js';
