@@ -24,7 +24,15 @@ export async function slackIntegration(config: AppConfig, intake: IntakeService,
   if (!transport) throw new Error('Slack needs SLACK_SIGNING_SECRET (HTTP) or SLACK_APP_TOKEN (Socket Mode) with SLACK_BOT_TOKEN');
   const { startSlack } = await import('../slack/index.js');
   return startSlack(
-    { botToken: slack.botToken, transport, apiUrl: slack.apiUrl, followups: slack.followups, allowedUsers: slack.allowedUsers, admins: config.console.admins },
+    {
+      botToken: slack.botToken,
+      transport,
+      apiUrl: slack.apiUrl,
+      followups: slack.followups,
+      allowedUsers: slack.allowedUsers,
+      admins: config.console.admins,
+      channels: slack.channels,
+    },
     intake,
     store,
     logger,

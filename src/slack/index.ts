@@ -12,6 +12,9 @@ import { createSlackApp } from './slack-app.js';
 import { SlackNotifier } from './slack-notifier.js';
 import { slackEventsRoute } from './slack-route.js';
 import { anchorAliasKey } from '../core/ports/setting-keys.js';
+import { HomeNotifier } from './home-notifier.js';
+import { routeChoices } from './home-view.js';
+import { SlackPlacesNotifier } from './places-notifier.js';
 
 /** What the Slack integration plugs into the service. */
 export interface SlackIntegration {
@@ -36,7 +39,9 @@ export async function startSlack(config: SlackConfig, intake: IntakeService, sto
     trackedRuns: store.trackedRuns,
     triggers: store.triggers,
     logger,
+    routeChoices: routeChoices(config.channels),
   });
+  const access = slackAccessPolicy(config.allowedUsers);
   const transport = config.transport;
   let route: HttpRoute | undefined;
   if (transport.kind === 'http' && slack.receiver) {
@@ -51,19 +56,23 @@ export async function startSlack(config: SlackConfig, intake: IntakeService, sto
     stop: async () => {
       if (transport.kind === 'socket') await slack.app.stop();
     },
-    notifier: new SlackNotifier({
-      client: slack.client,
-      logger,
-      scrub: slack.scrub,
-      // A status message posted at a bare channel starts a thread: point it at the trigger's anchor.
-      onThreadStarted: async (threadKey, key) => {
-        const channel = threadKey.split(':')[1] ?? '';
-        const triggerKey = triggerKeyOfReceivedKey(key, `slack:${channel}`);
-        const trigger = triggerKey ? await store.triggers.getByKey(triggerKey) : undefined;
-        if (trigger) await store.settings.set(anchorAliasKey(threadKey), trigger.anchor);
-      },
-    }),
+    notifier: new SlackPlacesNotifier(
+      new SlackNotifier({
+        client: slack.client,
+        logger,
+        scrub: slack.scrub,
+        // A status message posted at a bare channel starts a thread: point it at the trigger's anchor.
+        onThreadStarted: async (threadKey, key) => {
+          const channel = threadKey.split(':')[1] ?? '';
+          // A run started from the Home tab reports at the person's user id; Slack answers with the DM's id.
+          const triggerKey = triggerKeyOfReceivedKey(key, `slack:${channel}`) ?? /^received:(.+):slack:[UW][A-Z0-9]+$/.exec(key)?.[1];
+          const trigger = triggerKey ? await store.triggers.getByKey(triggerKey) : undefined;
+          if (trigger) await store.settings.set(anchorAliasKey(threadKey), trigger.anchor);
+        },
+      }),
+      { home: new HomeNotifier({ client: slack.client, runs: store.operator, access }) },
+    ),
     enricher: new SlackPromptEnricher({ client: slack.client, botUserId: slack.botUserId }),
-    access: slackAccessPolicy(config.allowedUsers),
+    access,
   };
 }

@@ -9,6 +9,11 @@ import { cancelGrant, cancelRefusal, starterOf } from './cancel-permission.js';
 import { checkSlashCommand, refusedCommandText } from './command-form.js';
 import { addressedTrigger, messageTrigger, type Followups, type SlackMessage } from './normalise.js';
 import { readMessageShortcut, SEND_TO_AGENT_CALLBACK_ID, sendToAgentTrigger } from './shortcut.js';
+import { slackAccessPolicy } from './access.js';
+import { HOME_OPENED_KIND } from './home-notifier.js';
+import { readStartRunSubmission, startRunTrigger, submissionErrors } from './home-start.js';
+import { HOME_START_ACTION_ID, homeDestination, homeUserOf, START_RUN_CALLBACK_ID, startRunModal, type RouteChoice } from './home-view.js';
+import type { View } from '@slack/types';
 
 export interface ListenerDeps {
   intake: IntakeService;
@@ -25,6 +30,18 @@ export interface ListenerDeps {
   botUserId: string;
   botId: string | undefined;
   logger: Logger;
+  /** The routes the Start a run modal offers (one per `slack.channels` entry and the default). */
+  routeChoices: readonly RouteChoice[];
+  /** `views.open` with a click's trigger_id: the one Slack call a listener makes (it must happen within 3 s). */
+  openModal: (triggerId: string, view: View) => Promise<unknown>;
+}
+
+/** Every run started from Slack also keeps its requester's Home tab current (an outbox destination of its own). */
+function withHome(trigger: TriggerInput | undefined): TriggerInput | undefined {
+  if (trigger?.kind !== 'start' || !trigger.payload.requester || !homeUserOf(homeDestination(trigger.payload.requester.id))) return trigger;
+  const home = homeDestination(trigger.payload.requester.id);
+  if (trigger.payload.destinations.includes(home)) return trigger;
+  return { ...trigger, payload: { ...trigger.payload, destinations: [...trigger.payload.destinations, home] } };
 }
 
 /** A human's plain message (no subtype: edits, joins, deletions and bot posts never trigger). */
@@ -44,7 +61,9 @@ function humanMessage(event: Record<string, unknown>, deps: ListenerDeps): Slack
  * retries, and the retry is deduplicated on the message's key.
  */
 export function registerListeners(app: App, deps: ListenerDeps): void {
-  const submit = async (trigger: TriggerInput | undefined, context: AllMiddlewareArgs['context'] & { retryNum?: number }) => {
+  const access = slackAccessPolicy(deps.allowedUsers);
+  const submit = async (input: TriggerInput | undefined, context: AllMiddlewareArgs['context'] & { retryNum?: number }) => {
+    const trigger = withHome(input);
     if (!trigger) return;
     const { accepted } = await deps.intake.submit(trigger);
     deps.logger.debug(
@@ -114,10 +133,44 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
     await ack();
   });
 
+  // The Home tab is published from the outbox (once a day on opening; at every state change of the
+  // person's runs through their runs' Home destination), never from here.
+  app.event('app_home_opened', async ({ event }) => {
+    const { user, tab } = event as unknown as Record<string, unknown>;
+    if (tab !== 'home' || typeof user !== 'string' || !homeUserOf(homeDestination(user))) return;
+    const day = new Date(deps.now()).toISOString().slice(0, 10);
+    const destination = homeDestination(user);
+    await deps.intake.owe([{ key: `home:${user}:opened:${day}`, destination, kind: HOME_OPENED_KIND, payload: { kind: HOME_OPENED_KIND } }]);
+  });
+
+  app.action({ action_id: HOME_START_ACTION_ID, type: 'block_actions' }, async ({ ack, body }) => {
+    await ack();
+    if (access.deny({ source: 'slack', payload: { requester: { platform: 'slack', id: body.user.id } } })) return;
+    // A modal needs the click's trigger_id within 3 s, so this cannot wait for the outbox: the call is
+    // bounded by its own short timeout (the answer to Slack waits for it), and a failure costs only the
+    // modal — the person clicks again.
+    try {
+      await deps.openModal(body.trigger_id, startRunModal(deps.routeChoices));
+    } catch (error) {
+      deps.logger.warn({ code: (error as { code?: unknown }).code }, 'could not open the Start a run modal');
+    }
+  });
+
+  // A submitted Start a run modal: refused or invalid input is shown in the modal; else stored, then closed.
+  app.view(START_RUN_CALLBACK_ID, async ({ ack, body, context }) => {
+    const submission = readStartRunSubmission(body);
+    if (!submission) return ack();
+    const refusal = access.deny({ source: 'slack', payload: { requester: { platform: 'slack', id: submission.user } } });
+    const errors = refusal !== undefined ? { request: refusal } : submissionErrors(submission, deps.routeChoices);
+    if (errors) return ack({ response_action: 'errors', errors });
+    await submit(startRunTrigger(submission), context);
+    return ack();
+  });
+
   // Bolt answers an interaction nobody acknowledges with a 404 after 3 s: acknowledge the rest.
-  app.action(/^(?!cancel_run$).*/, async ({ ack }) => ack());
+  app.action(/^(?!(cancel_run|home_start_run)$).*/, async ({ ack }) => ack());
   app.shortcut(/^(?!send_to_agent$).*/, async ({ ack }) => ack());
-  app.view(/.*/, async ({ ack }) => ack());
+  app.view(/^(?!start_run$).*/, async ({ ack }) => ack());
   app.command(/^(?!\/agent$).*/, async ({ ack }) =>
     ack({ response_type: 'ephemeral', text: 'Mention me in a channel or send me a direct message to start a run.' }),
   );

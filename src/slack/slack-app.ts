@@ -23,6 +23,8 @@ export interface SlackAppOptions {
   triggers: ListenerDeps['triggers'];
   admins: readonly string[];
   logger: Logger;
+  /** The routes the Home tab's Start a run modal offers. */
+  routeChoices: ListenerDeps['routeChoices'];
 }
 
 export interface SlackApp {
@@ -97,6 +99,8 @@ export async function createSlackApp(options: SlackAppOptions): Promise<SlackApp
     convoStore: false,
     logger,
   });
+  // Its own client with a timeout well under Slack's 3 s, so a click's acknowledgement is never late.
+  const modalClient = new WebClient(options.botToken, { ...webClientOptions(options.apiUrl, webApiLogger), timeout: 2_000 });
   registerListeners(app, {
     intake: options.intake,
     trackedRuns: options.trackedRuns,
@@ -108,6 +112,8 @@ export async function createSlackApp(options: SlackAppOptions): Promise<SlackApp
     botUserId: identity.user_id,
     botId: identity.bot_id,
     logger: options.logger,
+    routeChoices: options.routeChoices,
+    openModal: (triggerId, view) => modalClient.views.open({ trigger_id: triggerId, view }),
   });
   return { app, receiver: receiver instanceof HTTPReceiver ? receiver : undefined, client, botUserId: identity.user_id, botId: identity.bot_id, scrub };
 }

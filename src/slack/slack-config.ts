@@ -11,4 +11,6 @@ export interface SlackConfig {
   allowedUsers: string[];
   /** `console.admins`: may cancel any run with `/agent cancel` from anywhere. */
   admins: string[];
+  /** `slack.channels`: channel ID (or `*`) → route; the Home tab's Start a run offers one choice per entry. */
+  channels: Readonly<Record<string, { config?: { name?: unknown } }>>;
 }

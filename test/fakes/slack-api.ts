@@ -7,6 +7,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { handlePlaces } from './slack-places.js';
 import { handleRead } from './slack-reads.js';
 import { SlackState, type FakeMessage, type FakeSlackOptions, type SlackAnswer } from './slack-state.js';
 
@@ -73,7 +74,7 @@ export interface FakeSlackApi {
 }
 
 /** Fields Slack's clients send as JSON strings in a form body. */
-const JSON_FIELDS = new Set(['blocks', 'attachments', 'metadata', 'view', 'unfurls', 'user_auth_blocks']);
+const JSON_FIELDS = new Set(['blocks', 'attachments', 'metadata', 'view', 'unfurls', 'user_auth_blocks', 'prompts']);
 
 /** Starts the fake on 127.0.0.1 with an ephemeral port. */
 export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise<FakeSlackApi> {
@@ -125,7 +126,10 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     } else if (failure?.error !== undefined) {
       body = { ok: false, error: failure.error };
     } else {
-      body = authorise(method, token) ?? state.handle(method, args) ?? handleRead(state, method, args) ?? { ok: false, error: 'unknown_method' };
+      body = authorise(method, token) ??
+        state.handle(method, args) ??
+        handlePlaces(method, args) ??
+        handleRead(state, method, args) ?? { ok: false, error: 'unknown_method' };
     }
     const call: SlackCall = { seq: calls.length + 1, method, args, ...(token !== undefined ? { token } : {}), at: Date.now(), status, response: body };
     calls.push(call);

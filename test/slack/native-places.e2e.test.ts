@@ -2,12 +2,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { referenceLine } from '../../src/core/ports/triggers.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
+import { homeDestination } from '../../src/slack/home-view.js';
 import { sendToAgentKey } from '../../src/slack/shortcut.js';
-import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
+import { startFakeSlackApi, type FakeSlackApi, type SlackCall } from '../fakes/slack-api.js';
 import { postSlackEvent, postSlackInteraction } from '../fakes/slack-signing.js';
 import { appMention, eventCallback } from '../fixtures/slack/events.js';
 import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
-import { sendToAgentShortcut } from '../fixtures/slack/interactions.js';
+import { homeStartClick, sendToAgentShortcut, startRunSubmission } from '../fixtures/slack/interactions.js';
 import { startBridge } from '../helpers/start-bridge.js';
 import { until as waitFor } from '../helpers/until.js';
 
@@ -118,5 +119,90 @@ describe('the message shortcut "Send to agent" (send_to_agent)', () => {
     const response = await postSlackInteraction(events, SECRET, sendToAgentShortcut({ text: '' }));
     expect(response.status).toBe(200);
     expect(await triggerCount()).toBe(triggers);
+  });
+});
+
+const homeOpened = (user: string) => eventCallback({ type: 'app_home_opened', user, channel: SLACK_IDS.dm, tab: 'home', event_ts: nextTs() });
+const publishesFor = (user: string) => slack.callsTo('views.publish').filter((call) => call.args['user_id'] === user);
+const viewText = (call: SlackCall) => JSON.stringify(call.args['view']);
+/** The Home tab's line for one run in a published view (its section's block id names the run). */
+const runLineOf = (call: SlackCall, runId: string) =>
+  (call.args['view'] as { blocks: Array<{ block_id?: string; text?: { text: string } }> }).blocks.find((block) => block.block_id === `run_${runId}`)?.text
+    ?.text;
+/** Waits until every row owed to the person's Home tab is delivered, then counts its publishes. */
+async function settledPublishes(user: string): Promise<number> {
+  await until(async () => (await service.store.outbox.list({ destination: homeDestination(user) })).every((row) => row.state === 'sent'), 'the Home rows');
+  return publishesFor(user).length;
+}
+
+describe('App Home', () => {
+  it('opening the Home tab publishes the person’s runs and a Start a run button; opening it again the same day publishes nothing more', async () => {
+    expect((await postSlackEvent(events, SECRET, homeOpened(ALLOWED))).status).toBe(200);
+    const published = await until(() => publishesFor(ALLOWED).find((call) => viewText(call).includes('home_start_run')), 'the Home tab');
+    expect((published.args['view'] as { type: string }).type).toBe('home');
+    const count = await settledPublishes(ALLOWED);
+    expect((await postSlackEvent(events, SECRET, homeOpened(ALLOWED))).status).toBe(200);
+    expect(await settledPublishes(ALLOWED)).toBe(count);
+  });
+
+  it('is republished at every state change of a run the person asked for: title, state, where, session link', async () => {
+    const mention = appMention({ channel: CHANNEL, user: ALLOWED, text: `<@${SLACK_IDS.botUser}> Tidy the home page copy` });
+    await postSlackEvent(events, SECRET, eventCallback(mention));
+    const run = await until(() => emulator.engine.list({}).runs.find((candidate) => candidate.title === 'Tidy the home page copy'), 'the run');
+    const lines = () => publishesFor(ALLOWED).flatMap((call) => runLineOf(call, run.run_id) ?? []);
+    await until(() => lines().find((line) => line.includes('Queued')), 'the Home tab with the run');
+    emulator.engine.drive(run.run_id, 'INPROGRESS');
+    const working = await until(() => lines().find((line) => line.includes('In progress')), 'the Home tab republished with INPROGRESS');
+    expect(working).toContain('*Tidy the home page copy*');
+    expect(working).toContain(`asked in <#${CHANNEL}>`);
+    emulator.engine.drive(run.run_id, 'SUCCEEDED');
+    const done = await until(() => lines().find((line) => line.includes('Succeeded')), 'the Home tab republished with SUCCEEDED');
+    expect(done).toMatch(/<http:\/\/[^|>]+\/sessions\/[^|>]+\|Open session>/);
+    // Once per change: one publish per observed state (created, INPROGRESS, SUCCEEDED), none for the announcement.
+    await settledPublishes(ALLOWED);
+    expect(lines().map((line) => /Queued|In progress|Succeeded/.exec(line)?.[0])).toEqual(['Queued', 'In progress', 'Succeeded']);
+  });
+
+  it('someone not in allowed_users sees the same refusal as for a mention, and no button', async () => {
+    await postSlackEvent(events, SECRET, homeOpened(REFUSED));
+    const published = await until(() => publishesFor(REFUSED)[0], 'the refused person’s Home tab');
+    expect(viewText(published)).toContain('slack.allowed_users');
+    expect(viewText(published)).not.toContain('home_start_run');
+  });
+
+  it('Start a run opens the modal with the request and the route; a submission starts a run on that route, reported in a direct message', async () => {
+    expect((await postSlackInteraction(events, SECRET, homeStartClick(ALLOWED))).status).toBe(200);
+    const opened = await until(() => slack.callsTo('views.open')[0], 'the modal');
+    const modal = JSON.stringify(opened.args['view']);
+    expect(modal).toContain('"callback_id":"start_run"');
+    expect(modal).toContain('"block_id":"request"');
+    expect(modal).toContain(`"value":"${CHANNEL}"`);
+
+    const empty = await postSlackInteraction(events, SECRET, startRunSubmission({ user: ALLOWED, text: '  ', route: CHANNEL }));
+    expect(await empty.json()).toEqual({ response_action: 'errors', errors: { request: 'Say what the agent should do.' } });
+    const triggers = await triggerCount();
+    const refused = await postSlackInteraction(events, SECRET, startRunSubmission({ user: REFUSED, text: 'ship it', route: CHANNEL }));
+    expect(JSON.stringify(await refused.json())).toContain('slack.allowed_users');
+    expect(await triggerCount()).toBe(triggers);
+
+    const submission = startRunSubmission({ user: ALLOWED, text: 'Write the release notes', route: CHANNEL });
+    const response = await postSlackInteraction(events, SECRET, submission);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('');
+    const run = await until(() => emulator.engine.list({}).runs.find((candidate) => candidate.title === 'Write the release notes'), 'the run');
+    expect(run.agent_config).toMatchObject({ environment_id: 'env_web', name: 'web' });
+    await until(
+      () => slack.callsTo('chat.postMessage').find((call) => call.args['channel'] === ALLOWED && JSON.stringify(call.args).includes('Write the release notes')),
+      'the status message in the direct message',
+    );
+    expect((await postSlackInteraction(events, SECRET, submission)).status).toBe(200);
+    expect(await triggerCount()).toBe(triggers + 1);
+  });
+
+  it('a click whose modal cannot open is still acknowledged', async () => {
+    slack.failNext('views.open', { error: 'expired_trigger_id' });
+    const before = slack.callsTo('views.open').length;
+    expect((await postSlackInteraction(events, SECRET, homeStartClick(ALLOWED))).status).toBe(200);
+    expect(slack.callsTo('views.open').length).toBe(before + 1);
   });
 });

@@ -52,6 +52,16 @@ export class IntakeService {
     if (inserted) this.deps.onStored?.();
     return { accepted: inserted, triggerId: trigger.id };
   }
+
+  /**
+   * Stores messages owed to people outside any trigger (e.g. a Slack Home tab to publish when it is
+   * opened, a link preview), once per key, then wakes the workers. Returns how many were new.
+   */
+  async owe(rows: readonly NewOutboxRow[]): Promise<number> {
+    const added = await this.deps.store.outbox.add(rows, this.deps.clock.now());
+    if (added > 0) this.deps.onStored?.();
+    return added;
+  }
 }
 
 function validate(input: TriggerInput): void {

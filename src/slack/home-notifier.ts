@@ -1,0 +1,52 @@
+import type { WebClient } from '@slack/web-api';
+import type { AccessPolicy } from '../core/ports/intake.js';
+import type { Delivery, Notifier } from '../core/ports/notifier.js';
+import { NotifierError } from '../core/ports/notifier.js';
+import type { OperatorRepository } from '../core/ports/store.js';
+import { HOME_RUNS, homeUserOf, homeView } from './home-view.js';
+import { toNotifierError } from './slack-errors.js';
+
+/** The outbox row kind that (re)publishes a Home tab without a run change: the tab was opened. */
+export const HOME_OPENED_KIND = 'home_opened';
+
+/** Kinds after which a Home tab is published: a run's state changed, or the person opened the tab. */
+const PUBLISHED_ON: ReadonlySet<string> = new Set(['status', HOME_OPENED_KIND]);
+
+/**
+ * Publishes a person's Home tab (`slack:home:<user>` destinations) with `views.publish`. It renders
+ * from the store at delivery, so a row owed for any change publishes the latest state; publishing is
+ * idempotent, so a redelivered row costs a call but shows nothing twice. Rows of other kinds (the
+ * announcement that follows a status, a received request) publish nothing.
+ */
+export class HomeNotifier implements Notifier {
+  readonly platform = 'slack';
+
+  constructor(
+    private readonly deps: {
+      client: WebClient;
+      runs: Pick<OperatorRepository, 'listRuns'>;
+      access: AccessPolicy;
+    },
+  ) {}
+
+  async deliver(delivery: Delivery): Promise<unknown> {
+    const user = homeUserOf(delivery.destination);
+    if (!user) throw new NotifierError(`not a Home destination: ${delivery.destination.slice(0, 100)}`, { code: 'bad_destination', retryable: false });
+    const kind = (delivery.message as { kind: string }).kind;
+    if (!PUBLISHED_ON.has(kind)) return { published: false };
+    const refusal = this.deps.access.deny({ source: 'slack', payload: { requester: { platform: 'slack', id: user } } });
+    const runs = refusal === undefined ? await this.recentRuns(user) : [];
+    try {
+      await this.deps.client.views.publish({ user_id: user, view: homeView(runs, refusal) });
+    } catch (error) {
+      throw toNotifierError(error, 'views.publish');
+    }
+    return { published: true, runs: runs.length };
+  }
+
+  /** The person's runs asked from Slack, newest first (the `person` filter also matches names: keep exact ids only). */
+  private async recentRuns(user: string) {
+    const runs = await this.deps.runs.listRuns({ person: user, source: 'slack', limit: HOME_RUNS * 2 });
+    return runs.filter((run) => run.requester.id === user).slice(0, HOME_RUNS);
+  }
+}

@@ -1,0 +1,106 @@
+import type { KnownBlock, View } from '@slack/types';
+import type { RunListItem } from '../core/ports/store.js';
+import { escapeMrkdwn, safeUrl, stateLabel } from './blocks.js';
+
+/** The Home tab's "Start a run" button. */
+export const HOME_START_ACTION_ID = 'home_start_run';
+/** The "Start a run" modal. */
+export const START_RUN_CALLBACK_ID = 'start_run';
+/** How many of a person's runs their Home tab lists, newest first. */
+export const HOME_RUNS = 10;
+
+/** The outbox destination that publishes a person's Home tab (`slack:home:<user id>`). */
+export function homeDestination(user: string): string {
+  return `slack:home:${user}`;
+}
+
+/** The user of a Home destination, if it is one. */
+export function homeUserOf(destination: string): string | undefined {
+  return /^slack:home:([UW][A-Z0-9]{2,40})$/.exec(destination)?.[1];
+}
+
+/** Where a run was asked, for people: its channel, or "a direct message". */
+export function whereAsked(anchor: string): string {
+  const channel = anchor.split(':')[1] ?? '';
+  if (/^[CG][A-Z0-9]+$/.test(channel)) return `<#${channel}>`;
+  return 'a direct message';
+}
+
+/** One run as a line of the Home tab (and of a link preview): title, state, where, session link. */
+export function runLine(run: Pick<RunListItem, 'title' | 'runId' | 'state' | 'anchor' | 'sessionLink'>): string {
+  const { emoji, label } = stateLabel({ kind: 'run', state: run.state });
+  const session = safeUrl(run.sessionLink ?? undefined);
+  const title = escapeMrkdwn(run.title ?? run.runId);
+  return `*${title}*\n${emoji} ${label} · asked in ${whereAsked(run.anchor)}${session ? ` · <${session}|Open session>` : ''}`;
+}
+
+/**
+ * The Home tab: the person's recent runs and a Start a run button — or, for someone
+ * `slack.allowed_users` leaves out, the same refusal a mention of theirs gets, and no button.
+ */
+export function homeView(runs: readonly RunListItem[], refusal: string | undefined): View {
+  const blocks: KnownBlock[] = [{ type: 'header', text: { type: 'plain_text', text: 'agent-bridge' } }];
+  if (refusal !== undefined) {
+    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: escapeMrkdwn(refusal) } });
+    return { type: 'home', blocks };
+  }
+  blocks.push({
+    type: 'actions',
+    block_id: 'home_actions',
+    elements: [{ type: 'button', action_id: HOME_START_ACTION_ID, style: 'primary', text: { type: 'plain_text', text: 'Start a run' } }],
+  });
+  blocks.push({ type: 'section', text: { type: 'mrkdwn', text: runs.length === 0 ? 'You have not started any runs yet.' : '*Your recent runs*' } });
+  for (const run of runs.slice(0, HOME_RUNS))
+    blocks.push({ type: 'section', block_id: `run_${run.runId}`.slice(0, 255), text: { type: 'mrkdwn', text: runLine(run) } });
+  return { type: 'home', blocks };
+}
+
+/** A route the modal offers: the channel whose route it is (`*` = the default), and its label. */
+export interface RouteChoice {
+  value: string;
+  label: string;
+}
+
+/**
+ * The routes a person may pick from: one per `slack.channels` entry, plus the default (`*` or
+ * `defaults`). A run started from Home uses the route of the channel picked.
+ */
+export function routeChoices(channels: Readonly<Record<string, { config?: { name?: unknown } }>>): RouteChoice[] {
+  const named = (value: string, text: string) => {
+    const name = channels[value]?.config?.name;
+    return typeof name === 'string' && name ? `${text} (${name})` : text;
+  };
+  const choices = Object.keys(channels)
+    .filter((key) => key !== '*')
+    .map((key) => ({ value: key, label: named(key, `as in ${key}`).slice(0, 75) }));
+  return [{ value: '*', label: named('*', 'Default').slice(0, 75) }, ...choices];
+}
+
+/** The Start a run modal: the request, and the route when more than one is configured. */
+export function startRunModal(choices: readonly RouteChoice[]): View {
+  const blocks: KnownBlock[] = [
+    {
+      type: 'input',
+      block_id: 'request',
+      label: { type: 'plain_text', text: 'What should the agent do?' },
+      element: { type: 'plain_text_input', action_id: 'text', multiline: true, max_length: 3000 },
+    },
+  ];
+  if (choices.length > 1) {
+    const options = choices.map((choice) => ({ value: choice.value, text: { type: 'plain_text' as const, text: choice.label } }));
+    blocks.push({
+      type: 'input',
+      block_id: 'route',
+      label: { type: 'plain_text', text: 'Route' },
+      element: { type: 'static_select', action_id: 'route', options, initial_option: options[0] },
+    });
+  }
+  return {
+    type: 'modal',
+    callback_id: START_RUN_CALLBACK_ID,
+    title: { type: 'plain_text', text: 'Start a run' },
+    submit: { type: 'plain_text', text: 'Start' },
+    close: { type: 'plain_text', text: 'Cancel' },
+    blocks,
+  };
+}
