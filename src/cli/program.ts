@@ -7,6 +7,7 @@ import { ExitCode, exitFor } from './exit-codes.js';
 import { registerRunCommand } from './run-command.js';
 import { registerRunsCommand } from './runs-command.js';
 import { registerSchedulesCommand } from './schedules-command.js';
+import { registerSecretsCommand } from './secrets-command.js';
 import { registerServeCommand } from './serve-command.js';
 import { packageVersion } from './version.js';
 
@@ -31,6 +32,7 @@ export function buildProgram(context: CliContext, onShutdown: (stop: () => Promi
   registerEmulatorCommand(program, context, onShutdown);
   registerConfigCommand(program, context);
   registerDbCommand(program, context);
+  registerSecretsCommand(program, context);
   return program;
 }
 

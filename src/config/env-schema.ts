@@ -27,6 +27,7 @@ export const SECRET_VARIABLES = [
   'LINEAR_WEBHOOK_SECRET',
   'DATABASE_URL',
   'CONSOLE_ADMIN_TOKEN',
+  'AGENT_BRIDGE_SECRET',
 ] as const;
 
 /** The web console's admin token: long enough that guessing it, even without the rate limit, is hopeless. */
@@ -55,6 +56,8 @@ export interface EnvSettings {
   consoleAdminToken: string | undefined;
   /** `PUBLIC_URL`: the service's public base (no trailing slash). */
   publicUrl: string | undefined;
+  /** `AGENT_BRIDGE_SECRET`: seals people's stored API keys. */
+  agentBridgeSecret: string | undefined;
 }
 
 type Ctx = z.core.$RefinementCtx<string | undefined>;
@@ -138,6 +141,16 @@ const consoleAdminToken = secret(CONSOLE_TOKEN_HINT).transform((value, ctx) => {
   return value;
 });
 
+/** As the key box requires (src/people/key-box.ts `SECRET_MIN_LENGTH`); kept here so config has no crypto. */
+export const BRIDGE_SECRET_MIN_LENGTH = 32;
+
+const agentBridgeSecret = secret(CONSOLE_TOKEN_HINT).transform((value, ctx) => {
+  if (value !== undefined && value.length < BRIDGE_SECRET_MIN_LENGTH) {
+    return fail(ctx, `is too short (${value.length} characters): it must have at least ${BRIDGE_SECRET_MIN_LENGTH}`, CONSOLE_TOKEN_HINT);
+  }
+  return value;
+});
+
 const publicUrl = optionalText.transform((value, ctx) => {
   if (value === undefined) return value;
   const checked = checkBaseUrl(value);
@@ -179,6 +192,7 @@ export const envSchema = z.object({
   LOG_LEVEL: logLevel,
   CONSOLE_ADMIN_TOKEN: consoleAdminToken,
   PUBLIC_URL: publicUrl,
+  AGENT_BRIDGE_SECRET: agentBridgeSecret,
 });
 
 /** Variables that must be set together: Slack, Linear and the run API. */
@@ -281,6 +295,7 @@ export function parseEnvironment(env: Record<string, string>, cwd: string): { se
       logLevel: v.LOG_LEVEL,
       consoleAdminToken: v.CONSOLE_ADMIN_TOKEN,
       publicUrl: v.PUBLIC_URL,
+      agentBridgeSecret: v.AGENT_BRIDGE_SECRET,
     },
   };
 }

@@ -126,6 +126,10 @@ const labelsSchema = z.record(z.string(), labelRouteSchema).superRefine((labels,
     }
     const earlier = seen.get(lower);
     if (earlier !== undefined) {
+const domainName = z.string().refine((domain) => /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(domain), {
+  error: 'is not a domain name: write the host alone, lower-case, e.g. app.example.com (no scheme, port or path)',
+});
+
       ctx.addIssue({
         code: 'custom',
         path: [key],
@@ -220,6 +224,8 @@ export const fileSchema = strict({
     followups: withDefault(followups, 'mentions'),
     cancel_on_label_removed: withDefault(z.boolean(), true),
     labels: withDefault(labelsSchema, {}),
+    // The session-link domains whose pasted links unfurl into the run's title, state and place (issue 23).
+    unfurl_domains: withDefault(z.array(domainName), []),
     teams: withDefault(z.array(text), []),
     // The workflow moves agent-bridge makes: when a run starts, and when a pull request appears.
     states: withDefault(section({ started: text.optional(), pull_request: text.optional() }), {}),

@@ -28,6 +28,7 @@ describe('loadConfig: valid files', () => {
         allowedUsers: [],
         channels: {},
         linkLinearIssues: false,
+        unfurlDomains: [],
       },
       linear: {
         enabled: false,
@@ -45,10 +46,31 @@ describe('loadConfig: valid files', () => {
       intake: { retryWindowMs: 15 * 60_000, dedupeRetentionMs: 7 * 86_400_000 },
       schedules: [],
       console: { admins: [] },
+      people: { attribution: 'service' },
       database: { kind: 'sqlite', path: path.join(cwd, 'data', 'agent-bridge.db') },
       http: { port: 3000, host: '0.0.0.0' },
       logLevel: 'info',
     });
+  });
+
+  it.each([
+    ['service', {}, { attribution: 'service' }],
+    ['personal_if_connected', { AGENT_BRIDGE_SECRET: 's'.repeat(32) }, { attribution: 'personal_if_connected', secret: 's'.repeat(32) }],
+    ['personal_required', { AGENT_BRIDGE_SECRET: 's'.repeat(40) }, { attribution: 'personal_required', secret: 's'.repeat(40) }],
+  ])('reads people.attribution %s', (attribution, env, people) => {
+    const cwd = tempDir({ 'agent-bridge.yml': `people:\n  attribution: ${attribution}\n` });
+    expect(loadConfig({ env, cwd }).people).toEqual(people);
+  });
+
+  it.each([
+    ['personal_required without AGENT_BRIDGE_SECRET', 'personal_required', {}, /required when people.attribution is personal_required/],
+    ['a short AGENT_BRIDGE_SECRET', 'service', { AGENT_BRIDGE_SECRET: 'short-secret' }, /too short \(12 characters\)/],
+    ['an unknown attribution', 'everyone', {}, /attribution/],
+  ])('refuses %s', (_what, attribution, env, message) => {
+    const cwd = tempDir({ 'agent-bridge.yml': `people:\n  attribution: ${attribution}\n` });
+    const problems = problemsOf(() => loadConfig({ env, cwd }));
+    expect(problems.map((problem) => `${problem.where}: ${problem.message}`).join('\n')).toMatch(message);
+    expect(JSON.stringify(problems)).not.toContain('short-secret');
   });
 
   it('reads console.admins', () => {
@@ -96,6 +118,7 @@ describe('loadConfig: valid files', () => {
         '*': { factory_uid: 'factory-7' },
       },
       linkLinearIssues: true,
+      unfurlDomains: ['app.example.dev'],
     });
     expect(config.linear).toMatchObject({
       handle: '@bot',
@@ -184,6 +207,8 @@ describe('loadConfig: invalid files report the key path', () => {
       /unknown key/,
     ],
     ['a yes instead of true for link_linear_issues', 'slack: { link_linear_issues: yes }', `${F}: slack.link_linear_issues`, /true or false/],
+    ['an unfurl domain with a scheme', 'slack: { unfurl_domains: ["https://app.example.com"] }', `${F}: slack.unfurl_domains[0]`, /not a domain name/],
+    ['an unfurl domain with a path', 'slack: { unfurl_domains: [app.example.com/sessions] }', `${F}: slack.unfurl_domains[0]`, /not a domain name/],
     ['labels equal but for case', 'linear: { labels: { Agent: {}, agent: {} } }', `${F}: linear.labels.agent`, /same label as "Agent"/],
     [
       'factory_uid with config',

@@ -162,6 +162,7 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
       linkLinearIssues: file.slack.link_linear_issues,
     },
     linear: {
+      unfurlDomains: [...file.slack.unfurl_domains],
       enabled: linearEnabled,
       ...compact({
         apiKey: env.linearApiKey,
@@ -184,6 +185,7 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
     intake: { retryWindowMs: file.intake.retry_window, dedupeRetentionMs: file.intake.dedupe_retention },
     schedules: file.schedules.map(toSchedule),
     console: { admins: [...file.console.admins], ...compact({ adminToken: env.consoleAdminToken }) },
+    people: { attribution: file.people.attribution, ...compact({ secret: env.agentBridgeSecret }) },
     database: env.databaseUrl
       ? { kind: 'postgres', url: env.databaseUrl.url, maskedUrl: env.databaseUrl.masked, target: env.databaseUrl.target, password: env.databaseUrl.password }
       : { kind: 'sqlite', path: env.databasePath },
@@ -217,6 +219,13 @@ export function loadConfig(input: LoadConfigInput): AppConfig {
     if (parsed.success) file = parsed.data;
   }
 
+  if (file && environment.settings && file.people.attribution !== 'service' && environment.settings.agentBridgeSecret === undefined) {
+    problems.push({
+      where: 'AGENT_BRIDGE_SECRET',
+      message: `required when people.attribution is ${file.people.attribution}: it seals the personal API keys people connect`,
+      hint: 'make one with: openssl rand -hex 32 (and keep it: without it the stored keys cannot be opened)',
+    });
+  }
   if (problems.length > 0 || environment.settings === undefined || file === undefined) {
     throw new ConfigError(problems);
   }

@@ -19,6 +19,9 @@ export type Followups = 'all' | 'mentions';
 export type SlackMode = 'off' | 'http' | 'socket';
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+/** Whose API key a run is created with (`people.attribution`, issue 20). */
+export const ATTRIBUTIONS = ['service', 'personal_if_connected', 'personal_required'] as const;
+export type Attribution = (typeof ATTRIBUTIONS)[number];
 
 export interface ScheduleNotify {
   slackChannel?: string;
@@ -78,6 +81,8 @@ export interface AppConfig {
     channels: Record<string, Route>;
     /** A mention naming a Linear issue binds the run to that issue too (`slack.link_linear_issues`). */
     linkLinearIssues: boolean;
+    /** `slack.unfurl_domains`: session-link domains whose pasted links unfurl; empty = none. */
+    unfurlDomains: string[];
   };
   linear: {
     enabled: boolean;
@@ -107,6 +112,11 @@ export interface AppConfig {
    * `adminToken` (`CONSOLE_ADMIN_TOKEN`) turns the console on with an admin sign-in.
    */
   console: { admins: string[]; adminToken?: string };
+  /**
+   * Runs under each person's key (issue 20): `attribution` says whose key a run is created with;
+   * `secret` (`AGENT_BRIDGE_SECRET`) seals the stored personal keys, required unless attribution is `service`.
+   */
+  people: { attribution: Attribution; secret?: string };
   database: DatabaseConfig;
   /** `publicUrl` (`PUBLIC_URL`, no trailing slash): where people reach the service (links, `Secure` cookies). */
   http: { port: number; host: string; publicUrl?: string };

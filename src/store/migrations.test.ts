@@ -35,6 +35,7 @@ describe('migrations', () => {
       'event_keys',
       'leases',
       'outbox',
+      'person_keys',
       'processes',
       'run_states',
       'schedule_fires',

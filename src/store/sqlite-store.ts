@@ -8,6 +8,7 @@ import { SqliteLeaseRepository } from './lease-repository.js';
 import { migrate } from './migrate.js';
 import { SqliteOperatorRepository } from './operator-repository.js';
 import { SqliteOutboxRepository } from './outbox-repository.js';
+import { SqlitePersonKeyRepository } from './person-key-repository.js';
 import { SqliteProcessRepository } from './process-repository.js';
 import { SqliteScheduleFireRepository } from './schedule-fire-repository.js';
 import { SqliteSettingRepository } from './setting-repository.js';
@@ -35,6 +36,7 @@ export class SqliteStore implements Store {
   readonly processes: SqliteProcessRepository;
   readonly settings: SqliteSettingRepository;
   readonly operator: SqliteOperatorRepository;
+  readonly personKeys: SqlitePersonKeyRepository;
   private readonly pingStatement;
 
   /** Takes an open, migrated connection; use `openSqliteStore`. */
@@ -49,6 +51,7 @@ export class SqliteStore implements Store {
     this.processes = new SqliteProcessRepository(db);
     this.settings = new SqliteSettingRepository(db);
     this.operator = new SqliteOperatorRepository(db);
+    this.personKeys = new SqlitePersonKeyRepository(db);
     this.pingStatement = db.prepare('SELECT 1');
   }
 

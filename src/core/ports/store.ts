@@ -210,6 +210,8 @@ export interface TrackedRunRepository {
   listTrackedNotInStates(states: readonly string[], limit: number): Promise<TrackedRun[]>;
   /** Tracked runs whose anchor starts with `prefix` (e.g. one Slack channel's threads), newest first. */
   listTrackedByAnchorPrefix(prefix: string, limit: number): Promise<TrackedRun[]>;
+  /** The newest run, tracked or not, whose session link is exactly `link` (a pasted link's preview). */
+  findBySessionLink(link: string): Promise<TrackedRun | undefined>;
   /** Tracked runs not seen since `seenBefore` (lastSeenAt null or older), oldest seen first (never seen before all). */
   listStale(seenBefore: number, limit: number): Promise<TrackedRun[]>;
   /**
@@ -422,6 +424,40 @@ export interface OperatorRepository {
   dismissTrigger(id: number, now: number): Promise<boolean>;
 }
 
+/** A person's connected API key as stored: sealed (never the key itself) and what people may see of it. */
+export interface PersonKeyRecord {
+  /** The person: their Slack user id. */
+  personId: string;
+  /** The key sealed by the key box (opaque to the store). */
+  sealed: string;
+  /** The key's last 4 characters, the only part ever shown. */
+  lastFour: string;
+  /** When it was connected (epoch ms). */
+  connectedAt: number;
+  /** When a run was last started, followed up or cancelled with it (epoch ms). */
+  lastUsedAt: number | null;
+}
+
+/** People's personal API keys (issue 20), sealed; the store never sees a key in the clear. */
+export interface PersonKeyRepository {
+  /** Stores (or replaces) the person's key; `lastUsedAt` starts empty. */
+  put(record: Omit<PersonKeyRecord, 'lastUsedAt'>): Promise<void>;
+  get(personId: string): Promise<PersonKeyRecord | undefined>;
+  /** Removes the person's key; false when there was none. */
+  remove(personId: string): Promise<boolean>;
+  /** Records that the key was used at `now`. */
+  touch(personId: string, now: number): Promise<void>;
+  /** How many keys are stored. */
+  count(): Promise<number>;
+  /** Every stored key, by person id. */
+  list(): Promise<PersonKeyRecord[]>;
+  /**
+   * Replaces the sealed text of each listed person's key in one transaction (a rotation): all or
+   * nothing. Returns how many rows changed.
+   */
+  reseal(updates: readonly { personId: string; sealed: string }[]): Promise<number>;
+}
+
 /** What another process stored: new triggers to work on, or new outbox rows to deliver. */
 export type StoreChange = 'triggers' | 'outbox';
 
@@ -437,6 +473,8 @@ export interface Store {
   settings: SettingRepository;
   /** What the web console reads, and the operator's repairs (retry, dismiss). */
   operator: OperatorRepository;
+  /** People's personal API keys, sealed. */
+  personKeys: PersonKeyRepository;
   /** Cheap query proving the database answers (readiness). */
   ping(): Promise<void>;
   /**

@@ -213,9 +213,10 @@ function barrierStore(store: Store, parties: number): Store {
     });
     return row;
   };
-  const { triggers, anchors, eventKeys, outbox, scheduleFires, leases, processes, settings, operator } = store;
+  const { triggers, anchors, eventKeys, outbox, scheduleFires, leases, processes, settings, operator, personKeys } = store;
   return {
     operator,
+    personKeys,
     triggers,
     trackedRuns,
     anchors,

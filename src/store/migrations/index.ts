@@ -4,6 +4,7 @@ import { migration0003 } from './0003-outbox-unsent-index.js';
 import { migration0004 } from './0004-process-liveness.js';
 import { migration0005 } from './0005-linear-issue-ids.js';
 import { migration0006 } from './0006-console-history.js';
+import { migration0007 } from './0007-person-keys.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -12,4 +13,4 @@ export type { Migration } from './migration.js';
  * Every migration, in order. Append-only. They are TypeScript modules (not .sql files) so the build
  * copies them into dist/ with the rest of the code.
  */
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006];
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007];

@@ -9,6 +9,7 @@ import { PostgresLeaseRepository } from './lease-repository.js';
 import { SchemaTooNewError } from '../migrate.js';
 import { migratePostgres } from './migrate.js';
 import { PostgresOperatorRepository } from './operator-repository.js';
+import { PostgresPersonKeyRepository } from './person-key-repository.js';
 import { PostgresOutboxRepository } from './outbox-repository.js';
 import { TYPES } from './pg-sql.js';
 import { PostgresProcessRepository } from './process-repository.js';
@@ -42,6 +43,7 @@ export class PostgresStore implements Store {
   readonly processes: PostgresProcessRepository;
   readonly settings: PostgresSettingRepository;
   readonly operator: PostgresOperatorRepository;
+  readonly personKeys: PostgresPersonKeyRepository;
   private closed = false;
 
   /** Takes a pool on a migrated database; use `openPostgresStore`. */
@@ -59,6 +61,7 @@ export class PostgresStore implements Store {
     this.processes = new PostgresProcessRepository(pool);
     this.settings = new PostgresSettingRepository(pool);
     this.operator = new PostgresOperatorRepository(pool);
+    this.personKeys = new PostgresPersonKeyRepository(pool);
   }
 
   async ping(): Promise<void> {
