@@ -128,6 +128,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           options: { retryWindowMs: config.intake.retryWindowMs, ...(leases?.intakeMs && { leaseMs: leases.intakeMs }) },
           metrics: coreMetrics,
           enrichers: { ...(slack && { slack: slack.enricher }), ...(linear && { linear: linear.enricher }) },
+          ...(linear && config.slack.linkLinearIssues && { issueLinkers: { slack: linear.issueLinker } }),
           access,
         }),
     );

@@ -11,6 +11,8 @@ import { LinearNotifier } from './linear-notifier.js';
 import { linearWebhookRoute } from './linear-route.js';
 import type { LinearTriggerConfig } from './normalise.js';
 import { LinearPromptEnricher } from './prompt-context.js';
+import { LinearIssueLinker } from './issue-linker.js';
+import type { IssueLinker } from '../core/ports/issue-links.js';
 import { LinearSessionNotifier } from './session-notifier.js';
 import { WorkflowMover, type WorkflowStates } from './workflow-states.js';
 import { OwnIds } from './own-ids.js';
@@ -31,6 +33,8 @@ export interface LinearIntegration {
   notifiers: Notifier[];
   enricher: PromptEnricher;
   api: LinearApi;
+  /** Finds the issue a Slack request names (`slack.link_linear_issues`). */
+  issueLinker: IssueLinker;
 }
 
 /**
@@ -108,5 +112,6 @@ export async function startLinear(
       new LinearSessionNotifier({ api, ids, workflow }),
     ],
     enricher: new LinearPromptEnricher({ api, isOwnComment }),
+    issueLinker: new LinearIssueLinker({ api, teams: settings.teams, isOwnComment }),
   };
 }

@@ -8,6 +8,8 @@ import { noMetrics, type CoreMetrics } from '../ports/metrics.js';
 import { allowEveryone, deniedNotice, type AccessPolicy, type PromptEnricher } from '../ports/intake.js';
 import { failureMessages, followupHeardElsewhere, notice, retryNotice, stoppingMessages } from './intake-messages.js';
 import { findRunByReference } from './reconcile.js';
+import { bindIssue, boundTitle, issueReceived, joinedNotice } from './issue-binding.js';
+import type { IssueLinker } from '../ports/issue-links.js';
 import { resolveRoute, type ResolvedRoute, type RoutingTable } from './routing.js';
 import type { NewOutboxRow, StoredTrigger, StoredTriggerOf, Store, TriggerEffects, TriggerOutcome } from '../ports/store.js';
 import { type Requester, type StartPayload, promptWithReference, requesterName } from '../ports/triggers.js';
@@ -35,6 +37,8 @@ export interface IntakeDeps {
   access?: AccessPolicy;
   /** By trigger source (`slack`, `linear`, …). */
   enrichers?: Record<string, PromptEnricher>;
+  /** By trigger source: finds the issue a start request names, to bind the run to it (`slack.link_linear_issues`). */
+  issueLinkers?: Record<string, IssueLinker>;
   metrics?: CoreMetrics;
   random?: () => number;
 }
@@ -43,6 +47,8 @@ export interface IntakeDeps {
 interface Settlement {
   outcome: TriggerOutcome;
   effects: TriggerEffects;
+  /** Another anchor to make the run's current one once the trigger is finished (an issue the run is bound to). */
+  alsoLink?: string;
 }
 
 const settle = (outcome: TriggerOutcome, effects: TriggerEffects = {}): Settlement => ({ outcome, effects });
@@ -85,7 +91,10 @@ export class IntakeWorker {
         await this.failedAttempt(trigger, error, log);
         return true;
       }
-      if (settlement) await this.finish(trigger, settlement.outcome, settlement.effects);
+      if (settlement && (await this.finish(trigger, settlement.outcome, settlement.effects))) {
+        const runId = settlement.outcome.runId;
+        if (settlement.alsoLink && runId) await store.anchors.link(settlement.alsoLink, runId, clock.now());
+      }
       return true;
     } finally {
       stopHeartbeat();
@@ -140,9 +149,21 @@ export class IntakeWorker {
         return settle({ state: 'ignored', runId: run.runId, error: 'a run is already active' }, { owed: failureMessages(trigger, reason) });
       }
     }
+    const binding = await bindIssue(trigger, this.deps.issueLinkers?.[trigger.source], this.deps.store, (anchor, others) => this.currentRun(anchor, others));
+    if (binding?.kind === 'join') {
+      const joined = await this.sendFollowup(trigger, binding.runId, payload.prompt, payload.reference);
+      const owed = [...(joined.effects.owed ?? []), joinedNotice(trigger, binding.issue, binding.runId)];
+      return settle(joined.outcome, {
+        ...joined.effects,
+        ...(joined.outcome.state === 'done' && { link: { anchor: trigger.anchor, runId: binding.runId } }),
+        owed,
+      });
+    }
+    const issue = binding?.kind === 'bind' ? binding.issue : undefined;
     const route = resolveRoute(this.deps.routing, payload.origin);
-    const prompt = promptWithReference(await this.enrich(trigger, payload), trigger.key);
-    const title = route.title ?? payload.title;
+    const enriched = await this.enrich(trigger, payload);
+    const prompt = promptWithReference(issue ? `${enriched}\n\n${issue.context}` : enriched, trigger.key);
+    const title = route.title ?? (issue ? boundTitle(payload, issue) : payload.title);
     let created: CreatedRun | undefined;
     if (trigger.createAttemptedAt !== null) {
       // A previous attempt may have created the run before it crashed or timed out: adopt it.
@@ -164,15 +185,20 @@ export class IntakeWorker {
     }
     this.metrics.runStarted(trigger.source);
     this.metrics.intakeLatency(this.deps.clock.now() - trigger.receivedAt);
-    const destinations = payload.destinations;
+    const destinations = issue ? [...payload.destinations, issue.anchor] : payload.destinations;
     const snapshot = { runId: created.run_id, title, state: created.state, pullRequests: [] };
-    const owed: NewOutboxRow[] = destinations.map((destination) => ({
-      key: transitionKey(created.run_id, 0, destination, 'status'),
-      destination,
-      kind: 'status',
-      payload: { kind: 'status', run: snapshot, receivedKey: receivedKey(trigger.key, destination) } satisfies OutboxMessage,
-    }));
-    return settle(
+    const owed: NewOutboxRow[] = [];
+    if (issue) owed.push(issueReceived(trigger, issue, title));
+    if (binding?.kind === 'refused') owed.push(binding.notice);
+    owed.push(
+      ...destinations.map((destination) => ({
+        key: transitionKey(created.run_id, 0, destination, 'status'),
+        destination,
+        kind: 'status',
+        payload: { kind: 'status', run: snapshot, receivedKey: receivedKey(trigger.key, destination) } satisfies OutboxMessage,
+      })),
+    );
+    const settlement = settle(
       { state: 'done', runId: created.run_id },
       {
         run: {
@@ -191,6 +217,7 @@ export class IntakeWorker {
         owed,
       },
     );
+    return issue ? { ...settlement, alsoLink: issue.anchor } : settlement;
   }
 
   /**
@@ -331,9 +358,10 @@ export class IntakeWorker {
     await this.finish(trigger, { state: 'failed', error: apiError ? apiError.code : 'internal_error' }, { owed });
   }
 
-  private async finish(trigger: StoredTrigger, outcome: TriggerOutcome, effects: TriggerEffects): Promise<void> {
+  private async finish(trigger: StoredTrigger, outcome: TriggerOutcome, effects: TriggerEffects): Promise<boolean> {
     const finished = await this.deps.store.triggers.finish(trigger.id, this.deps.owner, outcome, effects, this.deps.clock.now());
     if (!finished) this.deps.logger.warn({ trigger: trigger.key }, 'lost the lease on a trigger; another worker has it');
+    return finished;
   }
 }
 

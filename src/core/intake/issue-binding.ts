@@ -1,0 +1,75 @@
+import type { IssueLinker, LinkedIssue } from '../ports/issue-links.js';
+import { receivedKey, type OutboxMessage } from '../ports/messages.js';
+import { anchorAliasKey } from '../ports/setting-keys.js';
+import type { NewOutboxRow, Store, StoredTriggerOf } from '../ports/store.js';
+import { requesterName, type StartPayload } from '../ports/triggers.js';
+import { limitTitle } from '../title.js';
+import { notice } from './intake-messages.js';
+
+/*
+ * Binding a request to the issue it names (issue 21, "Slack → Linear"): the issue becomes another
+ * place of the run — its start comment, every announced state, its comments steering the run — or,
+ * when the issue already has an active run, the request joins that run instead of starting another.
+ */
+
+/** What a start request becomes once the issue it names was looked up. */
+export type IssueBinding =
+  /** The request starts a run that the issue carries too. */
+  | { kind: 'bind'; issue: LinkedIssue }
+  /** The issue already has an active run: the request is sent to it, and the thread is told which. */
+  | { kind: 'join'; issue: LinkedIssue; runId: string }
+  /** The issue is unknown or not ours to serve: the run starts unbound, and the thread says why. */
+  | { kind: 'refused'; notice: NewOutboxRow };
+
+/**
+ * Looks up the issue a start request names, if the source links issues at all. Throws what the linker
+ * throws (a passing failure: the worker retries). `currentRun` is the worker's view of an anchor's run.
+ */
+export async function bindIssue(
+  trigger: StoredTriggerOf<'start'>,
+  linker: IssueLinker | undefined,
+  store: Store,
+  currentRun: (anchor: string, otherAnchors: readonly string[]) => Promise<string | undefined>,
+): Promise<IssueBinding | undefined> {
+  if (!linker) return undefined;
+  const found = await linker.lookup(trigger.payload.prompt);
+  if (!found) return undefined;
+  if (found.kind === 'refused') return { kind: 'refused', notice: notice(trigger, 'issue-refused', `${found.reason} The run starts without it.`) };
+  const issue = found.issue;
+  const current = await currentRun(issue.anchor, issue.otherAnchors);
+  const run = current ? await store.trackedRuns.get(current) : undefined;
+  if (run?.tracked) return { kind: 'join', issue, runId: run.runId };
+  // Before the run exists, so that a comment on the issue finds the run even if the link written
+  // after the run is stored never happens (a crash in between): the thread's run is the issue's.
+  await store.settings.set(anchorAliasKey(issue.anchor), trigger.anchor);
+  return { kind: 'bind', issue };
+}
+
+/** Whether the request was made in a private place (a DM or group DM): its words must not reach the issue. */
+export function askedInPrivate(payload: StartPayload): boolean {
+  return payload.origin.source === 'slack' && /^[DG]/.test(payload.origin.channel);
+}
+
+/**
+ * The title of a run bound to an issue: the request's own, unless it was asked in private — then the
+ * issue's (`ENG-7: …`), so nothing said there is copied into the issue.
+ */
+export function boundTitle(payload: StartPayload, issue: LinkedIssue): string {
+  return askedInPrivate(payload) ? limitTitle(`${issue.ref}: ${issue.title}`) : payload.title;
+}
+
+/** The start comment owed on the issue, edited later by the run's status rows like any `received` row. */
+export function issueReceived(trigger: StoredTriggerOf<'start'>, issue: LinkedIssue, title: string): NewOutboxRow {
+  const requester = requesterName(trigger.payload.requester);
+  const message: OutboxMessage = { kind: 'received', title, ...(requester && { requester }) };
+  return { key: receivedKey(trigger.key, issue.anchor), destination: issue.anchor, kind: 'received', payload: message };
+}
+
+/** What the thread is told when its request joined the issue's active run. */
+export function joinedNotice(trigger: StoredTriggerOf<'start'>, issue: LinkedIssue, runId: string): NewOutboxRow {
+  return notice(
+    trigger,
+    'joined',
+    `${issue.ref} already has an active run (${runId}): your request was sent to it as a follow-up instead of starting another. Replies here steer that run.`,
+  );
+}

@@ -1,0 +1,176 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { referenceLine } from '../../src/core/ports/triggers.js';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import type { RunningService } from '../../src/main.js';
+import { messageKey } from '../../src/slack/normalise.js';
+import type { FakeLinearApi } from '../fakes/linear-api.js';
+import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
+import { postSlackEvent } from '../fakes/slack-signing.js';
+import { LINEAR_IDS, linearDelivery, type LinearEnvelopeFixture } from '../fixtures/linear/index.js';
+import { appMention, eventCallback, threadReply } from '../fixtures/slack/events.js';
+import { SLACK_IDS } from '../fixtures/slack/ids.js';
+import { startBridge } from '../helpers/start-bridge.js';
+import { until as waitFor } from '../helpers/until.js';
+import { LINEAR_KEY, LINEAR_SECRET, commentOn, newIssue, quiet, startFakeLinearApi } from '../linear/linear-harness.js';
+
+/*
+ * One run, two places (issue 21, Slack → Linear): with `slack.link_linear_issues: true`, a mention
+ * naming a Linear issue binds its run to that issue. The real service, real Bolt and Linear SDK, the
+ * fake Slack Web API and fake Linear GraphQL, the emulator as the run API.
+ */
+
+const SLACK_SECRET = 'slack-signing-secret-surfaces-4567';
+const BOT_TOKEN = 'xoxb-0000-2222-surfaces-token';
+const API_KEY = 'surfaces-e2e-run-api-key-2';
+const CHANNEL = SLACK_IDS.channel;
+const { agent, bug } = LINEAR_IDS.labels;
+
+let slack: FakeSlackApi;
+let fake: FakeLinearApi;
+let emulator: RunningEmulator;
+let service: RunningService;
+
+beforeAll(async () => {
+  slack = await startFakeSlackApi({ token: BOT_TOKEN });
+  slack.setChannel(CHANNEL, { name: 'dev' });
+  fake = await startFakeLinearApi({ authorization: LINEAR_KEY, labels: [agent, bug] });
+  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
+  ({ service } = await startBridge({
+    agentApi: { baseUrl: emulator.baseUrl, apiKey: API_KEY },
+    yaml: `tracker:\n  interval: 1s\nslack:\n  link_linear_issues: true\nlinear:\n  labels:\n    agent: {}\n  teams: [ENG]\n`,
+    env: {
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SLACK_SECRET,
+      SLACK_API_URL: slack.url,
+      LINEAR_API_KEY: LINEAR_KEY,
+      LINEAR_WEBHOOK_SECRET: LINEAR_SECRET,
+      LINEAR_API_URL: fake.url,
+    },
+  }));
+});
+afterAll(async () => {
+  await service.stop();
+  await emulator.close();
+  await fake.close();
+  await slack.close();
+});
+afterEach(() => {
+  emulator.engine.reset();
+});
+
+const until = <T>(find: () => T | undefined | false | Promise<T | undefined | false>, what: string) =>
+  waitFor(find, what, 10_000, () => `slack calls: ${slack.calls.map((call) => call.method).join(', ')}; linear comments: ${fake.comments().length}`);
+
+async function deliver(payload: LinearEnvelopeFixture): Promise<number> {
+  const { body, headers } = linearDelivery(LINEAR_SECRET, payload, {});
+  return (await fetch(`${service.url}/linear/webhook`, { method: 'POST', headers, body })).status;
+}
+
+async function mention(text: string, fields: Record<string, unknown> = {}) {
+  const event = appMention({ channel: CHANNEL, user: SLACK_IDS.user, text: `<@${SLACK_IDS.botUser}> ${text}`, ...fields });
+  expect((await postSlackEvent(`${service.url}/slack/events`, SLACK_SECRET, eventCallback(event))).status).toBe(200);
+  return event['ts'] as string;
+}
+
+const text = (call: { args: Record<string, unknown> }) => JSON.stringify([call.args['text'], call.args['blocks']]);
+const threadPosts = (ts: string) => slack.callsTo('chat.postMessage').filter((call) => call.args['thread_ts'] === ts);
+const bodies = (identifier: string) => fake.comments(identifier).map((comment) => comment.body);
+const runFor = (ts: string) => emulator.engine.list({}).runs.find((run) => run.prompt?.includes(referenceLine(messageKey(CHANNEL, ts))));
+
+describe('a Slack mention naming a Linear issue binds the run to it', () => {
+  it('the issue shows the run (start comment, each announced state once); an @agent comment on it reaches the same run', async () => {
+    const { issue } = newIssue(fake, 'Checkout button does nothing');
+    fake.addComment(issue.identifier, 'Only on Safari, it seems.', { id: 'human-ctx', name: 'Grace Hopper' });
+    const ts = await mention(`please look at ${issue.identifier} today`);
+    const run = await until(() => runFor(ts), 'the run');
+    // The issue's context, quoted and marked as Linear content.
+    expect(run.prompt).toContain(`> ${issue.identifier}: Checkout button does nothing`);
+    expect(run.prompt).toContain('> Only on Safari, it seems.');
+    expect(run.title).toBe(`please look at ${issue.identifier} today`);
+
+    const start = await until(
+      () => fake.comments(issue.identifier).find((c) => c.body.includes('Received') || c.body.includes(run.run_id)),
+      'the start comment',
+    );
+    const created = fake.callsTo('createComment').find((call) => (call.variables['input'] as { id: string }).id === start.id);
+    expect((created?.variables['input'] as { body: string }).body).toContain(`Received from Slack user ${SLACK_IDS.user}`);
+    emulator.engine.drive(run.run_id, 'INPROGRESS');
+    await until(
+      () =>
+        fake
+          .comments(issue.identifier)
+          .find((c) => c.id === start.id)
+          ?.body.includes('INPROGRESS'),
+      'the INPROGRESS edit on the issue',
+    );
+
+    expect(await deliver(commentOn(issue, '@agent the fix must keep Apple Pay working'))).toBe(200);
+    await until(() => emulator.engine.followups(run.run_id).some((f) => f.message.includes('Apple Pay')), 'the follow-up from Linear');
+    await until(() => threadPosts(ts).some((call) => text(call).includes('follow-up from Linear')), 'the Slack thread hears of it');
+
+    emulator.engine.drive(run.run_id, 'SUCCEEDED');
+    await until(() => bodies(issue.identifier).some((body) => body.startsWith('✅')), 'the end on the issue');
+    await until(() => threadPosts(ts).some((call) => /Done/.test(text(call))), 'the end in the thread');
+    await quiet(service);
+    expect(emulator.engine.list({}).runs.filter((r) => r.prompt?.includes(issue.identifier))).toHaveLength(1);
+    // human comment, start comment, the @agent comment, the end: nothing doubled
+    expect(bodies(issue.identifier).filter((body) => body.startsWith('✅'))).toHaveLength(1);
+    expect(threadPosts(ts).filter((call) => /Done/.test(text(call)))).toHaveLength(1);
+  });
+
+  it('a second mention naming the issue while its run is active joins that run, and the thread is told which', async () => {
+    const { issue } = newIssue(fake, 'Slow search');
+    const first = await mention(`${issue.identifier} make search faster`);
+    const run = await until(() => runFor(first), 'the first run');
+    await until(() => fake.comments(issue.identifier).length > 0, 'the start comment');
+    const second = await mention(`have a look at https://linear.app/acme/issue/${issue.identifier}/slow-search too`);
+    const told = await until(() => threadPosts(second).find((call) => text(call).includes(run.run_id)), 'the thread told which run');
+    expect(text(told)).toContain('already has an active run');
+    await until(() => emulator.engine.followups(run.run_id).some((f) => f.message.includes('have a look at')), 'the request as a follow-up');
+    await quiet(service);
+    expect(runFor(second)).toBeUndefined();
+
+    // Replies in the joining thread steer the same run.
+    const reply = threadReply({ channel: CHANNEL, thread_ts: second, user: SLACK_IDS.user, text: 'and cache the results' });
+    expect((await postSlackEvent(`${service.url}/slack/events`, SLACK_SECRET, eventCallback(reply))).status).toBe(200);
+    await until(() => emulator.engine.followups(run.run_id).some((f) => f.message.includes('cache the results')), 'the reply as a follow-up');
+  });
+
+  it.each([
+    ['an unknown issue', 'ENG-99999', /could not find the Linear issue ENG-99999/],
+    ['an issue of a team we do not serve', 'OPS-1', /does not serve/],
+  ])('%s: the thread says so and the run starts unbound', async (_name, identifier, said) => {
+    if (identifier === 'OPS-1')
+      fake.addIssue({
+        id: crypto.randomUUID(),
+        identifier,
+        title: 'Other team',
+        url: `https://linear.app/acme/issue/${identifier}`,
+        team: { id: 'team-ops', key: 'OPS' },
+      });
+    const ts = await mention(`fix ${identifier} please`);
+    const run = await until(() => runFor(ts), 'the run');
+    await until(() => threadPosts(ts).some((call) => said.test(text(call))), 'the notice');
+    await quiet(service);
+    const stored = await service.store.trackedRuns.get(run.run_id);
+    expect(stored?.destinations).toContain(`slack:${CHANNEL}:${ts}`);
+    expect(stored?.destinations.filter((destination) => destination.startsWith('linear:'))).toEqual([]);
+    expect(fake.comments(identifier)).toHaveLength(0);
+  });
+
+  it('a mention in a DM bound to an issue: the issue sees the issue’s title, never the words said in private', async () => {
+    const { issue } = newIssue(fake, 'Rotate the keys');
+    const dm = SLACK_IDS.dm;
+    slack.setChannel(dm, { name: 'dm', is_im: true });
+    const event = appMention({ channel: dm, channel_type: 'im', user: SLACK_IDS.user, text: `${issue.identifier} the secret is hunter2` });
+    expect((await postSlackEvent(`${service.url}/slack/events`, SLACK_SECRET, eventCallback({ ...event, type: 'message' }))).status).toBe(200);
+    const run = await until(() => emulator.engine.list({}).runs.find((r) => r.prompt?.includes('hunter2')), 'the run');
+    // Stored as tracked before it changes, so the tracker sees the change (not a stale-run sweep later).
+    await quiet(service);
+    emulator.engine.drive(run.run_id, 'SUCCEEDED');
+    await until(() => bodies(issue.identifier).some((body) => body.startsWith('✅')), 'the end on the issue');
+    await quiet(service);
+    expect(bodies(issue.identifier).join('\n')).not.toContain('hunter2');
+    expect(bodies(issue.identifier).join('\n')).toContain('Rotate the keys');
+  });
+});
