@@ -15,6 +15,7 @@ import { anchorAliasKey } from '../core/ports/setting-keys.js';
 import { HomeNotifier } from './home-notifier.js';
 import { routeChoices } from './home-view.js';
 import { SlackPlacesNotifier } from './places-notifier.js';
+import { UnfurlNotifier } from './unfurl.js';
 
 /** What the Slack integration plugs into the service. */
 export interface SlackIntegration {
@@ -40,6 +41,7 @@ export async function startSlack(config: SlackConfig, intake: IntakeService, sto
     triggers: store.triggers,
     logger,
     routeChoices: routeChoices(config.channels),
+    unfurlDomains: config.unfurlDomains,
   });
   const access = slackAccessPolicy(config.allowedUsers);
   const transport = config.transport;
@@ -70,7 +72,10 @@ export async function startSlack(config: SlackConfig, intake: IntakeService, sto
           if (trigger) await store.settings.set(anchorAliasKey(threadKey), trigger.anchor);
         },
       }),
-      { home: new HomeNotifier({ client: slack.client, runs: store.operator, access }) },
+      {
+        home: new HomeNotifier({ client: slack.client, runs: store.operator, access }),
+        unfurl: new UnfurlNotifier({ client: slack.client, runs: store.trackedRuns }),
+      },
     ),
     enricher: new SlackPromptEnricher({ client: slack.client, botUserId: slack.botUserId }),
     access,

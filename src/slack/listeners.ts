@@ -14,6 +14,7 @@ import { HOME_OPENED_KIND } from './home-notifier.js';
 import { readStartRunSubmission, startRunTrigger, submissionErrors } from './home-start.js';
 import { HOME_START_ACTION_ID, homeDestination, homeUserOf, START_RUN_CALLBACK_ID, startRunModal, type RouteChoice } from './home-view.js';
 import type { View } from '@slack/types';
+import { unfurlRow } from './unfurl.js';
 
 export interface ListenerDeps {
   intake: IntakeService;
@@ -32,6 +33,8 @@ export interface ListenerDeps {
   logger: Logger;
   /** The routes the Start a run modal offers (one per `slack.channels` entry and the default). */
   routeChoices: readonly RouteChoice[];
+  /** `slack.unfurl_domains`: links on these domains (or their subdomains) are previewed; empty = none. */
+  unfurlDomains: readonly string[];
   /** `views.open` with a click's trigger_id: the one Slack call a listener makes (it must happen within 3 s). */
   openModal: (triggerId: string, view: View) => Promise<unknown>;
 }
@@ -141,6 +144,16 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
     const day = new Date(deps.now()).toISOString().slice(0, 10);
     const destination = homeDestination(user);
     await deps.intake.owe([{ key: `home:${user}:opened:${day}`, destination, kind: HOME_OPENED_KIND, payload: { kind: HOME_OPENED_KIND } }]);
+  });
+
+  // A pasted session link: the preview is owed (stored) here and sent by the outbox. Someone
+  // slack.allowed_users leaves out sees no run here either, so their links are not previewed.
+  app.event('link_shared', async ({ event }) => {
+    const fields = event as unknown as Record<string, unknown>;
+    const user = typeof fields['user'] === 'string' ? fields['user'] : '';
+    if (access.deny({ source: 'slack', payload: { requester: { platform: 'slack', id: user } } })) return;
+    const row = unfurlRow(fields, deps.unfurlDomains);
+    if (row) await deps.intake.owe([row]);
   });
 
   app.action({ action_id: HOME_START_ACTION_ID, type: 'block_actions' }, async ({ ack, body }) => {

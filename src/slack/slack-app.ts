@@ -25,6 +25,7 @@ export interface SlackAppOptions {
   logger: Logger;
   /** The routes the Home tab's Start a run modal offers. */
   routeChoices: ListenerDeps['routeChoices'];
+  unfurlDomains: readonly string[];
 }
 
 export interface SlackApp {
@@ -113,6 +114,7 @@ export async function createSlackApp(options: SlackAppOptions): Promise<SlackApp
     botId: identity.bot_id,
     logger: options.logger,
     routeChoices: options.routeChoices,
+    unfurlDomains: options.unfurlDomains,
     openModal: (triggerId, view) => modalClient.views.open({ trigger_id: triggerId, view }),
   });
   return { app, receiver: receiver instanceof HTTPReceiver ? receiver : undefined, client, botUserId: identity.user_id, botId: identity.bot_id, scrub };

@@ -13,4 +13,6 @@ export interface SlackConfig {
   admins: string[];
   /** `slack.channels`: channel ID (or `*`) → route; the Home tab's Start a run offers one choice per entry. */
   channels: Readonly<Record<string, { config?: { name?: unknown } }>>;
+  /** `slack.unfurl_domains`: session-link domains whose pasted links unfurl. */
+  unfurlDomains: readonly string[];
 }

@@ -151,4 +151,22 @@ describeEachStore((adapter) => {
       await store.close();
     });
   });
+
+  describe('runs.findBySessionLink', () => {
+    it('finds the newest run with exactly that link, tracked or not', async () => {
+      await store.trackedRuns.insert(aRun('r1', { sessionLink: 'https://example.test/s/1' }), 1);
+      await store.trackedRuns.insert(aRun('r2', { sessionLink: 'https://example.test/s/2' }), 2);
+      await store.trackedRuns.recordTransition(
+        'r2',
+        0,
+        { state: 'SUCCEEDED', serverUpdatedAt: null, sessionLink: 'https://example.test/s/2', tracked: false },
+        [],
+        3,
+      );
+      expect((await store.trackedRuns.findBySessionLink('https://example.test/s/2'))?.runId).toBe('r2');
+      expect((await store.trackedRuns.findBySessionLink('https://example.test/s/1'))?.runId).toBe('r1');
+      expect(await store.trackedRuns.findBySessionLink('https://example.test/s/')).toBeUndefined();
+      expect(await store.trackedRuns.findBySessionLink('https://example.test/s/%')).toBeUndefined();
+    });
+  });
 });

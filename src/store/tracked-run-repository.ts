@@ -52,6 +52,7 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
   private readonly countRows;
   private readonly pageFirst;
   private readonly byAnchorPrefix;
+  private readonly bySessionLink;
   private readonly pageAfter;
   private readonly notInStates;
   private readonly stale;
@@ -72,6 +73,7 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
     this.byAnchorPrefix = db.prepare<{ pattern: string; limit: number }, Row>(
       "SELECT * FROM tracked_runs WHERE tracked = 1 AND anchor LIKE @pattern ESCAPE '\\' ORDER BY created_at DESC, run_id LIMIT @limit",
     );
+    this.bySessionLink = db.prepare<[string], Row>('SELECT * FROM tracked_runs WHERE session_link = ? ORDER BY created_at DESC, run_id LIMIT 1');
     this.pageAfter = db.prepare<{ limit: number; after: string }, Row>(
       'SELECT * FROM tracked_runs WHERE tracked = 1 AND run_id > @after ORDER BY run_id LIMIT @limit',
     );
@@ -176,6 +178,11 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
   async listTrackedByAnchorPrefix(prefix: string, limit: number): Promise<TrackedRun[]> {
     const pattern = `${prefix.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
     return this.byAnchorPrefix.all({ pattern, limit }).map(toTrackedRun);
+  }
+
+  async findBySessionLink(link: string): Promise<TrackedRun | undefined> {
+    const row = this.bySessionLink.get(link);
+    return row ? toTrackedRun(row) : undefined;
   }
 
   async listTrackedNotInStates(states: readonly string[], limit: number): Promise<TrackedRun[]> {

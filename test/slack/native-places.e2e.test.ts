@@ -38,7 +38,7 @@ beforeAll(async () => {
   ({ service } = await startBridge({
     agentApi: { baseUrl: emulator.baseUrl, apiKey: API_KEY },
     env: { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.url },
-    yaml: `tracker:\n  interval: 1s\nslack:\n  allowed_users: [${ALLOWED}]\n  channels:\n    ${CHANNEL}: { config: { environment_id: env_web, name: web } }\n`,
+    yaml: `tracker:\n  interval: 1s\nslack:\n  allowed_users: [${ALLOWED}]\n  unfurl_domains: [127.0.0.1]\n  channels:\n    ${CHANNEL}: { config: { environment_id: env_web, name: web } }\n`,
   }));
   events = `${service.url}/slack/events`;
 });
@@ -204,5 +204,58 @@ describe('App Home', () => {
     const before = slack.callsTo('views.open').length;
     expect((await postSlackInteraction(events, SECRET, homeStartClick(ALLOWED))).status).toBe(200);
     expect(slack.callsTo('views.open').length).toBe(before + 1);
+  });
+});
+
+describe('link previews (link_shared → chat.unfurl)', () => {
+  const linkShared = (user: string, links: Array<{ domain: string; url: string }>) =>
+    eventCallback({
+      type: 'link_shared',
+      channel: CHANNEL,
+      user,
+      message_ts: nextTs(),
+      unfurl_id: `Uf${nextTs()}`,
+      source: 'conversations_history',
+      links,
+      event_ts: nextTs(),
+    });
+
+  it('a pasted session link of one of our runs unfurls to its title, state and where it was asked; a redelivery sends nothing more', async () => {
+    const mention = appMention({ channel: CHANNEL, user: ALLOWED, text: `<@${SLACK_IDS.botUser}> Speed up the test suite` });
+    await postSlackEvent(events, SECRET, eventCallback(mention));
+    const run = await until(() => emulator.engine.list({}).runs.find((candidate) => candidate.title === 'Speed up the test suite'), 'the run');
+    emulator.engine.drive(run.run_id, 'INPROGRESS');
+    const link = await until(async () => (await service.store.trackedRuns.get(run.run_id))?.sessionLink ?? undefined, 'the session link');
+    const host = new URL(link).hostname;
+
+    const body = linkShared(ALLOWED, [
+      { domain: host, url: link },
+      { domain: host, url: `http://${host}:1/sessions/not-ours` },
+      { domain: 'example.com', url: 'https://example.com/elsewhere' },
+    ]);
+    expect((await postSlackEvent(events, SECRET, body)).status).toBe(200);
+    const unfurl = await until(() => slack.callsTo('chat.unfurl')[0], 'the unfurl');
+    const unfurls = unfurl.args['unfurls'] as Record<string, { blocks: Array<{ text: { text: string } }> }>;
+    expect(Object.keys(unfurls)).toEqual([link]);
+    const preview = unfurls[link]?.blocks[0]?.text.text ?? '';
+    expect(preview).toContain('*Speed up the test suite*');
+    expect(preview).toContain('In progress');
+    expect(preview).toContain(`asked in <#${CHANNEL}>`);
+    expect(unfurl.args).toMatchObject({ unfurl_id: body.event['unfurl_id'], source: 'conversations_history' });
+
+    expect((await postSlackEvent(events, SECRET, body, { retryNum: 1, retryReason: 'http_timeout' })).status).toBe(200);
+    await until(
+      async () => (await service.store.outbox.list({ destination: `slack:unfurl:${CHANNEL}` })).every((row) => row.state === 'sent'),
+      'the unfurl rows',
+    );
+    expect(slack.callsTo('chat.unfurl')).toHaveLength(1);
+  });
+
+  it('links off the listed domains, and links pasted by someone not in allowed_users, are not previewed', async () => {
+    const rows = async () => (await service.store.outbox.list({ destination: `slack:unfurl:${CHANNEL}` })).length;
+    const before = await rows();
+    await postSlackEvent(events, SECRET, linkShared(ALLOWED, [{ domain: 'example.com', url: 'https://example.com/sessions/1' }]));
+    await postSlackEvent(events, SECRET, linkShared(REFUSED, [{ domain: '127.0.0.1', url: 'http://127.0.0.1/sessions/1' }]));
+    expect(await rows()).toBe(before);
   });
 });

@@ -84,6 +84,11 @@ export class PostgresTrackedRunRepository implements TrackedRunRepository {
     return found.map(toTrackedRun);
   }
 
+  async findBySessionLink(link: string): Promise<TrackedRun | undefined> {
+    const found = await row<Row>(this.pool, 'SELECT * FROM tracked_runs WHERE session_link = @link ORDER BY created_at DESC, run_id LIMIT 1', { link });
+    return found ? toTrackedRun(found) : undefined;
+  }
+
   async listTrackedNotInStates(states: readonly string[], limit: number): Promise<TrackedRun[]> {
     const found = await rows<Row>(
       this.pool,

@@ -1,0 +1,85 @@
+import type { WebClient } from '@slack/web-api';
+import type { Delivery, Notifier } from '../core/ports/notifier.js';
+import type { TrackedRunRepository } from '../core/ports/store.js';
+import type { NewOutboxRow } from '../core/ports/store.js';
+import { runLine } from './home-view.js';
+import { toNotifierError } from './slack-errors.js';
+
+/** The outbox row kind of a link preview owed for a `link_shared` event. */
+export const UNFURL_KIND = 'unfurl';
+/** At most this many links of one message are looked up (Slack sends each link once per message). */
+export const UNFURL_LINKS = 5;
+
+/** What a preview needs: the message (or composer draft) the links are in, and the links. */
+export interface UnfurlRequest {
+  kind: typeof UNFURL_KIND;
+  channel: string;
+  ts: string;
+  unfurlId?: string;
+  source?: string;
+  links: string[];
+}
+
+const text = (value: unknown): value is string => typeof value === 'string' && value.length > 0 && value.length <= 3000;
+
+/** Whether `host` is one of the domains or a subdomain of one (Slack's own rule for app unfurl domains). */
+export function inDomains(host: string, domains: readonly string[]): boolean {
+  const lower = host.toLowerCase();
+  return domains.some((domain) => lower === domain || lower.endsWith(`.${domain}`));
+}
+
+/**
+ * The preview owed for a `link_shared` event, or undefined when none of its links is on one of
+ * `slack.unfurl_domains` (or the event is not shaped as Slack's). Keyed by the message, so a
+ * redelivered event owes nothing more.
+ */
+export function unfurlRow(event: Record<string, unknown>, domains: readonly string[]): NewOutboxRow | undefined {
+  const { channel, message_ts: ts, unfurl_id: unfurlId, source, links } = event;
+  if (domains.length === 0 || !text(channel) || !text(ts) || !Array.isArray(links)) return undefined;
+  const urls = links
+    .flatMap((link: unknown) => {
+      const { domain, url } = (typeof link === 'object' && link !== null ? link : {}) as Record<string, unknown>;
+      return text(url) && text(domain) && inDomains(domain, domains) ? [url] : [];
+    })
+    .slice(0, UNFURL_LINKS);
+  if (urls.length === 0) return undefined;
+  const request: UnfurlRequest = {
+    kind: UNFURL_KIND,
+    channel,
+    ts,
+    ...(text(unfurlId) && { unfurlId }),
+    ...(text(source) && { source }),
+    links: [...new Set(urls)],
+  };
+  return { key: `unfurl:${text(unfurlId) ? unfurlId : `${channel}:${ts}`}`, destination: `slack:unfurl:${channel}`, kind: UNFURL_KIND, payload: request };
+}
+
+/**
+ * Unfurls session links of our runs (`slack:unfurl:<channel>` destinations) with `chat.unfurl`:
+ * each link found as a run's session link shows the run's title, state and where it was asked.
+ * Links of no run we know are left as Slack shows them.
+ */
+export class UnfurlNotifier implements Notifier {
+  readonly platform = 'slack';
+
+  constructor(private readonly deps: { client: WebClient; runs: Pick<TrackedRunRepository, 'findBySessionLink'> }) {}
+
+  async deliver(delivery: Delivery): Promise<unknown> {
+    const request = delivery.message as unknown as UnfurlRequest;
+    if (request.kind !== UNFURL_KIND || !Array.isArray(request.links)) return { unfurled: 0 };
+    const unfurls: Record<string, { blocks: unknown[] }> = {};
+    for (const link of request.links.slice(0, UNFURL_LINKS)) {
+      const run = (await this.deps.runs.findBySessionLink(link)) ?? (await this.deps.runs.findBySessionLink(link.replace(/\/$/, '')));
+      if (run) unfurls[link] = { blocks: [{ type: 'section', text: { type: 'mrkdwn', text: runLine(run) } }] };
+    }
+    const count = Object.keys(unfurls).length;
+    if (count === 0) return { unfurled: 0 };
+    const where = request.unfurlId && request.source ? { unfurl_id: request.unfurlId, source: request.source } : { channel: request.channel, ts: request.ts };
+    try {
+      await this.deps.client.chat.unfurl({ ...where, unfurls } as Parameters<WebClient['chat']['unfurl']>[0]);
+    } catch (error) {
+      throw toNotifierError(error, 'chat.unfurl');
+    }
+    return { unfurled: count };
+  }
+}
