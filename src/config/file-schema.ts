@@ -76,11 +76,19 @@ export const agentConfigSchema = z.looseObject({
   mcp_servers: optional(z.record(z.string(), z.unknown())),
 });
 
+/** Which values a request's `[env=… model=… skill=…]` option may take: a list, or "*" for any. */
+const overrideValues = z.union([z.literal('*'), z.array(text).min(1)], {
+  error: 'must be "*" (any value) or a list of allowed values, e.g. [env_web, env_api]',
+});
+
 const routeShape = {
   config: optional(agentConfigSchema),
   title: optional(text),
   agent_identity_uid: optional(text),
   factory_uid: optional(text),
+  // Which options a request may set (issue 22); unset: none.
+  overrides: optional(strict({ environment_id: optional(overrideValues), model_id: optional(overrideValues), skill_spec: optional(overrideValues) })),
+  announce: optional(z.enum(['end', 'blocked_and_end', 'all'])),
 };
 
 /** factory_uid excludes config and agent_identity_uid (a factory dispatch carries no config). */

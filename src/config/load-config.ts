@@ -117,8 +117,10 @@ function toRoute(route: FileRoute): Route {
     title: route.title,
     agent_identity_uid: route.agent_identity_uid,
     factory_uid: route.factory_uid,
+    announce: route.announce,
   });
   if (route.config !== undefined) out.config = compact<AgentConfigInput>(route.config);
+  if (route.overrides !== undefined) out.overrides = compact(route.overrides);
   return out;
 }
 

@@ -15,6 +15,7 @@ export function routingTable(config: AppConfig): RoutingTable {
           ...(schedule.title !== undefined && { title: schedule.title }),
           ...(schedule.agent_identity_uid !== undefined && { agent_identity_uid: schedule.agent_identity_uid }),
           ...(schedule.factory_uid !== undefined && { factory_uid: schedule.factory_uid }),
+          ...(schedule.announce !== undefined && { announce: schedule.announce }),
         },
       ]),
     ),

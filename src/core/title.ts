@@ -1,3 +1,5 @@
+import { withoutRequestOptions } from './request-options.js';
+
 /** Longest title in characters (docs/architecture.md §6); longer ones become 79 characters and `…`. */
 export const TITLE_LIMIT = 80;
 
@@ -7,9 +9,12 @@ export function limitTitle(title: string): string {
   return characters.length <= TITLE_LIMIT ? title : `${characters.slice(0, TITLE_LIMIT - 1).join('')}…`;
 }
 
-/** The request's first non-empty line, trimmed and limited; `fallback` when there is none. */
+/**
+ * The request's first non-empty line, trimmed and limited; `fallback` when there is none. Options at
+ * its start (`[env=… model=…]`) are not part of the title.
+ */
 export function titleFrom(text: string, fallback = 'Agent run'): string {
-  const line = text
+  const line = withoutRequestOptions(text)
     .split(/\r?\n/)
     .map((candidate) => candidate.trim())
     .find((candidate) => candidate !== '');

@@ -23,6 +23,7 @@ export function statusComment(run: RunSnapshot): string {
     `State: **${safe.state}**${safe.statusText ? ` — ${safe.statusText}` : ''}`,
     `Run: ${markdownCode(run.runId)}`,
   ];
+  if (run.options) lines.push(`Options: ${markdownCode(run.options)}`);
   const session = markdownLink('Open session', run.sessionLink);
   if (session) lines.push(session);
   for (const url of safe.pullRequests) lines.push(`Pull request: ${url}`);

@@ -55,6 +55,8 @@ export interface StatusView {
   /** The run's status text, or why it could not start. */
   statusText?: string;
   sessionLink?: string;
+  /** The request's own options as typed (`env=env_api model=model-x`). */
+  options?: string;
   /** The issue the run is about and who asked there, when the run was asked for elsewhere (a Linear label). */
   about?: StatusAbout;
 }
@@ -101,6 +103,7 @@ export function statusBlocks(view: StatusView): KnownBlock[] {
   const { emoji, label } = stateLabel(view.stage);
   const fields = [{ type: 'mrkdwn' as const, text: `*State*\n${emoji} ${label}` }];
   if (view.runId) fields.push({ type: 'mrkdwn', text: limitText(`*Run*\n\`${escapeMrkdwn(view.runId)}\``, 2000) });
+  if (view.options) fields.push({ type: 'mrkdwn', text: limitText(`*Options*\n\`${escapeMrkdwn(view.options)}\``, 2000) });
   const blocks: KnownBlock[] = [section('status_title', `*${escapeMrkdwn(view.title)}*`)];
   if (view.about) blocks.push(section('status_about', aboutLine(view.about)));
   blocks.push({ type: 'section', block_id: 'status_state', fields });

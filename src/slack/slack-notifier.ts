@@ -314,6 +314,7 @@ export function statusViewOf(run: RunSnapshot, threadKey: string): StatusView {
     runId: run.runId,
     ...(run.statusText !== undefined ? { statusText: run.statusText } : {}),
     ...(run.sessionLink !== undefined ? { sessionLink: run.sessionLink } : {}),
+    ...(run.options !== undefined ? { options: run.options } : {}),
   };
 }
 

@@ -8,6 +8,8 @@ import { noMetrics, type CoreMetrics } from '../ports/metrics.js';
 import { allowEveryone, deniedNotice, type AccessPolicy, type PromptEnricher } from '../ports/intake.js';
 import { failureMessages, followupHeardElsewhere, notice, retryNotice, stoppingMessages } from './intake-messages.js';
 import { findRunByReference } from './reconcile.js';
+import { applyRequestOptions } from './request-options-step.js';
+import { describeOptions } from '../request-options.js';
 import { bindIssue, boundTitle, issueReceived, joinedNotice } from './issue-binding.js';
 import type { IssueLinker } from '../ports/issue-links.js';
 import { resolveRoute, type ResolvedRoute, type RoutingTable } from './routing.js';
@@ -136,7 +138,7 @@ export class IntakeWorker {
   }
 
   private async start(trigger: StoredTriggerOf<'start'>): Promise<Settlement | undefined> {
-    const payload = trigger.payload;
+    let payload = trigger.payload;
     if (payload.followupIfLinked) {
       const current = await this.currentRun(trigger.anchor, payload.otherAnchors);
       if (current) return this.sendFollowup(trigger, current, payload.prompt, payload.reference);
@@ -160,7 +162,10 @@ export class IntakeWorker {
       });
     }
     const issue = binding?.kind === 'bind' ? binding.issue : undefined;
-    const route = resolveRoute(this.deps.routing, payload.origin);
+    const optioned = applyRequestOptions(trigger, payload, resolveRoute(this.deps.routing, payload.origin));
+    if (optioned.kind === 'refused') return settle({ state: 'ignored', error: 'options not allowed' }, { owed: optioned.owed });
+    const route = optioned.route;
+    payload = optioned.payload;
     const enriched = await this.enrich(trigger, payload);
     const prompt = promptWithReference(issue ? `${enriched}\n\n${issue.context}` : enriched, trigger.key);
     const title = route.title ?? (issue ? boundTitle(payload, issue) : payload.title);
@@ -186,7 +191,13 @@ export class IntakeWorker {
     this.metrics.runStarted(trigger.source);
     this.metrics.intakeLatency(this.deps.clock.now() - trigger.receivedAt);
     const destinations = issue ? [...payload.destinations, issue.anchor] : payload.destinations;
-    const snapshot = { runId: created.run_id, title, state: created.state, pullRequests: [] };
+    const snapshot = {
+      runId: created.run_id,
+      title,
+      state: created.state,
+      pullRequests: [],
+      ...(route.kind === 'run' && route.options && { options: describeOptions(route.options) }),
+    };
     const owed: NewOutboxRow[] = [];
     if (issue) owed.push(issueReceived(trigger, issue, title));
     if (binding?.kind === 'refused') owed.push(binding.notice);

@@ -1,5 +1,6 @@
 import type { AgentConfig } from '../ports/agent-runs.js';
 import type { Origin } from '../ports/triggers.js';
+import type { Overrides, RequestOptions } from '../request-options.js';
 
 export type { Origin } from '../ports/triggers.js';
 
@@ -12,7 +13,14 @@ export interface Route {
   title?: string;
   agent_identity_uid?: string;
   factory_uid?: string;
+  /** Which `[env=… model=… skill=…]` options a request may set, and to which values. */
+  overrides?: Overrides;
+  /** Which states get a new message besides the status edit. Unset: `blocked_and_end`. */
+  announce?: Announce;
 }
+
+/** How much a run says (issue 22): only its end, BLOCKED and its end (the default), or every state. */
+export type Announce = 'end' | 'blocked_and_end' | 'all';
 
 /** The routes of the config file, as the core needs them. */
 export interface RoutingTable {
@@ -26,9 +34,17 @@ export interface RoutingTable {
 }
 
 /** A route ready to use: either a config run (always named) or a factory dispatch. */
-export type ResolvedRoute =
-  | { kind: 'run'; config: AgentConfig & { name: string }; title?: string; agent_identity_uid?: string }
-  | { kind: 'factory'; factory_uid: string; title?: string };
+export type ResolvedRoute = (
+  | {
+      kind: 'run';
+      config: AgentConfig & { name: string };
+      title?: string;
+      agent_identity_uid?: string;
+      /** The request's own options, already applied to `config`; kept to show them in the status message. */
+      options?: RequestOptions;
+    }
+  | { kind: 'factory'; factory_uid: string; title?: string }
+) & { overrides?: Overrides; announce?: Announce };
 
 /** The origin's own route, before the defaults are applied. */
 export function specificRoute(table: RoutingTable, origin: Origin): Route | undefined {
@@ -59,10 +75,13 @@ export function resolveRoute(table: RoutingTable, origin: Origin): ResolvedRoute
   const defaults = table.defaults;
   const specific = specificRoute(table, origin) ?? {};
   const title = specific.title ?? defaults.title;
-  if (specific.factory_uid) return { kind: 'factory', factory_uid: specific.factory_uid, ...(title !== undefined && { title }) };
+  const overrides = specific.overrides ?? defaults.overrides;
+  const announce = specific.announce ?? defaults.announce;
+  const extras = { ...(overrides !== undefined && { overrides }), ...(announce !== undefined && { announce }) };
+  if (specific.factory_uid) return { kind: 'factory', factory_uid: specific.factory_uid, ...(title !== undefined && { title }), ...extras };
   const specificRunsAgent = specific.config !== undefined || specific.agent_identity_uid !== undefined;
   if (defaults.factory_uid && !specificRunsAgent) {
-    return { kind: 'factory', factory_uid: defaults.factory_uid, ...(title !== undefined && { title }) };
+    return { kind: 'factory', factory_uid: defaults.factory_uid, ...(title !== undefined && { title }), ...extras };
   }
   const mcpServers =
     defaults.config?.mcp_servers || specific.config?.mcp_servers ? { ...defaults.config?.mcp_servers, ...specific.config?.mcp_servers } : undefined;
@@ -74,5 +93,12 @@ export function resolveRoute(table: RoutingTable, origin: Origin): ResolvedRoute
     config: { ...config, name },
     ...(title !== undefined && { title }),
     ...(agent !== undefined && { agent_identity_uid: agent }),
+    ...extras,
   };
+}
+
+/** The route with a request's options applied to its config (they were checked against `overrides`). */
+export function withRequestOptions(route: ResolvedRoute, options: RequestOptions): ResolvedRoute {
+  if (route.kind !== 'run' || Object.keys(options).length === 0) return route;
+  return { ...route, config: { ...route.config, ...options }, options };
 }

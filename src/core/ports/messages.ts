@@ -12,6 +12,8 @@ export interface RunSnapshot {
   statusText?: string;
   sessionLink?: string;
   pullRequests: string[];
+  /** The request's own options as typed (`env=env_api model=model-x`), shown with the run. */
+  options?: string;
 }
 
 /** The issue a run is about (e.g. `ENG-7` and its URL), shown where the run is carried elsewhere. */

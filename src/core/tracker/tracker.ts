@@ -14,9 +14,10 @@
 import { KNOWN_RUN_STATES, isAgentApiError, isTerminalState, type AgentApiErrorKind, type AgentRuns, type RunItem, type RunPage } from '../ports/agent-runs.js';
 import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
-import { ANNOUNCED_STATES, receivedKey, transitionKey, type OutboxMessage } from '../ports/messages.js';
+import { receivedKey, transitionKey, type OutboxMessage } from '../ports/messages.js';
 import type { CoreMetrics } from '../ports/metrics.js';
 import { toSnapshot } from './run-snapshot.js';
+import { announceOf, isAnnounced, requestOptionsOf } from './route-policy.js';
 import type { NewOutboxRow, Store, TrackedRun } from '../ports/store.js';
 import { TRACKER_LISTED_AT, TRACKER_SCAN, TRACKER_WATERMARK, cancelledByKey } from '../ports/setting-keys.js';
 
@@ -270,7 +271,7 @@ export class Tracker {
       pass.seen.push(stored.runId);
       return;
     }
-    const announce = (stateChanged || endedAgain) && ANNOUNCED_STATES.has(reported.state);
+    const announce = (stateChanged || endedAgain) && isAnnounced(announceOf(stored.route), reported.state);
     const owed = await this.owedRows(stored, reported, sessionLink, announce);
     const observation = {
       state: reported.state,
@@ -290,6 +291,8 @@ export class Tracker {
   private async owedRows(stored: TrackedRun, run: RunItem, sessionLink: string | null, announce: boolean): Promise<NewOutboxRow[]> {
     const transition = stored.transition + 1;
     const snapshot = toSnapshot({ ...run, session_link: sessionLink }, stored.title ?? stored.runId);
+    const options = requestOptionsOf(stored.route);
+    if (options) snapshot.options = options;
     // Who pressed Cancel is known to the intake worker only, which leaves it in a setting.
     const cancelledBy = announce && run.state === 'CANCELLED' ? await this.store.settings.get(cancelledByKey(stored.runId)) : undefined;
     return stored.destinations.flatMap((destination) => {

@@ -1,0 +1,147 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { referenceLine } from '../../src/core/ports/triggers.js';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import type { RunningService } from '../../src/main.js';
+import { messageKey } from '../../src/slack/normalise.js';
+import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
+import { postSlackEvent, postSlackForm } from '../fakes/slack-signing.js';
+import { appMention, eventCallback } from '../fixtures/slack/events.js';
+import { SLACK_IDS } from '../fixtures/slack/ids.js';
+import { slashCommand } from '../fixtures/slack/interactions.js';
+import { startBridge } from '../helpers/start-bridge.js';
+import { until as waitFor } from '../helpers/until.js';
+
+/*
+ * Issue 22 in Slack, end to end (real Bolt, fake Slack Web API, the emulator): options in a request
+ * (`[env=… model=…]`) checked against the route's `overrides`, and how much a route announces.
+ */
+
+const SECRET = 'conversation-signing-secret-0123456789';
+const BOT_TOKEN = 'xoxb-0000-1111-conversation';
+const API_KEY = 'conversation-run-api-key';
+const OPEN = SLACK_IDS.channel; // overrides and announce: all
+const QUIET = 'C0QUIET0001'; // no overrides, announce: end
+let slack: FakeSlackApi;
+let emulator: RunningEmulator;
+let service: RunningService;
+let events: string;
+
+beforeAll(async () => {
+  slack = await startFakeSlackApi({ token: BOT_TOKEN });
+  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
+  ({ service } = await startBridge({
+    agentApi: { baseUrl: emulator.baseUrl, apiKey: API_KEY },
+    env: { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.url },
+    yaml: [
+      'tracker:',
+      '  interval: 1s',
+      'slack:',
+      '  channels:',
+      `    ${OPEN}: { config: { environment_id: env_web }, overrides: { environment_id: [env_web, env_api], model_id: "*" }, announce: all }`,
+      `    ${QUIET}: { config: { environment_id: env_web }, announce: end }`,
+    ].join('\n'),
+  }));
+  events = `${service.url}/slack/events`;
+});
+afterAll(async () => {
+  await service.stop();
+  await emulator.close();
+  await slack.close();
+});
+afterEach(() => {
+  emulator.engine.reset();
+});
+
+const until = <T>(find: () => T | undefined | false | Promise<T | undefined | false>, what: string) =>
+  waitFor(find, what, 10_000, () => `slack calls: ${slack.calls.map((call) => call.method).join(', ')}`);
+const runFor = (channel: string, ts: string) => emulator.engine.list({}).runs.find((run) => run.prompt?.includes(referenceLine(messageKey(channel, ts))));
+const threadPosts = (threadTs: string) => slack.callsTo('chat.postMessage').filter((call) => call.args['thread_ts'] === threadTs);
+const updatesOf = (ts: string) => slack.callsTo('chat.update').filter((call) => call.args['ts'] === ts);
+const text = (call: { args: Record<string, unknown> }) => JSON.stringify([call.args['text'], call.args['blocks']]);
+
+async function mention(channel: string, request: string) {
+  const event = appMention({ channel, text: `<@${SLACK_IDS.botUser}> ${request}` });
+  const response = await postSlackEvent(events, SECRET, eventCallback(event));
+  expect(response.status).toBe(200);
+  return event['ts'] as string;
+}
+
+describe('options in the request', () => {
+  it('allowed options go into the run config, leave the prompt and the title, and show in the status message', async () => {
+    const ts = await mention(OPEN, '[env=env_api model=model-x] Fix the flaky login test');
+    const run = await until(() => runFor(OPEN, ts), 'the run');
+    expect(run.agent_config).toMatchObject({ environment_id: 'env_api', model_id: 'model-x' });
+    expect(run.prompt).not.toContain('[env=');
+    expect(run.prompt).not.toContain('model-x');
+    expect(run.prompt?.startsWith('Fix the flaky login test')).toBe(true);
+    expect(run.title).toBe('Fix the flaky login test');
+    const status = await until(() => threadPosts(ts)[0], 'the status message');
+    const statusTs = (status.response as unknown as { ts: string }).ts;
+    const edit = await until(() => updatesOf(statusTs).find((call) => text(call).includes(run.run_id)), 'the status edit with the run');
+    expect(text(edit)).toContain('env=env_api model=model-x');
+  });
+
+  it('a forbidden option starts nothing and the person who asked is told privately what is allowed', async () => {
+    const ts = await mention(OPEN, '[env=env_prod] deploy it');
+    const ephemeral = await until(() => slack.callsTo('chat.postEphemeral').find((call) => call.args['thread_ts'] === ts), 'the private answer');
+    expect(ephemeral.args['user']).toBe(SLACK_IDS.user);
+    expect(String(ephemeral.args['text'])).toContain('env=env_prod is not allowed here');
+    expect(String(ephemeral.args['text'])).toContain('env: env_web, env_api; model: any value');
+    // The status message says it did not start; it never names what is allowed in public.
+    await until(() => threadPosts(ts).some((call) => text(call).includes('not allowed here')), 'the public failure');
+    expect(threadPosts(ts).some((call) => text(call).includes('env_api'))).toBe(false);
+    expect(emulator.engine.list({}).runs).toHaveLength(0);
+  });
+
+  it('options that cannot be read start nothing and say why', async () => {
+    const ts = await mention(OPEN, '[env=env_api env=env_web] do it twice');
+    const ephemeral = await until(() => slack.callsTo('chat.postEphemeral').find((call) => call.args['thread_ts'] === ts), 'the private answer');
+    expect(String(ephemeral.args['text'])).toContain('env is given twice');
+    expect(emulator.engine.list({}).runs).toHaveLength(0);
+  });
+
+  it('a route without overrides takes no options', async () => {
+    const ts = await mention(QUIET, '[model=model-x] try it');
+    const ephemeral = await until(() => slack.callsTo('chat.postEphemeral').find((call) => call.args['thread_ts'] === ts), 'the private answer');
+    expect(String(ephemeral.args['text'])).toContain('no options are allowed here');
+    expect(emulator.engine.list({}).runs).toHaveLength(0);
+  });
+
+  it('/agent takes options the same way', async () => {
+    const response = await postSlackForm(events, SECRET, slashCommand({ channel_id: OPEN, text: '[model=model-y] tidy the README' }));
+    expect(response.status).toBe(200);
+    const run = await until(() => emulator.engine.list({}).runs[0], 'the run');
+    expect(run.agent_config).toMatchObject({ environment_id: 'env_web', model_id: 'model-y' });
+    expect(run.prompt?.startsWith('tidy the README')).toBe(true);
+    expect(run.title).toBe('tidy the README');
+  });
+});
+
+describe('how much is said', () => {
+  it('announce: all → one new thread message per state, the status message edited too', async () => {
+    const ts = await mention(OPEN, 'count the states');
+    const run = await until(() => runFor(OPEN, ts), 'the run');
+    const status = await until(() => threadPosts(ts)[0], 'the status message');
+    const statusTs = (status.response as unknown as { ts: string }).ts;
+    for (const state of ['INPROGRESS', 'BLOCKED', 'INPROGRESS', 'SUCCEEDED']) {
+      const before = threadPosts(ts).length;
+      emulator.engine.drive(run.run_id, state);
+      await until(() => threadPosts(ts).length === before + 1, `the ${state} message`);
+    }
+    // The status message, then one message per state: INPROGRESS, BLOCKED, INPROGRESS, SUCCEEDED.
+    expect(threadPosts(ts)).toHaveLength(5);
+    expect(updatesOf(statusTs).some((call) => /Succeeded/.test(text(call)))).toBe(true);
+  });
+
+  it('announce: end → BLOCKED is only an edit; the end is announced', async () => {
+    const ts = await mention(QUIET, 'wait for me');
+    const run = await until(() => runFor(QUIET, ts), 'the run');
+    const status = await until(() => threadPosts(ts)[0], 'the status message');
+    const statusTs = (status.response as unknown as { ts: string }).ts;
+    emulator.engine.drive(run.run_id, 'BLOCKED', { status_message: 'Which branch?' });
+    await until(() => updatesOf(statusTs).some((call) => /Waiting for input/.test(text(call))), 'the BLOCKED edit');
+    emulator.engine.drive(run.run_id, 'SUCCEEDED');
+    await until(() => threadPosts(ts).length === 2, 'the end message');
+    expect(threadPosts(ts).map((call) => text(call).includes('needs your input'))).toEqual([false, false]);
+  });
+});
