@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { cronProblems } from './cron.js';
 import { durationSyntaxHelp, formatDuration, parseDuration } from './duration.js';
 import { ALLOWED_KEYS_PREFIX } from './problems.js';
+import { ATTRIBUTIONS } from './types.js';
 import { CHANNEL_ID_HINT, isValidTimeZone, LINEAR_ISSUE_ID, SCHEDULE_NAME, SLACK_CHANNEL_ID, SLACK_USER_ID } from './validators.js';
 
 const unsetIfNull = (value: unknown): unknown => (value === null ? undefined : value);
@@ -123,6 +124,10 @@ const slackUserId = z.string().refine((id) => SLACK_USER_ID.test(id), {
 
 const followups = z.enum(['all', 'mentions']);
 
+const domainName = z.string().refine((domain) => /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(domain), {
+  error: 'is not a domain name: write the host alone, lower-case, e.g. app.example.com (no scheme, port or path)',
+});
+
 const labelsSchema = z.record(z.string(), labelRouteSchema).superRefine((labels, ctx) => {
   if (labels === null || typeof labels !== 'object') return;
   const seen = new Map<string, string>();
@@ -134,10 +139,6 @@ const labelsSchema = z.record(z.string(), labelRouteSchema).superRefine((labels,
     }
     const earlier = seen.get(lower);
     if (earlier !== undefined) {
-const domainName = z.string().refine((domain) => /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(domain), {
-  error: 'is not a domain name: write the host alone, lower-case, e.g. app.example.com (no scheme, port or path)',
-});
-
       ctx.addIssue({
         code: 'custom',
         path: [key],
@@ -221,6 +222,8 @@ export const fileSchema = strict({
     channels: withDefault(z.record(channelKey, routeSchema), {}),
     // A mention naming a Linear issue (ENG-123, or its URL) binds the run to that issue too.
     link_linear_issues: withDefault(z.boolean(), false),
+    // The session-link domains whose pasted links unfurl into the run's title, state and place (issue 23).
+    unfurl_domains: withDefault(z.array(domainName), []),
   }),
   linear: section({
     handle: withDefault(
@@ -232,8 +235,6 @@ export const fileSchema = strict({
     followups: withDefault(followups, 'mentions'),
     cancel_on_label_removed: withDefault(z.boolean(), true),
     labels: withDefault(labelsSchema, {}),
-    // The session-link domains whose pasted links unfurl into the run's title, state and place (issue 23).
-    unfurl_domains: withDefault(z.array(domainName), []),
     teams: withDefault(z.array(text), []),
     // The workflow moves agent-bridge makes: when a run starts, and when a pull request appears.
     states: withDefault(section({ started: text.optional(), pull_request: text.optional() }), {}),
@@ -242,6 +243,10 @@ export const fileSchema = strict({
   console: section({
     // Slack user IDs who see everything (and may cancel any run with /agent cancel).
     admins: withDefault(z.array(slackUserId), []),
+  }),
+  people: section({
+    // Whose API key a run is created with (issue 20): the service's, the asker's when connected, or only the asker's.
+    attribution: withDefault(z.enum(ATTRIBUTIONS), 'service'),
   }),
 });
 

@@ -162,9 +162,9 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
       allowedUsers: [...file.slack.allowed_users],
       channels: toRoutes(file.slack.channels),
       linkLinearIssues: file.slack.link_linear_issues,
+      unfurlDomains: [...file.slack.unfurl_domains],
     },
     linear: {
-      unfurlDomains: [...file.slack.unfurl_domains],
       enabled: linearEnabled,
       ...compact({
         apiKey: env.linearApiKey,
