@@ -3,6 +3,7 @@ import type { AgentRuns, ListRunsQuery, RunItem } from '../core/ports/agent-runs
 import { printJson, withClient, type CliContext } from './context.js';
 import { UsageError } from './exit-codes.js';
 import { renderRunDetails, renderRunTable } from './format.js';
+import { placeLabel, runPlaces } from './run-places.js';
 
 interface ListOptions {
   state?: string[];
@@ -67,14 +68,15 @@ export function registerRunsCommand(program: Command, context: CliContext): void
 
   runs
     .command('get')
-    .description('one run in full: state, status, session link, pull requests, prompt')
+    .description('one run in full: state, status, session link, pull requests, prompt, and every place that carries it (Slack, Linear)')
     .argument('<run-id>')
     .option('--json', 'print the run as JSON only (every field the API sent)')
     .action(async (runId: string, options: { json?: boolean }) => {
       await withClient(context, async (client) => {
         const run = await client.getRun(runId);
-        if (options.json) printJson(context, run);
-        else context.out(renderRunDetails(run, context.now()));
+        const places = await runPlaces(context, runId);
+        if (options.json) printJson(context, places ? { ...run, places } : run);
+        else context.out(renderRunDetails(run, context.now()) + (places ? `\n${placesText(places)}` : ''));
       });
     });
 
@@ -101,4 +103,9 @@ export function registerRunsCommand(program: Command, context: CliContext): void
         context.out(`Cancelled run ${runId}.`);
       });
     });
+}
+
+/** The places of a run, one a line, as `runs get` prints them after the run. */
+function placesText(places: readonly string[]): string {
+  return ['Places:', ...places.map((place) => `  ${placeLabel(place)}  (${place})`)].join('\n');
 }

@@ -7,6 +7,8 @@ import { html, link, type SafeHtml } from './html.js';
 export function place(anchor: string, source: string, ticketUrl?: string): SafeHtml {
   const slack = /^slack:([A-Z0-9]+):(\d+)\.(\d+)$/.exec(anchor);
   if (slack) return link(`https://slack.com/archives/${slack[1]}/p${slack[2]}${slack[3]}`, `Slack thread in ${slack[1]}`);
+  const channel = /^slack:([A-Z0-9]+)$/.exec(anchor);
+  if (channel) return link(`https://slack.com/archives/${channel[1]}`, `Slack channel ${channel[1]} (a thread of its own)`);
   if (anchor.startsWith('linear:')) return link(ticketUrl, `Linear issue ${anchor.slice('linear:'.length)}`);
   const schedule = /^(?:log:)?schedule:([^:]+)/.exec(anchor);
   if (schedule || source === 'schedule') {

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
@@ -7,6 +8,7 @@ import { postSlackEvent } from '../fakes/slack-signing.js';
 import { LINEAR_IDS, linearDelivery, type LinearEnvelopeFixture } from '../fixtures/linear/index.js';
 import { appMention, eventCallback, threadReply } from '../fixtures/slack/events.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
+import { runCliInProcess } from '../helpers/cli-context.js';
 import { startBridge } from '../helpers/start-bridge.js';
 import { until as waitFor } from '../helpers/until.js';
 import { LINEAR_KEY, LINEAR_SECRET, commentOn, labelAdded, labelRemoved, newIssue, quiet, startFakeLinearApi } from '../linear/linear-harness.js';
@@ -21,6 +23,7 @@ import { LINEAR_KEY, LINEAR_SECRET, commentOn, labelAdded, labelRemoved, newIssu
 const SLACK_SECRET = 'slack-signing-secret-surfaces-0123';
 const BOT_TOKEN = 'xoxb-0000-1111-surfaces-token';
 const API_KEY = 'surfaces-e2e-run-api-key';
+const CONSOLE_TOKEN = 'surfaces-console-admin-token-0123456789';
 const CHANNEL = SLACK_IDS.channel;
 const { agent, bug } = LINEAR_IDS.labels;
 
@@ -28,13 +31,14 @@ let slack: FakeSlackApi;
 let fake: FakeLinearApi;
 let emulator: RunningEmulator;
 let service: RunningService;
+let cwd: string;
 
 beforeAll(async () => {
   slack = await startFakeSlackApi({ token: BOT_TOKEN });
   slack.setChannel(CHANNEL, { name: 'dev' });
   fake = await startFakeLinearApi({ authorization: LINEAR_KEY, labels: [agent, bug] });
   emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
-  ({ service } = await startBridge({
+  ({ service, cwd } = await startBridge({
     agentApi: { baseUrl: emulator.baseUrl, apiKey: API_KEY },
     yaml: `tracker:\n  interval: 1s\nlinear:\n  labels:\n    agent: { config: { name: web }, slack_channel: ${CHANNEL} }\n`,
     env: {
@@ -44,6 +48,7 @@ beforeAll(async () => {
       LINEAR_API_KEY: LINEAR_KEY,
       LINEAR_WEBHOOK_SECRET: LINEAR_SECRET,
       LINEAR_API_URL: fake.url,
+      CONSOLE_ADMIN_TOKEN: CONSOLE_TOKEN,
     },
   }));
 });
@@ -73,6 +78,24 @@ const threadPosts = (ts: string) => slack.callsTo('chat.postMessage').filter((ca
 const updatesOf = (ts: string) => slack.callsTo('chat.update').filter((call) => call.args['ts'] === ts);
 const bodies = (identifier: string) => fake.comments(identifier).map((comment) => comment.body);
 const tsOf = (call: { response?: unknown }) => (call.response as { ts: string }).ts;
+
+/** A console page as the admin sees it (signed in through the form, as a browser would). */
+async function consolePage(path: string): Promise<string> {
+  const get = (to: string, cookie = '') => fetch(`${service.url}${to}`, { redirect: 'manual', headers: { cookie } });
+  const cookies = (response: Response) => response.headers.getSetCookie().map((line) => line.split(';')[0] ?? '');
+  const form = await get('/console/sign-in');
+  const csrf = /name="csrf" value="([^"]+)"/.exec(await form.text())?.[1] ?? '';
+  const answer = await fetch(`${service.url}/console/sign-in`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie: cookies(form).join('; '), 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ csrf, token: CONSOLE_TOKEN, next: '/console/runs' }).toString(),
+  });
+  const session = cookies(answer).find((line) => line.startsWith('agent_bridge_console=')) ?? '';
+  const page = await get(path, session);
+  expect(page.status).toBe(200);
+  return page.text();
+}
 
 /** An issue labelled `agent`: its run, and the top-level Slack message that carries it. */
 async function labelledIssue(title: string) {
@@ -145,6 +168,21 @@ describe('a Linear label with slack_channel: one run, carried by the issue and a
     expect(threadPosts(thread)).toHaveLength(3);
     expect(fake.comments(issue.identifier)).toHaveLength(4);
     expect(emulator.engine.followups(run.run_id)).toHaveLength(2);
+
+    // `runs get` names every place of the run.
+    const env = { AGENT_API_BASE_URL: emulator.baseUrl, AGENT_API_KEY: API_KEY, DATABASE_PATH: join(cwd, 'bridge.db') };
+    const shown = await runCliInProcess(['runs', 'get', run.run_id], env, cwd);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain(`Linear issue ${issue.id}`);
+    expect(shown.stdout).toContain(`Slack channel ${CHANNEL} (a thread of its own)`);
+    const json = await runCliInProcess(['runs', 'get', run.run_id, '--json'], env, cwd);
+    expect((JSON.parse(json.stdout) as { places: string[] }).places).toEqual([`linear:${issue.id}`, `slack:${CHANNEL}`]);
+
+    // So does the console's page of the run.
+    const page = await consolePage(`/console/run?id=${run.run_id}`);
+    const places = /data-testid="places">([\s\S]*?)<\/dd>/.exec(page)?.[1] ?? '';
+    expect(places).toContain(`Linear issue ${issue.id}`);
+    expect(places).toContain(`href="https://slack.com/archives/${CHANNEL}"`);
   });
 
   it('@agent stop in the Slack thread stops the run the issue carries; both places say who stopped it', async () => {

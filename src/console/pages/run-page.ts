@@ -85,6 +85,10 @@ export async function runPage(deps: ConsoleDeps, viewer: Viewer, runId: string, 
       <dd><code>${run.runId}</code></dd>
       <dt>Asked in</dt>
       <dd>${place(run.anchor, run.source, ticketUrl)} <span class="muted">(${run.source})</span></dd>
+      <dt>Places</dt>
+      <dd data-testid="places">
+        ${run.destinations.map((destination) => html`<div>${place(destination, run.source, destination === run.anchor ? ticketUrl : undefined)}</div>`)}
+      </dd>
       <dt>Asked by</dt>
       <dd>${person(starter ? requesterOf(starter) : undefined)}</dd>
       <dt>Started</dt>
