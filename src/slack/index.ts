@@ -16,6 +16,7 @@ import { HomeNotifier } from './home-notifier.js';
 import { routeChoices } from './home-view.js';
 import { SlackPlacesNotifier } from './places-notifier.js';
 import { UnfurlNotifier } from './unfurl.js';
+import { AssistantNotifier } from './assistant.js';
 
 /** What the Slack integration plugs into the service. */
 export interface SlackIntegration {
@@ -42,6 +43,7 @@ export async function startSlack(config: SlackConfig, intake: IntakeService, sto
     logger,
     routeChoices: routeChoices(config.channels),
     unfurlDomains: config.unfurlDomains,
+    settings: store.settings,
   });
   const access = slackAccessPolicy(config.allowedUsers);
   const transport = config.transport;
@@ -75,6 +77,7 @@ export async function startSlack(config: SlackConfig, intake: IntakeService, sto
       {
         home: new HomeNotifier({ client: slack.client, runs: store.operator, access }),
         unfurl: new UnfurlNotifier({ client: slack.client, runs: store.trackedRuns }),
+        assistant: new AssistantNotifier({ client: slack.client, settings: store.settings }),
       },
     ),
     enricher: new SlackPromptEnricher({ client: slack.client, botUserId: slack.botUserId }),

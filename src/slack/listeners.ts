@@ -1,7 +1,7 @@
 import type { AllMiddlewareArgs, App } from '@slack/bolt';
 import type { Logger } from '../core/ports/logger.js';
 import type { IntakeService } from '../core/intake/intake-service.js';
-import type { TrackedRunRepository, TriggerRepository } from '../core/ports/store.js';
+import type { SettingRepository, TrackedRunRepository, TriggerRepository } from '../core/ports/store.js';
 import { AGENT_HELP, cancelCommandTrigger, parseAgentCommand, promptCommandTrigger, statusText } from './agent-command.js';
 import type { TriggerInput } from '../core/ports/triggers.js';
 import { CANCEL_ACTION_ID } from './blocks.js';
@@ -15,6 +15,8 @@ import { readStartRunSubmission, startRunTrigger, submissionErrors } from './hom
 import { HOME_START_ACTION_ID, homeDestination, homeUserOf, START_RUN_CALLBACK_ID, startRunModal, type RouteChoice } from './home-view.js';
 import type { View } from '@slack/types';
 import { unfurlRow } from './unfurl.js';
+import { promptsRow, readAssistantThread, withAssistantStatus } from './assistant.js';
+import { assistantThreadKey } from '../core/ports/setting-keys.js';
 
 export interface ListenerDeps {
   intake: IntakeService;
@@ -33,6 +35,8 @@ export interface ListenerDeps {
   logger: Logger;
   /** The routes the Start a run modal offers (one per `slack.channels` entry and the default). */
   routeChoices: readonly RouteChoice[];
+  /** Remembers the assistant threads people open (their panel status is set only there). */
+  settings: Pick<SettingRepository, 'set'>;
   /** `slack.unfurl_domains`: links on these domains (or their subdomains) are previewed; empty = none. */
   unfurlDomains: readonly string[];
   /** `views.open` with a click's trigger_id: the one Slack call a listener makes (it must happen within 3 s). */
@@ -66,7 +70,8 @@ function humanMessage(event: Record<string, unknown>, deps: ListenerDeps): Slack
 export function registerListeners(app: App, deps: ListenerDeps): void {
   const access = slackAccessPolicy(deps.allowedUsers);
   const submit = async (input: TriggerInput | undefined, context: AllMiddlewareArgs['context'] & { retryNum?: number }) => {
-    const trigger = withHome(input);
+    const home = withHome(input);
+    const trigger = home && withAssistantStatus(home);
     if (!trigger) return;
     const { accepted } = await deps.intake.submit(trigger);
     deps.logger.debug(
@@ -144,6 +149,17 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
     const day = new Date(deps.now()).toISOString().slice(0, 10);
     const destination = homeDestination(user);
     await deps.intake.owe([{ key: `home:${user}:opened:${day}`, destination, kind: HOME_OPENED_KIND, payload: { kind: HOME_OPENED_KIND } }]);
+  });
+
+  // The assistant panel: a message in its thread is a DM to the bot (the `message` listener makes it a
+  // request as a mention's); here the thread is remembered, and its suggested prompts owed.
+  app.event('assistant_thread_started', async ({ event }) => {
+    const thread = readAssistantThread(event);
+    if (!thread) return;
+    await deps.settings.set(assistantThreadKey(thread.channel, thread.threadTs), thread.user);
+    if (!access.deny({ source: 'slack', payload: { requester: { platform: 'slack', id: thread.user } } })) {
+      await deps.intake.owe([promptsRow(thread.channel, thread.threadTs)]);
+    }
   });
 
   // A pasted session link: the preview is owed (stored) here and sent by the outbox. Someone

@@ -26,6 +26,7 @@ export interface SlackAppOptions {
   /** The routes the Home tab's Start a run modal offers. */
   routeChoices: ListenerDeps['routeChoices'];
   unfurlDomains: readonly string[];
+  settings: ListenerDeps['settings'];
 }
 
 export interface SlackApp {
@@ -115,6 +116,7 @@ export async function createSlackApp(options: SlackAppOptions): Promise<SlackApp
     logger: options.logger,
     routeChoices: options.routeChoices,
     unfurlDomains: options.unfurlDomains,
+    settings: options.settings,
     openModal: (triggerId, view) => modalClient.views.open({ trigger_id: triggerId, view }),
   });
   return { app, receiver: receiver instanceof HTTPReceiver ? receiver : undefined, client, botUserId: identity.user_id, botId: identity.bot_id, scrub };

@@ -6,7 +6,7 @@ import { homeDestination } from '../../src/slack/home-view.js';
 import { sendToAgentKey } from '../../src/slack/shortcut.js';
 import { startFakeSlackApi, type FakeSlackApi, type SlackCall } from '../fakes/slack-api.js';
 import { postSlackEvent, postSlackInteraction } from '../fakes/slack-signing.js';
-import { appMention, eventCallback } from '../fixtures/slack/events.js';
+import { appMention, directMessage, eventCallback } from '../fixtures/slack/events.js';
 import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
 import { homeStartClick, sendToAgentShortcut, startRunSubmission } from '../fixtures/slack/interactions.js';
 import { startBridge } from '../helpers/start-bridge.js';
@@ -257,5 +257,81 @@ describe('link previews (link_shared → chat.unfurl)', () => {
     await postSlackEvent(events, SECRET, linkShared(ALLOWED, [{ domain: 'example.com', url: 'https://example.com/sessions/1' }]));
     await postSlackEvent(events, SECRET, linkShared(REFUSED, [{ domain: '127.0.0.1', url: 'http://127.0.0.1/sessions/1' }]));
     expect(await rows()).toBe(before);
+  });
+});
+
+describe('the assistant panel', () => {
+  const DM = SLACK_IDS.dm;
+  const threadStarted = (user: string, threadTs: string) =>
+    eventCallback({
+      type: 'assistant_thread_started',
+      assistant_thread: { user_id: user, channel_id: DM, thread_ts: threadTs, context: { channel_id: CHANNEL, team_id: SLACK_IDS.team, enterprise_id: null } },
+      event_ts: nextTs(),
+    });
+  const statusesOf = (threadTs: string) =>
+    slack
+      .callsTo('assistant.threads.setStatus')
+      .filter((call) => call.args['thread_ts'] === threadTs)
+      .map((call) => call.args['status']);
+
+  it('suggests prompts on open; a message starts a run in the thread, the panel shows a status while it works, cleared at the end', async () => {
+    const threadTs = nextTs();
+    expect((await postSlackEvent(events, SECRET, threadStarted(ALLOWED, threadTs))).status).toBe(200);
+    const prompts = await until(
+      () => slack.callsTo('assistant.threads.setSuggestedPrompts').find((call) => call.args['thread_ts'] === threadTs),
+      'the prompts',
+    );
+    expect(prompts.args['channel_id']).toBe(DM);
+    expect((prompts.args['prompts'] as unknown[]).length).toBeGreaterThan(0);
+
+    const message = directMessage({ user: ALLOWED, thread_ts: threadTs, text: 'Make the CI cache work again' });
+    expect((await postSlackEvent(events, SECRET, eventCallback(message))).status).toBe(200);
+    const run = await until(() => emulator.engine.list({}).runs.find((candidate) => candidate.title === 'Make the CI cache work again'), 'the run');
+    // The thread shows the run as a mention's thread does: the status message in it.
+    await until(
+      () => slack.callsTo('chat.postMessage').find((call) => call.args['channel'] === DM && call.args['thread_ts'] === threadTs),
+      'the status message',
+    );
+    await until(() => statusesOf(threadTs).includes('is working on it…'), 'the working status');
+    emulator.engine.drive(run.run_id, 'INPROGRESS');
+    emulator.engine.drive(run.run_id, 'SUCCEEDED');
+    await until(() => statusesOf(threadTs).at(-1) === '', 'the status cleared');
+    await until(
+      async () => (await service.store.outbox.list({ destination: `slack:assistant:${DM}:${threadTs}` })).every((row) => row.state === 'sent'),
+      'the panel rows',
+    );
+    expect(statusesOf(threadTs).at(-1)).toBe('');
+    expect(
+      statusesOf(threadTs)
+        .slice(0, -1)
+        .every((status) => status === 'is working on it…'),
+    ).toBe(true);
+  });
+
+  it('someone not in allowed_users gets no prompts, and the same private answer as for a mention', async () => {
+    const threadTs = nextTs();
+    await postSlackEvent(events, SECRET, threadStarted(REFUSED, threadTs));
+    const message = directMessage({ user: REFUSED, thread_ts: threadTs, text: 'deploy it' });
+    await postSlackEvent(events, SECRET, eventCallback(message));
+    const answer = await slack.waitForCall('chat.postEphemeral', (call) => call.args['thread_ts'] === threadTs);
+    expect(answer.args['user']).toBe(REFUSED);
+    expect(String(answer.args['text'])).toContain('slack.allowed_users');
+    const mention = appMention({ channel: CHANNEL, user: REFUSED, text: `<@${SLACK_IDS.botUser}> deploy it` });
+    await postSlackEvent(events, SECRET, eventCallback(mention));
+    const mentionAnswer = await slack.waitForCall('chat.postEphemeral', (call) => call.args['thread_ts'] === mention['ts']);
+    expect(answer.args['text']).toBe(mentionAnswer.args['text']);
+    expect(slack.callsTo('assistant.threads.setSuggestedPrompts').filter((call) => call.args['thread_ts'] === threadTs)).toEqual([]);
+    expect(statusesOf(threadTs)).toEqual([]);
+  });
+
+  it('a plain direct-message thread (not an assistant thread) gets no panel status', async () => {
+    const threadTs = nextTs();
+    await postSlackEvent(events, SECRET, eventCallback(directMessage({ user: ALLOWED, thread_ts: threadTs, text: 'Rename the build job' })));
+    await until(() => emulator.engine.list({}).runs.find((candidate) => candidate.title === 'Rename the build job'), 'the run');
+    await until(
+      async () => (await service.store.outbox.list({ destination: `slack:assistant:${DM}:${threadTs}` })).some((row) => row.state === 'sent'),
+      'the panel row',
+    );
+    expect(statusesOf(threadTs)).toEqual([]);
   });
 });

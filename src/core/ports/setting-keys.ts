@@ -25,3 +25,8 @@ export function anchorAliasKey(anchor: string): string {
 export function schedulePausedKey(schedule: string): string {
   return `schedule_paused:${schedule}`;
 }
+
+/** A Slack assistant thread (the AI app panel) the person opened: who opened it (Slack's edge sets it). */
+export function assistantThreadKey(channel: string, threadTs: string): string {
+  return `assistant_thread:${channel}:${threadTs}`;
+}
