@@ -15,6 +15,7 @@ import { readStartRunSubmission, startRunTrigger, submissionErrors } from './hom
 import { HOME_START_ACTION_ID, homeDestination, homeUserOf, START_RUN_CALLBACK_ID, startRunModal, type RouteChoice } from './home-view.js';
 import type { View } from '@slack/types';
 import { unfurlRow } from './unfurl.js';
+import { slackFiles } from './files.js';
 import { promptsRow, readAssistantThread, withAssistantStatus } from './assistant.js';
 import { assistantThreadKey } from '../core/ports/setting-keys.js';
 
@@ -51,15 +52,19 @@ function withHome(trigger: TriggerInput | undefined): TriggerInput | undefined {
   return { ...trigger, payload: { ...trigger.payload, destinations: [...trigger.payload.destinations, home] } };
 }
 
-/** A human's plain message (no subtype: edits, joins, deletions and bot posts never trigger). */
+/**
+ * A human's plain message (no subtype: edits, joins, deletions and bot posts never trigger), or one
+ * with files (`file_share`), whose files are listed with the request.
+ */
 function humanMessage(event: Record<string, unknown>, deps: ListenerDeps): SlackMessage | undefined {
-  if (event['subtype'] !== undefined || event['bot_id'] !== undefined) return undefined;
+  if ((event['subtype'] !== undefined && event['subtype'] !== 'file_share') || event['bot_id'] !== undefined) return undefined;
   const { channel, user, text, ts } = event;
   if (typeof channel !== 'string' || typeof user !== 'string' || typeof ts !== 'string' || typeof text !== 'string') return undefined;
   if (user === deps.botUserId) return undefined;
   const threadTs = typeof event['thread_ts'] === 'string' ? event['thread_ts'] : undefined;
   const channelType = typeof event['channel_type'] === 'string' ? event['channel_type'] : undefined;
-  return { channel, user, text, ts, ...(threadTs && { thread_ts: threadTs }), ...(channelType && { channel_type: channelType }) };
+  const files = slackFiles(event['files']);
+  return { channel, user, text, ts, ...(threadTs && { thread_ts: threadTs }), ...(channelType && { channel_type: channelType }), ...(files && { files }) };
 }
 
 /**

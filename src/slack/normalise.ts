@@ -1,6 +1,7 @@
 import { intentOf } from '../core/intake/keywords.js';
 import { titleFrom } from '../core/title.js';
 import type { TriggerInput } from '../core/ports/triggers.js';
+import { withAttachments, type AttachedFile } from '../core/attachments.js';
 import { plainSlackText } from './slack-text.js';
 
 /** The fields of a Slack message event we act on (Bolt's types are unions too wide to use here). */
@@ -11,6 +12,8 @@ export interface SlackMessage {
   ts: string;
   thread_ts?: string;
   channel_type?: string;
+  /** Files attached to the message (`subtype: file_share`): listed with the request, never fetched. */
+  files?: AttachedFile[];
 }
 
 export type Followups = 'all' | 'mentions';
@@ -61,7 +64,7 @@ export function addressedTrigger(message: SlackMessage, botUserId: string): Trig
     source: 'slack',
     anchor,
     payload: {
-      prompt: intent.text,
+      prompt: withAttachments(intent.text, message.files),
       title: titleFrom(intent.text),
       origin: { source: 'slack', channel: message.channel },
       destinations: [anchor],
@@ -80,7 +83,7 @@ export function replyTrigger(message: SlackMessage): TriggerInput {
     source: 'slack',
     anchor: threadKey(message.channel, message.thread_ts ?? message.ts),
     payload: {
-      message: plainSlackText(message.text),
+      message: withAttachments(plainSlackText(message.text), message.files),
       requester: { platform: 'slack', id: message.user, name: `<@${message.user}>` },
       reference: { channel: message.channel, ts: message.ts },
     },
@@ -95,6 +98,6 @@ export function messageTrigger(message: SlackMessage, botUserId: string, followu
   if (message.channel_type === 'im') return addressedTrigger(message, botUserId);
   if (mentionsBot(message.text, botUserId)) return undefined;
   const inThread = message.thread_ts !== undefined && message.thread_ts !== message.ts;
-  if (!inThread || followups !== 'all' || !message.text.trim()) return undefined;
+  if (!inThread || followups !== 'all' || (!message.text.trim() && !message.files)) return undefined;
   return replyTrigger(message);
 }

@@ -5,7 +5,7 @@ import type { RunningService } from '../../src/main.js';
 import { messageKey } from '../../src/slack/normalise.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
 import { postSlackEvent, postSlackForm } from '../fakes/slack-signing.js';
-import { appMention, eventCallback } from '../fixtures/slack/events.js';
+import { appMention, eventCallback, threadReply } from '../fixtures/slack/events.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
 import { slashCommand } from '../fixtures/slack/interactions.js';
 import { startBridge } from '../helpers/start-bridge.js';
@@ -143,5 +143,42 @@ describe('how much is said', () => {
     emulator.engine.drive(run.run_id, 'SUCCEEDED');
     await until(() => threadPosts(ts).length === 2, 'the end message');
     expect(threadPosts(ts).map((call) => text(call).includes('needs your input'))).toEqual([false, false]);
+  });
+});
+
+/** A file as Slack sends it in a message event: the bytes behind url_private need the bot token. */
+const slackFile = (name: string) => ({
+  id: 'F0FILE0001',
+  name,
+  title: name,
+  mimetype: 'application/pdf',
+  filetype: 'pdf',
+  size: 12_600,
+  url_private: `https://files.slack.com/files-pri/T0-F0FILE0001/${name}`,
+  url_private_download: `https://files.slack.com/files-pri/T0-F0FILE0001/download/${name}?t=xoxe-secret`,
+  permalink: `https://acme.slack.com/files/U0-F0FILE0001/${name}`,
+});
+
+describe('files in a request', () => {
+  it('a mention with a file lists its name, type, size and permalink in the prompt — never url_private or a token', async () => {
+    const event = appMention({ channel: OPEN, text: `<@${SLACK_IDS.botUser}> summarise the attached report`, files: [slackFile('q3-report.pdf')] });
+    await postSlackEvent(events, SECRET, eventCallback(event));
+    const run = await until(() => runFor(OPEN, event['ts'] as string), 'the run');
+    expect(run.prompt).toContain('- q3-report.pdf (application/pdf, 12.3 KB): https://acme.slack.com/files/U0-F0FILE0001/q3-report.pdf');
+    expect(run.prompt).not.toContain('files-pri');
+    expect(run.prompt).not.toContain('xox');
+    expect(run.title).toBe('summarise the attached report');
+  });
+
+  it('a reply with a file (subtype file_share) reaches the run as a follow-up listing it', async () => {
+    const ts = await mention(OPEN, 'look at the logs I will send');
+    const run = await until(() => runFor(OPEN, ts), 'the run');
+    const reply = threadReply({ channel: OPEN, thread_ts: ts, text: 'here they are', subtype: 'file_share', files: [slackFile('build.log')] });
+    expect((await postSlackEvent(events, SECRET, eventCallback(reply))).status).toBe(200);
+    await until(() => emulator.engine.followups(run.run_id).length === 1, 'the follow-up');
+    const message = emulator.engine.followups(run.run_id)[0]?.message ?? '';
+    expect(message.startsWith('here they are')).toBe(true);
+    expect(message).toContain('- build.log (application/pdf, 12.3 KB): https://acme.slack.com/files/U0-F0FILE0001/build.log');
+    expect(message).not.toContain('files-pri');
   });
 });
