@@ -5,7 +5,13 @@ import { parse } from 'yaml';
 import { ROOT } from '../helpers/spawn-cli.js';
 
 interface Manifest {
-  features: { slash_commands: Array<{ command: string; url: string }> };
+  features: {
+    slash_commands: Array<{ command: string; url: string }>;
+    app_home: { home_tab_enabled: boolean; messages_tab_enabled: boolean };
+    shortcuts: Array<{ type: string; callback_id: string }>;
+    assistant_view?: { assistant_description: string };
+    unfurl_domains: string[];
+  };
   oauth_config: { scopes: { bot: string[] } };
   settings: { event_subscriptions: { request_url: string; bot_events: string[] }; interactivity: { is_enabled: boolean; request_url: string } };
 }
@@ -17,12 +23,15 @@ describe('manifest.yml', () => {
     expect([...manifest.oauth_config.scopes.bot].sort()).toEqual(
       [
         'app_mentions:read',
+        'assistant:write',
         'channels:history',
         'channels:read',
         'chat:write',
         'commands',
         'groups:history',
         'im:history',
+        'links:read',
+        'links:write',
         'reactions:write',
         'users:read',
       ].sort(),
@@ -30,7 +39,22 @@ describe('manifest.yml', () => {
   });
 
   it('subscribes to the events the listeners handle', () => {
-    expect([...manifest.settings.event_subscriptions.bot_events].sort()).toEqual(['app_mention', 'message.channels', 'message.groups', 'message.im']);
+    expect([...manifest.settings.event_subscriptions.bot_events].sort()).toEqual([
+      'app_home_opened',
+      'app_mention',
+      'assistant_thread_started',
+      'link_shared',
+      'message.channels',
+      'message.groups',
+      'message.im',
+    ]);
+  });
+
+  it('turns on Slack’s own places: the Home tab, the Send to agent shortcut, the assistant panel and link previews', () => {
+    expect(manifest.features.app_home).toMatchObject({ home_tab_enabled: true, messages_tab_enabled: true });
+    expect(manifest.features.shortcuts).toEqual([expect.objectContaining({ type: 'message', callback_id: 'send_to_agent' })]);
+    expect(manifest.features.assistant_view?.assistant_description).toBeTruthy();
+    expect(manifest.features.unfurl_domains.length).toBeGreaterThan(0);
   });
 
   it('sends events, interactivity and /agent to the one route', () => {
