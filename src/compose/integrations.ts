@@ -8,6 +8,7 @@ import type { AppConfig } from '../config/types.js';
 import type { Logger } from '../core/ports/logger.js';
 import type { IntakeService } from '../core/intake/intake-service.js';
 import type { Store } from '../core/ports/store.js';
+import { keyPageUrl } from '../people/key-page.js';
 import { startEmulator, type RunningEmulator } from '../emulator/index.js';
 
 /** The Slack integration when configured (loaded lazily: Bolt is large and unused when Slack is off). */
@@ -31,6 +32,7 @@ export async function slackIntegration(config: AppConfig, intake: IntakeService,
       followups: slack.followups,
       allowedUsers: slack.allowedUsers,
       admins: config.console.admins,
+      keyPageUrl: keyPageUrl(config.http.publicUrl),
       channels: slack.channels,
       unfurlDomains: slack.unfurlDomains,
     },

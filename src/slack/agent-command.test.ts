@@ -9,6 +9,11 @@ describe('parseAgentCommand', () => {
     ['status', { kind: 'status' }],
     ['cancel run_123', { kind: 'cancel', runId: 'run_123' }],
     ['cancel', { kind: 'cancel', runId: undefined }],
+    ['connect', { kind: 'connect' }],
+    ['Disconnect', { kind: 'disconnect' }],
+    ['whoami ', { kind: 'whoami' }],
+    ['connect the billing service', { kind: 'prompt', text: 'connect the billing service' }],
+    ['whoami and what can you do', { kind: 'prompt', text: 'whoami and what can you do' }],
     ['fix the status page', { kind: 'prompt', text: 'fix the status page' }],
     ['  cancelled builds should retry', { kind: 'prompt', text: 'cancelled builds should retry' }],
   ])('%j', (text, command) => {

@@ -3,8 +3,18 @@ import { titleFrom } from '../core/title.js';
 import type { TriggerInput } from '../core/ports/triggers.js';
 import { plainSlackText } from './slack-text.js';
 
-/** `/agent …`: only `status`, `help` and `cancel` as the first word are subcommands; anything else is a prompt. */
-export type AgentCommand = { kind: 'help' } | { kind: 'status' } | { kind: 'cancel'; runId: string | undefined } | { kind: 'prompt'; text: string };
+/**
+ * `/agent …`: only `status`, `help`, `cancel`, `connect`, `disconnect` and `whoami` as the first word
+ * are subcommands; anything else is a prompt.
+ */
+export type AgentCommand =
+  | { kind: 'help' }
+  | { kind: 'status' }
+  | { kind: 'cancel'; runId: string | undefined }
+  | { kind: 'connect' }
+  | { kind: 'disconnect' }
+  | { kind: 'whoami' }
+  | { kind: 'prompt'; text: string };
 
 export function parseAgentCommand(text: string): AgentCommand {
   const trimmed = text.trim();
@@ -17,6 +27,11 @@ export function parseAgentCommand(text: string): AgentCommand {
       return { kind: 'status' };
     case 'cancel':
       return { kind: 'cancel', runId: rest[0] };
+    // Alone only: "connect the billing service" is a request, not a subcommand.
+    case 'connect':
+    case 'disconnect':
+    case 'whoami':
+      return rest.length === 0 ? { kind: first.toLowerCase() as 'connect' | 'disconnect' | 'whoami' } : { kind: 'prompt', text: trimmed };
     default:
       return { kind: 'prompt', text: trimmed };
   }
@@ -28,6 +43,7 @@ export const AGENT_HELP = [
   '• Reply in the thread to steer the run; `@agent stop` or the *Cancel* button stops it.',
   '• `/agent status` lists this channel’s active runs.',
   '• `/agent cancel <run-id>` stops a run: from its channel, one you started, or any as an admin.',
+  '• `/agent connect` links the page where you connect your own API key, so runs you ask for are yours; `/agent whoami` says whether one is connected; `/agent disconnect` removes it.',
   '• `/agent help` shows this.',
 ].join('\n');
 
@@ -81,4 +97,33 @@ export function promptCommandTrigger(command: { channel_id: string; user_id: str
       requester: { platform: 'slack', id: command.user_id, name: `<@${command.user_id}>` },
     },
   };
+}
+
+/**
+ * The private answer to `/agent connect`. The key is pasted on the console, never in Slack (whose
+ * servers would keep it). Until Sign in with Slack exists, a console admin sets it for the person.
+ */
+export function connectText(user: string, pageUrl: string | undefined): string {
+  const where = pageUrl
+    ? `<${pageUrl}|the key page of the web console>`
+    : 'the key page of the web console (/console/keys; PUBLIC_URL is not set, so I cannot link it)';
+  return [
+    `Connect your personal API key on ${where} — never paste it here: Slack would keep a copy.`,
+    `For now a console admin sets it there for your Slack user ID \`${user}\` (Sign in with Slack is not available yet). It is checked with the run API before it is saved, and only its last 4 characters are ever shown.`,
+  ].join('\n');
+}
+
+/** The private answer to `/agent whoami`: whether a key is connected, its last 4, when, and when last used. */
+export function whoamiText(key: { lastFour: string; connectedAt: number; lastUsedAt: number | null } | undefined, nowMs: number): string {
+  if (!key)
+    return 'No personal API key is connected: runs you ask for use the service’s key (or are refused, if this service requires your own). `/agent connect` says how to connect one.';
+  const used = key.lastUsedAt === null ? 'not used yet' : `last used ${age(key.lastUsedAt, nowMs)} ago`;
+  return `Your personal API key ending in \`${key.lastFour}\` is connected (connected ${age(key.connectedAt, nowMs)} ago, ${used}). \`/agent disconnect\` removes it.`;
+}
+
+/** The private answer to `/agent disconnect`. */
+export function disconnectText(removed: boolean): string {
+  return removed
+    ? 'Your personal API key is removed from this service. Runs you ask for from now on use the service’s key (or are refused, if this service requires your own). Revoke the key in the run API too if you no longer need it.'
+    : 'No personal API key was connected, so there was nothing to remove.';
 }

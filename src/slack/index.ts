@@ -37,6 +37,8 @@ export async function startSlack(config: SlackConfig, intake: IntakeService, sto
     followups: config.followups,
     allowedUsers: config.allowedUsers,
     admins: config.admins,
+    personKeys: store.personKeys,
+    keyPageUrl: config.keyPageUrl,
     intake,
     trackedRuns: store.trackedRuns,
     triggers: store.triggers,

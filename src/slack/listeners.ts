@@ -1,8 +1,17 @@
 import type { AllMiddlewareArgs, App } from '@slack/bolt';
 import type { Logger } from '../core/ports/logger.js';
 import type { IntakeService } from '../core/intake/intake-service.js';
-import type { SettingRepository, TrackedRunRepository, TriggerRepository } from '../core/ports/store.js';
-import { AGENT_HELP, cancelCommandTrigger, parseAgentCommand, promptCommandTrigger, statusText } from './agent-command.js';
+import type { PersonKeyRepository, SettingRepository, TrackedRunRepository, TriggerRepository } from '../core/ports/store.js';
+import {
+  AGENT_HELP,
+  cancelCommandTrigger,
+  connectText,
+  disconnectText,
+  parseAgentCommand,
+  promptCommandTrigger,
+  statusText,
+  whoamiText,
+} from './agent-command.js';
 import type { TriggerInput } from '../core/ports/triggers.js';
 import { CANCEL_ACTION_ID } from './blocks.js';
 import { cancelGrant, cancelRefusal, starterOf } from './cancel-permission.js';
@@ -27,6 +36,10 @@ export interface ListenerDeps {
   triggers: Pick<TriggerRepository, 'getByKey'>;
   /** `console.admins`: Slack user IDs who may cancel any run from anywhere. */
   admins: readonly string[];
+  /** People's keys for `/agent whoami` and `/agent disconnect` (only what may be shown is read). */
+  personKeys: Pick<PersonKeyRepository, 'get' | 'remove'>;
+  /** The console page where a person's key is connected (`/agent connect`); undefined without PUBLIC_URL. */
+  keyPageUrl: string | undefined;
   /** `slack.allowed_users`; empty = everyone. */
   allowedUsers: readonly string[];
   now: () => number;
@@ -125,6 +138,9 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
     if (parsed.kind === 'help') return say(AGENT_HELP);
     // Before status too: someone not allowed to use the bot sees no runs.
     if (!allowed) return say('Sorry, only the people listed in this service’s slack.allowed_users can see, start, steer or stop runs here.');
+    if (parsed.kind === 'connect') return say(connectText(command.user_id, deps.keyPageUrl));
+    if (parsed.kind === 'whoami') return say(whoamiText(await deps.personKeys.get(command.user_id), deps.now()));
+    if (parsed.kind === 'disconnect') return say(disconnectText(await deps.personKeys.remove(command.user_id)));
     if (parsed.kind === 'status') return say(statusText(await deps.trackedRuns.listTrackedByAnchorPrefix(`slack:${command.channel_id}:`, 20), deps.now()));
     if (parsed.kind === 'cancel') {
       if (!parsed.runId) return say('Which run? Use `/agent cancel <run-id>`; `/agent status` lists them.');

@@ -22,6 +22,8 @@ export interface SlackAppOptions {
   trackedRuns: ListenerDeps['trackedRuns'];
   triggers: ListenerDeps['triggers'];
   admins: readonly string[];
+  personKeys: ListenerDeps['personKeys'];
+  keyPageUrl: string | undefined;
   logger: Logger;
   /** The routes the Home tab's Start a run modal offers. */
   routeChoices: ListenerDeps['routeChoices'];
@@ -108,6 +110,8 @@ export async function createSlackApp(options: SlackAppOptions): Promise<SlackApp
     trackedRuns: options.trackedRuns,
     triggers: options.triggers,
     admins: options.admins,
+    personKeys: options.personKeys,
+    keyPageUrl: options.keyPageUrl,
     allowedUsers: options.allowedUsers,
     now: Date.now,
     followups: options.followups,

@@ -11,6 +11,8 @@ export interface SlackConfig {
   allowedUsers: string[];
   /** `console.admins`: may cancel any run with `/agent cancel` from anywhere. */
   admins: string[];
+  /** Where `/agent connect` sends people to connect their key (the console's key page); undefined without PUBLIC_URL. */
+  keyPageUrl: string | undefined;
   /** `slack.channels`: channel ID (or `*`) → route; the Home tab's Start a run offers one choice per entry. */
   channels: Readonly<Record<string, { config?: { name?: unknown } }>>;
   /** `slack.unfurl_domains`: session-link domains whose pasted links unfurl. */

@@ -54,6 +54,17 @@ describeEachStore((adapter) => {
     });
   });
 
+  describe('runs.addDestination', () => {
+    it('adds each place once, after the others; an unknown run changes nothing', async () => {
+      await store.trackedRuns.insert({ ...aRun('run_d'), destinations: ['linear:issue-1'] }, 100);
+      expect(await store.trackedRuns.addDestination('run_d', 'slack:C1:1700.1', 200)).toBe(true);
+      expect(await store.trackedRuns.addDestination('run_d', 'slack:C1:1700.1', 300)).toBe(false);
+      expect(await store.trackedRuns.addDestination('run_d', 'linear:issue-1', 300)).toBe(false);
+      expect(await store.trackedRuns.addDestination('nope', 'slack:C1:1700.1', 300)).toBe(false);
+      expect((await store.trackedRuns.get('run_d'))?.destinations).toEqual(['linear:issue-1', 'slack:C1:1700.1']);
+    });
+  });
+
   describe('runs.recordTransition', () => {
     it('writes the observation and its outbox rows when the transition matches', async () => {
       await store.trackedRuns.insert(aRun('r1'), 0);

@@ -61,6 +61,7 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
   private readonly retrackRow;
   private readonly insertRow;
   private readonly addMove;
+  private readonly addPlace;
   private readonly observedState;
 
   constructor(
@@ -129,6 +130,10 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
     this.addMove = db.prepare<{ runId: string; move: string; now: number }>(
       `UPDATE tracked_runs SET workflow_moves = json_insert(workflow_moves, '$[#]', @move), updated_at = @now
        WHERE run_id = @runId AND NOT EXISTS (SELECT 1 FROM json_each(tracked_runs.workflow_moves) WHERE value = @move)`,
+    );
+    this.addPlace = db.prepare<{ runId: string; destination: string; now: number }>(
+      `UPDATE tracked_runs SET destinations = json_insert(destinations, '$[#]', @destination), updated_at = @now
+       WHERE run_id = @runId AND NOT EXISTS (SELECT 1 FROM json_each(tracked_runs.destinations) WHERE value = @destination)`,
     );
     this.observedState = db.prepare<{ runId: string; transition: number; state: string; serverUpdatedAt: string | null; now: number }>(
       `INSERT INTO run_states (run_id, transition, state, server_updated_at, observed_at)
@@ -228,5 +233,9 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
 
   async recordWorkflowMove(runId: string, move: string, now: number): Promise<boolean> {
     return this.db.transaction(() => this.addMove.run({ runId, move, now }).changes > 0).immediate();
+  }
+
+  async addDestination(runId: string, destination: string, now: number): Promise<boolean> {
+    return this.db.transaction(() => this.addPlace.run({ runId, destination, now }).changes > 0).immediate();
   }
 }

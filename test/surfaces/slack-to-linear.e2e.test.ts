@@ -134,6 +134,17 @@ describe('a Slack mention naming a Linear issue binds the run to it', () => {
     const reply = threadReply({ channel: CHANNEL, thread_ts: second, user: SLACK_IDS.user, text: 'and cache the results' });
     expect((await postSlackEvent(`${service.url}/slack/events`, SLACK_SECRET, eventCallback(reply))).status).toBe(200);
     await until(() => emulator.engine.followups(run.run_id).some((f) => f.message.includes('cache the results')), 'the reply as a follow-up');
+
+    // The joining thread is one of the run's places now: its end is announced there once, as in the first thread.
+    expect((await service.store.trackedRuns.get(run.run_id))?.destinations).toContain(`slack:${CHANNEL}:${second}`);
+    await quiet(service);
+    emulator.engine.drive(run.run_id, 'SUCCEEDED');
+    await until(() => threadPosts(second).some((call) => /Done/.test(text(call))), 'the end in the joining thread');
+    await until(() => threadPosts(first).some((call) => /Done/.test(text(call))), 'the end in the first thread');
+    await until(() => bodies(issue.identifier).some((body) => body.startsWith('✅')), 'the end on the issue');
+    await quiet(service);
+    for (const thread of [first, second]) expect(threadPosts(thread).filter((call) => /Done/.test(text(call)))).toHaveLength(1);
+    expect(bodies(issue.identifier).filter((body) => body.startsWith('✅'))).toHaveLength(1);
   });
 
   it.each([

@@ -51,6 +51,8 @@ interface Settlement {
   effects: TriggerEffects;
   /** Another anchor to make the run's current one once the trigger is finished (an issue the run is bound to). */
   alsoLink?: string;
+  /** A place to add to the run once the trigger is finished (a thread that joined an issue's run). */
+  addPlace?: string;
 }
 
 const settle = (outcome: TriggerOutcome, effects: TriggerEffects = {}): Settlement => ({ outcome, effects });
@@ -96,6 +98,7 @@ export class IntakeWorker {
       if (settlement && (await this.finish(trigger, settlement.outcome, settlement.effects))) {
         const runId = settlement.outcome.runId;
         if (settlement.alsoLink && runId) await store.anchors.link(settlement.alsoLink, runId, clock.now());
+        if (settlement.addPlace && runId) await store.trackedRuns.addDestination(runId, settlement.addPlace, clock.now());
       }
       return true;
     } finally {
@@ -155,11 +158,10 @@ export class IntakeWorker {
     if (binding?.kind === 'join') {
       const joined = await this.sendFollowup(trigger, binding.runId, payload.prompt, payload.reference);
       const owed = [...(joined.effects.owed ?? []), joinedNotice(trigger, binding.issue, binding.runId)];
-      return settle(joined.outcome, {
-        ...joined.effects,
-        ...(joined.outcome.state === 'done' && { link: { anchor: trigger.anchor, runId: binding.runId } }),
-        owed,
-      });
+      const done = joined.outcome.state === 'done';
+      const effects = { ...joined.effects, ...(done && { link: { anchor: trigger.anchor, runId: binding.runId } }), owed };
+      // The thread becomes one of the run's places: the tracker announces the run's next states there too.
+      return { ...settle(joined.outcome, effects), ...(done && { addPlace: trigger.anchor }) };
     }
     const issue = binding?.kind === 'bind' ? binding.issue : undefined;
     const optioned = applyRequestOptions(trigger, payload, resolveRoute(this.deps.routing, payload.origin));

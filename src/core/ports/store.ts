@@ -231,6 +231,12 @@ export interface TrackedRunRepository {
    * was added; false if it was there or the run is unknown.
    */
   recordWorkflowMove(runId: string, move: string, now: number): Promise<boolean>;
+  /**
+   * Adds `destination` to the run's destinations unless it is there already, in one statement (a
+   * Slack thread that joined an issue's run becomes one of its places). True if it was added; false
+   * if it was there or the run is unknown.
+   */
+  addDestination(runId: string, destination: string, now: number): Promise<boolean>;
 }
 
 /** Which run belongs to which thread / issue (the anchor). */

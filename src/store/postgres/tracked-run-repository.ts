@@ -161,4 +161,14 @@ export class PostgresTrackedRunRepository implements TrackedRunRepository {
     );
     return added > 0;
   }
+
+  async addDestination(runId: string, destination: string, now: number): Promise<boolean> {
+    const added = await changes(
+      this.pool,
+      `UPDATE tracked_runs SET destinations = (destinations::jsonb || to_jsonb(@destination::text))::text, updated_at = @now
+       WHERE run_id = @runId AND NOT jsonb_exists(destinations::jsonb, @destination::text)`,
+      { runId, destination, now },
+    );
+    return added > 0;
+  }
 }
