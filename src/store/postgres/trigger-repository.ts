@@ -58,6 +58,10 @@ WHERE id = (
   AND triggers.next_attempt_at <= @now
 RETURNING *`;
 
+/** See `noteGrowth`. */
+const ANALYZE_AFTER_ROWS = 500;
+const ANALYZE_EVERY_MS = 5_000;
+
 /** Strings bound inside an array: `bindable` as for a single value (U+0000 → U+FFFD), nulls kept. */
 const texts = (values: ReadonlyArray<string | null | undefined>): Array<string | null> =>
   values.map((value) => (value == null ? null : (bindable(value) as string)));
@@ -169,6 +173,8 @@ SELECT inserted.*, (SELECT count(*) FROM woken) AS woken FROM inserted`;
 
 export class PostgresTriggerRepository implements TriggerRepository {
   private batch: PendingEnqueue[] = [];
+  private storedSinceAnalyze = 0;
+  private lastAnalyzeAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -234,6 +240,7 @@ export class PostgresTriggerRepository implements TriggerRepository {
       rememberKeys: texts(remembered.map((entry) => entry.key)),
       rememberNows: remembered.map((entry) => entry.now),
     });
+    this.noteGrowth(inserted.length);
     const stored = new Map(inserted.map((found) => [found.key, toTrigger(found)]));
     // Keys this batch did not store were stored before (or by another replica meanwhile): read them now.
     const missing = items.map((item) => bindable(item.trigger.key) as string).filter((key) => !stored.has(key));
@@ -253,6 +260,26 @@ export class PostgresTriggerRepository implements TriggerRepository {
       const existing = mine ?? earlier.get(key);
       if (!existing) throw new Error(`trigger ${item.trigger.key} conflicted but cannot be read`);
       return { inserted: false, trigger: existing };
+    });
+  }
+
+  /**
+   * Keeps the planner's statistics of the queues current while a burst fills them. The claims must
+   * walk `triggers_unfinished` / `outbox_unsent` in id order and stop at the first claimable row;
+   * with statistics that still say "hardly anything pending" (a new database, or a big one whose
+   * autovacuum has not analysed since the burst began) PostgreSQL instead reads every pending row,
+   * checks each one's anchor and sorts them, on every claim: a backlog of n rows drains in n² time.
+   * One ANALYZE (a sample, not a scan) after every ANALYZE_AFTER_ROWS new triggers, at most every
+   * ANALYZE_EVERY_MS, in the background.
+   */
+  private noteGrowth(rows: number): void {
+    this.storedSinceAnalyze += rows;
+    const now = Date.now();
+    if (this.storedSinceAnalyze < ANALYZE_AFTER_ROWS || now - this.lastAnalyzeAt < ANALYZE_EVERY_MS) return;
+    this.storedSinceAnalyze = 0;
+    this.lastAnalyzeAt = now;
+    this.pool.query('ANALYZE triggers, outbox').catch(() => {
+      // Statistics are an optimisation: autovacuum analyses the tables later anyway.
     });
   }
 
