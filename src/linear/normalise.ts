@@ -3,6 +3,8 @@ import type { Route } from '../core/intake/routing.js';
 import { oneLine, quote } from '../core/quote.js';
 import { limitTitle } from '../core/title.js';
 import { splitRequestOptions } from '../core/request-options.js';
+import { withAttachments } from '../core/attachments.js';
+import { linearFiles } from './files.js';
 import type { Requester, TriggerInput } from '../core/ports/triggers.js';
 import { isCommentWebhook, isIssueWebhook, type LinearActor, type LinearIssueData, type LinearWebhook } from './parse-webhook.js';
 
@@ -206,7 +208,8 @@ export function commentTrigger(envelope: LinearWebhook, config: LinearTriggerCon
   if (intent.kind === 'new') {
     const issueLines = [`Linear issue ${oneLine(identifier)}${comment.issue?.title ? `: ${oneLine(comment.issue.title)}` : ''}`];
     if (comment.issue?.url) issueLines.push(`URL: ${oneLine(comment.issue.url)}`);
-    const prompt = intent.text ? `${intent.text}\n\n${issueLines.join('\n')}` : `Work on the ${issueLines.join('\n')}`;
+    const request = withAttachments(intent.text, linearFiles(intent.text));
+    const prompt = request ? `${request}\n\n${issueLines.join('\n')}` : `Work on the ${issueLines.join('\n')}`;
     return {
       kind: 'start',
       key,
@@ -234,6 +237,12 @@ export function commentTrigger(envelope: LinearWebhook, config: LinearTriggerCon
     key,
     source: 'linear',
     anchor,
-    payload: { message: intent.text, ...(requester && { requester }), reference, ...(noRunNotice && { noRunNotice }), otherAnchors },
+    payload: {
+      message: withAttachments(intent.text, linearFiles(intent.text)),
+      ...(requester && { requester }),
+      reference,
+      ...(noRunNotice && { noRunNotice }),
+      otherAnchors,
+    },
   };
 }

@@ -86,3 +86,14 @@ describe('announce in Linear', () => {
     expect(bodies(issue.identifier)).toHaveLength(3);
   });
 });
+
+describe('files in a Linear comment', () => {
+  it('a handle comment with an upload reaches the run listing the file and its link', async () => {
+    const { issue, data } = newIssue(fake, 'Look at the trace');
+    await bridge.deliver(labelAdded(agent, [bug], data));
+    const run = await until(() => runsFor(issue.identifier)[0], 'the run');
+    await bridge.deliver(commentOn(issue, '@agent here is the trace [trace.log](https://uploads.linear.app/org1/file1/trace.log)'));
+    await until(() => emulator.engine.followups(run.run_id).length === 1, 'the follow-up');
+    expect(emulator.engine.followups(run.run_id)[0]?.message).toContain('- trace.log (text/plain): https://uploads.linear.app/org1/file1/trace.log');
+  });
+});
