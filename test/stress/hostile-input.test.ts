@@ -377,6 +377,44 @@ describe('bugs this suite found (fixed; kept as regression tests)', () => {
       500,
     );
   });
+  // Issue 23: Slack's own places read their payloads defensively; a wrong shape stores nothing and is never a 5xx.
+  it('signed Send to agent, Home, link and assistant payloads of the wrong shape get a 4xx or 200, store nothing, owe nothing', async () => {
+    const triggers = await triggerTotal();
+    const owed = await outboxTotal();
+    const base = { team: { id: SLACK_IDS.team }, user: { id: SLACK_IDS.user }, trigger_id: '1.2.3' };
+    const payloads = [
+      { ...base, type: 'message_action', callback_id: 'send_to_agent', channel: { id: SLACK_IDS.channel }, message: null },
+      { ...base, type: 'message_action', callback_id: 'send_to_agent', channel: { id: 7 }, message: { ts: '1.2', text: 'x' } },
+      { ...base, type: 'message_action', callback_id: 'send_to_agent', channel: { id: SLACK_IDS.channel }, message: { ts: ['1.2'], text: { a: 1 } } },
+      { ...base, type: 'shortcut', callback_id: 'send_to_agent' },
+      { ...base, type: 'view_submission', view: { id: 'V1', type: 'modal', callback_id: 'start_run', state: null } },
+      {
+        ...base,
+        type: 'view_submission',
+        view: { id: 'V1', type: 'modal', callback_id: 'start_run', state: { values: { request: { text: { value: 42 } } } } },
+      },
+      { ...base, type: 'view_submission', view: { id: 7, type: 'modal', callback_id: 'start_run', state: { values: { request: { text: { value: 'x' } } } } } },
+      {
+        ...base,
+        type: 'block_actions',
+        actions: [{ type: 'button', action_id: 'home_start_run', block_id: 'home_actions', action_ts: '1.2' }],
+        trigger_id: undefined,
+      },
+    ];
+    for (const payload of payloads) expect((await interaction(payload)).status).toBeLessThan(500);
+    const events = [
+      { type: 'app_home_opened', user: null, tab: 'home' },
+      { type: 'app_home_opened', user: { id: SLACK_IDS.user }, tab: 'home' },
+      { type: 'link_shared', channel: SLACK_IDS.channel, user: SLACK_IDS.user, message_ts: '1.2', links: null },
+      { type: 'link_shared', channel: SLACK_IDS.channel, user: SLACK_IDS.user, message_ts: '1.2', links: [null, 'x', { domain: 7, url: {} }] },
+      { type: 'assistant_thread_started', assistant_thread: 'D1' },
+      { type: 'assistant_thread_started', assistant_thread: { user_id: SLACK_IDS.user, channel_id: 'C1', thread_ts: '1.2' } },
+    ];
+    for (const event of events) expect((await post(JSON.stringify(eventCallback(event)), 'application/json')).status).toBeLessThan(500);
+    expect(await triggerTotal()).toBe(triggers);
+    expect(await outboxTotal()).toBe(owed);
+  });
+
   // Was a bug: the same function forwards a shortcut or message action without a `callback_id`; no listener
   // matches it (listeners.ts `app.shortcut(/.*/)` matches on callback_id), so Bolt answers 404 after
   // its 3-second unhandled-request timeout. Design §4: an interaction we do not handle gets 200 and is

@@ -40,7 +40,15 @@ import {
 import { evilBodies, FAKE_CONTEXT_MARKERS_TEXT } from '../fixtures/slack/evil.js';
 import { FAKE_MARKERS_DESCRIPTION } from '../fixtures/linear/evil.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
-import { blockActionsCancel, malformedSlashCommands, slashCommand, unknownInteraction } from '../fixtures/slack/interactions.js';
+import {
+  blockActionsCancel,
+  homeStartClick,
+  malformedSlashCommands,
+  sendToAgentShortcut,
+  slashCommand,
+  startRunSubmission,
+  unknownInteraction,
+} from '../fixtures/slack/interactions.js';
 
 export const MIB = 1024 * 1024;
 
@@ -356,10 +364,53 @@ export interface GeneratorContext {
 function slackBase(rng: Prng, ctx: GeneratorContext): { contentType: string; value: Record<string, unknown> | string | Buffer } {
   const channel = SLACK_IDS.channel;
   const thread = rng.pick(ctx.seeded.threads);
-  switch (rng.int(12)) {
+  switch (rng.int(14)) {
     case 0:
     case 1:
       return { contentType: JSON_TYPE, value: eventCallback(appMention({ channel, text: `<@${SLACK_IDS.botUser}> ${hostileText(rng)}` })) };
+    case 11: {
+      // Issue 23: Send to agent on a message, the Home tab's Start a run button and modal.
+      const payload = rng.pick([
+        () => sendToAgentShortcut({ channel, text: hostileText(rng), ...(rng.chance(0.5) && { thread_ts: thread }) }),
+        () => homeStartClick(),
+        () => startRunSubmission({ text: hostileText(rng), ...(rng.chance(0.7) && { route: rng.pick(['*', channel, hostileText(rng).slice(0, 80)]) }) }),
+      ])();
+      return { contentType: FORM_TYPE, value: new URLSearchParams({ payload: JSON.stringify(payload) }).toString() };
+    }
+    case 12: {
+      // Issue 23: the Home tab opened, a pasted link, an assistant thread opened.
+      const event = rng.pick([
+        () => ({
+          type: 'app_home_opened',
+          user: SLACK_IDS.user,
+          channel: SLACK_IDS.dm,
+          tab: rng.pick(['home', 'messages', hostileText(rng)]),
+          event_ts: '1.2',
+        }),
+        () => ({
+          type: 'link_shared',
+          channel,
+          user: SLACK_IDS.user,
+          message_ts: '1710000000.000100',
+          links: [
+            { domain: '127.0.0.1', url: `http://127.0.0.1/sessions/${hostileText(rng).slice(0, 200)}` },
+            { domain: hostileText(rng).slice(0, 50), url: hostileText(rng) },
+          ],
+          event_ts: '1.2',
+        }),
+        () => ({
+          type: 'assistant_thread_started',
+          assistant_thread: {
+            user_id: SLACK_IDS.user,
+            channel_id: SLACK_IDS.dm,
+            thread_ts: rng.pick(['1710000000.000200', hostileText(rng).slice(0, 40)]),
+            context: {},
+          },
+          event_ts: '1.2',
+        }),
+      ])();
+      return { contentType: JSON_TYPE, value: eventCallback(event) };
+    }
     case 2:
     case 3:
       return { contentType: JSON_TYPE, value: eventCallback(appMention({ channel, thread_ts: thread, text: `<@${SLACK_IDS.botUser}> ${hostileText(rng)}` })) };
