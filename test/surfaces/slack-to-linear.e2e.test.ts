@@ -74,6 +74,7 @@ async function mention(text: string, fields: Record<string, unknown> = {}) {
 
 const text = (call: { args: Record<string, unknown> }) => JSON.stringify([call.args['text'], call.args['blocks']]);
 const threadPosts = (ts: string) => slack.callsTo('chat.postMessage').filter((call) => call.args['thread_ts'] === ts);
+const tsOf = (call: { response?: unknown }) => (call.response as { ts: string }).ts;
 const bodies = (identifier: string) => fake.comments(identifier).map((comment) => comment.body);
 const runFor = (ts: string) => emulator.engine.list({}).runs.find((run) => run.prompt?.includes(referenceLine(messageKey(CHANNEL, ts))));
 
@@ -86,7 +87,14 @@ describe('a Slack mention naming a Linear issue binds the run to it', () => {
     // The issue's context, quoted and marked as Linear content.
     expect(run.prompt).toContain(`> ${issue.identifier}: Checkout button does nothing`);
     expect(run.prompt).toContain('> Only on Safari, it seems.');
-    expect(run.title).toBe(`please look at ${issue.identifier} today`);
+    // The issue's title, never the request's words: they may have been said in a private channel.
+    expect(run.title).toBe(`${issue.identifier}: Checkout button does nothing`);
+    const status = tsOf(await until(() => threadPosts(ts)[0], 'the status message'));
+    await until(
+      () => slack.callsTo('chat.update').some((call) => call.args['ts'] === status && text(call).includes(`${issue.identifier}: Checkout button does nothing`)),
+      'the status message showing the run under the issue title',
+    );
+    expect(JSON.stringify(fake.callsTo('createComment'))).not.toContain('please look at');
 
     const start = await until(
       () => fake.comments(issue.identifier).find((c) => c.body.includes('Received') || c.body.includes(run.run_id)),

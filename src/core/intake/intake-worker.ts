@@ -170,7 +170,7 @@ export class IntakeWorker {
     payload = optioned.payload;
     const enriched = await this.enrich(trigger, payload);
     const prompt = promptWithReference(issue ? `${enriched}\n\n${issue.context}` : enriched, trigger.key);
-    const title = route.title ?? (issue ? boundTitle(payload, issue) : payload.title);
+    const title = route.title ?? (issue ? boundTitle(issue) : payload.title);
     let created: CreatedRun | undefined;
     if (trigger.createAttemptedAt !== null) {
       // A previous attempt may have created the run before it crashed or timed out: adopt it.

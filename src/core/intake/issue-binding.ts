@@ -2,7 +2,7 @@ import type { IssueLinker, LinkedIssue } from '../ports/issue-links.js';
 import { receivedKey, type OutboxMessage } from '../ports/messages.js';
 import { anchorAliasKey } from '../ports/setting-keys.js';
 import type { NewOutboxRow, Store, StoredTriggerOf } from '../ports/store.js';
-import { requesterName, type StartPayload } from '../ports/triggers.js';
+import { requesterName } from '../ports/triggers.js';
 import { limitTitle } from '../title.js';
 import { notice } from './intake-messages.js';
 
@@ -45,17 +45,13 @@ export async function bindIssue(
   return { kind: 'bind', issue };
 }
 
-/** Whether the request was made in a private place (a DM or group DM): its words must not reach the issue. */
-export function askedInPrivate(payload: StartPayload): boolean {
-  return payload.origin.source === 'slack' && /^[DG]/.test(payload.origin.channel);
-}
-
 /**
- * The title of a run bound to an issue: the request's own, unless it was asked in private — then the
- * issue's (`ENG-7: …`), so nothing said there is copied into the issue.
+ * The title of a run bound to an issue: the issue's (`ENG-7: …`), never the request's first line. The
+ * title is shown in every place, and the request may have been made in a private place (a DM, a
+ * private channel — which a Slack event does not always say): nothing said there reaches the issue.
  */
-export function boundTitle(payload: StartPayload, issue: LinkedIssue): string {
-  return askedInPrivate(payload) ? limitTitle(`${issue.ref}: ${issue.title}`) : payload.title;
+export function boundTitle(issue: LinkedIssue): string {
+  return limitTitle(`${issue.ref}: ${issue.title}`);
 }
 
 /** The start comment owed on the issue, edited later by the run's status rows like any `received` row. */
