@@ -46,7 +46,13 @@ export async function slackIntegration(config: AppConfig, intake: IntakeService,
 export async function linearIntegration(config: AppConfig, intake: IntakeService, store: Store, logger: Logger, now: () => number) {
   const linear = config.linear;
   const credentials = linear.accessToken ? { accessToken: linear.accessToken } : linear.apiKey ? { apiKey: linear.apiKey } : undefined;
-  if (!linear.enabled || !credentials || !linear.webhookSecret) return undefined;
+  if (!linear.enabled || !credentials || !linear.webhookSecret) {
+    if (config.slack.linkLinearIssues) logger.warn({}, 'slack.link_linear_issues is on but Linear is off: mentions naming an issue start runs without it');
+    return undefined;
+  }
+  // A run whose thread nobody can post is carried by its issue alone; said once here rather than by a failing delivery per run.
+  if (!config.slack.enabled && Object.keys(linear.slackChannels).length > 0)
+    logger.warn({ labels: Object.keys(linear.slackChannels) }, 'linear.labels name a slack_channel but Slack is off: their runs are carried by the issue only');
   const { startLinear } = await import('../linear/index.js');
   return startLinear(
     {
@@ -57,7 +63,7 @@ export async function linearIntegration(config: AppConfig, intake: IntakeService
       followups: linear.followups,
       cancelOnLabelRemoved: linear.cancelOnLabelRemoved,
       labels: linear.labels,
-      slackChannels: linear.slackChannels,
+      slackChannels: config.slack.enabled ? linear.slackChannels : {},
       teams: linear.teams,
       states: linear.states,
     },
