@@ -82,7 +82,7 @@ export async function startSlack(config: SlackConfig, intake: IntakeService, sto
         assistant: new AssistantNotifier({ client: slack.client, settings: store.settings }),
       },
     ),
-    enricher: new SlackPromptEnricher({ client: slack.client, botUserId: slack.botUserId }),
+    enricher: new SlackPromptEnricher({ client: slack.client, botUserId: slack.botUserId, followups: config.followups }),
     access,
   };
 }

@@ -144,7 +144,7 @@ export class IntakeWorker {
     let payload = trigger.payload;
     if (payload.followupIfLinked) {
       const current = await this.currentRun(trigger.anchor, payload.otherAnchors);
-      if (current) return this.sendFollowup(trigger, current, payload.prompt, payload.reference);
+      if (current) return this.sendFollowup(trigger, current, await this.withFollowupContext(trigger, payload.prompt, payload.reference), payload.reference);
     }
     if (payload.unlessActive) {
       const current = await this.currentRun(trigger.anchor, payload.otherAnchors);
@@ -286,7 +286,20 @@ export class IntakeWorker {
         { state: 'ignored', error: 'no run at this anchor' },
         payload.noRunNotice ? { owed: [notice(trigger, 'no-run', payload.noRunNotice)] } : {},
       );
-    return this.sendFollowup(trigger, runId, payload.message, payload.reference);
+    return this.sendFollowup(trigger, runId, await this.withFollowupContext(trigger, payload.message, payload.reference), payload.reference);
+  }
+
+  /** A follow-up's text with what was said since the agent's previous turn (docs/configuration.md). */
+  private async withFollowupContext(trigger: StoredTrigger, message: string, reference: unknown): Promise<string> {
+    const enricher = this.deps.enrichers?.[trigger.source];
+    if (!enricher?.followupContext) return message;
+    try {
+      const context = await enricher.followupContext(trigger, reference);
+      return context ? `${message}\n\n${context}` : message;
+    } catch (error) {
+      this.deps.logger.warn({ err: error, trigger: trigger.key }, 'could not gather what was said since the last turn; sending the follow-up alone');
+      return message;
+    }
   }
 
   private async sendFollowup(trigger: StoredTrigger, runId: string, message: string, reference: unknown): Promise<Settlement> {

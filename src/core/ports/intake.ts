@@ -24,4 +24,10 @@ export const allowEveryone: AccessPolicy = { deny: () => undefined };
  */
 export interface PromptEnricher {
   enrich(trigger: StoredTrigger, payload: StartPayload): Promise<string>;
+  /**
+   * What was said at the trigger's place since the agent's previous turn (the start or the last
+   * follow-up) that did not reach it, as a quoted block to send after a follow-up's text; undefined
+   * when there is nothing (e.g. every reply is a follow-up already). Best effort, like `enrich`.
+   */
+  followupContext?(trigger: StoredTrigger, reference: unknown): Promise<string | undefined>;
 }

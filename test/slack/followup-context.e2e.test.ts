@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { referenceLine } from '../../src/core/ports/triggers.js';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import type { RunningService } from '../../src/main.js';
+import { messageKey } from '../../src/slack/normalise.js';
+import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
+import { postSlackEvent } from '../fakes/slack-signing.js';
+import { appMention, eventCallback, threadReply } from '../fixtures/slack/events.js';
+import { SLACK_IDS } from '../fixtures/slack/ids.js';
+import { startBridge } from '../helpers/start-bridge.js';
+import { until as waitFor } from '../helpers/until.js';
+
+/*
+ * Issue 22, point 1 in Slack: with `followups: mentions`, a mention in a run's thread is a follow-up
+ * that carries, quoted, the replies written since the agent's previous turn — and only those.
+ */
+
+const SECRET = 'followup-context-secret-0123456789';
+const BOT_TOKEN = 'xoxb-0000-1111-followup-context';
+const API_KEY = 'followup-context-run-api-key';
+const CHANNEL = SLACK_IDS.channel;
+let slack: FakeSlackApi;
+let emulator: RunningEmulator;
+let service: RunningService;
+let events: string;
+
+beforeAll(async () => {
+  slack = await startFakeSlackApi({ token: BOT_TOKEN });
+  slack.setUser(SLACK_IDS.user, { display_name: 'ada' });
+  slack.setUser(SLACK_IDS.otherUser, { display_name: 'grace' });
+  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
+  ({ service } = await startBridge({
+    agentApi: { baseUrl: emulator.baseUrl, apiKey: API_KEY },
+    env: { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.url },
+    yaml: 'slack:\n  followups: mentions\n',
+  }));
+  events = `${service.url}/slack/events`;
+});
+afterAll(async () => {
+  await service.stop();
+  await emulator.close();
+  await slack.close();
+});
+
+const until = <T>(find: () => T | undefined | false | Promise<T | undefined | false>, what: string) => waitFor(find, what, 10_000);
+
+/** A message people write in the thread: Slack has it (history), and the bot hears its event. */
+async function say(event: Record<string, unknown>): Promise<void> {
+  slack.addUserMessage({
+    channel: event['channel'] as string,
+    user: event['user'] as string,
+    text: event['text'] as string,
+    ts: event['ts'] as string,
+    ...(event['thread_ts'] !== undefined && { thread_ts: event['thread_ts'] as string }),
+  });
+  expect((await postSlackEvent(events, SECRET, eventCallback(event))).status).toBe(200);
+}
+
+describe('followups: mentions — everything since the last turn', () => {
+  it('three plain replies then a mention → one follow-up quoting the three in order; the next one only what came after', async () => {
+    const start = appMention({ channel: CHANNEL, text: `<@${SLACK_IDS.botUser}> refactor the importer` });
+    await say(start);
+    const threadTs = start['ts'] as string;
+    const run = await until(() => emulator.engine.list({}).runs.find((item) => item.prompt?.includes(referenceLine(messageKey(CHANNEL, threadTs)))), 'the run');
+    await until(() => slack.callsTo('chat.postMessage').some((call) => call.args['thread_ts'] === threadTs), 'the status message');
+
+    await say(threadReply({ channel: CHANNEL, thread_ts: threadTs, text: 'first: keep the CSV path' }));
+    await say(threadReply({ channel: CHANNEL, thread_ts: threadTs, user: SLACK_IDS.otherUser, text: 'second: &amp; mind &lt;the&gt; BOM' }));
+    await say(threadReply({ channel: CHANNEL, thread_ts: threadTs, text: 'third: no new deps' }));
+    await say(appMention({ channel: CHANNEL, thread_ts: threadTs, text: `<@${SLACK_IDS.botUser}> please take these into account` }));
+    await until(() => emulator.engine.followups(run.run_id).length === 1, 'the first follow-up');
+    const first = emulator.engine.followups(run.run_id)[0]?.message ?? '';
+    expect(first.startsWith('please take these into account')).toBe(true);
+    const quoted = first.slice(first.indexOf('--- Slack messages since your last turn'));
+    expect(quoted.split('\n').slice(1, -1)).toEqual([
+      '[ada]',
+      '> first: keep the CSV path',
+      '[grace]',
+      '> second: & mind <the> BOM',
+      '[ada]',
+      '> third: no new deps',
+    ]);
+    // Plain replies are context, not follow-ups of their own.
+    expect(emulator.engine.followups(run.run_id)).toHaveLength(1);
+
+    await say(threadReply({ channel: CHANNEL, thread_ts: threadTs, text: 'fourth: and the docs' }));
+    await say(appMention({ channel: CHANNEL, thread_ts: threadTs, text: `<@${SLACK_IDS.botUser}> one more` }));
+    await until(() => emulator.engine.followups(run.run_id).length === 2, 'the second follow-up');
+    const second = emulator.engine.followups(run.run_id)[1]?.message ?? '';
+    expect(second).toContain('> fourth: and the docs');
+    expect(second).not.toContain('third');
+    expect(second).not.toContain('please take these');
+  });
+});
