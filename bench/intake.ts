@@ -40,7 +40,10 @@ const SCHEDULE = {
 const LINEAR_ISSUES = 30_000;
 
 /** The two children (world: fakes + emulator; load: autocannon) for the length of a section. */
-async function withOutside(kind: 'slack' | 'linear', run: (parts: { load: Outside; world: Outside; urls: WorldUrls }) => Promise<Section>): Promise<Section> {
+export async function withOutside(
+  kind: 'slack' | 'linear',
+  run: (parts: { load: Outside; world: Outside; urls: WorldUrls }) => Promise<Section>,
+): Promise<Section> {
   const world = startOutside(`${kind}-world`);
   const load = startOutside(`${kind}-load`);
   try {

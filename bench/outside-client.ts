@@ -6,7 +6,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { LoadRequest, LoadResult, WorldRequest, WorldStats, WorldUrls } from './outside.js';
+import type { LoadRequest, LoadResult, WorldRequest, WorldSeen, WorldStats, WorldUrls } from './outside.js';
 import { sleep } from './report.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -16,6 +16,8 @@ export interface Outside {
   world(request: Omit<WorldRequest, 'op'>): Promise<WorldUrls>;
   load(request: Omit<LoadRequest, 'op'>): Promise<LoadResult>;
   stats(): Promise<WorldStats>;
+  /** World only: what people have seen so far (Slack calls by method, runs created). */
+  seen(): Promise<WorldSeen>;
   close(): Promise<void>;
 }
 
@@ -47,6 +49,7 @@ export function startOutside(name: string): Outside {
     world: (request) => call<WorldUrls>({ op: 'world', ...request }),
     load: (request) => call<LoadResult>({ op: 'load', ...request }),
     stats: () => call<WorldStats>({ op: 'stats' }),
+    seen: () => call<WorldSeen>({ op: 'seen' }),
     async close() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       if (child.connected) child.disconnect();

@@ -37,10 +37,13 @@ export interface WorldUrls {
 export interface LoadRequest {
   op: 'load';
   kind: 'slack' | 'linear';
-  url: string;
+  /** Several URLs (replicas): autocannon spreads the connections over them in turn. */
+  url: string | string[];
   secret: string;
   connections: number;
   seconds: number;
+  /** Send exactly this many requests (then `seconds` is ignored). */
+  amount?: number;
   /** Requests per second over all connections (autocannon `overallRate`); none = as fast as answered. */
   rate?: number;
   /** Linear: send issues the fake Linear API knows (ENG-1 …), else ones it does not (a bare baseline never asks). */
@@ -61,7 +64,13 @@ export interface LoadResult {
   cpuMs: number;
 }
 
-export type OutsideRequest = WorldRequest | LoadRequest | { op: 'stats' };
+export type OutsideRequest = WorldRequest | LoadRequest | { op: 'stats' } | { op: 'seen' };
+
+/** What people have seen so far: Slack Web API calls by method, and runs the emulator created. */
+export interface WorldSeen {
+  slack: Record<string, number>;
+  runsCreated: number;
+}
 
 export interface WorldStats {
   slackCalls: number;
@@ -83,6 +92,7 @@ export const benchIssue = (n: number) => ({
 let slack: FakeSlackApi | undefined;
 let linear: FakeLinearApi | undefined;
 let emulator: RunningEmulator | undefined;
+let runsCreated = 0;
 let knownIssue = 0;
 let unknownIssue = 10_000_000;
 
@@ -94,6 +104,13 @@ async function world(request: WorldRequest): Promise<WorldUrls> {
   linear = await startFakeLinearApi({ authorization: request.linearKey, labels: [agent, bug] });
   for (let n = 1; n <= request.linearIssues; n++) linear.addIssue(benchIssue(n));
   emulator = await startEmulator({ apiKey: request.emulatorKey, port: 0, manual: true });
+  // Counted here, where the runs are made: what the service claims to have created is checked against it.
+  const engine = emulator.engine;
+  const createRun = engine.createRun.bind(engine);
+  engine.createRun = (input) => {
+    runsCreated++;
+    return createRun(input);
+  };
   return { slackUrl: slack.url, linearUrl: linear.url, emulatorBaseUrl: emulator.baseUrl };
 }
 
@@ -132,6 +149,7 @@ function load(request: LoadRequest): Promise<LoadResult> {
         url: request.url,
         connections: request.connections,
         duration: request.seconds,
+        ...(request.amount !== undefined && { amount: request.amount }),
         timeout: 10,
         ...(request.rate !== undefined && { overallRate: request.rate, ignoreCoordinatedOmission: true }),
         requests: [{ setupRequest: (defaults) => ({ ...defaults, ...build() }) }],
@@ -157,6 +175,19 @@ function load(request: LoadRequest): Promise<LoadResult> {
   });
 }
 
+const slackTally: Record<string, number> = {};
+let slackCounted = 0;
+
+function seen(): WorldSeen {
+  const calls = slack?.calls ?? [];
+  // The fake keeps every call; count only the new ones since the last look.
+  for (; slackCounted < calls.length; slackCounted++) {
+    const method = calls[slackCounted]?.method ?? '?';
+    slackTally[method] = (slackTally[method] ?? 0) + 1;
+  }
+  return { slack: { ...slackTally }, runsCreated };
+}
+
 function stats(): WorldStats {
   const used = process.cpuUsage();
   return {
@@ -174,6 +205,8 @@ async function answer(request: OutsideRequest): Promise<unknown> {
       return load(request);
     case 'stats':
       return stats();
+    case 'seen':
+      return seen();
   }
 }
 

@@ -3,7 +3,9 @@
  * targets (issue 10). Loopback traffic only; every loop is bounded in count and every section in time.
  *
  *   npm run bench                 # all sections
- *   npm run bench -- tracker ack  # some of them: tracker, ack, intake, linear, people, footprint
+ *   npm run bench -- tracker ack  # some of them: tracker, ack, intake, linear, people, footprint,
+ *                                 #   replicas, worked, tracker-pg, flood
+ *   npm run bench -- postgres     # the PostgreSQL and flood sections (issue 18); add --quick for short phases
  *   BENCH_CPU_PROF=/tmp/prof npm run bench   # also CPU profiles of the measured phases (bench/profile.ts)
  *
  * Exits 0 when every section ran (missed targets are reported, not failures), 1 when one crashed.
@@ -16,6 +18,11 @@ import { peopleLatency } from './people.js';
 import { watchMachine } from './machine.js';
 import { renderSection, renderSummary, withDeadline, type Section } from './report.js';
 import { trackerCost } from './tracker-cost.js';
+import { trackerCostPostgres } from './tracker-cost-postgres.js';
+import { floodSection } from './flood.js';
+import { replicaIntake } from './replica-intake.js';
+import { stopBenchPostgres } from './replicas.js';
+import { workedSection } from './worked.js';
 
 const SECTIONS: Array<{ key: string; title: string; limitMs: number; run: () => Promise<Section> }> = [
   { key: 'tracker', title: 'Tracker cost', limitMs: 90_000, run: () => trackerCost() },
@@ -24,13 +31,24 @@ const SECTIONS: Array<{ key: string; title: string; limitMs: number; run: () => 
   { key: 'linear', title: 'Linear intake', limitMs: 90_000, run: () => linearIntake() },
   { key: 'people', title: 'Latency to people', limitMs: 90_000, run: () => peopleLatency() },
   { key: 'footprint', title: 'Footprint', limitMs: 150_000, run: () => footprint() },
+  { key: 'replicas', title: 'Replicas: Slack intake', limitMs: 240_000, run: () => replicaIntake() },
+  { key: 'worked', title: 'Worked end to end', limitMs: 240_000, run: () => workedSection() },
+  { key: 'tracker-pg', title: 'Tracker cost on PostgreSQL', limitMs: 180_000, run: () => trackerCostPostgres() },
+  { key: 'flood', title: 'Flood: work keeps pace', limitMs: 240_000, run: () => floodSection() },
 ];
 
+/** Names for several sections at once. */
+const GROUPS: Record<string, string[]> = { postgres: ['replicas', 'worked', 'tracker-pg', 'flood'] };
+
 async function main(): Promise<number> {
-  const wanted = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  if (args.includes('--quick')) process.env['BENCH_QUICK'] = '1';
+  const wanted = args.filter((arg) => arg !== '--quick').flatMap((arg) => GROUPS[arg] ?? [arg]);
   const unknown = wanted.filter((key) => !SECTIONS.some((section) => section.key === key));
   if (unknown.length > 0) {
-    process.stderr.write(`bench: unknown section ${unknown.join(', ')}; choose from ${SECTIONS.map((s) => s.key).join(', ')}\n`);
+    process.stderr.write(
+      `bench: unknown section ${unknown.join(', ')}; choose from ${[...SECTIONS.map((s) => s.key), ...Object.keys(GROUPS)].join(', ')} (and --quick)\n`,
+    );
     return 2;
   }
   const selected = SECTIONS.filter((section) => wanted.length === 0 || wanted.includes(section.key));
@@ -62,6 +80,7 @@ async function main(): Promise<number> {
       console.log(`## ${section.title}\n\nFAILED to run: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     }
   }
+  await stopBenchPostgres();
   console.log('');
   console.log(renderSummary(done));
   if (crashed > 0) console.log(`${crashed} section(s) could not run; see above.`);

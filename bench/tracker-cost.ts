@@ -11,22 +11,23 @@ import { TestClock } from '../src/core/ports/clock.js';
 import { Tracker, type TickReport } from '../src/core/tracker/tracker.js';
 import { startEmulator, type RunningEmulator } from '../src/emulator/index.js';
 import { createLogger } from '../src/log/create-logger.js';
-import { openSqliteStore, type SqliteStore } from '../src/store/sqlite-store.js';
+import type { Store } from '../src/core/ports/store.js';
+import { openSqliteStore } from '../src/store/sqlite-store.js';
 import { profiled } from './profile.js';
 import { measure, median, type Figure, type Section } from './report.js';
 import { TRACKER_SCAN } from '../src/core/ports/setting-keys.js';
 
 const SECTION = 'Tracker cost';
 const KEY = 'bench-tracker-key';
-const PAGE_SIZE = 100;
+export const PAGE_SIZE = 100;
 const INTERVAL_MS = 10_000;
 const SERVER_BEHIND_MS = 3_600_000;
-const MEASURED_TICKS = 5;
+export const MEASURED_TICKS = 5;
 const MAX_WARMUP_TICKS = 20;
 /** The naive poller's GETs are measured on at most this many runs per pass and extrapolated beyond. */
 const POLLER_SAMPLE = 1_000;
 const POLLER_PASSES = 3;
-const CPU_TARGET_MS = 200;
+export const CPU_TARGET_MS = 200;
 /**
  * Server time between two run creations: runs are created (and stored as tracked, as the intake
  * worker does) 100 per interval, with a tracker tick after each interval, so every run has been
@@ -38,10 +39,21 @@ interface TickSample {
   report: TickReport;
   http: number;
   cpuMs: number;
+  /** CPU of the database server's processes during the tick (PostgreSQL; 0 for SQLite, which runs in this process). */
+  dbCpuMs: number;
   wallMs: number;
 }
 
-interface ScaleResult {
+/** The store the tracker runs on: SQLite in memory here, PostgreSQL in bench/tracker-cost-postgres.ts. */
+export interface TrackerDatabase {
+  store: Store;
+  /** CPU the database server's processes have used so far, in ms (a server outside this process). */
+  serverCpuMs?: () => Promise<number>;
+}
+
+const sqliteInMemory = (): Promise<TrackerDatabase> => Promise.resolve({ store: openSqliteStore({ path: ':memory:' }) });
+
+export interface ScaleResult {
   tracked: number;
   changedPerTick: number;
   rampTicks: number;
@@ -49,14 +61,20 @@ interface ScaleResult {
   rampMaxRequests: number;
   warmupTicks: number;
   ticks: TickSample[];
-  poller: { gets: number; cpuMs: number; wallMs: number; extrapolated: boolean };
+  poller: { gets: number; cpuMs: number; wallMs: number; extrapolated: boolean } | undefined;
 }
+
+const rampFigures = (ramp: TickSample[]) => ({
+  rampTicks: ramp.length,
+  rampRequests: ramp.reduce((sum, tick) => sum + tick.http, 0),
+  rampMaxRequests: Math.max(...ramp.map((tick) => tick.http)),
+});
 
 class Bench {
   readonly clock = new TestClock();
   serverNow = this.clock.now() - SERVER_BEHIND_MS;
   http = 0;
-  readonly store: SqliteStore = openSqliteStore({ path: ':memory:' });
+  readonly store: Store;
   readonly runIds: string[] = [];
   readonly tracker: Tracker;
   private cursor = 0;
@@ -64,7 +82,9 @@ class Bench {
   constructor(
     readonly emulator: RunningEmulator,
     readonly client: AgentApiClient,
+    readonly database: TrackerDatabase,
   ) {
+    this.store = database.store;
     this.tracker = new Tracker({
       store: this.store,
       runs: client,
@@ -75,7 +95,7 @@ class Bench {
     });
   }
 
-  static async start(): Promise<Bench> {
+  static async start(open: () => Promise<TrackerDatabase>): Promise<Bench> {
     // The emulator reads the bench's server time, and the bench needs the emulator: a slot filled below.
     const made: { bench?: Bench } = {};
     const emulator = await startEmulator({ apiKey: KEY, port: 0, manual: true, clock: { now: () => new Date(made.bench?.serverNow ?? 0) } });
@@ -88,7 +108,7 @@ class Bench {
         if (made.bench) made.bench.http++;
       },
     });
-    made.bench = new Bench(emulator, client);
+    made.bench = new Bench(emulator, client, await open());
     return made.bench;
   }
 
@@ -142,8 +162,10 @@ class Bench {
 
   private async measureTick(): Promise<TickSample> {
     const before = this.http;
+    const serverCpu = this.database.serverCpuMs ?? (() => Promise.resolve(0));
+    const dbBefore = await serverCpu();
     const { result, cpuMs, wallMs } = await measure(() => this.tracker.tick());
-    return { report: result, http: this.http - before, cpuMs, wallMs };
+    return { report: result, http: this.http - before, cpuMs, dbCpuMs: (await serverCpu()) - dbBefore, wallMs };
   }
 
   /** The baseline: GET each of `ids` and read its stored row, one after the other, as a naive poller does. */
@@ -167,8 +189,9 @@ class Bench {
   }
 }
 
-async function scale(tracked: number): Promise<ScaleResult> {
-  const bench = await Bench.start();
+/** Ramps up to `tracked` runs, then measures ticks; with `poller`, also the per-run GET poller baseline. */
+export async function scale(tracked: number, open: () => Promise<TrackerDatabase> = sqliteInMemory, poller = true): Promise<ScaleResult> {
+  const bench = await Bench.start(open);
   try {
     const ramp = await bench.ramp(tracked);
     const changes = Math.max(1, Math.round(tracked / 100));
@@ -185,6 +208,7 @@ async function scale(tracked: number): Promise<ScaleResult> {
       for (let index = 0; index < MEASURED_TICKS; index++) ticks.push(await bench.tick(changes));
     });
 
+    if (!poller) return { tracked, changedPerTick: changes, ...rampFigures(ramp), warmupTicks: warmup.length, ticks, poller: undefined };
     const sample = bench.runIds.slice(0, Math.min(POLLER_SAMPLE, tracked));
     await bench.poll(sample.slice(0, 50)); // warm the JIT for the poller's path
     const passes = [];
@@ -193,9 +217,7 @@ async function scale(tracked: number): Promise<ScaleResult> {
     return {
       tracked,
       changedPerTick: changes,
-      rampTicks: ramp.length,
-      rampRequests: ramp.reduce((sum, tick) => sum + tick.http, 0),
-      rampMaxRequests: Math.max(...ramp.map((tick) => tick.http)),
+      ...rampFigures(ramp),
       warmupTicks: warmup.length,
       ticks,
       poller: {
@@ -220,7 +242,8 @@ export async function trackerCost(scales: number[] = [10, 1_000, 10_000]): Promi
     'Baseline poller: GET /agent/runs/{id} then read the stored row, for every tracked run, sequentially.',
   ];
   for (const tracked of scales) {
-    const result = await scale(tracked);
+    const measured = await scale(tracked);
+    const result = { ...measured, poller: measured.poller ?? { gets: Number.NaN, cpuMs: Number.NaN, wallMs: Number.NaN, extrapolated: false } };
     const requests = median(result.ticks.map((t) => t.http));
     const changed = median(result.ticks.map((t) => t.report.changed));
     const cpuMs = median(result.ticks.map((t) => t.cpuMs));

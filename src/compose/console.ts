@@ -14,6 +14,8 @@ import { cronCalendar } from '../cron-calendar/cron-calendar.js';
 import { notConfiguredRoute } from '../http/health-routes.js';
 import type { HttpRoute } from '../http/server.js';
 import { describeDatabase } from '../store/open-store.js';
+import type { RunsForKey } from '../people/key-check.js';
+import { consoleKeys } from './people.js';
 
 type LastTick = { at: number; requests: number; changed: number; tracked: number };
 
@@ -50,8 +52,10 @@ function integrations(config: AppConfig): HealthReport['integrations'] {
   ];
 }
 
-export interface ConsoleParts extends Omit<ConsoleDeps, 'schedules' | 'health'> {
+export interface ConsoleParts extends Omit<ConsoleDeps, 'schedules' | 'health' | 'keys'> {
   lastTick: () => LastTick | undefined;
+  /** A run API client per personal key (to check a key before it is stored); default: AGENT_API_BASE_URL's. */
+  runsFor?: RunsForKey;
 }
 
 /** The console's routes (or a 404 on /console saying how to turn it on), and what to log once listening. */
@@ -76,7 +80,8 @@ export function consoleIntegration(config: AppConfig, parts: ConsoleParts): { ro
     });
   };
   const schedules = config.schedules.map((schedule) => ({ ...schedule, calendar: cronCalendar(schedule.cron, schedule.timezone) }));
-  const { routes, oneTimePath } = consoleRoutes(access, { ...parts, schedules, health });
+  const keys = consoleKeys(config, parts.store.personKeys, parts.runsFor);
+  const { routes, oneTimePath } = consoleRoutes(access, { ...parts, schedules, health, ...(keys && { keys }) });
   return {
     routes,
     announce(logger, url) {

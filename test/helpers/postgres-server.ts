@@ -109,8 +109,14 @@ function startWatchdog(bin: string, dir: string, pid: number): void {
   spawn('sh', ['-c', script], { detached: true, stdio: 'ignore' }).unref();
 }
 
-/** Starts a fresh server (see the file comment). Fails with the server's log when it does not start. */
-export async function startPostgres(): Promise<PostgresServer> {
+/** A test server's settings: no durability (see the file comment), room for several replicas' pools. */
+const TEST_SETTINGS: Record<string, string> = { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', max_connections: '200' };
+
+/**
+ * Starts a fresh server (see the file comment). Fails with the server's log when it does not start.
+ * `settings` override the test settings (the benchmarks turn durability back on).
+ */
+export async function startPostgres(options: { settings?: Record<string, string> } = {}): Promise<PostgresServer> {
   const availability = postgresAvailability();
   if (!availability.available) throw new Error(`cannot start PostgreSQL: ${availability.reason}`);
   const { bin } = availability;
@@ -128,9 +134,10 @@ export async function startPostgres(): Promise<PostgresServer> {
     // A free port can be taken by someone else before the server binds it: try a few.
     for (let attempt = 1; ; attempt++) {
       port = await freePort();
-      const options = `-p ${port} -k ${dir} -c listen_addresses=${host} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+      const settings = Object.entries({ ...TEST_SETTINGS, ...options.settings }).map(([name, value]) => `-c ${name}=${value}`);
+      const serverOptions = [`-p ${port}`, `-k ${dir}`, `-c listen_addresses=${host}`, ...settings].join(' ');
       try {
-        runBinary(bin, 'pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', '-t', '30', 'start']);
+        runBinary(bin, 'pg_ctl', ['-D', data, '-o', serverOptions, '-l', join(dir, 'log'), '-w', '-t', '30', 'start']);
         break;
       } catch (error) {
         if (attempt >= 3) throw error;
