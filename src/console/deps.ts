@@ -5,6 +5,8 @@ import type { Logger } from '../core/ports/logger.js';
 import type { Store } from '../core/ports/store.js';
 import type { FireOutcome } from '../core/schedules/schedule-fire.js';
 import type { ScheduleDefinition } from '../core/schedules/schedule-definition.js';
+import type { KeyCheck } from '../people/key-check.js';
+import type { PersonKeys } from '../people/person-keys.js';
 
 /** A configured schedule as the console shows it. */
 export type ConsoleSchedule = ScheduleDefinition & { cron: string; timezone: string };
@@ -34,6 +36,8 @@ export interface ConsoleDeps {
   wakeOutbox(): void;
   wakeIntake(): void;
   health(): Promise<HealthReport>;
+  /** People's personal API keys (issue 20); absent when AGENT_BRIDGE_SECRET is not set. */
+  keys?: { people: PersonKeys; check(apiKey: string): Promise<KeyCheck> };
 }
 
 /** Who is signed in, for a page: the session's id and the CSRF token its forms carry. */

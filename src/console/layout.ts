@@ -1,12 +1,13 @@
 import { html, type SafeHtml } from './html.js';
 
-export type Section = 'runs' | 'attention' | 'schedules' | 'health';
+export type Section = 'runs' | 'attention' | 'schedules' | 'health' | 'keys';
 
 const SECTIONS: Array<[Section, string, string]> = [
   ['runs', 'Runs', '/console/runs'],
   ['attention', 'Needs attention', '/console/attention'],
   ['schedules', 'Schedules', '/console/schedules'],
   ['health', 'Health', '/console/health'],
+  ['keys', 'Keys', '/console/keys'],
 ];
 
 /** A page of a signed-in person: the navigation, sign-out (with its CSRF token), and `body` in a refreshing <main>. */

@@ -12,9 +12,11 @@ import { cookie, FORM_LIMIT_BYTES, parseForm, queryOf, readCookies, redirect, se
 import { document } from './layout.js';
 import { attentionPage } from './pages/attention-page.js';
 import { healthPage } from './pages/health-page.js';
+import { keysPage } from './pages/keys-page.js';
 import { runPage } from './pages/run-page.js';
 import { runsPage } from './pages/runs-page.js';
 import { schedulesPage } from './pages/schedules-page.js';
+import { SLACK_USER_ID } from '../config/validators.js';
 import { showSignIn, submitSignIn, type SignInDeps } from './sign-in.js';
 
 /** What an action did, shown once on the page it returns to; codes, so no text travels in the URL. */
@@ -32,6 +34,14 @@ const FLASH: Record<string, string> = {
   resumed: 'Resumed.',
   'already-paused': 'It was already paused.',
   'not-paused': 'It was not paused.',
+  'key-connected': 'Connected: the run API accepted the key, and it is stored sealed.',
+  'key-refused': 'Not connected: the run API refused this key (401/403). Check that it is a valid personal API key.',
+  'key-unavailable': 'Not connected: the run API could not be asked right now. Nothing was stored; try again shortly.',
+  'key-bad-person': 'Not connected: that is not a Slack user ID (such as U0123ABCD).',
+  'key-bad-key': 'Not connected: the key is empty, longer than 512 characters, or contains spaces.',
+  'key-removed': 'Removed.',
+  'key-absent': 'Nothing to remove: no key was connected for that person.',
+  'keys-off': 'Personal keys are off: AGENT_BRIDGE_SECRET is not set.',
 };
 
 /** The console's routes (`/console` and everything under it), for the one HTTP server. */
@@ -137,6 +147,24 @@ export function consoleRoutes(access: Exclude<ConsoleAccess, { mode: 'off' }>, d
     pageRoute('/console/attention', (viewer, req) => attentionPage(deps, viewer, flashOf(req))),
     pageRoute('/console/schedules', (viewer, req) => schedulesPage(deps, viewer, flashOf(req))),
     pageRoute('/console/health', (viewer) => healthPage(deps, viewer)),
+    pageRoute('/console/keys', (viewer, req) => keysPage(deps, viewer, flashOf(req))),
+    actionRoute('/console/keys/connect', async (form, _viewer, res) => {
+      if (!deps.keys) return redirect(res, withFlash('/console/keys', 'keys-off'));
+      const person = (form.get('person') ?? '').trim();
+      const key = (form.get('key') ?? '').trim();
+      if (!SLACK_USER_ID.test(person)) return redirect(res, withFlash('/console/keys', 'key-bad-person'));
+      if (key === '' || key.length > 512 || /\s/.test(key)) return redirect(res, withFlash('/console/keys', 'key-bad-key'));
+      const checked = await deps.keys.check(key);
+      if (checked !== 'accepted') return redirect(res, withFlash('/console/keys', `key-${checked}`));
+      await deps.keys.people.connect(person, key, deps.clock.now());
+      deps.logger.info({ person }, 'personal API key connected in the console');
+      redirect(res, withFlash('/console/keys', 'key-connected'));
+    }),
+    actionRoute('/console/keys/remove', async (form, _viewer, res) => {
+      if (!deps.keys) return redirect(res, withFlash('/console/keys', 'keys-off'));
+      const removed = await deps.keys.people.disconnect(form.get('person') ?? '');
+      redirect(res, withFlash('/console/keys', removed ? 'key-removed' : 'key-absent'));
+    }),
     actionRoute('/console/run/cancel', async (form, viewer, res) => {
       const run = await deps.store.trackedRuns.get(form.get('id') ?? '');
       if (!run) throw new HttpError(404, 'unknown_run', 'no such run');

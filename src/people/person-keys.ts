@@ -40,6 +40,16 @@ export class PersonKeys {
     return { personId: record.personId, lastFour: record.lastFour, connectedAt: record.connectedAt, lastUsedAt: record.lastUsedAt };
   }
 
+  /** What may be shown of every connected key, by person. */
+  async list(): Promise<KeySummary[]> {
+    return (await this.repository.list()).map((record) => ({
+      personId: record.personId,
+      lastFour: record.lastFour,
+      connectedAt: record.connectedAt,
+      lastUsedAt: record.lastUsedAt,
+    }));
+  }
+
   /** Removes the person's key; false when none was connected. */
   async disconnect(personId: string): Promise<boolean> {
     return this.repository.remove(personId);

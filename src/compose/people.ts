@@ -1,0 +1,37 @@
+/**
+ * People's personal API keys in the composition root (issue 20): the key box from AGENT_BRIDGE_SECRET,
+ * and a run API client per key for the check made before a key is stored.
+ */
+import { AgentApiClient } from '../agent-api/index.js';
+import type { AppConfig } from '../config/types.js';
+import type { PersonKeyRepository } from '../core/ports/store.js';
+import { checkKey, type KeyCheck, type RunsForKey } from '../people/key-check.js';
+import { KeyBox } from '../people/key-box.js';
+import { PersonKeys } from '../people/person-keys.js';
+
+/** A client under `apiKey` on the run API at `baseUrl` (the configured one, or the built-in emulator's). */
+export function runsForKey(baseUrl: string): RunsForKey {
+  return (apiKey) => {
+    const client = new AgentApiClient({ baseUrl, apiKey, timeoutMs: 10_000, retry: { maxRetries: 0 } });
+    return { runs: client, close: () => client.close() };
+  };
+}
+
+/**
+ * What the console needs to connect keys, or undefined when AGENT_BRIDGE_SECRET is not set. Without
+ * `runsFor`, keys are checked against AGENT_API_BASE_URL; on the built-in emulator nothing can check
+ * them until the composition root passes its client factory.
+ */
+export function consoleKeys(
+  config: AppConfig,
+  repository: PersonKeyRepository,
+  runsFor: RunsForKey | undefined,
+): { people: PersonKeys; check(apiKey: string): Promise<KeyCheck> } | undefined {
+  const secret = config.people.secret;
+  if (secret === undefined) return undefined;
+  const factory = runsFor ?? (config.agentApi.baseUrl ? runsForKey(config.agentApi.baseUrl) : undefined);
+  return {
+    people: new PersonKeys(repository, new KeyBox(secret)),
+    check: (apiKey) => (factory ? checkKey(factory, apiKey) : Promise.resolve('unavailable')),
+  };
+}

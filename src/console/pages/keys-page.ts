@@ -1,0 +1,72 @@
+import type { KeySummary } from '../../people/person-keys.js';
+import type { ConsoleDeps, Viewer } from '../deps.js';
+import { html, type SafeHtml } from '../html.js';
+import { page, when } from '../layout.js';
+
+/**
+ * People's personal API keys (issue 20): who has one connected (only its last 4 characters), and a
+ * form to connect one for a Slack user. Until Sign in with Slack exists only the console admin signs
+ * in, so the admin sets a key for a person; the key is checked with the run API before it is saved.
+ */
+export async function keysPage(deps: ConsoleDeps, viewer: Viewer, flash: string | undefined): Promise<SafeHtml> {
+  if (!deps.keys) {
+    return page({
+      title: 'Keys',
+      section: 'keys',
+      csrf: viewer.csrf,
+      flash,
+      body: html`<h1>Personal API keys</h1>
+        <p>Personal keys are off: set <code>AGENT_BRIDGE_SECRET</code> (at least 32 characters, e.g. <code>openssl rand -hex 32</code>) to store them sealed.</p>`,
+    });
+  }
+  const connected: KeySummary[] = await deps.keys.people.list();
+  const rows = connected.map(
+    (key) =>
+      html`<tr>
+        <td><code>${key.personId}</code></td>
+        <td><code>…${key.lastFour}</code></td>
+        <td>${when(key.connectedAt)}</td>
+        <td>${key.lastUsedAt === null ? 'not yet' : when(key.lastUsedAt)}</td>
+        <td>
+          <form class="inline" method="post" action="/console/keys/remove">
+            <input type="hidden" name="csrf" value="${viewer.csrf}" />
+            <input type="hidden" name="person" value="${key.personId}" />
+            <button type="submit">Remove</button>
+          </form>
+        </td>
+      </tr>`,
+  );
+  return page({
+    title: 'Keys',
+    section: 'keys',
+    csrf: viewer.csrf,
+    flash,
+    body: html`<h1>Personal API keys</h1>
+      <p>
+        A connected key makes the runs its person asks for theirs in the run API. Sign in with Slack is not available yet, so the console admin
+        connects a key for a person here, by their Slack user ID; <code>/agent connect</code> in Slack links this page. A key is checked with the run
+        API before it is saved, stored sealed, and only its last 4 characters are ever shown.
+      </p>
+      <table data-testid="keys">
+        <thead>
+          <tr>
+            <th>Slack user</th>
+            <th>Key</th>
+            <th>Connected</th>
+            <th>Last used</th>
+            <th></th>
+          </tr>
+        </thead>
+        <tbody>
+          ${rows.length > 0 ? rows : html`<tr><td colspan="5" class="muted">No key is connected.</td></tr>`}
+        </tbody>
+      </table>
+      <h2>Connect a key</h2>
+      <form method="post" action="/console/keys/connect" autocomplete="off">
+        <input type="hidden" name="csrf" value="${viewer.csrf}" />
+        <label>Slack user ID <input name="person" required pattern="[UW][A-Z0-9]{2,}" placeholder="U0123ABCD" /></label>
+        <label>Personal API key <input name="key" type="password" required maxlength="512" /></label>
+        <button type="submit">Check and connect</button>
+      </form>`,
+  });
+}

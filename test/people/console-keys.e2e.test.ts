@@ -1,0 +1,120 @@
+/**
+ * The console's key page (issue 20) over real HTTP on the real service: a key is checked with the run
+ * API (here the emulator) before it is stored; bad input and refused keys store nothing; the page,
+ * the logs and the flash messages never carry the key, only its last 4 characters.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import type { RunningService } from '../../src/main.js';
+import { CapturingLogger } from '../core/capturing-logger.js';
+import { startBridge } from '../helpers/start-bridge.js';
+
+const TOKEN = 'console-admin-token-0123456789abcdef';
+// The emulator accepts one key: it stands in for a person's valid key; any other key is refused (401).
+const VALID_KEY = 'wk_personal_valid_0123456789abcdefK9x2';
+const REFUSED_KEY = 'wk_personal_revoked_fedcba9876543210R3v0';
+const PERSON = 'U0PERSON01';
+let emulator: RunningEmulator;
+let service: RunningService;
+const logger = new CapturingLogger();
+
+beforeAll(async () => {
+  emulator = await startEmulator({ apiKey: VALID_KEY, port: 0, manual: true });
+  ({ service } = await startBridge({
+    agentApi: { baseUrl: emulator.baseUrl, apiKey: VALID_KEY },
+    env: { CONSOLE_ADMIN_TOKEN: TOKEN, AGENT_BRIDGE_SECRET: 'bridge-secret-'.padEnd(40, 's') },
+    logger,
+  }));
+});
+afterAll(async () => {
+  await service.stop();
+  await emulator.close();
+});
+
+const get = (path: string, cookie = '') => fetch(`${service.url}${path}`, { redirect: 'manual', headers: { cookie } });
+const post = (path: string, form: Record<string, string>, cookie = '') =>
+  fetch(`${service.url}${path}`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form).toString(),
+  });
+const cookiesOf = (response: Response) => response.headers.getSetCookie().map((line) => line.split(';')[0] ?? '');
+const csrfIn = (page: string) => /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
+
+let session: { cookie: string; csrf: string };
+const pages: string[] = [];
+
+async function keysPage(path = '/console/keys'): Promise<string> {
+  const response = await get(path, session.cookie);
+  expect(response.status).toBe(200);
+  const text = await response.text();
+  pages.push(text);
+  return text;
+}
+
+/** Posts the connect form; returns the flash code it redirects to. */
+async function connect(person: string, key: string): Promise<string> {
+  const answer = await post('/console/keys/connect', { csrf: session.csrf, person, key }, session.cookie);
+  expect(answer.status).toBe(303);
+  const location = answer.headers.get('location') ?? '';
+  pages.push(await keysPage(location));
+  return new URL(location, service.url).searchParams.get('flash') ?? '';
+}
+
+beforeAll(async () => {
+  const form = await get('/console/sign-in');
+  const answer = await post('/console/sign-in', { csrf: csrfIn(await form.text()), token: TOKEN, next: '/console/keys' }, cookiesOf(form).join('; '));
+  const cookie = cookiesOf(answer).find((line) => line.startsWith('agent_bridge_console=')) ?? '';
+  session = { cookie, csrf: '' };
+  session.csrf = csrfIn(await keysPage());
+});
+
+describe('the console key page', () => {
+  it('says no key is connected and links itself in the navigation', async () => {
+    const page = await keysPage();
+    expect(page).toContain('No key is connected.');
+    expect(page).toMatch(/href="\/console\/keys"\s+aria-current="page"/);
+    expect(page).toContain('Sign in with Slack is not available yet');
+  });
+
+  it.each([
+    ['not a Slack user ID', 'alice', VALID_KEY, 'key-bad-person'],
+    ['a key with a space', PERSON, `Bearer ${VALID_KEY}`, 'key-bad-key'],
+    ['an empty key', PERSON, '', 'key-bad-key'],
+    ['a key the run API refuses', PERSON, REFUSED_KEY, 'key-refused'],
+  ])('refuses %s and stores nothing', async (_what, person, key, flash) => {
+    expect(await connect(person, key)).toBe(flash);
+    expect(await service.store.personKeys.count()).toBe(0);
+  });
+
+  it('refuses a form without the CSRF token (403), storing nothing', async () => {
+    const answer = await post('/console/keys/connect', { person: PERSON, key: VALID_KEY }, session.cookie);
+    expect(answer.status).toBe(403);
+    expect(await service.store.personKeys.count()).toBe(0);
+  });
+
+  it('connects a key the run API accepts, sealed, and shows only its last 4 characters', async () => {
+    expect(await connect(PERSON, VALID_KEY)).toBe('key-connected');
+    const stored = await service.store.personKeys.get(PERSON);
+    expect(stored).toMatchObject({ personId: PERSON, lastFour: 'K9x2', lastUsedAt: null });
+    expect(stored?.sealed).not.toContain(VALID_KEY);
+    const page = await keysPage();
+    expect(page).toContain('<code>…K9x2</code>');
+    expect(page).toContain(`<code>${PERSON}</code>`);
+  });
+
+  it('removes a key; removing again finds none', async () => {
+    const remove = () => post('/console/keys/remove', { csrf: session.csrf, person: PERSON }, session.cookie);
+    expect((await remove()).headers.get('location')).toBe('/console/keys?flash=key-removed');
+    expect(await service.store.personKeys.get(PERSON)).toBeUndefined();
+    expect((await remove()).headers.get('location')).toBe('/console/keys?flash=key-absent');
+  });
+
+  it('never rendered or logged a key', () => {
+    expect(pages.length).toBeGreaterThan(5);
+    expect(logger.lines.some((line) => line.msg === 'personal API key connected in the console')).toBe(true);
+    const seen = pages.join('\n') + JSON.stringify(logger.lines);
+    for (const key of [VALID_KEY, REFUSED_KEY]) expect(seen).not.toContain(key.slice(0, -4));
+  });
+});
