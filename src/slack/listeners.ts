@@ -26,7 +26,7 @@ import type { View } from '@slack/types';
 import { unfurlRow } from './unfurl.js';
 import { slackFiles } from './files.js';
 import { promptsRow, readAssistantThread, withAssistantStatus } from './assistant.js';
-import { assistantThreadKey } from '../core/ports/setting-keys.js';
+import { assistantThreadKey, homeOpenedKey } from '../core/ports/setting-keys.js';
 
 export interface ListenerDeps {
   intake: IntakeService;
@@ -49,19 +49,24 @@ export interface ListenerDeps {
   logger: Logger;
   /** The routes the Start a run modal offers (one per `slack.channels` entry and the default). */
   routeChoices: readonly RouteChoice[];
-  /** Remembers the assistant threads people open (their panel status is set only there). */
-  settings: Pick<SettingRepository, 'set'>;
+  /** Remembers who opened their Home tab and which assistant threads people open (only those are kept current). */
+  settings: Pick<SettingRepository, 'get' | 'set'>;
   /** `slack.unfurl_domains`: links on these domains (or their subdomains) are previewed; empty = none. */
   unfurlDomains: readonly string[];
   /** `views.open` with a click's trigger_id: the one Slack call a listener makes (it must happen within 3 s). */
   openModal: (triggerId: string, view: View) => Promise<unknown>;
 }
 
-/** Every run started from Slack also keeps its requester's Home tab current (an outbox destination of its own). */
-function withHome(trigger: TriggerInput | undefined): TriggerInput | undefined {
+/**
+ * A run started from Slack by someone who uses their Home tab also keeps it current (an outbox
+ * destination of its own). Only then: each state change costs a `views.publish`, delivered one at a
+ * time per person, which people who never look at the tab should not pay for.
+ */
+async function withHome(trigger: TriggerInput | undefined, settings: ListenerDeps['settings']): Promise<TriggerInput | undefined> {
   if (trigger?.kind !== 'start' || !trigger.payload.requester || !homeUserOf(homeDestination(trigger.payload.requester.id))) return trigger;
   const home = homeDestination(trigger.payload.requester.id);
   if (trigger.payload.destinations.includes(home)) return trigger;
+  if ((await settings.get(homeOpenedKey(trigger.payload.requester.id))) === undefined) return trigger;
   return { ...trigger, payload: { ...trigger.payload, destinations: [...trigger.payload.destinations, home] } };
 }
 
@@ -88,7 +93,7 @@ function humanMessage(event: Record<string, unknown>, deps: ListenerDeps): Slack
 export function registerListeners(app: App, deps: ListenerDeps): void {
   const access = slackAccessPolicy(deps.allowedUsers);
   const submit = async (input: TriggerInput | undefined, context: AllMiddlewareArgs['context'] & { retryNum?: number }) => {
-    const home = withHome(input);
+    const home = await withHome(input, deps.settings);
     const trigger = home && withAssistantStatus(home);
     if (!trigger) return;
     const { accepted } = await deps.intake.submit(trigger);
@@ -162,13 +167,14 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
     await ack();
   });
 
-  // The Home tab is published from the outbox (once a day on opening; at every state change of the
-  // person's runs through their runs' Home destination), never from here.
+  // The Home tab is published from the outbox, never from here: once a day on opening, and at every
+  // state change of the runs the person starts from now on (their Home destination).
   app.event('app_home_opened', async ({ event }) => {
     const { user, tab } = event as unknown as Record<string, unknown>;
     if (tab !== 'home' || typeof user !== 'string' || !homeUserOf(homeDestination(user))) return;
     const day = new Date(deps.now()).toISOString().slice(0, 10);
     const destination = homeDestination(user);
+    await deps.settings.set(homeOpenedKey(user), day);
     await deps.intake.owe([{ key: `home:${user}:opened:${day}`, destination, kind: HOME_OPENED_KIND, payload: { kind: HOME_OPENED_KIND } }]);
   });
 

@@ -26,6 +26,11 @@ export function schedulePausedKey(schedule: string): string {
   return `schedule_paused:${schedule}`;
 }
 
+/** That a person opened their Slack Home tab (the day, last time): only their runs keep it current. */
+export function homeOpenedKey(user: string): string {
+  return `home_opened:${user}`;
+}
+
 /** A Slack assistant thread (the AI app panel) the person opened: who opened it (Slack's edge sets it). */
 export function assistantThreadKey(channel: string, threadTs: string): string {
   return `assistant_thread:${channel}:${threadTs}`;
