@@ -4,10 +4,11 @@ import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js
 import type { RunningService } from '../../src/main.js';
 import type { FakeLinearApi } from '../fakes/linear-api.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
-import { postSlackEvent } from '../fakes/slack-signing.js';
+import { postSlackEvent, postSlackInteraction } from '../fakes/slack-signing.js';
 import { LINEAR_IDS, linearDelivery, type LinearEnvelopeFixture } from '../fixtures/linear/index.js';
 import { appMention, eventCallback, threadReply } from '../fixtures/slack/events.js';
-import { SLACK_IDS } from '../fixtures/slack/ids.js';
+import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
+import { blockActionsCancel } from '../fixtures/slack/interactions.js';
 import { runCliInProcess } from '../helpers/cli-context.js';
 import { startBridge } from '../helpers/start-bridge.js';
 import { until as waitFor } from '../helpers/until.js';
@@ -200,5 +201,24 @@ describe('a Linear label with slack_channel: one run, carried by the issue and a
     await quiet(service);
     expect(bodies(issue.identifier).filter((body) => /Cancelled by/i.test(body))).toHaveLength(1);
     expect(threadPosts(thread).filter((call) => /Cancelled by/.test(text(call)))).toHaveLength(1);
+  });
+
+  it('the Cancel button on the thread’s status message stops the run; the issue says who', async () => {
+    const { issue, run, thread } = await labelledIssue('Tidy the README');
+    emulator.engine.drive(run.run_id, 'INPROGRESS');
+    const edit = await until(() => updatesOf(thread).find((call) => /in progress/i.test(text(call))), 'the INPROGRESS edit');
+    // The value Slack sends back is the one the button carries.
+    const blocks = edit.args['blocks'] as Array<{ type: string; elements?: Array<{ action_id?: string; value?: string }> }>;
+    const value = blocks.flatMap((block) => block.elements ?? []).find((element) => element.action_id === 'cancel_run')?.value;
+    expect(value).toBe(`slack:${CHANNEL}:${thread}`);
+    const click = blockActionsCancel({ user: SLACK_IDS.otherUser, channel: CHANNEL, message_ts: nextTs(), thread_ts: thread, value });
+    expect((await postSlackInteraction(`${service.url}/slack/events`, SLACK_SECRET, click)).status).toBe(200);
+    await until(() => emulator.engine.get(run.run_id)?.state === 'CANCELLED', 'the run cancelled');
+    const comment = await until(() => bodies(issue.identifier).find((body) => /Cancelled by/i.test(body)), 'CANCELLED on the issue');
+    expect(comment).toContain(`Slack user ${SLACK_IDS.otherUser}`);
+    await until(
+      () => threadPosts(thread).some((call) => text(call).includes(`<@${SLACK_IDS.otherUser}>`) && /Cancelled by/.test(text(call))),
+      'CANCELLED in the thread',
+    );
   });
 });
