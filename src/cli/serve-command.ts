@@ -22,8 +22,11 @@ export function registerServeCommand(program: Command, context: CliContext, onSh
           config.linear.accessToken,
           config.linear.webhookSecret,
           config.database.kind === 'postgres' ? config.database.password : undefined,
+          config.people.secret,
         ],
       });
+      // Before anything starts: stored personal keys must open with AGENT_BRIDGE_SECRET (else exit 2 naming it).
+      await (await import('../compose/people.js')).checkPeopleSecret(config);
       const service = await startService({ config, logger });
       for (const line of integrationSummary(config)) logger.info(line);
       logger.info({ healthz: `${service.url}/healthz`, readyz: `${service.url}/readyz`, metrics: `${service.url}/metrics` }, 'ready to serve');

@@ -7,7 +7,8 @@ import type { AppConfig } from '../config/types.js';
 import type { PersonKeyRepository } from '../core/ports/store.js';
 import { checkKey, type KeyCheck, type RunsForKey } from '../people/key-check.js';
 import { KeyBox } from '../people/key-box.js';
-import { PersonKeys } from '../people/person-keys.js';
+import { checkStoredKeys, PersonKeys } from '../people/person-keys.js';
+import { openStore } from '../store/open-store.js';
 
 /** A client under `apiKey` on the run API at `baseUrl` (the configured one, or the built-in emulator's). */
 export function runsForKey(baseUrl: string): RunsForKey {
@@ -34,4 +35,17 @@ export function consoleKeys(
     people: new PersonKeys(repository, new KeyBox(secret)),
     check: (apiKey) => (factory ? checkKey(factory, apiKey) : Promise.resolve('unavailable')),
   };
+}
+
+/**
+ * At start: opens the database once to prove the stored personal keys open with AGENT_BRIDGE_SECRET.
+ * Throws `StartupError` naming the variable (exit 2) when the secret is missing or wrong.
+ */
+export async function checkPeopleSecret(config: AppConfig): Promise<void> {
+  const store = await openStore(config.database);
+  try {
+    await checkStoredKeys(store.personKeys, config.people.secret);
+  } finally {
+    await store.close();
+  }
 }

@@ -125,3 +125,21 @@ describe('personal keys at rest', () => {
     });
   });
 });
+
+describe('agent-bridge serve with personal keys stored', () => {
+  it.each([
+    ['without AGENT_BRIDGE_SECRET', {}, /AGENT_BRIDGE_SECRET is not set, but 1 personal API key\(s\) are stored/],
+    ['with another secret', { AGENT_BRIDGE_SECRET: NEW_SECRET }, /AGENT_BRIDGE_SECRET does not open the stored personal API keys/],
+  ])('refuses to start %s: exit 2 naming the variable', async (_what, extra, message) => {
+    const dir = tempDir();
+    const file = path.join(dir.dir, 'bridge.db');
+    const store = openSqliteStore({ path: file });
+    await new PersonKeys(store.personKeys, new KeyBox(OLD_SECRET)).connect('U0AAAA001', KEYS.U0AAAA001, 1);
+    await store.close();
+    const result = await runCliInProcess(['serve'], { DATABASE_PATH: file, PORT: '0', HOST: '127.0.0.1', ...extra }, dir.dir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).not.toContain(KEYS.U0AAAA001);
+    dir.remove();
+  });
+});
