@@ -124,6 +124,12 @@ const slackUserId = z.string().refine((id) => SLACK_USER_ID.test(id), {
 
 const followups = z.enum(['all', 'mentions']);
 
+/** How much earlier conversation goes with a start or a follow-up (issue 22): the latest messages within both bounds. */
+const contextSchema = section({
+  messages: withDefault(z.int().min(0).max(200), 20),
+  characters: withDefault(z.int().min(0).max(100_000), 8_000),
+});
+
 const domainName = z.string().refine((domain) => /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(domain), {
   error: 'is not a domain name: write the host alone, lower-case, e.g. app.example.com (no scheme, port or path)',
 });
@@ -218,6 +224,7 @@ export const fileSchema = strict({
   }),
   slack: section({
     followups: withDefault(followups, 'all'),
+    context: contextSchema,
     allowed_users: withDefault(z.array(slackUserId), []),
     channels: withDefault(z.record(channelKey, routeSchema), {}),
     // A mention naming a Linear issue (ENG-123, or its URL) binds the run to that issue too.
@@ -234,6 +241,7 @@ export const fileSchema = strict({
     ),
     followups: withDefault(followups, 'mentions'),
     cancel_on_label_removed: withDefault(z.boolean(), true),
+    context: contextSchema,
     labels: withDefault(labelsSchema, {}),
     teams: withDefault(z.array(text), []),
     // The workflow moves agent-bridge makes: when a run starts, and when a pull request appears.

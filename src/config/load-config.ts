@@ -159,6 +159,7 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
       ...compact({ botToken: env.slackBotToken, signingSecret: env.slackSigningSecret, appToken: env.slackAppToken }),
       apiUrl: env.slackApiUrl,
       followups: file.slack.followups,
+      context: { ...file.slack.context },
       allowedUsers: [...file.slack.allowed_users],
       channels: toRoutes(file.slack.channels),
       linkLinearIssues: file.slack.link_linear_issues,
@@ -174,6 +175,7 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
       apiUrl: env.linearApiUrl,
       handle: file.linear.handle,
       followups: file.linear.followups,
+      context: { ...file.linear.context },
       cancelOnLabelRemoved: file.linear.cancel_on_label_removed,
       labels: toRoutes(file.linear.labels, (name) => name.trim().toLowerCase()),
       slackChannels: Object.fromEntries(

@@ -38,3 +38,19 @@ describe('route overrides and announce', () => {
     expect(problems.map((problem) => problem.where).some((found) => found.startsWith(where))).toBe(true);
   });
 });
+
+describe('slack.context and linear.context', () => {
+  it('bound the earlier messages a start or follow-up carries; each bound has its default', () => {
+    const config = withFile('slack: { context: { messages: 5 } }\nlinear: { context: { characters: 2000 } }');
+    expect(config.slack.context).toEqual({ messages: 5, characters: 8_000 });
+    expect(config.linear.context).toEqual({ messages: 20, characters: 2_000 });
+  });
+
+  it.each([
+    ['a negative count', 'slack: { context: { messages: -1 } }', `${F}: slack.context.messages`],
+    ['an unknown key', 'linear: { context: { lines: 3 } }', `${F}: linear.context`],
+  ])('refuses %s', (_name, yaml, where) => {
+    const problems = problemsOf(() => withFile(yaml));
+    expect(problems.map((problem) => problem.where).some((found) => found.startsWith(where))).toBe(true);
+  });
+});

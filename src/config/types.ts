@@ -23,6 +23,12 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const ATTRIBUTIONS = ['service', 'personal_if_connected', 'personal_required'] as const;
 export type Attribution = (typeof ATTRIBUTIONS)[number];
 
+/** `slack.context` / `linear.context`: the latest earlier messages a start or follow-up carries, within both bounds. */
+export interface ContextLimits {
+  messages: number;
+  characters: number;
+}
+
 export interface ScheduleNotify {
   slackChannel?: string;
   linearIssue?: string;
@@ -75,6 +81,7 @@ export interface AppConfig {
     /** Always ends in `/` (the Web API client appends the method name). */
     apiUrl: string;
     followups: Followups;
+    context: ContextLimits;
     /** Slack user IDs; empty = everyone. */
     allowedUsers: string[];
     /** Channel ID (or `*`) → route. */
@@ -92,6 +99,7 @@ export interface AppConfig {
     apiUrl: string;
     handle: string;
     followups: Followups;
+    context: ContextLimits;
     cancelOnLabelRemoved: boolean;
     /** Label name, lower-cased → route. */
     labels: Record<string, Route>;

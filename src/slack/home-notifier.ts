@@ -2,7 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import type { AccessPolicy } from '../core/ports/intake.js';
 import type { Delivery, Notifier } from '../core/ports/notifier.js';
 import { NotifierError } from '../core/ports/notifier.js';
-import type { OperatorRepository } from '../core/ports/store.js';
+import type { OperatorRepository, OutboxRepository } from '../core/ports/store.js';
 import { HOME_RUNS, homeUserOf, homeView } from './home-view.js';
 import { toNotifierError } from './slack-errors.js';
 
@@ -26,6 +26,8 @@ export class HomeNotifier implements Notifier {
       client: WebClient;
       runs: Pick<OperatorRepository, 'listRuns'>;
       access: AccessPolicy;
+      /** To see whether a later publish is already owed (this one is then left to it). */
+      outbox: Pick<OutboxRepository, 'list'>;
     },
   ) {}
 
@@ -34,6 +36,10 @@ export class HomeNotifier implements Notifier {
     if (!user) throw new NotifierError(`not a Home destination: ${delivery.destination.slice(0, 100)}`, { code: 'bad_destination', retryable: false });
     const kind = (delivery.message as { kind: string }).kind;
     if (!PUBLISHED_ON.has(kind)) return { published: false };
+    // Rows of one destination go out in order, so a pending one is later and renders the same store:
+    // a burst of changes costs one publish, not one each.
+    const later = await this.deps.outbox.list({ destination: delivery.destination, state: 'pending' });
+    if (later.some((row) => PUBLISHED_ON.has(row.kind))) return { published: false, coalesced: true };
     const refusal = this.deps.access.deny({ source: 'slack', payload: { requester: { platform: 'slack', id: user } } });
     const runs = refusal === undefined ? await this.recentRuns(user) : [];
     try {

@@ -77,12 +77,17 @@ export async function startSlack(config: SlackConfig, intake: IntakeService, sto
         },
       }),
       {
-        home: new HomeNotifier({ client: slack.client, runs: store.operator, access }),
+        home: new HomeNotifier({ client: slack.client, runs: store.operator, access, outbox: store.outbox }),
         unfurl: new UnfurlNotifier({ client: slack.client, runs: store.trackedRuns }),
         assistant: new AssistantNotifier({ client: slack.client, settings: store.settings }),
       },
     ),
-    enricher: new SlackPromptEnricher({ client: slack.client, botUserId: slack.botUserId, followups: config.followups }),
+    enricher: new SlackPromptEnricher({
+      client: slack.client,
+      botUserId: slack.botUserId,
+      followups: config.followups,
+      ...(config.context && { context: config.context }),
+    }),
     access,
   };
 }

@@ -27,7 +27,9 @@ export class SlackPromptEnricher implements PromptEnricher {
   private readonly channels = new Map<string, string | undefined>();
 
   /** `followups` (`slack.followups`): with `mentions`, a follow-up carries the replies written since the previous turn. */
-  constructor(private readonly deps: { client: WebClient; botUserId: string; followups?: 'all' | 'mentions' }) {}
+  constructor(
+    private readonly deps: { client: WebClient; botUserId: string; followups?: 'all' | 'mentions'; context?: { messages: number; characters: number } },
+  ) {}
 
   /**
    * With `followups: mentions`, the thread's messages since the agent's previous turn — the latest
@@ -110,9 +112,9 @@ export class SlackPromptEnricher implements PromptEnricher {
     const kept: Array<{ author: string; text: string }> = [];
     let characters = 0;
     for (const message of messages.reverse()) {
-      if (kept.length >= CONTEXT_MESSAGES) break;
+      if (kept.length >= (this.deps.context?.messages ?? CONTEXT_MESSAGES)) break;
       const text = message.text ?? '';
-      if (characters + text.length > CONTEXT_CHARACTERS) break;
+      if (characters + text.length > (this.deps.context?.characters ?? CONTEXT_CHARACTERS)) break;
       characters += text.length;
       kept.push({ author: message.user ? await this.displayName(message.user) : 'someone', text });
     }

@@ -8,6 +8,8 @@ export interface SlackConfig {
   transport: SlackTransport;
   apiUrl: string;
   followups: Followups;
+  /** `slack.context`: how much of the thread goes with a start or a follow-up. Default 20 messages / 8,000 characters. */
+  context?: { messages: number; characters: number };
   allowedUsers: string[];
   /** `console.admins`: may cancel any run with `/agent cancel` from anywhere. */
   admins: string[];

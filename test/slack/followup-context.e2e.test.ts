@@ -5,7 +5,7 @@ import type { RunningService } from '../../src/main.js';
 import { messageKey } from '../../src/slack/normalise.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
 import { postSlackEvent } from '../fakes/slack-signing.js';
-import { appMention, eventCallback, threadReply } from '../fixtures/slack/events.js';
+import { appMention, eventCallback, threadReply, type SlackEvent } from '../fixtures/slack/events.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
 import { startBridge } from '../helpers/start-bridge.js';
 import { until as waitFor } from '../helpers/until.js';
@@ -45,7 +45,7 @@ afterAll(async () => {
 const until = <T>(find: () => T | undefined | false | Promise<T | undefined | false>, what: string) => waitFor(find, what, 10_000);
 
 /** A message people write in the thread: Slack has it (history), and the bot hears its event. */
-async function say(event: Record<string, unknown>): Promise<void> {
+async function say(event: SlackEvent): Promise<void> {
   slack.addUserMessage({
     channel: event['channel'] as string,
     user: event['user'] as string,

@@ -47,6 +47,11 @@ describe('followupHeardElsewhere', () => {
     ]);
   });
 
+  it('tells only places where people talk, not views such as a Home tab', () => {
+    const rows = followupHeardElsewhere(followup('slack:C1:1700.1', 'x'), run(['slack:C1:1700.1', 'slack:home:U1', 'linear-session:s1', 'log:cli']), undefined);
+    expect(rows).toEqual([]);
+  });
+
   it('owes nothing for a run with one place', () => {
     expect(followupHeardElsewhere(followup('slack:C1:1700.1', 'x'), run(['slack:C1:1700.1']), undefined)).toEqual([]);
   });

@@ -77,6 +77,11 @@ export function isPlaceOf(destination: string, anchor: string): boolean {
 
 const PLATFORM_NAMES: Record<string, string> = { slack: 'Slack', linear: 'Linear' };
 
+/** A place where people talk about the run (a Slack channel or thread, a Linear issue), not a view of it such as a Home tab. */
+export function isConversation(destination: string): boolean {
+  return /^slack:[A-Z0-9]+(?::\d+\.\d+)?$/i.test(destination) || /^linear:[^:]+$/.test(destination);
+}
+
 /** How a person is named at another platform's destination: a Slack mention means nothing in Linear. */
 function nameFor(requester: Requester | undefined, destination: string): string {
   if (!requester) return 'Someone';
@@ -93,7 +98,7 @@ function nameFor(requester: Requester | undefined, destination: string): string 
 export function followupHeardElsewhere(trigger: StoredTrigger, run: TrackedRun, requester: Requester | undefined): NewOutboxRow[] {
   const where = PLATFORM_NAMES[platformOf(trigger.anchor)] ?? platformOf(trigger.anchor);
   return run.destinations
-    .filter((destination) => !isPlaceOf(destination, trigger.anchor))
+    .filter((destination) => isConversation(destination) && !isPlaceOf(destination, trigger.anchor))
     .map((destination) => ({
       key: `followup-heard:${trigger.key}:${destination}`,
       destination,
