@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { OUTBOX_STATES, processOfOwner, type NewOutboxRow, type OutboxRepository, type OutboxRow, type OutboxState } from '../core/ports/store.js';
 import { holderGone } from './process-statements.js';
-import { countStates, fromJson, toJson } from './sql.js';
+import { compactParams, countStates, fromJson, outboxListSql, toJson } from './sql.js';
 
 interface Row {
   id: number;
@@ -80,7 +80,8 @@ export class SqliteOutboxRepository implements OutboxRepository {
   private readonly retryRow;
   private readonly failRow;
   private readonly byKey;
-  private readonly listRows;
+  /** One prepared statement per combination of conditions (at most four). */
+  private readonly listRows = new Map<string, Database.Statement<Record<string, unknown>, Row>>();
   private readonly countRows;
 
   constructor(private readonly db: Database.Database) {
@@ -103,11 +104,6 @@ export class SqliteOutboxRepository implements OutboxRepository {
        WHERE ${HELD}`,
     );
     this.byKey = db.prepare<[string], Row>('SELECT * FROM outbox WHERE key = ?');
-    this.listRows = db.prepare<{ destination: string | null; state: string | null }, Row>(
-      `SELECT * FROM outbox
-       WHERE (@destination IS NULL OR destination = @destination) AND (@state IS NULL OR state = @state)
-       ORDER BY id`,
-    );
     this.countRows = db.prepare<[], { state: string; n: number }>('SELECT state, COUNT(*) AS n FROM outbox GROUP BY state');
   }
 
@@ -155,7 +151,13 @@ export class SqliteOutboxRepository implements OutboxRepository {
   }
 
   async list(options: { destination?: string; state?: OutboxState } = {}): Promise<OutboxRow[]> {
-    return this.listRows.all({ destination: options.destination ?? null, state: options.state ?? null }).map(toOutboxRow);
+    const sql = outboxListSql(options);
+    let statement = this.listRows.get(sql);
+    if (!statement) {
+      statement = this.db.prepare<Record<string, unknown>, Row>(sql);
+      this.listRows.set(sql, statement);
+    }
+    return statement.all(compactParams(options)).map(toOutboxRow);
   }
 
   async counts(): Promise<Record<OutboxState, number>> {

@@ -22,3 +22,18 @@ export function countStates<S extends string>(states: readonly S[], rows: Readon
   }
   return counts;
 }
+
+/**
+ * `SELECT` of outbox rows, optionally of one destination and/or state, in id order, with only the
+ * conditions given: `(@destination IS NULL OR destination = @destination)` keeps both engines off
+ * the `(destination, state, id)` index and scans the whole table.
+ */
+export function outboxListSql(options: { destination?: string; state?: string }): string {
+  const clauses = [options.destination !== undefined && 'destination = @destination', options.state !== undefined && 'state = @state'].filter(Boolean);
+  return `SELECT * FROM outbox${clauses.length > 0 ? ` WHERE ${clauses.join(' AND ')}` : ''} ORDER BY id`;
+}
+
+/** The parameters of `outboxListSql`: only those given (a named parameter the statement lacks is an error in better-sqlite3). */
+export function compactParams(options: { destination?: string; state?: string }): Record<string, string> {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Record<string, string>;
+}

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { OUTBOX_STATES, processOfOwner, type NewOutboxRow, type OutboxRepository, type OutboxRow, type OutboxState } from '../../core/ports/store.js';
 import { toOutboxRow } from '../outbox-repository.js';
 import { holderGone } from '../process-statements.js';
-import { countStates, toJson } from '../sql.js';
+import { compactParams, countStates, outboxListSql, toJson } from '../sql.js';
 import { changes, row, rows, run, transaction, type Queryable } from './pg-sql.js';
 import { CHANGES_CHANNEL } from './change-listener.js';
 
@@ -88,13 +88,7 @@ export class PostgresOutboxRepository implements OutboxRepository {
   }
 
   async list(options: { destination?: string; state?: OutboxState } = {}): Promise<OutboxRow[]> {
-    const found = await rows<Row>(
-      this.pool,
-      `SELECT * FROM outbox
-       WHERE (@destination::text IS NULL OR destination = @destination::text) AND (@state::text IS NULL OR state = @state::text)
-       ORDER BY id`,
-      { destination: options.destination ?? null, state: options.state ?? null },
-    );
+    const found = await rows<Row>(this.pool, outboxListSql(options), compactParams(options));
     return found.map(toOutboxRow);
   }
 
