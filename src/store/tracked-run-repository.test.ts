@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunObservation, Store } from '../core/ports/store.js';
-import { aRun, anOutboxRow } from '../../test/store/helpers.js';
+import { aRun, aTrigger, anOutboxRow } from '../../test/store/helpers.js';
 import { describeEachStore } from '../../test/store/adapters.js';
 
 describeEachStore((adapter) => {
@@ -40,6 +40,37 @@ describeEachStore((adapter) => {
       });
       expect(await store.trackedRuns.get('nope')).toBeUndefined();
       expect(await store.trackedRuns.countTracked()).toBe(1);
+    });
+  });
+
+  describe('runs.keyOwner and listActiveKeyOwners', () => {
+    it('keeps whose key created a run, and lists each owner of a tracked run once', async () => {
+      await store.trackedRuns.insert(aRun('r_service'), 100);
+      await store.trackedRuns.insert(aRun('r_ann1', { keyOwner: 'U_ANN' }), 100);
+      await store.trackedRuns.insert(aRun('r_ann2', { keyOwner: 'U_ANN' }), 100);
+      await store.trackedRuns.insert(aRun('r_bob', { keyOwner: 'U_BOB' }), 100);
+      await store.trackedRuns.insert(aRun('r_cy', { keyOwner: 'U_CY' }), 100);
+      expect((await store.trackedRuns.get('r_ann1'))?.keyOwner).toBe('U_ANN');
+      expect(await store.trackedRuns.get('r_service')).not.toHaveProperty('keyOwner');
+      expect(await store.trackedRuns.listActiveKeyOwners()).toEqual(['U_ANN', 'U_BOB', 'U_CY']);
+
+      // Cy's only run ends: Cy's key has nothing left to list. Ann still has one run tracked.
+      await store.trackedRuns.recordTransition('r_cy', 0, seen('SUCCEEDED', false), [], 200);
+      await store.trackedRuns.recordTransition('r_ann1', 0, seen('SUCCEEDED', false), [], 200);
+      expect(await store.trackedRuns.listActiveKeyOwners()).toEqual(['U_ANN', 'U_BOB']);
+      // A follow-up revives Cy's run: listed again.
+      await store.trackedRuns.retrack('r_cy', 300);
+      expect(await store.trackedRuns.listActiveKeyOwners()).toEqual(['U_ANN', 'U_BOB', 'U_CY']);
+    });
+
+    it('stores the owner of a run created by finishing a trigger', async () => {
+      const { trigger } = await store.triggers.enqueue(aTrigger({ key: 'Ev_owner' }), [], 0);
+      const claimed = await store.triggers.claimNext('w1', 10, 60_000);
+      expect(claimed?.id).toBe(trigger.id);
+      const run = aRun('r_from_trigger', { triggerKey: 'Ev_owner', keyOwner: 'U_ANN' });
+      expect(await store.triggers.finish(trigger.id, 'w1', { state: 'done', runId: run.runId }, { run }, 20)).toBe(true);
+      expect((await store.trackedRuns.get('r_from_trigger'))?.keyOwner).toBe('U_ANN');
+      expect(await store.trackedRuns.listActiveKeyOwners()).toEqual(['U_ANN']);
     });
   });
 

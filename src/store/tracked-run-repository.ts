@@ -14,6 +14,7 @@ interface Row {
   state: string;
   server_updated_at: string | null;
   session_link: string | null;
+  key_owner: string | null;
   transition: number;
   workflow_moves: string;
   tracked: number;
@@ -24,7 +25,7 @@ interface Row {
 
 /** A row as both stores return it. */
 export function toTrackedRun(row: Row): TrackedRun {
-  return {
+  const run: TrackedRun = {
     runId: row.run_id,
     anchor: row.anchor,
     source: row.source,
@@ -42,6 +43,9 @@ export function toTrackedRun(row: Row): TrackedRun {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+  // Absent rather than null for the service key, as on NewTrackedRun.
+  if (row.key_owner !== null && row.key_owner !== undefined) run.keyOwner = row.key_owner;
+  return run;
 }
 
 /** Oldest seen first; never seen before all (NULLS FIRST is spelled out: PostgreSQL sorts NULLs last). */
@@ -63,6 +67,7 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
   private readonly addMove;
   private readonly addPlace;
   private readonly observedState;
+  private readonly keyOwners;
 
   constructor(
     private readonly db: Database.Database,
@@ -118,13 +123,14 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
       state: string;
       serverUpdatedAt: string | null;
       sessionLink: string | null;
+      keyOwner: string | null;
       now: number;
     }>(
       `INSERT INTO tracked_runs (run_id, anchor, source, title, route, destinations, trigger_key, state,
-                                 server_updated_at, session_link, transition, tracked, last_seen_at,
+                                 server_updated_at, session_link, key_owner, transition, tracked, last_seen_at,
                                  created_at, updated_at)
        VALUES (@runId, @anchor, @source, @title, @route, @destinations, @triggerKey, @state,
-               @serverUpdatedAt, @sessionLink, 0, 1, NULL, @now, @now)
+               @serverUpdatedAt, @sessionLink, @keyOwner, 0, 1, NULL, @now, @now)
        ON CONFLICT (run_id) DO NOTHING`,
     );
     this.addMove = db.prepare<{ runId: string; move: string; now: number }>(
@@ -139,6 +145,9 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
       `INSERT INTO run_states (run_id, transition, state, server_updated_at, observed_at)
        VALUES (@runId, @transition, @state, @serverUpdatedAt, @now) ON CONFLICT DO NOTHING`,
     );
+    this.keyOwners = db
+      .prepare<[], string>('SELECT DISTINCT key_owner FROM tracked_runs WHERE tracked = 1 AND key_owner IS NOT NULL ORDER BY key_owner')
+      .pluck();
   }
 
   /** Inserts the run inside the caller's transaction; true if it was new. */
@@ -154,6 +163,7 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
       state: run.state,
       serverUpdatedAt: run.serverUpdatedAt,
       sessionLink: run.sessionLink,
+      keyOwner: run.keyOwner ?? null,
       now,
     });
     if (changes > 0) this.observedState.run({ runId: run.runId, transition: 0, state: run.state, serverUpdatedAt: run.serverUpdatedAt, now });
@@ -178,6 +188,10 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
     const rows =
       options.afterRunId === undefined ? this.pageFirst.all({ limit: options.limit }) : this.pageAfter.all({ limit: options.limit, after: options.afterRunId });
     return rows.map(toTrackedRun);
+  }
+
+  async listActiveKeyOwners(): Promise<string[]> {
+    return this.keyOwners.all();
   }
 
   async listTrackedByAnchorPrefix(prefix: string, limit: number): Promise<TrackedRun[]> {

@@ -115,6 +115,13 @@ export interface AgentRuns {
   cancelRun(runId: string): Promise<void>;
 }
 
+/**
+ * The run API under one person's own key (issue 20): what their runs are created, followed up,
+ * cancelled and watched with. Undefined when the person has no key connected. The run API may show a
+ * run only to the key that created it, so the tracker lists each such key's runs through this.
+ */
+export type RunsForOwner = (personId: string) => Promise<AgentRuns | undefined>;
+
 /** Stable error kinds: branch on these, never on message text. */
 export type AgentApiErrorKind =
   | 'bad_request'

@@ -105,6 +105,11 @@ export interface NewTrackedRun {
   /** The server's `updated_at` of the last observation (RFC 3339), never our clock. */
   serverUpdatedAt: string | null;
   sessionLink: string | null;
+  /**
+   * The person (Slack user id) whose personal API key created the run; absent for the service key.
+   * The run API may show a run only to the key that created it, so the tracker watches it with that key.
+   */
+  keyOwner?: string;
 }
 
 export interface TrackedRun extends NewTrackedRun {
@@ -208,6 +213,11 @@ export interface TrackedRunRepository {
   listTracked(options: { limit: number; afterRunId?: string }): Promise<TrackedRun[]>;
   /** Tracked runs whose state is not in `states` (e.g. unknown states the list cannot filter), oldest seen first (never seen before all). */
   listTrackedNotInStates(states: readonly string[], limit: number): Promise<TrackedRun[]>;
+  /**
+   * The distinct key owners (person ids) of runs still tracked, in id order, in one statement: the
+   * tracker lists once per such key. Runs created with the service key are not counted here.
+   */
+  listActiveKeyOwners(): Promise<string[]>;
   /** Tracked runs whose anchor starts with `prefix` (e.g. one Slack channel's threads), newest first. */
   listTrackedByAnchorPrefix(prefix: string, limit: number): Promise<TrackedRun[]>;
   /** The newest run, tracked or not, whose session link is exactly `link` (a pasted link's preview). */

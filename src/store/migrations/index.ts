@@ -5,6 +5,7 @@ import { migration0004 } from './0004-process-liveness.js';
 import { migration0005 } from './0005-linear-issue-ids.js';
 import { migration0006 } from './0006-console-history.js';
 import { migration0007 } from './0007-person-keys.js';
+import { migration0008 } from './0008-run-key-owner.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -13,4 +14,13 @@ export type { Migration } from './migration.js';
  * Every migration, in order. Append-only. They are TypeScript modules (not .sql files) so the build
  * copies them into dist/ with the rest of the code.
  */
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007];
+export const MIGRATIONS: readonly Migration[] = [
+  migration0001,
+  migration0002,
+  migration0003,
+  migration0004,
+  migration0005,
+  migration0006,
+  migration0007,
+  migration0008,
+];

@@ -12,10 +12,10 @@ const OLDEST_SEEN_FIRST = 'ORDER BY last_seen_at ASC NULLS FIRST, run_id';
 
 const INSERT_SQL = `
 INSERT INTO tracked_runs (run_id, anchor, source, title, route, destinations, trigger_key, state,
-                          server_updated_at, session_link, transition, tracked, last_seen_at,
+                          server_updated_at, session_link, key_owner, transition, tracked, last_seen_at,
                           created_at, updated_at)
 VALUES (@runId, @anchor, @source, @title, @route, @destinations, @triggerKey, @state,
-        @serverUpdatedAt, @sessionLink, 0, 1, NULL, @now, @now)
+        @serverUpdatedAt, @sessionLink, @keyOwner, 0, 1, NULL, @now, @now)
 ON CONFLICT (run_id) DO NOTHING`;
 
 /** Each observed state (migration 6), written with the change that observed it. */
@@ -42,6 +42,7 @@ export class PostgresTrackedRunRepository implements TrackedRunRepository {
       state: item.state,
       serverUpdatedAt: item.serverUpdatedAt,
       sessionLink: item.sessionLink,
+      keyOwner: item.keyOwner ?? null,
       now,
     });
     if (inserted > 0)
@@ -72,6 +73,14 @@ export class PostgresTrackedRunRepository implements TrackedRunRepository {
             after: options.afterRunId,
           });
     return found.map(toTrackedRun);
+  }
+
+  async listActiveKeyOwners(): Promise<string[]> {
+    const found = await rows<{ key_owner: string }>(
+      this.pool,
+      'SELECT DISTINCT key_owner FROM tracked_runs WHERE tracked = 1 AND key_owner IS NOT NULL ORDER BY key_owner',
+    );
+    return found.map((owner) => owner.key_owner);
   }
 
   async listTrackedByAnchorPrefix(prefix: string, limit: number): Promise<TrackedRun[]> {

@@ -6,10 +6,20 @@ import { pgMigration0004 } from './0004-process-liveness.js';
 import { pgMigration0005 } from './0005-linear-issue-ids.js';
 import { pgMigration0006 } from './0006-console-history.js';
 import { pgMigration0007 } from './0007-person-keys.js';
+import { pgMigration0008 } from './0008-run-key-owner.js';
 
 /**
  * Every PostgreSQL migration, in order. Append-only. Migration N here makes the same change as the
  * SQLite migration N (`src/store/migrations/`), in PostgreSQL's dialect, so both stores are always at
  * the same schema version and `db copy` can compare them.
  */
-export const PG_MIGRATIONS: readonly Migration[] = [pgMigration0001, pgMigration0002, pgMigration0003, pgMigration0004, pgMigration0005, pgMigration0006, pgMigration0007];
+export const PG_MIGRATIONS: readonly Migration[] = [
+  pgMigration0001,
+  pgMigration0002,
+  pgMigration0003,
+  pgMigration0004,
+  pgMigration0005,
+  pgMigration0006,
+  pgMigration0007,
+  pgMigration0008,
+];
