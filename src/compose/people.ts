@@ -4,7 +4,11 @@
  */
 import { AgentApiClient } from '../agent-api/index.js';
 import type { AppConfig } from '../config/types.js';
-import type { PersonKeyRepository } from '../core/ports/store.js';
+import type { Clock } from '../core/ports/clock.js';
+import type { PersonIdentity } from '../core/ports/identity.js';
+import type { Logger } from '../core/ports/logger.js';
+import type { PersonKeyRepository, Store } from '../core/ports/store.js';
+import { LinkedIdentity } from '../people/identity.js';
 import { checkKey, type KeyCheck, type RunsForKey } from '../people/key-check.js';
 import { KeyBox } from '../people/key-box.js';
 import { checkStoredKeys, PersonKeys } from '../people/person-keys.js';
@@ -48,4 +52,27 @@ export async function checkPeopleSecret(config: AppConfig): Promise<void> {
   } finally {
     await store.close();
   }
+}
+
+/**
+ * Who each request belongs to (issue 20, point 4): Slack users are themselves; Linear users through a
+ * console link, or by the same email when both Slack and Linear are on (`users.lookupByEmail`, the
+ * Linear user's email). Pass it to whatever picks a run's key; it is called in the intake worker.
+ */
+export function personIdentity(
+  store: Pick<Store, 'personLinks'>,
+  platforms: { slack?: { userByEmail(email: string): Promise<string | undefined> }; linear?: { api: { userEmail(id: string): Promise<string | undefined> } } },
+  clock: Pick<Clock, 'now'>,
+  logger: Logger,
+): PersonIdentity {
+  const { slack, linear } = platforms;
+  return new LinkedIdentity({
+    links: store.personLinks,
+    directory: {
+      ...(linear && { linearEmail: (id: string) => linear.api.userEmail(id) }),
+      ...(slack && { slackUserByEmail: (email: string) => slack.userByEmail(email) }),
+    },
+    clock,
+    logger: logger.child({ component: 'people' }),
+  });
 }

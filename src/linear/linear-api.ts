@@ -6,7 +6,7 @@
  */
 import type { LinearClient } from '@linear/sdk';
 import { LinearTimeoutError } from './linear-errors.js';
-import { COMMENT_QUERY, ISSUE_QUERY, LABELS_QUERY, TEAMS_QUERY, TEAM_STATES_QUERY, VIEWER_QUERY } from './queries.js';
+import { COMMENT_QUERY, ISSUE_QUERY, LABELS_QUERY, TEAMS_QUERY, TEAM_STATES_QUERY, USER_QUERY, VIEWER_QUERY } from './queries.js';
 
 export interface LinearIssueFacts {
   id: string;
@@ -31,6 +31,8 @@ export interface LinearApi {
   /** Labels whose name is one of `names` (case-insensitive). */
   labels(names: readonly string[]): Promise<Array<{ id: string; name: string }>>;
   viewer(): Promise<{ id: string; name: string }>;
+  /** A user's email (Linear accounts sign in with it); undefined for a deactivated user or one without. */
+  userEmail(userId: string): Promise<string | undefined>;
   teamStates(teamId: string): Promise<Array<{ id: string; name: string; type: string }>>;
   /** Teams with these keys (all teams when empty) and the names of their workflow states. */
   teams(keys: readonly string[]): Promise<Array<{ id: string; key: string; states: string[] }>>;
@@ -104,6 +106,16 @@ export function sdkLinearApi(client: LinearClient, timeoutMs = LINEAR_TIMEOUT_MS
       return data.issueLabels.nodes;
     },
     viewer: async () => (await read<{ viewer: { id: string; name: string } }>('viewer', VIEWER_QUERY, {})).viewer,
+    userEmail: async (userId) => {
+      try {
+        const { user } = await read<{ user?: { email?: string | null; active?: boolean | null } | null }>('user', USER_QUERY, { id: userId });
+        return user && user.active !== false && user.email ? user.email : undefined;
+      } catch (error) {
+        // Linear answers an unknown user as an input error: nobody, not a failure.
+        if ((error as { type?: unknown }).type === 'InvalidInput') return undefined;
+        throw error;
+      }
+    },
     teamStates: async (teamId) => {
       const data = await read<{ team: { states: { nodes: Array<{ id: string; name: string; type: string }> } } }>('team', TEAM_STATES_QUERY, { id: teamId });
       return data.team.states.nodes;

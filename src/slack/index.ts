@@ -17,6 +17,7 @@ import { routeChoices } from './home-view.js';
 import { SlackPlacesNotifier } from './places-notifier.js';
 import { UnfurlNotifier } from './unfurl.js';
 import { AssistantNotifier } from './assistant.js';
+import { slackUserByEmail } from './user-directory.js';
 
 /** What the Slack integration plugs into the service. */
 export interface SlackIntegration {
@@ -26,6 +27,8 @@ export interface SlackIntegration {
   notifier: Notifier;
   enricher: PromptEnricher;
   access: AccessPolicy;
+  /** The Slack user with a confirmed email (`users.lookupByEmail`), for Linear people (issue 20). */
+  userByEmail(email: string): Promise<string | undefined>;
 }
 
 /** Builds the Slack integration: Bolt on our route (HTTP) or a WebSocket (Socket Mode), the notifier, context and access. */
@@ -89,5 +92,6 @@ export async function startSlack(config: SlackConfig, intake: IntakeService, sto
       ...(config.context && { context: config.context }),
     }),
     access,
+    userByEmail: (email) => slackUserByEmail(slack.client, email),
   };
 }

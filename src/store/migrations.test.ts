@@ -36,6 +36,7 @@ describe('migrations', () => {
       'leases',
       'outbox',
       'person_keys',
+      'person_links',
       'processes',
       'run_states',
       'schedule_fires',

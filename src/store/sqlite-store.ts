@@ -9,6 +9,7 @@ import { migrate } from './migrate.js';
 import { SqliteOperatorRepository } from './operator-repository.js';
 import { SqliteOutboxRepository } from './outbox-repository.js';
 import { SqlitePersonKeyRepository } from './person-key-repository.js';
+import { SqlitePersonLinkRepository } from './person-link-repository.js';
 import { SqliteProcessRepository } from './process-repository.js';
 import { SqliteScheduleFireRepository } from './schedule-fire-repository.js';
 import { SqliteSettingRepository } from './setting-repository.js';
@@ -37,6 +38,7 @@ export class SqliteStore implements Store {
   readonly settings: SqliteSettingRepository;
   readonly operator: SqliteOperatorRepository;
   readonly personKeys: SqlitePersonKeyRepository;
+  readonly personLinks: SqlitePersonLinkRepository;
   private readonly pingStatement;
 
   /** Takes an open, migrated connection; use `openSqliteStore`. */
@@ -52,6 +54,7 @@ export class SqliteStore implements Store {
     this.settings = new SqliteSettingRepository(db);
     this.operator = new SqliteOperatorRepository(db);
     this.personKeys = new SqlitePersonKeyRepository(db);
+    this.personLinks = new SqlitePersonLinkRepository(db);
     this.pingStatement = db.prepare('SELECT 1');
   }
 

@@ -2,8 +2,8 @@
  * A fake Linear GraphQL API on node:http for offline tests. Point `LINEAR_API_URL` (or a
  * `LinearClient`'s `apiUrl`) at `fake.url`. It answers the SDK's mutations (`createComment`,
  * `updateComment`, `updateIssue`, `createReaction`, `createAgentActivity`, `updateAgentSession`) and
- * agent-bridge's named reads (`AgentBridgeIssue`, …) from in-memory issues, labels, teams and
- * comments, records every call, and injects failures per operation with `failNext` — in Linear's
+ * agent-bridge's named reads (`AgentBridgeIssue`, `AgentBridgeUser`, …) from in-memory issues, labels,
+ * teams, users and comments, records every call, and injects failures per operation with `failNext` — in Linear's
  * error shape (`errors[].extensions.type`, HTTP 400/429/5xx, Retry-After).
  */
 import { randomUUID } from 'node:crypto';
@@ -63,6 +63,16 @@ export interface FakeLinearOptions {
   /** Team id → workflow states. */
   states?: Record<string, Array<{ id: string; name: string; type: string }>>;
   viewer?: { id: string; name: string };
+  /** Users `AgentBridgeUser` answers (their email makes them a Slack user's person, issue 20). */
+  users?: FakeLinearUser[];
+}
+
+export interface FakeLinearUser {
+  id: string;
+  name: string;
+  email?: string;
+  /** False for a deactivated user. Default true. */
+  active?: boolean;
 }
 
 export interface FakeLinearApi {
@@ -81,6 +91,7 @@ export interface FakeLinearApi {
   sessions: Map<string, Json>;
   issue(idOrIdentifier: string): FakeLinearIssue | undefined;
   addIssue(issue: FakeLinearIssue): void;
+  addUser(user: FakeLinearUser): void;
   failNext(operation: string, failure?: LinearFailure): void;
   close(): Promise<void>;
 }
@@ -106,6 +117,7 @@ export async function startFakeLinearApi(options: FakeLinearOptions = {}): Promi
 
   const findIssue = (key: string) => issues.get(key) ?? [...issues.values()].find((issue) => issue.identifier === key);
   const addIssue = (issue: FakeLinearIssue) => issues.set(issue.id, { ...issue });
+  const users = new Map((options.users ?? []).map((user) => [user.id, { ...user }]));
   for (const issue of options.issues ?? []) addIssue(issue);
 
   const ok = (root: string, entity: string, id: string): Json => ({
@@ -174,6 +186,11 @@ export async function startFakeLinearApi(options: FakeLinearOptions = {}): Promi
       return { data: { issueLabels: { nodes } } };
     },
     AgentBridgeViewer: () => ({ data: { viewer } }),
+    AgentBridgeUser: ({ id }) => {
+      const user = users.get(String(id));
+      if (!user) return notFound('User');
+      return { data: { user: { id: user.id, email: user.email ?? null, active: user.active ?? true } } };
+    },
     AgentBridgeTeams: ({ filter }) => {
       const wanted = ((filter as { or?: Array<{ key: { eqIgnoreCase: string } }> } | undefined)?.or ?? []).map((entry) => entry.key.eqIgnoreCase.toLowerCase());
       const teams = new Map([...issues.values()].map((issue) => [issue.team.id, issue.team]));
@@ -260,6 +277,7 @@ export async function startFakeLinearApi(options: FakeLinearOptions = {}): Promi
     sessions,
     issue: (key) => findIssue(key),
     addIssue,
+    addUser: (user) => users.set(user.id, { ...user }),
     failNext: (operation, failure = { status: 500 }) => {
       const queue = failures.get(operation) ?? [];
       queue.push({ ...failure });

@@ -9,9 +9,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { handlePlaces } from './slack-places.js';
 import { handleRead } from './slack-reads.js';
-import { SlackState, type FakeMessage, type FakeSlackOptions, type SlackAnswer } from './slack-state.js';
+import { SlackState, type FakeMessage, type FakeSlackOptions, type FakeSlackUser, type SlackAnswer } from './slack-state.js';
 
-export type { FakeMessage, FakeSlackOptions, SlackMetadata } from './slack-state.js';
+export type { FakeMessage, FakeSlackOptions, FakeSlackUser, SlackMetadata } from './slack-state.js';
 
 /** One recorded Web API call. */
 export interface SlackCall {
@@ -59,7 +59,7 @@ export interface FakeSlackApi {
   ephemerals(channel?: string): Array<{ channel: string; user: string; text: string; blocks?: unknown[]; message_ts: string }>;
   /** Seeds a human message (for conversations.replies / history). A missing ts gets a fresh one. */
   addUserMessage(msg: { channel: string; user: string; text: string; thread_ts?: string; ts?: string }): FakeMessage;
-  setUser(id: string, profile: { real_name?: string; display_name?: string; is_bot?: boolean }): void;
+  setUser(id: string, profile: FakeSlackUser): void;
   setChannel(id: string, info: { name: string; is_im?: boolean }): void;
   /** The next `count` calls to `method` fail as described. Queued failures apply in order. */
   failNext(method: string, failure: SlackFailure): void;

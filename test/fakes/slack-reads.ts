@@ -1,6 +1,6 @@
 /**
  * Read methods of the fake Slack Web API: conversations.replies / history (with paging and metadata),
- * conversations.info and users.info.
+ * conversations.info, users.info and users.lookupByEmail.
  */
 import { BASE_SECONDS, compareTs, fail, str, truthy, type Args, type FakeMessage, type SlackAnswer, type SlackState } from './slack-state.js';
 
@@ -88,14 +88,30 @@ export function usersInfo(state: SlackState, args: Args): SlackAnswer {
       id,
       team_id: state.teamId,
       name: (display_name || real_name).toLowerCase().replace(/\s+/g, '.'),
-      deleted: false,
+      deleted: known?.deleted ?? false,
       real_name,
       tz: 'Europe/Berlin',
       is_bot: isBot,
       is_app_user: false,
-      profile: { real_name, display_name, real_name_normalized: real_name, display_name_normalized: display_name, team: state.teamId },
+      profile: {
+        real_name,
+        display_name,
+        real_name_normalized: real_name,
+        display_name_normalized: display_name,
+        team: state.teamId,
+        ...(known?.email !== undefined && { email: known.email }),
+      },
     },
   };
+}
+
+/** users.lookupByEmail: the seeded user with this confirmed email (case-insensitive), else `users_not_found`. */
+export function usersLookupByEmail(state: SlackState, args: Args): SlackAnswer {
+  const email = str(args['email'])?.toLowerCase();
+  if (email === undefined || email === '') return fail('invalid_email');
+  const found = [...state.users].find(([, user]) => user.email?.toLowerCase() === email && user.email_confirmed !== false);
+  if (!found) return fail('users_not_found');
+  return usersInfo(state, { user: found[0] });
 }
 
 /** Dispatches one read method; `undefined` for any other method. */
@@ -109,6 +125,8 @@ export function handleRead(state: SlackState, method: string, args: Args): Slack
       return conversationsInfo(state, args);
     case 'users.info':
       return usersInfo(state, args);
+    case 'users.lookupByEmail':
+      return usersLookupByEmail(state, args);
     default:
       return undefined;
   }

@@ -71,6 +71,16 @@ export const str = (v: unknown): string | undefined => (typeof v === 'string' &&
 export const truthy = (v: unknown): boolean => v === true || v === 'true' || v === '1' || v === 1;
 
 /** Workspace state plus one handler per supported Web API method. */
+/** A seeded user; `email` is found by users.lookupByEmail unless `email_confirmed` is false (Slack finds only confirmed ones). */
+export interface FakeSlackUser {
+  real_name?: string;
+  display_name?: string;
+  is_bot?: boolean;
+  email?: string;
+  email_confirmed?: boolean;
+  deleted?: boolean;
+}
+
 export class SlackState {
   readonly botUserId: string;
   readonly botId: string;
@@ -81,7 +91,7 @@ export class SlackState {
   private byChannel = new Map<string, FakeMessage[]>();
   /** `${channel} ${ts}` → reaction name → user ids. */
   private reactionMap = new Map<string, Map<string, string[]>>();
-  readonly users = new Map<string, { real_name?: string; display_name?: string; is_bot?: boolean }>();
+  readonly users = new Map<string, FakeSlackUser>();
   readonly channels = new Map<string, { name: string; is_im?: boolean }>();
   /** Ephemeral messages: recorded, never in history. */
   readonly ephemerals: Array<{ channel: string; user: string; text: string; blocks?: unknown[]; message_ts: string }> = [];
@@ -126,7 +136,7 @@ export class SlackState {
     return [...(this.reactionMap.get(`${channel} ${ts}`)?.keys() ?? [])];
   }
 
-  setUser(id: string, profile: { real_name?: string; display_name?: string; is_bot?: boolean }): void {
+  setUser(id: string, profile: FakeSlackUser): void {
     this.users.set(id, { ...profile });
   }
 

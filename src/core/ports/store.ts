@@ -474,6 +474,33 @@ export interface PersonKeyRepository {
   reseal(updates: readonly { personId: string; sealed: string }[]): Promise<number>;
 }
 
+/** How a Linear user was found to be a Slack user: the same verified email, or an admin's link on the console. */
+export type PersonLinkHow = 'email' | 'console';
+
+/** A Linear user known to be a Slack user (issue 20): Linear triggers by them belong to that person. */
+export interface PersonLinkRecord {
+  linearUserId: string;
+  /** The person: their Slack user id. */
+  slackUserId: string;
+  how: PersonLinkHow;
+  /** When the link was made (epoch ms). */
+  linkedAt: number;
+}
+
+/** Links from Linear users to Slack users; a console link outranks an email link. */
+export interface PersonLinkRepository {
+  /**
+   * Stores a link in one statement. A `console` link replaces whatever was there; an `email` link is
+   * stored only where there is none (a lookup racing an admin never undoes the admin). True when stored.
+   */
+  put(record: PersonLinkRecord): Promise<boolean>;
+  get(linearUserId: string): Promise<PersonLinkRecord | undefined>;
+  /** Every link, by Linear user id. */
+  list(): Promise<PersonLinkRecord[]>;
+  /** Removes the link; false when there was none. */
+  remove(linearUserId: string): Promise<boolean>;
+}
+
 /** What another process stored: new triggers to work on, or new outbox rows to deliver. */
 export type StoreChange = 'triggers' | 'outbox';
 
@@ -491,6 +518,8 @@ export interface Store {
   operator: OperatorRepository;
   /** People's personal API keys, sealed. */
   personKeys: PersonKeyRepository;
+  /** Linear users known to be Slack users. */
+  personLinks: PersonLinkRepository;
   /** Cheap query proving the database answers (readiness). */
   ping(): Promise<void>;
   /**

@@ -213,10 +213,11 @@ function barrierStore(store: Store, parties: number): Store {
     });
     return row;
   };
-  const { triggers, anchors, eventKeys, outbox, scheduleFires, leases, processes, settings, operator, personKeys } = store;
+  const { triggers, anchors, eventKeys, outbox, scheduleFires, leases, processes, settings, operator, personKeys, personLinks } = store;
   return {
     operator,
     personKeys,
+    personLinks,
     triggers,
     trackedRuns,
     anchors,

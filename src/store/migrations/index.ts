@@ -6,6 +6,7 @@ import { migration0005 } from './0005-linear-issue-ids.js';
 import { migration0006 } from './0006-console-history.js';
 import { migration0007 } from './0007-person-keys.js';
 import { migration0008 } from './0008-run-key-owner.js';
+import { migration0009 } from './0009-person-links.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -23,4 +24,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0006,
   migration0007,
   migration0008,
+  migration0009,
 ];

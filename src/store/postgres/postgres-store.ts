@@ -10,6 +10,7 @@ import { SchemaTooNewError } from '../migrate.js';
 import { migratePostgres } from './migrate.js';
 import { PostgresOperatorRepository } from './operator-repository.js';
 import { PostgresPersonKeyRepository } from './person-key-repository.js';
+import { PostgresPersonLinkRepository } from './person-link-repository.js';
 import { PostgresOutboxRepository } from './outbox-repository.js';
 import { TYPES } from './pg-sql.js';
 import { PostgresProcessRepository } from './process-repository.js';
@@ -44,6 +45,7 @@ export class PostgresStore implements Store {
   readonly settings: PostgresSettingRepository;
   readonly operator: PostgresOperatorRepository;
   readonly personKeys: PostgresPersonKeyRepository;
+  readonly personLinks: PostgresPersonLinkRepository;
   private closed = false;
 
   /** Takes a pool on a migrated database; use `openPostgresStore`. */
@@ -62,6 +64,7 @@ export class PostgresStore implements Store {
     this.settings = new PostgresSettingRepository(pool);
     this.operator = new PostgresOperatorRepository(pool);
     this.personKeys = new PostgresPersonKeyRepository(pool);
+    this.personLinks = new PostgresPersonLinkRepository(pool);
   }
 
   async ping(): Promise<void> {

@@ -7,6 +7,7 @@ import { pgMigration0005 } from './0005-linear-issue-ids.js';
 import { pgMigration0006 } from './0006-console-history.js';
 import { pgMigration0007 } from './0007-person-keys.js';
 import { pgMigration0008 } from './0008-run-key-owner.js';
+import { pgMigration0009 } from './0009-person-links.js';
 
 /**
  * Every PostgreSQL migration, in order. Append-only. Migration N here makes the same change as the
@@ -22,4 +23,5 @@ export const PG_MIGRATIONS: readonly Migration[] = [
   pgMigration0006,
   pgMigration0007,
   pgMigration0008,
+  pgMigration0009,
 ];

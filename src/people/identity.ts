@@ -1,0 +1,99 @@
+/**
+ * Who a requester is as a person who may own a personal API key (issue 20, point 4). A person is
+ * identified by their Slack user id (the key page and `/agent connect` store keys under it), so a
+ * Slack requester is that person directly. A Linear user is a person through a link: one an admin made
+ * on the console, or one found by the same verified email on both sides (the Linear user's email, then
+ * Slack's `users.lookupByEmail`, which only finds confirmed emails), kept in `person_links` so it is
+ * looked up once. Lookups happen in the intake worker, never in a webhook handler; a failed lookup is
+ * "no person" (the service key), logged at debug or warn.
+ */
+import type { Clock } from '../core/ports/clock.js';
+import type { PersonIdentity } from '../core/ports/identity.js';
+import type { Logger } from '../core/ports/logger.js';
+import type { PersonLinkRepository } from '../core/ports/store.js';
+import type { Requester } from '../core/ports/triggers.js';
+
+/** The person id (a Slack user id) behind a Slack requester; undefined for every other platform (no links). */
+export function personFor(requester: Pick<Requester, 'platform' | 'id'> | undefined): Promise<string | undefined> {
+  if (requester?.platform === 'slack' && requester.id !== '') return Promise.resolve(requester.id);
+  return Promise.resolve(undefined);
+}
+
+/** The lookups by email, each absent when its platform is off. Both throw on failure; undefined = not found. */
+export interface EmailDirectory {
+  /** The Linear user's email (Linear accounts sign in with it, so it is verified). */
+  linearEmail?: (linearUserId: string) => Promise<string | undefined>;
+  /** The Slack user with this confirmed email (`users.lookupByEmail`): an active human, else undefined. */
+  slackUserByEmail?: (email: string) => Promise<string | undefined>;
+}
+
+export interface IdentityOptions {
+  links: PersonLinkRepository;
+  directory: EmailDirectory;
+  clock: Pick<Clock, 'now'>;
+  logger: Logger;
+  /**
+   * How long "this Linear user has no Slack match" is remembered in memory (default 10 minutes), so a
+   * person who comments a lot costs two lookups per interval, not per comment. Failures are not remembered.
+   */
+  missTtlMs?: number;
+}
+
+const DEFAULT_MISS_TTL_MS = 10 * 60_000;
+
+/** Slack requesters are themselves; Linear requesters are whoever they are linked to (console, then email). */
+export class LinkedIdentity implements PersonIdentity {
+  private readonly misses = new Map<string, number>();
+  private readonly missTtlMs: number;
+
+  constructor(private readonly options: IdentityOptions) {
+    this.missTtlMs = options.missTtlMs ?? DEFAULT_MISS_TTL_MS;
+  }
+
+  async personFor(requester: Requester | undefined): Promise<string | undefined> {
+    if (!requester || requester.id === '') return undefined;
+    if (requester.platform === 'slack') return requester.id;
+    if (requester.platform !== 'linear') return undefined;
+    try {
+      const link = await this.options.links.get(requester.id);
+      if (link) return link.slackUserId;
+      return await this.byEmail(requester.id);
+    } catch (error) {
+      // Who asked decides only whose key a run uses: without an answer it uses the service key.
+      this.options.logger.warn(
+        { linearUserId: requester.id, err: describe(error) },
+        'could not look up which Slack user a Linear user is: using the service key',
+      );
+      return undefined;
+    }
+  }
+
+  private async byEmail(linearUserId: string): Promise<string | undefined> {
+    const { linearEmail, slackUserByEmail } = this.options.directory;
+    if (!linearEmail || !slackUserByEmail) return undefined;
+    const now = this.options.clock.now();
+    const missUntil = this.misses.get(linearUserId);
+    if (missUntil !== undefined && missUntil > now) return undefined;
+    this.misses.delete(linearUserId);
+
+    const email = (await linearEmail(linearUserId))?.trim();
+    const slackUserId = email ? await slackUserByEmail(email) : undefined;
+    if (!slackUserId) {
+      this.misses.set(linearUserId, now + this.missTtlMs);
+      this.options.logger.debug({ linearUserId, hasEmail: Boolean(email) }, 'no Slack user has this Linear user’s email');
+      return undefined;
+    }
+    await this.options.links.put({ linearUserId, slackUserId, how: 'email', linkedAt: now });
+    // An admin may have linked the same user meanwhile: theirs wins, so read back what is stored.
+    const stored = await this.options.links.get(linearUserId);
+    this.options.logger.info({ linearUserId, slackUserId: stored?.slackUserId ?? slackUserId }, 'linked a Linear user to a Slack user by email');
+    return stored?.slackUserId ?? slackUserId;
+  }
+}
+
+/** An error's code or name for a log line: never its message, which may quote an email back. */
+function describe(error: unknown): string {
+  const code = (error as { code?: unknown; type?: unknown } | null)?.code ?? (error as { type?: unknown } | null)?.type;
+  if (typeof code === 'string') return code;
+  return error instanceof Error ? error.name : 'error';
+}

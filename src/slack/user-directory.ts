@@ -1,0 +1,19 @@
+/**
+ * Slack users by email (issue 20, point 4): `users.lookupByEmail` (scope `users:read.email`) finds a
+ * user only by a confirmed email, which is what makes a Linear user with that email the same person.
+ */
+import type { WebClient } from '@slack/web-api';
+
+/** The id of the active human Slack user with this confirmed email; undefined when there is none. Throws on other failures. */
+export async function slackUserByEmail(client: Pick<WebClient, 'users'>, email: string): Promise<string | undefined> {
+  try {
+    const answer = await client.users.lookupByEmail({ email });
+    const user = answer.user;
+    if (!user?.id || user.deleted === true || user.is_bot === true || user.is_app_user === true) return undefined;
+    return user.id;
+  } catch (error) {
+    // Slack's word for "no confirmed email matches"; anything else (scope missing, rate limit) is a failure.
+    if ((error as { data?: { error?: string } }).data?.error === 'users_not_found') return undefined;
+    throw error;
+  }
+}
