@@ -9,6 +9,7 @@ interface EmulatorFlags {
   host: string;
   apiKey?: string;
   manual?: boolean;
+  visibility: string;
   step: string;
   work: string;
 }
@@ -27,6 +28,7 @@ export function registerEmulatorCommand(program: Command, context: CliContext, o
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--api-key <key>', 'bearer key clients must send (default: AGENT_API_KEY, else a random one that is printed)')
     .option('--manual', 'runs change state only when driven through /_emulator/runs/{id}/state')
+    .option('--visibility <mode>', 'owner: a key sees only the runs it created (and any key is accepted); team: every key sees every run', 'team')
     .option('--step <duration>', 'time in each of QUEUED, PENDING and CLAIMED', '300ms')
     .option('--work <duration>', 'time a run spends INPROGRESS', '2s')
     .action(async (flags: EmulatorFlags) => {
@@ -34,6 +36,8 @@ export function registerEmulatorCommand(program: Command, context: CliContext, o
       if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`--port: expected 0–65535, got "${flags.port}"`);
       const step = durationFlag('--step', flags.step);
       const work = durationFlag('--work', flags.work);
+      if (flags.visibility !== 'owner' && flags.visibility !== 'team') throw new UsageError(`--visibility: expected owner or team, got "${flags.visibility}"`);
+      const visibility = flags.visibility;
       const givenKey = flags.apiKey ?? context.env['AGENT_API_KEY'];
       const apiKey = givenKey ?? randomBytes(12).toString('hex');
       const { startEmulator } = await import('../emulator/index.js');
@@ -42,9 +46,11 @@ export function registerEmulatorCommand(program: Command, context: CliContext, o
         port,
         host: flags.host,
         manual: flags.manual === true,
+        visibility,
         timings: { queuedMs: step, pendingMs: step, claimedMs: step, workMs: work },
       });
       context.out(`Run API emulator listening on ${emulator.baseUrl}`);
+      if (visibility === 'owner') context.out('Visibility: owner — each key sees only the runs it created; any key is accepted until revoked');
       // A key the user chose is theirs and is not echoed; a generated one must be shown to be usable.
       if (givenKey === undefined) context.out(`API key (generated): ${apiKey}`);
       context.out(

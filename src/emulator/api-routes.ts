@@ -4,11 +4,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RunItem } from '../core/ports/agent-runs.js';
-import type { EmulatorContext } from './context.js';
+import { callerOf, requireVisible, type EmulatorContext } from './context.js';
 import { encodeCursor } from './cursor.js';
 import type { CreateRunInput, FactoryRunInput } from './engine-types.js';
 import { isPlainObject, optionalString, readJsonObject, requireText, sendJson } from './http-util.js';
-import { ProblemError, badRequest } from './problem.js';
+import { badRequest } from './problem.js';
 import { parseListQuery } from './query.js';
 import type { EmulatorRoute } from './router.js';
 
@@ -62,8 +62,9 @@ export function apiRoutes(ctx: EmulatorContext): EmulatorRoute[] {
   // `task_id` is the SDK's deprecated, still required name of the run id.
   const created = (res: ServerResponse, run: RunItem): void => sendJson(res, 200, { run_id: run.run_id, state: run.state, task_id: run.run_id });
 
+  // Every run belongs to the key that created it (the real API's creator).
   const create = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    created(res, engine.createRun(parseCreate(await readJsonObject(req))));
+    created(res, engine.createRun({ ...parseCreate(await readJsonObject(req)), creator: callerOf(ctx, req) }));
   };
 
   return [
@@ -72,8 +73,10 @@ export function apiRoutes(ctx: EmulatorContext): EmulatorRoute[] {
       pattern: /^\/agent\/runs$/,
       methods: {
         POST: create,
-        GET: (_req, res, _params, url) => {
-          const result = engine.list(parseListQuery(url.searchParams));
+        GET: (req, res, _params, url) => {
+          const filter = parseListQuery(url.searchParams);
+          if (ctx.visibility === 'owner') filter.visibleTo = callerOf(ctx, req).uid;
+          const result = engine.list(filter);
           const pageInfo = result.next ? { has_next_page: true, next_cursor: encodeCursor(result.next) } : { has_next_page: false };
           sendJson(res, 200, { runs: result.runs, page_info: pageInfo });
         },
@@ -82,10 +85,9 @@ export function apiRoutes(ctx: EmulatorContext): EmulatorRoute[] {
     {
       pattern: /^\/agent\/runs\/([^/]+)$/,
       methods: {
-        GET: (_req, res, [runId = '']) => {
-          const run = engine.get(runId);
-          if (!run) throw new ProblemError(404, `run ${runId} not found`);
-          sendJson(res, 200, run);
+        GET: (req, res, [runId = '']) => {
+          requireVisible(ctx, req, runId);
+          sendJson(res, 200, engine.get(runId));
         },
       },
     },
@@ -94,8 +96,9 @@ export function apiRoutes(ctx: EmulatorContext): EmulatorRoute[] {
       methods: {
         POST: async (req, res, [runId = '']) => {
           const body = await readJsonObject(req);
-          // An unknown run is a 404 even when the body is also wrong: the run is the resource.
-          if (!engine.get(runId)) throw new ProblemError(404, `run ${runId} not found`);
+          // An unknown run (or one another key created, in owner visibility) is a 404 even when the
+          // body is also wrong: the run is the resource.
+          requireVisible(ctx, req, runId);
           engine.sendFollowup(runId, requireText(body, 'message'));
           sendJson(res, 200, {});
         },
@@ -106,6 +109,7 @@ export function apiRoutes(ctx: EmulatorContext): EmulatorRoute[] {
       methods: {
         POST: async (req, res, [runId = '']) => {
           await readJsonObject(req);
+          requireVisible(ctx, req, runId);
           sendJson(res, 200, engine.cancel(runId).run_id);
         },
       },
@@ -114,7 +118,7 @@ export function apiRoutes(ctx: EmulatorContext): EmulatorRoute[] {
       pattern: /^\/factory\/([^/]+)\/runs$/,
       methods: {
         POST: async (req, res, [factoryUid = '']) => {
-          created(res, engine.createFactoryRun(factoryUid, parseFactory(await readJsonObject(req))));
+          created(res, engine.createFactoryRun(factoryUid, { ...parseFactory(await readJsonObject(req)), creator: callerOf(ctx, req) }));
         },
       },
     },

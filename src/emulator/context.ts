@@ -1,14 +1,19 @@
 /**
  * State shared by the emulator's route files, and the mapping of engine refusals to problems.
  */
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RunEngineError } from './engine-types.js';
+import type { KeyRing, RunCreator, Visibility } from './keys.js';
 import { ProblemError } from './problem.js';
 import type { RunEngine } from './run-engine.js';
 import type { FaultQueue, RequestLog } from './traffic.js';
 
 export interface EmulatorContext {
-  apiKey: string;
+  keys: KeyRing;
+  /** `owner`: a key sees, follows up and cancels only the runs it created; `team`: every run. */
+  visibility: Visibility;
+  /** The caller of each authenticated API request (set before its route runs). */
+  callers: WeakMap<IncomingMessage, RunCreator>;
   engine: RunEngine;
   faults: FaultQueue;
   requests: RequestLog;
@@ -34,6 +39,20 @@ export function holdResponse(ctx: EmulatorContext, res: ServerResponse, ms: numb
     res.on('close', finish);
     ctx.delayed.add(entry);
   });
+}
+
+/** The creator runs of this request belong to: its authenticated caller (the service when unknown). */
+export function callerOf(ctx: EmulatorContext, req: IncomingMessage): RunCreator {
+  return ctx.callers.get(req) ?? ctx.keys.service;
+}
+
+/**
+ * Throws the run API's 404 unless the caller may see the run: it exists and, in owner visibility,
+ * was created with the caller's key. A run another key created is indistinguishable from no run.
+ */
+export function requireVisible(ctx: EmulatorContext, req: IncomingMessage, runId: string): void {
+  const creator = ctx.engine.creatorOf(runId);
+  if (!creator || (ctx.visibility === 'owner' && creator.uid !== callerOf(ctx, req).uid)) throw new ProblemError(404, `run ${runId} not found`);
 }
 
 /** Turns what a handler threw into the problem to answer; anything unexpected is a 500. */

@@ -3,12 +3,12 @@
  * server around it. /api/v1 requests pass through fault injection, the request log and
  * authentication, in that order, before their route.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { apiRoutes } from './api-routes.js';
 import { holdResponse, toProblem, type EmulatorContext } from './context.js';
 import { decodeSegment, sendHtml } from './http-util.js';
+import { KeyRing, type Visibility } from './keys.js';
 import type { Timings } from './plan.js';
 import { ProblemError, problemBody, sendProblem } from './problem.js';
 import { dispatch, type EmulatorRoute } from './router.js';
@@ -18,7 +18,18 @@ import { testingRoutes } from './testing-routes.js';
 import { FaultQueue, RequestLog } from './traffic.js';
 
 export interface EmulatorOptions {
+  /** The service's key; its runs are reported as a service account's. */
   apiKey: string;
+  /**
+   * Who sees a run: `team` (default, today's behaviour) — every key every run; `owner` — only the
+   * key that created it (the list leaves the others out; a GET, follow-up or cancel of one is 404).
+   */
+  visibility?: Visibility;
+  /**
+   * Whether keys other than `apiKey` are accepted (each is its own creator, reported as a user's
+   * personal key) until revoked. Default: true in owner visibility, false in team visibility.
+   */
+  acceptAnyKey?: boolean;
   /** 0 or undefined = a random free port. */
   port?: number;
   /** Default '127.0.0.1'. */
@@ -38,6 +49,8 @@ export type EmulatorHandlerOptions = Omit<EmulatorOptions, 'port' | 'host'>;
 export interface EmulatorHandler {
   handler: (req: IncomingMessage, res: ServerResponse) => void;
   engine: RunEngine;
+  /** The accepted keys; `keys.revoke(key)` makes a key answer 401 from then on. */
+  keys: KeyRing;
   /** Stops every run timer and cuts answers held back by delay faults. */
   close(): void;
 }
@@ -48,28 +61,13 @@ export interface RunningEmulator {
   /** `url + '/api/v1'` */
   baseUrl: string;
   engine: RunEngine;
+  /** The accepted keys; `keys.revoke(key)` makes a key answer 401 from then on. */
+  keys: KeyRing;
   close(): Promise<void>;
 }
 
 const API_PREFIX = '/api/v1';
 const TESTING_PREFIX = '/_emulator';
-
-/** The id the service reports as `creator.uid`: derived from the key, never the key itself. */
-function creatorUidFor(apiKey: string): string {
-  return `key_${createHash('sha256').update(apiKey).digest('hex').slice(0, 12)}`;
-}
-
-function authenticate(ctx: EmulatorContext, req: IncomingMessage): void {
-  const header = req.headers.authorization;
-  const challenge = { headers: { 'www-authenticate': 'Bearer realm="agent-bridge-emulator"' } };
-  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-  if (!match) throw new ProblemError(401, 'missing Authorization: Bearer <api key> header', challenge);
-  const given = createHash('sha256')
-    .update(match[1] ?? '')
-    .digest();
-  const expected = createHash('sha256').update(ctx.apiKey).digest();
-  if (!timingSafeEqual(given, expected)) throw new ProblemError(401, 'invalid API key', challenge);
-}
 
 async function handleApiRequest(ctx: EmulatorContext, routes: EmulatorRoute[], req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const entry = ctx.requests.record(req.method ?? 'GET', url, ctx.clock.now().toISOString());
@@ -94,7 +92,7 @@ async function handleApiRequest(ctx: EmulatorContext, routes: EmulatorRoute[], r
       return;
     }
   }
-  authenticate(ctx, req);
+  ctx.callers.set(req, ctx.keys.authenticate(req));
   await dispatch(routes, req, res, url.pathname.slice(API_PREFIX.length) || '/', url);
 }
 
@@ -122,15 +120,19 @@ function handlePage(ctx: EmulatorContext, req: IncomingMessage, res: ServerRespo
  */
 export function createEmulatorHandler(options: EmulatorHandlerOptions): EmulatorHandler {
   const clock = options.clock ?? { now: () => new Date() };
+  const visibility = options.visibility ?? 'team';
+  const keys = new KeyRing(options.apiKey, options.acceptAnyKey ?? visibility === 'owner');
   const engine = new RunEngine({
     clock,
-    creatorUid: creatorUidFor(options.apiKey),
+    creator: keys.service,
     timings: options.timings,
     manual: options.manual,
     publicUrl: options.publicUrl,
   });
   const ctx: EmulatorContext = {
-    apiKey: options.apiKey,
+    keys,
+    visibility,
+    callers: new WeakMap(),
     engine,
     faults: new FaultQueue(),
     requests: new RequestLog(),
@@ -157,6 +159,7 @@ export function createEmulatorHandler(options: EmulatorHandlerOptions): Emulator
 
   return {
     engine,
+    keys,
     handler: (req, res) => {
       handle(req, res).catch((error: unknown) => {
         if (!res.destroyed) sendProblem(res, toProblem(error));
@@ -198,6 +201,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
     url,
     baseUrl: `${url}${API_PREFIX}`,
     engine: emulator.engine,
+    keys: emulator.keys,
     close: () => {
       closing ??= new Promise<void>((resolve) => {
         emulator.close();

@@ -3,6 +3,7 @@
  */
 import type { AgentConfig, Artifact, RunItem, StatusMessage } from '../core/ports/agent-runs.js';
 import type { CursorPosition } from './cursor.js';
+import type { RunCreator } from './keys.js';
 import type { Timings } from './plan.js';
 import type { RunSchedule } from './run-record.js';
 
@@ -13,6 +14,8 @@ export interface RunEngineOptions {
   manual?: boolean;
   /** `creator.uid` of every run (the real service reports the API key's id, never the key). */
   creatorUid?: string;
+  /** Who creates runs unless a create names its own `creator`; wins over `creatorUid`. */
+  creator?: RunCreator;
   /** Base of session links; may be set later with `setPublicUrl` once the server listens. */
   publicUrl?: string;
 }
@@ -40,6 +43,8 @@ export interface CreateRunInput {
   agent_identity_uid?: string;
   /** In-process only: the run is reported as created by this scheduled agent (source SCHEDULED_AGENT). */
   schedule?: RunSchedule;
+  /** The key that creates the run (the HTTP layer passes the caller); default the engine's creator. */
+  creator?: RunCreator;
 }
 
 export interface FactoryRunInput {
@@ -47,6 +52,8 @@ export interface FactoryRunInput {
   title?: string;
   ticket_ref?: string;
   ticket_url?: string;
+  /** The key that creates the run (the HTTP layer passes the caller); default the engine's creator. */
+  creator?: RunCreator;
 }
 
 export interface DrivePatch {

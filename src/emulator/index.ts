@@ -10,6 +10,7 @@ export {
   type RunningEmulator,
 } from './emulator.js';
 export { RunEngine } from './run-engine.js';
+export { KeyRing, VISIBILITIES, creatorUidFor, type RunCreator, type Visibility } from './keys.js';
 export {
   RunEngineError,
   type CreateRunInput,

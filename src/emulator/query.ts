@@ -42,6 +42,8 @@ export interface RunFilter {
   skill?: string;
   scheduleId?: string;
   artifactType?: string;
+  /** Not a query parameter: in owner visibility, the calling key's creator uid (it sees only its own runs). */
+  visibleTo?: string;
 }
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;

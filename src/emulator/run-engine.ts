@@ -12,6 +12,7 @@ import {
   type RunEngineOptions,
   type RunListResult,
 } from './engine-types.js';
+import type { RunCreator } from './keys.js';
 import { DEFAULT_TIMINGS, outcomeStep, planFromQueued, type Timings } from './plan.js';
 import type { RunFilter } from './query.js';
 import { selectPage } from './run-list.js';
@@ -35,7 +36,7 @@ export class RunEngine {
   readonly manual: boolean;
   readonly timings: Timings;
   private readonly clock: { now(): Date };
-  private readonly creatorUid: string;
+  private readonly creator: RunCreator;
   private baseUrl: string | undefined;
   private readonly runs = new Map<string, RunRecord>();
   private readonly bySession = new Map<string, RunRecord>();
@@ -48,7 +49,7 @@ export class RunEngine {
     this.manual = options.manual ?? false;
     this.timings = { ...DEFAULT_TIMINGS, ...options.timings };
     this.clock = options.clock ?? { now: () => new Date() };
-    this.creatorUid = options.creatorUid ?? 'key_emulator';
+    this.creator = options.creator ?? { uid: options.creatorUid ?? 'key_emulator', type: 'service_account' };
     this.baseUrl = options.publicUrl?.replace(/\/+$/, '');
   }
 
@@ -75,7 +76,7 @@ export class RunEngine {
     const skill = input.skill ?? configSkill;
     const prompt = input.prompt ?? (skill !== undefined ? skillPrompt(skill) : undefined);
     if (prompt === undefined) throw new RunEngineError('invalid_request', 'prompt is required unless a skill is given');
-    const record = this.newRecord(prompt, input.title, input.schedule ? 'SCHEDULED_AGENT' : 'API');
+    const record = this.newRecord(prompt, input.title, input.schedule ? 'SCHEDULED_AGENT' : 'API', input.creator);
     if (input.config) record.agentConfig = structuredClone(input.config);
     if (skill !== undefined) {
       record.skillSpec = skill;
@@ -89,7 +90,7 @@ export class RunEngine {
 
   /** Creates a run dispatched to a factory; afterwards it is an ordinary run without a config. */
   createFactoryRun(factoryUid: string, input: FactoryRunInput): RunItem {
-    const record = this.newRecord(input.prompt, input.title, 'FACTORY');
+    const record = this.newRecord(input.prompt, input.title, 'FACTORY', input.creator);
     record.factory = { uid: factoryUid };
     if (input.ticket_ref !== undefined) record.factory.ticket_ref = input.ticket_ref;
     if (input.ticket_url !== undefined) record.factory.ticket_url = input.ticket_url;
@@ -99,6 +100,12 @@ export class RunEngine {
   get(runId: string): RunItem | undefined {
     const record = this.runs.get(runId);
     return record && this.view(record);
+  }
+
+  /** Who created the run (its key's principal and last 4 characters); undefined for an unknown run. */
+  creatorOf(runId: string): RunCreator | undefined {
+    const record = this.runs.get(runId);
+    return record && { ...record.creator };
   }
 
   getBySession(sessionId: string): RunItem | undefined {
@@ -234,14 +241,14 @@ export class RunEngine {
     return toRunItem(record, this.publicUrl);
   }
 
-  private newRecord(prompt: string, title: string | undefined, source: RunSource): RunRecord {
+  private newRecord(prompt: string, title: string | undefined, source: RunSource, creator: RunCreator = this.creator): RunRecord {
     return createRecord({
       seq: ++this.seq,
       now: this.now(),
       prompt,
       title,
       source,
-      creatorUid: this.creatorUid,
+      creator,
       timings: this.timings,
     });
   }

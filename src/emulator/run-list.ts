@@ -17,6 +17,7 @@ function matches(record: RunRecord, filter: Partial<RunFilter>): boolean {
   if (filter.name !== undefined && record.agentConfig?.name !== filter.name) return false;
   if (filter.model_id !== undefined && record.agentConfig?.model_id !== filter.model_id) return false;
   if (filter.creator !== undefined && record.creatorUid !== filter.creator) return false;
+  if (filter.visibleTo !== undefined && record.creatorUid !== filter.visibleTo) return false;
   if (filter.source !== undefined && record.source !== filter.source) return false;
   if (filter.createdAfter !== undefined && record.createdAt < filter.createdAfter) return false;
   if (filter.createdBefore !== undefined && record.createdAt >= filter.createdBefore) return false;

@@ -12,6 +12,7 @@ import { parseScript } from './script.js';
 import { isRetryableCode } from './problem.js';
 import { planFromQueued, type PlannedStep, type Timings } from './plan.js';
 import { skillView } from './skill.js';
+import type { RunCreator } from './keys.js';
 
 export interface HistoryEntry {
   state: string;
@@ -52,6 +53,8 @@ export interface RunRecord {
   schedule?: RunSchedule;
   source: RunSource;
   creatorUid: string;
+  /** The rest of who created the run: the principal's type and the key's last 4 characters. */
+  creator: RunCreator;
   agentIdentityUid?: string;
   factory?: { uid: string; ticket_ref?: string; ticket_url?: string };
   conversationId: string;
@@ -124,7 +127,8 @@ export function hasSessionIn(state: string): boolean {
 /**
  * The RunItem the API answers for a record; a deep copy, so callers cannot mutate the engine.
  * `started_at` is the one optional member the SDK declares nullable, so it is null until work starts;
- * the others are absent until they exist. The API key is reported as a `service_account` creator.
+ * the others are absent until they exist. The service's key is reported as a `service_account`
+ * creator, a personal key as a `user`.
  */
 export function toRunItem(record: RunRecord, publicUrl: string): RunItem {
   const item: RunItem = {
@@ -138,7 +142,7 @@ export function toRunItem(record: RunRecord, publicUrl: string): RunItem {
     created_at: new Date(record.createdAt).toISOString(),
     updated_at: new Date(record.updatedAt).toISOString(),
     started_at: record.startedAt === undefined ? null : new Date(record.startedAt).toISOString(),
-    creator: { type: 'service_account', uid: record.creatorUid },
+    creator: { type: record.creator.type, uid: record.creatorUid },
     source: record.source,
     artifacts: structuredClone(record.artifacts),
     // Fields the real service sends that our client does not model.
@@ -185,7 +189,7 @@ export interface NewRecordInit {
   prompt: string;
   title: string | undefined;
   source: RunSource;
-  creatorUid: string;
+  creator: RunCreator;
   timings: Timings;
 }
 
@@ -202,7 +206,8 @@ export function createRecord(init: NewRecordInit): RunRecord {
     createdAt: init.now,
     updatedAt: init.now,
     source: init.source,
-    creatorUid: init.creatorUid,
+    creatorUid: init.creator.uid,
+    creator: { ...init.creator },
     // The SDK declares the conversation id a UUID.
     conversationId: randomUUID(),
     artifacts: [],

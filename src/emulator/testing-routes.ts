@@ -1,5 +1,6 @@
 /**
- * The /_emulator endpoints: drive runs, read follow-ups, inject faults, read the request log, reset.
+ * The /_emulator endpoints: drive runs, read follow-ups and who created a run, inject faults, read the
+ * request log, revoke a key, reset.
  * They take no authentication: the emulator is a local tool and these exist for tests and demos.
  */
 import type { Artifact, StatusMessage } from '../core/ports/agent-runs.js';
@@ -75,6 +76,27 @@ export function testingRoutes(ctx: EmulatorContext): EmulatorRoute[] {
       methods: { GET: (_req, res, [runId = '']) => sendJson(res, 200, { history: engine.history(runId) }) },
     },
     {
+      // Which key created the run: its principal and the key's last 4 characters, never the key.
+      pattern: /^\/runs\/([^/]+)\/creator$/,
+      methods: {
+        GET: (_req, res, [runId = '']) => {
+          const creator = engine.creatorOf(runId);
+          if (!creator) throw new ProblemError(404, `run ${runId} not found`);
+          sendJson(res, 200, { type: creator.type, uid: creator.uid, key_last_four: creator.keyLastFour ?? null });
+        },
+      },
+    },
+    {
+      // A key deleted at the provider: every API request with it answers 401 from now on.
+      pattern: /^\/keys\/revoke$/,
+      methods: {
+        POST: async (req, res) => {
+          ctx.keys.revoke(requireText(await readJsonObject(req), 'key'));
+          sendJson(res, 200, {});
+        },
+      },
+    },
+    {
       pattern: /^\/faults$/,
       methods: {
         POST: async (req, res) => {
@@ -104,6 +126,7 @@ export function testingRoutes(ctx: EmulatorContext): EmulatorRoute[] {
         POST: async (req, res) => {
           await readJsonObject(req);
           engine.reset();
+          ctx.keys.reset();
           ctx.faults.clear();
           ctx.requests.clear();
           sendJson(res, 200, {});

@@ -209,4 +209,25 @@ describe('agent-bridge emulator', () => {
     expect(await emulatorCli.stop()).toBe(0);
     expect(emulatorCli.output.stdout).not.toContain('emu-key-123456');
   });
+
+  it('--visibility owner: any key is accepted and sees only the runs it created (issue 20)', async () => {
+    const emulatorCli = startCli(['emulator', '--port', '0', '--api-key', 'emu-key-123456', '--visibility', 'owner', '--manual']);
+    const [, baseUrl] = await emulatorCli.waitFor(/listening on (\S+)/);
+    const as = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
+    const created = await fetch(`${baseUrl}/agent/run`, { method: 'POST', headers: as('personal-key-ann'), body: JSON.stringify({ prompt: 'hi' }) });
+    const { run_id: runId } = (await created.json()) as { run_id: string };
+    const own = (await (await fetch(`${baseUrl}/agent/runs`, { headers: as('personal-key-ann') })).json()) as { runs: { run_id: string }[] };
+    const others = (await (await fetch(`${baseUrl}/agent/runs`, { headers: as('emu-key-123456') })).json()) as { runs: unknown[] };
+    expect(own.runs.map((run) => run.run_id)).toEqual([runId]);
+    expect(others.runs).toEqual([]);
+    expect((await fetch(`${baseUrl}/agent/runs/${runId}`, { headers: as('emu-key-123456') })).status).toBe(404);
+    expect(await emulatorCli.stop()).toBe(0);
+    expect(emulatorCli.output.stdout).toContain('Visibility: owner');
+  });
+
+  it('refuses an unknown --visibility with exit 2, naming the flag', async () => {
+    const result = await runCli(['emulator', '--port', '0', '--visibility', 'everyone']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--visibility: expected owner or team, got "everyone"');
+  });
 });
