@@ -5,6 +5,8 @@ import { serviceRoutes } from './compose/http-routes.js';
 import { agentApiEndpoint, linearIntegration, slackIntegration } from './compose/integrations.js';
 import { Shutdown } from './compose/shutdown.js';
 import { Wake } from './compose/wake.js';
+import { personIdentity } from './compose/people.js';
+import { composeRunKeys } from './compose/run-keys.js';
 import { startWorkLoops } from './compose/work-loops.js';
 import { routingTable } from './config/routing-table.js';
 import type { AppConfig } from './config/types.js';
@@ -13,7 +15,7 @@ import { IntakeWorker } from './core/intake/intake-worker.js';
 import { Liveness } from './core/liveness/liveness.js';
 import { LogNotifier } from './core/outbox/log-notifier.js';
 import { OutboxWorker } from './core/outbox/outbox-worker.js';
-import type { AgentRuns } from './core/ports/agent-runs.js';
+import type { AgentApiError, AgentRuns } from './core/ports/agent-runs.js';
 import { systemClock, type Clock } from './core/ports/clock.js';
 import type { AccessPolicy } from './core/ports/intake.js';
 import type { Logger } from './core/ports/logger.js';
@@ -84,12 +86,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const api = await agentApiEndpoint(config, logger);
     const emulator = api.emulator;
     if (emulator) shutdown.add('emulator', () => emulator.close());
-    const client = new AgentApiClient({
-      baseUrl: api.baseUrl,
-      apiKey: api.apiKey,
-      onRequest: ({ call, status }) => metrics.agentApiRequests.inc({ call, status: String(status) }),
-      onRetry: ({ call, attempt, delayMs, error }) => logger.warn({ call, attempt, delayMs, code: error.code, status: error.status }, 'retrying run API call'),
-    });
+    // Shared with the clients under people's own keys (step 4).
+    const apiHooks = {
+      onRequest: ({ call, status }: { call: string; status: number }) => metrics.agentApiRequests.inc({ call, status: String(status) }),
+      onRetry: ({ call, attempt, delayMs, error }: { call: string; attempt: number; delayMs: number; error: AgentApiError }) =>
+        logger.warn({ call, attempt, delayMs, code: error.code, status: error.status }, 'retrying run API call'),
+    };
+    const client = new AgentApiClient({ baseUrl: api.baseUrl, apiKey: api.apiKey, ...apiHooks });
     shutdown.add('run API client', () => client.close());
     const agentRuns = options.overrides?.wrapAgentRuns?.(client) ?? client;
 
@@ -112,6 +115,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     // Before the database closes; an event stored while the workers stop is worked on the next start.
     if (slack) shutdown.add('slack', () => slack.stop());
     const linear = await linearIntegration(config, intake, store, logger, () => clock.now());
+    // Whose key each request runs under (people.attribution); the per-person clients close after the workers stop.
+    const identity = personIdentity(store, { ...(slack && { slack }), ...(linear && { linear }) }, clock, logger);
+    const runKeys = composeRunKeys(config, { service: agentRuns, baseUrl: api.baseUrl, store, clock, identity, hooks: apiHooks });
+    shutdown.add('personal run API clients', () => runKeys.close());
 
     // 5. The workers of the core.
     const routing = routingTable(config);
@@ -130,6 +137,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           enrichers: { ...(slack && { slack: slack.enricher }), ...(linear && { linear: linear.enricher }) },
           ...(linear && config.slack.linkLinearIssues && { issueLinkers: { slack: linear.issueLinker } }),
           access,
+          keys: runKeys.keys,
         }),
     );
     const tracker = new Tracker({

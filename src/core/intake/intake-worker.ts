@@ -16,6 +16,9 @@ import { resolveRoute, type ResolvedRoute, type RoutingTable } from './routing.j
 import type { NewOutboxRow, StoredTrigger, StoredTriggerOf, Store, TriggerEffects, TriggerOutcome } from '../ports/store.js';
 import { type Requester, type StartPayload, promptWithReference, requesterName } from '../ports/triggers.js';
 import { anchorAliasKey, cancelledByKey } from '../ports/setting-keys.js';
+import { serviceKeyOnly, type KeyChoice, type RunKeys } from '../ports/people.js';
+import { keyProblemMessages } from './key-messages.js';
+import { callWithKey, KeyRefusedError, type KeyedCall } from './key-step.js';
 
 export interface IntakeOptions {
   /** How long a trigger is retried while the run API fails (`intake.retry_window`). */
@@ -43,6 +46,8 @@ export interface IntakeDeps {
   issueLinkers?: Record<string, IssueLinker>;
   metrics?: CoreMetrics;
   random?: () => number;
+  /** Whose key each start, follow-up and cancel uses (`people.attribution`); default: the service key (`runs`) for all. */
+  keys?: RunKeys;
 }
 
 /** How a handler ends a trigger; undefined when it lost the lease and must leave it alone. */
@@ -67,9 +72,11 @@ export class IntakeWorker {
   private readonly metrics: CoreMetrics;
   private readonly access: AccessPolicy;
   private readonly leaseMs: number;
+  private readonly keys: RunKeys;
 
   constructor(private readonly deps: IntakeDeps) {
     this.metrics = deps.metrics ?? noMetrics;
+    this.keys = deps.keys ?? serviceKeyOnly(deps.runs);
     this.access = deps.access ?? allowEveryone;
     this.leaseMs = deps.options.leaseMs ?? 30_000;
   }
@@ -168,17 +175,24 @@ export class IntakeWorker {
     if (optioned.kind === 'refused') return settle({ state: 'ignored', error: 'options not allowed' }, { owed: optioned.owed });
     const route = optioned.route;
     payload = optioned.payload;
+    // Chosen before the context is gathered: a request that may not run costs no platform call.
+    const choice = await this.keys.choose(payload.requester);
+    if (choice.kind === 'refused') return this.noKey(trigger, 'start');
     const enriched = await this.enrich(trigger, payload);
     const prompt = promptWithReference(issue ? `${enriched}\n\n${issue.context}` : enriched, trigger.key);
     const title = route.title ?? (issue ? boundTitle(issue) : payload.title);
     let created: CreatedRun | undefined;
-    if (trigger.createAttemptedAt !== null) {
+    const attemptedAt = trigger.createAttemptedAt;
+    if (attemptedAt !== null) {
       // A previous attempt may have created the run before it crashed or timed out: adopt it.
       const lookback = this.deps.options.reconcileLookbackMs ?? 15 * 60_000;
-      const found = await findRunByReference(this.deps.runs, trigger.key, {
-        ...(route.kind === 'run' && { name: route.config.name }),
-        createdAfter: new Date(trigger.createAttemptedAt - lookback).toISOString(),
-      });
+      // Listed with the key that created it: the run API may show a run only to its creator.
+      const found = await this.withKey(choice, 'start', (runs) =>
+        findRunByReference(runs, trigger.key, {
+          ...(route.kind === 'run' && { name: route.config.name }),
+          createdAfter: new Date(attemptedAt - lookback).toISOString(),
+        }),
+      );
       if (found) {
         this.deps.logger.info({ trigger: trigger.key, runId: found.run_id }, 'adopted the run an earlier attempt created');
         // Stored as just created: the tracker then observes (and announces) whatever state the
@@ -188,7 +202,7 @@ export class IntakeWorker {
     }
     if (!created) {
       if (!(await this.deps.store.triggers.markCreateAttempted(trigger.id, this.deps.owner, this.deps.clock.now()))) return undefined;
-      created = await this.create(route, prompt, title, payload);
+      created = await this.withKey(choice, 'start', (runs) => this.create(runs, route, prompt, title, payload));
     }
     this.metrics.runStarted(trigger.source);
     this.metrics.intakeLatency(this.deps.clock.now() - trigger.receivedAt);
@@ -225,6 +239,7 @@ export class IntakeWorker {
           state: created.state,
           serverUpdatedAt: null,
           sessionLink: null,
+          ...(choice.keyOwner !== undefined && { keyOwner: choice.keyOwner }),
         },
         link: { anchor: trigger.anchor, runId: created.run_id },
         owed,
@@ -260,16 +275,16 @@ export class IntakeWorker {
     }
   }
 
-  private create(route: ResolvedRoute, prompt: string, title: string, payload: StartPayload): Promise<CreatedRun> {
+  private create(runs: AgentRuns, route: ResolvedRoute, prompt: string, title: string, payload: StartPayload): Promise<CreatedRun> {
     if (route.kind === 'factory') {
-      return this.deps.runs.dispatchToFactory(route.factory_uid, {
+      return runs.dispatchToFactory(route.factory_uid, {
         prompt,
         title,
         ...(payload.ticket?.ref && { ticket_ref: payload.ticket.ref }),
         ...(payload.ticket?.url && { ticket_url: payload.ticket.url }),
       });
     }
-    return this.deps.runs.createRun({
+    return runs.createRun({
       prompt,
       title,
       config: route.config,
@@ -303,8 +318,10 @@ export class IntakeWorker {
   }
 
   private async sendFollowup(trigger: StoredTrigger, runId: string, message: string, reference: unknown): Promise<Settlement> {
+    const choice = await this.keys.choose(requesterOf(trigger));
+    if (choice.kind === 'refused') return this.noKey(trigger, 'followup');
     try {
-      await this.deps.runs.sendFollowup(runId, message);
+      await this.withKey(choice, 'followup', (runs) => runs.sendFollowup(runId, message));
     } catch (error) {
       if (error instanceof AgentApiError && error.kind === 'not_found') {
         return settle(
@@ -331,14 +348,16 @@ export class IntakeWorker {
     const payload = trigger.payload;
     const runId = payload.runId ?? (await this.currentRun(trigger.anchor, payload.otherAnchors));
     if (!runId) return settle({ state: 'ignored', error: 'no run at this anchor' }, { owed: [notice(trigger, 'nothing', 'There is no run here to stop.')] });
+    const choice = await this.keys.choose(payload.requester);
+    if (choice.kind === 'refused') return this.noKey(trigger, 'cancel');
     const who = requesterName(payload.requester);
     // Written before the call so the tracker's CANCELLED announcement can say who it was.
     if (who) await this.deps.store.settings.set(cancelledByKey(runId), who);
     try {
-      await this.deps.runs.cancelRun(runId);
+      await this.withKey(choice, 'cancel', (runs) => runs.cancelRun(runId));
     } catch (error) {
       if (error instanceof AgentApiError && error.kind === 'bad_request') {
-        const state = await this.deps.runs.getRun(runId).then(
+        const state = await choice.runs.getRun(runId).then(
           (run) => run.state,
           () => undefined,
         );
@@ -359,8 +378,34 @@ export class IntakeWorker {
     return settle({ state: 'done', runId }, { owed });
   }
 
+  /** Calls the run API under the chosen key (`key-step.ts`). */
+  private withKey<T>(choice: Extract<KeyChoice, { kind: 'use' }>, asked: KeyedCall, call: (runs: AgentRuns) => Promise<T>): Promise<T> {
+    return callWithKey(this.keys, choice, asked, this.deps.logger, call);
+  }
+
+  /** `personal_required` and the asker has no key: nothing runs, and they are told how to connect one. */
+  private noKey(trigger: StoredTrigger, asked: KeyedCall): Settlement {
+    return settle(
+      { state: 'ignored', error: 'no personal API key' },
+      { owed: keyProblemMessages(trigger, asked, { kind: 'no_key' }, this.keys.howToConnect()) },
+    );
+  }
+
+  /**
+   * The run API refused the asker's own key: the same key would be refused again, so the trigger ends
+   * failed at once; the person is told privately, the place that nothing ran. The key is marked refused.
+   */
+  private async keyRefused(trigger: StoredTrigger, error: KeyRefusedError, log: Logger): Promise<void> {
+    log.warn({ keyOwner: error.personId, status: error.status }, 'the run API refused the personal API key of the person who asked');
+    await this.keys.refused(error.personId, error.status).catch((cause: unknown) => log.warn({ err: cause }, 'could not record the refused key'));
+    this.metrics.triggerFailed(trigger.source);
+    const owed = keyProblemMessages(trigger, error.asked, { kind: 'refused', status: error.status }, this.keys.howToConnect());
+    await this.finish(trigger, { state: 'failed', error: 'personal_key_refused' }, { owed });
+  }
+
   /** A failed attempt: retry with backoff within the window, else tell the person and give up. */
   private async failedAttempt(trigger: StoredTrigger, error: unknown, log: Logger): Promise<void> {
+    if (error instanceof KeyRefusedError) return this.keyRefused(trigger, error, log);
     const { clock, store, owner, options } = this.deps;
     const now = clock.now();
     const apiError = error instanceof AgentApiError ? error : undefined;

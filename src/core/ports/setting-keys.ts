@@ -35,3 +35,8 @@ export function homeOpenedKey(user: string): string {
 export function assistantThreadKey(channel: string, threadTs: string): string {
   return `assistant_thread:${channel}:${threadTs}`;
 }
+
+/** That the run API refused a person's personal key (401/403): when and with which status, JSON. */
+export function personKeyRefusedKey(personId: string): string {
+  return `person_key_refused:${personId}`;
+}
