@@ -1,7 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import { isTerminalState } from '../core/ports/agent-runs.js';
 import type { Delivery, Notifier } from '../core/ports/notifier.js';
-import { assistantThreadKey } from '../core/ports/setting-keys.js';
+import { assistantContextKey, assistantThreadKey } from '../core/ports/setting-keys.js';
 import type { NewOutboxRow, SettingRepository } from '../core/ports/store.js';
 import type { TriggerInput } from '../core/ports/triggers.js';
 import { toNotifierError } from './slack-errors.js';
@@ -26,14 +26,43 @@ export function assistantDestination(channel: string, threadTs: string): string 
 
 const THREAD = /^slack:assistant:(D[A-Z0-9]{2,40}):(\d{1,12}\.\d{1,12})$/;
 
-/** An `assistant_thread_started` event's thread, read defensively; undefined when it is not Slack's shape. */
-export function readAssistantThread(event: unknown): { user: string; channel: string; threadTs: string } | undefined {
+/** An assistant thread as `assistant_thread_started` and `assistant_thread_context_changed` describe it. */
+export interface AssistantThread {
+  user: string;
+  channel: string;
+  threadTs: string;
+  /** The channel the person is looking at beside the panel, when it is a channel ('' otherwise: a DM, nothing). */
+  contextChannel: string;
+}
+
+/** The `assistant_thread` of an assistant event, read defensively; undefined when it is not Slack's shape. */
+export function readAssistantThread(event: unknown): AssistantThread | undefined {
   const thread = (typeof event === 'object' && event !== null ? (event as Record<string, unknown>)['assistant_thread'] : undefined) as
     Record<string, unknown> | undefined;
   if (typeof thread !== 'object' || thread === null) return undefined;
-  const { user_id: user, channel_id: channel, thread_ts: threadTs } = thread;
+  const { user_id: user, channel_id: channel, thread_ts: threadTs, context } = thread;
   if (typeof user !== 'string' || typeof channel !== 'string' || typeof threadTs !== 'string') return undefined;
-  return THREAD.test(assistantDestination(channel, threadTs)) && /^[UW][A-Z0-9]{2,40}$/.test(user) ? { user, channel, threadTs } : undefined;
+  if (!THREAD.test(assistantDestination(channel, threadTs)) || !/^[UW][A-Z0-9]{2,40}$/.test(user)) return undefined;
+  const viewed = typeof context === 'object' && context !== null ? (context as Record<string, unknown>)['channel_id'] : undefined;
+  return { user, channel, threadTs, contextChannel: typeof viewed === 'string' && /^[CG][A-Z0-9]{2,40}$/.test(viewed) ? viewed : '' };
+}
+
+/**
+ * A request asked in an assistant thread routes as the route of the channel the person is looking at
+ * (remembered from the thread's events) when that channel has its own `slack.channels` entry; else as
+ * a direct message's, as before. Only the route changes: the run still reports in the thread.
+ */
+export async function withContextRoute(
+  trigger: TriggerInput,
+  settings: Pick<SettingRepository, 'get'>,
+  routedChannels: ReadonlySet<string>,
+): Promise<TriggerInput> {
+  if (trigger.kind !== 'start' || trigger.payload.origin.source !== 'slack') return trigger;
+  const [, channel, threadTs] = trigger.anchor.split(':');
+  if (!channel || !threadTs || !THREAD.test(assistantDestination(channel, threadTs))) return trigger;
+  const viewed = await settings.get(assistantContextKey(channel, threadTs));
+  if (!viewed || !routedChannels.has(viewed)) return trigger;
+  return { ...trigger, payload: { ...trigger.payload, origin: { source: 'slack', channel: viewed } } };
 }
 
 /** The suggested prompts owed for a newly opened assistant thread, once per thread. */

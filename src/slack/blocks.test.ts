@@ -2,6 +2,7 @@ import type { KnownBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import type { RunSnapshot } from '../core/ports/messages.js';
 import {
+  ANSWER_ACTION_ID,
   CANCEL_ACTION_ID,
   announceBlocks,
   escapeKeepingMentions,
@@ -139,6 +140,15 @@ describe('announceBlocks', () => {
     expect(all).toContain('needs your input');
     expect(all).toContain('>Which branch?\\n>main or dev');
     expect(all).toContain('Reply in this thread to answer.');
+  });
+
+  it('BLOCKED carries the Answer button naming the run; no other announcement does', () => {
+    const answerButtons = (blocks: KnownBlock[]) =>
+      blocks
+        .flatMap((block) => (block.type === 'actions' ? block.elements : []))
+        .filter((element) => 'action_id' in element && element.action_id === ANSWER_ACTION_ID);
+    expect(answerButtons(announceBlocks(run({ state: 'BLOCKED', runId: 'run_42' })))).toEqual([expect.objectContaining({ type: 'button', value: 'run_42' })]);
+    for (const state of ['SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED', 'ARCHIVED']) expect(answerButtons(announceBlocks(run({ state })))).toEqual([]);
   });
 
   it('shows an unknown announced state as it is', () => {

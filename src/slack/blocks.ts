@@ -14,6 +14,11 @@ import { renderText } from '../core/outbox/render-text.js';
 
 /** `action_id` of the Cancel button; its `value` is the thread key (`slack:<channel>:<thread_ts>`). */
 export const CANCEL_ACTION_ID = 'cancel_run';
+/**
+ * `action_id` of the Answer button on a BLOCKED announcement (not named in design.md §3, so ours): it
+ * opens a modal whose text goes to the run as one follow-up. Its `value` is the run id.
+ */
+export const ANSWER_ACTION_ID = 'answer_run';
 /** `action_id` of the "Open session" link button (Slack still sends an interaction for it). */
 export const OPEN_SESSION_ACTION_ID = 'open_session';
 /** Longest text of a section block Slack accepts. */
@@ -135,7 +140,7 @@ export function statusBlocks(view: StatusView): KnownBlock[] {
 /**
  * The new thread message for BLOCKED or an end state: SUCCEEDED "Done" with the session and every
  * pull request; FAILED / ERROR the status text and what to try; CANCELLED who did it; BLOCKED the
- * agent's question and how to answer. A state announced by a newer tracker is shown as it is.
+ * agent's question (quoted, bounded), how to answer, and an Answer button. A state announced by a newer tracker is shown as it is.
  */
 export function announceBlocks(run: RunSnapshot, cancelledBy?: string): KnownBlock[] {
   const title = `*${escapeMrkdwn(run.title)}*`;
@@ -161,6 +166,11 @@ export function announceBlocks(run: RunSnapshot, cancelledBy?: string): KnownBlo
     case 'BLOCKED':
       blocks.push(section('announce_result', `:raised_hand: ${title} needs your input${text ? `:\n${quote(text)}` : '.'}`));
       blocks.push(section('announce_hint', 'Reply in this thread to answer.'));
+      blocks.push({
+        type: 'actions',
+        block_id: 'announce_actions',
+        elements: [{ type: 'button', action_id: ANSWER_ACTION_ID, text: plain('Answer'), value: run.runId.slice(0, 2000), style: 'primary' }],
+      });
       break;
     default:
       blocks.push(section('announce_result', `${title}: ${escapeMrkdwn(run.state)}${text ? ` — ${text}` : ''}`));

@@ -25,8 +25,9 @@ import { HOME_START_ACTION_ID, homeDestination, homeUserOf, START_RUN_CALLBACK_I
 import type { View } from '@slack/types';
 import { unfurlRow } from './unfurl.js';
 import { slackFiles } from './files.js';
-import { promptsRow, readAssistantThread, withAssistantStatus } from './assistant.js';
-import { assistantThreadKey, homeOpenedKey } from '../core/ports/setting-keys.js';
+import { promptsRow, readAssistantThread, withAssistantStatus, withContextRoute } from './assistant.js';
+import { assistantContextKey, assistantThreadKey, homeOpenedKey } from '../core/ports/setting-keys.js';
+import { registerAnswerListeners } from './answer-listeners.js';
 
 export interface ListenerDeps {
   intake: IntakeService;
@@ -92,9 +93,11 @@ function humanMessage(event: Record<string, unknown>, deps: ListenerDeps): Slack
  */
 export function registerListeners(app: App, deps: ListenerDeps): void {
   const access = slackAccessPolicy(deps.allowedUsers);
-  const submit = async (input: TriggerInput | undefined, context: AllMiddlewareArgs['context'] & { retryNum?: number }) => {
+  const routedChannels = new Set(deps.routeChoices.map((choice) => choice.value).filter((value) => value !== '*'));
+  const submit = async (input: TriggerInput | undefined, context: Pick<AllMiddlewareArgs['context'], 'retryNum'> = {}) => {
     const home = await withHome(input, deps.settings);
-    const trigger = home && withAssistantStatus(home);
+    const routed = home && (await withContextRoute(home, deps.settings, routedChannels));
+    const trigger = routed && withAssistantStatus(routed);
     if (!trigger) return;
     const { accepted } = await deps.intake.submit(trigger);
     deps.logger.debug(
@@ -179,14 +182,22 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   });
 
   // The assistant panel: a message in its thread is a DM to the bot (the `message` listener makes it a
-  // request as a mention's); here the thread is remembered, and its suggested prompts owed.
+  // request as a mention's); here the thread is remembered with the channel the person is looking at
+  // (its route is the panel's requests' route), and its suggested prompts owed.
   app.event('assistant_thread_started', async ({ event }) => {
     const thread = readAssistantThread(event);
     if (!thread) return;
     await deps.settings.set(assistantThreadKey(thread.channel, thread.threadTs), thread.user);
+    await deps.settings.set(assistantContextKey(thread.channel, thread.threadTs), thread.contextChannel);
     if (!access.deny({ source: 'slack', payload: { requester: { platform: 'slack', id: thread.user } } })) {
       await deps.intake.owe([promptsRow(thread.channel, thread.threadTs)]);
     }
+  });
+
+  // The person looked at another channel with the panel open: its requests route as that channel's now.
+  app.event('assistant_thread_context_changed', async ({ event }) => {
+    const thread = readAssistantThread(event);
+    if (thread) await deps.settings.set(assistantContextKey(thread.channel, thread.threadTs), thread.contextChannel);
   });
 
   // A pasted session link: the preview is owed (stored) here and sent by the outbox. Someone
@@ -223,10 +234,13 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
     return ack();
   });
 
+  // The Answer button of a BLOCKED announcement and its modal (answer-listeners.ts).
+  registerAnswerListeners(app, { access, trackedRuns: deps.trackedRuns, openModal: deps.openModal, submit: (trigger) => submit(trigger), logger: deps.logger });
+
   // Bolt answers an interaction nobody acknowledges with a 404 after 3 s: acknowledge the rest.
-  app.action(/^(?!(cancel_run|home_start_run)$).*/, async ({ ack }) => ack());
+  app.action(/^(?!(cancel_run|home_start_run|answer_run)$).*/, async ({ ack }) => ack());
   app.shortcut(/^(?!send_to_agent$).*/, async ({ ack }) => ack());
-  app.view(/^(?!start_run$).*/, async ({ ack }) => ack());
+  app.view(/^(?!(start_run|answer_run)$).*/, async ({ ack }) => ack());
   app.command(/^(?!\/agent$).*/, async ({ ack }) =>
     ack({ response_type: 'ephemeral', text: 'Mention me in a channel or send me a direct message to start a run.' }),
   );

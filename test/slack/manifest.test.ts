@@ -42,6 +42,7 @@ describe('manifest.yml', () => {
     expect([...manifest.settings.event_subscriptions.bot_events].sort()).toEqual([
       'app_home_opened',
       'app_mention',
+      'assistant_thread_context_changed',
       'assistant_thread_started',
       'link_shared',
       'message.channels',

@@ -324,6 +324,47 @@ describe('the assistant panel', () => {
     expect(statusesOf(threadTs)).toEqual([]);
   });
 
+  // Slack says which channel the person is looking at (`context.channel_id`) when the thread opens and
+  // each time they look elsewhere (assistant_thread_context_changed): the panel's requests route as it.
+  const assistantEvent = (type: string, threadTs: string, viewed: string) =>
+    eventCallback({
+      type,
+      assistant_thread: {
+        user_id: ALLOWED,
+        channel_id: DM,
+        thread_ts: threadTs,
+        context: { channel_id: viewed, team_id: SLACK_IDS.team, enterprise_id: null },
+      },
+      event_ts: nextTs(),
+    });
+  const askInPanel = async (threadTs: string, request: string) => {
+    await postSlackEvent(events, SECRET, eventCallback(directMessage({ user: ALLOWED, thread_ts: threadTs, text: request })));
+    return until(() => emulator.engine.list({}).runs.find((candidate) => candidate.title === request), 'the run');
+  };
+
+  it('a request routes as the route of the channel the person is looking at, followed as they look elsewhere', async () => {
+    const opened = nextTs();
+    expect((await postSlackEvent(events, SECRET, assistantEvent('assistant_thread_started', opened, CHANNEL))).status).toBe(200);
+    expect((await askInPanel(opened, 'Fix the header layout')).agent_config).toMatchObject({ environment_id: 'env_web', name: 'web' });
+
+    const moved = nextTs();
+    await postSlackEvent(events, SECRET, assistantEvent('assistant_thread_started', moved, 'C0NOROUTE1'));
+    expect((await postSlackEvent(events, SECRET, assistantEvent('assistant_thread_context_changed', moved, CHANNEL))).status).toBe(200);
+    const run = await askInPanel(moved, 'Fix the footer layout');
+    expect(run.agent_config).toMatchObject({ environment_id: 'env_web', name: 'web' });
+    // Reported in the panel's thread all the same.
+    await until(() => slack.callsTo('chat.postMessage').find((call) => call.args['channel'] === DM && call.args['thread_ts'] === moved), 'the status message');
+  });
+
+  it('a channel without a route of its own leaves the direct-message route, as before', async () => {
+    const threadTs = nextTs();
+    await postSlackEvent(events, SECRET, assistantEvent('assistant_thread_started', threadTs, CHANNEL));
+    expect((await postSlackEvent(events, SECRET, assistantEvent('assistant_thread_context_changed', threadTs, 'C0NOROUTE1'))).status).toBe(200);
+    const run = await askInPanel(threadTs, 'Tidy the changelog');
+    expect(run.agent_config).toMatchObject({ name: 'slack' });
+    expect(run.agent_config).not.toHaveProperty('environment_id');
+  });
+
   it('a plain direct-message thread (not an assistant thread) gets no panel status', async () => {
     const threadTs = nextTs();
     await postSlackEvent(events, SECRET, eventCallback(directMessage({ user: ALLOWED, thread_ts: threadTs, text: 'Rename the build job' })));

@@ -378,7 +378,7 @@ describe('bugs this suite found (fixed; kept as regression tests)', () => {
     );
   });
   // Issue 23: Slack's own places read their payloads defensively; a wrong shape stores nothing and is never a 5xx.
-  it('signed Send to agent, Home, link and assistant payloads of the wrong shape get a 4xx or 200, store nothing, owe nothing', async () => {
+  it('signed Send to agent, Home, Answer, link and assistant payloads of the wrong shape get a 4xx or 200, store nothing, owe nothing', async () => {
     const triggers = await triggerTotal();
     const owed = await outboxTotal();
     const base = { team: { id: SLACK_IDS.team }, user: { id: SLACK_IDS.user }, trigger_id: '1.2.3' };
@@ -400,6 +400,31 @@ describe('bugs this suite found (fixed; kept as regression tests)', () => {
         actions: [{ type: 'button', action_id: 'home_start_run', block_id: 'home_actions', action_ts: '1.2' }],
         trigger_id: undefined,
       },
+      // Issue 22: the Answer button and its modal (answer_run).
+      { ...base, type: 'block_actions', actions: [{ type: 'button', action_id: 'answer_run', value: { run: 1 }, action_ts: '1.2' }], container: null },
+      {
+        ...base,
+        type: 'block_actions',
+        actions: [{ type: 'button', action_id: 'answer_run', value: 'run_1' }],
+        container: { channel_id: 7, message_ts: '1.2' },
+      },
+      { ...base, type: 'view_submission', view: { id: 'V1', type: 'modal', callback_id: 'answer_run', private_metadata: '{not json', state: null } },
+      {
+        ...base,
+        type: 'view_submission',
+        view: { id: 'V1', type: 'modal', callback_id: 'answer_run', private_metadata: '[]', state: { values: { answer: { text: { value: 'x' } } } } },
+      },
+      {
+        ...base,
+        type: 'view_submission',
+        view: {
+          id: 'V1',
+          type: 'modal',
+          callback_id: 'answer_run',
+          private_metadata: JSON.stringify({ runId: 'run 1; drop', channel: 'C1:evil', threadTs: '1.2', messageTs: '1.2' }),
+          state: { values: { answer: { text: { value: 'x' } } } },
+        },
+      },
     ];
     for (const payload of payloads) expect((await interaction(payload)).status).toBeLessThan(500);
     const events = [
@@ -409,6 +434,8 @@ describe('bugs this suite found (fixed; kept as regression tests)', () => {
       { type: 'link_shared', channel: SLACK_IDS.channel, user: SLACK_IDS.user, message_ts: '1.2', links: [null, 'x', { domain: 7, url: {} }] },
       { type: 'assistant_thread_started', assistant_thread: 'D1' },
       { type: 'assistant_thread_started', assistant_thread: { user_id: SLACK_IDS.user, channel_id: 'C1', thread_ts: '1.2' } },
+      { type: 'assistant_thread_context_changed', assistant_thread: null },
+      { type: 'assistant_thread_context_changed', assistant_thread: { user_id: SLACK_IDS.user, channel_id: SLACK_IDS.dm, thread_ts: 7, context: [] } },
     ];
     for (const event of events) expect((await post(JSON.stringify(eventCallback(event)), 'application/json')).status).toBeLessThan(500);
     expect(await triggerTotal()).toBe(triggers);

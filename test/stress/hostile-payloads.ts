@@ -41,6 +41,8 @@ import { evilBodies, FAKE_CONTEXT_MARKERS_TEXT } from '../fixtures/slack/evil.js
 import { FAKE_MARKERS_DESCRIPTION } from '../fixtures/linear/evil.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
 import {
+  answerClick,
+  answerSubmission,
   blockActionsCancel,
   homeStartClick,
   malformedSlashCommands,
@@ -374,6 +376,17 @@ function slackBase(rng: Prng, ctx: GeneratorContext): { contentType: string; val
         () => sendToAgentShortcut({ channel, text: hostileText(rng), ...(rng.chance(0.5) && { thread_ts: thread }) }),
         () => homeStartClick(),
         () => startRunSubmission({ text: hostileText(rng), ...(rng.chance(0.7) && { route: rng.pick(['*', channel, hostileText(rng).slice(0, 80)]) }) }),
+        // Issue 22: the Answer button of a BLOCKED announcement and its modal, naming runs real or not.
+        () => answerClick({ channel, thread_ts: thread, message_ts: thread, value: rng.pick(['run_1', hostileText(rng).slice(0, 300)]) }),
+        () =>
+          answerSubmission({
+            text: hostileText(rng),
+            privateMetadata: rng.pick([
+              JSON.stringify({ runId: 'run_1', channel, threadTs: thread, messageTs: thread }),
+              JSON.stringify({ runId: hostileText(rng).slice(0, 300), channel: hostileText(rng).slice(0, 40), threadTs: thread, messageTs: thread }),
+              hostileText(rng).slice(0, 500),
+            ]),
+          }),
       ])();
       return { contentType: FORM_TYPE, value: new URLSearchParams({ payload: JSON.stringify(payload) }).toString() };
     }
@@ -399,12 +412,12 @@ function slackBase(rng: Prng, ctx: GeneratorContext): { contentType: string; val
           event_ts: '1.2',
         }),
         () => ({
-          type: 'assistant_thread_started',
+          type: rng.pick(['assistant_thread_started', 'assistant_thread_context_changed']),
           assistant_thread: {
             user_id: SLACK_IDS.user,
             channel_id: SLACK_IDS.dm,
             thread_ts: rng.pick(['1710000000.000200', hostileText(rng).slice(0, 40)]),
-            context: {},
+            context: rng.pick([{}, { channel_id: channel }, { channel_id: hostileText(rng).slice(0, 60) }, hostileText(rng).slice(0, 20)]),
           },
           event_ts: '1.2',
         }),

@@ -8,7 +8,7 @@ import { postSlackEvent, postSlackInteraction } from '../fakes/slack-signing.js'
 import { LINEAR_IDS, linearDelivery, type LinearEnvelopeFixture } from '../fixtures/linear/index.js';
 import { appMention, eventCallback, threadReply } from '../fixtures/slack/events.js';
 import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
-import { blockActionsCancel } from '../fixtures/slack/interactions.js';
+import { answerClick, answerSubmission, blockActionsCancel } from '../fixtures/slack/interactions.js';
 import { runCliInProcess } from '../helpers/cli-context.js';
 import { startBridge } from '../helpers/start-bridge.js';
 import { until as waitFor } from '../helpers/until.js';
@@ -220,5 +220,30 @@ describe('a Linear label with slack_channel: one run, carried by the issue and a
       () => threadPosts(thread).some((call) => text(call).includes(`<@${SLACK_IDS.otherUser}>`) && /Cancelled by/.test(text(call))),
       'CANCELLED in the thread',
     );
+  });
+
+  it('the Answer button on the Slack thread’s BLOCKED message sends one follow-up; ✉️ on that message, and the issue hears one came, not what', async () => {
+    const { issue, run, thread } = await labelledIssue('Pick the browsers to test');
+    emulator.engine.drive(run.run_id, 'BLOCKED', { status_message: 'Which browsers?' });
+    const blocked = await until(() => threadPosts(thread).find((call) => text(call).includes('answer_run')), 'BLOCKED with its Answer button');
+    const events = `${service.url}/slack/events`;
+    const click = answerClick({ channel: CHANNEL, message_ts: tsOf(blocked), thread_ts: thread, value: run.run_id });
+    expect((await postSlackInteraction(events, SLACK_SECRET, click)).status).toBe(200);
+    const modal = await until(() => slack.callsTo('views.open').find((call) => JSON.stringify(call.args['view']).includes(run.run_id)), 'the Answer modal');
+    const metadata = (modal.args['view'] as { private_metadata: string }).private_metadata;
+    expect((await postSlackInteraction(events, SLACK_SECRET, answerSubmission({ text: 'Chrome and Safari', privateMetadata: metadata }))).status).toBe(200);
+
+    await until(() => emulator.engine.followups(run.run_id).some((f) => f.message === 'Chrome and Safari'), 'the follow-up');
+    await until(
+      () => slack.callsTo('reactions.add').some((call) => call.args['timestamp'] === tsOf(blocked) && call.args['name'] === 'incoming_envelope'),
+      'the ✉️ on the BLOCKED message',
+    );
+    const heard = await until(() => bodies(issue.identifier).find((body) => body.includes('follow-up from Slack')), 'the note on the issue');
+    expect(heard).toContain(`Slack user ${SLACK_IDS.user}`);
+    expect(heard).not.toContain('Safari');
+    await quiet(service);
+    expect(emulator.engine.followups(run.run_id)).toHaveLength(1);
+    // The thread, where it was given, is not told of its own answer.
+    expect(threadPosts(thread).filter((call) => text(call).includes('follow-up from'))).toEqual([]);
   });
 });

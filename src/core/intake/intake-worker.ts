@@ -294,7 +294,7 @@ export class IntakeWorker {
 
   private async followup(trigger: StoredTriggerOf<'followup'>): Promise<Settlement> {
     const payload = trigger.payload;
-    const runId = await this.currentRun(trigger.anchor, payload.otherAnchors);
+    const runId = payload.runId ?? (await this.currentRun(trigger.anchor, payload.otherAnchors));
     // A reply in a thread that never had a run is conversation, not a request.
     if (!runId)
       return settle(

@@ -36,6 +36,14 @@ export function assistantThreadKey(channel: string, threadTs: string): string {
   return `assistant_thread:${channel}:${threadTs}`;
 }
 
+/**
+ * The channel a person looks at beside an assistant thread (Slack's `context.channel_id`, '' when none):
+ * a request in the panel routes as that channel's route when it has one.
+ */
+export function assistantContextKey(channel: string, threadTs: string): string {
+  return `assistant_context:${channel}:${threadTs}`;
+}
+
 /** That the run API refused a person's personal key (401/403): when and with which status, JSON. */
 export function personKeyRefusedKey(personId: string): string {
   return `person_key_refused:${personId}`;

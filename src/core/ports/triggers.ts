@@ -45,6 +45,11 @@ export interface StartPayload {
 
 export interface FollowupPayload {
   message: string;
+  /**
+   * A specific run (Slack's Answer button names the run it was shown for); default: the anchor's
+   * current run. The edge looks it up before storing the trigger.
+   */
+  runId?: string;
   requester?: Requester;
   /** Edge data to find the message again (e.g. a Slack ts for the ✉️ reaction). */
   reference?: unknown;
