@@ -1,6 +1,7 @@
 import { AgentApiClient } from './agent-api/index.js';
 import { runApiProbe } from './agent-api/readiness-probe.js';
 import { consoleIntegration, watchTracker } from './compose/console.js';
+import { displayNames } from './compose/display-names.js';
 import { serviceRoutes } from './compose/http-routes.js';
 import { agentApiEndpoint, linearIntegration, slackIntegration } from './compose/integrations.js';
 import { Shutdown } from './compose/shutdown.js';
@@ -223,6 +224,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       wakeOutbox: () => loops.wakeOutbox(),
       wakeIntake: () => loops.wakeIntake(),
       lastTick: trackerWatch.lastTick,
+      ...(slack && { names: displayNames(slack, clock) }),
     });
     const http = await listen(createHttpServer({ routes: [...routes, ...webConsole.routes], metrics, logger }), config.http.port, config.http.host);
     shutdown.add('http', () => http.close());

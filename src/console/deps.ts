@@ -7,6 +7,7 @@ import type { FireOutcome } from '../core/schedules/schedule-fire.js';
 import type { ScheduleDefinition } from '../core/schedules/schedule-definition.js';
 import type { KeyCheck } from '../people/key-check.js';
 import type { PersonKeys } from '../people/person-keys.js';
+import type { DisplayNames } from '../people/display-names.js';
 
 /** A configured schedule as the console shows it. */
 export type ConsoleSchedule = ScheduleDefinition & { cron: string; timezone: string };
@@ -38,6 +39,8 @@ export interface ConsoleDeps {
   health(): Promise<HealthReport>;
   /** People's personal API keys (issue 20); absent when AGENT_BRIDGE_SECRET is not set. */
   keys?: { people: PersonKeys; check(apiKey: string): Promise<KeyCheck> };
+  /** Slack people's names by user id (who asked for a run); absent when Slack is off. */
+  names?: DisplayNames;
 }
 
 /** Who is signed in, for a page: the session's id and the CSRF token its forms carry. */

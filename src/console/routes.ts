@@ -13,6 +13,7 @@ import { document } from './layout.js';
 import { attentionPage } from './pages/attention-page.js';
 import { healthPage } from './pages/health-page.js';
 import { keysPage } from './pages/keys-page.js';
+import { LINK_FLASH, linkPeople, unlinkPeople } from './people-links.js';
 import { runPage } from './pages/run-page.js';
 import { runsPage } from './pages/runs-page.js';
 import { schedulesPage } from './pages/schedules-page.js';
@@ -42,6 +43,7 @@ const FLASH: Record<string, string> = {
   'key-removed': 'Removed.',
   'key-absent': 'Nothing to remove: no key was connected for that person.',
   'keys-off': 'Personal keys are off: AGENT_BRIDGE_SECRET is not set.',
+  ...LINK_FLASH,
 };
 
 /** The console's routes (`/console` and everything under it), for the one HTTP server. */
@@ -160,6 +162,8 @@ export function consoleRoutes(access: Exclude<ConsoleAccess, { mode: 'off' }>, d
       deps.logger.info({ person }, 'personal API key connected in the console');
       redirect(res, withFlash('/console/keys', 'key-connected'));
     }),
+    actionRoute('/console/keys/link', async (form, _viewer, res) => redirect(res, withFlash('/console/keys', await linkPeople(deps, form)))),
+    actionRoute('/console/keys/unlink', async (form, _viewer, res) => redirect(res, withFlash('/console/keys', await unlinkPeople(deps, form)))),
     actionRoute('/console/keys/remove', async (form, _viewer, res) => {
       if (!deps.keys) return redirect(res, withFlash('/console/keys', 'keys-off'));
       const removed = await deps.keys.people.disconnect(form.get('person') ?? '');

@@ -2,8 +2,8 @@ import type { WebClient } from '@slack/web-api';
 import type { AccessPolicy } from '../core/ports/intake.js';
 import type { Delivery, Notifier } from '../core/ports/notifier.js';
 import { NotifierError } from '../core/ports/notifier.js';
-import type { OperatorRepository, OutboxRepository } from '../core/ports/store.js';
-import { HOME_RUNS, homeUserOf, homeView } from './home-view.js';
+import type { OperatorRepository, OutboxRepository, PersonKeyRepository } from '../core/ports/store.js';
+import { HOME_RUNS, homeUserOf, homeView, type HomeKeyStatus } from './home-view.js';
 import { toNotifierError } from './slack-errors.js';
 
 /** The outbox row kind that (re)publishes a Home tab without a run change: the tab was opened. */
@@ -28,6 +28,8 @@ export class HomeNotifier implements Notifier {
       access: AccessPolicy;
       /** To see whether a later publish is already owed (this one is then left to it). */
       outbox: Pick<OutboxRepository, 'list'>;
+      /** `people.attribution` and the stored keys, for the key line (issue 20); absent: no key line. */
+      keys?: { attribution: string; personKeys: Pick<PersonKeyRepository, 'get'> };
     },
   ) {}
 
@@ -42,12 +44,24 @@ export class HomeNotifier implements Notifier {
     if (later.some((row) => PUBLISHED_ON.has(row.kind))) return { published: false, coalesced: true };
     const refusal = this.deps.access.deny({ source: 'slack', payload: { requester: { platform: 'slack', id: user } } });
     const runs = refusal === undefined ? await this.recentRuns(user) : [];
+    const keyStatus = refusal === undefined ? await this.keyStatus(user) : undefined;
     try {
-      await this.deps.client.views.publish({ user_id: user, view: homeView(runs, refusal) });
+      await this.deps.client.views.publish({ user_id: user, view: homeView(runs, refusal, keyStatus) });
     } catch (error) {
       throw toNotifierError(error, 'views.publish');
     }
     return { published: true, runs: runs.length };
+  }
+
+  /** What the Home tab may say of the person's key: its last 4 characters and times, never the sealed key. */
+  private async keyStatus(user: string): Promise<HomeKeyStatus | undefined> {
+    const keys = this.deps.keys;
+    if (!keys) return undefined;
+    const record = await keys.personKeys.get(user);
+    return {
+      attribution: keys.attribution,
+      key: record && { lastFour: record.lastFour, connectedAt: record.connectedAt, lastUsedAt: record.lastUsedAt },
+    };
   }
 
   /** The person's runs asked from Slack, newest first (the `person` filter also matches names: keep exact ids only). */

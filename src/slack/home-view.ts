@@ -1,5 +1,5 @@
 import type { KnownBlock, View } from '@slack/types';
-import type { RunListItem } from '../core/ports/store.js';
+import type { PersonKeyRecord, RunListItem } from '../core/ports/store.js';
 import { escapeMrkdwn, safeUrl, stateLabel } from './blocks.js';
 
 /** The Home tab's "Start a run" button. */
@@ -35,10 +35,44 @@ export function runLine(run: Pick<RunListItem, 'title' | 'runId' | 'state' | 'an
 }
 
 /**
- * The Home tab: the person's recent runs and a Start a run button — or, for someone
- * `slack.allowed_users` leaves out, the same refusal a mention of theirs gets, and no button.
+ * What the Home tab says about the person's own API key (issue 20): `attribution` is
+ * `people.attribution`; `key` what may be shown of theirs (never the key: its last 4 characters).
  */
-export function homeView(runs: readonly RunListItem[], refusal: string | undefined): View {
+export interface HomeKeyStatus {
+  attribution: string;
+  key: Pick<PersonKeyRecord, 'lastFour' | 'connectedAt' | 'lastUsedAt'> | undefined;
+}
+
+/** A time people read in their own timezone (Slack's date formatting), with a UTC fallback. */
+function slackDate(epochMs: number): string {
+  const seconds = Math.floor(epochMs / 1000);
+  return `<!date^${seconds}^{date_short_pretty} at {time}|${new Date(epochMs).toISOString().slice(0, 16).replace('T', ' ')} UTC>`;
+}
+
+/**
+ * The key line of the Home tab, or undefined when there is nothing to say: keys are not in use
+ * (`service`) and the person has none.
+ */
+export function keyStatusText(status: HomeKeyStatus | undefined): string | undefined {
+  if (!status || (status.attribution === 'service' && !status.key)) return undefined;
+  const { key } = status;
+  if (key) {
+    const used = key.lastUsedAt === null ? 'not used yet' : `last used ${slackDate(key.lastUsedAt)}`;
+    const whose =
+      status.attribution === 'service' ? 'This service creates every run with its own key for now.' : 'Runs you ask for are created with it, in your name.';
+    return `*Your API key:* connected ····${escapeMrkdwn(key.lastFour)} since ${slackDate(key.connectedAt)}, ${used}. ${whose} \`/agent disconnect\` removes it.`;
+  }
+  const without =
+    status.attribution === 'personal_required' ? 'You need one to start runs here.' : 'Runs you ask for use the service’s key until you connect yours.';
+  return `*Your API key:* not connected. ${without} Type \`/agent connect\` for the link to connect it (never paste a key into Slack).`;
+}
+
+/**
+ * The Home tab: the person's recent runs, a Start a run button and, once personal keys are in use,
+ * whether theirs is connected — or, for someone `slack.allowed_users` leaves out, the same refusal a
+ * mention of theirs gets, and no button.
+ */
+export function homeView(runs: readonly RunListItem[], refusal: string | undefined, keyStatus?: HomeKeyStatus): View {
   const blocks: KnownBlock[] = [{ type: 'header', text: { type: 'plain_text', text: 'agent-bridge' } }];
   if (refusal !== undefined) {
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: escapeMrkdwn(refusal) } });
@@ -49,6 +83,8 @@ export function homeView(runs: readonly RunListItem[], refusal: string | undefin
     block_id: 'home_actions',
     elements: [{ type: 'button', action_id: HOME_START_ACTION_ID, style: 'primary', text: { type: 'plain_text', text: 'Start a run' } }],
   });
+  const keyText = keyStatusText(keyStatus);
+  if (keyText !== undefined) blocks.push({ type: 'section', block_id: 'home_key', text: { type: 'mrkdwn', text: keyText } });
   blocks.push({ type: 'section', text: { type: 'mrkdwn', text: runs.length === 0 ? 'You have not started any runs yet.' : '*Your recent runs*' } });
   for (const run of runs.slice(0, HOME_RUNS))
     blocks.push({ type: 'section', block_id: `run_${run.runId}`.slice(0, 255), text: { type: 'mrkdwn', text: runLine(run) } });

@@ -17,7 +17,7 @@ import { routeChoices } from './home-view.js';
 import { SlackPlacesNotifier } from './places-notifier.js';
 import { UnfurlNotifier } from './unfurl.js';
 import { AssistantNotifier } from './assistant.js';
-import { slackUserByEmail } from './user-directory.js';
+import { slackDisplayName, slackUserByEmail } from './user-directory.js';
 
 /** What the Slack integration plugs into the service. */
 export interface SlackIntegration {
@@ -29,6 +29,8 @@ export interface SlackIntegration {
   access: AccessPolicy;
   /** The Slack user with a confirmed email (`users.lookupByEmail`), for Linear people (issue 20). */
   userByEmail(email: string): Promise<string | undefined>;
+  /** A Slack user's display name (`users.info`), for the console. */
+  displayName(user: string): Promise<string | undefined>;
 }
 
 /** Builds the Slack integration: Bolt on our route (HTTP) or a WebSocket (Socket Mode), the notifier, context and access. */
@@ -80,7 +82,13 @@ export async function startSlack(config: SlackConfig, intake: IntakeService, sto
         },
       }),
       {
-        home: new HomeNotifier({ client: slack.client, runs: store.operator, access, outbox: store.outbox }),
+        home: new HomeNotifier({
+          client: slack.client,
+          runs: store.operator,
+          access,
+          outbox: store.outbox,
+          keys: { attribution: config.attribution ?? 'service', personKeys: store.personKeys },
+        }),
         unfurl: new UnfurlNotifier({ client: slack.client, runs: store.trackedRuns }),
         assistant: new AssistantNotifier({ client: slack.client, settings: store.settings }),
       },
@@ -93,5 +101,6 @@ export async function startSlack(config: SlackConfig, intake: IntakeService, sto
     }),
     access,
     userByEmail: (email) => slackUserByEmail(slack.client, email),
+    displayName: (user) => slackDisplayName(slack.client, user),
   };
 }

@@ -148,7 +148,17 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
     if (!allowed) return say('Sorry, only the people listed in this service’s slack.allowed_users can see, start, steer or stop runs here.');
     if (parsed.kind === 'connect') return say(connectText(command.user_id, deps.keyPageUrl));
     if (parsed.kind === 'whoami') return say(whoamiText(await deps.personKeys.get(command.user_id), deps.now()));
-    if (parsed.kind === 'disconnect') return say(disconnectText(await deps.personKeys.remove(command.user_id)));
+    if (parsed.kind === 'disconnect') {
+      const removed = await deps.personKeys.remove(command.user_id);
+      // The Home tab says whether the key is connected: republished now for someone who looks at it.
+      if (removed && (await deps.settings.get(homeOpenedKey(command.user_id))) !== undefined) {
+        const kind = HOME_OPENED_KIND;
+        await deps.intake.owe([
+          { key: `home:${command.user_id}:key-removed:${deps.now()}`, destination: homeDestination(command.user_id), kind, payload: { kind } },
+        ]);
+      }
+      return say(disconnectText(removed));
+    }
     if (parsed.kind === 'status') return say(statusText(await deps.trackedRuns.listTrackedByAnchorPrefix(`slack:${command.channel_id}:`, 20), deps.now()));
     if (parsed.kind === 'cancel') {
       if (!parsed.runId) return say('Which run? Use `/agent cancel <run-id>`; `/agent status` lists them.');
@@ -178,7 +188,10 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
     const day = new Date(deps.now()).toISOString().slice(0, 10);
     const destination = homeDestination(user);
     await deps.settings.set(homeOpenedKey(user), day);
-    await deps.intake.owe([{ key: `home:${user}:opened:${day}`, destination, kind: HOME_OPENED_KIND, payload: { kind: HOME_OPENED_KIND } }]);
+    // Once a day, and again once their key changed (connected, replaced or removed): the tab says whether it is connected.
+    const key = await deps.personKeys.get(user);
+    const keyMark = key ? `:key:${key.connectedAt}` : '';
+    await deps.intake.owe([{ key: `home:${user}:opened:${day}${keyMark}`, destination, kind: HOME_OPENED_KIND, payload: { kind: HOME_OPENED_KIND } }]);
   });
 
   // The assistant panel: a message in its thread is a DM to the bot (the `message` listener makes it a

@@ -19,4 +19,6 @@ export interface SlackConfig {
   channels: Readonly<Record<string, { config?: { name?: unknown } }>>;
   /** `slack.unfurl_domains`: session-link domains whose pasted links unfurl. */
   unfurlDomains: readonly string[];
+  /** `people.attribution`: the Home tab says whether the person's key is connected unless it is `service` (issue 20). */
+  attribution?: string;
 }

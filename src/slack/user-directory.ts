@@ -1,5 +1,5 @@
 /**
- * Slack users by email (issue 20, point 4): `users.lookupByEmail` (scope `users:read.email`) finds a
+ * Slack users by email and by id (issue 20, point 4): `users.lookupByEmail` (scope `users:read.email`) finds a
  * user only by a confirmed email, which is what makes a Linear user with that email the same person.
  */
 import type { WebClient } from '@slack/web-api';
@@ -14,6 +14,19 @@ export async function slackUserByEmail(client: Pick<WebClient, 'users'>, email: 
   } catch (error) {
     // Slack's word for "no confirmed email matches"; anything else (scope missing, rate limit) is a failure.
     if ((error as { data?: { error?: string } }).data?.error === 'users_not_found') return undefined;
+    throw error;
+  }
+}
+
+/** A Slack user's name as people know it (`users.info`): the display name, else the real name; undefined for an unknown user. */
+export async function slackDisplayName(client: Pick<WebClient, 'users'>, user: string): Promise<string | undefined> {
+  try {
+    const answer = await client.users.info({ user });
+    const profile = answer.user?.profile;
+    const name = profile?.display_name || profile?.real_name || answer.user?.real_name;
+    return name?.trim() || undefined;
+  } catch (error) {
+    if ((error as { data?: { error?: string } }).data?.error === 'user_not_found') return undefined;
     throw error;
   }
 }

@@ -34,6 +34,7 @@ describe('manifest.yml', () => {
         'links:write',
         'reactions:write',
         'users:read',
+        'users:read.email',
       ].sort(),
     );
   });

@@ -2,6 +2,7 @@ import type { KeySummary } from '../../people/person-keys.js';
 import type { ConsoleDeps, Viewer } from '../deps.js';
 import { html, type SafeHtml } from '../html.js';
 import { page, when } from '../layout.js';
+import { linksSection } from '../people-links.js';
 
 /**
  * People's personal API keys (issue 20): who has one connected (only its last 4 characters), and a
@@ -67,6 +68,7 @@ export async function keysPage(deps: ConsoleDeps, viewer: Viewer, flash: string 
         <label>Slack user ID <input name="person" required pattern="[UW][A-Z0-9]{2,}" placeholder="U0123ABCD" /></label>
         <label>Personal API key <input name="key" type="password" required maxlength="512" /></label>
         <button type="submit">Check and connect</button>
-      </form>`,
+      </form>
+      ${await linksSection(deps, viewer)}`,
   });
 }

@@ -5,7 +5,8 @@ import { renderText } from '../../core/outbox/render-text.js';
 import type { ConsoleDeps, Viewer } from '../deps.js';
 import { html, link, type SafeHtml } from '../html.js';
 import { action, page, when } from '../layout.js';
-import { person, place } from '../places.js';
+import { place } from '../places.js';
+import { asker, keyCell, peopleFacts } from '../people-cells.js';
 
 /** How long the page waits for the run API to quote the prompt before it says it could not. */
 const PROMPT_TIMEOUT_MS = 2_000;
@@ -73,6 +74,8 @@ export async function runPage(deps: ConsoleDeps, viewer: Viewer, runId: string, 
   const starter = triggers.find((trigger) => trigger.key === run.triggerKey);
   const ticketUrl = starter?.kind === 'start' ? starter.payload.ticket?.url : undefined;
   const canCancel = !isTerminalState(run.state);
+  const askedBy = starter ? requesterOf(starter) : undefined;
+  const facts = await peopleFacts(deps, [askedBy?.id, run.keyOwner, ...triggers.map((trigger) => requesterOf(trigger)?.id)]);
 
   const body = html`<h1><bdi>${run.title ?? run.runId}</bdi></h1>
     <dl>
@@ -90,7 +93,9 @@ export async function runPage(deps: ConsoleDeps, viewer: Viewer, runId: string, 
         ${run.destinations.map((destination) => html`<div>${place(destination, run.source, destination === run.anchor ? ticketUrl : undefined)}</div>`)}
       </dd>
       <dt>Asked by</dt>
-      <dd>${person(starter ? requesterOf(starter) : undefined)}</dd>
+      <dd>${asker(askedBy, facts)}</dd>
+      <dt>Runs under</dt>
+      <dd data-testid="run-key">${keyCell({ keyOwner: run.keyOwner ?? null, requester: askedBy ?? null }, facts)}</dd>
       <dt>Started</dt>
       <dd>${when(run.createdAt)}</dd>
       <dt>Session</dt>
@@ -135,7 +140,7 @@ export async function runPage(deps: ConsoleDeps, viewer: Viewer, runId: string, 
             html`<tr>
               <td>${trigger.kind}</td>
               <td>${trigger.source}</td>
-              <td>${person(requesterOf(trigger))}</td>
+              <td>${asker(requesterOf(trigger), facts)}</td>
               <td>${when(trigger.receivedAt)}</td>
               <td class="state-${trigger.state}">${trigger.state}${trigger.lastError ? html`: <bdi>${trigger.lastError}</bdi>` : ''}</td>
             </tr>`,

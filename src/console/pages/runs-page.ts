@@ -2,7 +2,8 @@ import type { RunCursor, RunFilter, RunListItem } from '../../core/ports/store.j
 import type { ConsoleDeps, Viewer } from '../deps.js';
 import { html, link, type SafeHtml } from '../html.js';
 import { page, when } from '../layout.js';
-import { person, place } from '../places.js';
+import { place } from '../places.js';
+import { asker, keyCell, peopleFacts } from '../people-cells.js';
 
 export const RUNS_PAGE_SIZE = 50;
 const SOURCES = ['slack', 'linear', 'schedule', 'cli'];
@@ -50,6 +51,7 @@ export async function runsPage(deps: ConsoleDeps, viewer: Viewer, query: URLSear
   const found = await deps.store.operator.listRuns({ ...filter, limit: RUNS_PAGE_SIZE + 1 });
   const runs = found.slice(0, RUNS_PAGE_SIZE);
   const last = runs[runs.length - 1];
+  const facts = await peopleFacts(deps, [...runs.map((run) => run.requester.id), ...runs.map((run) => run.keyOwner)]);
   const rows = runs.map(
     (run) =>
       html`<tr data-run="${run.runId}">
@@ -58,7 +60,8 @@ export async function runsPage(deps: ConsoleDeps, viewer: Viewer, query: URLSear
         </td>
         <td><span class="state state-${run.state}">${run.state}</span></td>
         <td>${place(run.anchor, run.source)}</td>
-        <td>${person(run.requester)}</td>
+        <td>${asker(run.requester, facts)}</td>
+        <td>${keyCell(run, facts)}</td>
         <td>${when(run.createdAt)}</td>
         <td>${when(run.updatedAt)}</td>
         <td>${run.sessionLink ? link(run.sessionLink, 'session') : html`<span class="muted">—</span>`}</td>
@@ -90,6 +93,7 @@ export async function runsPage(deps: ConsoleDeps, viewer: Viewer, query: URLSear
           <th>State</th>
           <th>Asked in</th>
           <th>Asked by</th>
+          <th>Key</th>
           <th>Started</th>
           <th>Last change</th>
           <th>Session</th>

@@ -1,0 +1,46 @@
+/**
+ * Who each run belongs to, as the console shows it (issue 20): the person who asked by name where it
+ * is known (a Slack requester is stored as `<@U…>`, which means nothing in a browser), and whose key
+ * created the run — the person's own (its last 4 characters) or the service's.
+ */
+import type { ConsoleDeps } from './deps.js';
+import { html, type SafeHtml } from './html.js';
+
+/** What a page knows about people: Slack names by id, and the last 4 characters of connected keys by person. */
+export interface PeopleFacts {
+  names: ReadonlyMap<string, string>;
+  keys: ReadonlyMap<string, string>;
+}
+
+const SLACK_MENTION = /^<@[UW][A-Z0-9]+>$/;
+
+/** Names of the people `ids` name (Slack ids; others are skipped) and every connected key's last 4, in one go. */
+export async function peopleFacts(deps: Pick<ConsoleDeps, 'names' | 'keys'>, ids: ReadonlyArray<string | null | undefined>): Promise<PeopleFacts> {
+  const wanted = ids.filter((id): id is string => typeof id === 'string' && id !== '');
+  const [names, keys] = await Promise.all([
+    deps.names && wanted.length > 0 ? deps.names.of(wanted) : Promise.resolve(new Map<string, string>()),
+    deps.keys ? deps.keys.people.list() : Promise.resolve([]),
+  ]);
+  return { names, keys: new Map(keys.map((key) => [key.personId, key.lastFour])) };
+}
+
+/** A requester: the name we know (Slack's, else the one the platform gave), with the id beside it. */
+export function asker(requester: { id?: string | null; name?: string | null } | undefined | null, facts: PeopleFacts): SafeHtml {
+  const id = requester?.id ?? undefined;
+  const given = requester?.name && !SLACK_MENTION.test(requester.name) ? requester.name : undefined;
+  const name = (id !== undefined ? facts.names.get(id) : undefined) ?? given;
+  if (!id && !name) return html`<span class="muted">—</span>`;
+  if (name && id) return html`<bdi>${name}</bdi> <span class="muted">(${id})</span>`;
+  return html`<bdi>${name ?? id}</bdi>`;
+}
+
+/** Whose key created the run: `own key ····1234` (whose, when it is not the asker's) or `service key`. */
+export function keyCell(run: { keyOwner?: string | null; requester?: { id?: string | null } | null }, facts: PeopleFacts): SafeHtml {
+  const owner = run.keyOwner ?? undefined;
+  if (owner === undefined) return html`<span class="muted">service key</span>`;
+  const lastFour = facts.keys.get(owner);
+  const key = lastFour !== undefined ? html`own key ····${lastFour}` : html`own key <span class="muted">(since disconnected)</span>`;
+  if (run.requester?.id === owner) return html`<span title="${owner}">${key}</span>`;
+  // A Linear request runs under the key of the Slack user it is linked to: say whose.
+  return html`${key} <span class="muted">of <bdi>${facts.names.get(owner) ?? owner}</bdi></span>`;
+}

@@ -1,0 +1,96 @@
+/**
+ * People's display names for the console (issue 20: "the console shows who each run belongs to"):
+ * a Slack requester is stored as its user id, so the name is asked of Slack (`users.info`) and kept in
+ * memory for a while. A page never waits long for it: what is not known in time shows as the id, and
+ * the answer is there for the next page.
+ */
+import type { Clock } from '../core/ports/clock.js';
+
+/** Names by Slack user id; an id missing from the answer has no known name (yet). */
+export interface DisplayNames {
+  of(ids: readonly string[]): Promise<ReadonlyMap<string, string>>;
+}
+
+export interface CachedDisplayNamesOptions {
+  /** The person's display name (Slack: display name, else real name); undefined when there is none. Throws on failure. */
+  lookup: (id: string) => Promise<string | undefined>;
+  clock: Pick<Clock, 'now'>;
+  /** How long a found name is kept (default 1 hour) and a miss or failure (default 5 minutes). */
+  ttlMs?: number;
+  missTtlMs?: number;
+  /** How long `of` waits for lookups before answering with what it has (default 1.5 s). */
+  waitMs?: number;
+  /** Lookups started by one call at most (the rest wait for a later page). Default 50. */
+  maxLookups?: number;
+}
+
+interface Entry {
+  name: string | undefined;
+  until: number;
+  pending?: Promise<void>;
+}
+
+/** Slack user ids as the console shows them: `U…` or `W…` (Enterprise Grid). */
+export const SLACK_PERSON_ID = /^[UW][A-Z0-9]{2,40}$/;
+
+export class CachedDisplayNames implements DisplayNames {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly options: CachedDisplayNamesOptions) {}
+
+  async of(ids: readonly string[]): Promise<ReadonlyMap<string, string>> {
+    const now = this.options.clock.now();
+    const wanted = [...new Set(ids)].filter((id) => SLACK_PERSON_ID.test(id));
+    const waits: Array<Promise<void>> = [];
+    let started = 0;
+    for (const id of wanted) {
+      const entry = this.entries.get(id);
+      if (entry?.pending) waits.push(entry.pending);
+      else if ((!entry || entry.until <= now) && started < (this.options.maxLookups ?? 50)) {
+        started += 1;
+        waits.push(this.look(id, entry));
+      }
+    }
+    if (waits.length > 0) await waitAtMost(Promise.all(waits), this.options.waitMs ?? 1_500);
+    const names = new Map<string, string>();
+    for (const id of wanted) {
+      const name = this.entries.get(id)?.name;
+      if (name !== undefined) names.set(id, name);
+    }
+    return names;
+  }
+
+  private look(id: string, previous: Entry | undefined): Promise<void> {
+    // A name known before stays shown while it is asked again.
+    const entry: Entry = { name: previous?.name, until: previous?.until ?? 0 };
+    entry.pending = this.options
+      .lookup(id)
+      .then(
+        (name) => {
+          entry.name = name ?? previous?.name;
+          entry.until = this.options.clock.now() + (name === undefined ? (this.options.missTtlMs ?? 300_000) : (this.options.ttlMs ?? 3_600_000));
+        },
+        () => {
+          entry.until = this.options.clock.now() + (this.options.missTtlMs ?? 300_000);
+        },
+      )
+      .finally(() => delete entry.pending);
+    this.entries.set(id, entry);
+    return entry.pending;
+  }
+}
+
+/** Resolves when `work` settles or after `ms`, whichever is first; never rejects. */
+function waitAtMost(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  return Promise.race([
+    work.then(
+      () => undefined,
+      () => undefined,
+    ),
+    timeout,
+  ]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { homeView, keyStatusText, type HomeKeyStatus } from './home-view.js';
+
+const KEY = { lastFour: 'Zq7w', connectedAt: Date.parse('2026-11-20T09:30:00Z'), lastUsedAt: null };
+
+describe('the Home tab’s key line', () => {
+  it.each<[string, HomeKeyStatus | undefined, RegExp | undefined]>([
+    ['nothing when keys are not in use and the person has none', { attribution: 'service', key: undefined }, undefined],
+    ['nothing without key status (Slack built without keys)', undefined, undefined],
+    ['a key kept while the service key is used', { attribution: 'service', key: KEY }, /connected ····Zq7w .*creates every run with its own key/],
+    [
+      'a connected key in use',
+      { attribution: 'personal_if_connected', key: KEY },
+      /connected ····Zq7w since <!date\^1795167000\^.*not used yet\. Runs you ask for are created with it/,
+    ],
+    ['a key last used', { attribution: 'personal_required', key: { ...KEY, lastUsedAt: KEY.connectedAt + 60_000 } }, /last used <!date\^1795167060\^/],
+    [
+      'no key, the service key meanwhile',
+      { attribution: 'personal_if_connected', key: undefined },
+      /not connected\. Runs you ask for use the service’s key .*`\/agent connect`/,
+    ],
+    [
+      'no key, and one is required',
+      { attribution: 'personal_required', key: undefined },
+      /not connected\. You need one to start runs here\. .*`\/agent connect`/,
+    ],
+  ])('%s', (_what, status, expected) => {
+    const text = keyStatusText(status);
+    if (expected === undefined) expect(text).toBeUndefined();
+    else expect(text).toMatch(expected);
+  });
+
+  it('goes under the Start a run button, and not at all for someone refused', () => {
+    const status: HomeKeyStatus = { attribution: 'personal_if_connected', key: KEY };
+    const blocks = homeView([], undefined, status).blocks;
+    expect(blocks.map((block) => block.block_id ?? block.type)).toEqual(['header', 'home_actions', 'home_key', 'section']);
+    expect(JSON.stringify(homeView([], 'Sorry, no.', status).blocks)).not.toContain('home_key');
+  });
+});
