@@ -29,11 +29,15 @@ export interface BurstFixtures {
    * A pool of `size` services (not started) in a fresh folder on the database chosen, and how to open
    * that database for reading the books once they stopped. `leaseMs: 'default'` keeps the service's
    * own lease lengths (30 s for a trigger, 60 s for a delivery), so only liveness frees a dead one's work.
+   * `yaml` replaces the config file (default: the tracker every 1 s); `env` is added to the processes'
+   * environment (e.g. Linear's variables pointing at a fake Linear API).
    */
   newPool(options: {
     size: number;
     database: BurstDatabase;
     leaseMs?: number | 'default';
+    yaml?: string;
+    env?: Record<string, string>;
   }): Promise<{ pool: BridgePool; cwd: string; openBooks: () => Promise<Store> }>;
 }
 
@@ -75,7 +79,7 @@ export function useBurstFixtures(): BurstFixtures {
     async newPool(options) {
       const cwd = tempDir('agent-bridge-stress-');
       workDir = cwd;
-      writeFileSync(join(cwd, 'agent-bridge.yml'), 'tracker:\n  interval: 1s\n');
+      writeFileSync(join(cwd, 'agent-bridge.yml'), options.yaml ?? 'tracker:\n  interval: 1s\n');
       const sqlitePath = join(cwd, 'bridge.db');
       const postgresUrl = options.database.kind === 'postgres' ? await options.database.url() : undefined;
       const database: Record<string, string> = postgresUrl === undefined ? { DATABASE_PATH: sqlitePath } : { DATABASE_URL: postgresUrl };
@@ -94,6 +98,7 @@ export function useBurstFixtures(): BurstFixtures {
           // info: the children's logs say when a crashed create was adopted (counted in the summary).
           LOG_LEVEL: 'info',
           LEASE_MS: String(options.leaseMs ?? 3000),
+          ...options.env,
         },
       });
       const openBooks = (): Promise<Store> =>
