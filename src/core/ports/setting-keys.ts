@@ -48,3 +48,13 @@ export function assistantContextKey(channel: string, threadTs: string): string {
 export function personKeyRefusedKey(personId: string): string {
   return `person_key_refused:${personId}`;
 }
+
+/** The tracker's watermark for the runs of one person's own key (issue 20): as TRACKER_WATERMARK, per key. */
+export function trackerOwnerWatermarkKey(personId: string): string {
+  return `tracker.watermark:${personId}`;
+}
+
+/** A list traversal of one person's key cut short, resumed next tick (JSON): as TRACKER_SCAN, per key. */
+export function trackerOwnerScanKey(personId: string): string {
+  return `tracker.scan:${personId}`;
+}

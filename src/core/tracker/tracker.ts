@@ -7,75 +7,36 @@
  * clock. A bounded number of per-run GETs per tick covers what a list cannot show: runs in states we
  * do not know, and runs we have never observed or not for too long.
  *
+ * Runs under people's own keys (issue 20): the run API may show a run only to the key that created
+ * it, so a tick lists once per key that has runs still tracked — the service key's list, plus one per
+ * person (`RunsForOwner`), each with its own watermark — and fetches a run with its creator's key. A
+ * tick costs at most 1 + (people with tracked runs) + ⌈changed / page size⌉ list requests, plus the
+ * bounded GETs; a person whose key is refused costs one request per tick, never one per run.
+ *
  * Exactly once: every transition is recorded with a compare-and-set on the run's transition number,
  * together with its outbox rows, so two processes (or a tick that outlived its lease) cannot announce
  * one transition twice. The `tracker` lease makes one process tick at a time.
  */
 import { KNOWN_RUN_STATES, isAgentApiError, isTerminalState, type AgentApiErrorKind, type AgentRuns, type RunItem, type RunPage } from '../ports/agent-runs.js';
-import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
-import { receivedKey, transitionKey, type OutboxMessage } from '../ports/messages.js';
-import type { CoreMetrics } from '../ports/metrics.js';
-import { toSnapshot } from './run-snapshot.js';
-import { announceOf, isAnnounced, requestOptionsOf } from './route-policy.js';
-import type { NewOutboxRow, Store, TrackedRun } from '../ports/store.js';
-import { TRACKER_LISTED_AT, TRACKER_SCAN, TRACKER_WATERMARK, cancelledByKey } from '../ports/setting-keys.js';
+import { announceOf, isAnnounced } from './route-policy.js';
+import type { Store, TrackedRun } from '../ports/store.js';
+import { TRACKER_LISTED_AT, TRACKER_SCAN, TRACKER_WATERMARK, cancelledByKey, trackerOwnerScanKey, trackerOwnerWatermarkKey } from '../ports/setting-keys.js';
+import { forgottenRows, transitionRows } from './owed-rows.js';
+import { OwnerKeys, isKeyRefused } from './owner-keys.js';
+import { instant, isLater, later } from './server-time.js';
+import { loadScan, saveScan, type Scan } from './list-scan.js';
+import type { TickReport, TrackerDeps } from './tracker-types.js';
 
 /** Name of the lease one process holds while it ticks. */
 export const TRACKER_LEASE = 'tracker';
 
-export interface TrackerOptions {
-  /** List page size (1–500). */
-  pageSize: number;
-  /** Time between ticks; sets the lease length and the default `staleAfterMs`. */
-  intervalMs: number;
-  /** Subtracted from the watermark, so changes racing a list are listed again. Default 5000. */
-  watermarkMarginMs?: number;
-  /** List pages per tick; a longer traversal resumes next tick. Default 20. */
-  maxPagesPerTick?: number;
-  /** Per-run GETs per tick. Default 20. */
-  maxGetsPerTick?: number;
-  /** A run not observed for this long (and not vouched for by a list) is fetched. Default 10 × interval. */
-  staleAfterMs?: number;
-  /**
-   * How long the tracker lease lasts without renewal: a ticker that hangs is replaced after it, a
-   * crashed one as soon as its process is found dead (core/liveness.ts). Default max(2 × interval, 30 s).
-   */
-  leaseMs?: number;
-}
-
-export interface TrackerDeps {
-  store: Store;
-  runs: AgentRuns;
-  clock: Clock;
-  logger: Logger;
-  metrics?: CoreMetrics;
-  /** Unique per process: the lease owner. */
-  owner: string;
-  options: TrackerOptions;
-}
+export type { TickReport, TrackerDeps, TrackerOptions } from './tracker-types.js';
 
 /**
- * What one tick did: `ran` is false when another process holds the lease; `requests` counts run-API
- * requests (list pages and GETs, failed ones too); `changed` the transitions recorded; `tracked` the
- * runs still tracked afterwards.
+ * One tick: `gets` left of the budget, runs `observed` (not fetched again), runs `seen` unchanged
+ * (touched together); `outage` once the run API as a whole failed a list (no more keys are listed).
  */
-export interface TickReport {
-  ran: boolean;
-  requests: number;
-  changed: number;
-  tracked: number;
-}
-
-/** A traversal in progress; `top` is the largest `updated_at` of its first tick (see `listPhase`). */
-interface Scan {
-  updatedAfter: string;
-  cursor: string | null;
-  top: string | null;
-  startedAt: number;
-}
-
-/** One tick: `gets` left of the budget, runs `observed` (not fetched again), runs `seen` unchanged (touched together). */
 interface Pass {
   now: number;
   requests: number;
@@ -83,44 +44,40 @@ interface Pass {
   gets: number;
   observed: Set<string>;
   seen: string[];
+  outage: boolean;
+}
+
+/** One key's list: the service key (`person` absent) or a person's own key, with its watermark and scan. */
+interface ListScope {
+  person?: string;
+  runs: AgentRuns;
+  watermarkKey: string;
+  scanKey: string;
 }
 
 /** Errors that mean the run API as a whole is unavailable: further GETs this tick would fail too. */
 const OUTAGE: ReadonlySet<AgentApiErrorKind> = new Set(['authentication', 'permission', 'rate_limited', 'server', 'connection', 'timeout']);
+/** List failures after which listing further keys this tick would only add load (a refused key is that key's own). */
+const LIST_OUTAGE: ReadonlySet<AgentApiErrorKind> = new Set(['rate_limited', 'server', 'connection', 'timeout']);
 /** `listStale` threshold that selects only runs never observed (lastSeenAt null). */
 const NEVER_SEEN = Number.MIN_SAFE_INTEGER;
-
-function instant(text: string | null | undefined): number | undefined {
-  if (!text) return undefined;
-  const ms = Date.parse(text);
-  return Number.isNaN(ms) ? undefined : ms;
-}
-
-/** True when both timestamps parse and `a` is a later instant than `b`. */
-function isLater(a: string | null | undefined, b: string | null | undefined): boolean {
-  const x = instant(a);
-  const y = instant(b);
-  return x !== undefined && y !== undefined && x > y;
-}
-
-/** The later of two server timestamps, keeping the server's own string. */
-function later(current: string | null, candidate: string | null | undefined): string | null {
-  if (instant(candidate) === undefined) return current;
-  return current === null || isLater(candidate, current) ? (candidate as string) : current;
-}
+/** With per-person keys, GET candidates are read with this much slack: those of a key unusable this tick are skipped for free. */
+const CANDIDATE_SLACK = 4;
 
 /** Watches tracked runs; call `tick()` every `intervalMs` (e.g. through `startLoop`). */
 export class Tracker {
   private readonly store: Store;
-  private readonly runs: AgentRuns;
+  private readonly keys: OwnerKeys;
+  private readonly service: ListScope;
   private readonly logger: Logger;
   private readonly limits: { leaseMs: number; marginMs: number; maxPages: number; maxGets: number; staleAfterMs: number };
 
   constructor(private readonly deps: TrackerDeps) {
     const { options } = deps;
     this.store = deps.store;
-    this.runs = deps.runs;
     this.logger = deps.logger.child({ component: 'tracker' });
+    this.keys = new OwnerKeys(deps.runs, deps.runsForOwner, this.logger);
+    this.service = { runs: deps.runs, watermarkKey: TRACKER_WATERMARK, scanKey: TRACKER_SCAN };
     this.limits = {
       // Long enough that a slow tick keeps it; short enough that a dead process is replaced soon.
       leaseMs: options.leaseMs ?? Math.max(2 * options.intervalMs, 30_000),
@@ -137,11 +94,13 @@ export class Tracker {
     if (!(await this.store.leases.acquire(TRACKER_LEASE, this.deps.owner, now, this.limits.leaseMs))) {
       return { ran: false, requests: 0, changed: 0, tracked: 0 };
     }
-    const pass: Pass = { now, requests: 0, changed: 0, gets: this.limits.maxGets, observed: new Set(), seen: [] };
+    const pass: Pass = { now, requests: 0, changed: 0, gets: this.limits.maxGets, observed: new Set(), seen: [], outage: false };
+    this.keys.startTick();
     if ((await this.store.trackedRuns.countTracked()) > 0) {
       const watermark = await this.store.settings.get(TRACKER_WATERMARK);
-      if (instant(watermark) !== undefined) await this.listPhase(pass, watermark as string);
+      if (instant(watermark) !== undefined) await this.listPhase(pass, this.service, watermark);
       else await this.bootstrap(pass);
+      if (this.keys.perKey) await this.peopleLists(pass);
       await this.getPhase(pass);
     }
     const report = { ran: true, requests: pass.requests, changed: pass.changed, tracked: await this.store.trackedRuns.countTracked() };
@@ -155,16 +114,32 @@ export class Tracker {
   }
 
   /**
+   * One list per person with runs still tracked, each with that person's key and watermark. A person
+   * whose key cannot be used is skipped (OwnerKeys says so once); an outage of the run API stops here.
+   */
+  private async peopleLists(pass: Pass): Promise<void> {
+    for (const person of await this.store.trackedRuns.listActiveKeyOwners()) {
+      if (pass.outage) return;
+      const runs = await this.keys.runsFor(person);
+      if (!runs) continue;
+      const scope: ListScope = { person, runs, watermarkKey: trackerOwnerWatermarkKey(person), scanKey: trackerOwnerScanKey(person) };
+      await this.listPhase(pass, scope, await this.store.settings.get(scope.watermarkKey));
+    }
+  }
+
+  /**
    * Lists runs updated after watermark − margin, newest first, page by page. A traversal longer than
    * `maxPagesPerTick` resumes from its cursor next tick. Its watermark is then the largest
    * `updated_at` of its FIRST tick: a run changed later, on a page already passed, has a later
-   * `updated_at` and is listed by the next traversal.
+   * `updated_at` and is listed by the next traversal. A person's key without a watermark yet lists
+   * all its runs once (newest first), which sets it.
    */
-  private async listPhase(pass: Pass, watermark: string): Promise<void> {
-    const saved = await this.loadScan();
+  private async listPhase(pass: Pass, scope: ListScope, watermark: string | undefined): Promise<void> {
+    const saved = await loadScan(this.store.settings, scope.scanKey, scope.person !== undefined);
     const resumed = saved !== undefined;
+    const from = instant(watermark);
     const scan: Scan = saved ?? {
-      updatedAfter: new Date((instant(watermark) as number) - this.limits.marginMs).toISOString(),
+      updatedAfter: from === undefined ? null : new Date(from - this.limits.marginMs).toISOString(),
       cursor: null,
       top: null,
       startedAt: pass.now,
@@ -174,15 +149,19 @@ export class Tracker {
       try {
         pass.requests++;
         const cursor = scan.cursor === null ? {} : { cursor: scan.cursor };
-        page = await this.runs.listRuns({ updated_after: scan.updatedAfter, limit: this.deps.options.pageSize, ...cursor });
+        const since = scan.updatedAfter === null ? {} : { updated_after: scan.updatedAfter };
+        page = await scope.runs.listRuns({ ...since, limit: this.deps.options.pageSize, ...cursor });
       } catch (error) {
         if (!isAgentApiError(error)) throw error;
-        this.logger.warn({ code: error.code, status: error.status, err: error }, 'listing changed runs failed; watermark unchanged');
+        if (scope.person !== undefined && isKeyRefused(error)) this.keys.refused(scope.person, error);
+        else this.logger.warn({ person: scope.person, code: error.code, status: error.status, err: error }, 'listing changed runs failed; watermark unchanged');
+        if (LIST_OUTAGE.has(error.kind)) pass.outage = true;
         // A cursor the server rejects cannot be resumed: the next tick starts over from the watermark.
         // Otherwise it resumes from the last page that was processed.
-        if (scan.cursor !== null) await this.saveScan(error.kind === 'bad_request' ? undefined : scan);
+        if (scan.cursor !== null) await saveScan(this.store.settings, scope.scanKey, error.kind === 'bad_request' ? undefined : scan);
         return;
       }
+      if (scope.person !== undefined) this.keys.worked(scope.person);
       for (const item of page.runs) {
         if (!resumed) scan.top = later(scan.top, item.updated_at);
         const stored = await this.store.trackedRuns.get(item.run_id);
@@ -191,21 +170,22 @@ export class Tracker {
       await this.flushSeen(pass);
       const next = page.page_info.next_cursor;
       if (!page.page_info.has_next_page || !next) {
-        if (scan.top !== null && isLater(scan.top, watermark)) await this.store.settings.set(TRACKER_WATERMARK, scan.top);
-        await this.store.settings.set(TRACKER_LISTED_AT, String(scan.startedAt));
-        if (resumed) await this.saveScan(undefined);
+        if (scan.top !== null && (from === undefined || isLater(scan.top, watermark))) await this.store.settings.set(scope.watermarkKey, scan.top);
+        // The service key's complete list vouches for observed runs (getPhase); a person's list only for theirs, which it observed.
+        if (scope.person === undefined) await this.store.settings.set(TRACKER_LISTED_AT, String(scan.startedAt));
+        if (resumed) await saveScan(this.store.settings, scope.scanKey, undefined);
         return;
       }
       scan.cursor = next;
     }
-    this.logger.info({ pages: this.limits.maxPages }, 'many runs changed; the list continues next tick');
-    await this.saveScan(scan);
+    this.logger.info({ person: scope.person, pages: this.limits.maxPages }, 'many runs changed; the list continues next tick');
+    await saveScan(this.store.settings, scope.scanKey, scan);
   }
 
   /** Fresh database: no watermark yet, so fetch tracked runs one by one (not the whole list) and take it from them. */
   private async bootstrap(pass: Pass): Promise<void> {
     let top: string | null = null;
-    for (const stored of await this.store.trackedRuns.listStale(pass.now + 1, pass.gets)) {
+    for (const stored of await this.store.trackedRuns.listStale(pass.now + 1, this.candidates(pass))) {
       const item = await this.fetch(pass, stored);
       if (item === 'stop') break;
       top = later(top, item?.updated_at);
@@ -224,8 +204,8 @@ export class Tracker {
     const listedAt = Number((await this.store.settings.get(TRACKER_LISTED_AT)) ?? Number.NaN);
     const seenBefore = listedAt >= pass.now - this.limits.staleAfterMs ? NEVER_SEEN : pass.now - this.limits.staleAfterMs;
     const candidates = [
-      ...(await this.store.trackedRuns.listTrackedNotInStates(KNOWN_RUN_STATES, pass.gets)),
-      ...(await this.store.trackedRuns.listStale(seenBefore, pass.gets)),
+      ...(await this.store.trackedRuns.listTrackedNotInStates(KNOWN_RUN_STATES, this.candidates(pass))),
+      ...(await this.store.trackedRuns.listStale(seenBefore, this.candidates(pass))),
     ];
     for (const stored of candidates) {
       if (pass.gets <= 0) break;
@@ -235,23 +215,38 @@ export class Tracker {
     await this.flushSeen(pass);
   }
 
-  /** GETs one run and observes it. Undefined when it failed for this run only; 'stop' on an outage. */
+  /** How many GET candidates to read: the budget, with slack when some may belong to a key unusable this tick. */
+  private candidates(pass: Pass): number {
+    return this.keys.perKey ? pass.gets * CANDIDATE_SLACK : pass.gets;
+  }
+
+  /**
+   * GETs one run with its creator's key and observes it. Undefined when it failed for this run (or
+   * its key) only, or its key cannot be used this tick (no request then); 'stop' on an outage.
+   */
   private async fetch(pass: Pass, stored: TrackedRun): Promise<RunItem | undefined | 'stop'> {
+    const runs = await this.keys.runsFor(stored.keyOwner);
+    if (!runs) return undefined;
     pass.gets--;
     pass.requests++;
     pass.observed.add(stored.runId);
     let item: RunItem;
     try {
-      item = await this.runs.getRun(stored.runId);
+      item = await runs.getRun(stored.runId);
     } catch (error) {
       if (!isAgentApiError(error)) throw error;
       if (error.kind === 'not_found') {
         await this.forget(pass, stored);
         return undefined;
       }
+      if (stored.keyOwner !== undefined && this.keys.perKey && isKeyRefused(error)) {
+        this.keys.refused(stored.keyOwner, error);
+        return undefined;
+      }
       this.logger.warn({ runId: stored.runId, code: error.code, status: error.status, err: error }, 'fetching a tracked run failed');
       return OUTAGE.has(error.kind) ? 'stop' : undefined;
     }
+    if (stored.keyOwner !== undefined && this.keys.perKey) this.keys.worked(stored.keyOwner);
     await this.observe(pass, stored, item);
     return item;
   }
@@ -272,7 +267,9 @@ export class Tracker {
       return;
     }
     const announce = (stateChanged || endedAgain) && isAnnounced(announceOf(stored.route), reported.state);
-    const owed = await this.owedRows(stored, reported, sessionLink, announce);
+    // Who pressed Cancel is known to the intake worker only, which leaves it in a setting.
+    const cancelledBy = announce && reported.state === 'CANCELLED' ? await this.store.settings.get(cancelledByKey(stored.runId)) : undefined;
+    const owed = transitionRows(stored, reported, sessionLink, announce, cancelledBy);
     const observation = {
       state: reported.state,
       serverUpdatedAt: later(stored.serverUpdatedAt, reported.updated_at),
@@ -287,39 +284,12 @@ export class Tracker {
     }
   }
 
-  /** The rows a transition owes each destination: a status edit always, an announcement for BLOCKED and end states. */
-  private async owedRows(stored: TrackedRun, run: RunItem, sessionLink: string | null, announce: boolean): Promise<NewOutboxRow[]> {
-    const transition = stored.transition + 1;
-    const snapshot = toSnapshot({ ...run, session_link: sessionLink }, stored.title ?? stored.runId);
-    const options = requestOptionsOf(stored.route);
-    if (options) snapshot.options = options;
-    // Who pressed Cancel is known to the intake worker only, which leaves it in a setting.
-    const cancelledBy = announce && run.state === 'CANCELLED' ? await this.store.settings.get(cancelledByKey(stored.runId)) : undefined;
-    return stored.destinations.flatMap((destination) => {
-      const received = receivedKey(stored.triggerKey ?? stored.runId, destination);
-      const status: OutboxMessage = { kind: 'status', run: snapshot, receivedKey: received };
-      const rows: NewOutboxRow[] = [{ key: transitionKey(stored.runId, transition, destination, 'status'), destination, kind: 'status', payload: status }];
-      if (announce) {
-        const message: OutboxMessage = { kind: 'announce', run: snapshot, receivedKey: received, ...(cancelledBy ? { cancelledBy } : {}) };
-        rows.push({ key: transitionKey(stored.runId, transition, destination, 'announce'), destination, kind: 'announce', payload: message });
-      }
-      return rows;
-    });
-  }
-
   /**
    * The run API does not know the run (404): stop tracking it, keeping its last state, and tell the
    * people waiting for it once — otherwise their status message would claim it is running forever.
    */
   private async forget(pass: Pass, stored: TrackedRun): Promise<void> {
-    const transition = stored.transition + 1;
-    const text = `The run API no longer knows run ${stored.runId} (last seen ${stored.state}); agent-bridge stopped following it.`;
-    const owed: NewOutboxRow[] = stored.destinations.map((destination) => ({
-      key: `run:${stored.runId}:${transition}:${destination}:notice`,
-      destination,
-      kind: 'notice',
-      payload: { kind: 'notice', text } satisfies OutboxMessage,
-    }));
+    const owed = forgottenRows(stored);
     const observation = { state: stored.state, serverUpdatedAt: stored.serverUpdatedAt, sessionLink: stored.sessionLink, tracked: false };
     if (await this.store.trackedRuns.recordTransition(stored.runId, stored.transition, observation, owed, pass.now)) {
       this.logger.warn({ runId: stored.runId, state: stored.state }, 'run not found by the run API; no longer tracked');
@@ -330,21 +300,5 @@ export class Tracker {
     if (pass.seen.length === 0) return;
     await this.store.trackedRuns.touch(pass.seen, pass.now);
     pass.seen = [];
-  }
-
-  private async loadScan(): Promise<Scan | undefined> {
-    const text = await this.store.settings.get(TRACKER_SCAN);
-    if (!text) return undefined;
-    try {
-      const scan = JSON.parse(text) as Scan;
-      return typeof scan.updatedAfter === 'string' && typeof scan.startedAt === 'number' ? scan : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-
-  /** The settings port has no delete: an empty value means "no traversal in progress". */
-  private async saveScan(scan: Scan | undefined): Promise<void> {
-    await this.store.settings.set(TRACKER_SCAN, scan === undefined ? '' : JSON.stringify(scan));
   }
 }
