@@ -11,9 +11,10 @@ function setup(directory: EmailDirectory = { linearEmail: async (id) => LINEAR_E
   const store = openSqliteStore({ path: ':memory:' });
   let now = 1_000;
   const warn = vi.fn();
-  const logger = { ...silentLogger, warn, child: () => logger };
+  const debug = vi.fn();
+  const logger = { ...silentLogger, warn, debug, child: () => logger };
   const identity = new LinkedIdentity({ links: store.personLinks, directory, clock: { now: () => now }, logger, missTtlMs: 60_000 });
-  return { store, identity, warn, advance: (ms: number) => (now += ms) };
+  return { store, identity, warn, debug, advance: (ms: number) => (now += ms) };
 }
 
 describe('personFor (Slack only, no links)', () => {
@@ -72,23 +73,38 @@ describe('LinkedIdentity', () => {
   it.each<[string, EmailDirectory]>([
     [
       'Linear fails',
-      { linearEmail: () => Promise.reject(Object.assign(new Error('boom ada@example.com'), { type: 'NetworkError' })), slackUserByEmail: async () => 'U_ADA' },
+      {
+        linearEmail: () => Promise.reject(Object.assign(new Error('boom ada@example.com'), { type: 'NetworkError' })),
+        slackUserByEmail: async () => 'U_ADA',
+      },
     ],
     [
       'Slack fails',
       {
         linearEmail: async () => 'ada@example.com',
-        slackUserByEmail: () => Promise.reject(Object.assign(new Error('x'), { code: 'slack_webapi_platform_error' })),
+        slackUserByEmail: () => Promise.reject(Object.assign(new Error('x'), { code: 'slack_webapi_platform_error', data: { error: 'ratelimited' } })),
       },
     ],
-  ])('answers "nobody" when %s, warns without the email, and tries again next time', async (_what, directory) => {
-    const { identity, warn, store } = setup(directory);
+  ])('answers "nobody" when %s, warns once without the email, and tries again next time', async (_what, directory) => {
+    const { identity, warn, debug, store } = setup(directory);
     expect(await identity.personFor({ platform: 'linear', id: 'lin-ada' })).toBeUndefined();
     expect(warn).toHaveBeenCalledTimes(1);
     expect(JSON.stringify(warn.mock.calls)).not.toContain('ada@example.com');
     expect(await store.personLinks.list()).toEqual([]);
+    // The same failure again soon after: asked again, said at debug only (no warning per request).
     expect(await identity.personFor({ platform: 'linear', id: 'lin-ada' })).toBeUndefined();
-    expect(warn).toHaveBeenCalledTimes(2);
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(debug).toHaveBeenCalledTimes(1);
+  });
+
+  it('says how to fix a Slack app without users:read.email', async () => {
+    const missingScope = Object.assign(new Error('An API error occurred: missing_scope'), {
+      code: 'slack_webapi_platform_error',
+      data: { error: 'missing_scope' },
+    });
+    const { identity, warn } = setup({ linearEmail: async () => 'ada@example.com', slackUserByEmail: () => Promise.reject(missingScope) });
+    expect(await identity.personFor({ platform: 'linear', id: 'lin-ada' })).toBeUndefined();
+    expect(warn).toHaveBeenCalledWith({ linearUserId: 'lin-ada', err: 'missing_scope' }, expect.stringContaining('add users:read.email'));
   });
 
   it('links nobody by email while Slack or Linear is off, but still follows console links', async () => {

@@ -44,6 +44,8 @@ const DEFAULT_MISS_TTL_MS = 10 * 60_000;
 /** Slack requesters are themselves; Linear requesters are whoever they are linked to (console, then email). */
 export class LinkedIdentity implements PersonIdentity {
   private readonly misses = new Map<string, number>();
+  /** Until when a failure of each kind is logged at debug only. */
+  private readonly warned = new Map<string, number>();
   private readonly missTtlMs: number;
 
   constructor(private readonly options: IdentityOptions) {
@@ -60,12 +62,21 @@ export class LinkedIdentity implements PersonIdentity {
       return await this.byEmail(requester.id);
     } catch (error) {
       // Who asked decides only whose key a run uses: without an answer it uses the service key.
-      this.options.logger.warn(
-        { linearUserId: requester.id, err: describe(error) },
-        'could not look up which Slack user a Linear user is: using the service key',
-      );
+      this.failed(requester.id, describe(error));
       return undefined;
     }
+  }
+
+  /** A failed lookup: a warning, once per kind of failure per interval (a missing scope fails every time); debug otherwise. */
+  private failed(linearUserId: string, code: string): void {
+    const now = this.options.clock.now();
+    const quiet = (this.warned.get(code) ?? -Infinity) > now;
+    if (!quiet) this.warned.set(code, now + this.missTtlMs);
+    const hint =
+      code === 'missing_scope'
+        ? 'Slack refused users.lookupByEmail (missing_scope): add users:read.email to the Slack app’s bot scopes (manifest.yml) and reinstall it; until then'
+        : 'could not look up which Slack user a Linear user is:';
+    this.options.logger[quiet ? 'debug' : 'warn']({ linearUserId, err: code }, `${hint} requests by Linear users who are not linked use the service key`);
   }
 
   private async byEmail(linearUserId: string): Promise<string | undefined> {
@@ -91,9 +102,10 @@ export class LinkedIdentity implements PersonIdentity {
   }
 }
 
-/** An error's code or name for a log line: never its message, which may quote an email back. */
+/** An error's code (Slack's own error word first) or name for a log line: never its message, which may quote an email back. */
 function describe(error: unknown): string {
-  const code = (error as { code?: unknown; type?: unknown } | null)?.code ?? (error as { type?: unknown } | null)?.type;
+  const known = error as { data?: { error?: unknown }; code?: unknown; type?: unknown } | null;
+  const code = known?.data?.error ?? known?.code ?? known?.type;
   if (typeof code === 'string') return code;
   return error instanceof Error ? error.name : 'error';
 }
