@@ -144,6 +144,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const tracker = new Tracker({
       store,
       runs: agentRuns,
+      // Runs created with a person's key are watched with that key (the run API may show them only to it).
+      runsForOwner: runKeys.forOwner,
       clock,
       logger: logger.child({ component: 'tracker' }),
       metrics: trackerWatch.metrics,

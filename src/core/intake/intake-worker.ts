@@ -324,10 +324,9 @@ export class IntakeWorker {
       await this.withKey(choice, 'followup', (runs) => runs.sendFollowup(runId, message));
     } catch (error) {
       if (error instanceof AgentApiError && error.kind === 'not_found') {
-        return settle(
-          { state: 'failed', runId, error: 'run not found' },
-          { owed: [notice(trigger, 'gone', `The run ${runId} no longer exists, so your reply was not delivered.`)] },
-        );
+        const hidden = await this.hiddenFrom(runId, choice);
+        const text = hidden ? `Your reply was not delivered: ${hidden}.` : `The run ${runId} no longer exists, so your reply was not delivered.`;
+        return settle({ state: 'failed', runId, error: hidden ? 'run not visible to this key' : 'run not found' }, { owed: [notice(trigger, 'gone', text)] });
       }
       throw error;
     }
@@ -356,6 +355,12 @@ export class IntakeWorker {
     try {
       await this.withKey(choice, 'cancel', (runs) => runs.cancelRun(runId));
     } catch (error) {
+      const hidden = error instanceof AgentApiError && error.kind === 'not_found' ? await this.hiddenFrom(runId, choice) : undefined;
+      if (hidden)
+        return settle(
+          { state: 'failed', runId, error: 'run not visible to this key' },
+          { owed: [notice(trigger, 'not-visible', `The run was not stopped: ${hidden}.`)] },
+        );
       if (error instanceof AgentApiError && error.kind === 'bad_request') {
         const state = await choice.runs.getRun(runId).then(
           (run) => run.state,
@@ -376,6 +381,17 @@ export class IntakeWorker {
       ? stoppingMessages(trigger, run, who, payload.reference)
       : [notice(trigger, 'cancelling', `Stopping the run ${runId}${who ? ` (requested by ${who})` : ''}.`)];
     return settle({ state: 'done', runId }, { owed });
+  }
+
+  /**
+   * Why the run API may not know a run we track (a 404): it was started under another key, and the
+   * run API can show a run only to the key that created it. Undefined when that is not the reason.
+   */
+  private async hiddenFrom(runId: string, choice: Extract<KeyChoice, { kind: 'use' }>): Promise<string | undefined> {
+    const run = await this.deps.store.trackedRuns.get(runId);
+    if (!run || run.keyOwner === choice.keyOwner) return undefined;
+    const whose = run.keyOwner === undefined ? 'the service’s key' : 'another person’s key';
+    return `run ${runId} was started under ${whose}, and the run API shows it only to that key`;
   }
 
   /** Calls the run API under the chosen key (`key-step.ts`). */
