@@ -111,7 +111,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     // 4. The front door and the edges that hand it requests.
     const stored = new Wake();
     const access = options.overrides?.access ?? slackAccessPolicy(config.slack.allowedUsers);
-    const intake = new IntakeService({ store, clock, access, onStored: stored.fire });
+    // followups: all — a burst of replies within the window goes to the run as one follow-up.
+    const followupWindows = {
+      slack: config.slack.followups === 'all' ? config.slack.followupWindowMs : 0,
+      linear: config.linear.followups === 'all' ? config.linear.followupWindowMs : 0,
+    };
+    const intake = new IntakeService({ store, clock, access, onStored: stored.fire, followupWindows });
     const slack = await slackIntegration(config, intake, store, logger);
     // Before the database closes; an event stored while the workers stop is worked on the next start.
     if (slack) shutdown.add('slack', () => slack.stop());
@@ -135,6 +140,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           owner: workerOwner(self.id, `intake-${index}`),
           options: { retryWindowMs: config.intake.retryWindowMs, ...(leases?.intakeMs && { leaseMs: leases.intakeMs }) },
           metrics: coreMetrics,
+          followupWindows,
           enrichers: { ...(slack && { slack: slack.enricher }), ...(linear && { linear: linear.enricher }) },
           ...(linear && config.slack.linkLinearIssues && { issueLinkers: { slack: linear.issueLinker } }),
           access,

@@ -63,6 +63,7 @@ export async function linearIntegration(config: AppConfig, intake: IntakeService
       apiUrl: linear.apiUrl,
       handle: linear.handle,
       followups: linear.followups,
+      context: linear.context,
       cancelOnLabelRemoved: linear.cancelOnLabelRemoved,
       labels: linear.labels,
       slackChannels: config.slack.enabled ? linear.slackChannels : {},

@@ -225,6 +225,8 @@ export const fileSchema = strict({
   slack: section({
     followups: withDefault(followups, 'all'),
     context: contextSchema,
+    // With followups: all, replies within this window after the first go to the run as one follow-up (0 = each alone).
+    followup_window: withDefault(duration(0, 60_000), 2_000),
     allowed_users: withDefault(z.array(slackUserId), []),
     channels: withDefault(z.record(channelKey, routeSchema), {}),
     // A mention naming a Linear issue (ENG-123, or its URL) binds the run to that issue too.
@@ -242,6 +244,8 @@ export const fileSchema = strict({
     followups: withDefault(followups, 'mentions'),
     cancel_on_label_removed: withDefault(z.boolean(), true),
     context: contextSchema,
+    // As slack.followup_window, for comments with followups: all.
+    followup_window: withDefault(duration(0, 60_000), 2_000),
     labels: withDefault(labelsSchema, {}),
     teams: withDefault(z.array(text), []),
     // The workflow moves agent-bridge makes: when a run starts, and when a pull request appears.

@@ -160,6 +160,7 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
       apiUrl: env.slackApiUrl,
       followups: file.slack.followups,
       context: { ...file.slack.context },
+      followupWindowMs: file.slack.followup_window,
       allowedUsers: [...file.slack.allowed_users],
       channels: toRoutes(file.slack.channels),
       linkLinearIssues: file.slack.link_linear_issues,
@@ -176,6 +177,7 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
       handle: file.linear.handle,
       followups: file.linear.followups,
       context: { ...file.linear.context },
+      followupWindowMs: file.linear.followup_window,
       cancelOnLabelRemoved: file.linear.cancel_on_label_removed,
       labels: toRoutes(file.linear.labels, (name) => name.trim().toLowerCase()),
       slackChannels: Object.fromEntries(

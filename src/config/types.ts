@@ -82,6 +82,8 @@ export interface AppConfig {
     apiUrl: string;
     followups: Followups;
     context: ContextLimits;
+    /** `followup_window`: with `followups: all`, replies within it go as one follow-up; 0 = each alone. */
+    followupWindowMs: number;
     /** Slack user IDs; empty = everyone. */
     allowedUsers: string[];
     /** Channel ID (or `*`) → route. */
@@ -100,6 +102,8 @@ export interface AppConfig {
     handle: string;
     followups: Followups;
     context: ContextLimits;
+    /** `followup_window`: with `followups: all`, replies within it go as one follow-up; 0 = each alone. */
+    followupWindowMs: number;
     cancelOnLabelRemoved: boolean;
     /** Label name, lower-cased → route. */
     labels: Record<string, Route>;

@@ -24,6 +24,8 @@ export interface LinearSettings extends LinearTriggerConfig {
   webhookSecret: string;
   apiUrl: string;
   states: WorkflowStates;
+  /** `linear.context`: how many earlier comments a start or follow-up carries. Default 20 / 8,000 characters. */
+  context?: { messages: number; characters: number };
 }
 
 /** What the Linear integration plugs into the service. */
@@ -111,7 +113,22 @@ export async function startLinear(
       }),
       new LinearSessionNotifier({ api, ids, workflow }),
     ],
-    enricher: new LinearPromptEnricher({ api, isOwnComment }),
+    enricher: new LinearPromptEnricher({
+      api,
+      isOwnComment,
+      followups: settings.followups,
+      handle: settings.handle,
+      ...(settings.context && { context: settings.context }),
+      commentIdFor: (key) => ids.idFor(key),
+      runAt: async (anchors) => {
+        for (const anchor of anchors) {
+          const runId = await store.anchors.currentRun(anchor);
+          const run = runId ? await store.trackedRuns.get(runId) : undefined;
+          if (run) return { triggerKey: run.triggerKey, anchor: run.anchor };
+        }
+        return undefined;
+      },
+    }),
     issueLinker: new LinearIssueLinker({ api, teams: settings.teams, isOwnComment }),
   };
 }

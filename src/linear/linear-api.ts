@@ -14,7 +14,7 @@ export interface LinearIssueFacts {
   title: string;
   url: string;
   team?: { id: string; key: string };
-  /** The most recent comments, oldest first. */
+  /** The most recent comments, oldest first; `author` is the person's display name (else full name). */
   comments: Array<{ id: string; body: string; createdAt: string; author?: string; byApp: boolean }>;
 }
 
@@ -52,7 +52,9 @@ interface IssueNode {
   title: string;
   url: string;
   team?: { id: string; key: string } | null;
-  comments?: { nodes?: Array<{ id: string; body: string; createdAt: string; user?: { name?: string } | null; botActor?: { name?: string } | null }> };
+  comments?: {
+    nodes?: Array<{ id: string; body: string; createdAt: string; user?: { name?: string; displayName?: string } | null; botActor?: { name?: string } | null }>;
+  };
 }
 
 /** A `LinearApi` on an SDK client. */
@@ -89,13 +91,11 @@ export function sdkLinearApi(client: LinearClient, timeoutMs = LINEAR_TIMEOUT_MS
     issue: async (idOrIdentifier, recentComments) => {
       const { issue } = await read<{ issue: IssueNode }>('issue', ISSUE_QUERY, { id: idOrIdentifier, comments: recentComments });
       const comments = (issue.comments?.nodes ?? [])
-        .map((node) => ({
-          id: node.id,
-          body: node.body,
-          createdAt: node.createdAt,
-          byApp: Boolean(node.botActor),
-          ...((node.user?.name ?? node.botActor?.name) !== undefined && { author: node.user?.name ?? node.botActor?.name }),
-        }))
+        .map((node) => {
+          // People by the name they go by in Linear (its display name), else their full name.
+          const author = node.user?.displayName || node.user?.name || node.botActor?.name;
+          return { id: node.id, body: node.body, createdAt: node.createdAt, byApp: Boolean(node.botActor), ...(author !== undefined && { author }) };
+        })
         .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
       return { id: issue.id, identifier: issue.identifier, title: issue.title, url: issue.url, ...(issue.team && { team: issue.team }), comments };
     },

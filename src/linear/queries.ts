@@ -13,7 +13,7 @@ export const ISSUE_QUERY = `query AgentBridgeIssue($id: String!, $comments: Int!
     title
     url
     team { id key }
-    comments(last: $comments) { nodes { id body createdAt user { name } botActor { name } } }
+    comments(last: $comments) { nodes { id body createdAt user { name displayName } botActor { name } } }
   }
 }`;
 

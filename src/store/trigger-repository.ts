@@ -25,6 +25,7 @@ interface PendingEnqueue {
   owed: NewOutboxRow[];
   now: number;
   rememberKeys: readonly string[];
+  dueAt: number;
   resolve: (result: EnqueueResult) => void;
   reject: (error: unknown) => void;
 }
@@ -94,6 +95,26 @@ WHERE id = (
   AND next_attempt_at <= @now
 RETURNING *`;
 
+/**
+ * The follow-ups gathered with a head trigger (`claimFollowing`): the anchor's later follow-ups that are
+ * pending or abandoned, before any unfinished trigger of another kind, oldest first. The outer WHERE
+ * repeats the claim condition, as CLAIM_SQL's does. Shared with PostgreSQL (`@limit` bound as a number).
+ */
+export const CLAIM_FOLLOWING_SQL = `
+UPDATE triggers
+SET state = 'working', lease_owner = @owner, lease_process = @process, lease_until = @leaseUntil, attempts = attempts + 1, updated_at = @now
+WHERE id IN (
+    SELECT t.id FROM triggers AS t
+    WHERE t.anchor = @anchor AND t.id > @head AND t.kind = 'followup'
+      AND (t.state = 'pending' OR ${ABANDONED('t')})
+      AND NOT EXISTS (
+        SELECT 1 FROM triggers AS e
+        WHERE e.anchor = @anchor AND e.id > @head AND e.id < t.id AND e.state IN ('pending', 'working') AND e.kind <> 'followup')
+    ORDER BY t.id
+    LIMIT @limit)
+  AND (state = 'pending' OR ${ABANDONED('triggers')})
+RETURNING *`;
+
 /** Held: `owner` claimed the trigger and nobody has claimed it since. */
 const HELD = `id = @id AND state = 'working' AND lease_owner = @owner`;
 
@@ -104,6 +125,8 @@ export class SqliteTriggerRepository implements TriggerRepository {
   private readonly extend;
   private readonly toPending;
   private readonly end;
+  private readonly claimGathered;
+  private readonly giveBack;
   private readonly byId;
   private readonly byKey;
   private readonly countRows;
@@ -118,9 +141,9 @@ export class SqliteTriggerRepository implements TriggerRepository {
       eventKeys: SqliteEventKeyRepository;
     },
   ) {
-    this.insertTrigger = db.prepare<{ key: string; kind: string; source: string; anchor: string; payload: string; now: number }, Row>(
+    this.insertTrigger = db.prepare<{ key: string; kind: string; source: string; anchor: string; payload: string; now: number; dueAt: number }, Row>(
       `INSERT INTO triggers (key, kind, source, anchor, payload, state, attempts, next_attempt_at, received_at, updated_at)
-       VALUES (@key, @kind, @source, @anchor, @payload, 'pending', 0, @now, @now, @now)
+       VALUES (@key, @kind, @source, @anchor, @payload, 'pending', 0, @dueAt, @now, @now)
        ON CONFLICT (key) DO NOTHING
        RETURNING *`,
     );
@@ -141,6 +164,12 @@ export class SqliteTriggerRepository implements TriggerRepository {
        SET state = @state, run_id = COALESCE(@runId, run_id), last_error = @error, lease_owner = NULL, lease_process = NULL, lease_until = NULL, updated_at = @now
        WHERE ${HELD}`,
     );
+    this.claimGathered = db.prepare<{ owner: string; process: string; now: number; leaseUntil: number; anchor: string; head: number; limit: number }, Row>(
+      CLAIM_FOLLOWING_SQL,
+    );
+    this.giveBack = db.prepare<{ id: number; owner: string; now: number }>(
+      `UPDATE triggers SET state = 'pending', lease_owner = NULL, lease_process = NULL, lease_until = NULL, updated_at = @now WHERE ${HELD}`,
+    );
     this.byId = db.prepare<[number], Row>('SELECT * FROM triggers WHERE id = ?');
     this.byKey = db.prepare<[string], Row>('SELECT * FROM triggers WHERE key = ?');
     this.countRows = db.prepare<[], { state: string; n: number }>('SELECT state, COUNT(*) AS n FROM triggers GROUP BY state');
@@ -156,9 +185,10 @@ export class SqliteTriggerRepository implements TriggerRepository {
     owed: NewOutboxRow[],
     now: number,
     rememberKeys: readonly string[] = [],
+    dueAt: number = now,
   ): Promise<{ inserted: boolean; trigger: StoredTrigger }> {
     return new Promise((resolve, reject) => {
-      this.batch.push({ trigger, owed, now, rememberKeys, resolve, reject });
+      this.batch.push({ trigger, owed, now, rememberKeys, dueAt, resolve, reject });
       if (this.batch.length === 1) setImmediate(() => this.flush());
     });
   }
@@ -191,6 +221,7 @@ export class SqliteTriggerRepository implements TriggerRepository {
       anchor: trigger.anchor,
       payload: toJson(trigger.payload),
       now,
+      dueAt: item.dueAt,
     });
     for (const key of item.rememberKeys) this.related.eventKeys.rememberWithin(key, now);
     if (row) {
@@ -205,6 +236,20 @@ export class SqliteTriggerRepository implements TriggerRepository {
   async claimNext(owner: string, now: number, leaseMs: number): Promise<StoredTrigger | undefined> {
     const row = this.db.transaction(() => this.claimTrigger.get({ owner, process: processOfOwner(owner), now, leaseUntil: now + leaseMs })).immediate();
     return row ? toTrigger(row) : undefined;
+  }
+
+  async claimFollowing(head: Pick<StoredTrigger, 'id' | 'anchor'>, owner: string, now: number, leaseMs: number, limit: number): Promise<StoredTrigger[]> {
+    const found = this.db
+      .transaction(() =>
+        this.claimGathered.all({ owner, process: processOfOwner(owner), now, leaseUntil: now + leaseMs, anchor: head.anchor, head: head.id, limit }),
+      )
+      .immediate();
+    return found.map(toTrigger).sort((a, b) => a.id - b.id);
+  }
+
+  async release(ids: readonly number[], owner: string, now: number): Promise<number> {
+    if (ids.length === 0) return 0;
+    return this.db.transaction(() => ids.reduce((released, id) => released + this.giveBack.run({ id, owner, now }).changes, 0)).immediate();
   }
 
   async markCreateAttempted(id: number, owner: string, now: number): Promise<boolean> {
@@ -231,6 +276,8 @@ export class SqliteTriggerRepository implements TriggerRepository {
           error: outcome.error ?? null,
         });
         if (changes === 0) return false;
+        for (const other of effects.together ?? [])
+          this.end.run({ id: other, owner, now, state: outcome.state, runId: outcome.runId ?? null, error: outcome.error ?? null });
         if (effects.run) this.related.runs.insertWithin(effects.run, now);
         if (effects.link) this.related.anchors.linkWithin(effects.link.anchor, effects.link.runId, now);
         if (effects.retrack !== undefined) this.related.runs.retrackWithin(effects.retrack, now);

@@ -28,7 +28,7 @@ export interface FakeLinearComment {
   body: string;
   createdAt: string;
   /** The author: the API user for comments created through the API, else whoever `addComment` names. */
-  user: { id: string; name: string };
+  user: { id: string; name: string; displayName?: string };
   editedAt?: string;
 }
 
@@ -84,7 +84,7 @@ export interface FakeLinearApi {
   mutations(): LinearCall[];
   comments(issueIdOrIdentifier?: string): FakeLinearComment[];
   /** Seeds a human comment (for the prompt's recent comments). */
-  addComment(issueIdOrIdentifier: string, body: string, user?: { id: string; name: string }): FakeLinearComment;
+  addComment(issueIdOrIdentifier: string, body: string, user?: { id: string; name: string; displayName?: string }): FakeLinearComment;
   reactions: Array<{ id: string; commentId: string; emoji: string }>;
   /** `ephemeral` is set when the activity was created as one (it disappears after the next activity). */
   activities: Array<{ id: string; agentSessionId: string; content: Json; ephemeral?: boolean }>;
@@ -171,7 +171,13 @@ export async function startFakeLinearApi(options: FakeLinearOptions = {}): Promi
       const nodes = [...comments.values()]
         .filter((comment) => comment.issueId === issue.id)
         .slice(-Number(last))
-        .map((comment) => ({ id: comment.id, body: comment.body, createdAt: comment.createdAt, user: { name: comment.user.name }, botActor: null }));
+        .map((comment) => ({
+          id: comment.id,
+          body: comment.body,
+          createdAt: comment.createdAt,
+          user: { name: comment.user.name, ...(comment.user.displayName !== undefined && { displayName: comment.user.displayName }) },
+          botActor: null,
+        }));
       return { data: { issue: { id: issue.id, identifier: issue.identifier, title: issue.title, url: issue.url, team: issue.team, comments: { nodes } } } };
     },
     AgentBridgeComment: ({ id }) => {

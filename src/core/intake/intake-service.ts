@@ -23,6 +23,11 @@ export class IntakeService {
       onStored?: () => void;
       /** Who may ask: a refused request is stored (so a retry is still recognised) but owes only a private notice. */
       access?: AccessPolicy;
+      /**
+       * By trigger source: how long a follow-up waits for more before it is worked (`followup_window`
+       * with `followups: all`), so a burst of replies goes to the run as one follow-up. 0 or absent: at once.
+       */
+      followupWindows?: Record<string, number>;
     },
   ) {}
 
@@ -48,8 +53,12 @@ export class IntakeService {
             return { key: receivedKey(input.key, destination), destination, kind: 'received', payload: message };
           })
         : [];
-    const { inserted, trigger } = await this.deps.store.triggers.enqueue(input, owed, this.deps.clock.now(), options.rememberKeys);
+    const now = this.deps.clock.now();
+    const window = input.kind === 'followup' && !denied ? (this.deps.followupWindows?.[input.source] ?? 0) : 0;
+    const { inserted, trigger } = await this.deps.store.triggers.enqueue(input, owed, now, options.rememberKeys, now + window);
     if (inserted) this.deps.onStored?.();
+    // Stored due later: wake the workers when it is due rather than at their next idle poll.
+    if (inserted && window > 0 && this.deps.onStored) this.deps.clock.setTimer(this.deps.onStored, window);
     return { accepted: inserted, triggerId: trigger.id };
   }
 

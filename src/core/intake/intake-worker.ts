@@ -8,6 +8,7 @@ import { noMetrics, type CoreMetrics } from '../ports/metrics.js';
 import { allowEveryone, deniedNotice, type AccessPolicy, type PromptEnricher } from '../ports/intake.js';
 import { failureMessages, followupHeardElsewhere, notice, retryNotice, stoppingMessages } from './intake-messages.js';
 import { findRunByReference } from './reconcile.js';
+import { gatherFollowups, sendGathered, type GatherDeps } from './followup-batch.js';
 import { applyRequestOptions } from './request-options-step.js';
 import { describeOptions } from '../request-options.js';
 import { bindIssue, boundTitle, issueReceived, joinedNotice } from './issue-binding.js';
@@ -46,6 +47,8 @@ export interface IntakeDeps {
   issueLinkers?: Record<string, IssueLinker>;
   metrics?: CoreMetrics;
   random?: () => number;
+  /** By trigger source: how long follow-ups gather before they go as one (`followup_window` with `followups: all`); 0 or absent: each alone. */
+  followupWindows?: Record<string, number>;
   /** Whose key each start, follow-up and cancel uses (`people.attribution`); default: the service key (`runs`) for all. */
   keys?: RunKeys;
 }
@@ -301,6 +304,10 @@ export class IntakeWorker {
         { state: 'ignored', error: 'no run at this anchor' },
         payload.noRunNotice ? { owed: [notice(trigger, 'no-run', payload.noRunNotice)] } : {},
       );
+    // followups: all — the replies stored behind this one within its window go with it, as one.
+    const batch: GatherDeps = { ...this.deps, leaseMs: this.leaseMs, ...(this.deps.followupWindows && { windows: this.deps.followupWindows }) };
+    const gathered = await gatherFollowups(batch, trigger);
+    if (gathered.length > 0) return sendGathered(batch, trigger, gathered, (message) => this.sendFollowup(trigger, runId, message, payload.reference));
     return this.sendFollowup(trigger, runId, await this.withFollowupContext(trigger, payload.message, payload.reference), payload.reference);
   }
 

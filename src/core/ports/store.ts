@@ -157,6 +157,11 @@ export interface TriggerEffects {
   retrack?: string;
   /** Outbox rows owed for the outcome. */
   owed?: NewOutboxRow[];
+  /**
+   * Other triggers the same owner claimed with this one (`claimFollowing`: follow-ups sent as one),
+   * ended with the same state and run in the same transaction, where the owner still holds them.
+   */
+  together?: readonly number[];
 }
 
 export interface TriggerOutcome {
@@ -171,9 +176,16 @@ export interface TriggerRepository {
    * Stores a trigger once per key (INSERT … ON CONFLICT DO NOTHING) together with the outbox rows
    * owed for it, in one transaction; the rows are only added when the trigger is new. Returns the
    * stored trigger either way (the earlier one when the key was known). `rememberKeys` are event keys
-   * (e.g. a webhook's delivery id) remembered in the same transaction, new trigger or not.
+   * (e.g. a webhook's delivery id) remembered in the same transaction, new trigger or not. `dueAt`
+   * (default `now`) is when a new trigger first becomes claimable: follow-ups gathered for a window.
    */
-  enqueue(trigger: NewTrigger, owed: NewOutboxRow[], now: number, rememberKeys?: readonly string[]): Promise<{ inserted: boolean; trigger: StoredTrigger }>;
+  enqueue(
+    trigger: NewTrigger,
+    owed: NewOutboxRow[],
+    now: number,
+    rememberKeys?: readonly string[],
+    dueAt?: number,
+  ): Promise<{ inserted: boolean; trigger: StoredTrigger }>;
   /**
    * Claims the oldest due trigger — pending, or working with an expired lease or a holder that is not
    * alive, and `nextAttemptAt <= now` — in ONE `UPDATE … RETURNING`: state `working`, lease to `owner` until
@@ -182,6 +194,15 @@ export interface TriggerRepository {
    * Undefined when nothing is due.
    */
   claimNext(owner: string, now: number, leaseMs: number): Promise<StoredTrigger | undefined>;
+  /**
+   * The follow-ups that go with `head` (which `owner` holds) as one (`followups: all`): in ONE
+   * `UPDATE … RETURNING`, claims the later follow-up triggers of head's anchor that are pending (due
+   * or not) or abandoned, up to the first unfinished trigger of another kind (a stop or a start keeps
+   * its place), at most `limit`, under the same lease terms as `claimNext`. In id order.
+   */
+  claimFollowing(head: Pick<StoredTrigger, 'id' | 'anchor'>, owner: string, now: number, leaseMs: number, limit: number): Promise<StoredTrigger[]>;
+  /** Gives back triggers `owner` holds (pending again, lease cleared, due as before), all or none; how many. */
+  release(ids: readonly number[], owner: string, now: number): Promise<number>;
   /** Records that a run is about to be created (before the call). False if `owner` lost the lease. */
   markCreateAttempted(id: number, owner: string, now: number): Promise<boolean>;
   /** Extends `owner`'s lease to `now + leaseMs`. False if `owner` lost the lease. */

@@ -12,7 +12,7 @@ import {
 } from '../../core/ports/store.js';
 import { holderGone } from '../process-statements.js';
 import { countStates, toJson } from '../sql.js';
-import { toTrigger } from '../trigger-repository.js';
+import { CLAIM_FOLLOWING_SQL, toTrigger } from '../trigger-repository.js';
 import type { PostgresAnchorRepository } from './anchor-repository.js';
 import { CHANGES_CHANNEL } from './change-listener.js';
 import type { PostgresEventKeyRepository } from './event-key-repository.js';
@@ -28,6 +28,7 @@ interface PendingEnqueue {
   owed: NewOutboxRow[];
   now: number;
   rememberKeys: readonly string[];
+  dueAt: number;
   resolve: (result: EnqueueResult) => void;
   reject: (error: unknown) => void;
 }
@@ -123,6 +124,11 @@ owed AS (
   ON CONFLICT (key) DO NOTHING
   RETURNING 1
 ),
+together AS (
+  UPDATE triggers
+  SET state = @state::text, run_id = COALESCE(@runId::text, run_id), last_error = @error::text, ${RELEASED}, updated_at = @now::bigint
+  WHERE id = ANY(@together::bigint[]) AND state = 'working' AND lease_owner = @owner::text AND EXISTS (SELECT 1 FROM ended)
+),
 woken AS (
   SELECT pg_notify('${CHANGES_CHANNEL}', 'outbox') FROM (SELECT 1 FROM owed LIMIT 1) AS one
 )
@@ -138,12 +144,12 @@ SELECT (SELECT count(*) FROM ended) AS ended, (SELECT count(*) FROM woken) AS wo
  */
 const ENQUEUE_SQL = `
 WITH input AS (
-  SELECT * FROM unnest(@keys::text[], @kinds::text[], @sources::text[], @anchors::text[], @payloads::text[], @nows::bigint[])
-    WITH ORDINALITY AS i(key, kind, source, anchor, payload, now, item)
+  SELECT * FROM unnest(@keys::text[], @kinds::text[], @sources::text[], @anchors::text[], @payloads::text[], @nows::bigint[], @dues::bigint[])
+    WITH ORDINALITY AS i(key, kind, source, anchor, payload, now, due, item)
 ),
 inserted AS (
   INSERT INTO triggers (key, kind, source, anchor, payload, state, attempts, next_attempt_at, received_at, updated_at)
-  SELECT key, kind, source, anchor, payload, 'pending', 0, now, now, now FROM input ORDER BY item
+  SELECT key, kind, source, anchor, payload, 'pending', 0, due, now, now FROM input ORDER BY item
   ON CONFLICT (key) DO NOTHING
   RETURNING *
 ),
@@ -193,9 +199,9 @@ export class PostgresTriggerRepository implements TriggerRepository {
    * fails — a bad trigger, or a deadlock with another replica's batch — is retried one trigger at a
    * time, so one bad trigger fails only its own caller.
    */
-  enqueue(trigger: NewTrigger, owed: NewOutboxRow[], now: number, rememberKeys: readonly string[] = []): Promise<EnqueueResult> {
+  enqueue(trigger: NewTrigger, owed: NewOutboxRow[], now: number, rememberKeys: readonly string[] = [], dueAt: number = now): Promise<EnqueueResult> {
     return new Promise((resolve, reject) => {
-      this.batch.push({ trigger, owed, now, rememberKeys, resolve, reject });
+      this.batch.push({ trigger, owed, now, rememberKeys, dueAt, resolve, reject });
       if (this.batch.length === 1) setImmediate(() => void this.flush());
     });
   }
@@ -232,6 +238,7 @@ export class PostgresTriggerRepository implements TriggerRepository {
       anchors: texts(items.map((item) => item.trigger.anchor)),
       payloads: texts(items.map((item) => toJson(item.trigger.payload))),
       nows: items.map((item) => item.now),
+      dues: items.map((item) => item.dueAt),
       owedItems: owed.map((entry) => entry.item),
       owedKeys: texts(owed.map((entry) => entry.row.key)),
       owedDestinations: texts(owed.map((entry) => entry.row.destination)),
@@ -289,6 +296,29 @@ export class PostgresTriggerRepository implements TriggerRepository {
     return claimed ? toTrigger(claimed) : undefined;
   }
 
+  async claimFollowing(head: Pick<StoredTrigger, 'id' | 'anchor'>, owner: string, now: number, leaseMs: number, limit: number): Promise<StoredTrigger[]> {
+    const claimed = await rows<Row>(this.pool, CLAIM_FOLLOWING_SQL, {
+      owner,
+      process: processOfOwner(owner),
+      now,
+      leaseUntil: now + leaseMs,
+      anchor: head.anchor,
+      head: head.id,
+      limit,
+    });
+    return claimed.map(toTrigger).sort((a, b) => a.id - b.id);
+  }
+
+  async release(ids: readonly number[], owner: string, now: number): Promise<number> {
+    if (ids.length === 0) return 0;
+    return changes(
+      this.pool,
+      `UPDATE triggers SET state = 'pending', ${RELEASED}, updated_at = @now
+       WHERE id = ANY(@ids::bigint[]) AND state = 'working' AND lease_owner = @owner`,
+      { ids: [...ids], owner, now },
+    );
+  }
+
   async markCreateAttempted(id: number, owner: string, now: number): Promise<boolean> {
     return this.write(`UPDATE triggers SET create_attempted_at = @now, updated_at = @now WHERE ${HELD}`, { id, owner, now });
   }
@@ -334,6 +364,7 @@ export class PostgresTriggerRepository implements TriggerRepository {
       owedDestinations: texts(owed.map((item) => item.destination)),
       owedKinds: texts(owed.map((item) => item.kind)),
       owedPayloads: texts(owed.map((item) => toJson(item.payload))),
+      together: [...(effects.together ?? [])],
     });
     return (found?.ended ?? 0) > 0;
   }
