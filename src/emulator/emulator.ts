@@ -92,7 +92,9 @@ async function handleApiRequest(ctx: EmulatorContext, routes: EmulatorRoute[], r
       return;
     }
   }
-  ctx.callers.set(req, ctx.keys.authenticate(req));
+  const caller = ctx.keys.authenticate(req);
+  ctx.callers.set(req, caller);
+  entry.creator = caller.uid;
   await dispatch(routes, req, res, url.pathname.slice(API_PREFIX.length) || '/', url);
 }
 

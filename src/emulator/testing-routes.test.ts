@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunItem } from '../core/ports/agent-runs.js';
-import { startEmulator, type RunningEmulator } from './index.js';
+import { creatorUidFor, startEmulator, type RunningEmulator } from './index.js';
 import type { RequestLogEntry } from './traffic.js';
 
 const KEY = 'secret-testing-key';
@@ -115,16 +115,17 @@ describe('request log and reset', () => {
     await api('/agent/runs?limit=0');
     const log = (await control('GET', '/requests')).body?.requests;
     expect(log).toEqual([
-      { method: 'POST', path: '/api/v1/agent/run', query: {}, at: expect.any(String), status: 200 },
+      { method: 'POST', path: '/api/v1/agent/run', query: {}, at: expect.any(String), status: 200, creator: creatorUidFor(KEY) },
       {
         method: 'GET',
         path: '/api/v1/agent/runs',
         query: { state: ['QUEUED', 'INPROGRESS'], limit: '5' },
         at: expect.any(String),
         status: 200,
+        creator: creatorUidFor(KEY),
       },
-      { method: 'GET', path: '/api/v1/agent/runs', query: {}, at: expect.any(String), status: 401 },
-      { method: 'GET', path: '/api/v1/agent/runs', query: { limit: '0' }, at: expect.any(String), status: 400 },
+      { method: 'GET', path: '/api/v1/agent/runs', query: {}, at: expect.any(String), status: 401, creator: null },
+      { method: 'GET', path: '/api/v1/agent/runs', query: { limit: '0' }, at: expect.any(String), status: 400, creator: creatorUidFor(KEY) },
     ]);
     expect(JSON.stringify(log)).not.toContain(KEY);
   });

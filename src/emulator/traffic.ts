@@ -23,6 +23,8 @@ export interface RequestLogEntry {
   at: string;
   /** Status answered; 0 when the connection was cut without an answer; null while in flight. */
   status: number | null;
+  /** `creator.uid` of the key that made the request (derived from it, never the key); null until authenticated. */
+  creator: string | null;
 }
 
 /** Parses a `POST /_emulator/faults` body; throws a 400 naming the first bad field. */
@@ -100,7 +102,7 @@ export class RequestLog {
       const values = url.searchParams.getAll(key);
       query[key] = values.length === 1 ? (values[0] as string) : values;
     }
-    const entry: RequestLogEntry = { method, path: url.pathname, query, at, status: null };
+    const entry: RequestLogEntry = { method, path: url.pathname, query, at, status: null, creator: null };
     this.entries.push(entry);
     return entry;
   }
