@@ -87,7 +87,11 @@ export function consoleIntegration(config: AppConfig, parts: ConsoleParts): { ro
     announce(logger, url) {
       const base = access.publicUrl ?? url.replace('//0.0.0.0:', '//127.0.0.1:');
       if (oneTimePath) logger.info({ console: `${base}/console` }, `web console: sign in once with ${base}${oneTimePath}`);
-      else logger.info({ console: `${base}/console` }, 'web console is on (sign in with CONSOLE_ADMIN_TOKEN)');
+      else {
+        const ways = [...(access.slack ? ['with Slack'] : []), ...(access.mode === 'token' ? ['with CONSOLE_ADMIN_TOKEN'] : [])];
+        logger.info({ console: `${base}/console` }, `web console is on (sign in ${ways.join(' or ')})`);
+      }
+      if (access.slack) logger.info({ redirectUrl: access.slack.redirectUrl, issuer: access.slack.issuer }, 'Sign in with Slack is on');
     },
   };
 }

@@ -77,7 +77,16 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
       ...describeRoute(schedule),
       notify: { ...schedule.notify },
     })),
-    console: { admins: [...config.console.admins] },
+    console: {
+      admins: [...config.console.admins],
+      slackSignIn: config.console.slackSignIn
+        ? {
+            clientId: config.console.slackSignIn.clientId,
+            clientSecret: maskSecret(config.console.slackSignIn.clientSecret, source('SLACK_CLIENT_SECRET')),
+            issuer: config.console.slackSignIn.issuer,
+          }
+        : null,
+    },
     database: config.database.kind === 'postgres' ? { kind: 'postgres', url: config.database.maskedUrl } : { ...config.database },
     http: { ...config.http },
     logLevel: config.logLevel,

@@ -28,7 +28,11 @@ export const SECRET_VARIABLES = [
   'DATABASE_URL',
   'CONSOLE_ADMIN_TOKEN',
   'AGENT_BRIDGE_SECRET',
+  'SLACK_CLIENT_SECRET',
 ] as const;
+
+/** `SLACK_OIDC_ISSUER` unset: Slack's own OpenID provider. */
+export const DEFAULT_SLACK_OIDC_ISSUER = 'https://slack.com';
 
 /** The web console's admin token: long enough that guessing it, even without the rate limit, is hopeless. */
 export const CONSOLE_TOKEN_MIN_LENGTH = 32;
@@ -58,6 +62,11 @@ export interface EnvSettings {
   publicUrl: string | undefined;
   /** `AGENT_BRIDGE_SECRET`: seals people's stored API keys. */
   agentBridgeSecret: string | undefined;
+  /** `SLACK_CLIENT_ID` and `SLACK_CLIENT_SECRET`: Sign in with Slack on the console (both or neither). */
+  slackClientId: string | undefined;
+  slackClientSecret: string | undefined;
+  /** `SLACK_OIDC_ISSUER`: the OpenID issuer (no trailing slash). */
+  slackOidcIssuer: string;
 }
 
 type Ctx = z.core.$RefinementCtx<string | undefined>;
@@ -90,6 +99,7 @@ const slackToken = (expected: string, wrong: Record<string, string>, hint: strin
 const BOT_TOKEN_HINT = 'find it under OAuth & Permissions → Bot User OAuth Token (xoxb-…) in your Slack app';
 const SIGNING_SECRET_HINT = 'find it under Basic Information → App Credentials → Signing Secret in your Slack app';
 const APP_TOKEN_HINT = 'create an app-level token (xapp-…, scope connections:write) under Basic Information → App-Level Tokens in your Slack app';
+const SLACK_CLIENT_HINT = 'find it in your Slack app under Basic Information → App Credentials (Client ID, Client Secret)';
 const LINEAR_KEY_HINT =
   'create a personal API key under Linear Settings → Security & access, or use an OAuth app token (actor=app) as LINEAR_ACCESS_TOKEN for agent sessions';
 const LINEAR_SECRET_HINT = "find it on your webhook's page in Linear Settings → API → Webhooks (or in your OAuth app's webhook settings)";
@@ -158,6 +168,16 @@ const publicUrl = optionalText.transform((value, ctx) => {
   return checked.url.href.replace(/\/+$/, '');
 });
 
+const slackOidcIssuer = optionalText.transform((value, ctx) => {
+  if (value === undefined) return DEFAULT_SLACK_OIDC_ISSUER;
+  const checked = checkBaseUrl(value);
+  if (!checked.ok) return fail(ctx, checked.message, `leave it unset for ${DEFAULT_SLACK_OIDC_ISSUER}`);
+  if (checked.url.protocol !== 'https:' && !isLoopbackHost(checked.url.hostname)) {
+    return fail(ctx, 'must use https (plain http is allowed only for localhost, 127.0.0.1 and [::1])', `leave it unset for ${DEFAULT_SLACK_OIDC_ISSUER}`);
+  }
+  return checked.url.href.replace(/\/+$/, '');
+});
+
 const port = optionalText.transform((value, ctx) => {
   if (value === undefined) return DEFAULT_PORT;
   if (!/^\d+$/.test(value) || Number(value) > 65_535) {
@@ -193,6 +213,9 @@ export const envSchema = z.object({
   CONSOLE_ADMIN_TOKEN: consoleAdminToken,
   PUBLIC_URL: publicUrl,
   AGENT_BRIDGE_SECRET: agentBridgeSecret,
+  SLACK_CLIENT_ID: secret(SLACK_CLIENT_HINT),
+  SLACK_CLIENT_SECRET: secret(SLACK_CLIENT_HINT),
+  SLACK_OIDC_ISSUER: slackOidcIssuer,
 });
 
 /** Variables that must be set together: Slack, Linear and the run API. */
@@ -249,6 +272,31 @@ function setProblems(env: Record<string, string>): ConfigProblem[] {
       hint: `${LINEAR_KEY_HINT}; or unset LINEAR_WEBHOOK_SECRET to turn Linear off`,
     });
   }
+  problems.push(...signInProblems(env));
+  return problems;
+}
+
+const REDIRECT_HINT = 'and add PUBLIC_URL/console/auth/slack/callback as a Redirect URL under OAuth & Permissions in your Slack app';
+
+/** Sign in with Slack: the client id and secret together, and PUBLIC_URL for the redirect URL. */
+function signInProblems(env: Record<string, string>): ConfigProblem[] {
+  const has = (name: string) => env[name] !== undefined;
+  const problems: ConfigProblem[] = [];
+  if (has('SLACK_CLIENT_ID') !== has('SLACK_CLIENT_SECRET')) {
+    const [set, missing] = has('SLACK_CLIENT_ID') ? ['SLACK_CLIENT_ID', 'SLACK_CLIENT_SECRET'] : ['SLACK_CLIENT_SECRET', 'SLACK_CLIENT_ID'];
+    problems.push({
+      where: missing,
+      message: `Sign in with Slack is half configured: ${set} is set, but ${missing} is not — set it`,
+      hint: `${SLACK_CLIENT_HINT}; or unset ${set} to keep the admin-token sign-in only`,
+    });
+  }
+  if ((has('SLACK_CLIENT_ID') || has('SLACK_CLIENT_SECRET')) && !has('PUBLIC_URL')) {
+    problems.push({
+      where: 'PUBLIC_URL',
+      message: 'required for Sign in with Slack (SLACK_CLIENT_ID is set): Slack sends people back to PUBLIC_URL/console/auth/slack/callback',
+      hint: `set it to the address people open, e.g. https://agent-bridge.example.com, ${REDIRECT_HINT}`,
+    });
+  }
   return problems;
 }
 
@@ -296,6 +344,9 @@ export function parseEnvironment(env: Record<string, string>, cwd: string): { se
       consoleAdminToken: v.CONSOLE_ADMIN_TOKEN,
       publicUrl: v.PUBLIC_URL,
       agentBridgeSecret: v.AGENT_BRIDGE_SECRET,
+      slackClientId: v.SLACK_CLIENT_ID,
+      slackClientSecret: v.SLACK_CLIENT_SECRET,
+      slackOidcIssuer: v.SLACK_OIDC_ISSUER,
     },
   };
 }

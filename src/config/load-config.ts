@@ -190,7 +190,14 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
     tracker: { intervalMs: file.tracker.interval, pageSize: file.tracker.page_size },
     intake: { retryWindowMs: file.intake.retry_window, dedupeRetentionMs: file.intake.dedupe_retention },
     schedules: file.schedules.map(toSchedule),
-    console: { admins: [...file.console.admins], ...compact({ adminToken: env.consoleAdminToken }) },
+    console: {
+      admins: [...file.console.admins],
+      ...compact({ adminToken: env.consoleAdminToken }),
+      ...(env.slackClientId !== undefined &&
+        env.slackClientSecret !== undefined && {
+          slackSignIn: { clientId: env.slackClientId, clientSecret: env.slackClientSecret, issuer: env.slackOidcIssuer },
+        }),
+    },
     people: { attribution: file.people.attribution, ...compact({ secret: env.agentBridgeSecret }) },
     database: env.databaseUrl
       ? { kind: 'postgres', url: env.databaseUrl.url, maskedUrl: env.databaseUrl.masked, target: env.databaseUrl.target, password: env.databaseUrl.password }

@@ -19,6 +19,14 @@ export type Followups = 'all' | 'mentions';
 export type SlackMode = 'off' | 'http' | 'socket';
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+/** Sign in with Slack on the console (OpenID Connect); the redirect URL is `PUBLIC_URL/console/auth/slack/callback`. */
+export interface SlackSignInConfig {
+  clientId: string;
+  clientSecret: string;
+  /** The OpenID issuer; endpoints and keys come from its `/.well-known/openid-configuration`. */
+  issuer: string;
+}
+
 /** Whose API key a run is created with (`people.attribution`, issue 20). */
 export const ATTRIBUTIONS = ['service', 'personal_if_connected', 'personal_required'] as const;
 export type Attribution = (typeof ATTRIBUTIONS)[number];
@@ -121,9 +129,10 @@ export interface AppConfig {
   schedules: ScheduleConfig[];
   /**
    * The web console's people; `admins` (Slack user IDs) see everything and may cancel any run.
-   * `adminToken` (`CONSOLE_ADMIN_TOKEN`) turns the console on with an admin sign-in.
+   * `adminToken` (`CONSOLE_ADMIN_TOKEN`) turns the console on with an admin sign-in; `slackSignIn`
+   * (`SLACK_CLIENT_ID`, `SLACK_CLIENT_SECRET`, `SLACK_OIDC_ISSUER`) turns on Sign in with Slack.
    */
-  console: { admins: string[]; adminToken?: string };
+  console: { admins: string[]; adminToken?: string; slackSignIn?: SlackSignInConfig };
   /**
    * Runs under each person's key (issue 20): `attribution` says whose key a run is created with;
    * `secret` (`AGENT_BRIDGE_SECRET`) seals the stored personal keys, required unless attribution is `service`.

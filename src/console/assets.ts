@@ -31,6 +31,7 @@ pre.prompt { white-space: pre-wrap; border-left: 3px solid var(--line); padding:
 .flash { padding: .5rem .75rem; border: 1px solid var(--line); margin-bottom: 1rem; }
 .sign-in { max-width: 26rem; margin: 4rem auto; }
 .sign-in input { width: 100%; margin: .25rem 0 .75rem; }
+a.button { display: inline-block; padding: .4rem .9rem; border: 1px solid var(--line); border-radius: 4px; text-decoration: none; font-weight: 600; color: var(--accent); }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; }
 dt { color: var(--muted); }
 dd { margin: 0; }

@@ -4,11 +4,14 @@ import type { ConsoleAccess } from './console-config.js';
 /**
  * Sign-in, sessions and CSRF tokens of the console.
  *
- * Sessions are signed, stateless cookies (`<sid>.<expiry>.<mac>`), not rows in the store: every
- * replica derives the same key from `CONSOLE_ADMIN_TOKEN`, so a session works on all of them without a
- * database write per sign-in, and changing the token signs everybody out. Sign-out clears the cookie;
- * a copied cookie stays valid until it expires (12 h), the price of statelessness. With the one-time
- * link (built-in emulator, no token) the key is random per process: a restart signs everybody out.
+ * Sessions are signed, stateless cookies (`<sid>.<expiry>.<who>.<mac>`), not rows in the store: every
+ * replica derives the same key from `CONSOLE_ADMIN_TOKEN` (and `SLACK_CLIENT_SECRET` when Sign in with
+ * Slack is on), so a session works on all of them without a database write per sign-in, and changing
+ * either signs everybody out. `<who>` is `admin` for the admin token or the one-time link, or the
+ * person signed in with Slack (their Slack user id, name, and whether `console.admins` named them).
+ * Sign-out clears the cookie; a copied cookie stays valid until it expires (12 h), the price of
+ * statelessness. With the one-time link (built-in emulator, no token) the key is random per process: a
+ * restart signs everybody out.
  *
  * CSRF: every form carries `HMAC(key, "csrf:" + sid)`, which a page of another site cannot read; the
  * sign-in form (no session yet) carries one bound to a short-lived sign-in cookie instead.
@@ -18,9 +21,35 @@ export const SESSION_COOKIE = 'agent_bridge_console';
 export const SIGN_IN_COOKIE = 'agent_bridge_console_sign_in';
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 
+/** Someone signed in with Slack: their Slack user id (the person id everywhere) and display name. */
+export interface SignedInPerson {
+  id: string;
+  name: string;
+}
+
 export interface Session {
   sid: string;
   expiresAt: number;
+  /** Set for a Slack sign-in; absent for the admin token and the one-time link. */
+  person?: SignedInPerson;
+  /** Sees and manages everything: the admin token, the one-time link, or a person `console.admins` names. */
+  admin: boolean;
+}
+
+/** How long the state of a Sign in with Slack in progress (state, nonce, PKCE verifier) stays usable. */
+export const PENDING_TTL_MS = 10 * 60 * 1000;
+const NAME_LIMIT = 100;
+
+function encodeJson(value: unknown): string {
+  return Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
+}
+
+function decodeJson(text: string): unknown {
+  try {
+    return JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 function digest(text: string): Buffer {
@@ -37,7 +66,7 @@ export class ConsoleAuth {
   private oneTimeCode: string | undefined;
 
   constructor(private readonly access: Exclude<ConsoleAccess, { mode: 'off' }>) {
-    this.key = access.mode === 'token' ? createHmac('sha256', access.token).update('agent-bridge console sessions v1').digest() : randomBytes(32);
+    this.key = sessionKey(access);
     if (access.mode === 'one-time link') this.oneTimeCode = randomBytes(24).toString('base64url');
   }
 
@@ -62,20 +91,52 @@ export class ConsoleAuth {
     return createHmac('sha256', this.key).update(text).digest('base64url');
   }
 
-  newSession(now: number): { cookie: string; session: Session } {
-    const session = { sid: randomBytes(16).toString('base64url'), expiresAt: now + SESSION_TTL_MS };
-    const body = `${session.sid}.${session.expiresAt}`;
-    return { cookie: `${body}.${this.mac(`session:${body}`)}`, session };
+  /** A new session: the admin's (no person), or a person's signed in with Slack. */
+  newSession(now: number, person?: SignedInPerson): { cookie: string; session: Session } {
+    const sid = randomBytes(16).toString('base64url');
+    const expiresAt = now + SESSION_TTL_MS;
+    const signedIn = person && { id: person.id, name: person.name.slice(0, NAME_LIMIT) };
+    const admin = !signedIn || this.isAdmin(signedIn.id);
+    const who = signedIn ? encodeJson({ p: signedIn.id, n: signedIn.name, a: admin ? 1 : 0 }) : 'admin';
+    const body = `${sid}.${expiresAt}.${who}`;
+    return { cookie: `${body}.${this.mac(`session:${body}`)}`, session: { sid, expiresAt, admin, ...(signedIn && { person: signedIn }) } };
   }
 
-  /** The session a cookie value stands for, if it is ours, intact and not expired. */
+  /**
+   * The session a cookie value stands for, if it is ours, intact and not expired. A person is an
+   * admin only while `console.admins` still names them (a change of the list counts at once).
+   */
   readSession(cookie: string | undefined, now: number): Session | undefined {
     const parts = cookie?.split('.');
-    if (!parts || parts.length !== 3) return undefined;
-    const [sid, expiry, mac] = parts as [string, string, string];
-    if (!sameText(mac, this.mac(`session:${sid}.${expiry}`))) return undefined;
+    if (!parts || parts.length !== 4) return undefined;
+    const [sid, expiry, who, mac] = parts as [string, string, string, string];
+    if (!sameText(mac, this.mac(`session:${sid}.${expiry}.${who}`))) return undefined;
     const expiresAt = Number(expiry);
-    return Number.isFinite(expiresAt) && expiresAt > now ? { sid, expiresAt } : undefined;
+    if (!Number.isFinite(expiresAt) || expiresAt <= now) return undefined;
+    if (who === 'admin') return { sid, expiresAt, admin: true };
+    const data = decodeJson(who) as { p?: unknown; n?: unknown; a?: unknown } | undefined;
+    if (typeof data?.p !== 'string' || typeof data.n !== 'string') return undefined;
+    return { sid, expiresAt, person: { id: data.p, name: data.n }, admin: data.a === 1 && this.isAdmin(data.p) };
+  }
+
+  private isAdmin(personId: string): boolean {
+    return this.access.slack?.admins.includes(personId) === true;
+  }
+
+  /** The state of a Sign in with Slack in progress, sealed for a short-lived cookie (read back by `openPending`). */
+  sealPending<T extends object>(data: T, now: number): string {
+    const body = `${encodeJson({ ...data, exp: now + PENDING_TTL_MS })}`;
+    return `${body}.${this.mac(`pending:${body}`)}`;
+  }
+
+  /** What `sealPending` sealed, if the value is ours, intact and not expired. */
+  openPending(value: string | undefined, now: number): Record<string, unknown> | undefined {
+    const parts = value?.split('.');
+    if (!parts || parts.length !== 2) return undefined;
+    const [body, mac] = parts as [string, string];
+    if (!sameText(mac, this.mac(`pending:${body}`))) return undefined;
+    const data = decodeJson(body) as Record<string, unknown> | undefined;
+    return data && typeof data['exp'] === 'number' && data['exp'] > now ? data : undefined;
   }
 
   csrfToken(sid: string): string {
@@ -95,4 +156,14 @@ export class ConsoleAuth {
   checkSignInToken(nonce: string | undefined, token: string | undefined): boolean {
     return nonce !== undefined && token !== undefined && sameText(token, this.mac(`sign-in:${nonce}`));
   }
+}
+
+/**
+ * The key sessions are signed with: derived from the admin token and the Slack client secret (so
+ * every replica has the same one), random per process when neither is set.
+ */
+function sessionKey(access: Exclude<ConsoleAccess, { mode: 'off' }>): Buffer {
+  const material = [access.mode === 'token' ? access.token : '', access.slack?.clientSecret ?? ''];
+  if (material.every((part) => part === '')) return randomBytes(32);
+  return createHmac('sha256', material.join('\n')).update('agent-bridge console sessions v2').digest();
 }

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/load-config.js';
 import { ConfigError } from '../config/problems.js';
+import { describeConfig } from '../config/describe-config.js';
 import { consoleAccess } from './console-config.js';
 
 const TOKEN = 'c'.repeat(32);
+const CLIENT = { SLACK_CLIENT_ID: '1234.5678', SLACK_CLIENT_SECRET: 'client-secret-0123456789abcdef' };
+const REAL_API = { AGENT_API_BASE_URL: 'https://api.example.com/api/v1', AGENT_API_KEY: 'k' };
 const load = (env: Record<string, string>) => loadConfig({ env, cwd: '/nonexistent-agent-bridge-test' });
 
 function problem(env: Record<string, string>) {
@@ -41,5 +44,72 @@ describe('console configuration', () => {
 
   it('keeps PUBLIC_URL without its trailing slash', () => {
     expect(load({ PUBLIC_URL: 'https://bridge.example.com/' }).http.publicUrl).toBe('https://bridge.example.com');
+  });
+
+  it.each([
+    [
+      'a client id without its secret',
+      { SLACK_CLIENT_ID: '1234.5678', PUBLIC_URL: 'https://b.example.com' },
+      /^SLACK_CLIENT_SECRET: Sign in with Slack is half configured/,
+    ],
+    [
+      'a client secret without its id',
+      { SLACK_CLIENT_SECRET: CLIENT.SLACK_CLIENT_SECRET, PUBLIC_URL: 'https://b.example.com' },
+      /^SLACK_CLIENT_ID: .*half configured/,
+    ],
+    ['Sign in with Slack without PUBLIC_URL', CLIENT, /^PUBLIC_URL: required for Sign in with Slack .*\/console\/auth\/slack\/callback/],
+    [
+      'a plain-http issuer elsewhere than this machine',
+      { ...CLIENT, PUBLIC_URL: 'https://b.example.com', SLACK_OIDC_ISSUER: 'http://slack.example.com' },
+      /^SLACK_OIDC_ISSUER: must use https/,
+    ],
+    ['an issuer that is not a URL', { ...CLIENT, PUBLIC_URL: 'https://b.example.com', SLACK_OIDC_ISSUER: 'slack.com' }, /^SLACK_OIDC_ISSUER: is not a URL/],
+  ])('refuses %s, naming the variable and never the secret', (_name, env: Record<string, string>, expected) => {
+    const text = problem(env);
+    expect(text).toMatch(expected);
+    expect(text).not.toContain(CLIENT.SLACK_CLIENT_SECRET);
+  });
+
+  it('says where the client id and secret are found and which redirect URL Slack must know', () => {
+    const problems = (() => {
+      try {
+        load({ SLACK_CLIENT_ID: '1234.5678' });
+      } catch (error) {
+        if (error instanceof ConfigError) return error.problems;
+      }
+      return [];
+    })();
+    expect(problems.map((p) => p.hint).join('\n')).toContain('Basic Information → App Credentials');
+    expect(problems.map((p) => p.hint).join('\n')).toContain('PUBLIC_URL/console/auth/slack/callback');
+  });
+
+  it.each([
+    ['a real run API, no token', REAL_API, 'slack'],
+    ['a token too', { ...REAL_API, CONSOLE_ADMIN_TOKEN: TOKEN }, 'token'],
+    ['the built-in emulator', {}, 'one-time link'],
+  ])('turns Sign in with Slack on with %s (console mode %s), with the redirect URL under PUBLIC_URL', (_name, env: Record<string, string>, mode) => {
+    const access = consoleAccess(load({ ...env, ...CLIENT, PUBLIC_URL: 'https://bridge.example.com/', SLACK_OIDC_ISSUER: 'http://127.0.0.1:9999/' }));
+    expect(access.mode).toBe(mode);
+    if (access.mode === 'off') throw new Error('the console should be on');
+    expect(access.slack).toEqual({
+      clientId: '1234.5678',
+      clientSecret: CLIENT.SLACK_CLIENT_SECRET,
+      issuer: 'http://127.0.0.1:9999',
+      redirectUrl: 'https://bridge.example.com/console/auth/slack/callback',
+      admins: [],
+    });
+  });
+
+  it('defaults the issuer to Slack, and config check shows the client secret only as set and its length', () => {
+    const config = load({ ...CLIENT, PUBLIC_URL: 'https://bridge.example.com' });
+    expect(config.console.slackSignIn?.issuer).toBe('https://slack.com');
+    const shown = JSON.stringify(describeConfig(config));
+    expect(shown).not.toContain(CLIENT.SLACK_CLIENT_SECRET);
+    expect(shown).toContain(`"clientSecret":"set (from env), ${CLIENT.SLACK_CLIENT_SECRET.length} characters"`);
+  });
+
+  it('leaves the console off without a token, the emulator or Sign in with Slack, and says how to turn it on', () => {
+    const access = consoleAccess(load(REAL_API));
+    expect(access).toEqual({ mode: 'off', why: expect.stringContaining('SLACK_CLIENT_ID and SLACK_CLIENT_SECRET') });
   });
 });

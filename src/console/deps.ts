@@ -7,6 +7,7 @@ import type { FireOutcome } from '../core/schedules/schedule-fire.js';
 import type { ScheduleDefinition } from '../core/schedules/schedule-definition.js';
 import type { KeyCheck } from '../people/key-check.js';
 import type { PersonKeys } from '../people/person-keys.js';
+import type { SignedInPerson } from './auth.js';
 import type { DisplayNames } from '../people/display-names.js';
 
 /** A configured schedule as the console shows it. */
@@ -43,8 +44,13 @@ export interface ConsoleDeps {
   names?: DisplayNames;
 }
 
-/** Who is signed in, for a page: the session's id and the CSRF token its forms carry. */
+/**
+ * Who is signed in, for a page: the session's id, the CSRF token its forms carry, whether they see
+ * everything, and the person when they signed in with Slack (absent for the admin token).
+ */
 export interface Viewer {
   sid: string;
   csrf: string;
+  admin: boolean;
+  person?: SignedInPerson;
 }

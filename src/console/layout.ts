@@ -1,30 +1,42 @@
+import type { Viewer } from './deps.js';
 import { html, type SafeHtml } from './html.js';
+import { MY_KEY_PATH } from '../people/key-page.js';
 
-export type Section = 'runs' | 'attention' | 'schedules' | 'health' | 'keys';
+export type Section = 'runs' | 'attention' | 'schedules' | 'health' | 'keys' | 'me';
 
-const SECTIONS: Array<[Section, string, string]> = [
-  ['runs', 'Runs', '/console/runs'],
-  ['attention', 'Needs attention', '/console/attention'],
-  ['schedules', 'Schedules', '/console/schedules'],
-  ['health', 'Health', '/console/health'],
-  ['keys', 'Keys', '/console/keys'],
+/** Each section's label, path, and whether only admins may open it. */
+const SECTIONS: Array<[Section, string, string, 'admins' | 'everyone']> = [
+  ['runs', 'Runs', '/console/runs', 'everyone'],
+  ['attention', 'Needs attention', '/console/attention', 'admins'],
+  ['schedules', 'Schedules', '/console/schedules', 'admins'],
+  ['health', 'Health', '/console/health', 'admins'],
+  ['keys', 'Keys', '/console/keys', 'admins'],
+  ['me', 'Your key', MY_KEY_PATH, 'everyone'],
 ];
 
-/** A page of a signed-in person: the navigation, sign-out (with its CSRF token), and `body` in a refreshing <main>. */
+/**
+ * A page of a signed-in person: the navigation, sign-out (with its CSRF token), and `body` in a
+ * refreshing <main>. With `viewer`, the navigation shows only what they may open (admins' pages for
+ * admins, "Your key" for people signed in with Slack); without, the admin's.
+ */
 export function page(options: {
   title: string;
   section: Section;
   csrf: string;
   body: SafeHtml;
+  viewer?: Pick<Viewer, 'admin' | 'person'>;
   flash?: string | undefined;
   refreshSeconds?: number;
 }): SafeHtml {
-  const nav = SECTIONS.map(([section, label, href]) => html`<a href="${href}" ${section === options.section ? html` aria-current="page"` : ''}>${label}</a>`);
+  const viewer = options.viewer ?? { admin: true };
+  const shown = SECTIONS.filter(([section, , , who]) => (section === 'me' ? viewer.person !== undefined : who === 'everyone' || viewer.admin));
+  const nav = shown.map(([section, label, href]) => html`<a href="${href}" ${section === options.section ? html` aria-current="page"` : ''}>${label}</a>`);
   return document(
     options.title,
     html`<header>
         <span class="brand">agent-bridge</span>
         <nav>${nav}</nav>
+        ${viewer.person ? html`<span class="muted" data-testid="signed-in-as"><bdi>${viewer.person.name}</bdi>${viewer.admin ? ' (admin)' : ''}</span>` : ''}
         <form class="inline" method="post" action="/console/sign-out">
           <input type="hidden" name="csrf" value="${options.csrf}" />
           <button type="submit">Sign out</button>

@@ -105,11 +105,11 @@ export function promptCommandTrigger(command: { channel_id: string; user_id: str
  */
 export function connectText(user: string, pageUrl: string | undefined): string {
   const where = pageUrl
-    ? `<${pageUrl}|the key page of the web console>`
-    : 'the key page of the web console (/console/keys; PUBLIC_URL is not set, so I cannot link it)';
+    ? `<${pageUrl}|your key page in the web console>`
+    : 'your key page in the web console (/console/my-key; PUBLIC_URL is not set, so I cannot link it)';
   return [
-    `Connect your personal API key on ${where} — never paste it here: Slack would keep a copy.`,
-    `For now a console admin sets it there for your Slack user ID \`${user}\` (Sign in with Slack is not available yet). It is checked with the run API before it is saved, and only its last 4 characters are ever shown.`,
+    `Connect your personal API key on ${where}: sign in there with Slack and paste it — never paste it here: Slack would keep a copy.`,
+    `Where Sign in with Slack is not set up, a console admin connects it for your Slack user ID \`${user}\`. It is checked with the run API before it is saved, and only its last 4 characters are ever shown.`,
   ].join('\n');
 }
 

@@ -39,6 +39,8 @@ describeEachStore((adapter) => {
     ['route name', { routeName: 'web' }, ['r2']],
     ['person by id', { person: 'U1' }, ['r1']],
     ['person by part of the name, any case', { person: 'lovel' }, ['r1']],
+    ['requester id exactly (never part of a name or id)', { requesterId: 'U1' }, ['r1']],
+    ['requester id that is only part of one', { requesterId: 'U' }, []],
     ['title text, any case', { text: 'DEPLOY' }, ['r3']],
     ['title text with LIKE characters taken literally', { text: '100%' }, ['r1']],
     ['two filters at once', { source: 'slack', text: 'deploy' }, ['r3']],

@@ -45,6 +45,10 @@ export function runFilterSql(
     params['person'] = query.person;
     params['personPattern'] = containsPattern(query.person);
   }
+  if (query.requesterId) {
+    clauses.push(`${dialect.requesterId} = @requesterId`);
+    params['requesterId'] = query.requesterId;
+  }
   if (query.text) {
     clauses.push(`r.title ${dialect.like} @textPattern ESCAPE '\\'`);
     params['textPattern'] = containsPattern(query.text);

@@ -75,7 +75,7 @@ describe('the console key page', () => {
     const page = await keysPage();
     expect(page).toContain('No key is connected.');
     expect(page).toMatch(/href="\/console\/keys"\s+aria-current="page"/);
-    expect(page).toContain('Sign in with Slack is not available yet');
+    expect(page).toContain('here an admin connects one for a person by their Slack');
   });
 
   it.each([

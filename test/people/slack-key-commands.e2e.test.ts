@@ -69,7 +69,7 @@ describe('/agent connect, whoami, disconnect', () => {
   it('connect answers with the console’s key page under PUBLIC_URL, and never asks for the key in Slack', async () => {
     const answer = await agent(SLACK_IDS.otherUser, 'connect');
     expect(answer.response_type).toBe('ephemeral');
-    expect(answer.text).toContain(`<${PUBLIC_URL}/console/keys|the key page of the web console>`);
+    expect(answer.text).toContain(`<${PUBLIC_URL}/console/my-key|your key page in the web console>`);
     expect(answer.text).toContain(`\`${SLACK_IDS.otherUser}\``);
     expect(answer.text).toContain('never paste it here');
   });

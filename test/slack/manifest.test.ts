@@ -65,4 +65,10 @@ describe('manifest.yml', () => {
     expect(manifest.settings.interactivity.is_enabled).toBe(true);
     expect(manifest.features.slash_commands.map((command) => command.command)).toEqual(['/agent']);
   });
+
+  it('has what Sign in with Slack needs: the openid and profile user scopes and the console’s redirect URL', () => {
+    const oauth = manifest.oauth_config as { scopes: { user?: string[] }; redirect_urls?: string[] };
+    expect(oauth.scopes.user).toEqual(['openid', 'profile']);
+    expect(oauth.redirect_urls).toEqual([expect.stringMatching(/^https:\/\/[^/]+\/console\/auth\/slack\/callback$/)]);
+  });
 });

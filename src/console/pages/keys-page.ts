@@ -5,9 +5,10 @@ import { page, when } from '../layout.js';
 import { linksSection } from '../people-links.js';
 
 /**
- * People's personal API keys (issue 20): who has one connected (only its last 4 characters), and a
- * form to connect one for a Slack user. Until Sign in with Slack exists only the console admin signs
- * in, so the admin sets a key for a person; the key is checked with the run API before it is saved.
+ * Everyone's personal API keys (issue 20), for admins: who has one connected (only its last 4
+ * characters), and a form to connect one for a Slack user (where Sign in with Slack is off, or for
+ * someone who cannot sign in); the key is checked with the run API before it is saved. People connect
+ * their own on their key page (`pages/my-key-page.ts`).
  */
 export async function keysPage(deps: ConsoleDeps, viewer: Viewer, flash: string | undefined): Promise<SafeHtml> {
   if (!deps.keys) {
@@ -44,9 +45,9 @@ export async function keysPage(deps: ConsoleDeps, viewer: Viewer, flash: string 
     flash,
     body: html`<h1>Personal API keys</h1>
       <p>
-        A connected key makes the runs its person asks for theirs in the run API. Sign in with Slack is not available yet, so the console admin
-        connects a key for a person here, by their Slack user ID; <code>/agent connect</code> in Slack links this page. A key is checked with the run
-        API before it is saved, stored sealed, and only its last 4 characters are ever shown.
+        A connected key makes the runs its person asks for theirs in the run API. People connect their own on <a href="/console/my-key">their key
+        page</a> after signing in with Slack (<code>/agent connect</code> in Slack links it); here an admin connects one for a person by their Slack
+        user ID. A key is checked with the run API before it is saved, stored sealed, and only its last 4 characters are ever shown.
       </p>
       <table data-testid="keys">
         <thead>

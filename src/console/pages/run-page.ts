@@ -165,7 +165,7 @@ export async function runPage(deps: ConsoleDeps, viewer: Viewer, runId: string, 
               <td><code>${row.destination}</code></td>
               <td>${deliveryOutcome(row)}</td>
               <td>
-                ${row.state === 'failed' ? action('/console/delivery/retry', 'Retry', viewer.csrf, { id: row.id, back: `/console/run?id=${run.runId}` }) : ''}
+                ${row.state === 'failed' && viewer.admin ? action('/console/delivery/retry', 'Retry', viewer.csrf, { id: row.id, back: `/console/run?id=${run.runId}` }) : ''}
               </td>
             </tr>`,
         )}
@@ -173,5 +173,5 @@ export async function runPage(deps: ConsoleDeps, viewer: Viewer, runId: string, 
     </table>
     <h2>Prompt as sent</h2>
     ${prompt}`;
-  return page({ title: run.title ?? run.runId, section: 'runs', csrf: viewer.csrf, body, flash });
+  return page({ title: run.title ?? run.runId, section: 'runs', csrf: viewer.csrf, viewer, body, flash });
 }

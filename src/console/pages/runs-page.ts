@@ -107,5 +107,5 @@ export async function runsPage(deps: ConsoleDeps, viewer: Viewer, query: URLSear
     <p>
       ${filter.after ? html`<a href="/console/runs">newest</a> · ` : ''}${found.length > RUNS_PAGE_SIZE && last ? html`<a href="${nextPageHref(query, last)}" rel="next">older runs →</a>` : ''}
     </p>`;
-  return page({ title: 'Runs', section: 'runs', csrf: viewer.csrf, body, flash });
+  return page({ title: viewer.admin ? 'Runs' : 'Your runs', section: 'runs', csrf: viewer.csrf, viewer, body, flash });
 }

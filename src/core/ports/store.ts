@@ -412,6 +412,8 @@ export interface RunFilter {
   routeName?: string;
   /** Who asked: their id exactly, or part of their display name (case-insensitive). */
   person?: string;
+  /** Who asked, by id exactly (the console narrows a person's view to their own runs with it). */
+  requesterId?: string;
   /** Part of the title (case-insensitive for ASCII). */
   text?: string;
 }

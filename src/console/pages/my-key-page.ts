@@ -1,0 +1,51 @@
+import type { ConsoleDeps, Viewer } from '../deps.js';
+import { html, type SafeHtml } from '../html.js';
+import { page, when } from '../layout.js';
+import { MY_KEY_PATH } from '../../people/key-page.js';
+
+/**
+ * A person's own key page (issue 20): someone signed in with Slack pastes their personal API key here
+ * (never into Slack), sees its last 4 characters, when it was connected and last used, and can
+ * disconnect it. `/agent connect` links this page.
+ */
+export async function myKeyPage(deps: ConsoleDeps, viewer: Viewer, flash: string | undefined): Promise<SafeHtml> {
+  const shell = (body: SafeHtml) => page({ title: 'Your key', section: 'me', csrf: viewer.csrf, viewer, flash, body, refreshSeconds: 30 });
+  if (!viewer.person) {
+    return shell(html`<h1>Your personal API key</h1>
+      <p>
+        You signed in with the admin token, which belongs to nobody: sign in with Slack to connect your own key, or connect one for someone on
+        <a href="/console/keys">Keys</a>.
+      </p>`);
+  }
+  if (!deps.keys) {
+    return shell(html`<h1>Your personal API key</h1>
+      <p>Personal keys are off on this service (<code>AGENT_BRIDGE_SECRET</code> is not set): runs you ask for use the service's key.</p>`);
+  }
+  const key = await deps.keys.people.summary(viewer.person.id);
+  const current = key
+    ? html`<dl data-testid="my-key">
+          <dt>Key</dt>
+          <dd><code>…${key.lastFour}</code></dd>
+          <dt>Connected</dt>
+          <dd>${when(key.connectedAt)}</dd>
+          <dt>Last used</dt>
+          <dd>${key.lastUsedAt === null ? 'not yet' : when(key.lastUsedAt)}</dd>
+        </dl>
+        <form method="post" action="${MY_KEY_PATH}/disconnect">
+          <input type="hidden" name="csrf" value="${viewer.csrf}" />
+          <button type="submit">Disconnect</button>
+        </form>`
+    : html`<p data-testid="my-key">No key is connected: runs you ask for use the service's key (or are refused, if this service requires your own).</p>`;
+  return shell(html`<h1>Your personal API key</h1>
+    <p>
+      With your key connected, the runs you ask for in Slack and Linear are yours in the run API. It is checked with one call to the run API before it
+      is saved, stored sealed, and only its last 4 characters are ever shown. Paste it here, never in Slack.
+    </p>
+    ${current}
+    <h2>${key ? 'Replace it' : 'Connect your key'}</h2>
+    <form method="post" action="${MY_KEY_PATH}/connect" autocomplete="off">
+      <input type="hidden" name="csrf" value="${viewer.csrf}" />
+      <label>Personal API key <input name="key" type="password" required maxlength="512" autocomplete="off" /></label>
+      <button type="submit">Check and connect</button>
+    </form>`);
+}

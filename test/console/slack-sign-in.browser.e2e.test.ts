@@ -1,0 +1,126 @@
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { referenceLine } from '../../src/core/ports/triggers.js';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import type { RunningService } from '../../src/main.js';
+import { messageKey } from '../../src/slack/normalise.js';
+import { freePort, startFakeOidcProvider, type FakeOidcProvider } from '../fakes/oidc-provider.js';
+import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
+import { postSlackEvent } from '../fakes/slack-signing.js';
+import { appMention, eventCallback } from '../fixtures/slack/events.js';
+import { SLACK_IDS } from '../fixtures/slack/ids.js';
+import { CHROMIUM_PATH, chromiumSkipNote, requireChromium } from '../helpers/chromium.js';
+import { startBridge } from '../helpers/start-bridge.js';
+import { until } from '../helpers/until.js';
+
+/*
+ * Sign in with Slack in a real Chromium: two people mention the bot in Slack (Bolt receives signed
+ * events), one of them signs in to the console through the fake OpenID provider (real signed
+ * id_tokens), sees only the run they asked for, and connects their personal key on their own page.
+ */
+
+const CLIENT_ID = '2222222222.3333333333';
+const CLIENT_SECRET = 'slack-client-secret-browser-0123456789';
+const SIGNING = 'slack-signing-secret-oidc-browser-01';
+const BOT_TOKEN = 'xoxb-0000-1111-oidc-browser';
+const KEY = 'wk_personal_browser_0123456789abcdefP4q9';
+const CHANNEL = SLACK_IDS.channel;
+const ADA = { userId: SLACK_IDS.user, teamId: SLACK_IDS.team, name: 'Ada Lovelace' };
+const BOB = SLACK_IDS.otherUser;
+
+const runs = requireChromium('Sign in with Slack');
+let provider: FakeOidcProvider;
+let slack: FakeSlackApi;
+let emulator: RunningEmulator;
+let service: RunningService;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  if (!runs) return;
+  provider = await startFakeOidcProvider({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
+  slack = await startFakeSlackApi({ token: BOT_TOKEN });
+  slack.setChannel(CHANNEL, { name: 'dev' });
+  slack.setUser(ADA.userId, { display_name: 'ada' });
+  emulator = await startEmulator({ apiKey: KEY, port: 0, manual: true });
+  const port = await freePort();
+  ({ service } = await startBridge({
+    agentApi: { baseUrl: emulator.baseUrl, apiKey: KEY },
+    env: {
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SIGNING,
+      SLACK_API_URL: slack.url,
+      SLACK_CLIENT_ID: CLIENT_ID,
+      SLACK_CLIENT_SECRET: CLIENT_SECRET,
+      SLACK_OIDC_ISSUER: provider.issuer,
+      AGENT_BRIDGE_SECRET: 'bridge-secret-'.padEnd(40, 'b'),
+    },
+    yaml: 'tracker:\n  interval: 1s\n',
+  }));
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox'] });
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+}, 60_000);
+
+afterAll(async () => {
+  if (!runs) return;
+  await browser?.close();
+  await service?.stop();
+  await emulator?.close();
+  await slack?.close();
+  await provider?.close();
+});
+
+async function mention(user: string, text: string): Promise<string> {
+  const event = appMention({ channel: CHANNEL, user, text: `<@${SLACK_IDS.botUser}> ${text}` });
+  expect((await postSlackEvent(`${service.url}/slack/events`, SIGNING, eventCallback(event))).status).toBe(200);
+  return event['ts'] as string;
+}
+
+const runOf = (ts: string) => emulator.engine.list({}).runs.find((run) => run.prompt?.includes(referenceLine(messageKey(CHANNEL, ts))));
+
+(runs ? describe : describe.skip)(`Sign in with Slack in Chromium${chromiumSkipNote()}`, () => {
+  it('signs in through the provider, sees only the runs they asked for, and connects their own key', async () => {
+    const ada = await until(() => runOf(mentionsDone.ada), 'Ada’s run');
+    const bob = await until(() => runOf(mentionsDone.bob), 'Bob’s run');
+    await until(async () => (await service.store.trackedRuns.get(bob.run_id)) !== undefined, 'Bob’s run tracked');
+
+    provider.signInAs(ADA);
+    await page.goto(`${service.url}/console/runs`);
+    expect(new URL(page.url()).pathname).toBe('/console/sign-in');
+    await page.click('[data-testid=slack-sign-in]');
+    await page.waitForURL(/\/console\/runs$/);
+    expect(await page.locator('[data-testid=signed-in-as]').textContent()).toContain('Ada Lovelace');
+    await page.locator(`tr[data-run="${ada.run_id}"]`).waitFor({ timeout: 15_000 });
+    expect(await page.locator(`tr[data-run="${bob.run_id}"]`).count()).toBe(0);
+    expect(await page.locator('header nav').textContent()).not.toContain('Needs attention');
+
+    await page.goto(`${service.url}/console/run?id=${bob.run_id}`);
+    expect(await page.locator('h1').textContent()).toBe('Not found');
+    await page.goto(`${service.url}/console/health`);
+    expect(await page.locator('h1').textContent()).toBe('Admins only');
+
+    // The 403 page points to what a person may open.
+    await page.click('main a:has-text("Your key")');
+    await page.waitForURL(/\/console\/my-key$/);
+    await page.fill('input[name=key]', KEY);
+    await page.click('button:has-text("Check and connect")');
+    await page.waitForSelector('text=Connected: the run API accepted the key');
+    expect(await page.locator('[data-testid=my-key]').textContent()).toContain(`…${KEY.slice(-4)}`);
+    expect(await page.content()).not.toContain(KEY);
+    expect((await service.store.personKeys.get(ADA.userId))?.lastFour).toBe(KEY.slice(-4));
+
+    await page.click('button:has-text("Disconnect")');
+    await page.waitForSelector('text=No key is connected');
+    expect(await service.store.personKeys.get(ADA.userId)).toBeUndefined();
+  }, 60_000);
+});
+
+/** The two mentions, sent once the service is up (Ada's run, then Bob's). */
+const mentionsDone = { ada: '', bob: '' };
+beforeAll(async () => {
+  if (!runs) return;
+  mentionsDone.ada = await mention(ADA.userId, 'Fix the flaky login test');
+  mentionsDone.bob = await mention(BOB, 'Update the changelog');
+});
