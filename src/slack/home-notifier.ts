@@ -2,7 +2,8 @@ import type { WebClient } from '@slack/web-api';
 import type { AccessPolicy } from '../core/ports/intake.js';
 import type { Delivery, Notifier } from '../core/ports/notifier.js';
 import { NotifierError } from '../core/ports/notifier.js';
-import type { OperatorRepository, OutboxRepository, PersonKeyRepository } from '../core/ports/store.js';
+import type { OperatorRepository, OutboxRepository, PersonKeyRepository, SettingRepository } from '../core/ports/store.js';
+import { keyRefusal } from '../people/key-refusals.js';
 import { HOME_RUNS, homeUserOf, homeView, type HomeKeyStatus } from './home-view.js';
 import { toNotifierError } from './slack-errors.js';
 
@@ -29,7 +30,7 @@ export class HomeNotifier implements Notifier {
       /** To see whether a later publish is already owed (this one is then left to it). */
       outbox: Pick<OutboxRepository, 'list'>;
       /** `people.attribution` and the stored keys, for the key line (issue 20); absent: no key line. */
-      keys?: { attribution: string; personKeys: Pick<PersonKeyRepository, 'get'> };
+      keys?: { attribution: string; personKeys: Pick<PersonKeyRepository, 'get'>; settings?: SettingRepository };
     },
   ) {}
 
@@ -58,9 +59,11 @@ export class HomeNotifier implements Notifier {
     const keys = this.deps.keys;
     if (!keys) return undefined;
     const record = await keys.personKeys.get(user);
+    const refused = record && keys.settings ? await keyRefusal(keys.settings, user, record.connectedAt) : undefined;
     return {
       attribution: keys.attribution,
       key: record && { lastFour: record.lastFour, connectedAt: record.connectedAt, lastUsedAt: record.lastUsedAt },
+      ...(refused && { refused }),
     };
   }
 

@@ -15,6 +15,11 @@ describe('the Home tab’s key line', () => {
     ],
     ['a key last used', { attribution: 'personal_required', key: { ...KEY, lastUsedAt: KEY.connectedAt + 60_000 } }, /last used <!date\^1795167060\^/],
     [
+      'a key the run API refused',
+      { attribution: 'personal_if_connected', key: KEY, refused: { at: KEY.connectedAt + 120_000, status: 401 } },
+      /····Zq7w was refused by the run API \(401\) <!date\^1795167120\^.*`\/agent connect`/,
+    ],
+    [
       'no key, the service key meanwhile',
       { attribution: 'personal_if_connected', key: undefined },
       /not connected\. Runs you ask for use the service’s key .*`\/agent connect`/,

@@ -41,6 +41,8 @@ export function runLine(run: Pick<RunListItem, 'title' | 'runId' | 'state' | 'an
 export interface HomeKeyStatus {
   attribution: string;
   key: Pick<PersonKeyRecord, 'lastFour' | 'connectedAt' | 'lastUsedAt'> | undefined;
+  /** When the run API last refused that key (401/403), if it did since it was connected. */
+  refused?: { at: number; status: number };
 }
 
 /** A time people read in their own timezone (Slack's date formatting), with a UTC fallback. */
@@ -56,6 +58,10 @@ function slackDate(epochMs: number): string {
 export function keyStatusText(status: HomeKeyStatus | undefined): string | undefined {
   if (!status || (status.attribution === 'service' && !status.key)) return undefined;
   const { key } = status;
+  if (key && status.refused) {
+    const { at, status: code } = status.refused;
+    return `*Your API key:* ····${escapeMrkdwn(key.lastFour)} was refused by the run API (${code}) ${slackDate(at)}, so nothing you ask for runs with it. Connect a working key: type \`/agent connect\` for the link.`;
+  }
   if (key) {
     const used = key.lastUsedAt === null ? 'not used yet' : `last used ${slackDate(key.lastUsedAt)}`;
     const whose =

@@ -87,7 +87,7 @@ export async function startSlack(config: SlackConfig, intake: IntakeService, sto
           runs: store.operator,
           access,
           outbox: store.outbox,
-          keys: { attribution: config.attribution ?? 'service', personKeys: store.personKeys },
+          keys: { attribution: config.attribution ?? 'service', personKeys: store.personKeys, settings: store.settings },
         }),
         unfurl: new UnfurlNotifier({ client: slack.client, runs: store.trackedRuns }),
         assistant: new AssistantNotifier({ client: slack.client, settings: store.settings }),

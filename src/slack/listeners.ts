@@ -26,7 +26,7 @@ import type { View } from '@slack/types';
 import { unfurlRow } from './unfurl.js';
 import { slackFiles } from './files.js';
 import { promptsRow, readAssistantThread, withAssistantStatus, withContextRoute } from './assistant.js';
-import { assistantContextKey, assistantThreadKey, homeOpenedKey } from '../core/ports/setting-keys.js';
+import { assistantContextKey, assistantThreadKey, homeOpenedKey, personKeyRefusedKey } from '../core/ports/setting-keys.js';
 import { registerAnswerListeners } from './answer-listeners.js';
 
 export interface ListenerDeps {
@@ -188,9 +188,10 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
     const day = new Date(deps.now()).toISOString().slice(0, 10);
     const destination = homeDestination(user);
     await deps.settings.set(homeOpenedKey(user), day);
-    // Once a day, and again once their key changed (connected, replaced or removed): the tab says whether it is connected.
+    // Once a day, and again once their key changed (connected, replaced, refused): the tab says whether it is connected.
     const key = await deps.personKeys.get(user);
-    const keyMark = key ? `:key:${key.connectedAt}` : '';
+    const refusedAt = /"at":(\d+)/.exec((await deps.settings.get(personKeyRefusedKey(user))) ?? '')?.[1];
+    const keyMark = key ? `:key:${key.connectedAt}${refusedAt ? `:refused:${refusedAt}` : ''}` : '';
     await deps.intake.owe([{ key: `home:${user}:opened:${day}${keyMark}`, destination, kind: HOME_OPENED_KIND, payload: { kind: HOME_OPENED_KIND } }]);
   });
 

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
 import { KeyBox } from '../../src/people/key-box.js';
+import { markKeyRefused } from '../../src/people/key-refusals.js';
 import { PersonKeys } from '../../src/people/person-keys.js';
 import { homeDestination } from '../../src/slack/home-view.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite-store.js';
@@ -79,6 +80,13 @@ describe('the Home tab and the person’s key', () => {
     const line = keyLine(await openHome(GRACE)) ?? '';
     expect(line).toContain('not connected');
     expect(line).toContain('use the service’s key');
+    expect(line).toContain('`/agent connect`');
+  });
+
+  it('says so when the run API refused the key, on the next opening', async () => {
+    await markKeyRefused(store.settings, ADA, { at: Date.parse('2026-11-25T08:00:00Z'), status: 401 });
+    const line = keyLine(await openHome(ADA)) ?? '';
+    expect(line).toContain('····Hk42 was refused by the run API (401)');
     expect(line).toContain('`/agent connect`');
   });
 
