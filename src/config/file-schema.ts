@@ -111,8 +111,40 @@ export const routeSchema = z.preprocess(emptyIfNull, strict(routeShape).superRef
 
 const slackChannelId = z.string().refine((id) => SLACK_CHANNEL_ID.test(id), { error: `is not a Slack channel ID — ${CHANNEL_ID_HINT}` });
 
-/** A Linear label's route may also name a Slack channel: its runs then get a thread there too. */
-const labelRouteSchema = z.preprocess(emptyIfNull, strict({ ...routeShape, slack_channel: optional(slackChannelId) }).superRefine(checkRouteTargets, always));
+/**
+ * A Linear label's route may also name a Slack channel (its runs then get a thread there too) and
+ * projects (by name or id): an issue in one of them matches the route as well as one with the label.
+ */
+const labelRouteSchema = z.preprocess(
+  emptyIfNull,
+  strict({
+    ...routeShape,
+    slack_channel: optional(slackChannelId),
+    projects: optional(z.array(text).min(1, { error: 'must list at least one project' })),
+  }).superRefine(checkRouteTargets, always),
+);
+
+/** The reactions the bot itself adds (docs/slack.md): a person adding one of them must not start a run. */
+const OWN_REACTIONS = ['eyes', 'incoming_envelope', 'white_check_mark', 'x'];
+
+/** An emoji name as Slack writes it in `reaction_added` (colons optional here, and removed). */
+const emojiName = z
+  .string()
+  .trim()
+  .transform((name) => name.replace(/^:|:$/g, ''))
+  .refine((name) => /^[a-z0-9_+'-]+$/.test(name), { error: 'is not an emoji name: write it as Slack shows it, e.g. robot_face or :robot_face:' })
+  .refine((name) => !OWN_REACTIONS.includes(name), {
+    error: `is one of the reactions the bot adds itself (${OWN_REACTIONS.join(', ')}): choose another emoji`,
+  });
+
+/** How a channel's runs start without a mention (issue 22): a top-level message's first word(s), or a reaction. */
+const channelTriggerSchema = strict({
+  keywords: optional(z.array(text).min(1, { error: 'must list at least one keyword (or leave keywords out)' })),
+  emoji: optional(emojiName),
+});
+
+/** A Slack channel's route may also say how runs start there without a mention (`trigger`). */
+const channelRouteSchema = z.preprocess(emptyIfNull, strict({ ...routeShape, trigger: optional(channelTriggerSchema) }).superRefine(checkRouteTargets, always));
 
 const channelKey = z.string().refine((key) => key === '*' || SLACK_CHANNEL_ID.test(key), {
   error: `is not a channel ID or "*" — ${CHANNEL_ID_HINT}`,
@@ -152,6 +184,25 @@ const labelsSchema = z.record(z.string(), labelRouteSchema).superRefine((labels,
       });
     }
     seen.set(lower, key);
+  }
+  // A project routed by two entries would make the route depend on the order of the file.
+  const projectOwner = new Map<string, string>();
+  for (const [key, route] of Object.entries(labels)) {
+    const projects = (route as { projects?: unknown } | null)?.projects;
+    if (!Array.isArray(projects)) continue;
+    projects.forEach((project: unknown, index) => {
+      if (typeof project !== 'string') return;
+      const name = project.trim().toLowerCase();
+      const owner = projectOwner.get(name);
+      if (owner !== undefined && owner !== key) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [key, 'projects', index],
+          message: `project "${project.trim()}" is already routed by label "${owner}" — list it once`,
+        });
+      }
+      projectOwner.set(name, owner ?? key);
+    });
   }
 }, always);
 
@@ -228,7 +279,7 @@ export const fileSchema = strict({
     // With followups: all, replies within this window after the first go to the run as one follow-up (0 = each alone).
     followup_window: withDefault(duration(0, 60_000), 2_000),
     allowed_users: withDefault(z.array(slackUserId), []),
-    channels: withDefault(z.record(channelKey, routeSchema), {}),
+    channels: withDefault(z.record(channelKey, channelRouteSchema), {}),
     // A mention naming a Linear issue (ENG-123, or its URL) binds the run to that issue too.
     link_linear_issues: withDefault(z.boolean(), false),
     // The session-link domains whose pasted links unfurl into the run's title, state and place (issue 23).
@@ -265,3 +316,4 @@ export const fileSchema = strict({
 export type FileConfig = z.output<typeof fileSchema>;
 export type FileRoute = z.output<typeof routeSchema>;
 export type FileLabelRoute = z.output<typeof labelRouteSchema>;
+export type FileChannelRoute = z.output<typeof channelRouteSchema>;

@@ -163,6 +163,11 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
       followupWindowMs: file.slack.followup_window,
       allowedUsers: [...file.slack.allowed_users],
       channels: toRoutes(file.slack.channels),
+      triggers: Object.fromEntries(
+        Object.entries(file.slack.channels).flatMap(([channel, route]) =>
+          route.trigger ? [[channel, { keywords: [...(route.trigger.keywords ?? [])], ...compact({ emoji: route.trigger.emoji }) }]] : [],
+        ),
+      ),
       linkLinearIssues: file.slack.link_linear_issues,
       unfurlDomains: [...file.slack.unfurl_domains],
     },
@@ -182,6 +187,11 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
       labels: toRoutes(file.linear.labels, (name) => name.trim().toLowerCase()),
       slackChannels: Object.fromEntries(
         Object.entries(file.linear.labels).flatMap(([name, route]) => (route.slack_channel ? [[name.trim().toLowerCase(), route.slack_channel]] : [])),
+      ),
+      projects: Object.fromEntries(
+        Object.entries(file.linear.labels).flatMap(([name, route]) =>
+          route.projects ? [[name.trim().toLowerCase(), route.projects.map((p) => p.trim())]] : [],
+        ),
       ),
       teams: [...file.linear.teams],
       states: { ...file.linear.states },

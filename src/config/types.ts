@@ -37,6 +37,14 @@ export interface ContextLimits {
   characters: number;
 }
 
+/** `slack.channels.<id>.trigger`: a top-level message starting with a keyword, or this reaction, starts a run. */
+export interface ChannelTrigger {
+  /** Matched case-insensitively at the start of a top-level message; empty = none. */
+  keywords: string[];
+  /** Emoji name without colons (e.g. `robot_face`). */
+  emoji?: string;
+}
+
 export interface ScheduleNotify {
   slackChannel?: string;
   linearIssue?: string;
@@ -96,6 +104,8 @@ export interface AppConfig {
     allowedUsers: string[];
     /** Channel ID (or `*`) → route. */
     channels: Record<string, Route>;
+    /** Channel ID (or `*`) → how runs start there without a mention (`trigger`); only entries that set one. */
+    triggers: Record<string, ChannelTrigger>;
     /** A mention naming a Linear issue binds the run to that issue too (`slack.link_linear_issues`). */
     linkLinearIssues: boolean;
     /** `slack.unfurl_domains`: session-link domains whose pasted links unfurl; empty = none. */
@@ -117,6 +127,8 @@ export interface AppConfig {
     labels: Record<string, Route>;
     /** Label name, lower-cased → the Slack channel its runs also get a thread in (`slack_channel`). */
     slackChannels: Record<string, string>;
+    /** Label name, lower-cased → the projects (names or ids, as written) whose issues that route also matches (`projects`). */
+    projects: Record<string, string[]>;
     /** Team keys; empty = all. */
     teams: string[];
     /** Workflow move name → Linear workflow state name, as written in the file. */

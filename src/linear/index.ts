@@ -74,7 +74,8 @@ export async function startLinear(
   try {
     const found = await api.labels(names);
     triggerLabelIds = new Set(found.map((label) => label.id));
-    const missing = names.filter((name) => !found.some((label) => label.name.toLowerCase() === name.toLowerCase()));
+    // A route that also matches by project may name a label nobody uses (yet): that is not worth a warning.
+    const missing = names.filter((name) => !settings.projects?.[name] && !found.some((label) => label.name.toLowerCase() === name.toLowerCase()));
     if (missing.length > 0) logger.warn({ labels: missing }, 'linear.labels names labels that do not exist in Linear (yet): issues cannot gain them');
   } catch (error) {
     // Not fatal: starts still work by name; a removal then counts only when no trigger label is left.

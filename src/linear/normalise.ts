@@ -6,7 +6,8 @@ import { splitRequestOptions } from '../core/request-options.js';
 import { withAttachments } from '../core/attachments.js';
 import { linearFiles } from './files.js';
 import type { Requester, TriggerInput } from '../core/ports/triggers.js';
-import { isCommentWebhook, isIssueWebhook, type LinearActor, type LinearIssueData, type LinearWebhook } from './parse-webhook.js';
+import { isCommentWebhook, isIssueWebhook, type LinearActor, type LinearIssueData, type LinearIssueWebhook, type LinearWebhook } from './parse-webhook.js';
+import { enteredProject, projectRoute } from './project-trigger.js';
 
 export type Followups = 'all' | 'mentions';
 
@@ -20,6 +21,8 @@ export interface LinearTriggerConfig {
   labels: Record<string, Route>;
   /** Trigger label name (lower-cased) → the Slack channel whose new thread also carries the run (`slack_channel`). */
   slackChannels?: Record<string, string>;
+  /** Trigger label name (lower-cased) → projects (names or ids) whose issues start runs under that label's route (`projects`). */
+  projects?: Record<string, string[]>;
   /** Team keys allowed; empty = all. */
   teams: string[];
 }
@@ -92,7 +95,9 @@ export function issuePrompt(issue: LinearIssueData): string {
  *   is in `triggerLabelIds` (e.g. resolved from the names at start-up), or its name is in
  *   `updatedFrom.labels`. Without either source, a removal counts when the issue keeps no trigger
  *   label at all (it may have been any label: the worker must stay quiet when there is no run).
- * Only issues of allowed teams count. A gained label wins over a lost one in the same update.
+ * Only issues of allowed teams count. A gained label wins over a lost one in the same update. Without
+ * a label change, an issue created in or moved into a project a route lists (`projects`) starts a run
+ * under that route.
  */
 export function labelTrigger(
   envelope: LinearWebhook,
@@ -100,9 +105,57 @@ export function labelTrigger(
   deliveryId: string,
   triggerLabelIds?: ReadonlySet<string>,
 ): TriggerInput | undefined {
-  if (!isIssueWebhook(envelope)) return undefined;
+  if (!isIssueWebhook(envelope) || !teamAllowed(envelope.data, config.teams)) return undefined;
+  return labelChange(envelope, config, deliveryId, triggerLabelIds) ?? projectTrigger(envelope, config, deliveryId);
+}
+
+/**
+ * An issue created in, or moved into, a project a route lists (`projects`): a start under that route,
+ * as its label would start one, keyed on (issue, project, `updatedAt`). Leaving the project stops nothing.
+ */
+function projectTrigger(envelope: LinearIssueWebhook, config: LinearTriggerConfig, deliveryId: string): TriggerInput | undefined {
+  const project = enteredProject(envelope);
+  const route = project && projectRoute(config.projects, project);
+  if (!project || route === undefined) return undefined;
   const issue = envelope.data;
-  if (!teamAllowed(issue, config.teams)) return undefined;
+  return issueStart(envelope, config, route, `linear:project:${issue.id}:${project.id}:${issue.updatedAt}`, { projectId: project.id, deliveryId });
+}
+
+/** A start for the issue under the route of `label` (a trigger label's name, or the route a project matched). */
+function issueStart(envelope: LinearIssueWebhook, config: LinearTriggerConfig, label: string, key: string, reference: Record<string, string>): TriggerInput {
+  const issue = envelope.data;
+  const anchor = issueAnchor(issue.id);
+  const requester = actorRequester(envelope.actor);
+  // A bare channel destination: its status message starts a thread that is another place of the run.
+  const channel = config.slackChannels?.[label.toLowerCase()];
+  return {
+    kind: 'start',
+    key,
+    source: 'linear',
+    anchor,
+    payload: {
+      prompt: issuePrompt(issue),
+      title: limitTitle(`${oneLine(issue.identifier)}: ${oneLine(issue.title)}`),
+      origin: { source: 'linear', label, ...(issue.team && { team: issue.team.key }) },
+      destinations: channel ? [anchor, `slack:${channel}`] : [anchor],
+      ...(requester && { requester }),
+      ticket: { ref: issue.identifier, url: issue.url },
+      reference: { issueId: issue.id, identifier: issue.identifier, ...reference },
+      // The same label again, a second trigger label or a routed project, while a run works on the issue, starts nothing.
+      unlessActive: true,
+      otherAnchors: [identifierAnchor(issue.identifier)],
+    },
+  };
+}
+
+/** A trigger label gained (a start) or lost (a cancel), as `labelTrigger` describes. */
+function labelChange(
+  envelope: LinearIssueWebhook,
+  config: LinearTriggerConfig,
+  deliveryId: string,
+  triggerLabelIds?: ReadonlySet<string>,
+): TriggerInput | undefined {
+  const issue = envelope.data;
   const triggerNames = new Set(Object.keys(config.labels).map((name) => name.toLowerCase()));
   const isTriggerName = (name: string | undefined) => name !== undefined && triggerNames.has(name.toLowerCase());
   const names = new Map((issue.labels ?? []).map((label) => [label.id, label.name]));
@@ -125,27 +178,7 @@ export function labelTrigger(
   const gained = added.find((id) => isTriggerName(names.get(id)));
   if (gained !== undefined) {
     const label = names.get(gained) ?? gained;
-    const key = `linear:label:${issue.id}:${gained}:${issue.updatedAt}`;
-    // A bare channel destination: its status message starts a thread that is another place of the run.
-    const channel = config.slackChannels?.[label.toLowerCase()];
-    return {
-      kind: 'start',
-      key,
-      source: 'linear',
-      anchor,
-      payload: {
-        prompt: issuePrompt(issue),
-        title: limitTitle(`${oneLine(issue.identifier)}: ${oneLine(issue.title)}`),
-        origin: { source: 'linear', label, ...(issue.team && { team: issue.team.key }) },
-        destinations: channel ? [anchor, `slack:${channel}`] : [anchor],
-        ...(requester && { requester }),
-        ticket: { ref: issue.identifier, url: issue.url },
-        reference: { issueId: issue.id, identifier: issue.identifier, labelId: gained, deliveryId },
-        // The same label again, or a second trigger label, while a run works on the issue starts nothing.
-        unlessActive: true,
-        otherAnchors,
-      },
-    };
+    return issueStart(envelope, config, label, `linear:label:${issue.id}:${gained}:${issue.updatedAt}`, { labelId: gained, deliveryId });
   }
 
   if (!config.cancelOnLabelRemoved || removed.length === 0) return undefined;

@@ -35,6 +35,9 @@ export interface LinearIssueData {
   team?: { key: string };
   labelIds: string[];
   labels?: LinearLabel[];
+  /** The project the issue is in, if any (a route may match by project, `projects`). */
+  projectId?: string;
+  project?: { id?: string; name?: string };
   updatedAt: string;
 }
 
@@ -43,6 +46,8 @@ export interface LinearIssueUpdatedFrom {
   labelIds?: string[];
   /** Not documented; used for the names of removed labels when Linear sends it. */
   labels?: LinearLabel[];
+  /** Present when the update moved the issue: its previous project, `null` for none. */
+  projectId?: string | null;
   updatedAt?: string;
 }
 
@@ -129,6 +134,7 @@ export function isCommentWebhook(envelope: LinearWebhook): envelope is LinearCom
 function issueData(data: Json): LinearIssueData {
   const team = optionalObject(data, 'team', 'data');
   const labels = own(data, 'labels');
+  const project = optionalObject(data, 'project', 'data');
   return defined({
     id: requiredString(data, 'id', 'data'),
     identifier: requiredString(data, 'identifier', 'data'),
@@ -139,6 +145,8 @@ function issueData(data: Json): LinearIssueData {
     team: team ? { key: requiredString(team, 'key', 'data.team') } : undefined,
     labelIds: stringArray(own(data, 'labelIds'), 'data.labelIds'),
     labels: labels === undefined || labels === null ? undefined : labelArray(labels, 'data.labels'),
+    projectId: optionalString(data, 'projectId', 'data'),
+    project: project ? defined({ id: optionalString(project, 'id', 'data.project'), name: optionalString(project, 'name', 'data.project') }) : undefined,
     updatedAt: requiredString(data, 'updatedAt', 'data'),
   });
 }
@@ -146,9 +154,12 @@ function issueData(data: Json): LinearIssueData {
 function issueUpdatedFrom(from: Json): LinearIssueUpdatedFrom {
   const labelIds = own(from, 'labelIds');
   const labels = own(from, 'labels');
+  const projectId = own(from, 'projectId');
+  if (projectId !== undefined && projectId !== null && typeof projectId !== 'string') throw new Problem('updatedFrom.projectId must be a string or null');
   return defined({
     labelIds: labelIds === undefined || labelIds === null ? undefined : stringArray(labelIds, 'updatedFrom.labelIds'),
     labels: labels === undefined || labels === null ? undefined : labelArray(labels, 'updatedFrom.labels'),
+    projectId,
     updatedAt: optionalString(from, 'updatedAt', 'updatedFrom'),
   });
 }

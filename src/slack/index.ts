@@ -50,6 +50,7 @@ export async function startSlack(config: SlackConfig, intake: IntakeService, sto
     logger,
     routeChoices: routeChoices(config.channels),
     unfurlDomains: config.unfurlDomains,
+    startTriggers: { routed: new Set(Object.keys(config.channels)), triggers: config.triggers ?? {} },
     settings: store.settings,
   });
   const access = slackAccessPolicy(config.allowedUsers);

@@ -8,6 +8,7 @@ const COMMAND =
   'team_id=T0001&channel_id=C2147483705&user_id=U2147483697&command=%2Fagent&text=help' +
   '&response_url=https%3A%2F%2Fhooks.slack.com%2Fcommands%2F1234%2F5678&trigger_id=13345224609.738474920.8088930838d88f008e0';
 const mention = (event: Record<string, unknown>) => JSON.stringify({ type: 'event_callback', event_id: 'Ev1', event: { type: 'app_mention', ...event } });
+const reaction = (event: Record<string, unknown>) => JSON.stringify({ type: 'event_callback', event_id: 'Ev2', event: { type: 'reaction_added', ...event } });
 
 describe('inspectSlackRequest', () => {
   it.each<[string, string | undefined, string, string]>([
@@ -23,6 +24,10 @@ describe('inspectSlackRequest', () => {
     ['event_callback without event_id', JSON_TYPE, JSON.stringify({ type: 'event_callback', event: { type: 'message' } }), 'reject'],
     ['user null', JSON_TYPE, mention({ user: null }), 'reject'],
     ['text as a number', JSON_TYPE, mention({ text: 42 }), 'reject'],
+    ['a reaction', JSON_TYPE, reaction({ user: 'U1', reaction: 'robot_face', item: { type: 'message', channel: 'C1', ts: '1.1' } }), 'forward'],
+    ['a reaction with item null', JSON_TYPE, reaction({ user: 'U1', reaction: 'robot_face', item: null }), 'reject'],
+    ['a reaction whose item channel is a number', JSON_TYPE, reaction({ user: 'U1', item: { type: 'message', channel: 7, ts: '1.1' } }), 'reject'],
+    ['a reaction name that is a list', JSON_TYPE, reaction({ user: 'U1', reaction: ['ok'], item: { type: 'message', channel: 'C1', ts: '1.1' } }), 'reject'],
     ['a slash command', FORM, COMMAND, 'forward'],
     ['a slash command without a user_id', FORM, COMMAND.replace('&user_id=U2147483697', ''), 'refuse'],
     ['a slash command with its text twice', FORM, `${COMMAND}&text=again`, 'refuse'],

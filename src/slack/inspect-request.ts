@@ -22,8 +22,14 @@ const optionalString = (value: unknown) => value === undefined || typeof value =
 /** Fields our listeners read from an event: present ones must have the type Slack documents. */
 function eventProblem(event: Record<string, unknown>): string | undefined {
   if (typeof event['type'] !== 'string') return 'event.type must be a string';
-  for (const field of ['user', 'text', 'channel', 'ts', 'thread_ts', 'subtype', 'bot_id', 'channel_type']) {
+  for (const field of ['user', 'text', 'channel', 'ts', 'thread_ts', 'subtype', 'bot_id', 'channel_type', 'reaction', 'item_user']) {
     if (!optionalString(event[field])) return `event.${field} must be a string`;
+  }
+  // A reaction's message: Bolt reads `item.channel` before any listener runs (a 500 on `item: null`).
+  const item = event['item'];
+  if (item !== undefined && !isObject(item)) return 'event.item must be an object';
+  for (const field of ['type', 'channel', 'ts']) {
+    if (isObject(item) && !optionalString(item[field])) return `event.item.${field} must be a string`;
   }
   return undefined;
 }

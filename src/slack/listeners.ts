@@ -18,6 +18,7 @@ import { cancelGrant, cancelRefusal, starterOf } from './cancel-permission.js';
 import { checkSlashCommand, refusedCommandText } from './command-form.js';
 import { addressedTrigger, messageTrigger, type Followups, type SlackMessage } from './normalise.js';
 import { readMessageShortcut, SEND_TO_AGENT_CALLBACK_ID, sendToAgentTrigger } from './shortcut.js';
+import { keywordTrigger, reactionTrigger, readReaction, triggerOf, type StartTriggers } from './start-triggers.js';
 import { slackAccessPolicy } from './access.js';
 import { HOME_OPENED_KIND } from './home-notifier.js';
 import { readStartRunSubmission, startRunTrigger, submissionErrors } from './home-start.js';
@@ -54,6 +55,8 @@ export interface ListenerDeps {
   settings: Pick<SettingRepository, 'get' | 'set'>;
   /** `slack.unfurl_domains`: links on these domains (or their subdomains) are previewed; empty = none. */
   unfurlDomains: readonly string[];
+  /** The channel routes' `trigger`s: keywords and an emoji that start runs without a mention. */
+  startTriggers: StartTriggers;
   /** `views.open` with a click's trigger_id: the one Slack call a listener makes (it must happen within 3 s). */
   openModal: (triggerId: string, view: View) => Promise<unknown>;
 }
@@ -113,7 +116,17 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
 
   app.event('message', async ({ event, context }) => {
     const message = humanMessage(event as unknown as Record<string, unknown>, deps);
-    if (message) await submit(messageTrigger(message, deps.botUserId, deps.followups), context);
+    if (!message) return;
+    // A top-level message opening with the channel's keyword (start-triggers.ts) is a request too.
+    const trigger =
+      messageTrigger(message, deps.botUserId, deps.followups) ?? keywordTrigger(message, deps.botUserId, triggerOf(deps.startTriggers, message.channel));
+    await submit(trigger, context);
+  });
+
+  // The channel's trigger emoji added to a message: a request whose words the worker reads.
+  app.event('reaction_added', async ({ event, context }) => {
+    const reaction = readReaction(event);
+    if (reaction) await submit(reactionTrigger(reaction, deps.botUserId, triggerOf(deps.startTriggers, reaction.channel)), context);
   });
 
   // The status message's Cancel button: its value is the thread key, the run's anchor.

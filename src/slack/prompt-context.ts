@@ -1,5 +1,6 @@
 import type { WebClient } from '@slack/web-api';
-import type { PromptEnricher } from '../core/ports/intake.js';
+import type { PromptEnricher, ReadRequest } from '../core/ports/intake.js';
+import { readReactedMessage } from './reacted-message.js';
 import type { StoredTrigger } from '../core/ports/store.js';
 import { oneLine, quote } from '../core/quote.js';
 import type { StartPayload } from '../core/ports/triggers.js';
@@ -55,6 +56,11 @@ export class SlackPromptEnricher implements PromptEnricher {
     for (const message of since) lines.push(`[${oneLine(message.author).replace(/\]/g, ')')}]`, quote(plainSlackText(message.text)));
     lines.push('--- end of Slack messages ---');
     return lines.join('\n');
+  }
+
+  /** A reaction's request: the message it was added to (reacted-message.ts). */
+  readRequest(_trigger: StoredTrigger, payload: StartPayload): Promise<ReadRequest> {
+    return readReactedMessage(this.deps.client, payload.reference, this.deps.botUserId);
   }
 
   async enrich(trigger: StoredTrigger, payload: StartPayload): Promise<string> {

@@ -36,6 +36,16 @@ export function readMessageShortcut(body: unknown): MessageShortcut | undefined 
   };
 }
 
+/**
+ * A message someone else wrote as a request (Send to agent, a reaction): quoted, with its author, and
+ * titled by its first line. Undefined when the message has no text (e.g. only files).
+ */
+export function messageRequest(slackText: string, author: string | undefined): { prompt: string; title: string } | undefined {
+  const text = plainSlackText(slackText).trim();
+  if (!text) return undefined;
+  return { prompt: `Do what this Slack message (by ${author ? `<@${author}>` : 'someone'}) asks:\n${quote(text)}`, title: titleFrom(text) };
+}
+
 /** The dedupe key of "Send to agent" on a message: one request per message, however often it is sent. */
 export function sendToAgentKey(channel: string, ts: string): string {
   return `slack:send:${channel}:${ts}`;
@@ -48,10 +58,9 @@ export function sendToAgentKey(channel: string, ts: string): string {
  * bot. Undefined when the message has no text (e.g. only files).
  */
 export function sendToAgentTrigger(shortcut: MessageShortcut): TriggerInput | undefined {
-  const text = plainSlackText(shortcut.message.text).trim();
-  if (!text) return undefined;
+  const request = messageRequest(shortcut.message.text, shortcut.message.user);
+  if (!request) return undefined;
   const anchor = threadKey(shortcut.channel, shortcut.message.thread_ts ?? shortcut.message.ts);
-  const author = shortcut.message.user ? `<@${shortcut.message.user}>` : 'someone';
   const requester = { platform: 'slack', id: shortcut.user, name: `<@${shortcut.user}>` };
   return {
     kind: 'start',
@@ -59,8 +68,7 @@ export function sendToAgentTrigger(shortcut: MessageShortcut): TriggerInput | un
     source: 'slack',
     anchor,
     payload: {
-      prompt: `Do what this Slack message (by ${author}) asks:\n${quote(text)}`,
-      title: titleFrom(text),
+      ...request,
       origin: { source: 'slack', channel: shortcut.channel },
       destinations: [anchor],
       requester,

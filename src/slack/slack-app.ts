@@ -28,6 +28,7 @@ export interface SlackAppOptions {
   /** The routes the Home tab's Start a run modal offers. */
   routeChoices: ListenerDeps['routeChoices'];
   unfurlDomains: readonly string[];
+  startTriggers: ListenerDeps['startTriggers'];
   settings: ListenerDeps['settings'];
 }
 
@@ -120,6 +121,7 @@ export async function createSlackApp(options: SlackAppOptions): Promise<SlackApp
     logger: options.logger,
     routeChoices: options.routeChoices,
     unfurlDomains: options.unfurlDomains,
+    startTriggers: options.startTriggers,
     settings: options.settings,
     openModal: (triggerId, view) => modalClient.views.open({ trigger_id: triggerId, view }),
   });

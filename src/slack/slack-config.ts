@@ -1,4 +1,5 @@
 import type { Followups } from './normalise.js';
+import type { ChannelTrigger } from './start-triggers.js';
 
 import type { SlackTransport } from './slack-app.js';
 
@@ -19,6 +20,8 @@ export interface SlackConfig {
   channels: Readonly<Record<string, { config?: { name?: unknown } }>>;
   /** `slack.unfurl_domains`: session-link domains whose pasted links unfurl. */
   unfurlDomains: readonly string[];
+  /** `slack.channels.<id>.trigger`: channel ID (or `*`) → keywords and emoji that start runs without a mention. */
+  triggers?: Readonly<Record<string, ChannelTrigger>>;
   /** `people.attribution`: the Home tab says whether the person's key is connected unless it is `service` (issue 20). */
   attribution?: string;
 }

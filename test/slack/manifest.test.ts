@@ -32,6 +32,7 @@ describe('manifest.yml', () => {
         'im:history',
         'links:read',
         'links:write',
+        'reactions:read',
         'reactions:write',
         'users:read',
         'users:read.email',
@@ -49,6 +50,7 @@ describe('manifest.yml', () => {
       'message.channels',
       'message.groups',
       'message.im',
+      'reaction_added',
     ]);
   });
 

@@ -66,7 +66,12 @@ beforeAll(async () => {
     agentApi: { baseUrl: emulator.baseUrl, apiKey: SECRETS.AGENT_API_KEY },
     env: secretEnv(slack.url, linear.url),
     // The tracker stays idle: this suite is about the edges and intake, not about following hundreds of runs.
-    yaml: 'tracker:\n  interval: 10m\nlinear:\n  labels:\n    agent: {}\n  teams: [ENG]\n',
+    yaml: [
+      'tracker:\n  interval: 10m',
+      // Issue 22: every channel starts runs by keyword and emoji too; a project routes as the label does.
+      'slack:\n  channels:\n    "*": { trigger: { keywords: ["agent:"], emoji: robot_face } }',
+      'linear:\n  labels:\n    agent: { projects: [Checkout revamp] }\n  teams: [ENG]\n',
+    ].join('\n'),
     logger: scanningLogger(scanner),
   }));
   ctx = { slackSecret: SECRETS.SLACK_SIGNING_SECRET, linearSecret: SECRETS.LINEAR_WEBHOOK_SECRET, seeded: seedHostileContext(rng, slack, linear) };
@@ -436,6 +441,11 @@ describe('bugs this suite found (fixed; kept as regression tests)', () => {
       { type: 'assistant_thread_started', assistant_thread: { user_id: SLACK_IDS.user, channel_id: 'C1', thread_ts: '1.2' } },
       { type: 'assistant_thread_context_changed', assistant_thread: null },
       { type: 'assistant_thread_context_changed', assistant_thread: { user_id: SLACK_IDS.user, channel_id: SLACK_IDS.dm, thread_ts: 7, context: [] } },
+      // Issue 22: the trigger emoji's reaction_added of the wrong shape (the route "*" has the trigger).
+      { type: 'reaction_added', user: SLACK_IDS.user, reaction: 'robot_face', item: null },
+      { type: 'reaction_added', user: SLACK_IDS.user, reaction: 'robot_face', item: { type: 'message', channel: SLACK_IDS.channel, ts: '../../1' } },
+      { type: 'reaction_added', user: { id: SLACK_IDS.user }, reaction: ['robot_face'], item: { type: 'message', channel: 7, ts: 1.2 } },
+      { type: 'reaction_added', user: SLACK_IDS.user, reaction: 'robot_face', item: { type: 'file', file: 'F1' } },
     ];
     for (const event of events) expect((await post(JSON.stringify(eventCallback(event)), 'application/json')).status).toBeLessThan(500);
     expect(await triggerTotal()).toBe(triggers);

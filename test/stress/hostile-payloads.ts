@@ -15,8 +15,11 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { FakeLinearApi } from '../fakes/linear-api.js';
 import type { FakeSlackApi } from '../fakes/slack-api.js';
 import {
+  FIXTURE_PROJECTS,
   LINEAR_IDS,
   botComment,
+  inProject,
+  projectChanged,
   commentCreated,
   issueCreated,
   labelAdded,
@@ -34,6 +37,7 @@ import {
   eventCallback,
   messageChanged,
   ownBotMessage,
+  reactionAdded,
   threadReply,
   urlVerification,
 } from '../fixtures/slack/events.js';
@@ -421,6 +425,14 @@ function slackBase(rng: Prng, ctx: GeneratorContext): { contentType: string; val
           },
           event_ts: '1.2',
         }),
+        // Issue 22: the trigger emoji on a message real or not, and a keyword message (the route "*" has both).
+        () =>
+          reactionAdded({
+            channel,
+            ts: rng.pick([thread, '1710000000.000100', hostileText(rng).slice(0, 30)]),
+            reaction: rng.pick(['robot_face', hostileText(rng)]),
+          }),
+        () => channelMessage({ channel, text: `agent: ${hostileText(rng)}` }),
       ])();
       return { contentType: JSON_TYPE, value: eventCallback(event) };
     }
@@ -505,6 +517,13 @@ function linearBase(rng: Prng, ctx: GeneratorContext): Record<string, unknown> |
       return rng.pick(cachedLinearEvil()).body;
     }
     default:
+      // Issue 22: an issue created in (or moved into) a project a route lists, with hostile project fields.
+      if (rng.chance(0.3)) {
+        const project = rng.pick([FIXTURE_PROJECTS.checkout, { id: hostileText(rng).slice(0, 80), name: hostileText(rng), url: 'x' }]);
+        return rng.chance(0.5)
+          ? projectChanged(rng.pick([null, FIXTURE_PROJECTS.docs]), project, { ...seededData, description: spoofText(rng) })
+          : issueCreated({ description: spoofText(rng), labels: [], ...inProject(project) });
+      }
       return issueCreated({ description: spoofText(rng), labels: [agent] });
   }
 }

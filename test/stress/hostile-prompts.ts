@@ -72,6 +72,9 @@ function checkBlock(lines: string[], from: number, check: PromptCheck): number {
   return lines.length;
 }
 
+/** The request of a trigger whose words the worker reads (`requestToRead`: a Slack reaction); the stored prompt only names the message. */
+export const READ_BY_WORKER = '(read by the worker)';
+
 /**
  * A prompt as sent is the trigger's request, then the blocks the intake worker adds (Slack thread
  * context, recent Linear comments), then our reference line. The request of a Slack mention or a
@@ -83,7 +86,16 @@ function checkBlock(lines: string[], from: number, check: PromptCheck): number {
 export function checkPrompt(prompt: string, request: string, source: string, ids: string[]): PromptCheck {
   const check: PromptCheck = { problems: [], blocks: 0, quoted: 0, unicodeBreaks: 0, echoedIds: ids.some((id) => !SLACK_SHAPED.test(id)) };
   const split = (text: string) => text.split(/\r\n|\r|\n/);
-  const head = request.trimEnd();
+  let head = request.trimEnd();
+  // A request the worker read (a reaction on a message): our line naming its author, then the message, quoted.
+  if (request === READ_BY_WORKER) {
+    const lines = prompt.split('\n');
+    if (!/^Do what this Slack message \(by (?:<@[A-Z0-9]+>|someone)\) asks:$/.test(lines[0] ?? ''))
+      check.problems.push('a read request does not open with our line');
+    let index = 1;
+    for (; index < lines.length && lines[index]!.startsWith('> '); index += 1) check.quoted += 1;
+    head = lines.slice(0, index).join('\n');
+  }
   const reference = /\n\n(\(agent-bridge ref [0-9a-f]{10}\))$/.exec(prompt);
   if (!reference) check.problems.push('the prompt does not end with our reference line');
   if (!prompt.startsWith(head)) {
@@ -130,9 +142,14 @@ export function requestsByReference(database: string): Map<string, { request: st
     }>;
     return new Map(
       rows.map((row) => {
-        const payload = JSON.parse(row.payload) as { prompt: string; reference?: { channel?: unknown; ts?: unknown }; requester?: { id?: unknown } };
+        const payload = JSON.parse(row.payload) as {
+          prompt: string;
+          requestToRead?: boolean;
+          reference?: { channel?: unknown; ts?: unknown };
+          requester?: { id?: unknown };
+        };
         const ids = [payload.reference?.channel, payload.reference?.ts, payload.requester?.id].filter((id): id is string => typeof id === 'string');
-        return [referenceLine(row.key), { request: payload.prompt, source: row.source, ids }];
+        return [referenceLine(row.key), { request: payload.requestToRead ? READ_BY_WORKER : payload.prompt, source: row.source, ids }];
       }),
     );
   } finally {

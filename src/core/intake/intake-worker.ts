@@ -10,6 +10,7 @@ import { failureMessages, followupHeardElsewhere, notice, retryNotice, stoppingM
 import { findRunByReference } from './reconcile.js';
 import { gatherFollowups, sendGathered, type GatherDeps } from './followup-batch.js';
 import { applyRequestOptions } from './request-options-step.js';
+import { readRequestStep } from './read-request-step.js';
 import { describeOptions } from '../request-options.js';
 import { bindIssue, boundTitle, issueReceived, joinedNotice } from './issue-binding.js';
 import type { IssueLinker } from '../ports/issue-links.js';
@@ -151,7 +152,9 @@ export class IntakeWorker {
   }
 
   private async start(trigger: StoredTriggerOf<'start'>): Promise<Settlement | undefined> {
-    let payload = trigger.payload;
+    const read = await readRequestStep(trigger, trigger.payload, this.deps.enrichers?.[trigger.source]);
+    if (read.kind === 'refused') return settle({ state: 'ignored', error: 'request unreadable' }, { owed: read.owed });
+    let payload = read.payload;
     if (payload.followupIfLinked) {
       const current = await this.currentRun(trigger.anchor, payload.otherAnchors);
       if (current) return this.sendFollowup(trigger, current, await this.withFollowupContext(trigger, payload.prompt, payload.reference), payload.reference);

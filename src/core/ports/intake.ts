@@ -17,6 +17,9 @@ export function deniedNotice(trigger: Pick<StoredTrigger, 'key' | 'anchor' | 'pa
 
 export const allowEveryone: AccessPolicy = { deny: () => undefined };
 
+/** A request read in the worker (`PromptEnricher.readRequest`). */
+export type ReadRequest = { kind: 'request'; prompt: string; title: string } | { kind: 'refused'; reason: string };
+
 /**
  * Adds what the edge knows around a request to its prompt (Slack: the earlier thread messages, the
  * channel, who asked, the permalink). Runs in the background worker, never in a listener, because it
@@ -24,6 +27,12 @@ export const allowEveryone: AccessPolicy = { deny: () => undefined };
  */
 export interface PromptEnricher {
   enrich(trigger: StoredTrigger, payload: StartPayload): Promise<string>;
+  /**
+   * The request a trigger only points at (`StartPayload.requestToRead`): its prompt and title, or why
+   * it cannot be one (the message is gone, empty, or an app's), told to the person who asked. Throws
+   * when the platform cannot be reached: the worker retries as for a run-API failure.
+   */
+  readRequest?(trigger: StoredTrigger, payload: StartPayload): Promise<ReadRequest>;
   /**
    * What was said at the trigger's place since the agent's previous turn (the start or the last
    * follow-up) that did not reach it, as a quoted block to send after a follow-up's text; undefined

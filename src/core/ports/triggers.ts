@@ -23,6 +23,12 @@ export interface StartPayload {
   /** Edge data to find the request again (Slack: the message to react to). */
   reference?: unknown;
   /**
+   * The request's words are not in the trigger (a Slack reaction names a message, not its text): the
+   * edge's enricher reads them in the worker (`PromptEnricher.readRequest`), never in a listener.
+   * Until then `prompt` and `title` only say where the request is.
+   */
+  requestToRead?: boolean;
+  /**
    * When the anchor already has a run, send the request to it as a follow-up instead of starting
    * another (an @mention in a thread that has a run). Decided by the worker, which sees the anchor's
    * triggers in order, so a mention right after the first one cannot start a second run.
