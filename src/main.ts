@@ -152,6 +152,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       runs: agentRuns,
       // Runs created with a person's key are watched with that key (the run API may show them only to it).
       runsForOwner: runKeys.forOwner,
+      // …and when a person's key is refused, their runs' places are told once and the key is marked.
+      people: runKeys.keys,
       clock,
       logger: logger.child({ component: 'tracker' }),
       metrics: trackerWatch.metrics,

@@ -63,6 +63,20 @@ describeEachStore((adapter) => {
       expect(await store.trackedRuns.listActiveKeyOwners()).toEqual(['U_ANN', 'U_BOB', 'U_CY']);
     });
 
+    it('lists the tracked runs of one key owner, oldest first, within the limit', async () => {
+      await store.trackedRuns.insert(aRun('r_ann_old', { keyOwner: 'U_ANN' }), 100);
+      await store.trackedRuns.insert(aRun('r_bob', { keyOwner: 'U_BOB' }), 150);
+      await store.trackedRuns.insert(aRun('r_service'), 160);
+      await store.trackedRuns.insert(aRun('r_ann_new', { keyOwner: 'U_ANN' }), 200);
+      await store.trackedRuns.insert(aRun('r_ann_ended', { keyOwner: 'U_ANN' }), 300);
+      await store.trackedRuns.recordTransition('r_ann_ended', 0, seen('SUCCEEDED', false), [], 400);
+      const ids = async (owner: string, limit: number) => (await store.trackedRuns.listTrackedByKeyOwner(owner, limit)).map((run) => run.runId);
+      expect(await ids('U_ANN', 10)).toEqual(['r_ann_old', 'r_ann_new']);
+      expect(await ids('U_ANN', 1)).toEqual(['r_ann_old']);
+      expect(await ids('U_BOB', 10)).toEqual(['r_bob']);
+      expect(await ids('U_NOBODY', 10)).toEqual([]);
+    });
+
     it('stores the owner of a run created by finishing a trigger', async () => {
       const { trigger } = await store.triggers.enqueue(aTrigger({ key: 'Ev_owner' }), [], 0);
       const claimed = await store.triggers.claimNext('w1', 10, 60_000);

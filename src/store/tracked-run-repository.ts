@@ -68,6 +68,7 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
   private readonly addPlace;
   private readonly observedState;
   private readonly keyOwners;
+  private readonly byKeyOwner;
 
   constructor(
     private readonly db: Database.Database,
@@ -148,6 +149,9 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
     this.keyOwners = db
       .prepare<[], string>('SELECT DISTINCT key_owner FROM tracked_runs WHERE tracked = 1 AND key_owner IS NOT NULL ORDER BY key_owner')
       .pluck();
+    this.byKeyOwner = db.prepare<{ owner: string; limit: number }, Row>(
+      'SELECT * FROM tracked_runs WHERE tracked = 1 AND key_owner = @owner ORDER BY created_at, run_id LIMIT @limit',
+    );
   }
 
   /** Inserts the run inside the caller's transaction; true if it was new. */
@@ -192,6 +196,10 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
 
   async listActiveKeyOwners(): Promise<string[]> {
     return this.keyOwners.all();
+  }
+
+  async listTrackedByKeyOwner(personId: string, limit: number): Promise<TrackedRun[]> {
+    return this.byKeyOwner.all({ owner: personId, limit }).map(toTrackedRun);
   }
 
   async listTrackedByAnchorPrefix(prefix: string, limit: number): Promise<TrackedRun[]> {

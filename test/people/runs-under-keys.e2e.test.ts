@@ -215,11 +215,19 @@ describe('people.attribution: personal_required', () => {
     await until(world, () => world.store.trackedRuns.get(run.run_id), 'the tracked run');
 
     world.emulator.keys.revoke(BOB_KEY);
+    // The tracker, watching Bob's run with Bob's key, is refused: Bob and the thread are told it went dark.
+    const lost = 'I can no longer follow this run: the run API refused the personal API key of the person who started it';
+    await until(
+      world,
+      () => ephemeralsTo(world, BOB).find((message) => message.text.startsWith('I can no longer follow your run “Rename the billing module”')),
+      'Bob told of the lost run',
+    );
+    await until(world, () => threadMessages(world, ts).find((message) => JSON.stringify(message).includes(lost)), 'the thread told of the lost run');
     const reply = appMention({ user: BOB, channel: CHANNEL, thread_ts: ts, text: `<@${SLACK_IDS.botUser}> also rename its tests` });
     const events = `${world.service.url}/slack/events`;
     expect((await postSlackEvent(events, SIGNING, eventCallback(reply))).status).toBe(200);
 
-    const note = await until(world, () => ephemeralsTo(world, BOB)[0], 'the private note to Bob');
+    const note = await until(world, () => ephemeralsTo(world, BOB).find((message) => message.text.startsWith('Your message')), 'the private note to Bob');
     expect(note.text).toContain('Your message was not sent to the run');
     expect(note.text).toContain('refused your personal API key (401)');
     expect(note.text).toContain('`/agent connect`');
@@ -260,11 +268,14 @@ describe('people.attribution: personal_required', () => {
     expect((await postSlackEvent(events, SIGNING, eventCallback(reply))).status).toBe(200);
     await world.service.stop();
     expect(ephemeralsTo(world, BOB).map((message) => message.text.split(':')[0])).toEqual([
+      'I can no longer follow your run “Rename the billing module”',
       'Your message was not sent to the run',
       'The run was not stopped',
       'No run was started',
     ]);
+    // Every tick since was refused too: still one message each.
     expect(threadMessages(world, ts).filter((message) => JSON.stringify(message).includes(said))).toHaveLength(1);
+    expect(threadMessages(world, ts).filter((message) => JSON.stringify(message).includes(lost))).toHaveLength(1);
     expectNoRawKeys(world);
   });
 });

@@ -239,6 +239,8 @@ export interface TrackedRunRepository {
    * tracker lists once per such key. Runs created with the service key are not counted here.
    */
   listActiveKeyOwners(): Promise<string[]>;
+  /** Tracked runs created with `personId`'s key, oldest first, at most `limit` (they are told when the key is refused). */
+  listTrackedByKeyOwner(personId: string, limit: number): Promise<TrackedRun[]>;
   /** Tracked runs whose anchor starts with `prefix` (e.g. one Slack channel's threads), newest first. */
   listTrackedByAnchorPrefix(prefix: string, limit: number): Promise<TrackedRun[]>;
   /** The newest run, tracked or not, whose session link is exactly `link` (a pasted link's preview). */

@@ -59,9 +59,9 @@ export class OwnerKeys {
     return runs;
   }
 
-  /** The run API refused the person's key: nothing more with it this tick; warned once. */
-  refused(keyOwner: string, error: AgentApiError): void {
-    this.unusable(keyOwner, 'the run API refused their key', { status: error.status, code: error.code });
+  /** The run API refused the person's key: nothing more with it this tick; warned once. True the first time (until it works again). */
+  refused(keyOwner: string, error: AgentApiError): boolean {
+    return this.unusable(keyOwner, 'the run API refused their key', { status: error.status, code: error.code });
   }
 
   /** The person's key worked: a later refusal is news again. */
@@ -69,10 +69,11 @@ export class OwnerKeys {
     if (this.warned.delete(keyOwner)) this.logger.info({ person: keyOwner }, 'a person’s key works again; their runs are followed');
   }
 
-  private unusable(keyOwner: string, why: string, fields: Record<string, unknown> = {}): void {
+  private unusable(keyOwner: string, why: string, fields: Record<string, unknown> = {}): boolean {
     this.tick.set(keyOwner, undefined);
-    if (this.warned.has(keyOwner)) return;
+    if (this.warned.has(keyOwner)) return false;
     this.warned.add(keyOwner);
     this.logger.warn({ person: keyOwner, ...fields }, `cannot follow a person’s runs: ${why}; they stay tracked and are tried again each tick`);
+    return true;
   }
 }

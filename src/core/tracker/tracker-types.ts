@@ -6,6 +6,7 @@ import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
 import type { CoreMetrics } from '../ports/metrics.js';
 import type { Store } from '../ports/store.js';
+import type { KeyLossPeople } from './key-lost.js';
 
 export interface TrackerOptions {
   /** List page size (1–500). */
@@ -41,6 +42,11 @@ export interface TrackerDeps {
    * fetched with it. Absent: every run is watched with the service key (`runs`).
    */
   runsForOwner?: RunsForOwner;
+  /**
+   * Told when the run API refuses a person's key their runs are watched with: the key is marked
+   * refused and each of their runs' places is told once (`key-lost.ts`). Absent: it is only logged.
+   */
+  people?: KeyLossPeople;
 }
 
 /**

@@ -17,13 +17,23 @@
  * together with its outbox rows, so two processes (or a tick that outlived its lease) cannot announce
  * one transition twice. The `tracker` lease makes one process tick at a time.
  */
-import { KNOWN_RUN_STATES, isAgentApiError, isTerminalState, type AgentApiErrorKind, type AgentRuns, type RunItem, type RunPage } from '../ports/agent-runs.js';
+import {
+  KNOWN_RUN_STATES,
+  isAgentApiError,
+  isTerminalState,
+  type AgentApiError,
+  type AgentApiErrorKind,
+  type AgentRuns,
+  type RunItem,
+  type RunPage,
+} from '../ports/agent-runs.js';
 import type { Logger } from '../ports/logger.js';
 import { announceOf, isAnnounced } from './route-policy.js';
 import type { Store, TrackedRun } from '../ports/store.js';
 import { TRACKER_LISTED_AT, TRACKER_SCAN, TRACKER_WATERMARK, cancelledByKey, trackerOwnerScanKey, trackerOwnerWatermarkKey } from '../ports/setting-keys.js';
 import { forgottenRows, transitionRows } from './owed-rows.js';
 import { OwnerKeys, isKeyRefused } from './owner-keys.js';
+import { tellKeyLost } from './key-lost.js';
 import { instant, isLater, later } from './server-time.js';
 import { loadScan, saveScan, type Scan } from './list-scan.js';
 import type { TickReport, TrackerDeps } from './tracker-types.js';
@@ -153,7 +163,7 @@ export class Tracker {
         page = await scope.runs.listRuns({ ...since, limit: this.deps.options.pageSize, ...cursor });
       } catch (error) {
         if (!isAgentApiError(error)) throw error;
-        if (scope.person !== undefined && isKeyRefused(error)) this.keys.refused(scope.person, error);
+        if (scope.person !== undefined && isKeyRefused(error)) await this.keyRefused(pass, scope.person, error);
         else this.logger.warn({ person: scope.person, code: error.code, status: error.status, err: error }, 'listing changed runs failed; watermark unchanged');
         if (LIST_OUTAGE.has(error.kind)) pass.outage = true;
         // A cursor the server rejects cannot be resumed: the next tick starts over from the watermark.
@@ -240,7 +250,7 @@ export class Tracker {
         return undefined;
       }
       if (stored.keyOwner !== undefined && this.keys.perKey && isKeyRefused(error)) {
-        this.keys.refused(stored.keyOwner, error);
+        await this.keyRefused(pass, stored.keyOwner, error);
         return undefined;
       }
       this.logger.warn({ runId: stored.runId, code: error.code, status: error.status, err: error }, 'fetching a tracked run failed');
@@ -249,6 +259,11 @@ export class Tracker {
     if (stored.keyOwner !== undefined && this.keys.perKey) this.keys.worked(stored.keyOwner);
     await this.observe(pass, stored, item);
     return item;
+  }
+
+  /** A person's key was refused: left out for the tick; the first time, their runs' places are told (`key-lost.ts`). */
+  private async keyRefused(pass: Pass, person: string, error: AgentApiError): Promise<void> {
+    if (this.keys.refused(person, error) && this.deps.people) await tellKeyLost(this.store, this.deps.people, person, error.status, pass.now, this.logger);
   }
 
   /** Compares what the API reports with the stored observation; records a transition or marks it seen. */

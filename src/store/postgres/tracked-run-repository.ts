@@ -83,6 +83,14 @@ export class PostgresTrackedRunRepository implements TrackedRunRepository {
     return found.map((owner) => owner.key_owner);
   }
 
+  async listTrackedByKeyOwner(personId: string, limit: number): Promise<TrackedRun[]> {
+    const found = await rows<Row>(this.pool, 'SELECT * FROM tracked_runs WHERE tracked = 1 AND key_owner = @owner ORDER BY created_at, run_id LIMIT @limit', {
+      owner: personId,
+      limit,
+    });
+    return found.map(toTrackedRun);
+  }
+
   async listTrackedByAnchorPrefix(prefix: string, limit: number): Promise<TrackedRun[]> {
     const pattern = `${prefix.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
     const found = await rows<Row>(
