@@ -39,8 +39,9 @@ describeEachStore((adapter) => {
     ['route name', { routeName: 'web' }, ['r2']],
     ['person by id', { person: 'U1' }, ['r1']],
     ['person by part of the name, any case', { person: 'lovel' }, ['r1']],
-    ['requester id exactly (never part of a name or id)', { requesterId: 'U1' }, ['r1']],
-    ['requester id that is only part of one', { requesterId: 'U' }, []],
+    ['owner: who asked, by id exactly (never part of a name or id)', { ownedBy: 'U1' }, ['r1']],
+    ['owner: whose key the run runs under', { ownedBy: 'U9' }, ['r4']],
+    ['owner: an id that is only part of one', { ownedBy: 'U' }, []],
     ['title text, any case', { text: 'DEPLOY' }, ['r3']],
     ['title text with LIKE characters taken literally', { text: '100%' }, ['r1']],
     ['two filters at once', { source: 'slack', text: 'deploy' }, ['r3']],
@@ -48,7 +49,7 @@ describeEachStore((adapter) => {
     await runBy('r1', 100, { id: 'U1', name: 'Ada Lovelace' }, { title: 'Fix 100% of the build' });
     await runBy('r2', 200, { id: 'U2', name: 'Grace' }, { source: 'linear', route: { config: { name: 'web' } }, title: 'Linear thing' });
     await runBy('r3', 300, { id: 'U3', name: 'Linus' }, { title: 'Deploy it', state: 'SUCCEEDED' });
-    await runBy('r4', 400, { id: 'U4', name: 'Barbara' }, { title: 'Fix 100 of them' });
+    await runBy('r4', 400, { id: 'U4', name: 'Barbara' }, { title: 'Fix 100 of them', keyOwner: 'U9' });
     expect((await store.operator.listRuns({ limit: 10, ...filter })).map((run) => run.runId)).toEqual(expected);
   });
 

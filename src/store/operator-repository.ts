@@ -45,9 +45,9 @@ export function runFilterSql(
     params['person'] = query.person;
     params['personPattern'] = containsPattern(query.person);
   }
-  if (query.requesterId) {
-    clauses.push(`${dialect.requesterId} = @requesterId`);
-    params['requesterId'] = query.requesterId;
+  if (query.ownedBy) {
+    clauses.push(`(${dialect.requesterId} = @ownedBy OR r.key_owner = @ownedBy)`);
+    params['ownedBy'] = query.ownedBy;
   }
   if (query.text) {
     clauses.push(`r.title ${dialect.like} @textPattern ESCAPE '\\'`);

@@ -61,6 +61,18 @@ beforeAll(async () => {
     );
     await service.store.trackedRuns.insert(aRun(runId, { triggerKey: key, title: `Work for ${person.name}`, state: 'INPROGRESS' }), at);
   }
+  // A Linear request by Ada's linked Linear account: its requester is the Linear user, its key Ada's.
+  const base = aTrigger();
+  await service.store.triggers.enqueue(
+    aTrigger({
+      key: 'Ev-run-linear-ada',
+      source: 'linear',
+      payload: { ...base.payload, requester: { platform: 'linear', id: 'lin-user-ada', name: 'ada.l' } },
+    }),
+    [],
+    3_000,
+  );
+  await service.store.trackedRuns.insert(aRun('run-linear-ada', { triggerKey: 'Ev-run-linear-ada', source: 'linear', keyOwner: ADA.userId }), 3_000);
 });
 afterAll(async () => {
   await service?.stop();
@@ -147,12 +159,14 @@ describe('Sign in with Slack', () => {
     const { cookie, csrf } = await signIn(ADA);
     const runs = await text(await get('/console/runs', cookie));
     expect(runs).toContain('data-run="run-ada-1"');
+    expect(runs).toContain('data-run="run-linear-ada"');
     expect(runs).not.toContain('run-bob-1');
     expect(runs).toContain('Ada Lovelace');
     // A filter cannot widen the view.
     expect(await text(await get(`/console/runs?person=${BOB.userId}`, cookie))).not.toContain('run-bob-1');
     expect((await get('/console/run?id=run-bob-1', cookie)).status).toBe(404);
     expect((await get('/console/run?id=run-ada-1', cookie)).status).toBe(200);
+    expect((await get('/console/run?id=run-linear-ada', cookie)).status).toBe(200);
 
     expect((await post('/console/run/cancel', { id: 'run-bob-1', csrf }, cookie)).status).toBe(404);
     expect(await cancelsOf('run-bob-1')).toEqual([]);
@@ -177,6 +191,7 @@ describe('Sign in with Slack', () => {
     expect(answer.status).toBe(403);
     expect(await service.store.personKeys.get(BOB.userId)).toBeUndefined();
     const runs = await text(await get('/console/runs', cookie));
+    expect(runs).not.toContain('run-linear-ada');
     expect(runs).not.toContain('href="/console/attention"');
     expect(runs).toContain('href="/console/my-key"');
   });
@@ -222,6 +237,17 @@ describe('Sign in with Slack', () => {
     const { cookie } = await signIn(ADA);
     expect((await post('/console/my-key/connect', { key: VALID_KEY }, cookie)).status).toBe(403);
     expect(await service.store.personKeys.get(ADA.userId)).toBeUndefined();
+  });
+
+  it('shows a hostile display name as text, and never leaves the console after signing in', async () => {
+    const hostile = { userId: 'U0EVIL0004', teamId: 'T0TEAM001', name: '<script>window.__pwned=1</script>"><img src=x onerror=alert(1)>' };
+    const { callback, pending } = await toCallback(hostile, 'https://evil.example.com/phish');
+    const done = await get(callback.href, pending);
+    expect(done.headers.get('location')).toBe('/console/runs');
+    const page = await text(await get('/console/runs', sessionCookieOf(done)));
+    expect(page).toContain('&lt;script&gt;window.__pwned=1&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(1)&gt;');
+    expect(page).not.toContain('<script>window.__pwned');
+    expect(page).not.toContain('<img src=x');
   });
 
   it('does not take a session cookie whose person or admin flag was edited', async () => {

@@ -414,8 +414,11 @@ export interface RunFilter {
   routeName?: string;
   /** Who asked: their id exactly, or part of their display name (case-insensitive). */
   person?: string;
-  /** Who asked, by id exactly (the console narrows a person's view to their own runs with it). */
-  requesterId?: string;
+  /**
+   * Whose run it is, by Slack user id exactly: they asked for it, or it runs under their key (a Linear
+   * request of theirs). The console narrows a person's view to their own runs with it.
+   */
+  ownedBy?: string;
   /** Part of the title (case-insensitive for ASCII). */
   text?: string;
 }
