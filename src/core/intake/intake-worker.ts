@@ -13,6 +13,7 @@ import { applyRequestOptions } from './request-options-step.js';
 import { readRequestStep } from './read-request-step.js';
 import { describeOptions } from '../request-options.js';
 import { bindIssue, boundTitle, issueReceived, joinedNotice } from './issue-binding.js';
+import { IssueStartBusyError, releaseIssueStart, takeIssueStart, type StartClaim } from './issue-start-lock.js';
 import type { IssueLinker } from '../ports/issue-links.js';
 import { resolveRoute, type ResolvedRoute, type RoutingTable } from './routing.js';
 import type { NewOutboxRow, StoredTrigger, StoredTriggerOf, Store, TriggerEffects, TriggerOutcome } from '../ports/store.js';
@@ -98,10 +99,12 @@ export class IntakeWorker {
     // A short lease kept alive while we work: a crashed worker's trigger is taken over within
     // one lease, while a slow run-API call never lets a second worker start on it.
     const stopHeartbeat = this.heartbeat(trigger);
+    /** Anchors whose start lease this attempt took (issue-start-lock.ts): given up once the trigger is finished. */
+    const starting: string[] = [];
     try {
       let settlement: Settlement | undefined;
       try {
-        settlement = await this.handle(trigger);
+        settlement = await this.handle(trigger, starting);
       } catch (error) {
         await this.failedAttempt(trigger, error, log);
         return true;
@@ -110,6 +113,7 @@ export class IntakeWorker {
         const runId = settlement.outcome.runId;
         if (settlement.alsoLink && runId) await store.anchors.link(settlement.alsoLink, runId, clock.now());
         if (settlement.addPlace && runId) await store.trackedRuns.addDestination(runId, settlement.addPlace, clock.now());
+        for (const anchor of starting) await releaseIssueStart(store, anchor, trigger.key);
       }
       return true;
     } finally {
@@ -142,16 +146,17 @@ export class IntakeWorker {
     return handled;
   }
 
-  private handle(trigger: StoredTrigger): Promise<Settlement | undefined> {
+  private handle(trigger: StoredTrigger, starting: string[]): Promise<Settlement | undefined> {
     const denied = this.access.deny(trigger);
     // Also checked when the trigger was stored; checked again here because the policy may have changed.
     if (denied) return Promise.resolve(settle({ state: 'ignored', error: 'not allowed' }, { owed: [deniedNotice(trigger, denied)] }));
-    if (trigger.kind === 'start') return this.start(trigger);
+    if (trigger.kind === 'start') return this.start(trigger, starting);
     if (trigger.kind === 'followup') return this.followup(trigger);
     return this.cancel(trigger);
   }
 
-  private async start(trigger: StoredTriggerOf<'start'>): Promise<Settlement | undefined> {
+  /** `starting` collects the anchors whose start lease this attempt takes (one start at a time per issue). */
+  private async start(trigger: StoredTriggerOf<'start'>, starting: string[]): Promise<Settlement | undefined> {
     const read = await readRequestStep(trigger, trigger.payload, this.deps.enrichers?.[trigger.source]);
     if (read.kind === 'refused') return settle({ state: 'ignored', error: 'request unreadable' }, { owed: read.owed });
     let payload = read.payload;
@@ -166,8 +171,18 @@ export class IntakeWorker {
         const reason = `run ${run.runId} is still active here (${run.state}); stop it or wait for it to end before starting another`;
         return settle({ state: 'ignored', runId: run.runId, error: 'a run is already active' }, { owed: failureMessages(trigger, reason) });
       }
+      // A request about the same issue worked at this moment (a Slack mention naming it) must not start a second run.
+      await takeIssueStart(this.deps.store, trigger.anchor, this.startClaim(trigger));
+      starting.push(trigger.anchor);
     }
-    const binding = await bindIssue(trigger, this.deps.issueLinkers?.[trigger.source], this.deps.store, (anchor, others) => this.currentRun(anchor, others));
+    const binding = await bindIssue(
+      trigger,
+      this.deps.issueLinkers?.[trigger.source],
+      this.deps.store,
+      (anchor, others) => this.currentRun(anchor, others),
+      this.startClaim(trigger),
+    );
+    if (binding?.kind === 'bind') starting.push(binding.issue.anchor);
     if (binding?.kind === 'join') {
       const joined = await this.sendFollowup(trigger, binding.runId, payload.prompt, payload.reference);
       const owed = [...(joined.effects.owed ?? []), joinedNotice(trigger, binding.issue, binding.runId)];
@@ -252,6 +267,11 @@ export class IntakeWorker {
       },
     );
     return issue ? { ...settlement, alsoLink: issue.anchor } : settlement;
+  }
+
+  /** How this worker holds an issue's start lease for `trigger`. */
+  private startClaim(trigger: StoredTrigger): StartClaim {
+    return { triggerKey: trigger.key, now: this.deps.clock.now(), leaseMs: this.leaseMs };
   }
 
   /**
@@ -434,6 +454,12 @@ export class IntakeWorker {
     if (error instanceof KeyRefusedError) return this.keyRefused(trigger, error, log);
     const { clock, store, owner, options } = this.deps;
     const now = clock.now();
+    if (error instanceof IssueStartBusyError) {
+      // Not a failure: another request about the issue is starting its run; the next look finds it.
+      log.debug({ anchor: error.anchor }, 'another request is starting a run on this issue; will look again');
+      await store.triggers.reschedule(trigger.id, owner, now + error.retryInMs, error.message, now);
+      return;
+    }
     const apiError = error instanceof AgentApiError ? error : undefined;
     const retryable = apiError ? apiError.retryable : true;
     const withinWindow = now - trigger.receivedAt < options.retryWindowMs;

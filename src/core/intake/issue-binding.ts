@@ -5,6 +5,7 @@ import type { NewOutboxRow, Store, StoredTriggerOf } from '../ports/store.js';
 import { requesterName } from '../ports/triggers.js';
 import { limitTitle } from '../title.js';
 import { notice } from './intake-messages.js';
+import { takeIssueStart, type StartClaim } from './issue-start-lock.js';
 
 /*
  * Binding a request to the issue it names (issue 21, "Slack → Linear"): the issue becomes another
@@ -24,12 +25,15 @@ export type IssueBinding =
 /**
  * Looks up the issue a start request names, if the source links issues at all. Throws what the linker
  * throws (a passing failure: the worker retries). `currentRun` is the worker's view of an anchor's run.
+ * With `claim`, a request that would start the issue's run first takes the issue's start lease, and
+ * throws `IssueStartBusyError` while another request holds it (issue-start-lock.ts).
  */
 export async function bindIssue(
   trigger: StoredTriggerOf<'start'>,
   linker: IssueLinker | undefined,
   store: Store,
   currentRun: (anchor: string, otherAnchors: readonly string[]) => Promise<string | undefined>,
+  claim?: StartClaim,
 ): Promise<IssueBinding | undefined> {
   if (!linker) return undefined;
   const found = await linker.lookup(trigger.payload.prompt);
@@ -39,6 +43,7 @@ export async function bindIssue(
   const current = await currentRun(issue.anchor, issue.otherAnchors);
   const run = current ? await store.trackedRuns.get(current) : undefined;
   if (run?.tracked) return { kind: 'join', issue, runId: run.runId };
+  if (claim) await takeIssueStart(store, issue.anchor, claim);
   // Before the run exists, so that a comment on the issue finds the run even if the link written
   // after the run is stored never happens (a crash in between): the thread's run is the issue's.
   await store.settings.set(anchorAliasKey(issue.anchor), trigger.anchor);
