@@ -61,8 +61,6 @@ interface Settlement {
   effects: TriggerEffects;
   /** Another anchor to make the run's current one once the trigger is finished (an issue the run is bound to). */
   alsoLink?: string;
-  /** A place to add to the run once the trigger is finished (a thread that joined an issue's run). */
-  addPlace?: string;
 }
 
 const settle = (outcome: TriggerOutcome, effects: TriggerEffects = {}): Settlement => ({ outcome, effects });
@@ -112,7 +110,6 @@ export class IntakeWorker {
       if (settlement && (await this.finish(trigger, settlement.outcome, settlement.effects))) {
         const runId = settlement.outcome.runId;
         if (settlement.alsoLink && runId) await store.anchors.link(settlement.alsoLink, runId, clock.now());
-        if (settlement.addPlace && runId) await store.trackedRuns.addDestination(runId, settlement.addPlace, clock.now());
         for (const anchor of starting) await releaseIssueStart(store, anchor, trigger.key);
       }
       return true;
@@ -187,9 +184,12 @@ export class IntakeWorker {
       const joined = await this.sendFollowup(trigger, binding.runId, payload.prompt, payload.reference);
       const owed = [...(joined.effects.owed ?? []), joinedNotice(trigger, binding.issue, binding.runId)];
       const done = joined.outcome.state === 'done';
+      // The thread becomes one of the run's places (the tracker announces the run's next states there
+      // too) before the trigger is finished: a finished trigger is never worked again, so a crash right
+      // after the finish must not lose the place. Adding it again on a retry changes nothing.
+      if (done) await this.deps.store.trackedRuns.addDestination(binding.runId, trigger.anchor, this.deps.clock.now());
       const effects = { ...joined.effects, ...(done && { link: { anchor: trigger.anchor, runId: binding.runId } }), owed };
-      // The thread becomes one of the run's places: the tracker announces the run's next states there too.
-      return { ...settle(joined.outcome, effects), ...(done && { addPlace: trigger.anchor }) };
+      return settle(joined.outcome, effects);
     }
     const issue = binding?.kind === 'bind' ? binding.issue : undefined;
     const optioned = applyRequestOptions(trigger, payload, resolveRoute(this.deps.routing, payload.origin));
