@@ -35,5 +35,5 @@ export function outboxListSql(options: { destination?: string; state?: string })
 
 /** The parameters of `outboxListSql`: only those given (a named parameter the statement lacks is an error in better-sqlite3). */
 export function compactParams(options: { destination?: string; state?: string }): Record<string, string> {
-  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Record<string, string>;
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
 }
