@@ -85,7 +85,8 @@ export async function agentApiEndpoint(config: AppConfig, logger: Logger): Promi
     return { baseUrl: config.agentApi.baseUrl, apiKey: config.agentApi.apiKey };
   }
   const apiKey = randomBytes(16).toString('hex');
-  const emulator = await startEmulator({ apiKey, port: 0, host: '127.0.0.1' });
+  // Personal keys can be tried against it too (issue 20): it is a simulation bound to 127.0.0.1.
+  const emulator = await startEmulator({ apiKey, port: 0, host: '127.0.0.1', acceptAnyKey: true });
   logger.warn(
     { emulator: emulator.baseUrl },
     'AGENT_API_BASE_URL is not set: using the BUILT-IN RUN-API EMULATOR — runs are simulated, no agent does real work. ' +

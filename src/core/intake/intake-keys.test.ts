@@ -58,7 +58,7 @@ afterEach(async () => {
 function keys(aliceRuns: AgentRuns): RunKeys {
   return {
     choose: (requester) => Promise.resolve(requester?.id === ALICE ? { kind: 'use', runs: aliceRuns, keyOwner: ALICE } : { kind: 'use', runs: service }),
-    forOwner: () => Promise.resolve(undefined),
+    forOwner: (person) => Promise.resolve(person === ALICE ? aliceRuns : undefined),
     used: (person) => {
       used.push(person);
       return Promise.resolve();
@@ -150,5 +150,39 @@ describe('the intake worker under a person’s key', () => {
     await clock.advance(60 * 60_000);
     expect(await worker().drain()).toBe(0);
     expect(await owed()).toHaveLength(said.length + 1);
+  });
+
+  it('a cancel from the console admin (no person) uses the key that created the run, which alone can see it', async () => {
+    await intake.submit(start('Ev3'));
+    await worker().drain();
+    const [run] = runs();
+    const runId = run?.run_id ?? '';
+    expect((await store.trackedRuns.get(runId))?.keyOwner).toBe(ALICE);
+    await intake.submit({
+      kind: 'cancel',
+      key: 'console:cancel:1',
+      source: 'console',
+      anchor: ANCHOR,
+      payload: { runId, requester: { platform: 'console', id: 'console-admin', name: 'the console admin' } },
+    });
+    await worker().drain();
+    expect(await store.triggers.getByKey('console:cancel:1')).toMatchObject({ state: 'done', runId });
+    expect(emulator.engine.list({}).runs.find((found) => found.run_id === runId)?.state).toBe('CANCELLED');
+  });
+
+  it('a cancel from someone else keeps their own key: the run stays, and they are told it belongs to another key', async () => {
+    await intake.submit(start('Ev4'));
+    await worker().drain();
+    const runId = runs()[0]?.run_id ?? '';
+    await intake.submit({
+      kind: 'cancel',
+      key: 'slack:cancel:bob',
+      source: 'slack',
+      anchor: ANCHOR,
+      payload: { runId, requester: { platform: 'slack', id: 'U0BOB', name: '<@U0BOB>' } },
+    });
+    await worker().drain();
+    expect(await store.triggers.getByKey('slack:cancel:bob')).toMatchObject({ state: 'failed', lastError: 'run not visible to this key' });
+    expect(emulator.engine.list({}).runs.find((found) => found.run_id === runId)?.state).not.toBe('CANCELLED');
   });
 });

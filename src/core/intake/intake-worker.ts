@@ -377,7 +377,7 @@ export class IntakeWorker {
     const payload = trigger.payload;
     const runId = payload.runId ?? (await this.currentRun(trigger.anchor, payload.otherAnchors));
     if (!runId) return settle({ state: 'ignored', error: 'no run at this anchor' }, { owed: [notice(trigger, 'nothing', 'There is no run here to stop.')] });
-    const choice = await this.keys.choose(payload.requester);
+    const choice = await this.cancelKey(payload.requester, runId);
     if (choice.kind === 'refused') return this.noKey(trigger, 'cancel');
     const who = requesterName(payload.requester);
     // Written before the call so the tracker's CANCELLED announcement can say who it was.
@@ -411,6 +411,20 @@ export class IntakeWorker {
       ? stoppingMessages(trigger, run, who, payload.reference)
       : [notice(trigger, 'cancelling', `Stopping the run ${runId}${who ? ` (requested by ${who})` : ''}.`)];
     return settle({ state: 'done', runId }, { owed });
+  }
+
+  /**
+   * The key a cancel uses: the asker's, as `people.attribution` says. A cancel no person asked for (the
+   * console's admin token) is the operator's and uses the key that created the run, since the run API
+   * may show a run only to that key; the console has already decided the admin may cancel it.
+   */
+  private async cancelKey(requester: Requester | undefined, runId: string): Promise<KeyChoice> {
+    if (requester === undefined || requester.platform === 'console') {
+      const owner = (await this.deps.store.trackedRuns.get(runId))?.keyOwner;
+      const runs = owner === undefined ? undefined : await this.keys.forOwner(owner);
+      if (runs && owner !== undefined) return { kind: 'use', runs, keyOwner: owner };
+    }
+    return this.keys.choose(requester);
   }
 
   /**
