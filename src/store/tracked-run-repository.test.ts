@@ -43,6 +43,19 @@ describeEachStore((adapter) => {
     });
   });
 
+  describe('runs.getMany', () => {
+    it('reads the runs that exist among the ids in one call, tracked or not, each as get reads it', async () => {
+      await store.trackedRuns.insert(aRun('r1'), 100);
+      await store.trackedRuns.insert(aRun('r2', { keyOwner: 'U_ANN' }), 100);
+      await store.trackedRuns.insert(aRun('r3'), 100);
+      await store.trackedRuns.recordTransition('r3', 0, seen('SUCCEEDED', false), [], 200);
+      const found = await store.trackedRuns.getMany(['r3', 'nope', 'r1', 'r2', "r1' OR 1=1 --"]);
+      expect(found.map((run) => run.runId).sort()).toEqual(['r1', 'r2', 'r3']);
+      for (const run of found) expect(run).toEqual(await store.trackedRuns.get(run.runId));
+      expect(await store.trackedRuns.getMany([])).toEqual([]);
+    });
+  });
+
   describe('runs.keyOwner and listActiveKeyOwners', () => {
     it('keeps whose key created a run, and lists each owner of a tracked run once', async () => {
       await store.trackedRuns.insert(aRun('r_service'), 100);

@@ -53,6 +53,7 @@ const OLDEST_SEEN_FIRST = 'ORDER BY last_seen_at ASC NULLS FIRST, run_id';
 
 export class SqliteTrackedRunRepository implements TrackedRunRepository {
   private readonly byId;
+  private readonly byIds;
   private readonly countRows;
   private readonly pageFirst;
   private readonly byAnchorPrefix;
@@ -75,6 +76,7 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
     private readonly outbox: SqliteOutboxRepository,
   ) {
     this.byId = db.prepare<[string], Row>('SELECT * FROM tracked_runs WHERE run_id = ?');
+    this.byIds = db.prepare<[string], Row>('SELECT * FROM tracked_runs WHERE run_id IN (SELECT value FROM json_each(?))');
     this.countRows = db.prepare<[], number>('SELECT COUNT(*) FROM tracked_runs WHERE tracked = 1').pluck();
     this.pageFirst = db.prepare<{ limit: number }, Row>('SELECT * FROM tracked_runs WHERE tracked = 1 ORDER BY run_id LIMIT @limit');
     this.byAnchorPrefix = db.prepare<{ pattern: string; limit: number }, Row>(
@@ -182,6 +184,11 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
   async get(runId: string): Promise<TrackedRun | undefined> {
     const row = this.byId.get(runId);
     return row ? toTrackedRun(row) : undefined;
+  }
+
+  async getMany(runIds: readonly string[]): Promise<TrackedRun[]> {
+    if (runIds.length === 0) return [];
+    return this.byIds.all(JSON.stringify(runIds)).map(toTrackedRun);
   }
 
   async countTracked(): Promise<number> {

@@ -228,6 +228,8 @@ export interface TriggerRepository {
 export interface TrackedRunRepository {
   /** The run with this id, tracked or not. */
   get(runId: string): Promise<TrackedRun | undefined>;
+  /** The runs with these ids that exist, tracked or not, in one statement (the tracker reads a listed page at once). */
+  getMany(runIds: readonly string[]): Promise<TrackedRun[]>;
   /** Number of runs still tracked. */
   countTracked(): Promise<number>;
   /** Tracked runs page by page in run id order (for the tracker and benchmarks). */

@@ -172,9 +172,11 @@ export class Tracker {
         return;
       }
       if (scope.person !== undefined) this.keys.worked(scope.person);
+      // One read for the page, not one per run: on PostgreSQL each is a round trip.
+      const known = new Map((await this.store.trackedRuns.getMany(page.runs.map((item) => item.run_id))).map((run) => [run.runId, run]));
       for (const item of page.runs) {
         if (!resumed) scan.top = later(scan.top, item.updated_at);
-        const stored = await this.store.trackedRuns.get(item.run_id);
+        const stored = known.get(item.run_id);
         if (stored?.tracked) await this.observe(pass, stored, item);
       }
       await this.flushSeen(pass);

@@ -106,3 +106,7 @@ export async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient
 export class Rollback<T> {
   constructor(readonly value: T) {}
 }
+
+/** Strings bound inside an array: `bindable` as for a single value (U+0000 → U+FFFD), nulls kept. */
+export const texts = (values: ReadonlyArray<string | null | undefined>): Array<string | null> =>
+  values.map((value) => (value == null ? null : (bindable(value) as string)));

@@ -3,7 +3,8 @@ import type { NewOutboxRow, NewTrackedRun, RunObservation, TrackedRun, TrackedRu
 import { toFlag, toJson } from '../sql.js';
 import { toTrackedRun } from '../tracked-run-repository.js';
 import type { PostgresOutboxRepository } from './outbox-repository.js';
-import { changes, Rollback, rows, row, run, transaction, type Queryable } from './pg-sql.js';
+import { changes, rows, row, run, texts, transaction, type Queryable } from './pg-sql.js';
+import { CHANGES_CHANNEL } from './change-listener.js';
 
 type Row = Parameters<typeof toTrackedRun>[0];
 
@@ -22,6 +23,39 @@ ON CONFLICT (run_id) DO NOTHING`;
 const OBSERVED_STATE_SQL = `
 INSERT INTO run_states (run_id, transition, state, server_updated_at, observed_at)
 VALUES (@runId, @transition, @state, @serverUpdatedAt, @now) ON CONFLICT DO NOTHING`;
+
+/**
+ * A transition in ONE statement (atomic without BEGIN and COMMIT, one round trip — the tracker makes
+ * one per changed run): the compare-and-set on the run's transition number, its observed state, the
+ * rows it owes in order, and one wake-up of the outbox; nothing of it when another writer moved first.
+ */
+const RECORD_TRANSITION_SQL = `
+WITH moved AS (
+  UPDATE tracked_runs
+  SET state = @state::text, server_updated_at = @serverUpdatedAt::text, session_link = @sessionLink::text, tracked = @tracked::integer,
+      transition = transition + 1, last_seen_at = @now::bigint, updated_at = @now::bigint
+  WHERE run_id = @runId::text AND transition = @expected::integer
+  RETURNING run_id, transition
+),
+observed AS (
+  INSERT INTO run_states (run_id, transition, state, server_updated_at, observed_at)
+  SELECT run_id, transition, @state::text, @serverUpdatedAt::text, @now::bigint FROM moved
+  ON CONFLICT DO NOTHING
+),
+owed AS (
+  INSERT INTO outbox (key, destination, kind, payload, state, attempts, next_attempt_at, created_at)
+  SELECT o.key, o.destination, o.kind, o.payload, 'pending', 0, @now::bigint, @now::bigint
+  FROM unnest(@owedKeys::text[], @owedDestinations::text[], @owedKinds::text[], @owedPayloads::text[])
+    WITH ORDINALITY AS o(key, destination, kind, payload, position)
+  WHERE EXISTS (SELECT 1 FROM moved)
+  ORDER BY o.position
+  ON CONFLICT (key) DO NOTHING
+  RETURNING 1
+),
+woken AS (
+  SELECT pg_notify('${CHANGES_CHANNEL}', 'outbox') FROM (SELECT 1 FROM owed LIMIT 1) AS one
+)
+SELECT (SELECT count(*) FROM moved) AS moved, (SELECT count(*) FROM woken) AS woken`;
 
 export class PostgresTrackedRunRepository implements TrackedRunRepository {
   constructor(
@@ -58,6 +92,11 @@ export class PostgresTrackedRunRepository implements TrackedRunRepository {
   async get(runId: string): Promise<TrackedRun | undefined> {
     const found = await row<Row>(this.pool, 'SELECT * FROM tracked_runs WHERE run_id = @runId', { runId });
     return found ? toTrackedRun(found) : undefined;
+  }
+
+  async getMany(runIds: readonly string[]): Promise<TrackedRun[]> {
+    if (runIds.length === 0) return [];
+    return (await rows<Row>(this.pool, 'SELECT * FROM tracked_runs WHERE run_id = ANY(@runIds::text[])', { runIds: [...runIds] })).map(toTrackedRun);
   }
 
   async countTracked(): Promise<number> {
@@ -125,34 +164,20 @@ export class PostgresTrackedRunRepository implements TrackedRunRepository {
   }
 
   async recordTransition(runId: string, expectedTransition: number, observation: RunObservation, owed: NewOutboxRow[], now: number): Promise<boolean> {
-    return transaction(this.pool, async (client) => {
-      const changed = await changes(
-        client,
-        `UPDATE tracked_runs
-         SET state = @state, server_updated_at = @serverUpdatedAt, session_link = @sessionLink, tracked = @tracked,
-             transition = transition + 1, last_seen_at = @now, updated_at = @now
-         WHERE run_id = @runId AND transition = @expected`,
-        {
-          runId,
-          expected: expectedTransition,
-          state: observation.state,
-          serverUpdatedAt: observation.serverUpdatedAt,
-          sessionLink: observation.sessionLink,
-          tracked: toFlag(observation.tracked),
-          now,
-        },
-      );
-      if (changed === 0) return new Rollback(false);
-      await run(client, OBSERVED_STATE_SQL, {
-        runId,
-        transition: expectedTransition + 1,
-        state: observation.state,
-        serverUpdatedAt: observation.serverUpdatedAt,
-        now,
-      });
-      await this.outbox.addWithin(client, owed, now);
-      return true;
+    const found = await row<{ moved: number }>(this.pool, RECORD_TRANSITION_SQL, {
+      runId,
+      expected: expectedTransition,
+      state: observation.state,
+      serverUpdatedAt: observation.serverUpdatedAt,
+      sessionLink: observation.sessionLink,
+      tracked: toFlag(observation.tracked),
+      now,
+      owedKeys: texts(owed.map((item) => item.key)),
+      owedDestinations: texts(owed.map((item) => item.destination)),
+      owedKinds: texts(owed.map((item) => item.kind)),
+      owedPayloads: texts(owed.map((item) => toJson(item.payload))),
     });
+    return Number(found?.moved ?? 0) > 0;
   }
 
   async touch(runIds: readonly string[], now: number): Promise<void> {

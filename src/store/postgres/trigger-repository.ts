@@ -17,7 +17,7 @@ import type { PostgresAnchorRepository } from './anchor-repository.js';
 import { CHANGES_CHANNEL } from './change-listener.js';
 import type { PostgresEventKeyRepository } from './event-key-repository.js';
 import type { PostgresOutboxRepository } from './outbox-repository.js';
-import { bindable, changes, row, rows, run } from './pg-sql.js';
+import { bindable, changes, row, rows, run, texts } from './pg-sql.js';
 import type { PostgresTrackedRunRepository } from './tracked-run-repository.js';
 
 type Row = Parameters<typeof toTrigger>[0];
@@ -62,10 +62,6 @@ RETURNING *`;
 /** See `noteGrowth`. */
 const ANALYZE_AFTER_ROWS = 500;
 const ANALYZE_EVERY_MS = 5_000;
-
-/** Strings bound inside an array: `bindable` as for a single value (U+0000 → U+FFFD), nulls kept. */
-const texts = (values: ReadonlyArray<string | null | undefined>): Array<string | null> =>
-  values.map((value) => (value == null ? null : (bindable(value) as string)));
 
 /** Held: `owner` claimed the trigger and nobody has claimed it since. */
 const HELD = `id = @id AND state = 'working' AND lease_owner = @owner`;
