@@ -235,6 +235,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       wakeIntake: () => loops.wakeIntake(),
       lastTick: trackerWatch.lastTick,
       ...(slack && { names: displayNames(slack, clock) }),
+      ...(slack?.teamId && { workspace: slack.teamId }),
     });
     const http = await listen(createHttpServer({ routes: [...routes, ...webConsole.routes], metrics, logger }), config.http.port, config.http.host);
     shutdown.add('http', () => http.close());

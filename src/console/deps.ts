@@ -42,6 +42,11 @@ export interface ConsoleDeps {
   keys?: { people: PersonKeys; check(apiKey: string): Promise<KeyCheck> };
   /** Slack people's names by user id (who asked for a run); absent when Slack is off. */
   names?: DisplayNames;
+  /**
+   * The Slack workspace (team id) of the bot token, read with `auth.test` at start: Sign in with Slack
+   * admits only people of this workspace. Absent when Slack is off — the workspace is then not checked.
+   */
+  workspace?: string;
 }
 
 /**

@@ -83,7 +83,12 @@ export function consoleRoutes(access: Exclude<ConsoleAccess, { mode: 'off' }>, d
     oneTimeLink: access.mode === 'one-time link',
     slack: access.slack !== undefined,
   };
-  const slackSignIn = access.slack && { ...signIn, oidc: new SlackOidc(access.slack), logger: deps.logger };
+  const slackSignIn = access.slack && {
+    ...signIn,
+    oidc: new SlackOidc(access.slack),
+    logger: deps.logger,
+    ...(deps.workspace && { workspace: deps.workspace }),
+  };
   const sessionOf = (req: IncomingMessage) => auth.readSession(readCookies(req).get(SESSION_COOKIE), deps.clock.now());
   const viewerOf = (req: IncomingMessage): Viewer | undefined => {
     const session = sessionOf(req);

@@ -117,7 +117,7 @@ export class SlackOidc {
     const team = claims[TEAM_ID_CLAIM];
     const name =
       [claims['name'], claims['given_name'], personId].find((value): value is string => typeof value === 'string' && value.trim() !== '') ?? personId;
-    return { personId, teamId: typeof team === 'string' ? team : undefined, name: name.trim() };
+    return { personId, teamId: typeof team === 'string' && team !== '' ? team : undefined, name: name.trim() };
   }
 }
 

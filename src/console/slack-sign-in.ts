@@ -21,6 +21,8 @@ export const PENDING_COOKIE = 'agent_bridge_console_oidc';
 export interface SlackSignInDeps extends SignInDeps {
   oidc: SlackOidc;
   logger: Logger;
+  /** The bot token's workspace (team id): anyone signed in by Slack from another workspace is refused. Absent: not checked. */
+  workspace?: string;
 }
 
 function refusedPage(deps: SlackSignInDeps, res: ServerResponse, status: number, next: string, why: string): void {
@@ -78,6 +80,14 @@ export async function finishSlackSignIn(deps: SlackSignInDeps, req: IncomingMess
   }
   try {
     const person = await deps.oidc.finish(query, pending);
+    // Slack signs in people of any workspace where the app is installed or distributed: only ours may open the console.
+    if (deps.workspace !== undefined && person.teamId !== deps.workspace) {
+      return refuse(
+        403,
+        `Your Slack account is in another workspace (${person.teamId ?? 'none named'}); this console is for workspace ${deps.workspace} only.`,
+        `the id_token's workspace ${person.teamId ?? '(none)'} is not ${deps.workspace}`,
+      );
+    }
     deps.logger.info({ person: person.personId, team: person.teamId }, 'signed in to the console with Slack');
     signedIn(deps, res, undefined, pending.next, { id: person.personId, name: person.name }, [PENDING_COOKIE]);
   } catch (error) {

@@ -31,6 +31,8 @@ export interface SlackIntegration {
   userByEmail(email: string): Promise<string | undefined>;
   /** A Slack user's display name (`users.info`), for the console. */
   displayName(user: string): Promise<string | undefined>;
+  /** The bot token's workspace (team id from `auth.test` at start), when Slack named it. */
+  teamId: string | undefined;
 }
 
 /** Builds the Slack integration: Bolt on our route (HTTP) or a WebSocket (Socket Mode), the notifier, context and access. */
@@ -103,5 +105,6 @@ export async function startSlack(config: SlackConfig, intake: IntakeService, sto
     access,
     userByEmail: (email) => slackUserByEmail(slack.client, email),
     displayName: (user) => slackDisplayName(slack.client, user),
+    teamId: slack.teamId,
   };
 }

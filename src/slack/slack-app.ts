@@ -40,6 +40,8 @@ export interface SlackApp {
   client: WebClient;
   botUserId: string;
   botId: string | undefined;
+  /** The workspace the bot token belongs to (`auth.test`'s team_id): Sign in with Slack admits only its people. */
+  teamId: string | undefined;
   /** Takes the Slack secrets out of text that came from Slack (error strings may quote a token back). */
   scrub: (text: string) => string;
 }
@@ -60,7 +62,7 @@ export async function createSlackApp(options: SlackAppOptions): Promise<SlackApp
   const scrub = secretScrubber([options.botToken, transport.kind === 'http' ? transport.signingSecret : transport.appToken]);
   const webApiLogger = boltLogger(options.logger.child({ component: 'slack-web-api' }), scrub);
   const client = new WebClient(options.botToken, webClientOptions(options.apiUrl, webApiLogger));
-  let identity: { user_id?: string; bot_id?: string };
+  let identity: { user_id?: string; bot_id?: string; team_id?: string };
   try {
     identity = await client.auth.test();
   } catch (error) {
@@ -125,5 +127,13 @@ export async function createSlackApp(options: SlackAppOptions): Promise<SlackApp
     settings: options.settings,
     openModal: (triggerId, view) => modalClient.views.open({ trigger_id: triggerId, view }),
   });
-  return { app, receiver: receiver instanceof HTTPReceiver ? receiver : undefined, client, botUserId: identity.user_id, botId: identity.bot_id, scrub };
+  return {
+    app,
+    receiver: receiver instanceof HTTPReceiver ? receiver : undefined,
+    client,
+    botUserId: identity.user_id,
+    botId: identity.bot_id,
+    teamId: identity.team_id,
+    scrub,
+  };
 }

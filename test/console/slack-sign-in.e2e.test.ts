@@ -250,6 +250,11 @@ describe('Sign in with Slack', () => {
     expect(page).not.toContain('<img src=x');
   });
 
+  it('does not check the workspace when Slack is off (no bot token names ours)', async () => {
+    const { cookie } = await signIn({ userId: 'U0ELSE0005', teamId: 'T0ELSEWHERE', name: 'From another workspace' });
+    expect(cookie).not.toBe('');
+  });
+
   it('does not take a session cookie whose person or admin flag was edited', async () => {
     const { cookie } = await signIn(BOB);
     const [name, value] = cookie.split('=') as [string, string];

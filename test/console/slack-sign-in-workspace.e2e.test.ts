@@ -1,0 +1,97 @@
+/**
+ * Sign in with Slack admits only people of our own workspace: with Slack on, the bot token's
+ * `auth.test` (the fake Slack Web API) names the workspace at start, and an id_token from the fake
+ * OpenID provider naming another workspace (`https://slack.com/team_id`) — or none — is refused with
+ * the "Sign in with Slack failed" page and no session, while someone of our workspace signs in.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import type { RunningService } from '../../src/main.js';
+import { CapturingLogger } from '../core/capturing-logger.js';
+import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
+import { freePort, startFakeOidcProvider, type FakeOidcProvider, type ProviderUser } from '../fakes/oidc-provider.js';
+import { startBridge } from '../helpers/start-bridge.js';
+
+const CLIENT_ID = '1234567890.1122334455';
+const CLIENT_SECRET = 'slack-client-secret-workspace-0123456789';
+const BOT_TOKEN = 'xoxb-0000-1111-workspace-check';
+const OUR_TEAM = 'T0OURTEAM1';
+const OURS: ProviderUser = { userId: 'U0OURS0001', teamId: OUR_TEAM, name: 'Ada of ours' };
+const STRANGER: ProviderUser = { userId: 'U0ELSE0002', teamId: 'T0ELSEWHERE', name: 'Mallory elsewhere' };
+
+let provider: FakeOidcProvider;
+let slack: FakeSlackApi;
+let emulator: RunningEmulator;
+let service: RunningService;
+const logger = new CapturingLogger();
+
+beforeAll(async () => {
+  provider = await startFakeOidcProvider({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
+  slack = await startFakeSlackApi({ token: BOT_TOKEN, teamId: OUR_TEAM });
+  emulator = await startEmulator({ apiKey: 'service-key', port: 0, manual: true });
+  const port = await freePort();
+  ({ service } = await startBridge({
+    agentApi: { baseUrl: emulator.baseUrl, apiKey: 'service-key' },
+    env: {
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: 'workspace-signing-secret-0123456789',
+      SLACK_API_URL: slack.url,
+      SLACK_CLIENT_ID: CLIENT_ID,
+      SLACK_CLIENT_SECRET: CLIENT_SECRET,
+      SLACK_OIDC_ISSUER: provider.issuer,
+    },
+    logger,
+  }));
+});
+afterAll(async () => {
+  await service?.stop();
+  await emulator?.close();
+  await slack?.close();
+  await provider?.close();
+});
+
+const get = (url: string, cookie = '') => fetch(url.startsWith('http') ? url : `${service.url}${url}`, { redirect: 'manual', headers: { cookie } });
+const cookiesOf = (response: Response) => response.headers.getSetCookie().map((line) => line.split(';')[0] ?? '');
+const sessionCookieOf = (response: Response) => cookiesOf(response).find((line) => /^agent_bridge_console=./.test(line));
+
+/** The whole sign-in as a browser does it, up to the callback's answer. */
+async function signInAs(user: ProviderUser): Promise<Response> {
+  provider.signInAs(user);
+  const start = await get('/console/auth/slack?next=%2Fconsole%2Fruns');
+  expect(start.status).toBe(303);
+  const authorize = await get(start.headers.get('location') ?? '');
+  expect(authorize.status).toBe(302);
+  return get(authorize.headers.get('location') ?? '', cookiesOf(start).join('; '));
+}
+
+describe('Sign in with Slack and the workspace', () => {
+  it('read the workspace from the bot token’s auth.test at start', () => {
+    expect(slack.callsTo('auth.test').length).toBeGreaterThan(0);
+  });
+
+  it('admits someone of our workspace', async () => {
+    const done = await signInAs(OURS);
+    expect(done.status).toBe(303);
+    expect(done.headers.get('location')).toBe('/console/runs');
+    expect((await get('/console/runs', sessionCookieOf(done))).status).toBe(200);
+  });
+
+  it.each([
+    ['another workspace', STRANGER, 'T0ELSEWHERE'],
+    ['no workspace at all', { ...STRANGER, teamId: '' }, 'none named'],
+  ])('refuses an id_token from %s with a page and no session', async (_what, user, named) => {
+    const done = await signInAs(user);
+    expect(done.status).toBe(403);
+    expect(sessionCookieOf(done)).toBeUndefined();
+    const page = await done.text();
+    expect(page).toContain('Sign in with Slack failed');
+    expect(page).toContain('You are not signed in.');
+    expect(page).toContain(named);
+    expect(page).toContain(OUR_TEAM);
+    // Without a session the console sends them to the sign-in page.
+    expect((await get('/console/runs', cookiesOf(done).join('; '))).headers.get('location')).toMatch(/^\/console\/sign-in/);
+    expect(logger.lines.some((line) => line.msg === 'Sign in with Slack refused' && String(line.fields['reason']).includes(OUR_TEAM))).toBe(true);
+  });
+});
