@@ -38,6 +38,23 @@ describeEachStore((adapter) => {
       expect(await store.outbox.getByKey('nope')).toBeUndefined();
       expect(await store.outbox.counts()).toEqual({ pending: 3, sending: 0, sent: 0, failed: 0 });
     });
+
+    it('keeps the order given in one call (ids and delivery follow it) and the first of a key given twice', async () => {
+      const keys = ['z', 'y', 'x', 'w', 'v', 'u', 't', 's'];
+      const added = [...keys.map((key) => anOutboxRow(key, 'D')), anOutboxRow('y', 'D', { text: 'second y' })];
+      expect(await store.outbox.add(added, 100)).toBe(keys.length);
+      const listed = await store.outbox.list({ destination: 'D' });
+      expect([...listed].sort((a, b) => a.id - b.id).map((item) => item.key)).toEqual(keys);
+      expect((await store.outbox.getByKey('y'))?.payload).toEqual({ text: 'y' });
+      const claimed: string[] = [];
+      for (let index = 0; index < keys.length; index++) {
+        const row = await store.outbox.claimNext('w1', 200, LEASE);
+        if (!row) break;
+        claimed.push(row.key);
+        await store.outbox.markSent(row.id, 'w1', null, 200);
+      }
+      expect(claimed).toEqual(keys);
+    });
   });
 
   describe('outbox.claimNext', () => {

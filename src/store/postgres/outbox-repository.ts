@@ -3,7 +3,7 @@ import { OUTBOX_STATES, processOfOwner, type NewOutboxRow, type OutboxRepository
 import { toOutboxRow } from '../outbox-repository.js';
 import { holderGone } from '../process-statements.js';
 import { compactParams, countStates, outboxListSql, toJson } from '../sql.js';
-import { changes, row, rows, run, transaction, type Queryable } from './pg-sql.js';
+import { changes, row, rows, run, texts } from './pg-sql.js';
 import { CHANGES_CHANNEL } from './change-listener.js';
 
 type Row = Parameters<typeof toOutboxRow>[0];
@@ -39,27 +39,39 @@ RETURNING *`;
 const HELD = `id = @id AND state = 'sending' AND lease_owner = @owner`;
 const RELEASED = 'lease_owner = NULL, lease_process = NULL, lease_until = NULL';
 
+/**
+ * Rows in ONE statement, in the order given (ids follow it, and so does delivery per destination), with
+ * one wake-up of every replica if any row was new: atomic without BEGIN and COMMIT, one round trip
+ * however many rows.
+ */
 const INSERT_SQL = `
-INSERT INTO outbox (key, destination, kind, payload, state, attempts, next_attempt_at, created_at)
-VALUES (@key, @destination, @kind, @payload, 'pending', 0, @now, @now)
-ON CONFLICT (key) DO NOTHING`;
+WITH owed AS (
+  INSERT INTO outbox (key, destination, kind, payload, state, attempts, next_attempt_at, created_at)
+  SELECT o.key, o.destination, o.kind, o.payload, 'pending', 0, @now::bigint, @now::bigint
+  FROM unnest(@keys::text[], @destinations::text[], @kinds::text[], @payloads::text[])
+    WITH ORDINALITY AS o(key, destination, kind, payload, position)
+  ORDER BY o.position
+  ON CONFLICT (key) DO NOTHING
+  RETURNING 1
+),
+woken AS (
+  SELECT pg_notify('${CHANGES_CHANNEL}', 'outbox') FROM (SELECT 1 FROM owed LIMIT 1) AS one
+)
+SELECT (SELECT count(*) FROM owed) AS inserted, (SELECT count(*) FROM woken) AS woken`;
 
 export class PostgresOutboxRepository implements OutboxRepository {
   constructor(private readonly pool: pg.Pool) {}
 
-  /** Inserts rows inside the caller's transaction (and wakes every replica on commit); returns how many were new. */
-  async addWithin(client: Queryable, rows: readonly NewOutboxRow[], now: number): Promise<number> {
-    let inserted = 0;
-    for (const item of rows) {
-      inserted += await changes(client, INSERT_SQL, { key: item.key, destination: item.destination, kind: item.kind, payload: toJson(item.payload), now });
-    }
-    if (inserted > 0) await client.query(`SELECT pg_notify('${CHANGES_CHANNEL}', 'outbox')`);
-    return inserted;
-  }
-
   async add(rows: readonly NewOutboxRow[], now: number): Promise<number> {
     if (rows.length === 0) return 0;
-    return transaction(this.pool, (client) => this.addWithin(client, rows, now));
+    const found = await row<{ inserted: number }>(this.pool, INSERT_SQL, {
+      keys: texts(rows.map((item) => item.key)),
+      destinations: texts(rows.map((item) => item.destination)),
+      kinds: texts(rows.map((item) => item.kind)),
+      payloads: texts(rows.map((item) => toJson(item.payload))),
+      now,
+    });
+    return Number(found?.inserted ?? 0);
   }
 
   async claimNext(owner: string, now: number, leaseMs: number): Promise<OutboxRow | undefined> {

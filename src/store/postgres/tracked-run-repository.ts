@@ -3,7 +3,7 @@ import type { NewOutboxRow, NewTrackedRun, RunObservation, TrackedRun, TrackedRu
 import { toFlag, toJson } from '../sql.js';
 import { toTrackedRun } from '../tracked-run-repository.js';
 import type { PostgresOutboxRepository } from './outbox-repository.js';
-import { changes, rows, row, run, texts, transaction, type Queryable } from './pg-sql.js';
+import { changes, rows, row, run, texts } from './pg-sql.js';
 import { CHANGES_CHANNEL } from './change-listener.js';
 
 type Row = Parameters<typeof toTrackedRun>[0];
@@ -11,18 +11,26 @@ type Row = Parameters<typeof toTrackedRun>[0];
 /** Oldest seen first; never seen before all (PostgreSQL sorts NULLs last unless told). */
 const OLDEST_SEEN_FIRST = 'ORDER BY last_seen_at ASC NULLS FIRST, run_id';
 
+/**
+ * A new run and its first observed state (transition 0) in ONE statement: atomic without BEGIN and
+ * COMMIT, so one round trip instead of four. Nothing when the run is already stored.
+ */
 const INSERT_SQL = `
-INSERT INTO tracked_runs (run_id, anchor, source, title, route, destinations, trigger_key, state,
-                          server_updated_at, session_link, key_owner, transition, tracked, last_seen_at,
-                          created_at, updated_at)
-VALUES (@runId, @anchor, @source, @title, @route, @destinations, @triggerKey, @state,
-        @serverUpdatedAt, @sessionLink, @keyOwner, 0, 1, NULL, @now, @now)
-ON CONFLICT (run_id) DO NOTHING`;
-
-/** Each observed state (migration 6), written with the change that observed it. */
-const OBSERVED_STATE_SQL = `
-INSERT INTO run_states (run_id, transition, state, server_updated_at, observed_at)
-VALUES (@runId, @transition, @state, @serverUpdatedAt, @now) ON CONFLICT DO NOTHING`;
+WITH inserted AS (
+  INSERT INTO tracked_runs (run_id, anchor, source, title, route, destinations, trigger_key, state,
+                            server_updated_at, session_link, key_owner, transition, tracked, last_seen_at,
+                            created_at, updated_at)
+  VALUES (@runId::text, @anchor::text, @source::text, @title::text, @route::text, @destinations::text, @triggerKey::text, @state::text,
+          @serverUpdatedAt::text, @sessionLink::text, @keyOwner::text, 0, 1, NULL, @now::bigint, @now::bigint)
+  ON CONFLICT (run_id) DO NOTHING
+  RETURNING run_id, state, server_updated_at
+),
+observed AS (
+  INSERT INTO run_states (run_id, transition, state, server_updated_at, observed_at)
+  SELECT run_id, 0, state, server_updated_at, @now::bigint FROM inserted
+  ON CONFLICT DO NOTHING
+)
+SELECT count(*) AS inserted FROM inserted`;
 
 /**
  * A transition in ONE statement (atomic without BEGIN and COMMIT, one round trip — the tracker makes
@@ -62,32 +70,6 @@ export class PostgresTrackedRunRepository implements TrackedRunRepository {
     private readonly pool: pg.Pool,
     private readonly outbox: PostgresOutboxRepository,
   ) {}
-
-  /** Inserts the run inside the caller's transaction; true if it was new. */
-  async insertWithin(client: Queryable, item: NewTrackedRun, now: number): Promise<boolean> {
-    const inserted = await changes(client, INSERT_SQL, {
-      runId: item.runId,
-      anchor: item.anchor,
-      source: item.source,
-      title: item.title,
-      route: toJson(item.route),
-      destinations: toJson(item.destinations),
-      triggerKey: item.triggerKey,
-      state: item.state,
-      serverUpdatedAt: item.serverUpdatedAt,
-      sessionLink: item.sessionLink,
-      keyOwner: item.keyOwner ?? null,
-      now,
-    });
-    if (inserted > 0)
-      await run(client, OBSERVED_STATE_SQL, { runId: item.runId, transition: 0, state: item.state, serverUpdatedAt: item.serverUpdatedAt, now });
-    return inserted > 0;
-  }
-
-  /** Tracks the run again inside the caller's transaction. */
-  async retrackWithin(client: Queryable, runId: string, now: number): Promise<void> {
-    await run(client, 'UPDATE tracked_runs SET tracked = 1, updated_at = @now WHERE run_id = @runId', { runId, now });
-  }
 
   async get(runId: string): Promise<TrackedRun | undefined> {
     const found = await row<Row>(this.pool, 'SELECT * FROM tracked_runs WHERE run_id = @runId', { runId });
@@ -186,12 +168,25 @@ export class PostgresTrackedRunRepository implements TrackedRunRepository {
   }
 
   async retrack(runId: string, now: number): Promise<void> {
-    await this.retrackWithin(this.pool, runId, now);
+    await run(this.pool, 'UPDATE tracked_runs SET tracked = 1, updated_at = @now WHERE run_id = @runId', { runId, now });
   }
 
   async insert(item: NewTrackedRun, now: number): Promise<boolean> {
-    // The run and its first observed state together.
-    return transaction(this.pool, (client) => this.insertWithin(client, item, now));
+    const found = await row<{ inserted: number }>(this.pool, INSERT_SQL, {
+      runId: item.runId,
+      anchor: item.anchor,
+      source: item.source,
+      title: item.title,
+      route: toJson(item.route),
+      destinations: toJson(item.destinations),
+      triggerKey: item.triggerKey,
+      state: item.state,
+      serverUpdatedAt: item.serverUpdatedAt,
+      sessionLink: item.sessionLink,
+      keyOwner: item.keyOwner ?? null,
+      now,
+    });
+    return Number(found?.inserted ?? 0) > 0;
   }
 
   async recordWorkflowMove(runId: string, move: string, now: number): Promise<boolean> {

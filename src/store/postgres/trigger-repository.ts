@@ -70,9 +70,10 @@ const RELEASED = 'lease_owner = NULL, lease_process = NULL, lease_until = NULL';
 /**
  * `finish` in ONE statement, for the same reason as ENQUEUE_SQL: every effect happens only if the
  * guarded update ended the trigger (`FROM ended`), and a failing effect fails the whole statement,
- * so nothing changes. It writes the rows `insertWithin` (the run and its first observed state),
- * `linkWithin`, `retrackWithin` (tracked-run-repository.ts, anchor-repository.ts) and the outbox's
- * `addWithin` write: a change to those belongs here too (the store contract tests cover both paths).
+ * so nothing changes. It writes the rows `trackedRuns.insert` (the run and its first observed state),
+ * `anchors.link`, `trackedRuns.retrack` and `outbox.add` write (tracked-run-repository.ts,
+ * anchor-repository.ts, outbox-repository.ts): a change to those belongs here too (the store contract
+ * tests cover both paths).
  */
 const FINISH_SQL = `
 WITH ended AS (
