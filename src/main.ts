@@ -236,6 +236,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       lastTick: trackerWatch.lastTick,
       ...(slack && { names: displayNames(slack, clock) }),
       ...(slack?.teamId && { workspace: slack.teamId }),
+      ...(slack && { keyRemoved: (person: string) => slack.keyRemoved(person) }),
     });
     const http = await listen(createHttpServer({ routes: [...routes, ...webConsole.routes], metrics, logger }), config.http.port, config.http.host);
     shutdown.add('http', () => http.close());

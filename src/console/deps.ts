@@ -47,6 +47,8 @@ export interface ConsoleDeps {
    * admits only people of this workspace. Absent when Slack is off — the workspace is then not checked.
    */
   workspace?: string;
+  /** Tells Slack a person's key was removed, so their Home tab is republished when they have opened it; absent when Slack is off. */
+  keyRemoved?(person: string): Promise<void>;
 }
 
 /**

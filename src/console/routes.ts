@@ -99,6 +99,14 @@ export function consoleRoutes(access: Exclude<ConsoleAccess, { mode: 'off' }>, d
   /** True when the viewer may see and cancel the run: an admin, or the person who asked for it. */
   const mayOpen = async (viewer: Viewer, runId: string) => viewer.admin || (viewer.person !== undefined && (await asksFor(deps, runId, viewer.person.id)));
   const flashOf = (req: IncomingMessage) => FLASH[queryOf(req).get('flash') ?? ''];
+  /** After a key is removed, Slack republishes the person's Home tab; the key is gone either way, so a failure is only logged. */
+  const keyRemoved = async (person: string) => {
+    try {
+      await deps.keyRemoved?.(person);
+    } catch (error) {
+      deps.logger.warn({ person, err: error }, 'could not republish the Home tab after a key was removed');
+    }
+  };
 
   /** A page for signed-in people; anyone else is sent to the sign-in page and back. */
   const pageRoute = (path: string, who: Who, render: (viewer: Viewer, req: IncomingMessage) => Promise<ReturnType<typeof html> | undefined>): HttpRoute => ({
@@ -234,7 +242,10 @@ export function consoleRoutes(access: Exclude<ConsoleAccess, { mode: 'off' }>, d
       if (!deps.keys) return redirect(res, withFlash(MY_KEY_PATH, 'keys-off'));
       if (!viewer.person) return redirect(res, withFlash(MY_KEY_PATH, 'no-person'));
       const removed = await deps.keys.people.disconnect(viewer.person.id);
-      if (removed) deps.logger.info({ person: viewer.person.id }, 'personal API key disconnected in the console');
+      if (removed) {
+        deps.logger.info({ person: viewer.person.id }, 'personal API key disconnected in the console');
+        await keyRemoved(viewer.person.id);
+      }
       redirect(res, withFlash(MY_KEY_PATH, removed ? 'my-key-removed' : 'my-key-absent'));
     }),
     actionRoute('/console/keys/connect', 'admins', async (form, _viewer, res) => {
@@ -246,7 +257,9 @@ export function consoleRoutes(access: Exclude<ConsoleAccess, { mode: 'off' }>, d
     actionRoute('/console/keys/unlink', 'admins', async (form, _viewer, res) => redirect(res, withFlash('/console/keys', await unlinkPeople(deps, form)))),
     actionRoute('/console/keys/remove', 'admins', async (form, _viewer, res) => {
       if (!deps.keys) return redirect(res, withFlash('/console/keys', 'keys-off'));
-      const removed = await deps.keys.people.disconnect(form.get('person') ?? '');
+      const person = form.get('person') ?? '';
+      const removed = await deps.keys.people.disconnect(person);
+      if (removed) await keyRemoved(person);
       redirect(res, withFlash('/console/keys', removed ? 'key-removed' : 'key-absent'));
     }),
     actionRoute('/console/run/cancel', 'everyone', async (form, viewer, res) => {

@@ -18,6 +18,7 @@ import { SlackPlacesNotifier } from './places-notifier.js';
 import { UnfurlNotifier } from './unfurl.js';
 import { AssistantNotifier } from './assistant.js';
 import { slackDisplayName, slackUserByEmail } from './user-directory.js';
+import { republishHomeAfterKeyRemoved } from './home-refresh.js';
 
 /** What the Slack integration plugs into the service. */
 export interface SlackIntegration {
@@ -33,6 +34,8 @@ export interface SlackIntegration {
   displayName(user: string): Promise<string | undefined>;
   /** The bot token's workspace (team id from `auth.test` at start), when Slack named it. */
   teamId: string | undefined;
+  /** A person's key was removed outside Slack (the console): republishes their Home tab when they have opened it. */
+  keyRemoved(user: string): Promise<void>;
 }
 
 /** Builds the Slack integration: Bolt on our route (HTTP) or a WebSocket (Socket Mode), the notifier, context and access. */
@@ -106,5 +109,8 @@ export async function startSlack(config: SlackConfig, intake: IntakeService, sto
     userByEmail: (email) => slackUserByEmail(slack.client, email),
     displayName: (user) => slackDisplayName(slack.client, user),
     teamId: slack.teamId,
+    keyRemoved: async (user) => {
+      await republishHomeAfterKeyRemoved({ settings: store.settings, intake }, user, Date.now());
+    },
   };
 }

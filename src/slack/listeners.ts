@@ -29,6 +29,7 @@ import { slackFiles } from './files.js';
 import { promptsRow, readAssistantThread, withAssistantStatus, withContextRoute } from './assistant.js';
 import { assistantContextKey, assistantThreadKey, homeOpenedKey, personKeyRefusedKey } from '../core/ports/setting-keys.js';
 import { registerAnswerListeners } from './answer-listeners.js';
+import { republishHomeAfterKeyRemoved } from './home-refresh.js';
 
 export interface ListenerDeps {
   intake: IntakeService;
@@ -164,12 +165,7 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
     if (parsed.kind === 'disconnect') {
       const removed = await deps.personKeys.remove(command.user_id);
       // The Home tab says whether the key is connected: republished now for someone who looks at it.
-      if (removed && (await deps.settings.get(homeOpenedKey(command.user_id))) !== undefined) {
-        const kind = HOME_OPENED_KIND;
-        await deps.intake.owe([
-          { key: `home:${command.user_id}:key-removed:${deps.now()}`, destination: homeDestination(command.user_id), kind, payload: { kind } },
-        ]);
-      }
+      if (removed) await republishHomeAfterKeyRemoved(deps, command.user_id, deps.now());
       return say(disconnectText(removed));
     }
     if (parsed.kind === 'status') return say(statusText(await deps.trackedRuns.listTrackedByAnchorPrefix(`slack:${command.channel_id}:`, 20), deps.now()));
