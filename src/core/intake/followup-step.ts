@@ -1,0 +1,64 @@
+/**
+ * A follow-up trigger: sends the words to the anchor's (or the named) run under the asker's key — with
+ * what was said since the agent's previous turn, or gathered with the replies of its window — and
+ * acknowledges it where it was written and in the run's other places.
+ */
+import { AgentApiError } from '../ports/agent-runs.js';
+import type { OutboxMessage } from '../ports/messages.js';
+import type { NewOutboxRow, StoredTrigger, StoredTriggerOf } from '../ports/store.js';
+import { gatherFollowups, sendGathered, type GatherDeps } from './followup-batch.js';
+import { followupHeardElsewhere, notice } from './intake-messages.js';
+import { requesterOf, settle, type Settlement, type StepContext } from './step-context.js';
+
+export async function followupStep(ctx: StepContext, trigger: StoredTriggerOf<'followup'>): Promise<Settlement> {
+  const payload = trigger.payload;
+  const runId = payload.runId ?? (await ctx.currentRun(trigger.anchor, payload.otherAnchors));
+  // A reply in a thread that never had a run is conversation, not a request.
+  if (!runId)
+    return settle({ state: 'ignored', error: 'no run at this anchor' }, payload.noRunNotice ? { owed: [notice(trigger, 'no-run', payload.noRunNotice)] } : {});
+  // followups: all — the replies stored behind this one within its window go with it, as one.
+  const batch: GatherDeps = { ...ctx.deps, leaseMs: ctx.leaseMs, ...(ctx.deps.followupWindows && { windows: ctx.deps.followupWindows }) };
+  const gathered = await gatherFollowups(batch, trigger);
+  if (gathered.length > 0) return sendGathered(batch, trigger, gathered, (message) => sendFollowup(ctx, trigger, runId, message, payload.reference));
+  return sendFollowup(ctx, trigger, runId, await withFollowupContext(ctx, trigger, payload.message, payload.reference), payload.reference);
+}
+
+/** A follow-up's text with what was said since the agent's previous turn (docs/configuration.md). */
+export async function withFollowupContext(ctx: StepContext, trigger: StoredTrigger, message: string, reference: unknown): Promise<string> {
+  const enricher = ctx.deps.enrichers?.[trigger.source];
+  if (!enricher?.followupContext) return message;
+  try {
+    const context = await enricher.followupContext(trigger, reference);
+    return context ? `${message}\n\n${context}` : message;
+  } catch (error) {
+    ctx.deps.logger.warn({ err: error, trigger: trigger.key }, 'could not gather what was said since the last turn; sending the follow-up alone');
+    return message;
+  }
+}
+
+/** Sends `message` to the run under the asker's key; also how a start that joins an active run reaches it. */
+export async function sendFollowup(ctx: StepContext, trigger: StoredTrigger, runId: string, message: string, reference: unknown): Promise<Settlement> {
+  const choice = await ctx.keys.choose(requesterOf(trigger));
+  if (choice.kind === 'refused') return ctx.noKey(trigger, 'followup');
+  try {
+    await ctx.withKey(choice, 'followup', (runs) => runs.sendFollowup(runId, message));
+  } catch (error) {
+    if (error instanceof AgentApiError && error.kind === 'not_found') {
+      const hidden = await ctx.hiddenFrom(runId, choice);
+      const text = hidden ? `Your reply was not delivered: ${hidden}.` : `The run ${runId} no longer exists, so your reply was not delivered.`;
+      return settle({ state: 'failed', runId, error: hidden ? 'run not visible to this key' : 'run not found' }, { owed: [notice(trigger, 'gone', text)] });
+    }
+    throw error;
+  }
+  ctx.metrics.followupSent(trigger.source);
+  ctx.metrics.intakeLatency(ctx.deps.clock.now() - trigger.receivedAt);
+  const accepted: NewOutboxRow = {
+    key: `followup:${trigger.key}:${trigger.anchor}`,
+    destination: trigger.anchor,
+    kind: 'followup_accepted',
+    payload: { kind: 'followup_accepted', runId, ...(reference !== undefined && { reference }) } satisfies OutboxMessage,
+  };
+  const run = await ctx.deps.store.trackedRuns.get(runId);
+  const elsewhere = run ? followupHeardElsewhere(trigger, run, requesterOf(trigger)) : [];
+  return settle({ state: 'done', runId }, { retrack: runId, owed: [accepted, ...elsewhere] });
+}

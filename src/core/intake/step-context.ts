@@ -1,0 +1,124 @@
+/**
+ * What the intake worker and its steps (`start-step.ts`, `followup-step.ts`, `cancel-step.ts`) share:
+ * the worker's dependencies, how a step ends a trigger (a `Settlement`), and the few helpers every
+ * step needs — the anchor's current run, calls under the chosen key, and what to say when a key is
+ * missing or cannot see a run.
+ */
+import type { AgentRuns } from '../ports/agent-runs.js';
+import type { Clock } from '../ports/clock.js';
+import { allowEveryone, type AccessPolicy, type PromptEnricher } from '../ports/intake.js';
+import type { IssueLinker } from '../ports/issue-links.js';
+import type { Logger } from '../ports/logger.js';
+import { noMetrics, type CoreMetrics } from '../ports/metrics.js';
+import { serviceKeyOnly, type KeyChoice, type RunKeys } from '../ports/people.js';
+import { anchorAliasKey } from '../ports/setting-keys.js';
+import type { StoredTrigger, Store, TriggerEffects, TriggerOutcome } from '../ports/store.js';
+import type { Requester } from '../ports/triggers.js';
+import { keyProblemMessages } from './key-messages.js';
+import { callWithKey, type KeyedCall } from './key-step.js';
+import type { RoutingTable } from './routing.js';
+
+export interface IntakeOptions {
+  /** How long a trigger is retried while the run API fails (`intake.retry_window`). */
+  retryWindowMs: number;
+  /** Lease on a claimed trigger, renewed every third of it while work goes on. Default 30 s. */
+  leaseMs?: number;
+  baseBackoffMs?: number;
+  maxBackoffMs?: number;
+  /** How far back (on the server's clock) to look for a run a crashed attempt may have created. */
+  reconcileLookbackMs?: number;
+}
+
+export interface IntakeDeps {
+  store: Store;
+  runs: AgentRuns;
+  clock: Clock;
+  logger: Logger;
+  routing: RoutingTable;
+  owner: string;
+  options: IntakeOptions;
+  access?: AccessPolicy;
+  /** By trigger source (`slack`, `linear`, …). */
+  enrichers?: Record<string, PromptEnricher>;
+  /** By trigger source: finds the issue a start request names, to bind the run to it (`slack.link_linear_issues`). */
+  issueLinkers?: Record<string, IssueLinker>;
+  metrics?: CoreMetrics;
+  random?: () => number;
+  /** By trigger source: how long follow-ups gather before they go as one (`followup_window` with `followups: all`); 0 or absent: each alone. */
+  followupWindows?: Record<string, number>;
+  /** Whose key each start, follow-up and cancel uses (`people.attribution`); default: the service key (`runs`) for all. */
+  keys?: RunKeys;
+}
+
+/** How a step ends a trigger; undefined when it lost the lease and must leave it alone. */
+export interface Settlement {
+  outcome: TriggerOutcome;
+  effects: TriggerEffects;
+  /** Another anchor to make the run's current one once the trigger is finished (an issue the run is bound to). */
+  alsoLink?: string;
+}
+
+export const settle = (outcome: TriggerOutcome, effects: TriggerEffects = {}): Settlement => ({ outcome, effects });
+
+/** A key choice that lets the request run. */
+export type UsableKey = Extract<KeyChoice, { kind: 'use' }>;
+
+/** Who asked, whatever the trigger's kind. */
+export function requesterOf(trigger: StoredTrigger): Requester | undefined {
+  return trigger.payload.requester;
+}
+
+/** The worker's dependencies with their defaults filled in, and the helpers its steps share. */
+export class StepContext {
+  readonly metrics: CoreMetrics;
+  readonly access: AccessPolicy;
+  readonly leaseMs: number;
+  readonly keys: RunKeys;
+
+  constructor(readonly deps: IntakeDeps) {
+    this.metrics = deps.metrics ?? noMetrics;
+    this.keys = deps.keys ?? serviceKeyOnly(deps.runs);
+    this.access = deps.access ?? allowEveryone;
+    this.leaseMs = deps.options.leaseMs ?? 30_000;
+  }
+
+  /**
+   * The anchor's current run; a thread our own message started (`/agent <prompt>`) counts as its
+   * trigger's anchor (an alias). When the anchor has none, the trigger's other anchors for the same
+   * place are tried in order, the same way.
+   */
+  async currentRun(anchor: string, otherAnchors: readonly string[] = []): Promise<string | undefined> {
+    for (const name of [anchor, ...otherAnchors]) {
+      const direct = await this.deps.store.anchors.currentRun(name);
+      if (direct) return direct;
+      const alias = await this.deps.store.settings.get(anchorAliasKey(name));
+      const aliased = alias ? await this.deps.store.anchors.currentRun(alias) : undefined;
+      if (aliased) return aliased;
+    }
+    return undefined;
+  }
+
+  /** Calls the run API under the chosen key (`key-step.ts`). */
+  withKey<T>(choice: UsableKey, asked: KeyedCall, call: (runs: AgentRuns) => Promise<T>): Promise<T> {
+    return callWithKey(this.keys, choice, asked, this.deps.logger, call);
+  }
+
+  /** `personal_required` and the asker has no key: nothing runs, and they are told how to connect one. */
+  noKey(trigger: StoredTrigger, asked: KeyedCall): Settlement {
+    return settle(
+      { state: 'ignored', error: 'no personal API key' },
+      { owed: keyProblemMessages(trigger, asked, { kind: 'no_key' }, this.keys.howToConnect()) },
+    );
+  }
+
+  /**
+   * Why the run API may not know a run we track (a 404): it was started under another key, and the
+   * run API can show a run only to the key that created it. Undefined when that is not the reason.
+   */
+  async hiddenFrom(runId: string, choice: UsableKey): Promise<string | undefined> {
+    const run = await this.deps.store.trackedRuns.get(runId);
+    if (!run || run.keyOwner === choice.keyOwner) return undefined;
+    const whose = run.keyOwner === undefined ? 'the service’s key' : 'another person’s key';
+    return `run ${runId} was started under ${whose}, and the run API shows it only to that key`;
+  }
+}
