@@ -57,6 +57,33 @@ describeEachStore((adapter) => {
     });
   });
 
+  describe('outbox.markSentAndClaimNext', () => {
+    it('marks the row sent and claims the next due row, which may be the same destination’s next; a lost lease marks nothing', async () => {
+      await store.outbox.add([anOutboxRow('a1', 'A'), anOutboxRow('a2', 'A'), anOutboxRow('b1', 'B'), anOutboxRow('a3', 'A')], 0);
+      const a1 = await store.outbox.claimNext('w1', 10, LEASE);
+      expect(a1?.key).toBe('a1');
+
+      const first = await store.outbox.markSentAndClaimNext(a1!.id, 'w1', { ts: '1' }, 20, LEASE);
+      expect(first.sent).toBe(true);
+      expect(first.next).toMatchObject({ key: 'a2', state: 'sending', leaseOwner: 'w1', leaseUntil: 20 + LEASE, attempts: 1 });
+      expect(await store.outbox.getByKey('a1')).toMatchObject({ state: 'sent', result: { ts: '1' }, sentAt: 20, leaseOwner: null });
+
+      // w2 never held a2: nothing is marked, and a3 still waits behind a2.
+      const lost = await store.outbox.markSentAndClaimNext(first.next!.id, 'w2', null, 30, LEASE);
+      expect(lost.sent).toBe(false);
+      expect(lost.next).toMatchObject({ key: 'b1', leaseOwner: 'w2' });
+      expect(await store.outbox.getByKey('a2')).toMatchObject({ state: 'sending', leaseOwner: 'w1' });
+
+      const none = await store.outbox.markSentAndClaimNext(lost.next!.id, 'w2', null, 40, LEASE);
+      expect(none).toEqual({ sent: true, next: undefined });
+
+      const last = await store.outbox.markSentAndClaimNext(first.next!.id, 'w1', null, 50, LEASE);
+      expect(last.sent).toBe(true);
+      expect(last.next?.key).toBe('a3');
+      expect(await store.outbox.counts()).toEqual({ pending: 0, sending: 1, sent: 3, failed: 0 });
+    });
+  });
+
   describe('outbox.claimNext', () => {
     it('claims the oldest due row and leases it', async () => {
       await store.outbox.add([anOutboxRow('a1', 'A'), anOutboxRow('b1', 'B')], 0);

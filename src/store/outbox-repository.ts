@@ -137,6 +137,22 @@ export class SqliteOutboxRepository implements OutboxRepository {
     return this.write(() => this.sentRow.run({ id, owner, result: toJson(result ?? null), now }).changes);
   }
 
+  async markSentAndClaimNext(
+    id: number,
+    owner: string,
+    result: unknown,
+    now: number,
+    leaseMs: number,
+  ): Promise<{ sent: boolean; next: OutboxRow | undefined }> {
+    const found = this.db
+      .transaction(() => {
+        const sent = this.sentRow.run({ id, owner, result: toJson(result ?? null), now }).changes > 0;
+        return { sent, next: this.claimRow.get({ owner, process: processOfOwner(owner), now, leaseUntil: now + leaseMs }) };
+      })
+      .immediate();
+    return { sent: found.sent, next: found.next ? toOutboxRow(found.next) : undefined };
+  }
+
   async retryLater(id: number, owner: string, nextAttemptAt: number, error: string): Promise<boolean> {
     return this.write(() => this.retryRow.run({ id, owner, nextAttemptAt, error }).changes);
   }

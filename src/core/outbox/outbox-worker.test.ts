@@ -91,8 +91,28 @@ describe('OutboxWorker delivery', () => {
     const outbox = worker([silent]);
     expect(await outbox.drain(2)).toBe(2);
     expect(await store.outbox.getByKey('a1')).toMatchObject({ state: 'sent', result: null });
-    expect(await state('a3')).toBe('pending');
+    // Marking a2 sent claimed a3 in the same store call: it is this worker's, delivered next.
+    expect(await store.outbox.getByKey('a3')).toMatchObject({ state: 'sending', attempts: 1 });
     expect(await outbox.drain()).toBe(1);
+    expect(await state('a3')).toBe('sent');
+  });
+
+  it('claims the next row in the same store call that marks a row sent, so a backlog costs one call per row', async () => {
+    const slack = new RecordingNotifier('slack');
+    await add(row('a1', A), row('a2', A), row('b1', B));
+    const calls: string[] = [];
+    const countingOutbox = Object.assign(Object.create(store.outbox) as OutboxRepository, {
+      claimNext: (...args: Parameters<OutboxRepository['claimNext']>) => (calls.push('claimNext'), store.outbox.claimNext(...args)),
+      markSentAndClaimNext: (...args: Parameters<OutboxRepository['markSentAndClaimNext']>) => (
+        calls.push('markSentAndClaimNext'),
+        store.outbox.markSentAndClaimNext(...args)
+      ),
+    });
+    const outbox = worker([slack], { store: Object.assign(Object.create(store) as Store, { outbox: countingOutbox }) });
+    expect(await outbox.drain()).toBe(3);
+    expect(keysOf(slack)).toEqual(['a1', 'a2', 'b1']);
+    expect(calls).toEqual(['claimNext', 'markSentAndClaimNext', 'markSentAndClaimNext', 'markSentAndClaimNext', 'claimNext']);
+    expect(await store.outbox.counts()).toEqual({ pending: 0, sending: 0, sent: 3, failed: 0 });
   });
 
   it('refuses two notifiers for one platform', () => {
@@ -238,6 +258,9 @@ describe('OutboxWorker across workers', () => {
     // Worker A "dies" right after the notifier succeeded: its markSent never reaches the database.
     const dyingOutbox = Object.assign(Object.create(store.outbox) as OutboxRepository, {
       markSent: async () => {
+        throw new Error('process killed');
+      },
+      markSentAndClaimNext: async () => {
         throw new Error('process killed');
       },
     });

@@ -309,6 +309,13 @@ export interface OutboxRepository {
   claimNext(owner: string, now: number, leaseMs: number): Promise<OutboxRow | undefined>;
   /** Marks the row sent with the notifier's result. False if `owner` lost the lease. */
   markSent(id: number, owner: string, result: unknown, now: number): Promise<boolean>;
+  /**
+   * `markSent`, then `claimNext` for the same owner, as one step: what a worker that just delivered a
+   * row does next, in one round trip instead of two on a database server. The claim sees the row as
+   * sent (when `sent`), so it may hand out the same destination's next row; every rule of `claimNext`
+   * holds. `sent` is false (and the row untouched) if `owner` lost the lease; the claim happens anyway.
+   */
+  markSentAndClaimNext(id: number, owner: string, result: unknown, now: number, leaseMs: number): Promise<{ sent: boolean; next: OutboxRow | undefined }>;
   /** Back to pending (lease cleared) until `nextAttemptAt`, noting the error. False if `owner` lost the lease. */
   retryLater(id: number, owner: string, nextAttemptAt: number, error: string, now: number): Promise<boolean>;
   /** Gives the row up (state failed); later rows of its destination proceed. False if `owner` lost the lease. */
@@ -416,6 +423,11 @@ export interface RunFilter {
   routeName?: string;
   /** Who asked: their id exactly, or part of their display name (case-insensitive). */
   person?: string;
+  /**
+   * With `person`: ids it stands for besides itself — the console resolves a typed Slack user ID in
+   * any case, or a Slack display name it knows, to user ids. Who asked is then any of them as well.
+   */
+  personIds?: readonly string[];
   /**
    * Whose run it is, by Slack user id exactly: they asked for it, or it runs under their key (a Linear
    * request of theirs). The console narrows a person's view to their own runs with it.

@@ -35,6 +35,40 @@ WHERE id = (
   AND (outbox.state = 'pending' OR ${ABANDONED('outbox')}) AND outbox.next_attempt_at <= @now
 RETURNING *`;
 
+/**
+ * `markSent` and CLAIM_SQL in ONE statement (a delivering worker's next step, one round trip instead of
+ * two). Both see the statement's snapshot, where the row being marked is still `sending`: the claim
+ * does not count it as an earlier unsent row of its destination when `sent` marked it, so the
+ * destination's next row is claimable at once, as after a separate markSent. The two updates never
+ * touch the same row (the claim skips @id, which is ours and leased).
+ */
+const SENT_CLAIM_SQL = `
+WITH sent AS (
+  UPDATE outbox SET state = 'sent', result = @result::text, sent_at = @now::bigint, lease_owner = NULL, lease_process = NULL, lease_until = NULL
+  WHERE id = @id::bigint AND state = 'sending' AND lease_owner = @owner::text
+  RETURNING id
+),
+claimed AS (
+  UPDATE outbox
+  SET state = 'sending', lease_owner = @owner::text, lease_process = @process::text, lease_until = @leaseUntil::bigint, attempts = attempts + 1
+  WHERE id = (
+      SELECT o.id FROM outbox AS o
+      WHERE o.state IN ('pending', 'sending')
+        AND (o.state = 'pending' OR ${ABANDONED('o')})
+        AND o.next_attempt_at <= @now::bigint
+        AND o.id <> @id::bigint
+        AND NOT EXISTS (
+          SELECT 1 FROM outbox AS e
+          WHERE e.destination = o.destination AND e.state IN ('pending', 'sending') AND e.id < o.id
+            AND e.id NOT IN (SELECT id FROM sent))
+      ORDER BY o.id
+      LIMIT 1
+      FOR UPDATE OF o SKIP LOCKED)
+    AND (outbox.state = 'pending' OR ${ABANDONED('outbox')}) AND outbox.next_attempt_at <= @now::bigint
+  RETURNING *
+)
+SELECT (SELECT count(*) FROM sent) AS sent, claimed.* FROM (SELECT 1) AS one LEFT JOIN claimed ON true`;
+
 /** Held: `owner` claimed the row and nobody has claimed it since. */
 const HELD = `id = @id AND state = 'sending' AND lease_owner = @owner`;
 const RELEASED = 'lease_owner = NULL, lease_process = NULL, lease_until = NULL';
@@ -82,6 +116,25 @@ export class PostgresOutboxRepository implements OutboxRepository {
   async markSent(id: number, owner: string, result: unknown, now: number): Promise<boolean> {
     const sql = `UPDATE outbox SET state = 'sent', result = @result, sent_at = @now, ${RELEASED} WHERE ${HELD}`;
     return (await changes(this.pool, sql, { id, owner, result: toJson(result ?? null), now })) > 0;
+  }
+
+  async markSentAndClaimNext(
+    id: number,
+    owner: string,
+    result: unknown,
+    now: number,
+    leaseMs: number,
+  ): Promise<{ sent: boolean; next: OutboxRow | undefined }> {
+    const found = await row<Omit<Row, 'id'> & { id: number | null; sent: number }>(this.pool, SENT_CLAIM_SQL, {
+      id,
+      owner,
+      process: processOfOwner(owner),
+      result: toJson(result ?? null),
+      now,
+      leaseUntil: now + leaseMs,
+    });
+    // LEFT JOIN: a row with only `sent` when nothing was claimed.
+    return { sent: Number(found?.sent ?? 0) > 0, next: found?.id == null ? undefined : toOutboxRow({ ...found, id: found.id }) };
   }
 
   async retryLater(id: number, owner: string, nextAttemptAt: number, error: string): Promise<boolean> {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aRun, aTrigger, anOutboxRow } from '../../../test/store/helpers.js';
 import { postgresSkipNote, requirePostgres, startPostgres, type PostgresServer } from '../../../test/helpers/postgres-server.js';
 import { openPostgresStore, type PostgresStore } from './postgres-store.js';
+import type { OutboxRow } from '../../core/ports/store.js';
 
 /*
  * Replicas racing on one PostgreSQL database, for real: four stores (four pools, as four processes
@@ -125,6 +126,38 @@ describe.skipIf(!runs)(`replicas racing on one database${postgresSkipNote()}`, (
       expect(ids).toEqual([...ids].sort((x, y) => x - y));
     }
     expect(await first!.outbox.counts()).toMatchObject({ pending: 0, sending: 0, sent: 200 });
+  });
+
+  it('outbox, each row marked sent and the next claimed in one statement: still each row once, one destination in order and one at a time', async () => {
+    const [first] = replicas;
+    await first!.outbox.add(
+      Array.from({ length: 200 }, (_, j) => anOutboxRow(`chained-${j}`, `D${j % 7}`)),
+      0,
+    );
+    // What each worker's last markSentAndClaimNext handed it, delivered before it claims again.
+    const held = new Map<string, OutboxRow>();
+    const log = await drain(
+      async (store, owner) => {
+        const row = held.get(owner) ?? (await store.outbox.claimNext(owner, 1, 60_000));
+        held.delete(owner);
+        if (row) expect(await unfinishedBefore(store, 'outbox', 'destination', row)).toEqual([]);
+        return row;
+      },
+      async (store, owner, row) => {
+        const { sent, next } = await store.outbox.markSentAndClaimNext(row.id, owner, { ok: true }, 2, 60_000);
+        expect(sent).toBe(true);
+        if (next) held.set(owner, next);
+      },
+    );
+    const claimed = log.filter((entry) => entry.event === 'claimed');
+    expect(new Set(claimed.map((entry) => entry.item.id)).size).toBe(200);
+    expect(claimed).toHaveLength(200);
+    for (let d = 0; d < 7; d++) {
+      const ids = claimed.filter((entry) => entry.item.destination === `D${d}`).map((entry) => entry.item.id);
+      expect(ids).toEqual([...ids].sort((x, y) => x - y));
+    }
+    expect(await first!.outbox.counts()).toMatchObject({ pending: 0, sending: 0 });
+    expect((await first!.outbox.list({ state: 'sent' })).filter((row) => row.key.startsWith('chained-'))).toHaveLength(200);
   });
 
   it('a named lease taken by many at once has one holder; a transition recorded by many at once is recorded once', async () => {
