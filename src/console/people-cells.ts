@@ -3,6 +3,7 @@
  * is known (a Slack requester is stored as `<@U…>`, which means nothing in a browser), and whose key
  * created the run — the person's own (its last 4 characters) or the service's.
  */
+import type { DisplayNames } from '../people/display-names.js';
 import type { ConsoleDeps } from './deps.js';
 import { html, type SafeHtml } from './html.js';
 
@@ -15,7 +16,10 @@ export interface PeopleFacts {
 const SLACK_MENTION = /^<@[UW][A-Z0-9]+>$/;
 
 /** Names of the people `ids` name (Slack ids; others are skipped) and every connected key's last 4, in one go. */
-export async function peopleFacts(deps: Pick<ConsoleDeps, 'names' | 'keys'>, ids: ReadonlyArray<string | null | undefined>): Promise<PeopleFacts> {
+export async function peopleFacts(
+  deps: { names?: Pick<DisplayNames, 'of'> | undefined; keys?: ConsoleDeps['keys'] },
+  ids: ReadonlyArray<string | null | undefined>,
+): Promise<PeopleFacts> {
   const wanted = ids.filter((id): id is string => typeof id === 'string' && id !== '');
   const [names, keys] = await Promise.all([
     deps.names && wanted.length > 0 ? deps.names.of(wanted) : Promise.resolve(new Map<string, string>()),

@@ -16,6 +16,17 @@ describe('CachedDisplayNames', () => {
     expect(spy.mock.calls.map(([id]) => id)).toEqual(['U0A', 'U0B']);
   });
 
+  it('finds the ids whose known name contains a text, in any case, without asking anyone', async () => {
+    const { names, spy } = setup(async (id) => ({ U0A: 'Ada Lovelace', U0B: 'ada', U0C: 'Grace' })[id]);
+    expect(names.idsNamed('ada')).toEqual([]);
+    await names.of(['U0A', 'U0B', 'U0C']);
+    expect(names.idsNamed(' ADA ')).toEqual(['U0A', 'U0B']);
+    expect(names.idsNamed('ada', 1)).toEqual(['U0A']);
+    expect(names.idsNamed('')).toEqual([]);
+    expect(names.idsNamed('nobody')).toEqual([]);
+    expect(spy).toHaveBeenCalledTimes(3);
+  });
+
   it.each([
     ['a miss', () => Promise.resolve(undefined)],
     ['a failure', () => Promise.reject(new Error('ratelimited'))],

@@ -9,6 +9,11 @@ import type { Clock } from '../core/ports/clock.js';
 /** Names by Slack user id; an id missing from the answer has no known name (yet). */
 export interface DisplayNames {
   of(ids: readonly string[]): Promise<ReadonlyMap<string, string>>;
+  /**
+   * The ids whose known name contains `text` (case-insensitive), at most `limit`: only names already
+   * asked for (people a page showed), never a lookup — so the runs page's Person filter can take a name.
+   */
+  idsNamed(text: string, limit?: number): string[];
 }
 
 export interface CachedDisplayNamesOptions {
@@ -58,6 +63,18 @@ export class CachedDisplayNames implements DisplayNames {
       if (name !== undefined) names.set(id, name);
     }
     return names;
+  }
+
+  idsNamed(text: string, limit = 100): string[] {
+    const wanted = text.trim().toLocaleLowerCase();
+    if (wanted === '') return [];
+    const found: string[] = [];
+    // A name past its time to live still names the person: it is only a hint, the runs are matched by id.
+    for (const [id, entry] of this.entries) {
+      if (found.length >= limit) break;
+      if (entry.name?.toLocaleLowerCase().includes(wanted)) found.push(id);
+    }
+    return found;
   }
 
   private look(id: string, previous: Entry | undefined): Promise<void> {

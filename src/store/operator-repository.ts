@@ -24,7 +24,7 @@ export function toObservedState(row: StateRow): ObservedState {
 /** The WHERE clauses of the runs page and their parameters; `person` and `route` are dialect-specific. */
 export function runFilterSql(
   query: RunFilter & { after?: RunCursor },
-  dialect: { requesterId: string; requesterName: string; routeName: string; like: string },
+  dialect: { requesterId: string; requesterName: string; routeName: string; like: string; jsonTexts: (param: string) => string },
 ): { where: string; params: Record<string, unknown> } {
   const clauses: string[] = [];
   const params: Record<string, unknown> = {};
@@ -41,9 +41,12 @@ export function runFilterSql(
     params['routeName'] = query.routeName;
   }
   if (query.person) {
-    clauses.push(`(${dialect.requesterId} = @person OR ${dialect.requesterName} ${dialect.like} @personPattern ESCAPE '\\')`);
+    // The resolved ids travel as one JSON array parameter: one statement shape however many there are.
+    const ids = query.personIds && query.personIds.length > 0 ? ` OR ${dialect.requesterId} IN (${dialect.jsonTexts('@personIds')})` : '';
+    clauses.push(`(${dialect.requesterId} = @person${ids} OR ${dialect.requesterName} ${dialect.like} @personPattern ESCAPE '\\')`);
     params['person'] = query.person;
     params['personPattern'] = containsPattern(query.person);
+    if (ids) params['personIds'] = JSON.stringify(query.personIds);
   }
   if (query.ownedBy) {
     clauses.push(`(${dialect.requesterId} = @ownedBy OR r.key_owner = @ownedBy)`);
@@ -66,6 +69,7 @@ const SQLITE_DIALECT = {
   requesterName: "json_extract(t.payload, '$.requester.name')",
   routeName: "json_extract(r.route, '$.config.name')",
   like: 'LIKE',
+  jsonTexts: (param: string) => `SELECT value FROM json_each(${param})`,
 };
 
 export class SqliteOperatorRepository implements OperatorRepository {
@@ -110,7 +114,7 @@ export class SqliteOperatorRepository implements OperatorRepository {
 
   async listRuns(query: RunFilter & { limit: number; after?: RunCursor }): Promise<RunListItem[]> {
     const { where, params } = runFilterSql(query, SQLITE_DIALECT);
-    // One prepared statement per combination of filters (at most 64), not per request.
+    // One prepared statement per combination of filters (at most 128), not per request.
     let statement = this.listCache.get(where);
     if (!statement) {
       statement = this.db.prepare<Record<string, unknown>, RunRow>(

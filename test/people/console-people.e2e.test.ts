@@ -128,6 +128,27 @@ describe('who each run belongs to', () => {
   });
 });
 
+describe('the runs page’s Person filter', () => {
+  const runsFor = async (person: string) =>
+    [...(await read(`/console/runs?person=${encodeURIComponent(person)}`)).matchAll(/<tr data-run="([^"]+)">/g)].map((match) => match[1]);
+
+  it('takes a Slack display name the console has shown, in any case, though the run stores only <@U…>', async () => {
+    await read('/console/runs');
+    expect(await runsFor('hopper')).toEqual(['r_grace']);
+    expect(await runsFor('GRACE H')).toEqual(['r_grace']);
+    expect(await read('/console/runs?person=hopper')).toContain('value="hopper"');
+  });
+
+  it('takes a Slack user ID in any case, bare or as a mention', async () => {
+    for (const typed of [GRACE, GRACE.toLowerCase(), `@${GRACE}`, `<@${GRACE}>`]) expect(await runsFor(typed)).toEqual(['r_grace']);
+  });
+
+  it('still matches part of a stored name, and a name nobody has finds nothing', async () => {
+    expect(await runsFor('lin ear')).toEqual(['r_linear']);
+    expect(await runsFor('Nobody Atall')).toEqual([]);
+  });
+});
+
 describe('linking a Linear user to a Slack user', () => {
   it('lists Linear people of recent runs who are not linked, and no link yet', async () => {
     const page = await read('/console/keys');

@@ -4,6 +4,7 @@ import { html, link, type SafeHtml } from '../html.js';
 import { page, when } from '../layout.js';
 import { place } from '../places.js';
 import { asker, keyCell, peopleFacts } from '../people-cells.js';
+import { personIdsFor } from '../person-filter.js';
 
 export const RUNS_PAGE_SIZE = 50;
 const SOURCES = ['slack', 'linear', 'schedule', 'cli'];
@@ -17,7 +18,7 @@ export function runsQuery(query: URLSearchParams): RunFilter & { after?: RunCurs
     return value ? value : undefined;
   };
   const filter: RunFilter & { after?: RunCursor } = {};
-  const pairs: Array<[keyof RunFilter, string]> = [
+  const pairs: Array<[Exclude<keyof RunFilter, 'personIds'>, string]> = [
     ['source', 'source'],
     ['state', 'state'],
     ['routeName', 'route'],
@@ -48,7 +49,8 @@ function options(values: string[], selected: string | undefined): SafeHtml[] {
 
 export async function runsPage(deps: ConsoleDeps, viewer: Viewer, query: URLSearchParams, flash?: string): Promise<SafeHtml> {
   const filter = runsQuery(query);
-  const found = await deps.store.operator.listRuns({ ...filter, limit: RUNS_PAGE_SIZE + 1 });
+  const personIds = filter.person ? personIdsFor(filter.person, deps.names) : [];
+  const found = await deps.store.operator.listRuns({ ...filter, ...(personIds.length > 0 && { personIds }), limit: RUNS_PAGE_SIZE + 1 });
   const runs = found.slice(0, RUNS_PAGE_SIZE);
   const last = runs[runs.length - 1];
   const facts = await peopleFacts(deps, [...runs.map((run) => run.requester.id), ...runs.map((run) => run.keyOwner)]);

@@ -16,6 +16,7 @@ const PG_DIALECT = {
   requesterName: "(t.payload::json #>> '{requester,name}')",
   routeName: "(r.route::json #>> '{config,name}')",
   like: 'ILIKE',
+  jsonTexts: (param: string) => `SELECT json_array_elements_text(${param}::json)`,
 };
 
 export class PostgresOperatorRepository implements OperatorRepository {
