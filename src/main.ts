@@ -16,6 +16,7 @@ import { IntakeWorker } from './core/intake/intake-worker.js';
 import { Liveness } from './core/liveness/liveness.js';
 import { LogNotifier } from './core/outbox/log-notifier.js';
 import { OutboxWorker } from './core/outbox/outbox-worker.js';
+import { SentResults } from './core/outbox/sent-results.js';
 import type { AgentApiError, AgentRuns } from './core/ports/agent-runs.js';
 import { systemClock, type Clock } from './core/ports/clock.js';
 import type { AccessPolicy } from './core/ports/intake.js';
@@ -176,6 +177,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       ...(linear?.notifiers ?? []),
       ...(options.overrides?.notifiers ?? []),
     ];
+    // One memory of delivered results for all of them: a status edit is often delivered by another
+    // worker than the post whose ts it needs.
+    const sentResults = new SentResults();
     const outbox = Array.from(
       { length: OUTBOX_CONCURRENCY },
       (_, index) =>
@@ -185,6 +189,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           clock,
           logger,
           metrics: coreMetrics,
+          sentResults,
           owner: workerOwner(self.id, `outbox-${index}`),
           ...(leases?.outboxMs && { options: { leaseMs: leases.outboxMs } }),
         }),

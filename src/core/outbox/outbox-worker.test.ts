@@ -7,6 +7,7 @@ import { TestClock } from '../ports/clock.js';
 import type { OutboxMessage } from '../ports/messages.js';
 import { NotifierError, type Delivery, type Notifier } from '../ports/notifier.js';
 import { OutboxWorker, safeErrorText, type OutboxWorkerOptions } from './outbox-worker.js';
+import { SentResults } from './sent-results.js';
 import type { NewOutboxRow, OutboxRepository, Store } from '../ports/store.js';
 
 const A = 'slack:C1:1700.1';
@@ -28,7 +29,10 @@ afterEach(async () => {
   await store.close();
 });
 
-function worker(notifiers: Notifier[], extra: { owner?: string; store?: Store; random?: () => number; options?: OutboxWorkerOptions } = {}): OutboxWorker {
+function worker(
+  notifiers: Notifier[],
+  extra: { owner?: string; store?: Store; random?: () => number; options?: OutboxWorkerOptions; sentResults?: SentResults } = {},
+): OutboxWorker {
   return new OutboxWorker({
     store: extra.store ?? store,
     notifiers,
@@ -38,6 +42,7 @@ function worker(notifiers: Notifier[], extra: { owner?: string; store?: Store; r
     owner: extra.owner ?? 'worker-1',
     random: extra.random ?? (() => 0),
     ...(extra.options ? { options: extra.options } : {}),
+    ...(extra.sentResults ? { sentResults: extra.sentResults } : {}),
   });
 }
 
@@ -113,6 +118,41 @@ describe('OutboxWorker delivery', () => {
     expect(keysOf(slack)).toEqual(['a1', 'a2', 'b1']);
     expect(calls).toEqual(['claimNext', 'markSentAndClaimNext', 'markSentAndClaimNext', 'markSentAndClaimNext', 'claimNext']);
     expect(await store.outbox.counts()).toEqual({ pending: 0, sending: 0, sent: 3, failed: 0 });
+  });
+
+  it('reads an earlier row’s result from what the process’s workers delivered, and from the store for a result it did not deliver', async () => {
+    const slack = new RecordingNotifier('slack', {
+      respond: async (delivery: Delivery, callIndex) => {
+        const message = delivery.message;
+        const earlier = 'receivedKey' in message && message.receivedKey !== undefined ? await delivery.resultOf(message.receivedKey) : undefined;
+        if (earlier && typeof earlier === 'object') (earlier as { touched?: boolean }).touched = true; // a notifier changing it changes nothing for others
+        return { ts: `ts-${callIndex}`, earlier: earlier ?? null };
+      },
+    });
+    const run = { runId: 'r1', title: 'Fix the build', state: 'INPROGRESS', pullRequests: [] };
+    await add(row('a-received', A, { kind: 'received', title: 'Fix the build' }));
+    await store.outbox.markSent((await store.outbox.claimNext('other-replica', clock.now(), LEASE))!.id, 'other-replica', { ts: 'elsewhere' }, clock.now());
+    await add(row('b-received', B, { kind: 'received', title: 'Fix the build' }));
+    await add(row('a-status', A, { kind: 'status', run, receivedKey: 'a-received' }));
+    await add(
+      row('b-status', B, { kind: 'status', run, receivedKey: 'b-received' }),
+      row('b-announce', B, { kind: 'announce', run, receivedKey: 'b-received' }),
+    );
+
+    const reads: string[] = [];
+    const readingOutbox = Object.assign(Object.create(store.outbox) as OutboxRepository, {
+      getByKey: (key: string) => (reads.push(key), store.outbox.getByKey(key)),
+    });
+    const sentResults = new SentResults();
+    const first = worker([slack], { owner: 'w1', sentResults, store: Object.assign(Object.create(store) as Store, { outbox: readingOutbox }) });
+    const second = worker([slack], { owner: 'w2', sentResults, store: Object.assign(Object.create(store) as Store, { outbox: readingOutbox }) });
+    expect(await first.deliverOnce()).toBe(true); // b-received, by w1; it claims a-status next
+    expect(await second.drain()).toBe(2); // b-status and b-announce, by w2: b-received's ts from w1's delivery
+    expect(await first.drain()).toBe(1); // a-status: a-received was sent by another replica
+    expect(reads).toEqual(['a-received']);
+    expect((await store.outbox.getByKey('b-status'))?.result).toEqual({ ts: 'ts-1', earlier: { ts: 'ts-0', earlier: null, touched: true } });
+    expect((await store.outbox.getByKey('b-announce'))?.result).toEqual({ ts: 'ts-2', earlier: { ts: 'ts-0', earlier: null, touched: true } });
+    expect((await store.outbox.getByKey('a-status'))?.result).toEqual({ ts: 'ts-3', earlier: { ts: 'elsewhere', touched: true } });
   });
 
   it('refuses two notifiers for one platform', () => {

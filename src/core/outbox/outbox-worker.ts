@@ -4,6 +4,7 @@ import type { OutboxMessage } from '../ports/messages.js';
 import { noMetrics, type CoreMetrics } from '../ports/metrics.js';
 import { NotifierError, platformOf, type Notifier } from '../ports/notifier.js';
 import type { OutboxRow, Store } from '../ports/store.js';
+import { SentResults } from './sent-results.js';
 
 /** Tuning of the outbox worker; every field has a default. */
 export interface OutboxWorkerOptions {
@@ -31,6 +32,8 @@ export interface OutboxWorkerDeps {
   options?: OutboxWorkerOptions;
   /** Jitter source in [0, 1); default `Math.random`. Tests pin it. */
   random?: () => number;
+  /** Results delivered recently, shared by a process's workers (default: this worker's own). */
+  sentResults?: SentResults;
 }
 
 const DEFAULTS: Required<OutboxWorkerOptions> = {
@@ -68,6 +71,7 @@ export class OutboxWorker {
   private readonly random: () => number;
   /** The row the last `markSentAndClaimNext` claimed for us: delivered by the next `deliverOnce`. */
   private held: OutboxRow | undefined;
+  private readonly sentResults: SentResults;
 
   constructor(deps: OutboxWorkerDeps) {
     const notifiers = new Map<string, Notifier>();
@@ -84,6 +88,7 @@ export class OutboxWorker {
     this.owner = deps.owner;
     this.options = { ...DEFAULTS, ...definedOnly(deps.options ?? {}) };
     this.random = deps.random ?? Math.random;
+    this.sentResults = deps.sentResults ?? new SentResults();
   }
 
   /**
@@ -121,7 +126,7 @@ export class OutboxWorker {
         destination: row.destination,
         message: row.payload as OutboxMessage,
         attempt: row.attempts - 1,
-        resultOf: (key) => this.store.outbox.getByKey(key).then((earlier) => (earlier?.state === 'sent' ? earlier.result : undefined)),
+        resultOf: (key) => this.resultOf(key),
       });
     } catch (error) {
       await this.failed(row, platform, fields, error);
@@ -130,8 +135,17 @@ export class OutboxWorker {
     this.metrics.outboxDelivered(platform);
     const { sent, next } = await this.store.outbox.markSentAndClaimNext(row.id, this.owner, result ?? null, this.clock.now(), this.options.leaseMs);
     await this.guarded(row, 'markSent', Promise.resolve(sent));
+    if (sent) this.sentResults.record(row.key, result);
     this.held = next;
     return true;
+  }
+
+  /** What an earlier row delivered: from this process's recent deliveries, else from the store. */
+  private async resultOf(key: string): Promise<unknown> {
+    const known = this.sentResults.lookup(key);
+    if (known.found) return known.result;
+    const earlier = await this.store.outbox.getByKey(key);
+    return earlier?.state === 'sent' ? earlier.result : undefined;
   }
 
   /** Delivers until nothing is due (or `maxRows` were handled); returns how many rows were handled. */
