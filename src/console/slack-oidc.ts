@@ -153,8 +153,13 @@ function failedCheck(error: unknown): string | undefined {
     if (typeof code !== 'string' || !code.startsWith('OAUTH_')) continue;
     const claim = (current.cause as { claim?: unknown } | undefined)?.claim;
     if (typeof claim === 'string') found = `the id_token's ${CLAIMS[claim] ?? claim} is not the expected one`;
-    else if (/signature/i.test(current.message)) found = "the id_token's signature does not match the provider's keys";
+    // oauth4webapi's failed signature check carries the signature it checked as its cause.
+    else if (hasSignature(current.cause)) found = "the id_token's signature does not match the provider's keys";
     else found ??= current.message;
   }
   return found === undefined ? undefined : `the answer failed a check: ${found}`;
+}
+
+function hasSignature(cause: unknown): boolean {
+  return typeof cause === 'object' && cause !== null && 'signature' in cause;
 }

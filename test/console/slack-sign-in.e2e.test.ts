@@ -278,7 +278,7 @@ describe('Sign in with Slack refuses a wrong answer with a page and no session',
   }
 
   it.each<[Tamper, RegExp]>([
-    ['signature', /signature/i],
+    ['signature', /signature does not match the provider.s keys/],
     ['nonce', /nonce/i],
     ['audience', /aud/i],
     ['issuer', /iss/i],
