@@ -1,6 +1,12 @@
 import type Database from 'better-sqlite3';
 import type { AnchorRepository } from '../core/ports/store.js';
 
+/** `currentRunVia` (both stores run it): the anchor's run, else the run of the anchor its alias setting names. */
+export const CURRENT_RUN_VIA_SQL = `
+SELECT COALESCE(
+  (SELECT run_id FROM anchors WHERE anchor = @anchor),
+  (SELECT a.run_id FROM settings AS s JOIN anchors AS a ON a.anchor = s.value WHERE s.name = @alias)) AS run_id`;
+
 /**
  * `anchor_runs` is the history (one row per anchor and run, first link kept); `anchors` holds the
  * current run of each anchor.
@@ -9,6 +15,7 @@ export class SqliteAnchorRepository implements AnchorRepository {
   private readonly addHistory;
   private readonly setCurrent;
   private readonly current;
+  private readonly currentVia;
   private readonly historyRows;
   private readonly anchorRow;
 
@@ -22,6 +29,7 @@ export class SqliteAnchorRepository implements AnchorRepository {
        ON CONFLICT (anchor) DO UPDATE SET run_id = excluded.run_id, updated_at = excluded.updated_at`,
     );
     this.current = db.prepare<[string], string>('SELECT run_id FROM anchors WHERE anchor = ?').pluck();
+    this.currentVia = db.prepare<{ anchor: string; alias: string }, string | null>(CURRENT_RUN_VIA_SQL).pluck();
     this.historyRows = db.prepare<[string], { run_id: string; linked_at: number }>(
       'SELECT run_id, linked_at FROM anchor_runs WHERE anchor = ? ORDER BY linked_at, rowid',
     );
@@ -40,6 +48,10 @@ export class SqliteAnchorRepository implements AnchorRepository {
 
   async currentRun(anchor: string): Promise<string | undefined> {
     return this.current.get(anchor);
+  }
+
+  async currentRunVia(anchor: string, aliasSetting: string): Promise<string | undefined> {
+    return this.currentVia.get({ anchor, alias: aliasSetting }) ?? undefined;
   }
 
   async history(anchor: string): Promise<Array<{ runId: string; linkedAt: number }>> {

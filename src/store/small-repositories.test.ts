@@ -27,6 +27,17 @@ describeEachStore((adapter) => {
       expect(await store.anchors.anchorOf('r2')).toBe('T1');
       expect(await store.anchors.anchorOf('nope')).toBeUndefined();
     });
+
+    it('know the current run through an alias setting, the anchor’s own run first', async () => {
+      expect(await store.anchors.currentRunVia('T1', 'alias:T1')).toBeUndefined(); // no run, no alias
+      await store.settings.set('alias:T1', 'T9');
+      expect(await store.anchors.currentRunVia('T1', 'alias:T1')).toBeUndefined(); // the alias has no run either
+      await store.anchors.link('T9', 'r9', 10);
+      expect(await store.anchors.currentRunVia('T1', 'alias:T1')).toBe('r9');
+      await store.anchors.link('T1', 'r1', 20);
+      expect(await store.anchors.currentRunVia('T1', 'alias:T1')).toBe('r1');
+      expect(await store.anchors.currentRunVia('T2', 'alias:none')).toBeUndefined();
+    });
   });
 
   describe('event keys', () => {

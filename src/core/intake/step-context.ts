@@ -89,11 +89,9 @@ export class StepContext {
    */
   async currentRun(anchor: string, otherAnchors: readonly string[] = []): Promise<string | undefined> {
     for (const name of [anchor, ...otherAnchors]) {
-      const direct = await this.deps.store.anchors.currentRun(name);
-      if (direct) return direct;
-      const alias = await this.deps.store.settings.get(anchorAliasKey(name));
-      const aliased = alias ? await this.deps.store.anchors.currentRun(alias) : undefined;
-      if (aliased) return aliased;
+      // One store call per name (one round trip on PostgreSQL): the direct run, else the alias's.
+      const found = await this.deps.store.anchors.currentRunVia(name, anchorAliasKey(name));
+      if (found) return found;
     }
     return undefined;
   }

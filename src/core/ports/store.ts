@@ -280,6 +280,11 @@ export interface AnchorRepository {
   link(anchor: string, runId: string, now: number): Promise<void>;
   /** The anchor's current run. */
   currentRun(anchor: string): Promise<string | undefined>;
+  /**
+   * The anchor's current run, else the current run of the anchor that the setting `aliasSetting`
+   * names (when it is set): `currentRun`, `settings.get` and `currentRun` again, in one statement.
+   */
+  currentRunVia(anchor: string, aliasSetting: string): Promise<string | undefined>;
   /** Every run ever linked to the anchor, first linked first. */
   history(anchor: string): Promise<Array<{ runId: string; linkedAt: number }>>;
   /** The anchor the run was first linked to. */

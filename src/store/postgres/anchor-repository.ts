@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { AnchorRepository } from '../../core/ports/store.js';
+import { CURRENT_RUN_VIA_SQL } from '../anchor-repository.js';
 import { rows, row, run } from './pg-sql.js';
 
 const LINK_SQL = `
@@ -24,6 +25,10 @@ export class PostgresAnchorRepository implements AnchorRepository {
 
   async currentRun(anchor: string): Promise<string | undefined> {
     return (await row<{ run_id: string }>(this.pool, 'SELECT run_id FROM anchors WHERE anchor = @anchor', { anchor }))?.run_id;
+  }
+
+  async currentRunVia(anchor: string, aliasSetting: string): Promise<string | undefined> {
+    return (await row<{ run_id: string | null }>(this.pool, CURRENT_RUN_VIA_SQL, { anchor, alias: aliasSetting }))?.run_id ?? undefined;
   }
 
   async history(anchor: string): Promise<Array<{ runId: string; linkedAt: number }>> {
