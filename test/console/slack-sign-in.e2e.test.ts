@@ -278,7 +278,7 @@ describe('Sign in with Slack refuses a wrong answer with a page and no session',
   }
 
   it.each<[Tamper, RegExp]>([
-    ['signature', /signature does not match the provider.s keys/],
+    ['signature', /signature does not match the provider(&#39;|')s keys/],
     ['nonce', /nonce/i],
     ['audience', /aud/i],
     ['issuer', /iss/i],
