@@ -1,0 +1,140 @@
+/**
+ * The parts of the `Store` port outside the run lifecycle (see `store.ts` for the rules): what the web
+ * console reads and repairs (`store.operator`), and people's sealed API keys and Linear links (issue 20).
+ */
+import type { OutboxRow, StoredTrigger, TrackedRun } from './store-records.js';
+
+/**
+ * What the web console reads from the store and the few repairs an operator makes there (part of the
+ * `Store` port as `store.operator`; both adapters implement it and pass the contract suite).
+ */
+
+/** Filters of the runs page; every one optional, all of them must hold. */
+export interface RunFilter {
+  /** The run's source (`slack`, `linear`, `schedule`, `cli`). */
+  source?: string;
+  /** The last observed state, exactly (e.g. `INPROGRESS`). */
+  state?: string;
+  /** The `config.name` of the route the run was created with. */
+  routeName?: string;
+  /** Who asked: their id exactly, or part of their display name (case-insensitive). */
+  person?: string;
+  /**
+   * With `person`: ids it stands for besides itself — the console resolves a typed Slack user ID in
+   * any case, or a Slack display name it knows, to user ids. Who asked is then any of them as well.
+   */
+  personIds?: readonly string[];
+  /**
+   * Whose run it is, by Slack user id exactly: they asked for it, or it runs under their key (a Linear
+   * request of theirs). The console narrows a person's view to their own runs with it.
+   */
+  ownedBy?: string;
+  /** Part of the title (case-insensitive for ASCII). */
+  text?: string;
+}
+
+/** Where a page of runs starts: after this run in newest-first order. */
+export interface RunCursor {
+  createdAt: number;
+  runId: string;
+}
+
+/** A run as the runs page lists it, with who asked (from the trigger that started it). */
+export interface RunListItem extends TrackedRun {
+  requester: { id: string | null; name: string | null };
+}
+
+/** One observed state of a run; transition 0 is the state it was stored with. */
+export interface ObservedState {
+  transition: number;
+  state: string;
+  /** The run API's `updated_at` at the time (RFC 3339), when it said. */
+  serverUpdatedAt: string | null;
+  /** When we observed it (epoch ms). */
+  observedAt: number;
+}
+
+export interface OperatorRepository {
+  /** Runs newest first (created, then run id, descending), `limit` of them after `after`, filtered. */
+  listRuns(query: RunFilter & { limit: number; after?: RunCursor }): Promise<RunListItem[]>;
+  /** Every observed state of the run, in transition order. */
+  states(runId: string): Promise<ObservedState[]>;
+  /** The triggers about this run (start, follow-ups, cancels) and the one with `triggerKey`, in id order. */
+  triggersOfRun(runId: string, triggerKey: string | null): Promise<StoredTrigger[]>;
+  /** Failed deliveries nobody dismissed, newest first. */
+  failedDeliveries(limit: number): Promise<OutboxRow[]>;
+  /** Failed triggers nobody dismissed, newest first. */
+  failedTriggers(limit: number): Promise<StoredTrigger[]>;
+  /** A failed delivery back to pending, due at once (attempts kept). False unless it was failed. */
+  retryDelivery(id: number, now: number): Promise<boolean>;
+  /** Hides a failed delivery from "needs attention". False unless it was failed and shown. */
+  dismissDelivery(id: number, now: number): Promise<boolean>;
+  /**
+   * A failed trigger back to pending, due at once (one more attempt once its retry window is over; a
+   * create that may have happened is still looked for first). False unless it was failed.
+   */
+  retryTrigger(id: number, now: number): Promise<boolean>;
+  /** Hides a failed trigger from "needs attention". False unless it was failed and shown. */
+  dismissTrigger(id: number, now: number): Promise<boolean>;
+}
+
+/** A person's connected API key as stored: sealed (never the key itself) and what people may see of it. */
+export interface PersonKeyRecord {
+  /** The person: their Slack user id. */
+  personId: string;
+  /** The key sealed by the key box (opaque to the store). */
+  sealed: string;
+  /** The key's last 4 characters, the only part ever shown. */
+  lastFour: string;
+  /** When it was connected (epoch ms). */
+  connectedAt: number;
+  /** When a run was last started, followed up or cancelled with it (epoch ms). */
+  lastUsedAt: number | null;
+}
+
+/** People's personal API keys (issue 20), sealed; the store never sees a key in the clear. */
+export interface PersonKeyRepository {
+  /** Stores (or replaces) the person's key; `lastUsedAt` starts empty. */
+  put(record: Omit<PersonKeyRecord, 'lastUsedAt'>): Promise<void>;
+  get(personId: string): Promise<PersonKeyRecord | undefined>;
+  /** Removes the person's key; false when there was none. */
+  remove(personId: string): Promise<boolean>;
+  /** Records that the key was used at `now`. */
+  touch(personId: string, now: number): Promise<void>;
+  /** How many keys are stored. */
+  count(): Promise<number>;
+  /** Every stored key, by person id. */
+  list(): Promise<PersonKeyRecord[]>;
+  /**
+   * Replaces the sealed text of each listed person's key in one transaction (a rotation): all or
+   * nothing. Returns how many rows changed.
+   */
+  reseal(updates: readonly { personId: string; sealed: string }[]): Promise<number>;
+}
+
+/** How a Linear user was found to be a Slack user: the same verified email, or an admin's link on the console. */
+export type PersonLinkHow = 'email' | 'console';
+
+/** A Linear user known to be a Slack user (issue 20): Linear triggers by them belong to that person. */
+export interface PersonLinkRecord {
+  linearUserId: string;
+  /** The person: their Slack user id. */
+  slackUserId: string;
+  how: PersonLinkHow;
+  /** When the link was made (epoch ms). */
+  linkedAt: number;
+}
+
+/** Links from Linear users to Slack users; a console link outranks an email link. */
+export interface PersonLinkRepository {
+  /**
+   * Stores a link in one statement. A `console` link replaces whatever was there; an `email` link is
+   * stored only where there is none (a lookup racing an admin never undoes the admin). True when stored.
+   */
+  put(record: PersonLinkRecord): Promise<boolean>;
+  get(linearUserId: string): Promise<PersonLinkRecord | undefined>;
+  /** Every link, by Linear user id. */
+  list(): Promise<PersonLinkRecord[]>;
+  /** Removes the link; false when there was none. */
+  remove(linearUserId: string): Promise<boolean>;
+}

@@ -1,0 +1,146 @@
+/** The records the `Store` port keeps (see `store.ts` for its rules): triggers, owed messages, tracked runs, schedule fires. */
+import type { TriggerInput } from './triggers.js';
+
+export const TRIGGER_KINDS = ['start', 'followup', 'cancel'] as const;
+export type TriggerKind = (typeof TRIGGER_KINDS)[number];
+
+export const TRIGGER_STATES = ['pending', 'working', 'done', 'failed', 'ignored'] as const;
+export type TriggerState = (typeof TRIGGER_STATES)[number];
+
+/**
+ * A normalised request from an edge (Slack, Linear, a schedule, the CLI), before it is stored: a key
+ * (unique across all triggers, e.g. the Slack event id), the source, the anchor (where the request was
+ * made and answers go, e.g. `slack:C1:1700.1`) and a payload typed by `kind`.
+ */
+export type NewTrigger = TriggerInput;
+
+/** What the store adds to a trigger it keeps. */
+export interface TriggerRecord {
+  id: number;
+  state: TriggerState;
+  /** How many times the trigger was claimed. */
+  attempts: number;
+  nextAttemptAt: number;
+  leaseOwner: string | null;
+  leaseUntil: number | null;
+  /** Set before a run is created, so a recovering worker knows to look for an existing run first. */
+  createAttemptedAt: number | null;
+  runId: string | null;
+  lastError: string | null;
+  receivedAt: number;
+  updatedAt: number;
+}
+
+/** A stored trigger; narrowing on `kind` types its payload. */
+export type StoredTrigger = NewTrigger & TriggerRecord;
+
+/** A stored trigger of one kind. */
+export type StoredTriggerOf<K extends TriggerKind> = Extract<StoredTrigger, { kind: K }>;
+
+/** A message owed to a person, persisted before it is sent. */
+export interface NewOutboxRow {
+  /** Unique, e.g. `${runId}:${transition}:${destination}`: adding the same key twice adds one row. */
+  key: string;
+  /** Rows of one destination are delivered in id order, one at a time. */
+  destination: string;
+  kind: string;
+  payload: unknown;
+}
+
+export const OUTBOX_STATES = ['pending', 'sending', 'sent', 'failed'] as const;
+export type OutboxState = (typeof OUTBOX_STATES)[number];
+
+export interface OutboxRow extends NewOutboxRow {
+  id: number;
+  state: OutboxState;
+  attempts: number;
+  nextAttemptAt: number;
+  leaseOwner: string | null;
+  leaseUntil: number | null;
+  /** What the notifier reported when sending (e.g. the posted message ts), JSON; null until sent. */
+  result: unknown;
+  lastError: string | null;
+  createdAt: number;
+  sentAt: number | null;
+}
+
+/** A run the bridge created or adopted, as first stored. */
+export interface NewTrackedRun {
+  runId: string;
+  anchor: string;
+  source: string;
+  title: string | null;
+  /** The route the run was created with (JSON). */
+  route: unknown;
+  /** Where the run's messages go (outbox destinations, e.g. `slack:C1:1700.1`); usually just the anchor. */
+  destinations: string[];
+  /** Key of the trigger that started the run (its `received` messages are the ones edited), if any. */
+  triggerKey: string | null;
+  state: string;
+  /** The server's `updated_at` of the last observation (RFC 3339), never our clock. */
+  serverUpdatedAt: string | null;
+  sessionLink: string | null;
+  /**
+   * The person (Slack user id) whose personal API key created the run; absent for the service key.
+   * The run API may show a run only to the key that created it, so the tracker watches it with that key.
+   */
+  keyOwner?: string;
+}
+
+export interface TrackedRun extends NewTrackedRun {
+  /** Number of observed transitions; 0 when stored. Outbox keys carry it. */
+  transition: number;
+  /**
+   * The `linear.states` moves already made for this run (`started`, `pull_request`): kept with the
+   * run, not as prunable event keys, so a run continued weeks later does not move its issue again.
+   */
+  workflowMoves: string[];
+  /** False once the run reached a known terminal state (a follow-up tracks it again). */
+  tracked: boolean;
+  lastSeenAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** What the tracker saw of a run. */
+export interface RunObservation {
+  state: string;
+  serverUpdatedAt: string | null;
+  sessionLink: string | null;
+  tracked: boolean;
+}
+
+export interface ScheduleFire {
+  schedule: string;
+  /** The slot the fire is for (e.g. the cron time as ISO string): a slot fires once. */
+  slot: string;
+  firedAt: number;
+  /** `recorded` → `submitted` → `created` | `failed`; or `skipped` | `missed` (see core/schedule-fire.ts). */
+  status: string;
+  reason: string | null;
+  triggerKey: string | null;
+  runId: string | null;
+}
+
+/** Side effects of ending a trigger, written in the same transaction as its new state. */
+export interface TriggerEffects {
+  /** A run to store as tracked (nothing happens if it is already stored). */
+  run?: NewTrackedRun;
+  /** Links the anchor to the run and makes it the anchor's current run. */
+  link?: { anchor: string; runId: string };
+  /** Tracks an existing run again (a follow-up revives an ended run). */
+  retrack?: string;
+  /** Outbox rows owed for the outcome. */
+  owed?: NewOutboxRow[];
+  /**
+   * Other triggers the same owner claimed with this one (`claimFollowing`: follow-ups sent as one),
+   * ended with the same state and run in the same transaction, where the owner still holds them.
+   */
+  together?: readonly number[];
+}
+
+export interface TriggerOutcome {
+  state: 'done' | 'failed' | 'ignored';
+  runId?: string;
+  error?: string;
+}
