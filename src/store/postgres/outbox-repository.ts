@@ -3,8 +3,8 @@ import { OUTBOX_STATES, processOfOwner, type NewOutboxRow, type OutboxRepository
 import { toOutboxRow } from '../outbox-repository.js';
 import { holderGone } from '../process-statements.js';
 import { compactParams, countStates, outboxListSql, toJson } from '../sql.js';
-import { changes, row, rows, run, texts } from './pg-sql.js';
-import { CHANGES_CHANNEL } from './change-listener.js';
+import { changes, row, rows, run } from './pg-sql.js';
+import { owedCte, owedParams, WOKEN_CTE } from './owed-rows.js';
 
 type Row = Parameters<typeof toOutboxRow>[0];
 
@@ -79,18 +79,8 @@ const RELEASED = 'lease_owner = NULL, lease_process = NULL, lease_until = NULL';
  * however many rows.
  */
 const INSERT_SQL = `
-WITH owed AS (
-  INSERT INTO outbox (key, destination, kind, payload, state, attempts, next_attempt_at, created_at)
-  SELECT o.key, o.destination, o.kind, o.payload, 'pending', 0, @now::bigint, @now::bigint
-  FROM unnest(@keys::text[], @destinations::text[], @kinds::text[], @payloads::text[])
-    WITH ORDINALITY AS o(key, destination, kind, payload, position)
-  ORDER BY o.position
-  ON CONFLICT (key) DO NOTHING
-  RETURNING 1
-),
-woken AS (
-  SELECT pg_notify('${CHANGES_CHANNEL}', 'outbox') FROM (SELECT 1 FROM owed LIMIT 1) AS one
-)
+WITH ${owedCte()},
+${WOKEN_CTE}
 SELECT (SELECT count(*) FROM owed) AS inserted, (SELECT count(*) FROM woken) AS woken`;
 
 export class PostgresOutboxRepository implements OutboxRepository {
@@ -99,10 +89,7 @@ export class PostgresOutboxRepository implements OutboxRepository {
   async add(rows: readonly NewOutboxRow[], now: number): Promise<number> {
     if (rows.length === 0) return 0;
     const found = await row<{ inserted: number }>(this.pool, INSERT_SQL, {
-      keys: texts(rows.map((item) => item.key)),
-      destinations: texts(rows.map((item) => item.destination)),
-      kinds: texts(rows.map((item) => item.kind)),
-      payloads: texts(rows.map((item) => toJson(item.payload))),
+      ...owedParams(rows),
       now,
     });
     return Number(found?.inserted ?? 0);

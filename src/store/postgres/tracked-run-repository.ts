@@ -3,8 +3,8 @@ import type { NewOutboxRow, NewTrackedRun, RunObservation, TrackedRun, TrackedRu
 import { toFlag, toJson } from '../sql.js';
 import { toTrackedRun } from '../tracked-run-repository.js';
 import type { PostgresOutboxRepository } from './outbox-repository.js';
-import { changes, rows, row, run, texts } from './pg-sql.js';
-import { CHANGES_CHANNEL } from './change-listener.js';
+import { changes, rows, row, run } from './pg-sql.js';
+import { owedCte, owedParams, WOKEN_CTE } from './owed-rows.js';
 
 type Row = Parameters<typeof toTrackedRun>[0];
 
@@ -50,19 +50,8 @@ observed AS (
   SELECT run_id, transition, @state::text, @serverUpdatedAt::text, @now::bigint FROM moved
   ON CONFLICT DO NOTHING
 ),
-owed AS (
-  INSERT INTO outbox (key, destination, kind, payload, state, attempts, next_attempt_at, created_at)
-  SELECT o.key, o.destination, o.kind, o.payload, 'pending', 0, @now::bigint, @now::bigint
-  FROM unnest(@owedKeys::text[], @owedDestinations::text[], @owedKinds::text[], @owedPayloads::text[])
-    WITH ORDINALITY AS o(key, destination, kind, payload, position)
-  WHERE EXISTS (SELECT 1 FROM moved)
-  ORDER BY o.position
-  ON CONFLICT (key) DO NOTHING
-  RETURNING 1
-),
-woken AS (
-  SELECT pg_notify('${CHANGES_CHANNEL}', 'outbox') FROM (SELECT 1 FROM owed LIMIT 1) AS one
-)
+${owedCte('EXISTS (SELECT 1 FROM moved)')},
+${WOKEN_CTE}
 SELECT (SELECT count(*) FROM moved) AS moved, (SELECT count(*) FROM woken) AS woken`;
 
 export class PostgresTrackedRunRepository implements TrackedRunRepository {
@@ -154,10 +143,7 @@ export class PostgresTrackedRunRepository implements TrackedRunRepository {
       sessionLink: observation.sessionLink,
       tracked: toFlag(observation.tracked),
       now,
-      owedKeys: texts(owed.map((item) => item.key)),
-      owedDestinations: texts(owed.map((item) => item.destination)),
-      owedKinds: texts(owed.map((item) => item.kind)),
-      owedPayloads: texts(owed.map((item) => toJson(item.payload))),
+      ...owedParams(owed),
     });
     return Number(found?.moved ?? 0) > 0;
   }

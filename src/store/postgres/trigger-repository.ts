@@ -15,6 +15,7 @@ import { countStates, toJson } from '../sql.js';
 import { CLAIM_FOLLOWING_SQL, toTrigger } from '../trigger-repository.js';
 import type { PostgresAnchorRepository } from './anchor-repository.js';
 import { CHANGES_CHANNEL } from './change-listener.js';
+import { owedCte, owedParams, WOKEN_CTE } from './owed-rows.js';
 import type { PostgresEventKeyRepository } from './event-key-repository.js';
 import type { PostgresOutboxRepository } from './outbox-repository.js';
 import { bindable, changes, row, rows, run, texts } from './pg-sql.js';
@@ -111,24 +112,13 @@ retracked AS (
   UPDATE tracked_runs SET tracked = 1, updated_at = @now::bigint
   WHERE run_id = @retrack::text AND EXISTS (SELECT 1 FROM ended)
 ),
-owed AS (
-  INSERT INTO outbox (key, destination, kind, payload, state, attempts, next_attempt_at, created_at)
-  SELECT o.key, o.destination, o.kind, o.payload, 'pending', 0, @now::bigint, @now::bigint
-  FROM unnest(@owedKeys::text[], @owedDestinations::text[], @owedKinds::text[], @owedPayloads::text[])
-    WITH ORDINALITY AS o(key, destination, kind, payload, position)
-  WHERE EXISTS (SELECT 1 FROM ended)
-  ORDER BY o.position
-  ON CONFLICT (key) DO NOTHING
-  RETURNING 1
-),
+${owedCte('EXISTS (SELECT 1 FROM ended)')},
 together AS (
   UPDATE triggers
   SET state = @state::text, run_id = COALESCE(@runId::text, run_id), last_error = @error::text, ${RELEASED}, updated_at = @now::bigint
   WHERE id = ANY(@together::bigint[]) AND state = 'working' AND lease_owner = @owner::text AND EXISTS (SELECT 1 FROM ended)
 ),
-woken AS (
-  SELECT pg_notify('${CHANGES_CHANNEL}', 'outbox') FROM (SELECT 1 FROM owed LIMIT 1) AS one
-)
+${WOKEN_CTE}
 SELECT (SELECT count(*) FROM ended) AS ended, (SELECT count(*) FROM woken) AS woken`;
 
 /**
@@ -237,10 +227,7 @@ export class PostgresTriggerRepository implements TriggerRepository {
       nows: items.map((item) => item.now),
       dues: items.map((item) => item.dueAt),
       owedItems: owed.map((entry) => entry.item),
-      owedKeys: texts(owed.map((entry) => entry.row.key)),
-      owedDestinations: texts(owed.map((entry) => entry.row.destination)),
-      owedKinds: texts(owed.map((entry) => entry.row.kind)),
-      owedPayloads: texts(owed.map((entry) => toJson(entry.row.payload))),
+      ...owedParams(owed.map((entry) => entry.row)),
       owedNows: owed.map((entry) => entry.now),
       rememberKeys: texts(remembered.map((entry) => entry.key)),
       rememberNows: remembered.map((entry) => entry.now),
@@ -357,10 +344,7 @@ export class PostgresTriggerRepository implements TriggerRepository {
       linkAnchor: effects.link?.anchor ?? null,
       linkRunId: effects.link?.runId ?? null,
       retrack: effects.retrack ?? null,
-      owedKeys: texts(owed.map((item) => item.key)),
-      owedDestinations: texts(owed.map((item) => item.destination)),
-      owedKinds: texts(owed.map((item) => item.kind)),
-      owedPayloads: texts(owed.map((item) => toJson(item.payload))),
+      ...owedParams(owed),
       together: [...(effects.together ?? [])],
     });
     return (found?.ended ?? 0) > 0;
