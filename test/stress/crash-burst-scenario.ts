@@ -33,7 +33,7 @@ import {
   type Mention,
   type Outcome,
 } from './crash-burst-checks.js';
-import { deliverLikeSlack, seededRandom, sleep, stressSeed, sumReports, until, type BridgePool } from './crash-harness.js';
+import { deliverLikeSlack, planKills, runKills, seededRandom, sleep, stressSeed, sumReports, until, type BridgePool } from './crash-harness.js';
 
 /** Mentions in a burst. */
 export const MENTIONS = 200;
@@ -196,31 +196,15 @@ async function crashBurst({ scenario, slack, emulator, pool: bridges, openBooks 
 
   // The whole plan comes from the seed: outcomes, channels, redeliveries, kill moments, victims, downtimes.
   const mentions = planMentions(random);
-  const killPlan = Array.from({ length: scenario.kills }, (_, k) => ({
-    atMs: Math.round((BURST_MS * (k + 0.15 + 0.7 * random())) / scenario.kills),
-    slot: Math.floor(random() * scenario.processes),
-    downMs: Math.round(100 + 500 * random()),
-  }));
+  const killPlan = planKills(scenario.kills, scenario.processes, BURST_MS, random);
 
-  let kills = 0;
-  /** How long each restarted process took to listen (a busy machine makes the burst's kills run late). */
-  const restartMs: number[] = [];
   await startPool(bridges, scenario.database);
   const t0 = Date.now();
   const deadline = t0 + BURST_MS + SETTLE_MS;
   const pick = (urls: string[]) => urls[Math.floor(pickRandom() * urls.length)]!;
   const sender = sendBurst({ slack, pool: bridges }, mentions, { t0, burstMs: BURST_MS, deadline, pick });
-  const killer = (async () => {
-    for (const kill of killPlan) {
-      await sleep(t0 + kill.atMs - Date.now());
-      await bridges.kill(kill.slot);
-      kills++;
-      await sleep(kill.downMs);
-      const restarting = Date.now();
-      await bridges.start(kill.slot);
-      restartMs.push(Date.now() - restarting);
-    }
-  })();
+  // A busy machine makes the burst's kills run late: restartMs says how long each restart took.
+  const { done: killer, kills, restartMs } = runKills(bridges, killPlan, t0);
   const watcher = watchThreads(view, emulator, mentions);
 
   let burstMs: number;
@@ -232,7 +216,7 @@ async function crashBurst({ scenario, slack, emulator, pool: bridges, openBooks 
       () => mentions.every((mention) => mention.settledAt !== undefined),
       'every run to end and every thread to show its end',
       SETTLE_MS,
-      () => `${view.unsettled(mentions)}\nkills so far: ${kills}\n${bridges.tails()}`,
+      () => `${view.unsettled(mentions)}\nkills so far: ${kills()}\n${bridges.tails()}`,
       100,
     );
     settledAt = Date.now();
@@ -241,12 +225,12 @@ async function crashBurst({ scenario, slack, emulator, pool: bridges, openBooks 
   }
   await bridges.stopAll();
 
-  expect(kills).toBe(scenario.kills);
+  expect(kills()).toBe(scenario.kills);
   const slowestRestart = (Math.max(0, ...restartMs) / 1000).toFixed(1);
   const timing = `burst=${(burstMs / 1000).toFixed(1)}s (slowest restart ${slowestRestart}s) settle=${((settledAt - t0 - burstMs) / 1000).toFixed(1)}s duration=${((Date.now() - began) / 1000).toFixed(1)}s`;
   await verifyBurst(
     { label: scenario.label, seed, slack, view, pool: bridges, openBooks },
     mentions,
-    `processes=${scenario.processes} kills=${kills} ${timing}`,
+    `processes=${scenario.processes} kills=${kills()} ${timing}`,
   );
 }

@@ -203,3 +203,37 @@ export async function deliverLikeSlack(
     await sleep(Math.min(1_000, (options.retryDelayMs ?? 200) * 2 ** (retryNum - 1)));
   }
 }
+
+/** One planned SIGKILL: when into the burst, which process, how long it stays down. */
+export interface PlannedKill {
+  atMs: number;
+  slot: number;
+  downMs: number;
+}
+
+/** `count` kills spread over a burst of `burstMs` on `processes` processes, drawn from the seeded `random`. */
+export function planKills(count: number, processes: number, burstMs: number, random: () => number): PlannedKill[] {
+  return Array.from({ length: count }, (_, k) => ({
+    atMs: Math.round((burstMs * (k + 0.15 + 0.7 * random())) / count),
+    slot: Math.floor(random() * processes),
+    downMs: Math.round(100 + 500 * random()),
+  }));
+}
+
+/** Carries out `plan` from `t0`: kill, wait, start again. `kills` and `restartMs` (how long each restart took to listen) grow as it goes. */
+export function runKills(pool: BridgePool, plan: readonly PlannedKill[], t0: number): { done: Promise<void>; kills: () => number; restartMs: number[] } {
+  let kills = 0;
+  const restartMs: number[] = [];
+  const done = (async () => {
+    for (const kill of plan) {
+      await sleep(t0 + kill.atMs - Date.now());
+      await pool.kill(kill.slot);
+      kills++;
+      await sleep(kill.downMs);
+      const restarting = Date.now();
+      await pool.start(kill.slot);
+      restartMs.push(Date.now() - restarting);
+    }
+  })();
+  return { done, kills: () => kills, restartMs };
+}

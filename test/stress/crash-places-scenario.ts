@@ -23,7 +23,18 @@ import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
 import { SECRET, useBurstFixtures } from './burst-fixtures.js';
 import { CHANNELS, DIRECTIVE, errorLines, type Outcome } from './crash-burst-checks.js';
 import { prepareSlack, startPool } from './crash-burst-scenario.js';
-import { deliverLikeSlack, seededRandom, sleep, stressSeed, sumReports, until, type BridgePool, type DeliveryReport } from './crash-harness.js';
+import {
+  deliverLikeSlack,
+  planKills,
+  runKills,
+  seededRandom,
+  sleep,
+  stressSeed,
+  sumReports,
+  until,
+  type BridgePool,
+  type DeliveryReport,
+} from './crash-harness.js';
 import { PlacesSnapshot, type PlacesRun } from './crash-places-checks.js';
 import { verifyPlaces } from './crash-places-verify.js';
 
@@ -237,30 +248,14 @@ async function crashPlaces({ scenario, slack, linear, emulator, pool, openBooks 
 
   // The whole plan comes from the seed: places, outcomes, channels, redeliveries, kill moments, victims, downtimes.
   const runs = planRuns(random, linear);
-  const killPlan = Array.from({ length: scenario.kills }, (_, k) => ({
-    atMs: Math.round((BURST_MS * (k + 0.15 + 0.7 * random())) / scenario.kills),
-    slot: Math.floor(random() * scenario.processes),
-    downMs: Math.round(100 + 500 * random()),
-  }));
+  const killPlan = planKills(scenario.kills, scenario.processes, BURST_MS, random);
 
-  let kills = 0;
-  const restartMs: number[] = [];
   await startPool(pool, { kind: 'sqlite' });
   const t0 = Date.now();
   const deadline = t0 + BURST_MS + SETTLE_MS;
   const pick = (urls: string[]) => urls[Math.floor(pickRandom() * urls.length)]!;
   const sender = sendRequests({ slack, pool }, runs, { t0, deadline, pick });
-  const killer = (async () => {
-    for (const kill of killPlan) {
-      await sleep(t0 + kill.atMs - Date.now());
-      await pool.kill(kill.slot);
-      kills++;
-      await sleep(kill.downMs);
-      const restarting = Date.now();
-      await pool.start(kill.slot);
-      restartMs.push(Date.now() - restarting);
-    }
-  })();
+  const { done: killer, kills, restartMs } = runKills(pool, killPlan, t0);
   const watcher = watchPlaces(look, emulator, runs);
 
   let burstMs: number;
@@ -269,14 +264,14 @@ async function crashPlaces({ scenario, slack, linear, emulator, pool, openBooks 
     await Promise.all([sender, killer]).catch((error: unknown) => {
       // A request Slack or Linear could not deliver in time: say how long the restarts took (a busy machine makes them slow).
       const restarts = restartMs.map((ms) => (ms / 1000).toFixed(1)).join(', ') || 'none yet';
-      throw new Error(`${error instanceof Error ? error.message : String(error)}; kills so far ${kills}, restarts took ${restarts} s`);
+      throw new Error(`${error instanceof Error ? error.message : String(error)}; kills so far ${kills()}, restarts took ${restarts} s`);
     });
     burstMs = Date.now() - t0;
     await until(
       () => runs.every((run) => run.settledAt !== undefined),
       'every run to end and both of its places to show its end',
       SETTLE_MS,
-      () => `${look().unsettled(runs)}\nkills so far: ${kills}\n${pool.tails()}`,
+      () => `${look().unsettled(runs)}\nkills so far: ${kills()}\n${pool.tails()}`,
       100,
     );
     settledAt = Date.now();
@@ -285,10 +280,10 @@ async function crashPlaces({ scenario, slack, linear, emulator, pool, openBooks 
   }
   await pool.stopAll();
 
-  expect(kills).toBe(scenario.kills);
+  expect(kills()).toBe(scenario.kills);
   const slowestRestart = (Math.max(0, ...restartMs) / 1000).toFixed(1);
   const timing = `burst=${(burstMs / 1000).toFixed(1)}s (slowest restart ${slowestRestart}s) settle=${((settledAt - t0 - burstMs) / 1000).toFixed(1)}s duration=${((Date.now() - began) / 1000).toFixed(1)}s`;
   const errors = errorLines(pool);
   if (errors.length > 0) console.log(`[crash-places] ${scenario.label}: error log lines:\n${errors.slice(0, 10).join('\n')}`);
-  await verifyPlaces({ label: scenario.label, seed, snapshot: look(), pool, openBooks }, runs, `processes=${scenario.processes} kills=${kills} ${timing}`);
+  await verifyPlaces({ label: scenario.label, seed, snapshot: look(), pool, openBooks }, runs, `processes=${scenario.processes} kills=${kills()} ${timing}`);
 }
