@@ -6,7 +6,7 @@ import { serviceRoutes } from './compose/http-routes.js';
 import { agentApiEndpoint, linearIntegration, slackIntegration } from './compose/integrations.js';
 import { Shutdown } from './compose/shutdown.js';
 import { Wake } from './compose/wake.js';
-import { personIdentity } from './compose/people.js';
+import { personIdentity, runsForKey } from './compose/people.js';
 import { composeRunKeys } from './compose/run-keys.js';
 import { startWorkLoops } from './compose/work-loops.js';
 import { routingTable } from './config/routing-table.js';
@@ -239,6 +239,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       wakeOutbox: () => loops.wakeOutbox(),
       wakeIntake: () => loops.wakeIntake(),
       lastTick: trackerWatch.lastTick,
+      // A key connected on the console is checked with the run API in use: the built-in emulator's too.
+      runsFor: runsForKey(api.baseUrl),
       ...(slack && { names: displayNames(slack, clock) }),
       ...(slack?.teamId && { workspace: slack.teamId }),
       ...(slack && { keyRemoved: (person: string) => slack.keyRemoved(person) }),

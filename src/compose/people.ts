@@ -23,9 +23,9 @@ export function runsForKey(baseUrl: string): RunsForKey {
 }
 
 /**
- * What the console needs to connect keys, or undefined when AGENT_BRIDGE_SECRET is not set. Without
- * `runsFor`, keys are checked against AGENT_API_BASE_URL; on the built-in emulator nothing can check
- * them until the composition root passes its client factory.
+ * What the console needs to connect keys, or undefined when AGENT_BRIDGE_SECRET is not set. Keys are
+ * checked with `runsFor` (the composition root passes the run API in use, the built-in emulator's
+ * included); without it, against AGENT_API_BASE_URL, and with neither every check is `unavailable`.
  */
 export function consoleKeys(
   config: AppConfig,

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentApiEndpoint } from '../../src/compose/integrations.js';
 import { runsForKey } from '../../src/compose/people.js';
 import { loadConfig } from '../../src/config/index.js';
+import { startService, type RunningService } from '../../src/main.js';
 import { checkKey } from '../../src/people/key-check.js';
 import { CapturingLogger } from '../core/capturing-logger.js';
 
@@ -38,5 +39,58 @@ describe('the built-in emulator and personal keys', () => {
     const client = runsForKey(endpoint.baseUrl)(personal);
     expect((await client.runs.listRuns({ limit: 1 })).runs).toEqual([]);
     await client.close();
+  });
+});
+
+/*
+ * Issue 26, point 7: the same with the service itself, over real HTTP — the console's Connect form on
+ * `npm start` with no run API configured. It said "the run API could not be asked" for every key: the
+ * console checked keys only against AGENT_API_BASE_URL, which is unset there.
+ */
+describe('the console on the built-in emulator', () => {
+  const TOKEN = 'builtin-console-admin-token-0123456789ab';
+  const PERSON = 'U0TRYING01';
+  const KEY = 'wk_personal_builtin_console_trial_7Q7q';
+  let service: RunningService;
+  let home: string;
+
+  beforeAll(async () => {
+    home = mkdtempSync(join(tmpdir(), 'agent-bridge-builtin-console-'));
+    const env = {
+      DATABASE_PATH: join(home, 'bridge.db'),
+      PORT: '0',
+      HOST: '127.0.0.1',
+      CONSOLE_ADMIN_TOKEN: TOKEN,
+      AGENT_BRIDGE_SECRET: 'builtin-console-secret-'.padEnd(40, 's'),
+    };
+    service = await startService({ config: loadConfig({ cwd: home, env }), logger: new CapturingLogger() });
+  });
+  afterAll(async () => {
+    await service?.stop();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  const cookiesOf = (response: Response) => response.headers.getSetCookie().map((line) => line.split(';')[0] ?? '');
+  const csrfIn = (page: string) => /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
+  const post = (path: string, form: Record<string, string>, cookie: string) =>
+    fetch(`${service.url}${path}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(form).toString(),
+    });
+
+  it('connects a personal key the emulator accepts, as docs/people.md says it does', async () => {
+    expect(service.emulated).toBe(true);
+    const form = await fetch(`${service.url}/console/sign-in`, { redirect: 'manual' });
+    const signedIn = await post('/console/sign-in', { csrf: csrfIn(await form.text()), token: TOKEN, next: '/console/keys' }, cookiesOf(form).join('; '));
+    const cookie = cookiesOf(signedIn).find((line) => line.startsWith('agent_bridge_console=')) ?? '';
+    const keys = await fetch(`${service.url}/console/keys`, { headers: { cookie } });
+    expect(keys.status).toBe(200);
+
+    const connected = await post('/console/keys/connect', { csrf: csrfIn(await keys.text()), person: PERSON, key: KEY }, cookie);
+    expect(connected.status).toBe(303);
+    expect(new URL(connected.headers.get('location') ?? '', service.url).searchParams.get('flash')).toBe('key-connected');
+    expect(await service.store.personKeys.get(PERSON)).toMatchObject({ personId: PERSON, lastFour: '7Q7q' });
   });
 });
