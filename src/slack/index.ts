@@ -95,7 +95,7 @@ export async function startSlack(config: SlackConfig, intake: IntakeService, sto
           outbox: store.outbox,
           keys: { attribution: config.attribution ?? 'service', personKeys: store.personKeys, settings: store.settings },
         }),
-        unfurl: new UnfurlNotifier({ client: slack.client, runs: store.trackedRuns }),
+        unfurl: new UnfurlNotifier({ client: slack.client, runs: store.trackedRuns, triggers: store.triggers }),
         assistant: new AssistantNotifier({ client: slack.client, settings: store.settings }),
       },
     ),

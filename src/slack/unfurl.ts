@@ -1,7 +1,9 @@
 import type { WebClient } from '@slack/web-api';
 import type { Delivery, Notifier } from '../core/ports/notifier.js';
-import type { TrackedRunRepository } from '../core/ports/store.js';
+import type { TrackedRun, TrackedRunRepository, TriggerRepository } from '../core/ports/store.js';
 import type { NewOutboxRow } from '../core/ports/store.js';
+import type { Requester } from '../core/ports/triggers.js';
+import { runChannels, starterOf } from './cancel-permission.js';
 import { runLine } from './home-view.js';
 import { toNotifierError } from './slack-errors.js';
 
@@ -10,11 +12,13 @@ export const UNFURL_KIND = 'unfurl';
 /** At most this many links of one message are looked up (Slack sends each link once per message). */
 export const UNFURL_LINKS = 5;
 
-/** What a preview needs: the message (or composer draft) the links are in, and the links. */
+/** What a preview needs: the message (or composer draft) the links are in, who pasted them, and the links. */
 export interface UnfurlRequest {
   kind: typeof UNFURL_KIND;
   channel: string;
   ts: string;
+  /** The Slack user who pasted the links (absent in rows owed before it was kept: places alone decide then). */
+  user?: string;
   unfurlId?: string;
   source?: string;
   links: string[];
@@ -34,7 +38,7 @@ export function inDomains(host: string, domains: readonly string[]): boolean {
  * redelivered event owes nothing more.
  */
 export function unfurlRow(event: Record<string, unknown>, domains: readonly string[]): NewOutboxRow | undefined {
-  const { channel, message_ts: ts, unfurl_id: unfurlId, source, links } = event;
+  const { channel, message_ts: ts, user, unfurl_id: unfurlId, source, links } = event;
   if (domains.length === 0 || !text(channel) || !text(ts) || !Array.isArray(links)) return undefined;
   const urls = links
     .flatMap((link: unknown) => {
@@ -47,6 +51,7 @@ export function unfurlRow(event: Record<string, unknown>, domains: readonly stri
     kind: UNFURL_KIND,
     channel,
     ts,
+    ...(text(user) && { user }),
     ...(text(unfurlId) && { unfurlId }),
     ...(text(source) && { source }),
     links: [...new Set(urls)],
@@ -55,21 +60,54 @@ export function unfurlRow(event: Record<string, unknown>, domains: readonly stri
 }
 
 /**
+ * Whether a run's preview may be shown where its link was pasted: the preview reaches everyone in that
+ * conversation, so only where the run may already be seen — a channel it reports in (`runChannels`), or
+ * anywhere when the person who pasted it is the one who started it (or whose key created it). A direct
+ * message is one person's: there, only the run's starter gets a preview.
+ */
+export function mayUnfurl(
+  pasted: { channel: string; user?: string },
+  run: Pick<TrackedRun, 'anchor' | 'destinations' | 'keyOwner'>,
+  starter: Requester | undefined,
+): boolean {
+  if (pasted.user !== undefined && (run.keyOwner === pasted.user || (starter?.platform === 'slack' && starter.id === pasted.user))) return true;
+  return !pasted.channel.startsWith('D') && runChannels(run).includes(pasted.channel);
+}
+
+/**
  * Unfurls session links of our runs (`slack:unfurl:<channel>` destinations) with `chat.unfurl`:
- * each link found as a run's session link shows the run's title, state and where it was asked.
- * Links of no run we know are left as Slack shows them.
+ * each link found as a run's session link shows the run's title, state and where it was asked, when
+ * the run may be seen where it was pasted (`mayUnfurl`). Other links are left as Slack shows them.
  */
 export class UnfurlNotifier implements Notifier {
   readonly platform = 'slack';
 
-  constructor(private readonly deps: { client: WebClient; runs: Pick<TrackedRunRepository, 'findBySessionLink'> }) {}
+  constructor(
+    private readonly deps: {
+      client: WebClient;
+      runs: Pick<TrackedRunRepository, 'findBySessionLink'>;
+      /** Who started a run (its starting trigger's requester). */
+      triggers: Pick<TriggerRepository, 'getByKey'>;
+    },
+  ) {}
+
+  /** The run whose session link this is, when it may be previewed where it was pasted. */
+  private async visibleRun(link: string, request: UnfurlRequest): Promise<TrackedRun | undefined> {
+    const run = (await this.deps.runs.findBySessionLink(link)) ?? (await this.deps.runs.findBySessionLink(link.replace(/\/$/, '')));
+    if (!run) return undefined;
+    const pasted = { channel: request.channel, ...(typeof request.user === 'string' && { user: request.user }) };
+    // The starter is read only when the channel alone does not decide.
+    if (mayUnfurl(pasted, run, undefined)) return run;
+    if (pasted.user === undefined || !run.triggerKey) return undefined;
+    return mayUnfurl(pasted, run, starterOf(await this.deps.triggers.getByKey(run.triggerKey))) ? run : undefined;
+  }
 
   async deliver(delivery: Delivery): Promise<unknown> {
     const request = delivery.message as unknown as UnfurlRequest;
     if (request.kind !== UNFURL_KIND || !Array.isArray(request.links)) return { unfurled: 0 };
     const unfurls: Record<string, { blocks: unknown[] }> = {};
     for (const link of request.links.slice(0, UNFURL_LINKS)) {
-      const run = (await this.deps.runs.findBySessionLink(link)) ?? (await this.deps.runs.findBySessionLink(link.replace(/\/$/, '')));
+      const run = await this.visibleRun(link, request);
       if (run) unfurls[link] = { blocks: [{ type: 'section', text: { type: 'mrkdwn', text: runLine(run) } }] };
     }
     const count = Object.keys(unfurls).length;
