@@ -1,5 +1,6 @@
 import { parse as parseQuery } from 'node:querystring';
 import { checkSlashCommand, refusedCommandText } from './command-form.js';
+import { isConversationId, isMessageTs } from './slack-ids.js';
 
 /** What to do with a verified request to `/slack/events` before Bolt sees it. */
 export type Inspection =
@@ -34,6 +35,24 @@ function eventProblem(event: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
+/**
+ * The ids a run's place is made of — the event's channel and ts, a reaction's message — when they are
+ * not shaped as Slack's: such a signed event would start a run whose every message fails to reach its
+ * place, so it is acknowledged and dropped before anything is stored. Names the field, never its value.
+ */
+function unusablePlace(event: Record<string, unknown>): string | undefined {
+  const item = isObject(event['item']) ? event['item'] : {};
+  const fields: Array<[string, unknown, (value: string) => boolean, string]> = [
+    ['event.channel', event['channel'], isConversationId, 'a Slack conversation id'],
+    ['event.ts', event['ts'], isMessageTs, 'a Slack message ts'],
+    ['event.thread_ts', event['thread_ts'], isMessageTs, 'a Slack message ts'],
+    ['event.item.channel', item['channel'], isConversationId, 'a Slack conversation id'],
+    ['event.item.ts', item['ts'], isMessageTs, 'a Slack message ts'],
+  ];
+  const wrong = fields.find(([, value, shaped]) => typeof value === 'string' && !shaped(value));
+  return wrong && `${wrong[0]} is not ${wrong[3]}`;
+}
+
 /** Interaction types our listeners acknowledge; Bolt would leave any other unanswered for 3 s. */
 const INTERACTIONS = new Set(['block_actions', 'shortcut', 'message_action', 'view_submission', 'view_closed']);
 
@@ -63,8 +82,8 @@ function inspectInteraction(payload: Record<string, unknown>): Inspection {
 /**
  * Checks the shape of a request Slack signed, so Bolt only sees bodies it can handle: Bolt answers
  * some malformed bodies with a 500, a 404 after three seconds, or never (docs/architecture.md §8 wants 400 for
- * malformed and 200 for what we do not handle). Events without an `event` (e.g. `app_rate_limited`)
- * are acknowledged here.
+ * malformed and 200 for what we do not handle). Events without an `event` (e.g. `app_rate_limited`),
+ * and events whose channel or ts is not shaped as Slack's, are acknowledged here.
  */
 export function inspectSlackRequest(contentType: string | undefined, text: string): Inspection {
   const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase();
@@ -112,5 +131,7 @@ export function inspectSlackRequest(contentType: string | undefined, text: strin
     return { action: 'reject', reason: 'authorizations must be a list of objects' };
   }
   const problem = eventProblem(event);
-  return problem ? { action: 'reject', reason: problem } : { action: 'forward' };
+  if (problem) return { action: 'reject', reason: problem };
+  const unusable = unusablePlace(event);
+  return unusable ? { action: 'ignore', reason: unusable } : { action: 'forward' };
 }

@@ -264,6 +264,8 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   app.action(/^(?!(cancel_run|home_start_run|answer_run)$).*/, async ({ ack }) => ack());
   app.shortcut(/^(?!send_to_agent$).*/, async ({ ack }) => ack());
   app.view(/^(?!(start_run|answer_run)$).*/, async ({ ack }) => ack());
+  // A string or pattern matches submissions only (Bolt's default view type): a closed modal needs its own.
+  app.view({ type: 'view_closed' }, async ({ ack }) => ack());
   app.command(/^(?!\/agent$).*/, async ({ ack }) =>
     ack({ response_type: 'ephemeral', text: 'Mention me in a channel or send me a direct message to start a run.' }),
   );

@@ -26,7 +26,7 @@ import type { RunningService } from '../../src/main.js';
 import { startFakeLinearApi, type FakeLinearApi } from '../fakes/linear-api.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
 import { LINEAR_IDS } from '../fixtures/linear/index.js';
-import { appMention, eventCallback } from '../fixtures/slack/events.js';
+import { appMention, channelMessage, directMessage, eventCallback, reactionAdded } from '../fixtures/slack/events.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
 import { malformedSlashCommands } from '../fixtures/slack/interactions.js';
 import { startBridge } from '../helpers/start-bridge.js';
@@ -450,6 +450,33 @@ describe('bugs this suite found (fixed; kept as regression tests)', () => {
     for (const event of events) expect((await post(JSON.stringify(eventCallback(event)), 'application/json')).status).toBeLessThan(500);
     expect(await triggerTotal()).toBe(triggers);
     expect(await outboxTotal()).toBe(owed);
+  });
+
+  // Was a bug (issue 26): src/slack/inspect-request.ts checked that an event's channel and ts are strings,
+  // not that they are Slack's ids; a signed mention, message or trigger-emoji reaction in a channel such
+  // as `C0CHANNEL01:evil:1` or `general`, or with a ts that is not one, started a run whose status
+  // message, reactions and end all failed (`bad_destination`). Now acknowledged (200) and dropped.
+  it('signed events whose channel or ts is not shaped as Slack’s get a 200 and store, owe and start nothing', async () => {
+    const triggers = await triggerTotal();
+    const owed = await outboxTotal();
+    const runs = emulator.engine.list({ limit: 1_000_000 }).runs.length;
+    const mentionText = `<@${SLACK_IDS.botUser}> fix the flaky login test`;
+    const events = [
+      appMention({ channel: `${SLACK_IDS.channel}:evil:1`, text: mentionText }),
+      appMention({ channel: 'general', text: mentionText }),
+      appMention({ channel: SLACK_IDS.channel, text: mentionText, ts: '../../1710000000' }),
+      appMention({ channel: SLACK_IDS.channel, text: mentionText, thread_ts: '1710000000.000100:evil' }),
+      directMessage({ channel: 'd0direct01', text: 'fix the flaky login test' }),
+      channelMessage({ channel: `${SLACK_IDS.channel} `, text: 'agent: fix the flaky login test' }),
+      reactionAdded({ channel: `${SLACK_IDS.channel}:x`, ts: '1710000000.000100', reaction: 'robot_face' }),
+    ];
+    for (const event of events) expect((await post(JSON.stringify(eventCallback(event)), 'application/json')).status).toBe(200);
+    // A trigger and its "received" messages are stored before the 200 (processBeforeResponse): none means no run later either.
+    expect({ triggers: await triggerTotal(), owed: await outboxTotal(), runs: emulator.engine.list({ limit: 1_000_000 }).runs.length }).toEqual({
+      triggers,
+      owed,
+      runs,
+    });
   });
 
   // Was a bug: the same function forwards a shortcut or message action without a `callback_id`; no listener

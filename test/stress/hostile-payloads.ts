@@ -433,6 +433,14 @@ function slackBase(rng: Prng, ctx: GeneratorContext): { contentType: string; val
             reaction: rng.pick(['robot_face', hostileText(rng)]),
           }),
         () => channelMessage({ channel, text: `agent: ${hostileText(rng)}` }),
+        // Issue 26: a place no message can reach — a channel or ts not shaped as Slack's.
+        () =>
+          appMention({
+            channel: rng.pick([channel, `${channel}:evil:1`, 'general', '', 'c0lower', `${channel}\n`]),
+            text: `<@${SLACK_IDS.botUser}> ${hostileText(rng)}`,
+            ...(rng.chance(0.5) && { ts: rng.pick(['now', '1710000000', '1710000000.000100:1', '../../1.2']) }),
+            ...(rng.chance(0.5) && { thread_ts: rng.pick([thread, '1710000000.000100 ', 'x.y']) }),
+          }),
       ])();
       return { contentType: JSON_TYPE, value: eventCallback(event) };
     }
@@ -473,7 +481,7 @@ function slackBase(rng: Prng, ctx: GeneratorContext): { contentType: string; val
       return {
         contentType: FORM_TYPE,
         value: new URLSearchParams({
-          payload: JSON.stringify(unknownInteraction(rng.pick(['shortcut', 'message_action', 'view_submission'] as const))),
+          payload: JSON.stringify(unknownInteraction(rng.pick(['shortcut', 'message_action', 'view_submission', 'view_closed'] as const))),
         }).toString(),
       };
     default: {
