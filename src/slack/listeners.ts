@@ -190,7 +190,8 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   });
 
   // The Home tab is published from the outbox, never from here: once a day on opening, and at every
-  // state change of the runs the person starts from now on (their Home destination).
+  // state change of the runs the person starts from now on (their Home destination) and of their
+  // unfinished earlier ones (the opening's delivery adds it to them: HomeNotifier.keepCurrent).
   app.event('app_home_opened', async ({ event }) => {
     const { user, tab } = event as unknown as Record<string, unknown>;
     if (tab !== 'home' || typeof user !== 'string' || !homeUserOf(homeDestination(user))) return;
