@@ -91,7 +91,9 @@ function humanMessage(event: Record<string, unknown>, deps: ListenerDeps): Slack
 }
 
 /**
- * The Slack listeners: verify (Bolt did), normalise, store — nothing slow. The trigger is stored
+ * The Slack listeners: normalise, store — nothing slow. What reaches them is verified already: over
+ * HTTP our route checked Slack's signature (slack-route.ts; Bolt's own check is off, slack-app.ts), in
+ * Socket Mode it came over the connection opened with the app token. The trigger is stored
  * before Bolt answers Slack (processBeforeResponse); a store failure throws, Slack gets an error and
  * retries, and the retry is deduplicated on the message's key.
  */
