@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { oneLine, quote } from './quote.js';
-import { secretScrubber } from './scrub.js';
+import { redactEmailAddresses, secretScrubber } from './scrub.js';
 
 describe('secretScrubber', () => {
   it.each([
@@ -9,6 +9,17 @@ describe('secretScrubber', () => {
     ['no secrets: text unchanged', [], 'plain', 'plain'],
   ])('%s', (_what, secrets, text, expected) => {
     expect(secretScrubber(secrets)(text)).toBe(expected);
+  });
+});
+
+describe('redactEmailAddresses', () => {
+  it.each([
+    ['in a JSON body', '{"email":"ada.lovelace+ops@example.co.uk","id":"U1"}', '{"email":"[email]","id":"U1"}'],
+    ['URL-encoded', 'email=grace%40navy.mil&x=1', 'email=[email]&x=1'],
+    ['several, in words', 'ada@example.com and bob_o-neil@mail.example.org wrote', '[email] and [email] wrote'],
+    ['a Slack mention and a handle are not addresses', '<@U0123> asked @agent at 10:00', '<@U0123> asked @agent at 10:00'],
+  ])('%s', (_what, text, expected) => {
+    expect(redactEmailAddresses(text)).toBe(expected);
   });
 });
 

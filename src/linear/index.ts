@@ -130,6 +130,6 @@ export async function startLinear(
         return undefined;
       },
     }),
-    issueLinker: new LinearIssueLinker({ api, teams: settings.teams, isOwnComment }),
+    issueLinker: new LinearIssueLinker({ api, teams: settings.teams, isOwnComment, ...(settings.context && { context: settings.context }) }),
   };
 }

@@ -7,8 +7,8 @@ import type { IssueLinker, IssueLookup } from '../core/ports/issue-links.js';
 import { oneLine } from '../core/quote.js';
 import type { LinearApi } from './linear-api.js';
 import { isAuthenticationError, isInvalidInput } from './linear-errors.js';
-import { identifierAnchor, issueAnchor } from './normalise.js';
-import { CONTEXT_COMMENTS, commentsBlock } from './prompt-context.js';
+import { descriptionBlock, identifierAnchor, issueAnchor } from './normalise.js';
+import { DEFAULT_LIMITS, commentsBlock, fetchCount, type CommentLimits } from './prompt-context.js';
 
 /** A Linear issue URL (`https://linear.app/<workspace>/issue/ENG-123/<slug>`): its identifier. */
 const ISSUE_URL = /https:\/\/linear\.app\/[\w-]+\/issue\/([A-Za-z][A-Za-z0-9]{0,9}-\d{1,9})(?![\w-])/;
@@ -21,15 +21,23 @@ export function namedIssue(text: string): string | undefined {
   return named?.toUpperCase();
 }
 
+/**
+ * The issue's context in the prompt is what a run started from the issue itself quotes: its
+ * description (`descriptionBlock`) and its latest human comments within `linear.context`.
+ */
 export class LinearIssueLinker implements IssueLinker {
-  constructor(private readonly deps: { api: LinearApi; teams: readonly string[]; isOwnComment: (id: string) => boolean }) {}
+  private readonly limits: CommentLimits;
+
+  constructor(private readonly deps: { api: LinearApi; teams: readonly string[]; isOwnComment: (id: string) => boolean; context?: CommentLimits }) {
+    this.limits = deps.context ?? DEFAULT_LIMITS;
+  }
 
   async lookup(text: string): Promise<IssueLookup | undefined> {
     const identifier = namedIssue(text);
     if (!identifier) return undefined;
     let issue;
     try {
-      issue = await this.deps.api.issue(identifier, CONTEXT_COMMENTS * 2);
+      issue = await this.deps.api.issue(identifier, fetchCount(this.limits));
     } catch (error) {
       if (isInvalidInput(error)) {
         // `UTF-8` or `SHA-256` look like identifiers: with linear.teams set, one of another team that
@@ -51,7 +59,7 @@ export class LinearIssueLinker implements IssueLinker {
       ...(team ? [`> Team: ${oneLine(team)}`] : []),
       '--- end of Linear issue ---',
     ];
-    const comments = commentsBlock(issue, this.deps.isOwnComment);
+    const context = [lines.join('\n'), descriptionBlock(issue.description), commentsBlock(issue, this.deps.isOwnComment, this.limits)];
     return {
       kind: 'linked',
       issue: {
@@ -60,7 +68,7 @@ export class LinearIssueLinker implements IssueLinker {
         ref: issue.identifier,
         title: issue.title,
         url: issue.url,
-        context: comments ? `${lines.join('\n')}\n${comments}` : lines.join('\n'),
+        context: context.filter((block) => block !== undefined).join('\n'),
       },
     };
   }

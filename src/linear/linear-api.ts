@@ -13,6 +13,8 @@ export interface LinearIssueFacts {
   identifier: string;
   title: string;
   url: string;
+  /** The issue's description (Markdown), when it has one. */
+  description?: string;
   team?: { id: string; key: string };
   /** The most recent comments, oldest first; `author` is the person's display name (else full name). */
   comments: Array<{ id: string; body: string; createdAt: string; author?: string; byApp: boolean }>;
@@ -51,6 +53,7 @@ interface IssueNode {
   identifier: string;
   title: string;
   url: string;
+  description?: string | null;
   team?: { id: string; key: string } | null;
   comments?: {
     nodes?: Array<{ id: string; body: string; createdAt: string; user?: { name?: string; displayName?: string } | null; botActor?: { name?: string } | null }>;
@@ -97,7 +100,8 @@ export function sdkLinearApi(client: LinearClient, timeoutMs = LINEAR_TIMEOUT_MS
           return { id: node.id, body: node.body, createdAt: node.createdAt, byApp: Boolean(node.botActor), ...(author !== undefined && { author }) };
         })
         .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-      return { id: issue.id, identifier: issue.identifier, title: issue.title, url: issue.url, ...(issue.team && { team: issue.team }), comments };
+      const { id, identifier, title, url, description, team } = issue;
+      return { id, identifier, title, url, ...(typeof description === 'string' && { description }), ...(team && { team }), comments };
     },
     labels: async (names) => {
       if (names.length === 0) return [];

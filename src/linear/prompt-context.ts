@@ -17,7 +17,8 @@ export interface CommentLimits {
   characters: number;
 }
 
-const DEFAULT_LIMITS: CommentLimits = { messages: CONTEXT_COMMENTS, characters: CONTEXT_CHARACTERS };
+/** `linear.context` when the config file does not set it. */
+export const DEFAULT_LIMITS: CommentLimits = { messages: CONTEXT_COMMENTS, characters: CONTEXT_CHARACTERS };
 
 type IssueComment = LinearIssueFacts['comments'][number];
 
@@ -102,7 +103,7 @@ export class LinearPromptEnricher implements PromptEnricher {
 }
 
 /** How many of an issue's latest comments to read: room for ours and apps' between the human ones. */
-function fetchCount(limits: CommentLimits): number {
+export function fetchCount(limits: CommentLimits): number {
   return Math.min(250, Math.max(10, limits.messages * 2));
 }
 

@@ -5,13 +5,14 @@
  * own mutations (`createComment`, `updateComment`, …).
  */
 
-/** An issue by UUID or identifier (`ENG-123`), with its team and most recent comments. */
+/** An issue by UUID or identifier (`ENG-123`), with its description, team and most recent comments. */
 export const ISSUE_QUERY = `query AgentBridgeIssue($id: String!, $comments: Int!) {
   issue(id: $id) {
     id
     identifier
     title
     url
+    description
     team { id key }
     comments(last: $comments) { nodes { id body createdAt user { name displayName } botActor { name } } }
   }

@@ -1,16 +1,20 @@
 import { LogLevel, type Logger as BoltLogger } from '@slack/bolt';
 import type { Logger } from '../core/ports/logger.js';
+import { redactEmailAddresses } from '../core/scrub.js';
 import { redactSecrets } from './slack-errors.js';
 
 /**
  * Bolt's (and the Web API client's) logger interface on top of ours, so their lines are JSON and
  * levelled like ours. `scrub` takes the Slack secrets out of each line first: the client logs whole
- * response bodies at debug level, and a body may quote a token back.
+ * request and response bodies at debug level, and a body may quote a token back. Email addresses go
+ * too: `users.lookupByEmail` sends one and `users.info` answers with one (docs/people.md).
  */
 export function boltLogger(logger: Logger, scrub: (text: string) => string = (text) => text): BoltLogger {
   let level = LogLevel.INFO;
   const text = (parts: unknown[]) =>
-    redactSecrets(scrub(parts.map((part) => (part instanceof Error ? part.message : typeof part === 'string' ? part : JSON.stringify(part))).join(' ')));
+    redactEmailAddresses(
+      redactSecrets(scrub(parts.map((part) => (part instanceof Error ? part.message : typeof part === 'string' ? part : JSON.stringify(part))).join(' '))),
+    );
   return {
     debug: (...parts: unknown[]) => logger.debug({ component: 'bolt' }, text(parts)),
     info: (...parts: unknown[]) => logger.info({ component: 'bolt' }, text(parts)),

@@ -91,6 +91,7 @@ export async function startSlack(config: SlackConfig, intake: IntakeService, sto
         home: new HomeNotifier({
           client: slack.client,
           runs: store.operator,
+          trackedRuns: store.trackedRuns,
           access,
           outbox: store.outbox,
           keys: { attribution: config.attribution ?? 'service', personKeys: store.personKeys, settings: store.settings },

@@ -91,7 +91,9 @@ function humanMessage(event: Record<string, unknown>, deps: ListenerDeps): Slack
 }
 
 /**
- * The Slack listeners: verify (Bolt did), normalise, store — nothing slow. The trigger is stored
+ * The Slack listeners: normalise, store — nothing slow. What reaches them is verified already: over
+ * HTTP our route checked Slack's signature (slack-route.ts; Bolt's own check is off, slack-app.ts), in
+ * Socket Mode it came over the connection opened with the app token. The trigger is stored
  * before Bolt answers Slack (processBeforeResponse); a store failure throws, Slack gets an error and
  * retries, and the retry is deduplicated on the message's key.
  */
@@ -190,7 +192,8 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   });
 
   // The Home tab is published from the outbox, never from here: once a day on opening, and at every
-  // state change of the runs the person starts from now on (their Home destination).
+  // state change of the runs the person starts from now on (their Home destination) and of their
+  // unfinished earlier ones (the opening's delivery adds it to them: HomeNotifier.keepCurrent).
   app.event('app_home_opened', async ({ event }) => {
     const { user, tab } = event as unknown as Record<string, unknown>;
     if (tab !== 'home' || typeof user !== 'string' || !homeUserOf(homeDestination(user))) return;

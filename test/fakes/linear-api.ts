@@ -178,7 +178,8 @@ export async function startFakeLinearApi(options: FakeLinearOptions = {}): Promi
           user: { name: comment.user.name, ...(comment.user.displayName !== undefined && { displayName: comment.user.displayName }) },
           botActor: null,
         }));
-      return { data: { issue: { id: issue.id, identifier: issue.identifier, title: issue.title, url: issue.url, team: issue.team, comments: { nodes } } } };
+      const { identifier, title, url, team } = issue;
+      return { data: { issue: { id: issue.id, identifier, title, url, description: issue.description ?? null, team, comments: { nodes } } } };
     },
     AgentBridgeComment: ({ id }) => {
       const comment = comments.get(String(id));

@@ -153,6 +153,20 @@ describe('fake Slack Web API through the real WebClient', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
   });
 
+  it('holds an answer until the given promise settles; the call is recorded at once', async () => {
+    let release = () => {};
+    fake.failNext('views.publish', { until: new Promise<void>((resolve) => (release = resolve)) });
+    let answered = false;
+    const publish = client.views.publish({ user_id: 'U1', view: { type: 'home', blocks: [] } }).then(() => (answered = true));
+    await fake.waitForCall('views.publish');
+    // A whole round trip later, the held call is still unanswered.
+    await client.auth.test();
+    expect(answered).toBe(false);
+    release();
+    await publish;
+    expect(answered).toBe(true);
+  });
+
   it('waitForCall resolves for past and future calls and times out with a clear message', async () => {
     await client.auth.test();
     expect((await fake.waitForCall('auth.test')).seq).toBe(1);

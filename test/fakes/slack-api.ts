@@ -42,6 +42,8 @@ export interface SlackFailure {
   error?: string;
   /** Wait this long before answering. Without status/error the call succeeds (its effect is immediate), only late. */
   delayMs?: number;
+  /** Answer only once this settles (the call is recorded at once): the caller waits while the test arranges what happens meanwhile. */
+  until?: Promise<unknown>;
 }
 
 /** Handle on a running fake; see `startFakeSlackApi`. */
@@ -136,6 +138,7 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     for (const wake of [...waiters]) wake();
 
     if (failure?.delayMs) await new Promise((r) => setTimeout(r, failure.delayMs));
+    if (failure?.until) await failure.until;
     if (res.destroyed) return;
     if (body === undefined) {
       res.writeHead(status, { 'content-type': 'text/html' }).end('<html><body>Internal Server Error</body></html>');

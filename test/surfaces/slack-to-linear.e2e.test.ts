@@ -11,7 +11,7 @@ import { appMention, eventCallback, threadReply } from '../fixtures/slack/events
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
 import { startBridge } from '../helpers/start-bridge.js';
 import { until as waitFor } from '../helpers/until.js';
-import { LINEAR_KEY, LINEAR_SECRET, commentOn, newIssue, quiet, startFakeLinearApi } from '../linear/linear-harness.js';
+import { LINEAR_KEY, LINEAR_SECRET, commentOn, labelAdded, newIssue, quiet, startFakeLinearApi } from '../linear/linear-harness.js';
 
 /*
  * One run, two places (issue 21, Slack → Linear): with `slack.link_linear_issues: true`, a mention
@@ -37,7 +37,7 @@ beforeAll(async () => {
   emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
   ({ service } = await startBridge({
     agentApi: { baseUrl: emulator.baseUrl, apiKey: API_KEY },
-    yaml: `tracker:\n  interval: 1s\nslack:\n  link_linear_issues: true\nlinear:\n  labels:\n    agent: {}\n  teams: [ENG]\n`,
+    yaml: `tracker:\n  interval: 1s\nslack:\n  link_linear_issues: true\nlinear:\n  labels:\n    agent: {}\n  teams: [ENG]\n  context: { messages: 2 }\n`,
     env: {
       SLACK_BOT_TOKEN: BOT_TOKEN,
       SLACK_SIGNING_SECRET: SLACK_SECRET,
@@ -124,6 +124,44 @@ describe('a Slack mention naming a Linear issue binds the run to it', () => {
     // human comment, start comment, the @agent comment, the end: nothing doubled
     expect(bodies(issue.identifier).filter((body) => body.startsWith('✅'))).toHaveLength(1);
     expect(threadPosts(ts).filter((call) => /Done/.test(text(call)))).toHaveLength(1);
+  });
+
+  it('the prompt quotes the issue as a run started from the issue does: its description and the latest comments within linear.context', async () => {
+    const description = 'Steps: open the cart on Safari 17 and press Pay.\n\nExpected: the payment sheet opens.';
+    const comments = ['First seen on Monday.', 'Only with Apple Pay on.', 'Chrome is fine.'];
+    const seeded = (title: string) => {
+      const { issue, data } = newIssue(fake, title);
+      fake.addIssue({ ...issue, description });
+      for (const body of comments) fake.addComment(issue.identifier, body, { id: 'human-ctx', name: 'Grace Hopper' });
+      return { issue, data: { ...data, description } };
+    };
+    const named = seeded('Pay does nothing on Safari');
+    const labelled = seeded('Pay does nothing on Safari either');
+
+    const ts = await mention(`please look at ${named.issue.identifier}`);
+    const fromSlack = (await until(() => runFor(ts), 'the run from Slack')).prompt ?? '';
+    expect(await deliver(labelAdded(agent, [bug], labelled.data))).toBe(200);
+    const fromIssue = await until(
+      () => emulator.engine.list({}).runs.find((run) => run.title?.startsWith(`${labelled.issue.identifier}:`))?.prompt,
+      'the run from the label',
+    );
+
+    const between = (prompt: string, start: string, end: string) => {
+      const from = prompt.indexOf(start);
+      return from === -1 ? '' : prompt.slice(from, prompt.indexOf(end, from) + end.length);
+    };
+    const descriptionOf = (prompt: string) => between(prompt, '--- Linear issue description', '--- end of Linear issue description ---');
+    expect(descriptionOf(fromSlack)).toContain('> Steps: open the cart on Safari 17 and press Pay.\n> \n> Expected: the payment sheet opens.');
+    expect(descriptionOf(fromSlack)).toBe(descriptionOf(fromIssue));
+    // linear.context keeps the latest 2 human comments, quoted, in both.
+    for (const prompt of [fromSlack, fromIssue]) {
+      const block = between(prompt, '--- Recent Linear comments', '--- end of Linear comments ---');
+      expect(block).toContain('> Only with Apple Pay on.');
+      expect(block).toContain('> Chrome is fine.');
+      expect(block).not.toContain('First seen on Monday.');
+      expect(block).toContain('(1 earlier comments left out)');
+    }
+    await quiet(service);
   });
 
   it('a second mention naming the issue while its run is active joins that run, and the thread is told which', async () => {
