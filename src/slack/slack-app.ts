@@ -5,6 +5,7 @@ import type { IntakeService } from '../core/intake/intake-service.js';
 import { secretScrubber } from '../core/scrub.js';
 import { StartupError } from '../core/startup-error.js';
 import { boltLogger } from './bolt-logger.js';
+import { slackFetch } from './slack-fetch.js';
 import { registerListeners, type ListenerDeps } from './listeners.js';
 import { StoreThenAckSocketReceiver } from './socket-receiver.js';
 import type { Followups } from './normalise.js';
@@ -49,7 +50,7 @@ export interface SlackApp {
 /** The Web API client options every Slack call of the service uses (platform-facts "Slack Bolt 5"). */
 export function webClientOptions(apiUrl: string, logger?: BoltLogger): WebClientOptions {
   // Our logger, not the client's console one: its lines go through the service log's redaction.
-  return { slackApiUrl: apiUrl, retryConfig: { retries: 0 }, rejectRateLimitedCalls: true, timeout: 10_000, ...(logger && { logger }) };
+  return { slackApiUrl: apiUrl, retryConfig: { retries: 0 }, rejectRateLimitedCalls: true, timeout: 10_000, fetch: slackFetch, ...(logger && { logger }) };
 }
 
 /**

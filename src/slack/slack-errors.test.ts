@@ -3,35 +3,47 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeSlackApi, type FakeSlackApi } from '../../test/fakes/slack-api.js';
 import { NotifierError } from '../core/ports/notifier.js';
 import { isSlackApiError, redactSecrets, slackErrorCode, toNotifierError } from './slack-errors.js';
+import { slackFetch } from './slack-fetch.js';
 
 const TOKEN = 'xoxb-1234-5678-SECRETsecret';
 let fake: FakeSlackApi;
-let client: WebClient;
 
 beforeAll(async () => {
   fake = await startFakeSlackApi({ token: TOKEN });
-  client = new WebClient(TOKEN, { slackApiUrl: fake.url, retryConfig: { retries: 0 }, rejectRateLimitedCalls: true, logLevel: LogLevel.ERROR });
 });
 afterAll(() => fake.close());
 beforeEach(() => fake.reset());
-
-/** The NotifierError a failing chat.postMessage maps to. */
-async function mappedPost(c: WebClient = client): Promise<NotifierError> {
-  try {
-    await c.chat.postMessage({ channel: 'C1', text: 'x' });
-  } catch (error) {
-    expect(isSlackApiError(error)).toBe(true);
-    return toNotifierError(error, 'chat.postMessage');
-  }
-  throw new Error('expected the call to fail');
-}
 
 function expectNoToken(error: NotifierError): void {
   expect(error.message).not.toContain('SECRET');
   expect(`${error.code} ${error.message} ${String(error.stack)}`).not.toMatch(/xoxb/);
 }
 
-describe('toNotifierError', () => {
+/**
+ * Every mapping holds for both ways a client reaches Slack: the global fetch and the service's own
+ * (`slackFetch`), which must keep fetch's error shapes.
+ */
+describe.each([
+  ['the global fetch', {}],
+  ['slackFetch', { fetch: slackFetch }],
+])('toNotifierError, through %s', (_transport, transport) => {
+  const options = (extra: object = {}) => ({ retryConfig: { retries: 0 }, logLevel: LogLevel.ERROR, ...transport, ...extra });
+  let client: WebClient;
+  beforeAll(() => {
+    client = new WebClient(TOKEN, options({ slackApiUrl: fake.url, rejectRateLimitedCalls: true }));
+  });
+
+  /** The NotifierError a failing chat.postMessage maps to. */
+  async function mappedPost(c: WebClient = client): Promise<NotifierError> {
+    try {
+      await c.chat.postMessage({ channel: 'C1', text: 'x' });
+    } catch (error) {
+      expect(isSlackApiError(error)).toBe(true);
+      return toNotifierError(error, 'chat.postMessage');
+    }
+    throw new Error('expected the call to fail');
+  }
+
   it('maps a 429 to retryable rate_limited with retryAfterMs', async () => {
     fake.failNext('chat.postMessage', { status: 429, retryAfter: 12 });
     const error = await mappedPost();
@@ -65,7 +77,7 @@ describe('toNotifierError', () => {
   });
 
   it('maps a wrong token to invalid_auth without the token in the text', async () => {
-    const other = new WebClient('xoxb-9999-wrong-TOKENVALUE', { slackApiUrl: fake.url, retryConfig: { retries: 0 }, logLevel: LogLevel.ERROR });
+    const other = new WebClient('xoxb-9999-wrong-TOKENVALUE', options({ slackApiUrl: fake.url }));
     const error = await mappedPost(other);
     expect(error).toMatchObject({ code: 'invalid_auth', retryable: false });
     expect(error.message).not.toContain('TOKENVALUE');
@@ -75,17 +87,17 @@ describe('toNotifierError', () => {
     const closed = await startFakeSlackApi();
     const url = closed.url;
     await closed.close();
-    const offline = new WebClient(TOKEN, { slackApiUrl: url, retryConfig: { retries: 0 }, logLevel: LogLevel.ERROR });
+    const offline = new WebClient(TOKEN, options({ slackApiUrl: url }));
     const error = await mappedPost(offline);
     expect(error).toMatchObject({ code: 'request_error', retryable: true });
-    expect(error.message).toMatch(/^Slack chat.postMessage request failed \(.+\)$/);
+    expect(error.message).toBe('Slack chat.postMessage request failed (ECONNREFUSED)');
     expectNoToken(error);
   });
 
   it('maps a timeout to a retryable request error', async () => {
     fake.failNext('chat.postMessage', { delayMs: 300 });
-    const slow = new WebClient(TOKEN, { slackApiUrl: fake.url, retryConfig: { retries: 0 }, timeout: 50, logLevel: LogLevel.ERROR });
-    expect(await mappedPost(slow)).toMatchObject({ code: 'request_error', retryable: true });
+    const slow = new WebClient(TOKEN, options({ slackApiUrl: fake.url, timeout: 50 }));
+    expect(await mappedPost(slow)).toMatchObject({ code: 'request_error', retryable: true, message: 'Slack chat.postMessage request failed (timeout)' });
   });
 
   it('keeps NotifierErrors and wraps unknown errors as retryable without their text', () => {
