@@ -36,3 +36,25 @@ describe('the Slack Web API logged at LOG_LEVEL=debug', () => {
     expect(log).not.toContain(TOKEN);
   });
 });
+
+describe('the Slack Web API logged above debug', () => {
+  it('spends nothing on the debug lines the client builds for every call: not scrubbed, not written', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'info', secrets: [], destination: { write: (line: string) => void lines.push(line) } });
+    let scrubbed = 0;
+    const client = new WebClient(
+      TOKEN,
+      webClientOptions(
+        slack.url,
+        boltLogger(logger, (text) => {
+          scrubbed++;
+          return text;
+        }),
+      ),
+    );
+
+    expect(await slackDisplayName(client, 'U0ADA00001')).toBe('ada');
+    expect(scrubbed).toBe(0);
+    expect(lines).toEqual([]);
+  });
+});

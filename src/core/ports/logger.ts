@@ -8,6 +8,11 @@ export interface Logger {
   warn(fields: object, message?: string): void;
   error(fields: object, message?: string): void;
   child(bindings: object): Logger;
+  /**
+   * Whether lines of `level` are written (pino's own). Optional: a caller that would spend work only
+   * to build a line (a library's debug output) asks first; absent means "assume yes".
+   */
+  isLevelEnabled?(level: 'debug' | 'info' | 'warn' | 'error'): boolean;
 }
 
 /** A logger that drops everything (tests, library use). */
