@@ -54,10 +54,7 @@ const CLAIMABLE = `(outbox.state = 'pending' OR ${ABANDONED('outbox')}) AND outb
  * planner otherwise sorts every pending row per claim (migration 0003: 10.8 → 0.07 ms per claim with
  * 10,000 pending rows); PostgreSQL's planner picks the partial index itself.
  */
-const CLAIM_SQL = `
-UPDATE outbox
-SET state = 'sending', lease_owner = @owner, lease_process = @process, lease_until = @leaseUntil, attempts = attempts + 1
-WHERE id = (
+const NEXT_CLAIMABLE_SQL = `
     SELECT o.id FROM outbox AS o INDEXED BY outbox_unsent
     WHERE o.state IN ('pending', 'sending')
       AND (o.state = 'pending' OR ${ABANDONED('o')})
@@ -66,9 +63,21 @@ WHERE id = (
         SELECT 1 FROM outbox AS e
         WHERE e.destination = o.destination AND e.state IN ('pending', 'sending') AND e.id < o.id)
     ORDER BY o.id
-    LIMIT 1)
+    LIMIT 1`;
+
+const CLAIM_SQL = `
+UPDATE outbox
+SET state = 'sending', lease_owner = @owner, lease_process = @process, lease_until = @leaseUntil, attempts = attempts + 1
+WHERE id = (${NEXT_CLAIMABLE_SQL})
   AND ${CLAIMABLE}
 RETURNING *`;
+
+/**
+ * Whether a claim would find a row, read without the write lock: most claims find nothing (every
+ * stored trigger wakes a worker), and a write transaction that changes nothing still costs a lock and
+ * a commit. A row added after this read wakes the workers again.
+ */
+const ANY_CLAIMABLE_SQL = `SELECT EXISTS (${NEXT_CLAIMABLE_SQL}) AS found`;
 
 /** Held: `owner` claimed the row and nobody has claimed it since. */
 const HELD = `id = @id AND state = 'sending' AND lease_owner = @owner`;
@@ -76,6 +85,7 @@ const HELD = `id = @id AND state = 'sending' AND lease_owner = @owner`;
 export class SqliteOutboxRepository implements OutboxRepository {
   private readonly insertRow;
   private readonly claimRow;
+  private readonly anyClaimable;
   private readonly sentRow;
   private readonly retryRow;
   private readonly failRow;
@@ -91,6 +101,7 @@ export class SqliteOutboxRepository implements OutboxRepository {
        ON CONFLICT (key) DO NOTHING`,
     );
     this.claimRow = db.prepare<{ owner: string; process: string; now: number; leaseUntil: number }, Row>(CLAIM_SQL);
+    this.anyClaimable = db.prepare<{ now: number }, { found: number }>(ANY_CLAIMABLE_SQL);
     this.sentRow = db.prepare<{ id: number; owner: string; result: string; now: number }>(
       `UPDATE outbox SET state = 'sent', result = @result, sent_at = @now, lease_owner = NULL, lease_process = NULL, lease_until = NULL
        WHERE ${HELD}`,
@@ -129,6 +140,7 @@ export class SqliteOutboxRepository implements OutboxRepository {
   }
 
   async claimNext(owner: string, now: number, leaseMs: number): Promise<OutboxRow | undefined> {
+    if (this.anyClaimable.get({ now })?.found !== 1) return undefined;
     const row = this.db.transaction(() => this.claimRow.get({ owner, process: processOfOwner(owner), now, leaseUntil: now + leaseMs })).immediate();
     return row ? toOutboxRow(row) : undefined;
   }

@@ -78,10 +78,7 @@ const ABANDONED = (table: string) => `(${table}.state = 'working' AND (${table}.
  * PostgreSQL adds `FOR UPDATE SKIP LOCKED` to the inner SELECT. `INDEXED BY` is SQLite's: its planner
  * otherwise sorts every pending row per claim (migration 0003); PostgreSQL's picks the partial index itself.
  */
-const CLAIM_SQL = `
-UPDATE triggers
-SET state = 'working', lease_owner = @owner, lease_process = @process, lease_until = @leaseUntil, attempts = attempts + 1, updated_at = @now
-WHERE id = (
+const NEXT_CLAIMABLE_SQL = `
     SELECT t.id FROM triggers AS t INDEXED BY triggers_unfinished
     WHERE t.state IN ('pending', 'working')
       AND (t.state = 'pending' OR ${ABANDONED('t')})
@@ -90,7 +87,12 @@ WHERE id = (
         SELECT 1 FROM triggers AS e
         WHERE e.anchor = t.anchor AND e.state IN ('pending', 'working') AND e.id < t.id)
     ORDER BY t.id
-    LIMIT 1)
+    LIMIT 1`;
+
+const CLAIM_SQL = `
+UPDATE triggers
+SET state = 'working', lease_owner = @owner, lease_process = @process, lease_until = @leaseUntil, attempts = attempts + 1, updated_at = @now
+WHERE id = (${NEXT_CLAIMABLE_SQL})
   AND (state = 'pending' OR ${ABANDONED('triggers')})
   AND next_attempt_at <= @now
 RETURNING *`;
@@ -115,12 +117,20 @@ WHERE id IN (
   AND (state = 'pending' OR ${ABANDONED('triggers')})
 RETURNING *`;
 
+/**
+ * Whether a claim would find a trigger, read without the write lock: most claims find nothing (each
+ * stored trigger wakes a chain of workers), and a write transaction that changes nothing still costs
+ * a lock and a commit. A trigger stored after this read wakes the workers again.
+ */
+const ANY_CLAIMABLE_SQL = `SELECT EXISTS (${NEXT_CLAIMABLE_SQL}) AS found`;
+
 /** Held: `owner` claimed the trigger and nobody has claimed it since. */
 const HELD = `id = @id AND state = 'working' AND lease_owner = @owner`;
 
 export class SqliteTriggerRepository implements TriggerRepository {
   private readonly insertTrigger;
   private readonly claimTrigger;
+  private readonly anyClaimable;
   private readonly createAttempted;
   private readonly extend;
   private readonly toPending;
@@ -148,6 +158,7 @@ export class SqliteTriggerRepository implements TriggerRepository {
        RETURNING *`,
     );
     this.claimTrigger = db.prepare<{ owner: string; process: string; now: number; leaseUntil: number }, Row>(CLAIM_SQL);
+    this.anyClaimable = db.prepare<{ now: number }, { found: number }>(ANY_CLAIMABLE_SQL);
     this.createAttempted = db.prepare<{ id: number; owner: string; now: number }>(
       `UPDATE triggers SET create_attempted_at = @now, updated_at = @now WHERE ${HELD}`,
     );
@@ -234,6 +245,7 @@ export class SqliteTriggerRepository implements TriggerRepository {
   }
 
   async claimNext(owner: string, now: number, leaseMs: number): Promise<StoredTrigger | undefined> {
+    if (this.anyClaimable.get({ now })?.found !== 1) return undefined;
     const row = this.db.transaction(() => this.claimTrigger.get({ owner, process: processOfOwner(owner), now, leaseUntil: now + leaseMs })).immediate();
     return row ? toTrigger(row) : undefined;
   }
