@@ -28,6 +28,7 @@ import { Tracker } from './core/tracker/tracker.js';
 import { cronCalendar } from './cron-calendar/cron-calendar.js';
 import { isRunningOnThisHost, newProcessIdentity, releaseProcessIdentity } from './host/process-identity.js';
 import { createCoreMetrics, createMetrics, type Metrics } from './http/metrics.js';
+import { AckFirst } from './http/ack-first.js';
 import { createHttpServer, listen } from './http/server.js';
 import { slackAccessPolicy } from './slack/access.js';
 import { describeDatabase, openStore } from './store/open-store.js';
@@ -195,6 +196,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         }),
     );
 
+    // Acknowledgements first: webhooks' requests hold the background passes (bounded) while in flight.
+    const ackFirst = new AckFirst(clock);
     // 6. The loops that drive them, woken by what this process stores and by what other replicas
     // store (PostgreSQL's LISTEN/NOTIFY; polling stays the safety net).
     const loops = startWorkLoops({
@@ -207,6 +210,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       outbox,
       liveness,
       intervals: { trackerMs: config.tracker.intervalMs, dedupeRetentionMs: config.intake.dedupeRetentionMs },
+      gate: ackFirst,
     });
     stored.connect({ wake: () => loops.wakeIntake() });
     store.onChange?.((change) => (change === 'outbox' ? loops.wakeOutbox() : loops.wakeIntake()));
@@ -245,7 +249,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       ...(slack?.teamId && { workspace: slack.teamId }),
       ...(slack && { keyRemoved: (person: string) => slack.keyRemoved(person) }),
     });
-    const http = await listen(createHttpServer({ routes: [...routes, ...webConsole.routes], metrics, logger }), config.http.port, config.http.host);
+    const http = await listen(createHttpServer({ routes: [...routes, ...webConsole.routes], metrics, logger, ackFirst }), config.http.port, config.http.host);
     shutdown.add('http', () => http.close());
 
     announceStart(logger, config, http.url);

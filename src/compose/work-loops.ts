@@ -4,6 +4,7 @@ import { startLoop, type RunningLoop } from '../core/loop.js';
 import type { OutboxWorker } from '../core/outbox/outbox-worker.js';
 import type { Clock } from '../core/ports/clock.js';
 import type { Logger } from '../core/ports/logger.js';
+import type { WorkGate } from '../core/ports/work-gate.js';
 import type { Store } from '../core/ports/store.js';
 import type { Scheduler } from '../core/schedules/scheduler.js';
 import type { Tracker } from '../core/tracker/tracker.js';
@@ -23,6 +24,8 @@ export interface WorkLoopParts {
   outbox: OutboxWorker[];
   liveness: Liveness;
   intervals: { trackerMs: number; dedupeRetentionMs: number };
+  /** Holds intake, outbox and tracker passes while webhooks are being acknowledged (absent: never held). */
+  gate?: WorkGate;
 }
 
 export interface WorkLoops {
@@ -46,6 +49,7 @@ export interface WorkLoops {
  */
 export function startWorkLoops(parts: WorkLoopParts): WorkLoops {
   const { store, clock, logger, intervals } = parts;
+  const gate = parts.gate && { gate: parts.gate };
 
   // A wake starts one outbox loop; a loop that claims a row wakes the next before delivering it, so
   // as many deliver at once as there are rows owed (up to the number of workers), and an empty outbox
@@ -56,6 +60,7 @@ export function startWorkLoops(parts: WorkLoopParts): WorkLoops {
       clock,
       logger,
       idleMs: 500,
+      ...gate,
       work: () => worker.deliverOnce(() => outboxLoops[(index + 1) % outboxLoops.length]?.wake()),
     }),
   );
@@ -69,6 +74,7 @@ export function startWorkLoops(parts: WorkLoopParts): WorkLoops {
       clock,
       logger,
       idleMs: 1_000,
+      ...gate,
       work: async () => {
         const worked = await worker.workOnce(() => intakeLoops[(index + 1) % intakeLoops.length]?.wake());
         if (worked) wakeOutbox();
@@ -79,11 +85,12 @@ export function startWorkLoops(parts: WorkLoopParts): WorkLoops {
   const wakeIntake = () => intakeLoops[0]?.wake();
 
   // Work that runs once per interval whatever it finds (it never asks to go again at once).
-  const every = (name: string, idleMs: number, tick: () => Promise<void>) => startLoop({ name, clock, logger, idleMs, work: () => tick().then(() => false) });
+  const every = (name: string, idleMs: number, tick: () => Promise<void>, held?: { gate: WorkGate }) =>
+    startLoop({ name, clock, logger, idleMs, ...held, work: () => tick().then(() => false) });
   const trackerLoop = every('tracker', intervals.trackerMs, async () => {
     const report = await parts.tracker.tick();
     if (report.changed > 0) wakeOutbox();
-  });
+  }, gate);
   // Catches fires whose process died mid-way and says a pause soon after the failure that caused it.
   const scheduleLoop = every('schedules', intervals.trackerMs, () => parts.scheduler.check());
   const housekeeping = every('housekeeping', HOUR, async () => {

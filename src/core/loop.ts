@@ -1,5 +1,6 @@
 import type { Clock } from './ports/clock.js';
 import type { Logger } from './ports/logger.js';
+import type { WorkGate } from './ports/work-gate.js';
 
 export interface LoopOptions {
   name: string;
@@ -14,6 +15,8 @@ export interface LoopOptions {
    * again at once), false when idle.
    */
   work: () => Promise<boolean>;
+  /** Asked before each pass: holds the pass while acknowledgements are being answered (acks first). */
+  gate?: WorkGate;
 }
 
 export interface RunningLoop {
@@ -54,6 +57,8 @@ export function startLoop(options: LoopOptions): RunningLoop {
       let next = options.idleMs;
       try {
         wakeRequested = false;
+        await options.gate?.clear();
+        if (stopped) return;
         const more = await options.work();
         if (more || wakeRequested) next = 0;
       } catch (error) {

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../core/ports/logger.js';
+import type { AckFirst } from './ack-first.js';
 import { BodyBudget } from './body-budget.js';
 import { answerError, sendJson, type HttpError } from './http-error.js';
 import type { Metrics } from './metrics.js';
@@ -22,6 +23,11 @@ export interface HttpRoute {
    * once and the body is never read.
    */
   body?: { limitBytes?: number; refuse?(req: IncomingMessage): HttpError | undefined };
+  /**
+   * A platform waits for this route's answer and retries a late one (a webhook): while one of its
+   * requests is in flight, background work waits (`AckFirst`).
+   */
+  acknowledges?: boolean;
   handle(req: IncomingMessage, res: ServerResponse, readBody: ReadRequestBody): Promise<void> | void;
 }
 
@@ -34,6 +40,8 @@ export interface HttpServerOptions {
   bodyStallMs?: number;
   /** Bytes of unverified bodies held at once, across connections (default: `DEFAULT_BODY_BUDGET`). */
   budget?: BodyBudget;
+  /** Counts the requests of acknowledging routes, so background work lets them go first. */
+  ackFirst?: AckFirst;
 }
 
 /** Node's own limits for the time a client may take to send its headers, and its whole request. */
@@ -76,6 +84,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
       const allowed = candidates.map((candidate) => candidate.method).join(', ');
       return sendJson(res, 405, { error: 'method_not_allowed', message: `${path} accepts ${allowed}` }, { allow: allowed });
     }
+    if (route.acknowledges && options.ackFirst) res.once('close', options.ackFirst.begin());
     const limit = route.body?.limitBytes ?? options.bodyLimitBytes ?? BODY_LIMIT_BYTES;
     if (declaresTooLarge(req, limit)) {
       refused(path, 413, 'payload_too_large');

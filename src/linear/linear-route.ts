@@ -31,6 +31,7 @@ export function linearWebhookRoute(options: {
   return {
     method: 'POST',
     path: '/linear/webhook',
+    acknowledges: true,
     body: { refuse: (req) => (linearSignatureHeaderMalformed(header(req, 'linear-signature')) ? invalidSignature() : undefined) },
     handle: async (req: IncomingMessage, res: ServerResponse, readBody) => {
       const raw = await readBody();

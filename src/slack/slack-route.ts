@@ -24,6 +24,7 @@ export function slackEventsRoute(options: { receiver: HTTPReceiver; signingSecre
   return {
     method: 'POST',
     path: '/slack/events',
+    acknowledges: true,
     body: {
       refuse: (req) => {
         const problem = slackHeadersProblem(signatureHeaders(req), Math.floor(now() / 1000));

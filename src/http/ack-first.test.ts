@@ -1,0 +1,138 @@
+import { request } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TestClock } from '../core/ports/clock.js';
+import { silentLogger } from '../core/ports/logger.js';
+import { startLoop, type RunningLoop } from '../core/loop.js';
+import { AckFirst } from './ack-first.js';
+import { sendJson } from './http-error.js';
+import { createMetrics } from './metrics.js';
+import { createHttpServer, listen, type HttpRoute, type RunningHttpServer } from './server.js';
+
+const MAX_WAIT_MS = 100;
+let running: RunningHttpServer | undefined;
+let loop: RunningLoop | undefined;
+afterEach(async () => {
+  await loop?.stop();
+  await running?.close();
+  loop = running = undefined;
+});
+
+/** A webhook route that answers only when the test says so, and a plain route beside it. */
+async function start(gate: AckFirst) {
+  const held: Array<() => void> = [];
+  const webhook: HttpRoute = {
+    method: 'POST',
+    path: '/hook',
+    acknowledges: true,
+    handle: (_req, res) => {
+      held.push(() => sendJson(res, 200, { ok: true }));
+    },
+  };
+  const plain: HttpRoute = {
+    method: 'POST',
+    path: '/plain',
+    handle: (_req, res) => {
+      held.push(() => sendJson(res, 200, { ok: true }));
+    },
+  };
+  const server = createHttpServer({ routes: [webhook, plain], metrics: createMetrics({ defaultMetrics: false }), logger: silentLogger, ackFirst: gate });
+  running = await listen(server, 0, '127.0.0.1');
+  return { url: running.url, held };
+}
+
+function post(url: string): { answered: Promise<number>; abort: () => void } {
+  const req = request(url, { method: 'POST', headers: { 'content-length': '0' } });
+  const answered = new Promise<number>((resolve, reject) => {
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+  });
+  req.end();
+  return { answered, abort: () => req.destroy() };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+const until = async (check: () => boolean) => {
+  for (let i = 0; i < 200 && !check(); i++) await settle();
+  expect(check()).toBe(true);
+};
+
+/** A loop whose every pass is counted; it asks the gate first. */
+function countPasses(clock: TestClock, gate: AckFirst) {
+  const passes = { count: 0 };
+  loop = startLoop({
+    name: 'test',
+    clock,
+    logger: silentLogger,
+    idleMs: 60_000,
+    gate,
+    work: () => {
+      passes.count++;
+      return Promise.resolve(false);
+    },
+  });
+  return passes;
+}
+
+describe('AckFirst: background passes wait while webhooks are being acknowledged', () => {
+  it('lets a pass go at once when nothing is in flight', async () => {
+    const clock = new TestClock();
+    const passes = countPasses(clock, new AckFirst(clock, MAX_WAIT_MS));
+    await until(() => passes.count === 1);
+  });
+
+  it('holds a pass until the webhook is answered, then lets it go', async () => {
+    const clock = new TestClock();
+    const gate = new AckFirst(clock, MAX_WAIT_MS);
+    const { url, held } = await start(gate);
+    const sent = post(`${url}/hook`);
+    await until(() => held.length === 1 && gate.waiting === 1);
+    const passes = countPasses(clock, gate);
+    await settle();
+    expect(passes.count).toBe(0);
+    held[0]?.();
+    expect(await sent.answered).toBe(200);
+    await until(() => passes.count === 1);
+    expect(gate.waiting).toBe(0);
+  });
+
+  it('holds a pass at most the longest wait, so a flood never starves the work', async () => {
+    const clock = new TestClock();
+    const gate = new AckFirst(clock, MAX_WAIT_MS);
+    const { url, held } = await start(gate);
+    post(`${url}/hook`);
+    await until(() => gate.waiting === 1);
+    const passes = countPasses(clock, gate);
+    await settle();
+    expect(passes.count).toBe(0);
+    await clock.advance(MAX_WAIT_MS);
+    await until(() => passes.count === 1);
+    expect(gate.waiting).toBe(1);
+    held[0]?.();
+  });
+
+  it('counts a client that went away as answered', async () => {
+    const clock = new TestClock();
+    const gate = new AckFirst(clock, MAX_WAIT_MS);
+    const { url } = await start(gate);
+    const sent = post(`${url}/hook`);
+    sent.answered.catch(() => {});
+    await until(() => gate.waiting === 1);
+    sent.abort();
+    await until(() => gate.waiting === 0);
+  });
+
+  it('does not count routes no platform waits on', async () => {
+    const clock = new TestClock();
+    const gate = new AckFirst(clock, MAX_WAIT_MS);
+    const { url, held } = await start(gate);
+    post(`${url}/plain`);
+    await until(() => held.length === 1);
+    expect(gate.waiting).toBe(0);
+    const passes = countPasses(clock, gate);
+    await until(() => passes.count === 1);
+    held[0]?.();
+  });
+});
