@@ -4,7 +4,7 @@
  *
  *   npm run bench                 # all sections
  *   npm run bench -- tracker ack  # some of them: tracker, ack, intake, linear, people, footprint,
- *                                 #   replicas, worked, tracker-pg, flood, console
+ *                                 #   replicas, worked, tracker-pg, flood, console, cpu
  *   npm run bench -- postgres     # the PostgreSQL and flood sections (issue 18); add --quick for short phases
  *   BENCH_CPU_PROF=/tmp/prof npm run bench   # also CPU profiles of the measured phases (bench/profile.ts)
  *
@@ -24,6 +24,7 @@ import { replicaIntake } from './replica-intake.js';
 import { stopBenchPostgres } from './replicas.js';
 import { workedSection } from './worked.js';
 import { consoleBench } from './console.js';
+import { cpuPerTrigger } from './cpu-per-trigger.js';
 
 const SECTIONS: Array<{ key: string; title: string; limitMs: number; run: () => Promise<Section> }> = [
   { key: 'tracker', title: 'Tracker cost', limitMs: 90_000, run: () => trackerCost() },
@@ -37,6 +38,7 @@ const SECTIONS: Array<{ key: string; title: string; limitMs: number; run: () => 
   { key: 'tracker-pg', title: 'Tracker cost on PostgreSQL', limitMs: 180_000, run: () => trackerCostPostgres() },
   { key: 'flood', title: 'Flood: work keeps pace', limitMs: 240_000, run: () => floodSection() },
   { key: 'console', title: 'Console', limitMs: 180_000, run: () => consoleBench() },
+  { key: 'cpu', title: 'CPU per worked trigger', limitMs: 180_000, run: () => cpuPerTrigger() },
 ];
 
 /** Names for several sections at once. */
