@@ -226,6 +226,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       metrics,
       logger,
       now: () => clock.now(),
+      ...(config.http.metricsToken !== undefined && { metricsToken: config.http.metricsToken }),
       ...(slack && { slack }),
       ...(linear && { linear }),
     });
