@@ -230,7 +230,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       ...(slack && { slack }),
       ...(linear && { linear }),
     });
-    const webConsole = consoleIntegration(config, {
+    const webConsole = await consoleIntegration(config, {
       store,
       clock,
       logger: logger.child({ component: 'console' }),
