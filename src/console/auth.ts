@@ -19,6 +19,9 @@ import type { ConsoleAccess } from './console-config.js';
 
 export const SESSION_COOKIE = 'agent_bridge_console';
 export const SIGN_IN_COOKIE = 'agent_bridge_console_sign_in';
+/** Marks a browser someone signed in from: its failed admin tokens count on their own (`sign-in.ts`). */
+export const KNOWN_BROWSER_COOKIE = 'agent_bridge_console_known';
+export const KNOWN_BROWSER_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 
 /** Someone signed in with Slack: their Slack user id (the person id everywhere) and display name. */
@@ -149,6 +152,22 @@ export class ConsoleAuth {
 
   checkCsrf(sid: string, token: string | undefined): boolean {
     return token !== undefined && sameText(token, this.csrfToken(sid));
+  }
+
+  /** A new known-browser mark (`<id>.<expiry>.<mac>`), given at a sign-in. */
+  newKnownBrowser(now: number): string {
+    const body = `${randomBytes(16).toString('base64url')}.${now + KNOWN_BROWSER_TTL_MS}`;
+    return `${body}.${this.mac(`known:${body}`)}`;
+  }
+
+  /** The id of a known-browser mark, if the value is ours, intact and not expired. */
+  readKnownBrowser(value: string | undefined, now: number): string | undefined {
+    const parts = value?.split('.');
+    if (!parts || parts.length !== 3) return undefined;
+    const [id, expiry, mac] = parts as [string, string, string];
+    if (!sameText(mac, this.mac(`known:${id}.${expiry}`))) return undefined;
+    const expiresAt = Number(expiry);
+    return Number.isFinite(expiresAt) && expiresAt > now ? id : undefined;
   }
 
   /** A nonce for the sign-in cookie and the sign-in form's token bound to it. */
