@@ -230,10 +230,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       metrics,
       logger,
       now: () => clock.now(),
+      ...(config.http.metricsToken !== undefined && { metricsToken: config.http.metricsToken }),
       ...(slack && { slack }),
       ...(linear && { linear }),
     });
-    const webConsole = consoleIntegration(config, {
+    const webConsole = await consoleIntegration(config, {
       store,
       clock,
       logger: logger.child({ component: 'console' }),

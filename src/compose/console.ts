@@ -7,6 +7,7 @@ import type { AppConfig } from '../config/types.js';
 import { consoleAccess } from '../console/console-config.js';
 import type { ConsoleDeps, HealthReport } from '../console/deps.js';
 import { consoleRoutes } from '../console/routes.js';
+import { consoleSigningKey } from '../console/signing-key.js';
 import type { Clock } from '../core/ports/clock.js';
 import type { Logger } from '../core/ports/logger.js';
 import type { CoreMetrics } from '../core/ports/metrics.js';
@@ -58,8 +59,15 @@ export interface ConsoleParts extends Omit<ConsoleDeps, 'schedules' | 'health' |
   runsFor?: RunsForKey;
 }
 
-/** The console's routes (or a 404 on /console saying how to turn it on), and what to log once listening. */
-export function consoleIntegration(config: AppConfig, parts: ConsoleParts): { routes: HttpRoute[]; announce: (logger: Logger, url: string) => void } {
+/**
+ * The console's routes (or a 404 on /console saying how to turn it on), and what to log once listening.
+ * Reads (or, the first time, stores) the sessions' signing key in the database when
+ * AGENT_BRIDGE_SECRET is not set.
+ */
+export async function consoleIntegration(
+  config: AppConfig,
+  parts: ConsoleParts,
+): Promise<{ routes: HttpRoute[]; announce: (logger: Logger, url: string) => void }> {
   const access = consoleAccess(config);
   if (access.mode === 'off') return { routes: [{ ...notConfiguredRoute('/console', 'The web console', access.why), method: 'GET' }], announce: () => {} };
   const version = packageVersion();
@@ -81,7 +89,8 @@ export function consoleIntegration(config: AppConfig, parts: ConsoleParts): { ro
   };
   const schedules = config.schedules.map((schedule) => ({ ...schedule, calendar: cronCalendar(schedule.cron, schedule.timezone) }));
   const keys = consoleKeys(config, parts.store.personKeys, parts.runsFor);
-  const { routes, oneTimePath } = consoleRoutes(access, { ...parts, schedules, health, ...(keys && { keys }) });
+  const signingKey = await consoleSigningKey(access, { serviceSecret: config.people.secret, sessions: parts.store.consoleSessions, now: parts.clock.now() });
+  const { routes, oneTimePath } = consoleRoutes(access, { ...parts, schedules, health, ...(keys && { keys }) }, signingKey);
   return {
     routes,
     announce(logger, url) {

@@ -12,12 +12,20 @@ export function serviceRoutes(parts: {
   metrics: Metrics;
   logger: Logger;
   now: () => number;
+  /** `METRICS_TOKEN`: `/metrics` answers only its bearer. */
+  metricsToken?: string;
   slack?: { route: HttpRoute | undefined };
   linear?: { route: HttpRoute };
 }): HttpRoute[] {
   const { slack, linear } = parts;
   return [
-    ...healthRoutes({ checks: parts.checks, metrics: parts.metrics, logger: parts.logger, now: parts.now }),
+    ...healthRoutes({
+      checks: parts.checks,
+      metrics: parts.metrics,
+      logger: parts.logger,
+      now: parts.now,
+      ...(parts.metricsToken !== undefined && { metricsToken: parts.metricsToken }),
+    }),
     slack?.route ??
       notConfiguredRoute(
         '/slack/events',

@@ -66,6 +66,13 @@ describe('describeConfig', () => {
     });
   });
 
+  it('shows METRICS_TOKEN as set, where from and how long, never its value', () => {
+    const config = loadConfig({ env: { METRICS_TOKEN: 'metrics-SECRET-0123456789' }, cwd: tempDir() });
+    const described = describeConfig(config);
+    expect(described['http']).toMatchObject({ metricsToken: 'set (from env), 25 characters' });
+    expect(JSON.stringify(described)).not.toContain('metrics-SECRET');
+  });
+
   it('masks secret-looking fields inside route configs but keeps the rest', () => {
     const described = describeConfig(fullConfig()) as { defaults: { config: { environment_id: unknown; mcp_servers: Record<string, unknown> } } };
     expect(described.defaults.config.environment_id).toBe('env_main');

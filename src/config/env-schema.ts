@@ -29,6 +29,7 @@ export const SECRET_VARIABLES = [
   'CONSOLE_ADMIN_TOKEN',
   'AGENT_BRIDGE_SECRET',
   'SLACK_CLIENT_SECRET',
+  'METRICS_TOKEN',
 ] as const;
 
 /** `SLACK_OIDC_ISSUER` unset: Slack's own OpenID provider. */
@@ -67,6 +68,8 @@ export interface EnvSettings {
   slackClientSecret: string | undefined;
   /** `SLACK_OIDC_ISSUER`: the OpenID issuer (no trailing slash). */
   slackOidcIssuer: string;
+  /** `METRICS_TOKEN`: when set, `GET /metrics` needs `Authorization: Bearer <token>`. */
+  metricsToken: string | undefined;
 }
 
 type Ctx = z.core.$RefinementCtx<string | undefined>;
@@ -161,6 +164,16 @@ const agentBridgeSecret = secret(CONSOLE_TOKEN_HINT).transform((value, ctx) => {
   return value;
 });
 
+/** Long enough that guessing it at the speed of HTTP requests is hopeless (`/metrics` has no rate limit). */
+export const METRICS_TOKEN_MIN_LENGTH = 16;
+
+const metricsToken = secret(CONSOLE_TOKEN_HINT).transform((value, ctx) => {
+  if (value !== undefined && value.length < METRICS_TOKEN_MIN_LENGTH) {
+    return fail(ctx, `is too short (${value.length} characters): it must have at least ${METRICS_TOKEN_MIN_LENGTH}`, CONSOLE_TOKEN_HINT);
+  }
+  return value;
+});
+
 const publicUrl = optionalText.transform((value, ctx) => {
   if (value === undefined) return value;
   const checked = checkBaseUrl(value);
@@ -216,6 +229,7 @@ export const envSchema = z.object({
   SLACK_CLIENT_ID: secret(SLACK_CLIENT_HINT),
   SLACK_CLIENT_SECRET: secret(SLACK_CLIENT_HINT),
   SLACK_OIDC_ISSUER: slackOidcIssuer,
+  METRICS_TOKEN: metricsToken,
 });
 
 /** Variables that must be set together: Slack, Linear and the run API. */
@@ -347,6 +361,7 @@ export function parseEnvironment(env: Record<string, string>, cwd: string): { se
       slackClientId: v.SLACK_CLIENT_ID,
       slackClientSecret: v.SLACK_CLIENT_SECRET,
       slackOidcIssuer: v.SLACK_OIDC_ISSUER,
+      metricsToken: v.METRICS_TOKEN,
     },
   };
 }

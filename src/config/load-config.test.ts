@@ -79,6 +79,16 @@ describe('loadConfig: valid files', () => {
     expect(JSON.stringify(problems)).not.toContain('short-secret');
   });
 
+  it('reads METRICS_TOKEN, and refuses a short one without showing it', () => {
+    const cwd = tempDir();
+    expect(loadConfig({ env: { METRICS_TOKEN: 'm'.repeat(16) }, cwd }).http.metricsToken).toBe('m'.repeat(16));
+    const problems = problemsOf(() => loadConfig({ env: { METRICS_TOKEN: 'short-metrics' }, cwd }));
+    expect(problems.map((problem) => `${problem.where}: ${problem.message}`)).toEqual([
+      'METRICS_TOKEN: is too short (13 characters): it must have at least 16',
+    ]);
+    expect(JSON.stringify(problems)).not.toContain('short-metrics');
+  });
+
   it('reads console.admins', () => {
     expect(withFile('console:\n  admins: [U0123ABCD, W0456EFGH]\n').console).toEqual({ admins: ['U0123ABCD', 'W0456EFGH'] });
   });

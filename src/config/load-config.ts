@@ -212,7 +212,7 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
     database: env.databaseUrl
       ? { kind: 'postgres', url: env.databaseUrl.url, maskedUrl: env.databaseUrl.masked, target: env.databaseUrl.target, password: env.databaseUrl.password }
       : { kind: 'sqlite', path: env.databasePath },
-    http: { port: env.port, host: env.host, ...compact({ publicUrl: env.publicUrl }) },
+    http: { port: env.port, host: env.host, ...compact({ publicUrl: env.publicUrl, metricsToken: env.metricsToken }) },
     logLevel: env.logLevel,
   };
 }

@@ -151,7 +151,10 @@ export interface AppConfig {
    */
   people: { attribution: Attribution; secret?: string };
   database: DatabaseConfig;
-  /** `publicUrl` (`PUBLIC_URL`, no trailing slash): where people reach the service (links, `Secure` cookies). */
-  http: { port: number; host: string; publicUrl?: string };
+  /**
+   * `publicUrl` (`PUBLIC_URL`, no trailing slash): where people reach the service (links, `Secure` cookies).
+   * `metricsToken` (`METRICS_TOKEN`): when set, `GET /metrics` needs `Authorization: Bearer <token>`.
+   */
+  http: { port: number; host: string; publicUrl?: string; metricsToken?: string };
   logLevel: LogLevel;
 }

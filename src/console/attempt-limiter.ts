@@ -1,6 +1,7 @@
 /**
- * Failed sign-ins per client address: after `maxFailures` within `windowMs` the address waits out the
- * window. Memory is bounded (`maxKeys`): when full, the oldest entry goes, so a flood of addresses
+ * Failed sign-ins per key — a client address, or a browser someone signed in from before
+ * (`limitKeyOf` in sign-in.ts says which and why): after `maxFailures` within `windowMs` the key waits
+ * out the window. Memory is bounded (`maxKeys`): when full, the oldest entry goes, so a flood of addresses
  * costs a fixed amount of memory. In-process: each replica counts its own callers.
  */
 export class AttemptLimiter {

@@ -4,14 +4,14 @@ import type { ConsoleAccess } from './console-config.js';
 /**
  * Sign-in, sessions and CSRF tokens of the console.
  *
- * Sessions are signed, stateless cookies (`<sid>.<expiry>.<who>.<mac>`), not rows in the store: every
- * replica derives the same key from `CONSOLE_ADMIN_TOKEN` (and `SLACK_CLIENT_SECRET` when Sign in with
- * Slack is on), so a session works on all of them without a database write per sign-in, and changing
- * either signs everybody out. `<who>` is `admin` for the admin token or the one-time link, or the
- * person signed in with Slack (their Slack user id, name, and whether `console.admins` named them).
- * Sign-out clears the cookie; a copied cookie stays valid until it expires (12 h), the price of
- * statelessness. With the one-time link (built-in emulator, no token) the key is random per process: a
- * restart signs everybody out.
+ * Sessions are signed cookies (`<sid>.<expiry>.<who>.<mac>`), not rows written at every sign-in: every
+ * replica signs with the same key, one only this service holds (`signing-key.ts`: from
+ * `AGENT_BRIDGE_SECRET`, else generated once and kept in the database; random per process with the
+ * one-time link alone), so a session works on all of them. `<who>` is `admin` for the admin token or
+ * the one-time link, or the person signed in with Slack (their Slack user id, name, and whether
+ * `console.admins` named them). Signing out ends the session on the server: its id is recorded in the
+ * store (`ConsoleSessionRepository.end`) and every replica refuses the cookie from then on (the routes
+ * check `isEnded` for every request that has a session).
  *
  * CSRF: every form carries `HMAC(key, "csrf:" + sid)`, which a page of another site cannot read; the
  * sign-in form (no session yet) carries one bound to a short-lived sign-in cookie instead.
@@ -19,6 +19,9 @@ import type { ConsoleAccess } from './console-config.js';
 
 export const SESSION_COOKIE = 'agent_bridge_console';
 export const SIGN_IN_COOKIE = 'agent_bridge_console_sign_in';
+/** Marks a browser someone signed in from: its failed admin tokens count on their own (`sign-in.ts`). */
+export const KNOWN_BROWSER_COOKIE = 'agent_bridge_console_known';
+export const KNOWN_BROWSER_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 
 /** Someone signed in with Slack: their Slack user id (the person id everywhere) and display name. */
@@ -65,8 +68,12 @@ export class ConsoleAuth {
   private readonly key: Buffer;
   private oneTimeCode: string | undefined;
 
-  constructor(private readonly access: Exclude<ConsoleAccess, { mode: 'off' }>) {
-    this.key = sessionKey(access);
+  /** `key`: what `consoleSigningKey` gave for this configuration. */
+  constructor(
+    private readonly access: Exclude<ConsoleAccess, { mode: 'off' }>,
+    key: Buffer,
+  ) {
+    this.key = key;
     if (access.mode === 'one-time link') this.oneTimeCode = randomBytes(24).toString('base64url');
   }
 
@@ -147,6 +154,22 @@ export class ConsoleAuth {
     return token !== undefined && sameText(token, this.csrfToken(sid));
   }
 
+  /** A new known-browser mark (`<id>.<expiry>.<mac>`), given at a sign-in. */
+  newKnownBrowser(now: number): string {
+    const body = `${randomBytes(16).toString('base64url')}.${now + KNOWN_BROWSER_TTL_MS}`;
+    return `${body}.${this.mac(`known:${body}`)}`;
+  }
+
+  /** The id of a known-browser mark, if the value is ours, intact and not expired. */
+  readKnownBrowser(value: string | undefined, now: number): string | undefined {
+    const parts = value?.split('.');
+    if (!parts || parts.length !== 3) return undefined;
+    const [id, expiry, mac] = parts as [string, string, string];
+    if (!sameText(mac, this.mac(`known:${id}.${expiry}`))) return undefined;
+    const expiresAt = Number(expiry);
+    return Number.isFinite(expiresAt) && expiresAt > now ? id : undefined;
+  }
+
   /** A nonce for the sign-in cookie and the sign-in form's token bound to it. */
   newSignInNonce(): { nonce: string; token: string } {
     const nonce = randomBytes(16).toString('base64url');
@@ -156,14 +179,4 @@ export class ConsoleAuth {
   checkSignInToken(nonce: string | undefined, token: string | undefined): boolean {
     return nonce !== undefined && token !== undefined && sameText(token, this.mac(`sign-in:${nonce}`));
   }
-}
-
-/**
- * The key sessions are signed with: derived from the admin token and the Slack client secret (so
- * every replica has the same one), random per process when neither is set.
- */
-function sessionKey(access: Exclude<ConsoleAccess, { mode: 'off' }>): Buffer {
-  const material = [access.mode === 'token' ? access.token : '', access.slack?.clientSecret ?? ''];
-  if (material.every((part) => part === '')) return randomBytes(32);
-  return createHmac('sha256', material.join('\n')).update('agent-bridge console sessions v2').digest();
 }

@@ -4,7 +4,7 @@ import { HttpError } from '../http/http-error.js';
 import { readPause, writePause } from '../core/schedules/schedule-pause.js';
 import { CONSOLE_CSS, CONSOLE_JS } from './assets.js';
 import { AttemptLimiter } from './attempt-limiter.js';
-import { ConsoleAuth, SESSION_COOKIE } from './auth.js';
+import { ConsoleAuth, SESSION_COOKIE, SESSION_TTL_MS } from './auth.js';
 import type { ConsoleAccess } from './console-config.js';
 import type { ConsoleDeps, Viewer } from './deps.js';
 import { html } from './html.js';
@@ -71,9 +71,16 @@ function forbidden(): ReturnType<typeof document> {
   );
 }
 
-/** The console's routes (`/console` and everything under it), for the one HTTP server. */
-export function consoleRoutes(access: Exclude<ConsoleAccess, { mode: 'off' }>, deps: ConsoleDeps): { routes: HttpRoute[]; oneTimePath: string | undefined } {
-  const auth = new ConsoleAuth(access);
+/**
+ * The console's routes (`/console` and everything under it), for the one HTTP server. `signingKey` is
+ * what `consoleSigningKey` gave for `access`.
+ */
+export function consoleRoutes(
+  access: Exclude<ConsoleAccess, { mode: 'off' }>,
+  deps: ConsoleDeps,
+  signingKey: Buffer,
+): { routes: HttpRoute[]; oneTimePath: string | undefined } {
+  const auth = new ConsoleAuth(access, signingKey);
   const signIn: SignInDeps = {
     auth,
     limiter: new AttemptLimiter(),
@@ -89,10 +96,13 @@ export function consoleRoutes(access: Exclude<ConsoleAccess, { mode: 'off' }>, d
     logger: deps.logger,
     ...(deps.workspace && { workspace: deps.workspace }),
   };
+  /** The cookie's session, checked by its signature alone: enough to refuse a form before its body is read, without a database read. */
   const sessionOf = (req: IncomingMessage) => auth.readSession(readCookies(req).get(SESSION_COOKIE), deps.clock.now());
-  const viewerOf = (req: IncomingMessage): Viewer | undefined => {
+  /** Who is signed in: a session that is ours, intact, not expired, and not signed out on any replica. */
+  const viewerOf = async (req: IncomingMessage): Promise<Viewer | undefined> => {
     const session = sessionOf(req);
-    return session && { sid: session.sid, csrf: auth.csrfToken(session.sid), admin: session.admin, ...(session.person && { person: session.person }) };
+    if (!session || (await deps.store.consoleSessions.isEnded(session.sid))) return undefined;
+    return { sid: session.sid, csrf: auth.csrfToken(session.sid), admin: session.admin, ...(session.person && { person: session.person }) };
   };
   /** What a viewer's pages read: everything for admins, only their own runs for everyone else. */
   const depsFor = (viewer: Viewer): ConsoleDeps => (viewer.admin || !viewer.person ? deps : ownRunsOnly(deps, viewer.person.id));
@@ -113,7 +123,7 @@ export function consoleRoutes(access: Exclude<ConsoleAccess, { mode: 'off' }>, d
     method: 'GET',
     path,
     async handle(req, res) {
-      const viewer = viewerOf(req);
+      const viewer = await viewerOf(req);
       if (!viewer) return redirect(res, `/console/sign-in?next=${encodeURIComponent(req.url ?? path)}`);
       if (who === 'admins' && !viewer.admin) return sendHtml(res, 403, forbidden());
       const rendered = await render(viewer, req);
@@ -145,7 +155,7 @@ export function consoleRoutes(access: Exclude<ConsoleAccess, { mode: 'off' }>, d
       refuse: (req) => (sessionOf(req) ? undefined : new HttpError(403, 'no_session', 'sign in to the console first')),
     },
     async handle(req, res, readBody: ReadRequestBody) {
-      const viewer = viewerOf(req);
+      const viewer = await viewerOf(req);
       if (!viewer) throw new HttpError(403, 'no_session', 'sign in to the console first');
       if (who === 'admins' && !viewer.admin) return sendHtml(res, 403, forbidden());
       const form = parseForm(await readBody());
@@ -219,9 +229,12 @@ export function consoleRoutes(access: Exclude<ConsoleAccess, { mode: 'off' }>, d
           },
         ]
       : []),
-    actionRoute('/console/sign-out', 'everyone', (_form, _viewer, res) => {
+    actionRoute('/console/sign-out', 'everyone', async (_form, viewer, res) => {
+      // Ended on the server, for every replica: a copy of the cookie (and its CSRF token) stops working
+      // now. Kept until the latest the session could expire, after which the cookie fails by itself.
+      const now = deps.clock.now();
+      await deps.store.consoleSessions.end(viewer.sid, now + SESSION_TTL_MS, now);
       redirect(res, '/console/sign-in', { 'set-cookie': cookie(SESSION_COOKIE, '', { secure: access.secureCookies, maxAgeSeconds: 0 }) });
-      return Promise.resolve();
     }),
     pageRoute('/console/runs', 'everyone', (viewer, req) => runsPage(depsFor(viewer), viewer, queryOf(req), flashOf(req))),
     pageRoute('/console/run', 'everyone', async (viewer, req) => {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../core/ports/clock.js';
 import type { AttemptLimiter } from './attempt-limiter.js';
-import { SESSION_COOKIE, SESSION_TTL_MS, SIGN_IN_COOKIE, type ConsoleAuth, type SignedInPerson } from './auth.js';
+import { KNOWN_BROWSER_COOKIE, KNOWN_BROWSER_TTL_MS, SESSION_COOKIE, SESSION_TTL_MS, SIGN_IN_COOKIE, type ConsoleAuth, type SignedInPerson } from './auth.js';
 import { html } from './html.js';
 import { clientAddress, cookie, parseForm, queryOf, readCookies, redirect, sendHtml } from './http-io.js';
 import { document } from './layout.js';
@@ -63,8 +63,25 @@ export function signInForm(deps: SignInDeps, res: ServerResponse, status: number
 }
 
 /**
- * Starts a session (the admin's, or `person`'s) and sends the browser on to `next`; `clear` names
- * cookies to drop. `limitKey` (the address) is forgiven its failed tokens only by a right token or link.
+ * Whose failed admin tokens an attempt counts against (issue 26). A guess must be slowed down, but a
+ * stranger must not be able to lock out the person who holds the right token — behind a proxy every
+ * caller has the proxy's address, so a lock per address alone let five anonymous guesses lock
+ * everybody out. So a browser someone already signed in from carries a mark only the service can
+ * sign (`KNOWN_BROWSER_COOKIE`, 30 days), and its attempts count against that browser alone: the
+ * address's lock never applies to it, and a stranger, who has no such mark, can only lock the address
+ * (new browsers there) — never a browser the admin used before. Everyone else counts against their
+ * address (the socket's: a forwarded header is anyone's to write). `?once=` links are not token
+ * guesses and count against nothing (192 random bits: not guessable). Counted per replica, in memory.
+ */
+export function limitKeyOf(deps: SignInDeps, req: IncomingMessage): { key: string; who: 'browser' | 'address' } {
+  const known = deps.auth.readKnownBrowser(readCookies(req).get(KNOWN_BROWSER_COOKIE), deps.clock.now());
+  return known ? { key: `browser:${known}`, who: 'browser' } : { key: `address:${clientAddress(req)}`, who: 'address' };
+}
+
+/**
+ * Starts a session (the admin's, or `person`'s) and sends the browser on to `next`, marking it as a
+ * known browser (`limitKeyOf`); `clear` names cookies to drop. `limitKey` is forgiven its failed
+ * tokens only by a right token.
  */
 export function signedIn(
   deps: SignInDeps,
@@ -75,34 +92,40 @@ export function signedIn(
   clear: string[] = [],
 ): void {
   if (limitKey !== undefined) deps.limiter.succeed(limitKey);
-  const { cookie: value } = deps.auth.newSession(deps.clock.now(), person);
+  const now = deps.clock.now();
+  const { cookie: value } = deps.auth.newSession(now, person);
   redirect(res, next, {
     'set-cookie': [
       cookie(SESSION_COOKIE, value, { secure: deps.secure, maxAgeSeconds: SESSION_TTL_MS / 1000 }),
+      cookie(KNOWN_BROWSER_COOKIE, deps.auth.newKnownBrowser(now), { secure: deps.secure, maxAgeSeconds: KNOWN_BROWSER_TTL_MS / 1000, sameSite: 'Strict' }),
       cookie(SIGN_IN_COOKIE, '', { secure: deps.secure, maxAgeSeconds: 0, sameSite: 'Strict' }),
       ...clear.map((name) => cookie(name, '', { secure: deps.secure, maxAgeSeconds: 0 })),
     ],
   });
 }
 
-/** 429 while the address has failed too often; true when it was answered. */
+/** 429 while the browser or address (`limitKeyOf`) has failed too often; true when it was answered. */
 export function limited(deps: SignInDeps, req: IncomingMessage, res: ServerResponse, next: string): boolean {
-  const wait = deps.limiter.retryAfterMs(clientAddress(req), deps.clock.now());
+  const { key, who } = limitKeyOf(deps, req);
+  const wait = deps.limiter.retryAfterMs(key, deps.clock.now());
   if (wait === 0) return false;
   const seconds = Math.ceil(wait / 1000);
-  signInForm(deps, res, 429, next, `Too many failed sign-ins from your address: try again in ${seconds} s.`, { 'retry-after': String(seconds) });
+  const from = who === 'browser' ? 'this browser' : 'your address';
+  signInForm(deps, res, 429, next, `Too many failed sign-ins from ${from}: try again in ${seconds} s.`, { 'retry-after': String(seconds) });
   return true;
 }
 
-/** GET /console/sign-in: the form, or the one-time link's sign-in (`?once=…`). */
+/**
+ * GET /console/sign-in: the form, or the one-time link's sign-in (`?once=…`). A wrong or spent link
+ * is not a token guess and counts against nothing (`limitKeyOf`): anyone, or any web page a visitor
+ * opens, can send one.
+ */
 export function showSignIn(deps: SignInDeps, req: IncomingMessage, res: ServerResponse): void {
   const query = queryOf(req);
   const next = safeNext(query.get('next'));
   const once = query.get('once');
   if (once === null) return signInForm(deps, res, 200, next);
-  if (limited(deps, req, res, next)) return;
-  if (deps.auth.consumeOneTimeCode(once)) return signedIn(deps, res, clientAddress(req), next);
-  deps.limiter.fail(clientAddress(req), deps.clock.now());
+  if (deps.auth.consumeOneTimeCode(once)) return signedIn(deps, res, undefined, next);
   signInForm(deps, res, 401, next, 'That sign-in link is not valid (it works once).');
 }
 
@@ -114,7 +137,7 @@ export async function submitSignIn(deps: SignInDeps, req: IncomingMessage, res: 
   if (!deps.auth.checkSignInToken(readCookies(req).get(SIGN_IN_COOKIE), form.get('csrf') ?? undefined)) {
     return signInForm(deps, res, 403, next, 'The sign-in form expired (or came from another site): please try again.');
   }
-  const key = clientAddress(req);
+  const { key } = limitKeyOf(deps, req);
   if (deps.auth.checkToken(form.get('token') ?? '')) return signedIn(deps, res, key, next);
   deps.limiter.fail(key, deps.clock.now());
   signInForm(deps, res, 401, next, 'Wrong token.');

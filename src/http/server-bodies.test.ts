@@ -36,9 +36,18 @@ async function start(options: { stallMs?: number; budget?: BodyBudget; logger?: 
       res.end(`${body.length}`);
     },
   };
+  // As the console's pages and redirects do: an answer written by hand, without reading the body.
+  const page: HttpRoute = {
+    method: 'POST',
+    path: '/page',
+    handle: (_req, res) => {
+      res.writeHead(403, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<p>Admins only</p>');
+    },
+  };
   const logger = options.logger ?? new CapturingLogger();
   const server = createHttpServer({
-    routes: [echo],
+    routes: [echo, page],
     metrics: createMetrics({ defaultMetrics: false }),
     logger,
     bodyLimitBytes: 64 * KIB,
@@ -104,6 +113,23 @@ describe('bodies from anonymous callers', () => {
     expect(await within(request.status, 5_000)).toBe(408);
     expect(await within(request.closed, 5_000)).toBeDefined();
     expect(logger.at('error')).toEqual([]);
+  });
+
+  it('an answer written by the route before the body is read (an HTML refusal) closes the connection too', async () => {
+    const { url } = await start();
+    const request = rawRequest(url, 'POST', '/page', { 'content-length': 4 * KIB }, 'x'.repeat(100));
+    expect(await within(request.status, 2_000)).toBe(403);
+    expect((await request.headers)['connection']).toBe('close');
+    // Without the close, Node keeps the socket for a next request and waits for the rest of the body.
+    expect(await within(request.closed, 2_000)).toBeDefined();
+  });
+
+  it('a body read to its end keeps the connection alive for the next request', async () => {
+    const { url } = await start();
+    const request = rawRequest(url, 'POST', '/echo', { 'x-token': 'ok', 'content-length': 5 }, 'hello');
+    expect(await within(request.status, 2_000)).toBe(200);
+    expect((await request.headers)['connection']).toBe('keep-alive');
+    request.socket.destroy();
   });
 
   it('a body the client aborts is logged at debug as the client closing, never at error', async () => {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from '../core/ports/logger.js';
 import type { AckFirst } from './ack-first.js';
 import { BodyBudget } from './body-budget.js';
+import { bodyUnread } from './body-state.js';
 import { answerError, sendJson, type HttpError } from './http-error.js';
 import type { Metrics } from './metrics.js';
 import { BODY_LIMIT_BYTES, BODY_STALL_MS, declaresTooLarge, isClientAbort, readBody } from './read-body.js';
@@ -79,6 +80,8 @@ export function createHttpServer(options: HttpServerOptions): Server {
       options.metrics.httpDuration.observe({ route: label, method: req.method ?? '?' }, seconds);
     });
 
+    keepAliveOnlyOnceRead(req, res);
+
     if (!candidates) return sendJson(res, 404, { error: 'not_found', message: `no route ${path}` });
     if (!route) {
       const allowed = candidates.map((candidate) => candidate.method).join(', ');
@@ -114,6 +117,20 @@ export function createHttpServer(options: HttpServerOptions): Server {
   // closed: routes that read a body answer 408 at `stallMs`, this catches everything else just after.
   server.setTimeout(stallMs + 2_000);
   return server;
+}
+
+/**
+ * Whatever a route answers — JSON, an HTML page, a redirect, a refusal made on the headers, a 408 after
+ * part of a body — while the request's body is not read to its end says `Connection: close`, and Node
+ * then closes the socket once the answer is out (issue 26): otherwise Node keeps the connection for the
+ * next request and drains the unread body into nothing, and a body that never comes holds the socket
+ * and its file descriptor until an idle timeout. A body read to its end restores keep-alive.
+ */
+function keepAliveOnlyOnceRead(req: IncomingMessage, res: ServerResponse): void {
+  if (!bodyUnread(req)) return;
+  const keepAlive = res.shouldKeepAlive;
+  res.shouldKeepAlive = false;
+  req.once('end', () => (res.shouldKeepAlive = keepAlive));
 }
 
 /** Listens on `port`/`host` and resolves once bound. */

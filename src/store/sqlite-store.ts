@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Store } from '../core/ports/store.js';
 import { SqliteAnchorRepository } from './anchor-repository.js';
+import { SqliteConsoleSessionRepository } from './console-session-repository.js';
 import { SqliteEventKeyRepository } from './event-key-repository.js';
 import { SqliteLeaseRepository } from './lease-repository.js';
 import { migrate } from './migrate.js';
@@ -39,6 +40,7 @@ export class SqliteStore implements Store {
   readonly operator: SqliteOperatorRepository;
   readonly personKeys: SqlitePersonKeyRepository;
   readonly personLinks: SqlitePersonLinkRepository;
+  readonly consoleSessions: SqliteConsoleSessionRepository;
   private readonly pingStatement;
 
   /** Takes an open, migrated connection; use `openSqliteStore`. */
@@ -55,6 +57,7 @@ export class SqliteStore implements Store {
     this.operator = new SqliteOperatorRepository(db);
     this.personKeys = new SqlitePersonKeyRepository(db);
     this.personLinks = new SqlitePersonLinkRepository(db);
+    this.consoleSessions = new SqliteConsoleSessionRepository(db);
     this.pingStatement = db.prepare('SELECT 1');
   }
 

@@ -19,10 +19,21 @@ export interface RawRequest {
   write(bytes: Buffer | string): Promise<void>;
 }
 
-/** Opens a connection to `url`'s host and writes `method path` with `requestHeaders`, then `body` if given. */
-export function rawRequest(url: string, method: string, path: string, requestHeaders: Record<string, string | number>, body?: Buffer | string): RawRequest {
+/**
+ * Opens a connection to `url`'s host and writes `method path` with `requestHeaders`, then `body` if given.
+ * `halfOpen`: the client never closes its side when the server stops writing (as a hostile client
+ * may not), so the connection ends only when the server lets go of it.
+ */
+export function rawRequest(
+  url: string,
+  method: string,
+  path: string,
+  requestHeaders: Record<string, string | number>,
+  body?: Buffer | string,
+  options: { halfOpen?: boolean } = {},
+): RawRequest {
   const target = new URL(url);
-  const socket = connect({ host: target.hostname, port: Number(target.port) });
+  const socket = connect({ host: target.hostname, port: Number(target.port), allowHalfOpen: options.halfOpen === true });
   // Errors (EPIPE, ECONNRESET) are how a refused body ends for the sender: `closed` reports them.
   socket.on('error', () => {});
   let lastByteAt = Date.now();

@@ -35,7 +35,7 @@ import type {
   TrackedRunRepository,
   TriggerRepository,
 } from './store-repositories.js';
-import type { OperatorRepository, PersonKeyRepository, PersonLinkRepository } from './operator-store.js';
+import type { ConsoleSessionRepository, OperatorRepository, PersonKeyRepository, PersonLinkRepository } from './operator-store.js';
 
 export * from './store-records.js';
 export * from './store-repositories.js';
@@ -60,6 +60,8 @@ export interface Store {
   personKeys: PersonKeyRepository;
   /** Linear users known to be Slack users. */
   personLinks: PersonLinkRepository;
+  /** The web console's signing key and its signed-out sessions. */
+  consoleSessions: ConsoleSessionRepository;
   /** Cheap query proving the database answers (readiness). */
   ping(): Promise<void>;
   /**

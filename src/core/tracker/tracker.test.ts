@@ -213,11 +213,12 @@ function barrierStore(store: Store, parties: number): Store {
     });
     return row;
   };
-  const { triggers, anchors, eventKeys, outbox, scheduleFires, leases, processes, settings, operator, personKeys, personLinks } = store;
+  const { triggers, anchors, eventKeys, outbox, scheduleFires, leases, processes, settings, operator, personKeys, personLinks, consoleSessions } = store;
   return {
     operator,
     personKeys,
     personLinks,
+    consoleSessions,
     triggers,
     trackedRuns,
     anchors,

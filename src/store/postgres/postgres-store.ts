@@ -4,6 +4,7 @@ import { StartupError } from '../../core/startup-error.js';
 import type { Store, StoreChange } from '../../core/ports/store.js';
 import { PostgresAnchorRepository } from './anchor-repository.js';
 import { ChangeListener } from './change-listener.js';
+import { PostgresConsoleSessionRepository } from './console-session-repository.js';
 import { PostgresEventKeyRepository } from './event-key-repository.js';
 import { PostgresLeaseRepository } from './lease-repository.js';
 import { SchemaTooNewError } from '../migrate.js';
@@ -46,6 +47,7 @@ export class PostgresStore implements Store {
   readonly operator: PostgresOperatorRepository;
   readonly personKeys: PostgresPersonKeyRepository;
   readonly personLinks: PostgresPersonLinkRepository;
+  readonly consoleSessions: PostgresConsoleSessionRepository;
   private closed = false;
 
   /** Takes a pool on a migrated database; use `openPostgresStore`. */
@@ -65,6 +67,7 @@ export class PostgresStore implements Store {
     this.operator = new PostgresOperatorRepository(pool);
     this.personKeys = new PostgresPersonKeyRepository(pool);
     this.personLinks = new PostgresPersonLinkRepository(pool);
+    this.consoleSessions = new PostgresConsoleSessionRepository(pool);
   }
 
   async ping(): Promise<void> {

@@ -184,4 +184,14 @@ describe.skipIf(!runs)(`replicas racing on one database${postgresSkipNote()}`, (
     expect(new Set(results.map((result) => result.trigger.id)).size).toBe(1);
     expect((await replicas[0]!.outbox.list()).filter((row) => row.key === 'same-event:received')).toHaveLength(1);
   });
+
+  it('replicas starting together store one console signing key, and a session one of them ends is ended for all', async () => {
+    const offers = await Promise.all(
+      replicas.flatMap((store, r) => Array.from({ length: 5 }, (_, k) => store.consoleSessions.signingKey(`key-${r}-${k}`, 1_000))),
+    );
+    expect(new Set(offers).size).toBe(1);
+    expect(offers[0]).toMatch(/^key-\d-\d$/);
+    await replicas[0]!.consoleSessions.end('sid-race', 10_000, 1_000);
+    expect(await Promise.all(replicas.map((store) => store.consoleSessions.isEnded('sid-race')))).toEqual(replicas.map(() => true));
+  });
 });

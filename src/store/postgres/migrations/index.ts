@@ -8,6 +8,7 @@ import { pgMigration0006 } from './0006-console-history.js';
 import { pgMigration0007 } from './0007-person-keys.js';
 import { pgMigration0008 } from './0008-run-key-owner.js';
 import { pgMigration0009 } from './0009-person-links.js';
+import { pgMigration0010 } from './0010-console-sessions.js';
 
 /**
  * Every PostgreSQL migration, in order. Append-only. Migration N here makes the same change as the
@@ -24,4 +25,5 @@ export const PG_MIGRATIONS: readonly Migration[] = [
   pgMigration0007,
   pgMigration0008,
   pgMigration0009,
+  pgMigration0010,
 ];
