@@ -4,6 +4,7 @@ import type { Logger } from '../core/ports/logger.js';
 import type { IntakeService } from '../core/intake/intake-service.js';
 import { secretScrubber } from '../core/scrub.js';
 import { StartupError } from '../core/startup-error.js';
+import { withoutWarnings } from './agent-session.js';
 import { boltLogger } from './bolt-logger.js';
 import { registerListeners, type ListenerDeps } from './listeners.js';
 import { StoreThenAckSocketReceiver } from './socket-receiver.js';
@@ -38,6 +39,8 @@ export interface SlackApp {
   receiver: HTTPReceiver | undefined;
   /** Web API client for notifiers and context: no retries of its own (the outbox owns retries). */
   client: WebClient;
+  /** The same for agent sessions, whose warnings are said once by the caller rather than at every call. */
+  sessionClient: WebClient;
   botUserId: string;
   botId: string | undefined;
   /** The workspace the bot token belongs to (`auth.test`'s team_id): Sign in with Slack admits only its people. */
@@ -131,6 +134,7 @@ export async function createSlackApp(options: SlackAppOptions): Promise<SlackApp
     app,
     receiver: receiver instanceof HTTPReceiver ? receiver : undefined,
     client,
+    sessionClient: new WebClient(options.botToken, webClientOptions(options.apiUrl, withoutWarnings(webApiLogger))),
     botUserId: identity.user_id,
     botId: identity.bot_id,
     teamId: identity.team_id,
