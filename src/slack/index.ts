@@ -55,6 +55,7 @@ export async function startSlack(config: SlackConfig, intake: IntakeService, sto
     intake,
     trackedRuns: store.trackedRuns,
     triggers: store.triggers,
+    anchors: store.anchors,
     logger,
     routeChoices: routeChoices(config.channels),
     unfurlDomains: config.unfurlDomains,

@@ -22,6 +22,7 @@ export interface SlackAppOptions {
   intake: IntakeService;
   trackedRuns: ListenerDeps['trackedRuns'];
   triggers: ListenerDeps['triggers'];
+  anchors: ListenerDeps['anchors'];
   admins: readonly string[];
   personKeys: ListenerDeps['personKeys'];
   keyPageUrl: string | undefined;
@@ -115,6 +116,7 @@ export async function createSlackApp(options: SlackAppOptions): Promise<SlackApp
     intake: options.intake,
     trackedRuns: options.trackedRuns,
     triggers: options.triggers,
+    anchors: options.anchors,
     admins: options.admins,
     personKeys: options.personKeys,
     keyPageUrl: options.keyPageUrl,
