@@ -5,7 +5,8 @@ import type { RequestLogEntry } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
 import { messageKey } from '../../src/slack/normalise.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
-import { postSlackEvent } from '../fakes/slack-signing.js';
+import { postSlackEvent, postSlackForm } from '../fakes/slack-signing.js';
+import { slashCommand } from '../fixtures/slack/interactions.js';
 import { agentSessionStopped, appContextChanged, appMention, channelEntity, directMessage, eventCallback, threadReply } from '../fixtures/slack/events.js';
 import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
 import { CapturingLogger } from '../core/capturing-logger.js';
@@ -137,6 +138,21 @@ describe('Slack’s stop button (agent_session_stopped) is a stop like Cancel', 
     expect(await cancels(runId)).toHaveLength(1);
     expect(statuses(ts)).toEqual(['processing', 'active']);
     expect(threadTexts(ts).filter((text) => text.startsWith('Cancelled'))).toEqual([`Cancelled by <@${ALLOWED}>`]);
+  });
+
+  it('/agent <prompt> at a channel: the thread its status message starts is the session, and its stop button stops the run', async () => {
+    const triggerId = `${Date.now()}.stop-from-command`;
+    expect((await postSlackForm(events, SECRET, slashCommand({ user_id: ALLOWED, text: 'rotate the staging keys', trigger_id: triggerId }))).status).toBe(200);
+    const session = await until(() => slack.agentSessions().find((item) => item.title === 'rotate the staging keys' && item.status === 'processing'), 'the session');
+    // The thread is the status message's own (posted at the bare channel).
+    expect(slack.messages(CHANNEL).find((message) => message.ts === session.threadTs && message.thread_ts === undefined)?.user).toBe(SLACK_IDS.botUser);
+    const run = await until(() => runWith(`slack:cmd:${triggerId}`), 'the run');
+    expect((await postSlackEvent(events, SECRET, eventCallback(agentSessionStopped({ channel: CHANNEL, thread_ts: session.threadTs, user: ALLOWED })))).status).toBe(200);
+    await until(() => emulator.engine.get(run.run_id)?.state === 'CANCELLED', 'the run cancelled');
+    await until(() => statuses(session.threadTs).at(-1) === 'active', 'the session away from processing');
+    await until(async () => (await service.store.trackedRuns.get(run.run_id))?.tracked === false, 'the end observed');
+    await settled();
+    expect(statuses(session.threadTs)).toEqual(['processing', 'active']);
   });
 
   it('someone who may not stop it is told privately; the run goes on and its session stays processing', async () => {
