@@ -24,17 +24,19 @@ export function sessionRows(
   opening?: { initiator?: { platform: string; id: string } },
 ): NewOutboxRow[] {
   if (!places) return [];
-  return run.destinations.filter((destination) => places(destination)).map((destination) => {
-    const message: OutboxMessage = {
-      kind: 'session',
-      phase,
-      title: run.title ?? run.runId,
-      receivedKey: receivedKey(run.triggerKey ?? run.runId, destination),
-      ...(opening && { opening: true as const }),
-      ...(opening?.initiator && { initiator: { platform: opening.initiator.platform, id: opening.initiator.id } }),
-    };
-    return { key: sessionKey(run.runId, transition, destination, phase), destination, kind: 'session', payload: message };
-  });
+  return run.destinations
+    .filter((destination) => places(destination))
+    .map((destination) => {
+      const message: OutboxMessage = {
+        kind: 'session',
+        phase,
+        title: run.title ?? run.runId,
+        receivedKey: receivedKey(run.triggerKey ?? run.runId, destination),
+        ...(opening && { opening: true as const }),
+        ...(opening?.initiator && { initiator: { platform: opening.initiator.platform, id: opening.initiator.id } }),
+      };
+      return { key: sessionKey(run.runId, transition, destination, phase), destination, kind: 'session', payload: message };
+    });
 }
 
 /**

@@ -32,7 +32,12 @@ beforeEach(() => {
   fake.reset();
   logger = new CapturingLogger();
   // The client logs through ours as the service's does, its warnings turned down (said once by SlackSessions).
-  const client = new WebClient('xoxb-test', { slackApiUrl: fake.url, retryConfig: { retries: 0 }, logger: withoutWarnings(boltLogger(logger)), logLevel: LogLevel.DEBUG });
+  const client = new WebClient('xoxb-test', {
+    slackApiUrl: fake.url,
+    retryConfig: { retries: 0 },
+    logger: withoutWarnings(boltLogger(logger)),
+    logLevel: LogLevel.DEBUG,
+  });
   sessions = new SlackSessions({ client, logger });
 });
 

@@ -38,7 +38,14 @@ export function showsSlackSession(destination: string): boolean {
 const MAX_TITLE = 200;
 const SLACK_USER = /^[UW][A-Z0-9]{2,40}$/;
 /** Refusals that are about the token or the app, not about the initiator: no second call without it helps. */
-const NOT_THE_INITIATOR: ReadonlySet<string> = new Set(['invalid_auth', 'not_authed', 'token_revoked', 'account_inactive', 'missing_scope', 'not_allowed_token_type']);
+const NOT_THE_INITIATOR: ReadonlySet<string> = new Set([
+  'invalid_auth',
+  'not_authed',
+  'token_revoked',
+  'account_inactive',
+  'missing_scope',
+  'not_allowed_token_type',
+]);
 
 type SessionMessage = Extract<OutboxMessage, { kind: 'session' }>;
 type SetStatusArguments = Parameters<WebClient['agents']['sessions']['setStatus']>[0];
@@ -126,7 +133,7 @@ export class SlackSessions {
   /** Slack's warnings in an answer (`warning`, `response_metadata.warnings`), each said once at warn. */
   private sayWarnings(answer: Answer): void {
     const metadata = answer['response_metadata'] as { warnings?: unknown } | undefined;
-    const listed = Array.isArray(metadata?.warnings) ? metadata.warnings : [];
+    const listed: unknown[] = Array.isArray(metadata?.warnings) ? (metadata.warnings as unknown[]) : [];
     const inline = typeof answer['warning'] === 'string' ? answer['warning'].split(',') : [];
     for (const warning of [...listed, ...inline]) {
       if (typeof warning !== 'string' || warning.trim() === '' || this.warned.has(warning.trim())) continue;

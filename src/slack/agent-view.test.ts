@@ -9,14 +9,24 @@ const channel = (value: unknown) => ({ type: 'slack#/types/channel_id', value })
 describe('the channel in view (app_context_changed)', () => {
   it('is the most relevant entity naming a channel, itself or a message in it; a DM or nothing in view is none', () => {
     expect(readViewedChannel({ entities: [{ type: 'slack#/types/canvas_id', value: 'F1' }, channel('C0WEB00001'), channel('C0API00001')] })).toBe('C0WEB00001');
-    expect(readViewedChannel({ entities: [{ type: 'slack#/types/message_context', value: { channel_id: 'G0PRIV0001', message_ts: '1.2' } }] })).toBe('G0PRIV0001');
+    expect(readViewedChannel({ entities: [{ type: 'slack#/types/message_context', value: { channel_id: 'G0PRIV0001', message_ts: '1.2' } }] })).toBe(
+      'G0PRIV0001',
+    );
     expect(readViewedChannel({ entities: [channel('D0DIRECT01'), channel('C0WEB00001')] })).toBe('');
     expect(readViewedChannel({})).toBe('');
     expect(readViewedChannel({ entities: [] })).toBe('');
   });
 
   it('is not read from a context that is not Slack’s shape', () => {
-    for (const context of [undefined, null, 'C0WEB00001', [channel('C0WEB00001')], { entities: channel('C0WEB00001') }, { entities: [null] }, { entities: [{ value: 'C1' }] }]) {
+    for (const context of [
+      undefined,
+      null,
+      'C0WEB00001',
+      [channel('C0WEB00001')],
+      { entities: channel('C0WEB00001') },
+      { entities: [null] },
+      { entities: [{ value: 'C1' }] },
+    ]) {
       expect(readViewedChannel(context)).toBeUndefined();
     }
   });
@@ -55,7 +65,13 @@ describe('a DM request’s route (withViewedChannelRoute)', () => {
     key: 'k',
     source: 'slack',
     anchor: `slack:${channelId}:1.2`,
-    payload: { prompt: 'x', title: 'x', origin: { source: 'slack', channel: channelId }, destinations: [`slack:${channelId}:1.2`], requester: { platform: 'slack', id: 'U0HUMAN001' } },
+    payload: {
+      prompt: 'x',
+      title: 'x',
+      origin: { source: 'slack', channel: channelId },
+      destinations: [`slack:${channelId}:1.2`],
+      requester: { platform: 'slack', id: 'U0HUMAN001' },
+    },
   });
   const settings = (viewed: string | undefined) => ({ get: (name: string) => Promise.resolve(name === viewedChannelKey('U0HUMAN001') ? viewed : undefined) });
   const originOf = (trigger: TriggerInput) => (trigger.kind === 'start' ? trigger.payload.origin : undefined);

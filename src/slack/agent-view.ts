@@ -62,7 +62,11 @@ export function readViewedChannel(context: unknown): string | undefined {
   for (const entity of entities as Array<Record<string, unknown>>) {
     const value = entity['value'];
     const channel =
-      entity['type'] === 'slack#/types/channel_id' ? value : entity['type'] === 'slack#/types/message_context' && isObject(value) ? value['channel_id'] : undefined;
+      entity['type'] === 'slack#/types/channel_id'
+        ? value
+        : entity['type'] === 'slack#/types/message_context' && isObject(value)
+          ? value['channel_id']
+          : undefined;
     if (typeof channel === 'string' && ANY_CHANNEL.test(channel)) return ROUTED_CHANNEL.test(channel) ? channel : '';
   }
   return '';

@@ -42,7 +42,11 @@ export class TrackerHarness {
     return made.harness;
   }
 
-  tracker(owner = 'tracker-1', options: Partial<TrackerOptions> = {}, extra: { store?: Store; clock?: TestClock; sessionPlaces?: SessionPlaces } = {}): Tracker {
+  tracker(
+    owner = 'tracker-1',
+    options: Partial<TrackerOptions> = {},
+    extra: { store?: Store; clock?: TestClock; sessionPlaces?: SessionPlaces } = {},
+  ): Tracker {
     return new Tracker({
       ...(extra.sessionPlaces && { sessionPlaces: extra.sessionPlaces }),
       store: extra.store ?? this.store,

@@ -185,7 +185,13 @@ describe('agent sessions (agents.sessions.setStatus / rename)', () => {
   const T = '1700000000.000100';
 
   it('setStatus creates the thread’s session with its title and initiator on the first call only, then sets its status', async () => {
-    const first = await client.agents.sessions.setStatus({ channel_id: C, thread_ts: T, status: 'processing', title: 'Fix the build', initiator_user_id: 'U1' });
+    const first = await client.agents.sessions.setStatus({
+      channel_id: C,
+      thread_ts: T,
+      status: 'processing',
+      title: 'Fix the build',
+      initiator_user_id: 'U1',
+    });
     expect(first).toMatchObject({ ok: true, status: 'processing', agent_status: 'processing', title: 'Fix the build' });
     expect(first.warning).toBeUndefined();
     const later = await client.agents.sessions.setStatus({ channel_id: C, thread_ts: T, status: 'active', title: 'Another title', initiator_user_id: 'U2' });

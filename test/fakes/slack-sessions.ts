@@ -75,7 +75,15 @@ export class FakeAgentSessions {
     let session = this.byThread.get(key);
     if (!session) {
       if (text(initiator) && this.outsiders.has(`${channel}/${initiator}`)) return fail('user_not_in_channel');
-      session = { channel, threadTs, status, title: text(title) ? title : undefined, initiator: text(initiator) ? initiator : undefined, statuses: [], renames: [] };
+      session = {
+        channel,
+        threadTs,
+        status,
+        title: text(title) ? title : undefined,
+        initiator: text(initiator) ? initiator : undefined,
+        statuses: [],
+        renames: [],
+      };
       this.byThread.set(key, session);
     }
     session.status = status;

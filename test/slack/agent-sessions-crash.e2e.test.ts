@@ -74,12 +74,16 @@ describe('a crash after the run API took a stop pressed in Slack, before the ses
     const first = await startChild(dir, { CRASH_AFTER_CANCEL: '1' });
 
     const ts = nextTs();
-    expect((await postSlackEvent(first.events, SECRET, eventCallback(appMention({ channel: CHANNEL, ts, text: `<@${SLACK_IDS.botUser}> tidy the logs` })))).status).toBe(200);
+    expect(
+      (await postSlackEvent(first.events, SECRET, eventCallback(appMention({ channel: CHANNEL, ts, text: `<@${SLACK_IDS.botUser}> tidy the logs` })))).status,
+    ).toBe(200);
     const run = await until(() => emulator.engine.list({}).runs.find((item) => item.prompt?.includes(referenceLine(messageKey(CHANNEL, ts)))), 'the run');
     await until(() => slack.agentSession(CHANNEL, ts)?.status === 'processing', 'the session processing');
 
     // The stop is stored and acknowledged, then the worker's cancel kills the process.
-    await postSlackEvent(first.events, SECRET, eventCallback(agentSessionStopped({ channel: CHANNEL, thread_ts: ts, user: SLACK_IDS.user }))).catch(() => undefined);
+    await postSlackEvent(first.events, SECRET, eventCallback(agentSessionStopped({ channel: CHANNEL, thread_ts: ts, user: SLACK_IDS.user }))).catch(
+      () => undefined,
+    );
     expect(await first.child.exited).toMatchObject({ signal: 'SIGKILL' });
     expect(emulator.engine.get(run.run_id)?.state).toBe('CANCELLED');
     expect(slack.agentSession(CHANNEL, ts)?.statuses).toEqual(['processing']);

@@ -75,7 +75,9 @@ async function cancels(runId: string): Promise<RequestLogEntry[]> {
 /** A mention in the channel by `user`; resolves with its thread and run once the run exists and its session is processing. */
 async function startRun(text: string, user = ALLOWED): Promise<{ ts: string; runId: string }> {
   const ts = nextTs();
-  expect((await postSlackEvent(events, SECRET, eventCallback(appMention({ channel: CHANNEL, user, ts, text: `<@${SLACK_IDS.botUser}> ${text}` })))).status).toBe(200);
+  expect(
+    (await postSlackEvent(events, SECRET, eventCallback(appMention({ channel: CHANNEL, user, ts, text: `<@${SLACK_IDS.botUser}> ${text}` })))).status,
+  ).toBe(200);
   const run = await until(() => runWith(messageKey(CHANNEL, ts)), 'the run');
   await until(() => statuses(ts).includes('processing'), 'the session processing');
   return { ts, runId: run.run_id };
@@ -94,7 +96,9 @@ describe('every run shown in a Slack thread is an agent session there', () => {
 
     // A reply revives it (the emulator goes back to INPROGRESS): processing at once, and the tracker
     // seeing INPROGRESS sets nothing more.
-    expect((await postSlackEvent(events, SECRET, eventCallback(threadReply({ channel: CHANNEL, user: ALLOWED, thread_ts: ts, text: 'the staging one' })))).status).toBe(200);
+    expect(
+      (await postSlackEvent(events, SECRET, eventCallback(threadReply({ channel: CHANNEL, user: ALLOWED, thread_ts: ts, text: 'the staging one' })))).status,
+    ).toBe(200);
     await until(() => statuses(ts).length === 3, 'the session processing again');
     await until(async () => (await service.store.trackedRuns.get(runId))?.state === 'INPROGRESS', 'the tracker seeing the revival');
     await settled();
@@ -143,11 +147,16 @@ describe('Slack’s stop button (agent_session_stopped) is a stop like Cancel', 
   it('/agent <prompt> at a channel: the thread its status message starts is the session, and its stop button stops the run', async () => {
     const triggerId = `${Date.now()}.stop-from-command`;
     expect((await postSlackForm(events, SECRET, slashCommand({ user_id: ALLOWED, text: 'rotate the staging keys', trigger_id: triggerId }))).status).toBe(200);
-    const session = await until(() => slack.agentSessions().find((item) => item.title === 'rotate the staging keys' && item.status === 'processing'), 'the session');
+    const session = await until(
+      () => slack.agentSessions().find((item) => item.title === 'rotate the staging keys' && item.status === 'processing'),
+      'the session',
+    );
     // The thread is the status message's own (posted at the bare channel).
     expect(slack.messages(CHANNEL).find((message) => message.ts === session.threadTs && message.thread_ts === undefined)?.user).toBe(SLACK_IDS.botUser);
     const run = await until(() => runWith(`slack:cmd:${triggerId}`), 'the run');
-    expect((await postSlackEvent(events, SECRET, eventCallback(agentSessionStopped({ channel: CHANNEL, thread_ts: session.threadTs, user: ALLOWED })))).status).toBe(200);
+    expect(
+      (await postSlackEvent(events, SECRET, eventCallback(agentSessionStopped({ channel: CHANNEL, thread_ts: session.threadTs, user: ALLOWED })))).status,
+    ).toBe(200);
     await until(() => emulator.engine.get(run.run_id)?.state === 'CANCELLED', 'the run cancelled');
     await until(() => statuses(session.threadTs).at(-1) === 'active', 'the session away from processing');
     await until(async () => (await service.store.trackedRuns.get(run.run_id))?.tracked === false, 'the end observed');

@@ -70,7 +70,9 @@ describe('manifest.yml', () => {
     expect(manifest.features.assistant_view).toBeUndefined();
     expect(manifest.settings.event_subscriptions.bot_events.filter((event) => event.startsWith('assistant_thread_'))).toEqual([]);
     // Slack's stop button appears only for an app subscribed to agent_session_stopped.
-    expect(manifest.settings.event_subscriptions.bot_events).toEqual(expect.arrayContaining(['agent_session_stopped', 'app_context_changed', 'app_home_opened']));
+    expect(manifest.settings.event_subscriptions.bot_events).toEqual(
+      expect.arrayContaining(['agent_session_stopped', 'app_context_changed', 'app_home_opened']),
+    );
     // agents.sessions.setStatus needs chat:write; suggested prompts need assistant:write (added by declaring the agent).
     expect(manifest.oauth_config.scopes.bot).toEqual(expect.arrayContaining(['chat:write', 'assistant:write']));
     expect(manifest.features.app_home.messages_tab_enabled).toBe(true);

@@ -486,7 +486,13 @@ describe('bugs this suite found (fixed; kept as regression tests)', () => {
       [{ type: 'app_context_changed', user: SLACK_IDS.user, context: { entities: { type: 'slack#/types/channel_id', value: SLACK_IDS.channel } } }],
       [{ type: 'app_context_changed', user: SLACK_IDS.user, context: { entities: [null, { type: 'slack#/types/channel_id', value: SLACK_IDS.channel }] } }],
       [{ type: 'app_context_changed', user: SLACK_IDS.user, context: { entities: [{ value: SLACK_IDS.channel }] } }],
-      [{ type: 'app_context_changed', user: SLACK_IDS.user, context: { entities: Array.from({ length: 51 }, () => ({ type: 'slack#/types/channel_id', value: 'C1' })) } }],
+      [
+        {
+          type: 'app_context_changed',
+          user: SLACK_IDS.user,
+          context: { entities: Array.from({ length: 51 }, () => ({ type: 'slack#/types/channel_id', value: 'C1' })) },
+        },
+      ],
       [{ type: 'app_context_changed', user: { id: SLACK_IDS.user }, context: {} }],
       [{ type: 'app_context_changed', user: 'not a user', context: {} }],
       [{ type: 'app_context_changed', user: SLACK_IDS.otherUser, channel: { id: SLACK_IDS.dm }, context: {} }],
@@ -497,7 +503,8 @@ describe('bugs this suite found (fixed; kept as regression tests)', () => {
       [{ type: 'app_context_changed', context: {} }, { authorizations: 'U0HUMAN001' }],
     ];
     for (const event of stops) expect((await post(JSON.stringify(eventCallback(event)), 'application/json')).status).toBeLessThan(500);
-    for (const [event, envelope] of contexts) expect((await post(JSON.stringify({ ...eventCallback(event), ...envelope }), 'application/json')).status).toBeLessThan(500);
+    for (const [event, envelope] of contexts)
+      expect((await post(JSON.stringify({ ...eventCallback(event), ...envelope }), 'application/json')).status).toBeLessThan(500);
     expect(await triggerTotal()).toBe(triggers);
     expect(await outboxTotal()).toBe(owed);
     expect(await viewed()).toEqual(before);

@@ -65,7 +65,13 @@ const trigger = (kind: 'start' | 'followup' | 'cancel', key: string): TriggerInp
         key,
         source: 'slack',
         anchor: ANCHOR,
-        payload: { prompt: 'Fix the flaky test', title: 'Fix the flaky test', origin: { source: 'slack', channel: 'C1' }, destinations: [ANCHOR, LOG], requester },
+        payload: {
+          prompt: 'Fix the flaky test',
+          title: 'Fix the flaky test',
+          origin: { source: 'slack', channel: 'C1' },
+          destinations: [ANCHOR, LOG],
+          requester,
+        },
       }
     : kind === 'followup'
       ? { kind, key, source: 'slack', anchor: ANCHOR, payload: { message: 'also the docs', requester } }
@@ -91,7 +97,14 @@ describe('the session rows the intake worker owes', () => {
     expect(await sessionRows()).toEqual([
       {
         key: `run:${runId}:0:${ANCHOR}:session:working`,
-        message: { kind: 'session', phase: 'working', title: 'Fix the flaky test', receivedKey: `received:Ev1:${ANCHOR}`, opening: true, initiator: { platform: 'slack', id: 'U1' } },
+        message: {
+          kind: 'session',
+          phase: 'working',
+          title: 'Fix the flaky test',
+          receivedKey: `received:Ev1:${ANCHOR}`,
+          opening: true,
+          initiator: { platform: 'slack', id: 'U1' },
+        },
       },
     ]);
     const keys = (await store.outbox.list()).map((row) => row.key);

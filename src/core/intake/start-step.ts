@@ -53,7 +53,9 @@ export async function startStep(ctx: StepContext, trigger: StoredTriggerOf<'star
     const done = joined.outcome.state === 'done';
     // The thread shows the run from now on, working (it was just sent the request), where it shows sessions.
     const run = done ? await ctx.deps.store.trackedRuns.get(binding.runId) : undefined;
-    const session = run ? sessionRows({ ...run, destinations: [trigger.anchor], triggerKey: trigger.key }, run.transition + 1, 'working', ctx.deps.sessionPlaces) : [];
+    const session = run
+      ? sessionRows({ ...run, destinations: [trigger.anchor], triggerKey: trigger.key }, run.transition + 1, 'working', ctx.deps.sessionPlaces)
+      : [];
     const owed = [...session, ...(joined.effects.owed ?? []), joinedNotice(trigger, binding.issue, binding.runId)];
     // The thread becomes one of the run's places (the tracker announces the run's next states there
     // too) before the trigger is finished: a finished trigger is never worked again, so a crash right

@@ -73,7 +73,11 @@ describe('Tracker: a run’s session', () => {
     h.drive(runId, 'SUCCEEDED');
     await h.advance(INTERVAL);
     await tracker.tick();
-    expect(await sessionKeys()).toEqual([`run:${runId}:1:${SLACK}:session:idle`, `run:${runId}:2:${SLACK}:session:working`, `run:${runId}:3:${SLACK}:session:idle`]);
+    expect(await sessionKeys()).toEqual([
+      `run:${runId}:1:${SLACK}:session:idle`,
+      `run:${runId}:2:${SLACK}:session:working`,
+      `run:${runId}:3:${SLACK}:session:idle`,
+    ]);
   });
 
   it('a run revived and ended again between two ticks still ends its session (idle after the revival)', async () => {
@@ -89,7 +93,11 @@ describe('Tracker: a run’s session', () => {
     h.drive(runId, 'INPROGRESS');
     h.drive(runId, 'SUCCEEDED');
     await tracker.tick();
-    expect(await sessionKeys()).toEqual([`run:${runId}:1:${SLACK}:session:idle`, `run:${runId}:2:${SLACK}:session:working`, `run:${runId}:2:${SLACK}:session:idle`]);
+    expect(await sessionKeys()).toEqual([
+      `run:${runId}:1:${SLACK}:session:idle`,
+      `run:${runId}:2:${SLACK}:session:working`,
+      `run:${runId}:2:${SLACK}:session:idle`,
+    ]);
   });
 
   it('a stop owed by the cancel and the tracker seeing CANCELLED are one row', async () => {
