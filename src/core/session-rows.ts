@@ -59,10 +59,10 @@ export function revivedSessionRows(run: TrackedRun, places: SessionPlaces | unde
 }
 
 /**
- * The run API took a stop: the session leaves `working` now, not only once the tracker sees the run
- * CANCELLED (which owes the same row). A run not working has nothing to leave.
+ * The run API took a stop, or no longer knows the run: its session leaves `working` (or `waiting`) now,
+ * not only once the tracker sees it CANCELLED (which owes the same row). A run already idle owes nothing.
  */
-export function stoppedSessionRows(run: TrackedRun, places: SessionPlaces | undefined): NewOutboxRow[] {
-  if (sessionPhaseOf(run.state) !== 'working') return [];
+export function endedSessionRows(run: TrackedRun, places: SessionPlaces | undefined): NewOutboxRow[] {
+  if (sessionPhaseOf(run.state) === 'idle') return [];
   return sessionRows(run, run.transition + 1, 'idle', places);
 }

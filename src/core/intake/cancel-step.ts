@@ -6,7 +6,7 @@ import type { KeyChoice } from '../ports/people.js';
 import { cancelledByKey } from '../ports/setting-keys.js';
 import type { StoredTriggerOf } from '../ports/store.js';
 import { notice, stoppingMessages } from './intake-messages.js';
-import { stoppedSessionRows } from '../session-rows.js';
+import { endedSessionRows } from '../session-rows.js';
 import { settle, type Settlement, type StepContext } from './step-context.js';
 
 export async function cancelStep(ctx: StepContext, trigger: StoredTriggerOf<'cancel'>): Promise<Settlement> {
@@ -39,7 +39,7 @@ export async function cancelStep(ctx: StepContext, trigger: StoredTriggerOf<'can
       // Ended before the tracker saw it (or an earlier attempt's cancel took before a crash): its
       // sessions stop working now, as the tracker's observation of the end would (the same row).
       const stored = state !== undefined && isTerminalState(state) ? await ctx.deps.store.trackedRuns.get(runId) : undefined;
-      const ended = stored ? stoppedSessionRows(stored, ctx.deps.sessionPlaces) : [];
+      const ended = stored ? endedSessionRows(stored, ctx.deps.sessionPlaces) : [];
       return settle({ state: 'done', runId, error: 'not cancellable' }, { owed: [...ended, notice(trigger, 'not-cancellable', text)] });
     }
     throw error;
@@ -48,7 +48,7 @@ export async function cancelStep(ctx: StepContext, trigger: StoredTriggerOf<'can
   const run = await ctx.deps.store.trackedRuns.get(runId);
   // A run not stored here has no status message to edit, and the tracker will not announce its end.
   const owed = run
-    ? [...stoppedSessionRows(run, ctx.deps.sessionPlaces), ...stoppingMessages(trigger, run, who, payload.reference)]
+    ? [...endedSessionRows(run, ctx.deps.sessionPlaces), ...stoppingMessages(trigger, run, who, payload.reference)]
     : [notice(trigger, 'cancelling', `Stopping the run ${runId}${who ? ` (requested by ${who})` : ''}.`)];
   return settle({ state: 'done', runId }, { owed });
 }

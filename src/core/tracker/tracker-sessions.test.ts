@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SLACK, TrackerHarness } from '../../../test/core/tracker-harness.js';
 import type { OutboxMessage } from '../ports/messages.js';
-import { revivedSessionRows, stoppedSessionRows } from '../session-rows.js';
+import { revivedSessionRows, endedSessionRows } from '../session-rows.js';
 
 /*
  * Issue 27: the tracker owes a run's session rows (`session` messages) at the places that show
@@ -105,13 +105,20 @@ describe('Tracker: a run’s session', () => {
     const runId = await h.track();
     await tracker.tick();
     const working = (await h.store.trackedRuns.get(runId))!;
-    await h.store.outbox.add(stoppedSessionRows(working, sessionPlaces), h.clock.now());
+    await h.store.outbox.add(endedSessionRows(working, sessionPlaces), h.clock.now());
     h.emulator.engine.cancel(runId);
     await h.advance(INTERVAL);
     await tracker.tick();
     expect(await h.store.trackedRuns.get(runId)).toMatchObject({ state: 'CANCELLED', transition: 1 });
     expect(await sessionKeys()).toEqual([`run:${runId}:1:${SLACK}:session:idle`]);
     // A run that is not working has no session to stop.
-    expect(stoppedSessionRows((await h.store.trackedRuns.get(runId))!, sessionPlaces)).toEqual([]);
+    expect(endedSessionRows((await h.store.trackedRuns.get(runId))!, sessionPlaces)).toEqual([]);
+  });
+
+  it('a run the API no longer knows leaves its sessions idle (nothing would change them again)', async () => {
+    const tracker = h.tracker('tracker-1', {}, { sessionPlaces });
+    await h.store.trackedRuns.insert(h.trackedRun({ run_id: 'run_gone', state: 'INPROGRESS' }, { destinations: [SLACK, LINEAR] }), h.clock.now());
+    await tracker.tick();
+    expect(await sessionKeys()).toEqual([`run:run_gone:1:${SLACK}:session:idle`]);
   });
 });

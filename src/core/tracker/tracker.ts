@@ -32,7 +32,7 @@ import { announceOf, isAnnounced } from './route-policy.js';
 import type { Store, TrackedRun } from '../ports/store.js';
 import { TRACKER_LISTED_AT, TRACKER_SCAN, TRACKER_WATERMARK, cancelledByKey, trackerOwnerScanKey, trackerOwnerWatermarkKey } from '../ports/setting-keys.js';
 import { forgottenRows, transitionRows } from './owed-rows.js';
-import { observedSessionRows } from '../session-rows.js';
+import { endedSessionRows, observedSessionRows } from '../session-rows.js';
 import { OwnerKeys, isKeyRefused } from './owner-keys.js';
 import { tellKeyLost } from './key-lost.js';
 import { instant, isLater, later } from './server-time.js';
@@ -311,7 +311,8 @@ export class Tracker {
    * people waiting for it once — otherwise their status message would claim it is running forever.
    */
   private async forget(pass: Pass, stored: TrackedRun): Promise<void> {
-    const owed = forgottenRows(stored);
+    // Its sessions stop showing it as working or waiting: nothing will change them again.
+    const owed = [...endedSessionRows(stored, this.deps.sessionPlaces), ...forgottenRows(stored)];
     const observation = { state: stored.state, serverUpdatedAt: stored.serverUpdatedAt, sessionLink: stored.sessionLink, tracked: false };
     if (await this.store.trackedRuns.recordTransition(stored.runId, stored.transition, observation, owed, pass.now)) {
       this.logger.warn({ runId: stored.runId, state: stored.state }, 'run not found by the run API; no longer tracked');
