@@ -147,6 +147,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           ...(linear && config.slack.linkLinearIssues && { issueLinkers: { slack: linear.issueLinker } }),
           access,
           keys: runKeys.keys,
+          // A run shown in a Slack thread is an agent session there (its phase owed at each change).
+          ...(slack && { sessionPlaces: slack.sessionPlaces }),
         }),
     );
     const tracker = new Tracker({
@@ -159,6 +161,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       clock,
       logger: logger.child({ component: 'tracker' }),
       metrics: trackerWatch.metrics,
+      ...(slack && { sessionPlaces: slack.sessionPlaces }),
       owner: self.id,
       options: { pageSize: config.tracker.pageSize, intervalMs: config.tracker.intervalMs, ...(leases?.trackerMs && { leaseMs: leases.trackerMs }) },
     });

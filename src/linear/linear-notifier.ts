@@ -91,6 +91,9 @@ export class LinearNotifier implements Notifier {
           const commentId = (message.reference as { commentId?: unknown } | undefined)?.commentId;
           return { reacted: typeof commentId === 'string' && (await this.react(delivery, commentId, 'incoming_envelope')) };
         }
+        case 'session':
+          // An issue has no live session to show (Linear's own agent sessions are `linear-session:` places).
+          return { skipped: 'no session here' };
         default: {
           const unknown: never = message;
           const kind = String((unknown as { kind?: unknown }).kind).slice(0, 40);

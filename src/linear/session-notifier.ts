@@ -60,6 +60,8 @@ function activityOf(message: OutboxMessage): { type: ActivityType; body: string;
       return { type: 'thought', body: 'Sent your message to the run.' };
     case 'notice':
       return { type: 'thought', body: inertKeepingCode(message.text) };
+    case 'session':
+      return { type: 'thought', body: renderText(inertMessage(message)), ephemeral: true };
     default: {
       const unknown: never = message;
       throw new NotifierError(`unknown message kind ${String((unknown as { kind?: unknown }).kind).slice(0, 40)}`, { code: 'unknown_kind', retryable: false });

@@ -19,12 +19,16 @@ export const SUGGESTED_PROMPTS = [
 /** The status the panel shows while a run works (Slack shows it as "<app name> is working on it…"). */
 export const WORKING_STATUS = 'is working on it…';
 
-/** The outbox destination of an assistant thread's panel status and prompts. */
-export function assistantDestination(channel: string, threadTs: string): string {
-  return `slack:assistant:${channel}:${threadTs}`;
+/**
+ * The outbox destination of an assistant thread's panel status and prompts; without a thread, the
+ * prompts of a DM's Messages tab (Slack's agent messaging experience, agent-view.ts).
+ */
+export function assistantDestination(channel: string, threadTs?: string): string {
+  return threadTs === undefined ? `slack:assistant:${channel}` : `slack:assistant:${channel}:${threadTs}`;
 }
 
 const THREAD = /^slack:assistant:(D[A-Z0-9]{2,40}):(\d{1,12}\.\d{1,12})$/;
+const MESSAGES_TAB = /^slack:assistant:(D[A-Z0-9]{2,40})$/;
 
 /** An assistant thread as `assistant_thread_started` and `assistant_thread_context_changed` describe it. */
 export interface AssistantThread {
@@ -89,8 +93,9 @@ export function withAssistantStatus(trigger: TriggerInput): TriggerInput {
 }
 
 /**
- * The assistant panel (`slack:assistant:<channel>:<thread ts>` destinations): suggested prompts when
- * a thread opens; while the thread's run works, `assistant.threads.setStatus`, cleared (an empty
+ * The assistant panel (`slack:assistant:<channel>:<thread ts>` destinations; apps installed with
+ * `assistant_view`): suggested prompts when a thread opens (at `slack:assistant:<channel>`, those of a
+ * DM's Messages tab under `agent_view`); while the thread's run works, `assistant.threads.setStatus`, cleared (an empty
  * status) when it ends, waits for a person (BLOCKED) or could not start. Slack also clears the status
  * when the app posts in the thread, so every non-final state sets it again.
  */
@@ -100,10 +105,18 @@ export class AssistantNotifier implements Notifier {
   constructor(private readonly deps: { client: WebClient; settings: Pick<SettingRepository, 'get'> }) {}
 
   async deliver(delivery: Delivery): Promise<unknown> {
+    const message = delivery.message as { kind: string; run?: { state?: unknown } };
+    // An agent app's prompts belong to the Messages tab: Slack drops a call that names a thread.
+    const tab = MESSAGES_TAB.exec(delivery.destination)?.[1];
+    if (tab !== undefined && message.kind === ASSISTANT_PROMPTS_KIND) {
+      await this.call('assistant.threads.setSuggestedPrompts', () =>
+        this.deps.client.assistant.threads.setSuggestedPrompts({ channel_id: tab, prompts: [...SUGGESTED_PROMPTS] }),
+      );
+      return { prompts: SUGGESTED_PROMPTS.length };
+    }
     const match = THREAD.exec(delivery.destination);
     if (!match?.[1] || !match[2]) return { skipped: 'not an assistant thread' };
     const [channel, threadTs] = [match[1], match[2]];
-    const message = delivery.message as { kind: string; run?: { state?: unknown } };
     if (message.kind === ASSISTANT_PROMPTS_KIND) {
       await this.call('assistant.threads.setSuggestedPrompts', () =>
         this.deps.client.assistant.threads.setSuggestedPrompts({ channel_id: channel, thread_ts: threadTs, prompts: [...SUGGESTED_PROMPTS] }),

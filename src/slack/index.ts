@@ -1,7 +1,7 @@
 import type { SlackConfig } from './slack-config.js';
 import type { AccessPolicy, PromptEnricher } from '../core/ports/intake.js';
 import type { Logger } from '../core/ports/logger.js';
-import type { Notifier } from '../core/ports/notifier.js';
+import type { Notifier, SessionPlaces } from '../core/ports/notifier.js';
 import type { IntakeService } from '../core/intake/intake-service.js';
 import { triggerKeyOfReceivedKey } from '../core/ports/messages.js';
 import type { Store } from '../core/ports/store.js';
@@ -17,6 +17,7 @@ import { routeChoices } from './home-view.js';
 import { SlackPlacesNotifier } from './places-notifier.js';
 import { UnfurlNotifier } from './unfurl.js';
 import { AssistantNotifier } from './assistant.js';
+import { showsSlackSession, SlackSessions } from './agent-session.js';
 import { slackDisplayName, slackUserByEmail } from './user-directory.js';
 import { republishHomeAfterKeyRemoved } from './home-refresh.js';
 
@@ -36,6 +37,8 @@ export interface SlackIntegration {
   teamId: string | undefined;
   /** A person's key was removed outside Slack (the console): republishes their Home tab when they have opened it. */
   keyRemoved(user: string): Promise<void>;
+  /** Slack's threads and channels: a run shown there is an agent session, owed each change of its phase. */
+  sessionPlaces: SessionPlaces;
 }
 
 /** Builds the Slack integration: Bolt on our route (HTTP) or a WebSocket (Socket Mode), the notifier, context and access. */
@@ -52,6 +55,7 @@ export async function startSlack(config: SlackConfig, intake: IntakeService, sto
     intake,
     trackedRuns: store.trackedRuns,
     triggers: store.triggers,
+    anchors: store.anchors,
     logger,
     routeChoices: routeChoices(config.channels),
     unfurlDomains: config.unfurlDomains,
@@ -78,6 +82,7 @@ export async function startSlack(config: SlackConfig, intake: IntakeService, sto
         client: slack.client,
         logger,
         scrub: slack.scrub,
+        sessions: new SlackSessions({ client: slack.sessionClient, logger: logger.child({ component: 'slack-sessions' }), scrub: slack.scrub }),
         // A status message posted at a bare channel starts a thread: point it at the trigger's anchor.
         onThreadStarted: async (threadKey, key) => {
           const channel = threadKey.split(':')[1] ?? '';
@@ -113,5 +118,6 @@ export async function startSlack(config: SlackConfig, intake: IntakeService, sto
     keyRemoved: async (user) => {
       await republishHomeAfterKeyRemoved({ settings: store.settings, intake }, user, Date.now());
     },
+    sessionPlaces: showsSlackSession,
   };
 }

@@ -1,7 +1,7 @@
 import type { AllMiddlewareArgs, App } from '@slack/bolt';
 import type { Logger } from '../core/ports/logger.js';
 import type { IntakeService } from '../core/intake/intake-service.js';
-import type { PersonKeyRepository, SettingRepository, TrackedRunRepository, TriggerRepository } from '../core/ports/store.js';
+import type { AnchorRepository, PersonKeyRepository, SettingRepository, TrackedRunRepository, TriggerRepository } from '../core/ports/store.js';
 import {
   AGENT_HELP,
   cancelCommandTrigger,
@@ -30,6 +30,8 @@ import { promptsRow, readAssistantThread, withAssistantStatus, withContextRoute 
 import { assistantContextKey, assistantThreadKey, homeOpenedKey, personKeyRefusedKey } from '../core/ports/setting-keys.js';
 import { registerAnswerListeners } from './answer-listeners.js';
 import { republishHomeAfterKeyRemoved } from './home-refresh.js';
+import { withViewedChannelRoute } from './agent-view.js';
+import { registerAgentViewListeners } from './agent-view-listeners.js';
 
 export interface ListenerDeps {
   intake: IntakeService;
@@ -37,6 +39,8 @@ export interface ListenerDeps {
   trackedRuns: Pick<TrackedRunRepository, 'get' | 'listTrackedByAnchorPrefix'>;
   /** Who started a run (`/agent cancel` by name is for its channel, its starter and admins). */
   triggers: Pick<TriggerRepository, 'getByKey'>;
+  /** A thread's run, for the stop button of its agent session. */
+  anchors: Pick<AnchorRepository, 'currentRunVia'>;
   /** `console.admins`: Slack user IDs who may cancel any run from anywhere. */
   admins: readonly string[];
   /** People's keys for `/agent whoami` and `/agent disconnect` (only what may be shown is read). */
@@ -102,7 +106,7 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   const routedChannels = new Set(deps.routeChoices.map((choice) => choice.value).filter((value) => value !== '*'));
   const submit = async (input: TriggerInput | undefined, context: Pick<AllMiddlewareArgs['context'], 'retryNum'> = {}) => {
     const home = await withHome(input, deps.settings);
-    const routed = home && (await withContextRoute(home, deps.settings, routedChannels));
+    const routed = home && (await withViewedChannelRoute(await withContextRoute(home, deps.settings, routedChannels), deps.settings, routedChannels));
     const trigger = routed && withAssistantStatus(routed);
     if (!trigger) return;
     const { accepted } = await deps.intake.submit(trigger);
@@ -259,6 +263,9 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
     await submit(startRunTrigger(submission), context);
     return ack();
   });
+
+  // Slack's agent messaging experience: the DM opened, the channel in view, a session's stop button.
+  registerAgentViewListeners(app, { ...deps, access, submit: (trigger) => submit(trigger) });
 
   // The Answer button of a BLOCKED announcement and its modal (answer-listeners.ts).
   registerAnswerListeners(app, { access, trackedRuns: deps.trackedRuns, openModal: deps.openModal, submit: (trigger) => submit(trigger), logger: deps.logger });

@@ -4,6 +4,7 @@ import type { Logger } from '../core/ports/logger.js';
 import type { IntakeService } from '../core/intake/intake-service.js';
 import { secretScrubber } from '../core/scrub.js';
 import { StartupError } from '../core/startup-error.js';
+import { withoutWarnings } from './agent-session.js';
 import { boltLogger } from './bolt-logger.js';
 import { slackFetch } from './slack-fetch.js';
 import { registerListeners, type ListenerDeps } from './listeners.js';
@@ -22,6 +23,7 @@ export interface SlackAppOptions {
   intake: IntakeService;
   trackedRuns: ListenerDeps['trackedRuns'];
   triggers: ListenerDeps['triggers'];
+  anchors: ListenerDeps['anchors'];
   admins: readonly string[];
   personKeys: ListenerDeps['personKeys'];
   keyPageUrl: string | undefined;
@@ -39,6 +41,8 @@ export interface SlackApp {
   receiver: HTTPReceiver | undefined;
   /** Web API client for notifiers and context: no retries of its own (the outbox owns retries). */
   client: WebClient;
+  /** The same for agent sessions, whose warnings are said once by the caller rather than at every call. */
+  sessionClient: WebClient;
   botUserId: string;
   botId: string | undefined;
   /** The workspace the bot token belongs to (`auth.test`'s team_id): Sign in with Slack admits only its people. */
@@ -113,6 +117,7 @@ export async function createSlackApp(options: SlackAppOptions): Promise<SlackApp
     intake: options.intake,
     trackedRuns: options.trackedRuns,
     triggers: options.triggers,
+    anchors: options.anchors,
     admins: options.admins,
     personKeys: options.personKeys,
     keyPageUrl: options.keyPageUrl,
@@ -132,6 +137,7 @@ export async function createSlackApp(options: SlackAppOptions): Promise<SlackApp
     app,
     receiver: receiver instanceof HTTPReceiver ? receiver : undefined,
     client,
+    sessionClient: new WebClient(options.botToken, webClientOptions(options.apiUrl, withoutWarnings(webApiLogger))),
     botUserId: identity.user_id,
     botId: identity.bot_id,
     teamId: identity.team_id,

@@ -1,7 +1,7 @@
 /**
  * The notifier for `slack:<channel>:<thread_ts>` destinations (docs/architecture.md §6): 👀 and one status message
  * per run, edited in place; a new thread message for BLOCKED, each end state and failures; ✅ / ❌
- * replacing 👀 at the end; ✉️ on an accepted follow-up.
+ * replacing 👀 at the end; ✉️ on an accepted follow-up; the thread's agent session (agent-session.ts).
  *
  * Exactly once: every new message carries `metadata {event_type: 'agent_bridge', event_payload: {key}}`.
  * A retried delivery (`attempt > 0`) first looks for a message with its key in the thread and reuses it,
@@ -14,6 +14,7 @@ import { isTerminalState } from '../core/ports/agent-runs.js';
 import type { Logger } from '../core/ports/logger.js';
 import type { OutboxMessage, RunSnapshot } from '../core/ports/messages.js';
 import { NotifierError, type Delivery, type Notifier } from '../core/ports/notifier.js';
+import type { SlackSessions } from './agent-session.js';
 import { announceBlocks, failedBlocks, fallbackText, noticeBlocks, statusBlocks, type StatusAbout, type StatusView } from './blocks.js';
 import { RETRYABLE_PLATFORM_ERRORS, isSlackApiError, redactSecrets, slackErrorCode, toNotifierError } from './slack-errors.js';
 
@@ -61,6 +62,7 @@ export class SlackNotifier implements Notifier {
 
   private readonly scrub: (text: string) => string;
   private readonly onThreadStarted: ((threadKey: string, receivedKey: string) => Promise<void>) | undefined;
+  private readonly sessions: SlackSessions | undefined;
 
   /**
    * `onThreadStarted` is told when a status message posted at a bare channel (`/agent <prompt>`)
@@ -72,11 +74,14 @@ export class SlackNotifier implements Notifier {
     onThreadStarted?: (threadKey: string, receivedKey: string) => Promise<void>;
     /** Takes the Slack secrets out of Slack's own error strings before they are logged. */
     scrub?: (text: string) => string;
+    /** Runs' agent sessions (`session` rows); absent: those rows are skipped. */
+    sessions?: SlackSessions;
   }) {
     this.client = options.client;
     this.scrub = options.scrub ?? ((text) => text);
     this.logger = options.logger;
     this.onThreadStarted = options.onThreadStarted;
+    this.sessions = options.sessions;
   }
 
   async deliver(delivery: Delivery): Promise<unknown> {
@@ -115,6 +120,8 @@ export class SlackNotifier implements Notifier {
         if (reference) await this.react('reactions.add', reference, 'incoming_envelope');
         return { reacted: reference !== undefined };
       }
+      case 'session':
+        return this.session(delivery, target, message);
       case 'notice': {
         const received = message.receivedKey !== undefined ? await this.receivedOf(delivery, message.receivedKey) : undefined;
         const where = threadOf(target, received);
@@ -166,6 +173,18 @@ export class SlackNotifier implements Notifier {
     const earlier = await this.find(thread, (payload) => payload['key'] === message.receivedKey || payload['status_of'] === message.receivedKey);
     if (earlier && (await this.update(earlier, blocks, text))) return earlier;
     return this.post(delivery, thread, blocks, text, { status_of: message.receivedKey }, false);
+  }
+
+  /**
+   * The run's agent session in its thread (agent-session.ts). At a bare channel (or a person's id) the
+   * thread is the status message's own, in the channel Slack posted it to.
+   */
+  private async session(delivery: Delivery, target: SlackDestination, message: Extract<OutboxMessage, { kind: 'session' }>): Promise<unknown> {
+    if (!this.sessions) return { skipped: 'agent sessions off' };
+    if (target.threadTs !== undefined) return this.sessions.set({ channel: target.channel, threadTs: target.threadTs }, message);
+    const received = await this.receivedOf(delivery, message.receivedKey);
+    if (!received) return { skipped: 'no thread yet' };
+    return this.sessions.set({ channel: received.channel, threadTs: received.ts }, message);
   }
 
   /** Seen only by `user`; Slack keeps no copy, so a re-sent one cannot be found and is simply sent again. */

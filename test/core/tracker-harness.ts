@@ -8,6 +8,7 @@ import type { DrivePatch } from '../../src/emulator/index.js';
 import { startEmulator, type RequestLogEntry, type RunningEmulator } from '../../src/emulator/index.js';
 import { TestClock } from '../../src/core/ports/clock.js';
 import type { RunItem } from '../../src/core/ports/agent-runs.js';
+import type { SessionPlaces } from '../../src/core/ports/notifier.js';
 import type { NewTrackedRun, Store } from '../../src/core/ports/store.js';
 import { Tracker, type TrackerOptions } from '../../src/core/tracker/tracker.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite-store.js';
@@ -41,8 +42,13 @@ export class TrackerHarness {
     return made.harness;
   }
 
-  tracker(owner = 'tracker-1', options: Partial<TrackerOptions> = {}, extra: { store?: Store; clock?: TestClock } = {}): Tracker {
+  tracker(
+    owner = 'tracker-1',
+    options: Partial<TrackerOptions> = {},
+    extra: { store?: Store; clock?: TestClock; sessionPlaces?: SessionPlaces } = {},
+  ): Tracker {
     return new Tracker({
+      ...(extra.sessionPlaces && { sessionPlaces: extra.sessionPlaces }),
       store: extra.store ?? this.store,
       runs: this.client,
       clock: extra.clock ?? this.clock,

@@ -195,6 +195,64 @@ describe('fake Slack Web API through the real WebClient', () => {
   });
 });
 
+describe('agent sessions (agents.sessions.setStatus / rename)', () => {
+  const T = '1700000000.000100';
+
+  it('setStatus creates the thread’s session with its title and initiator on the first call only, then sets its status', async () => {
+    const first = await client.agents.sessions.setStatus({
+      channel_id: C,
+      thread_ts: T,
+      status: 'processing',
+      title: 'Fix the build',
+      initiator_user_id: 'U1',
+    });
+    expect(first).toMatchObject({ ok: true, status: 'processing', agent_status: 'processing', title: 'Fix the build' });
+    expect(first.warning).toBeUndefined();
+    const later = await client.agents.sessions.setStatus({ channel_id: C, thread_ts: T, status: 'active', title: 'Another title', initiator_user_id: 'U2' });
+    expect(later).toMatchObject({ ok: true, status: 'active', title: 'Fix the build' });
+    expect(fake.agentSession(C, T)).toEqual({
+      channel: C,
+      threadTs: T,
+      status: 'active',
+      title: 'Fix the build',
+      initiator: 'U1',
+      statuses: ['processing', 'active'],
+      renames: [],
+    });
+    expect(fake.agentSession(C, '1700000000.000200')).toBeUndefined();
+  });
+
+  it('refuses what Slack’s reference does not allow: an unknown status, no thread, a title over 200 characters, an initiator outside the channel', async () => {
+    const refused = async (args: Record<string, unknown>) =>
+      (await rejection<WebAPIPlatformError>(client.apiCall('agents.sessions.setStatus', args))).data.error;
+    expect(await refused({ channel_id: C, thread_ts: T, status: 'working' })).toBe('invalid_arguments');
+    expect(await refused({ channel_id: C, status: 'processing' })).toBe('invalid_arguments');
+    expect(await refused({ channel_id: C, thread_ts: T, status: 'processing', title: 'x'.repeat(201) })).toBe('invalid_arguments');
+    fake.excludeFromChannel(C, 'U9');
+    expect(await refused({ channel_id: C, thread_ts: T, status: 'processing', initiator_user_id: 'U9' })).toBe('user_not_in_channel');
+    expect(fake.agentSessions()).toEqual([]);
+  });
+
+  it('warns missing_agent_session_stopped_event_subscription at every call while the app does not subscribe to agent_session_stopped', async () => {
+    fake.setAgentSessionStopSubscribed(false);
+    for (const status of ['processing', 'active']) {
+      const answer = await client.agents.sessions.setStatus({ channel_id: C, thread_ts: T, status });
+      expect(answer).toMatchObject({ ok: true, warning: 'missing_agent_session_stopped_event_subscription' });
+      expect(answer.response_metadata?.warnings).toEqual(['missing_agent_session_stopped_event_subscription']);
+    }
+    fake.reset();
+    expect((await client.agents.sessions.setStatus({ channel_id: C, thread_ts: T, status: 'processing' })).warning).toBeUndefined();
+  });
+
+  it('rename retitles an existing session and refuses a thread without one', async () => {
+    const error = await rejection<WebAPIPlatformError>(client.agents.sessions.rename({ channel_id: C, thread_ts: T, title: 'New' }));
+    expect(error.data.error).toBe('not_authorized');
+    await client.agents.sessions.setStatus({ channel_id: C, thread_ts: T, status: 'processing', title: 'Old' });
+    expect(await client.agents.sessions.rename({ channel_id: C, thread_ts: T, title: 'New' })).toMatchObject({ ok: true, title: 'New' });
+    expect(fake.agentSession(C, T)).toMatchObject({ title: 'New', renames: ['New'] });
+  });
+});
+
 describe('signSlack', () => {
   const secret = '8f742231b10e8888abcd99yyyzzz85a5';
   const body =

@@ -9,9 +9,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { handlePlaces } from './slack-places.js';
 import { handleRead } from './slack-reads.js';
+import { FakeAgentSessions, type FakeAgentSession } from './slack-sessions.js';
 import { SlackState, type FakeMessage, type FakeSlackOptions, type FakeSlackUser, type SlackAnswer } from './slack-state.js';
 
 export type { FakeMessage, FakeSlackOptions, FakeSlackUser, SlackMetadata } from './slack-state.js';
+export type { FakeAgentSession } from './slack-sessions.js';
 
 /** One recorded Web API call. */
 export interface SlackCall {
@@ -63,6 +65,14 @@ export interface FakeSlackApi {
   addUserMessage(msg: { channel: string; user: string; text: string; thread_ts?: string; ts?: string }): FakeMessage;
   setUser(id: string, profile: FakeSlackUser): void;
   setChannel(id: string, info: { name: string; is_im?: boolean }): void;
+  /** A thread's agent session (`agents.sessions.*`), with every status it was set to; undefined when it has none. */
+  agentSession(channel: string, threadTs: string): FakeAgentSession | undefined;
+  /** Every agent session. */
+  agentSessions(): FakeAgentSession[];
+  /** Whether the app subscribes to `agent_session_stopped` (default yes; `reset()` restores it). */
+  setAgentSessionStopSubscribed(subscribed: boolean): void;
+  /** `user` is not a member of `channel`: `agents.sessions.setStatus` refuses them as the initiator there. */
+  excludeFromChannel(channel: string, user: string): void;
   /** The next `count` calls to `method` fail as described. Queued failures apply in order. */
   failNext(method: string, failure: SlackFailure): void;
   /**
@@ -81,6 +91,7 @@ const JSON_FIELDS = new Set(['blocks', 'attachments', 'metadata', 'view', 'unfur
 /** Starts the fake on 127.0.0.1 with an ephemeral port. */
 export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise<FakeSlackApi> {
   const state = new SlackState(options);
+  const sessions = new FakeAgentSessions();
   const calls: SlackCall[] = [];
   const failures = new Map<string, Array<SlackFailure & { left: number }>>();
   const waiters = new Set<() => void>();
@@ -131,6 +142,7 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
       body = authorise(method, token) ??
         state.handle(method, args) ??
         handlePlaces(method, args) ??
+        sessions.handle(method, args) ??
         handleRead(state, method, args) ?? { ok: false, error: 'unknown_method' };
     }
     const call: SlackCall = { seq: calls.length + 1, method, args, ...(token !== undefined ? { token } : {}), at: Date.now(), status, response: body };
@@ -180,6 +192,12 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
     },
     setUser: (id, profile) => state.setUser(id, profile),
     setChannel: (id, info) => state.setChannel(id, info),
+    agentSession: (channel, threadTs) => sessions.get(channel, threadTs),
+    agentSessions: () => sessions.all(),
+    setAgentSessionStopSubscribed(subscribed) {
+      sessions.stopSubscribed = subscribed;
+    },
+    excludeFromChannel: (channel, user) => sessions.exclude(channel, user),
     failNext(method, failure) {
       const queue = failures.get(method) ?? [];
       failures.set(method, queue);
@@ -212,6 +230,7 @@ export async function startFakeSlackApi(options: FakeSlackOptions = {}): Promise
       calls.length = 0;
       failures.clear();
       state.clear();
+      sessions.clear();
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

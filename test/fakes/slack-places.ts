@@ -41,8 +41,9 @@ export function handlePlaces(method: string, args: Args): SlackAnswer | undefine
       if (!text(args['channel_id']) || !text(args['thread_ts']) || typeof args['status'] !== 'string') return fail('invalid_arguments');
       return { ok: true };
     case 'assistant.threads.setSuggestedPrompts': {
+      // thread_ts only in an assistant thread: an agent app's prompts are its Messages tab's (no thread).
       const prompts = args['prompts'];
-      if (!text(args['channel_id']) || !text(args['thread_ts'])) return fail('invalid_arguments');
+      if (!text(args['channel_id']) || (args['thread_ts'] !== undefined && !text(args['thread_ts']))) return fail('invalid_arguments');
       if (!Array.isArray(prompts) || prompts.length < 1 || prompts.length > 4) return fail('invalid_arguments');
       if (!prompts.every((prompt) => object(prompt) && text(prompt['title']) && text(prompt['message']))) return fail('invalid_arguments');
       return { ok: true };

@@ -7,7 +7,7 @@
  * Environment: the usual agent-bridge variables, plus
  *   NOTIFY_FILE      JSON lines of delivered messages (one per key: the notifier dedupes on it)
  *   ATTEMPTS_FILE    JSON lines of every notifier call, duplicates included
- *   CRASH_AFTER_CREATE=1, CRASH_ON_NOTIFY=N
+ *   CRASH_AFTER_CREATE=1, CRASH_AFTER_CANCEL=1 (right after the run API took a cancel), CRASH_ON_NOTIFY=N
  *   HANG_DESTINATION=prefix   deliveries to destinations starting with it never end (the row stays claimed)
  *   LEASE_MS=N (default 2000), or `default` for the service's own lease lengths
  */
@@ -56,6 +56,15 @@ const fileNotifier: Notifier = {
 };
 
 const wrapAgentRuns = (runs: AgentRuns): AgentRuns => {
+  if (env['CRASH_AFTER_CANCEL'] === '1') {
+    return Object.assign(Object.create(runs) as AgentRuns, {
+      cancelRun: async (runId: string) => {
+        await runs.cancelRun(runId);
+        process.kill(process.pid, 'SIGKILL');
+        return new Promise<never>(() => {});
+      },
+    });
+  }
   if (env['CRASH_AFTER_CREATE'] !== '1') return runs;
   return Object.assign(Object.create(runs) as AgentRuns, {
     createRun: async (request: Parameters<AgentRuns['createRun']>[0]) => {

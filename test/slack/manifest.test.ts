@@ -9,7 +9,8 @@ interface Manifest {
     slash_commands: Array<{ command: string; url: string }>;
     app_home: { home_tab_enabled: boolean; messages_tab_enabled: boolean };
     shortcuts: Array<{ type: string; callback_id: string }>;
-    assistant_view?: { assistant_description: string };
+    agent_view?: { agent_description: string };
+    assistant_view?: unknown;
     unfurl_domains: string[];
   };
   oauth_config: { scopes: { bot: string[] } };
@@ -42,10 +43,10 @@ describe('manifest.yml', () => {
 
   it('subscribes to the events the listeners handle', () => {
     expect([...manifest.settings.event_subscriptions.bot_events].sort()).toEqual([
+      'agent_session_stopped',
+      'app_context_changed',
       'app_home_opened',
       'app_mention',
-      'assistant_thread_context_changed',
-      'assistant_thread_started',
       'link_shared',
       'message.channels',
       'message.groups',
@@ -54,11 +55,27 @@ describe('manifest.yml', () => {
     ]);
   });
 
-  it('turns on Slack’s own places: the Home tab, the Send to agent shortcut, the assistant panel and link previews', () => {
+  it('turns on Slack’s own places: the Home tab, the Send to agent shortcut, the agent messaging experience and link previews', () => {
     expect(manifest.features.app_home).toMatchObject({ home_tab_enabled: true, messages_tab_enabled: true });
     expect(manifest.features.shortcuts).toEqual([expect.objectContaining({ type: 'message', callback_id: 'send_to_agent' })]);
-    expect(manifest.features.assistant_view?.assistant_description).toBeTruthy();
     expect(manifest.features.unfurl_domains.length).toBeGreaterThan(0);
+  });
+
+  // Issue 27: new Slack apps can only use agent_view; assistant_view is for apps created before it (and
+  // its assistant_thread_* events come only with it). Slack allows an agent description of 300 characters.
+  it('asks for Slack’s agent messaging experience as a new app can have it: agent_view with a description, no assistant_view', () => {
+    const description = manifest.features.agent_view?.agent_description ?? '';
+    expect(description.trim().length).toBeGreaterThan(0);
+    expect(description.length).toBeLessThanOrEqual(300);
+    expect(manifest.features.assistant_view).toBeUndefined();
+    expect(manifest.settings.event_subscriptions.bot_events.filter((event) => event.startsWith('assistant_thread_'))).toEqual([]);
+    // Slack's stop button appears only for an app subscribed to agent_session_stopped.
+    expect(manifest.settings.event_subscriptions.bot_events).toEqual(
+      expect.arrayContaining(['agent_session_stopped', 'app_context_changed', 'app_home_opened']),
+    );
+    // agents.sessions.setStatus needs chat:write; suggested prompts need assistant:write (added by declaring the agent).
+    expect(manifest.oauth_config.scopes.bot).toEqual(expect.arrayContaining(['chat:write', 'assistant:write']));
+    expect(manifest.features.app_home.messages_tab_enabled).toBe(true);
   });
 
   it('sends events, interactivity and /agent to the one route', () => {

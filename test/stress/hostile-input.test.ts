@@ -21,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quote } from '../../src/core/quote.js';
 import { referenceLine } from '../../src/core/ports/triggers.js';
 import { messageKey } from '../../src/slack/normalise.js';
+import { viewedChannelKey } from '../../src/slack/agent-view.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
 import { startFakeLinearApi, type FakeLinearApi } from '../fakes/linear-api.js';
@@ -477,6 +478,63 @@ describe('bugs this suite found (fixed; kept as regression tests)', () => {
       owed,
       runs,
     });
+  });
+
+  // Issue 27: Slack's agent events read their payloads defensively; a wrong shape stores nothing (no
+  // trigger, no row, no remembered view) and is never a 5xx. A stop in a thread without a run is ignored.
+  it('signed agent_session_stopped and app_context_changed of every wrong shape get a 4xx or 200, store nothing, owe nothing', async () => {
+    const triggers = await triggerTotal();
+    const owed = await outboxTotal();
+    const viewed = async () => Promise.all([SLACK_IDS.user, SLACK_IDS.otherUser].map((user) => service.store.settings.get(viewedChannelKey(user))));
+    const before = await viewed();
+    const thread = '1710000000.000100';
+    const stops = [
+      { type: 'agent_session_stopped' },
+      { type: 'agent_session_stopped', channel: SLACK_IDS.channel, thread_ts: thread },
+      { type: 'agent_session_stopped', channel: SLACK_IDS.channel, user: SLACK_IDS.user },
+      { type: 'agent_session_stopped', channel: SLACK_IDS.channel, thread_ts: thread, user: null },
+      { type: 'agent_session_stopped', channel: SLACK_IDS.channel, thread_ts: thread, user: { id: SLACK_IDS.user } },
+      { type: 'agent_session_stopped', channel: SLACK_IDS.channel, thread_ts: 1710000000.0001, user: SLACK_IDS.user },
+      { type: 'agent_session_stopped', channel: [SLACK_IDS.channel], thread_ts: thread, user: SLACK_IDS.user },
+      { type: 'agent_session_stopped', channel: `${SLACK_IDS.channel}:evil`, thread_ts: thread, user: SLACK_IDS.user },
+      { type: 'agent_session_stopped', channel: SLACK_IDS.channel, thread_ts: '../../1', user: SLACK_IDS.user },
+      { type: 'agent_session_stopped', channel: SLACK_IDS.channel, thread_ts: thread, user: `<@${SLACK_IDS.user}>` },
+      { type: 'agent_session_stopped', channel: SLACK_IDS.channel, thread_ts: thread, user: SLACK_IDS.user, streaming_message_ts: 'x' },
+      // Well formed, but no run of ours in that thread (nor in a DM never used).
+      { type: 'agent_session_stopped', channel: SLACK_IDS.channel, thread_ts: '1799999999.999999', user: SLACK_IDS.user, streaming_message_ts: [] },
+      { type: 'agent_session_stopped', channel: SLACK_IDS.dm, thread_ts: thread, user: SLACK_IDS.otherUser, streaming_message_ts: [] },
+    ];
+    const person = [{ enterprise_id: null, team_id: SLACK_IDS.team, user_id: SLACK_IDS.user, is_bot: false, is_enterprise_install: false }];
+    const contexts: Array<[{ type: string; [field: string]: unknown }, Record<string, unknown>?]> = [
+      [{ type: 'app_context_changed', user: SLACK_IDS.user }],
+      [{ type: 'app_context_changed', user: SLACK_IDS.user, context: null }],
+      [{ type: 'app_context_changed', user: SLACK_IDS.user, context: 'C0CHANNEL01' }],
+      [{ type: 'app_context_changed', user: SLACK_IDS.user, context: [{ type: 'slack#/types/channel_id', value: SLACK_IDS.channel }] }],
+      [{ type: 'app_context_changed', user: SLACK_IDS.user, context: { entities: { type: 'slack#/types/channel_id', value: SLACK_IDS.channel } } }],
+      [{ type: 'app_context_changed', user: SLACK_IDS.user, context: { entities: [null, { type: 'slack#/types/channel_id', value: SLACK_IDS.channel }] } }],
+      [{ type: 'app_context_changed', user: SLACK_IDS.user, context: { entities: [{ value: SLACK_IDS.channel }] } }],
+      [
+        {
+          type: 'app_context_changed',
+          user: SLACK_IDS.user,
+          context: { entities: Array.from({ length: 51 }, () => ({ type: 'slack#/types/channel_id', value: 'C1' })) },
+        },
+      ],
+      [{ type: 'app_context_changed', user: { id: SLACK_IDS.user }, context: {} }],
+      [{ type: 'app_context_changed', user: 'not a user', context: {} }],
+      [{ type: 'app_context_changed', user: SLACK_IDS.otherUser, channel: { id: SLACK_IDS.dm }, context: {} }],
+      // No user anywhere: the envelope's authorization is the bot's, or there are several.
+      [{ type: 'app_context_changed', context: {} }],
+      [{ type: 'app_context_changed', context: {} }, { authorizations: [...person, ...person] }],
+      [{ type: 'app_context_changed', context: {} }, { authorizations: [{ ...person[0], is_bot: 'false' }] }],
+      [{ type: 'app_context_changed', context: {} }, { authorizations: 'U0HUMAN001' }],
+    ];
+    for (const event of stops) expect((await post(JSON.stringify(eventCallback(event)), 'application/json')).status).toBeLessThan(500);
+    for (const [event, envelope] of contexts)
+      expect((await post(JSON.stringify({ ...eventCallback(event), ...envelope }), 'application/json')).status).toBeLessThan(500);
+    expect(await triggerTotal()).toBe(triggers);
+    expect(await outboxTotal()).toBe(owed);
+    expect(await viewed()).toEqual(before);
   });
 
   // Was a bug: the same function forwards a shortcut or message action without a `callback_id`; no listener

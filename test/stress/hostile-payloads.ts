@@ -30,8 +30,11 @@ import {
   signLinear,
 } from '../fixtures/linear/index.js';
 import {
+  agentSessionStopped,
+  appContextChanged,
   appMention,
   botMessage,
+  channelEntity,
   channelMessage,
   directMessage,
   eventCallback,
@@ -395,7 +398,7 @@ function slackBase(rng: Prng, ctx: GeneratorContext): { contentType: string; val
       return { contentType: FORM_TYPE, value: new URLSearchParams({ payload: JSON.stringify(payload) }).toString() };
     }
     case 12: {
-      // Issue 23: the Home tab opened, a pasted link, an assistant thread opened.
+      // Issue 23: the Home tab opened, a pasted link, an assistant thread opened (issue 27: Slack's agent events).
       const event = rng.pick([
         () => ({
           type: 'app_home_opened',
@@ -425,6 +428,24 @@ function slackBase(rng: Prng, ctx: GeneratorContext): { contentType: string; val
           },
           event_ts: '1.2',
         }),
+        // Issue 27: a session's stop button in a thread real or not, by someone allowed or not; the channel in view.
+        () =>
+          agentSessionStopped({
+            channel: rng.pick([channel, SLACK_IDS.dm, hostileText(rng).slice(0, 30)]),
+            thread_ts: rng.pick([thread, '1710000000.000100', hostileText(rng).slice(0, 30)]),
+            user: rng.pick([SLACK_IDS.user, SLACK_IDS.otherUser, hostileText(rng).slice(0, 20)]),
+          }),
+        () =>
+          appContextChanged({
+            user: rng.pick([SLACK_IDS.user, hostileText(rng).slice(0, 20)]),
+            entities: rng.pick([
+              undefined,
+              [channelEntity(channel)],
+              [channelEntity(hostileText(rng).slice(0, 40))],
+              [{ type: 'slack#/types/message_context', value: { channel_id: channel, message_ts: thread } }],
+              [hostileText(rng)],
+            ]),
+          }),
         // Issue 22: the trigger emoji on a message real or not, and a keyword message (the route "*" has both).
         () =>
           reactionAdded({

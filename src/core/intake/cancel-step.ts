@@ -1,11 +1,12 @@
 /** A cancel trigger: stops the anchor's (or the named) run under the right key, and says what became of it. */
-import { AgentApiError } from '../ports/agent-runs.js';
+import { AgentApiError, isTerminalState } from '../ports/agent-runs.js';
 import type { Requester } from '../ports/triggers.js';
 import { requesterName } from '../ports/triggers.js';
 import type { KeyChoice } from '../ports/people.js';
 import { cancelledByKey } from '../ports/setting-keys.js';
 import type { StoredTriggerOf } from '../ports/store.js';
 import { notice, stoppingMessages } from './intake-messages.js';
+import { endedSessionRows } from '../session-rows.js';
 import { settle, type Settlement, type StepContext } from './step-context.js';
 
 export async function cancelStep(ctx: StepContext, trigger: StoredTriggerOf<'cancel'>): Promise<Settlement> {
@@ -35,7 +36,11 @@ export async function cancelStep(ctx: StepContext, trigger: StoredTriggerOf<'can
         state === 'BLOCKED'
           ? 'The run is waiting for input and cannot be cancelled now; reply to continue it.'
           : `The run has already ended${state ? ` (${state})` : ''}; there is nothing to stop.`;
-      return settle({ state: 'done', runId, error: 'not cancellable' }, { owed: [notice(trigger, 'not-cancellable', text)] });
+      // Ended before the tracker saw it (or an earlier attempt's cancel took before a crash): its
+      // sessions stop working now, as the tracker's observation of the end would (the same row).
+      const stored = state !== undefined && isTerminalState(state) ? await ctx.deps.store.trackedRuns.get(runId) : undefined;
+      const ended = stored ? endedSessionRows(stored, ctx.deps.sessionPlaces) : [];
+      return settle({ state: 'done', runId, error: 'not cancellable' }, { owed: [...ended, notice(trigger, 'not-cancellable', text)] });
     }
     throw error;
   }
@@ -43,7 +48,7 @@ export async function cancelStep(ctx: StepContext, trigger: StoredTriggerOf<'can
   const run = await ctx.deps.store.trackedRuns.get(runId);
   // A run not stored here has no status message to edit, and the tracker will not announce its end.
   const owed = run
-    ? stoppingMessages(trigger, run, who, payload.reference)
+    ? [...endedSessionRows(run, ctx.deps.sessionPlaces), ...stoppingMessages(trigger, run, who, payload.reference)]
     : [notice(trigger, 'cancelling', `Stopping the run ${runId}${who ? ` (requested by ${who})` : ''}.`)];
   return settle({ state: 'done', runId }, { owed });
 }

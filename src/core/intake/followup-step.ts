@@ -8,6 +8,7 @@ import type { OutboxMessage } from '../ports/messages.js';
 import type { NewOutboxRow, StoredTrigger, StoredTriggerOf } from '../ports/store.js';
 import { gatherFollowups, sendGathered, type GatherDeps } from './followup-batch.js';
 import { followupHeardElsewhere, notice } from './intake-messages.js';
+import { revivedSessionRows } from '../session-rows.js';
 import { requesterOf, settle, type Settlement, type StepContext } from './step-context.js';
 
 export async function followupStep(ctx: StepContext, trigger: StoredTriggerOf<'followup'>): Promise<Settlement> {
@@ -60,5 +61,7 @@ export async function sendFollowup(ctx: StepContext, trigger: StoredTrigger, run
   };
   const run = await ctx.deps.store.trackedRuns.get(runId);
   const elsewhere = run ? followupHeardElsewhere(trigger, run, requesterOf(trigger)) : [];
-  return settle({ state: 'done', runId }, { retrack: runId, owed: [accepted, ...elsewhere] });
+  // A run that waited or was over works again: its places' sessions say so now.
+  const revived = run ? revivedSessionRows(run, ctx.deps.sessionPlaces) : [];
+  return settle({ state: 'done', runId }, { retrack: runId, owed: [...revived, accepted, ...elsewhere] });
 }

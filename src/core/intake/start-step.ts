@@ -17,6 +17,7 @@ import { readRequestStep } from './read-request-step.js';
 import { findRunByReference } from './reconcile.js';
 import { applyRequestOptions } from './request-options-step.js';
 import { resolveRoute, type ResolvedRoute } from './routing.js';
+import { sessionRows } from '../session-rows.js';
 import { settle, type Settlement, type StepContext } from './step-context.js';
 
 /** `starting` collects the anchors whose start lease this attempt takes (one start at a time per issue). */
@@ -49,8 +50,13 @@ export async function startStep(ctx: StepContext, trigger: StoredTriggerOf<'star
   if (binding?.kind === 'bind') starting.push(binding.issue.anchor);
   if (binding?.kind === 'join') {
     const joined = await sendFollowup(ctx, trigger, binding.runId, payload.prompt, payload.reference);
-    const owed = [...(joined.effects.owed ?? []), joinedNotice(trigger, binding.issue, binding.runId)];
     const done = joined.outcome.state === 'done';
+    // The thread shows the run from now on, working (it was just sent the request), where it shows sessions.
+    const run = done ? await ctx.deps.store.trackedRuns.get(binding.runId) : undefined;
+    const session = run
+      ? sessionRows({ ...run, destinations: [trigger.anchor], triggerKey: trigger.key }, run.transition + 1, 'working', ctx.deps.sessionPlaces)
+      : [];
+    const owed = [...session, ...(joined.effects.owed ?? []), joinedNotice(trigger, binding.issue, binding.runId)];
     // The thread becomes one of the run's places (the tracker announces the run's next states there
     // too) before the trigger is finished: a finished trigger is never worked again, so a crash right
     // after the finish must not lose the place. Adding it again on a retry changes nothing.
@@ -102,7 +108,11 @@ export async function startStep(ctx: StepContext, trigger: StoredTriggerOf<'star
     pullRequests: [],
     ...(route.kind === 'run' && route.options && { options: describeOptions(route.options) }),
   };
-  const owed: NewOutboxRow[] = [];
+  // The run's session, where its places show one: working from now on, created with who asked.
+  const session = { runId: created.run_id, title, destinations, triggerKey: trigger.key };
+  const owed: NewOutboxRow[] = sessionRows(session, 0, 'working', ctx.deps.sessionPlaces, {
+    ...(payload.requester && { initiator: payload.requester }),
+  });
   if (issue) owed.push(issueReceived(trigger, issue, title));
   if (binding?.kind === 'refused') owed.push(binding.notice);
   owed.push(

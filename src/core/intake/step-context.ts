@@ -10,6 +10,7 @@ import { allowEveryone, type AccessPolicy, type PromptEnricher } from '../ports/
 import type { IssueLinker } from '../ports/issue-links.js';
 import type { Logger } from '../ports/logger.js';
 import { noMetrics, type CoreMetrics } from '../ports/metrics.js';
+import type { SessionPlaces } from '../ports/notifier.js';
 import { serviceKeyOnly, type KeyChoice, type RunKeys } from '../ports/people.js';
 import { anchorAliasKey } from '../ports/setting-keys.js';
 import type { StoredTrigger, Store, TriggerEffects, TriggerOutcome } from '../ports/store.js';
@@ -48,6 +49,8 @@ export interface IntakeDeps {
   followupWindows?: Record<string, number>;
   /** Whose key each start, follow-up and cancel uses (`people.attribution`); default: the service key (`runs`) for all. */
   keys?: RunKeys;
+  /** The places that show a run as a live session: a start, a revival and a stop owe its new phase there. Absent: none. */
+  sessionPlaces?: SessionPlaces;
 }
 
 /** How a step ends a trigger; undefined when it lost the lease and must leave it alone. */

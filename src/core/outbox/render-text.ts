@@ -21,6 +21,8 @@ export function renderText(message: OutboxMessage): string {
       return `Follow-up delivered to run ${message.runId}`;
     case 'notice':
       return message.text;
+    case 'session':
+      return `${message.title}: ${SESSION_WORDS[message.phase]}`;
     default: {
       // Rows are stored JSON: one written by a newer version may carry a kind this one does not know.
       const unknown: never = message;
@@ -28,6 +30,8 @@ export function renderText(message: OutboxMessage): string {
     }
   }
 }
+
+const SESSION_WORDS = { working: 'working…', waiting: 'waiting for a person', idle: 'ready for the next request' } as const;
 
 function renderAnnounce(run: RunSnapshot, cancelledBy: string | undefined): string {
   switch (run.state) {

@@ -2,6 +2,7 @@
  * What the bridge owes people, in platform-neutral terms. Every message is an outbox row before it
  * is sent; a notifier (Slack, Linear, log) renders it for its destination.
  */
+import { isTerminalState } from './agent-runs.js';
 
 /** A run as people see it in a message. */
 export interface RunSnapshot {
@@ -47,7 +48,28 @@ export type OutboxMessage =
    * that person sees it where the platform allows (Slack: an ephemeral message). `receivedKey` names
    * the run's `received` row at this destination: at a bare channel the note goes into its thread.
    */
-  | { kind: 'notice'; text: string; privateTo?: string; receivedKey?: string };
+  | { kind: 'notice'; text: string; privateTo?: string; receivedKey?: string }
+  /**
+   * The run's session changed phase, for places that show a run as a live session (a working
+   * indicator and a stop control, e.g. Slack's agent sessions): owed once per phase change, only where
+   * the composition root says a place shows sessions (`SessionPlaces`). `initiator` (who asked) and
+   * `opening` (the run's first session row: its title belongs on the session) matter where the
+   * session is created. `receivedKey` finds the thread at a bare channel.
+   */
+  | { kind: 'session'; phase: SessionPhase; title: string; receivedKey: string; initiator?: { platform: string; id: string }; opening?: true };
+
+/**
+ * A run's session as people see it: `working` while the agent works (queued to in progress, any
+ * state not known to wait or to be over), `waiting` while it waits for a person (BLOCKED), `idle` once
+ * it ended or was stopped (ready for the next request in the place).
+ */
+export type SessionPhase = 'working' | 'waiting' | 'idle';
+
+/** The session phase of a run in `state`. */
+export function sessionPhaseOf(state: string): SessionPhase {
+  if (isTerminalState(state)) return 'idle';
+  return state === 'BLOCKED' ? 'waiting' : 'working';
+}
 
 export type OutboxMessageKind = OutboxMessage['kind'];
 
@@ -63,6 +85,15 @@ export function receivedKey(triggerKey: string, destination: string): string {
 export function triggerKeyOfReceivedKey(key: string, destination: string): string | undefined {
   const suffix = `:${destination}`;
   return key.startsWith('received:') && key.endsWith(suffix) ? key.slice('received:'.length, -suffix.length) : undefined;
+}
+
+/**
+ * Outbox key of the session row that moves a run's session to `phase` with its transition number
+ * `transition` at a destination. Whoever owes it first (the tracker recording the transition, the
+ * worker that revived or stopped the run just before) owes the same key: the second is a no-op.
+ */
+export function sessionKey(runId: string, transition: number, destination: string, phase: SessionPhase): string {
+  return `run:${runId}:${transition}:${destination}:session:${phase}`;
 }
 
 /** Outbox key of a run's transition at a destination: (run, transition number, destination, kind). */

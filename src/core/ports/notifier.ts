@@ -43,3 +43,10 @@ export function platformOf(destination: string): string {
   const colon = destination.indexOf(':');
   return colon === -1 ? destination : destination.slice(0, colon);
 }
+
+/**
+ * Which destinations show a run as a live session (a working indicator and a stop control): only
+ * there is a change of the run's session phase owed (`session` rows). The edge that owns such places
+ * says which they are; without one, no session rows are owed anywhere.
+ */
+export type SessionPlaces = (destination: string) => boolean;

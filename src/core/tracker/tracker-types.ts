@@ -5,6 +5,7 @@ import type { AgentRuns, RunsForOwner } from '../ports/agent-runs.js';
 import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
 import type { CoreMetrics } from '../ports/metrics.js';
+import type { SessionPlaces } from '../ports/notifier.js';
 import type { Store } from '../ports/store.js';
 import type { KeyLossPeople } from './key-lost.js';
 
@@ -47,6 +48,8 @@ export interface TrackerDeps {
    * refused and each of their runs' places is told once (`key-lost.ts`). Absent: it is only logged.
    */
   people?: KeyLossPeople;
+  /** The places that show a run as a live session: each change of a run's session phase is owed there. Absent: none. */
+  sessionPlaces?: SessionPlaces;
 }
 
 /**

@@ -32,6 +32,7 @@ import { announceOf, isAnnounced } from './route-policy.js';
 import type { Store, TrackedRun } from '../ports/store.js';
 import { TRACKER_LISTED_AT, TRACKER_SCAN, TRACKER_WATERMARK, cancelledByKey, trackerOwnerScanKey, trackerOwnerWatermarkKey } from '../ports/setting-keys.js';
 import { forgottenRows, transitionRows } from './owed-rows.js';
+import { endedSessionRows, observedSessionRows } from '../session-rows.js';
 import { OwnerKeys, isKeyRefused } from './owner-keys.js';
 import { tellKeyLost } from './key-lost.js';
 import { instant, isLater, later } from './server-time.js';
@@ -286,7 +287,11 @@ export class Tracker {
     const announce = (stateChanged || endedAgain) && isAnnounced(announceOf(stored.route), reported.state);
     // Who pressed Cancel is known to the intake worker only, which leaves it in a setting.
     const cancelledBy = announce && reported.state === 'CANCELLED' ? await this.store.settings.get(cancelledByKey(stored.runId)) : undefined;
-    const owed = transitionRows(stored, reported, sessionLink, announce, cancelledBy);
+    // The session first: a working indicator and its stop control appear (or go) before the messages.
+    const owed = [
+      ...observedSessionRows(stored, reported.state, endedAgain, this.deps.sessionPlaces),
+      ...transitionRows(stored, reported, sessionLink, announce, cancelledBy),
+    ];
     const observation = {
       state: reported.state,
       serverUpdatedAt: later(stored.serverUpdatedAt, reported.updated_at),
@@ -306,7 +311,8 @@ export class Tracker {
    * people waiting for it once — otherwise their status message would claim it is running forever.
    */
   private async forget(pass: Pass, stored: TrackedRun): Promise<void> {
-    const owed = forgottenRows(stored);
+    // Its sessions stop showing it as working or waiting: nothing will change them again.
+    const owed = [...endedSessionRows(stored, this.deps.sessionPlaces), ...forgottenRows(stored)];
     const observation = { state: stored.state, serverUpdatedAt: stored.serverUpdatedAt, sessionLink: stored.sessionLink, tracked: false };
     if (await this.store.trackedRuns.recordTransition(stored.runId, stored.transition, observation, owed, pass.now)) {
       this.logger.warn({ runId: stored.runId, state: stored.state }, 'run not found by the run API; no longer tracked');

@@ -1,0 +1,144 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CapturingLogger } from '../../../test/core/capturing-logger.js';
+import { AgentApiClient } from '../../agent-api/index.js';
+import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
+import { openSqliteStore, type SqliteStore } from '../../store/sqlite-store.js';
+import { TestClock } from '../ports/clock.js';
+import type { OutboxMessage } from '../ports/messages.js';
+import type { TriggerInput } from '../ports/triggers.js';
+import { IntakeService } from './intake-service.js';
+import { IntakeWorker } from './intake-worker.js';
+
+/*
+ * Issue 27: what the intake worker owes a run's session (`session` rows) at the places that show
+ * sessions — working when it starts it, working again when a follow-up revives it, idle when a stop
+ * ends it (also a stop that finds it already over) — keyed as the tracker keys the same change.
+ */
+
+const API_KEY = 'intake-sessions-key';
+const ANCHOR = 'slack:C1:1700.1';
+const LOG = 'log:cli';
+/** The Slack thread shows sessions; the log destination does not. */
+const sessionPlaces = (destination: string) => destination.startsWith('slack:');
+
+let emulator: RunningEmulator;
+let client: AgentApiClient;
+let store: SqliteStore;
+let clock: TestClock;
+let service: IntakeService;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
+  client = new AgentApiClient({ baseUrl: emulator.baseUrl, apiKey: API_KEY, sleep: async () => {} });
+});
+afterAll(async () => {
+  await client.close();
+  await emulator.close();
+});
+beforeEach(() => {
+  store = openSqliteStore({ path: ':memory:' });
+  clock = new TestClock();
+  service = new IntakeService({ store, clock });
+});
+afterEach(async () => {
+  await store.close();
+  await fetch(`${emulator.url}/_emulator/reset`, { method: 'POST' });
+});
+
+const worker = () =>
+  new IntakeWorker({
+    store,
+    runs: client,
+    clock,
+    logger: new CapturingLogger(),
+    routing: { defaults: {}, slackChannels: {}, linearLabels: {}, schedules: {} },
+    owner: 'worker-1',
+    options: { retryWindowMs: 60_000 },
+    random: () => 0.5,
+    sessionPlaces,
+  });
+const requester = { platform: 'slack', id: 'U1', name: 'ada' };
+const trigger = (kind: 'start' | 'followup' | 'cancel', key: string): TriggerInput =>
+  kind === 'start'
+    ? {
+        kind,
+        key,
+        source: 'slack',
+        anchor: ANCHOR,
+        payload: {
+          prompt: 'Fix the flaky test',
+          title: 'Fix the flaky test',
+          origin: { source: 'slack', channel: 'C1' },
+          destinations: [ANCHOR, LOG],
+          requester,
+        },
+      }
+    : kind === 'followup'
+      ? { kind, key, source: 'slack', anchor: ANCHOR, payload: { message: 'also the docs', requester } }
+      : { kind, key, source: 'slack', anchor: ANCHOR, payload: { requester } };
+const sessionRows = async () =>
+  (await store.outbox.list()).filter((row) => row.kind === 'session').map((row) => ({ key: row.key, message: row.payload as OutboxMessage }));
+
+async function started(): Promise<string> {
+  await service.submit(trigger('start', 'Ev1'));
+  await worker().drain();
+  return emulator.engine.list({}).runs[0]!.run_id;
+}
+
+/** The tracker's record of an observed state (what it would write), without its rows. */
+async function observed(runId: string, state: string, tracked: boolean): Promise<void> {
+  const run = (await store.trackedRuns.get(runId))!;
+  await store.trackedRuns.recordTransition(runId, run.transition, { state, serverUpdatedAt: null, sessionLink: null, tracked }, [], clock.now());
+}
+
+describe('the session rows the intake worker owes', () => {
+  it('a start owes working at transition 0, created with who asked and the run’s title, only where sessions are shown, before the status', async () => {
+    const runId = await started();
+    expect(await sessionRows()).toEqual([
+      {
+        key: `run:${runId}:0:${ANCHOR}:session:working`,
+        message: {
+          kind: 'session',
+          phase: 'working',
+          title: 'Fix the flaky test',
+          receivedKey: `received:Ev1:${ANCHOR}`,
+          opening: true,
+          initiator: { platform: 'slack', id: 'U1' },
+        },
+      },
+    ]);
+    const keys = (await store.outbox.list()).map((row) => row.key);
+    expect(keys.indexOf(`run:${runId}:0:${ANCHOR}:session:working`)).toBeLessThan(keys.indexOf(`run:${runId}:0:${ANCHOR}:status`));
+  });
+
+  it('a follow-up that revives an ended run owes working with the next transition; one to a working run owes nothing', async () => {
+    const runId = await started();
+    await service.submit(trigger('followup', 'Ev2'));
+    await worker().drain();
+    expect(await sessionRows()).toHaveLength(1);
+    emulator.engine.drive(runId, 'SUCCEEDED');
+    await observed(runId, 'SUCCEEDED', false);
+    await service.submit(trigger('followup', 'Ev3'));
+    await worker().drain();
+    expect((await sessionRows()).map((row) => row.key)).toEqual([`run:${runId}:0:${ANCHOR}:session:working`, `run:${runId}:2:${ANCHOR}:session:working`]);
+  });
+
+  it('a stop the run API took owes idle with the next transition, before the status edit', async () => {
+    const runId = await started();
+    await service.submit(trigger('cancel', 'Ev2'));
+    await worker().drain();
+    expect(emulator.engine.get(runId)?.state).toBe('CANCELLED');
+    const keys = (await store.outbox.list()).map((row) => row.key);
+    expect((await sessionRows()).map((row) => row.key)).toEqual([`run:${runId}:0:${ANCHOR}:session:working`, `run:${runId}:1:${ANCHOR}:session:idle`]);
+    expect(keys.indexOf(`run:${runId}:1:${ANCHOR}:session:idle`)).toBeLessThan(keys.indexOf(`stopping:Ev2:${ANCHOR}`));
+  });
+
+  it('a stop that finds the run already over (the tracker has not seen it yet, or an earlier attempt cancelled it) still owes idle', async () => {
+    const runId = await started();
+    emulator.engine.drive(runId, 'SUCCEEDED');
+    await service.submit(trigger('cancel', 'Ev2'));
+    await worker().drain();
+    expect((await sessionRows()).map((row) => row.key)).toEqual([`run:${runId}:0:${ANCHOR}:session:working`, `run:${runId}:1:${ANCHOR}:session:idle`]);
+    expect((await store.outbox.list()).map((row) => row.key)).toContain('notice:not-cancellable:Ev2');
+  });
+});
