@@ -1,8 +1,12 @@
 import type { Clock } from '../core/ports/clock.js';
 import type { WorkGate } from '../core/ports/work-gate.js';
 
-/** How long a background pass may be held behind acknowledgements before it goes anyway. */
-export const ACK_FIRST_MAX_WAIT_MS = 100;
+/**
+ * While acknowledgements are waiting, held background passes go one at a time, this far apart: work
+ * still advances under a flood that never pauses (about 100 passes a second, each a trigger worked
+ * or a message delivered), and acknowledging keeps the rest of the event loop.
+ */
+export const ACK_FIRST_SPACING_MS = 10;
 
 /**
  * The `WorkGate` of the HTTP server: it counts the requests of acknowledging routes (webhooks a
@@ -13,11 +17,12 @@ export const ACK_FIRST_MAX_WAIT_MS = 100;
  */
 export class AckFirst implements WorkGate {
   private inFlight = 0;
-  private waiters: Array<() => void> = [];
+  private held: Array<() => void> = [];
+  private cancelRelease: (() => void) | undefined;
 
   constructor(
     private readonly clock: Clock,
-    private readonly maxWaitMs = ACK_FIRST_MAX_WAIT_MS,
+    private readonly spacingMs = ACK_FIRST_SPACING_MS,
   ) {}
 
   /** Counts one request until the returned function is called (idempotent: call it on every way out). */
@@ -28,7 +33,7 @@ export class AckFirst implements WorkGate {
       if (ended) return;
       ended = true;
       this.inFlight--;
-      if (this.inFlight === 0) this.release();
+      if (this.inFlight === 0) this.releaseAll();
     };
   }
 
@@ -40,22 +45,22 @@ export class AckFirst implements WorkGate {
   clear(): Promise<void> {
     if (this.inFlight === 0) return Promise.resolve();
     return new Promise<void>((resolve) => {
-      let done = false;
-      const go = () => {
-        if (done) return;
-        done = true;
-        cancel();
-        this.waiters = this.waiters.filter((waiter) => waiter !== go);
-        resolve();
-      };
-      const cancel = this.clock.setTimer(go, this.maxWaitMs);
-      this.waiters.push(go);
+      this.held.push(resolve);
+      this.cancelRelease ??= this.clock.setTimer(() => this.releaseOne(), this.spacingMs);
     });
   }
 
-  private release(): void {
-    const waiting = this.waiters;
-    this.waiters = [];
-    for (const go of waiting) go();
+  private releaseOne(): void {
+    this.cancelRelease = undefined;
+    this.held.shift()?.();
+    if (this.held.length > 0) this.cancelRelease = this.clock.setTimer(() => this.releaseOne(), this.spacingMs);
+  }
+
+  private releaseAll(): void {
+    this.cancelRelease?.();
+    this.cancelRelease = undefined;
+    const held = this.held;
+    this.held = [];
+    for (const go of held) go();
   }
 }
