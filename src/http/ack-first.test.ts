@@ -24,7 +24,8 @@ async function start(gate: AckFirst) {
     method: 'POST',
     path: '/hook',
     acknowledges: true,
-    handle: (_req, res) => {
+    handle: async (_req, res, readBody) => {
+      await readBody();
       held.push(() => sendJson(res, 200, { ok: true }));
     },
   };
@@ -40,8 +41,9 @@ async function start(gate: AckFirst) {
   return { url: running.url, held };
 }
 
-function post(url: string): { answered: Promise<number>; abort: () => void } {
-  const req = request(url, { method: 'POST', headers: { 'content-length': '0' } });
+/** Posts `body`; with `stall`, declares more than it sends, so the body never completes. */
+function post(url: string, { body = '{}', stall = false } = {}): { answered: Promise<number>; abort: () => void } {
+  const req = request(url, { method: 'POST', headers: { 'content-length': String(body.length + (stall ? 100 : 0)) } });
   const answered = new Promise<number>((resolve, reject) => {
     req.on('response', (res) => {
       res.resume();
@@ -49,7 +51,8 @@ function post(url: string): { answered: Promise<number>; abort: () => void } {
     });
     req.on('error', reject);
   });
-  req.end();
+  if (stall) req.write(body);
+  else req.end(body);
   return { answered, abort: () => req.destroy() };
 }
 
@@ -127,6 +130,18 @@ describe('AckFirst: background passes wait while webhooks are being acknowledged
     await until(() => gate.waiting === 1);
     sent.abort();
     await until(() => gate.waiting === 0);
+  });
+
+  it('does not count a body still arriving: a stranger’s stalled bodies do not slow the work', async () => {
+    const clock = new TestClock();
+    const gate = new AckFirst(clock, SPACING_MS);
+    const { url } = await start(gate);
+    const sent = post(`${url}/hook`, { stall: true });
+    sent.answered.catch(() => {});
+    const passes = countPasses(clock, gate);
+    await until(() => passes.count === 1);
+    expect(gate.waiting).toBe(0);
+    sent.abort();
   });
 
   it('does not count routes no platform waits on', async () => {

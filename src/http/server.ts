@@ -87,7 +87,6 @@ export function createHttpServer(options: HttpServerOptions): Server {
       const allowed = candidates.map((candidate) => candidate.method).join(', ');
       return sendJson(res, 405, { error: 'method_not_allowed', message: `${path} accepts ${allowed}` }, { allow: allowed });
     }
-    if (route.acknowledges && options.ackFirst) res.once('close', options.ackFirst.begin());
     const limit = route.body?.limitBytes ?? options.bodyLimitBytes ?? BODY_LIMIT_BYTES;
     if (declaresTooLarge(req, limit)) {
       refused(path, 413, 'payload_too_large');
@@ -99,8 +98,14 @@ export function createHttpServer(options: HttpServerOptions): Server {
       answerError(res, refusal);
       return;
     }
+    // Counted from the moment its body is complete: a body still arriving (or stalled) needs no CPU,
+    // and a stranger's stalled bodies must not slow the work down.
+    const acknowledging = (body: Buffer) => {
+      if (route.acknowledges && options.ackFirst && !res.destroyed) res.once('close', options.ackFirst.begin());
+      return body;
+    };
     Promise.resolve()
-      .then(() => route.handle(req, res, () => readBody(req, limit, { stallMs, budget })))
+      .then(() => route.handle(req, res, () => readBody(req, limit, { stallMs, budget }).then((body) => acknowledging(body))))
       .catch((error: unknown) => {
         // A client that went away mid-request is its own doing: debug, never an error with a stack.
         if (isClientAbort(error)) {
