@@ -18,7 +18,8 @@ import { cronCalendar } from '../cron-calendar/cron-calendar.js';
 import { describeDatabase, openStore } from '../store/open-store.js';
 import { clientFromEnv, printJson, type CliContext } from './context.js';
 import { ExitWith, UsageError } from './exit-codes.js';
-import { formatFireTime, renderScheduleList, scheduleJson, type ScheduleHeader } from './schedules-format.js';
+import { formatFireTime } from '../cron-calendar/fire-time.js';
+import { renderScheduleList, scheduleJson, type ScheduleHeader } from './schedules-format.js';
 
 /** A configured schedule with what the CLI shows about it. */
 type CliSchedule = ScheduleDefinition & ScheduleHeader;

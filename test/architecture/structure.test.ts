@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/spawn-cli.js';
-import { importCycles, localImports, sourceFiles } from './import-graph.js';
+import { folderCycles, importCycles, localImports, sourceFiles } from './import-graph.js';
 
 const SRC = join(ROOT, 'src');
 const CORE = join(SRC, 'core');
@@ -18,6 +18,10 @@ describe('the layout stays readable', () => {
 
   it('no file in src is part of an import cycle (type-only imports included)', () => {
     expect(importCycles(files)).toEqual([]);
+  });
+
+  it('no two folders of src import each other, even through others (src/main.ts and src/cli.ts count as folders of their own)', () => {
+    expect(folderCycles(SRC, files)).toEqual([]);
   });
 
   it('the core is cut by feature: every core file lives in a sub-folder or is a shared helper', () => {
@@ -51,6 +55,26 @@ describe('the layout stays readable', () => {
       'a/one.ts',
       expect.stringMatching(/three\.ts$/),
       expect.stringMatching(/two\.ts$/),
+    ]);
+  });
+
+  it('the folder cycle finder finds a cycle through a third folder and a top-level file, and names the imports that close it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'folder-cycles-'));
+    for (const folder of ['a', 'b', 'c', 'd']) mkdirSync(join(dir, folder));
+    writeFileSync(join(dir, 'a/one.ts'), "import { two } from '../b/two.js';\nexport const one = two;\n");
+    writeFileSync(join(dir, 'b/two.ts'), 'export const two = 2;\n');
+    writeFileSync(join(dir, 'b/three.ts'), "import { main } from '../main.js';\nexport const three = main;\n");
+    writeFileSync(join(dir, 'main.ts'), "import { one } from './a/one.js';\nexport const main = one;\n");
+    writeFileSync(join(dir, 'c/four.ts'), "import { two } from '../b/two.js';\nexport const four = two;\n");
+    writeFileSync(join(dir, 'd/five.ts'), "import { four } from '../c/four.js';\nimport { six } from './six.js';\nexport const five = four + six;\n");
+    writeFileSync(join(dir, 'd/six.ts'), 'export const six = 6;\n');
+    const cycles = folderCycles(dir, sourceFiles(dir));
+    expect(cycles).toHaveLength(1);
+    expect(cycles[0]?.folders).toEqual(['a', 'b', 'main.ts']);
+    expect(cycles[0]?.imports.map((line) => line.replace(/\S*folder-cycles-[^/]*\//g, ''))).toEqual([
+      'a/one.ts → b/two.ts',
+      'b/three.ts → main.ts',
+      'main.ts → a/one.ts',
     ]);
   });
 });
