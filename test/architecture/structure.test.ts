@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -22,6 +22,11 @@ describe('the layout stays readable', () => {
 
   it('no two folders of src import each other, even through others (src/main.ts and src/cli.ts count as folders of their own)', () => {
     expect(folderCycles(SRC, files)).toEqual([]);
+  });
+
+  it('the Slack access policy is built in one place, and the intake and the Slack listeners share it', () => {
+    const builders = files.filter((file) => /\bslackAccessPolicy\(/.test(readFileSync(file, 'utf8')) && !file.endsWith('slack/access.ts'));
+    expect(builders.map((file) => relative(ROOT, file))).toHaveLength(1);
   });
 
   it('the core is cut by feature: every core file lives in a sub-folder or is a shared helper', () => {
