@@ -39,7 +39,7 @@ export interface SlackApp {
   scrub: (text: string) => string;
 }
 
-/** The Web API client options every Slack call of the service uses (platform-facts "Slack Bolt 5"). */
+/** The Web API client options every Slack call of the service uses (no retries of their own: the outbox owns them, docs/architecture.md §5). */
 export function webClientOptions(apiUrl: string, logger?: BoltLogger): WebClientOptions {
   // Our logger, not the client's console one: its lines go through the service log's redaction.
   return { slackApiUrl: apiUrl, retryConfig: { retries: 0 }, rejectRateLimitedCalls: true, timeout: 10_000, fetch: slackFetch, ...(logger && { logger }) };
