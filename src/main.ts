@@ -119,7 +119,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       linear: config.linear.followups === 'all' ? config.linear.followupWindowMs : 0,
     };
     const intake = new IntakeService({ store, clock, access, onStored: stored.fire, followupWindows });
-    const slack = await slackIntegration(config, intake, store, logger);
+    const slack = await slackIntegration(config, intake, store, logger, access);
     // Before the database closes; an event stored while the workers stop is worked on the next start.
     if (slack) shutdown.add('slack', () => slack.stop());
     const linear = await linearIntegration(config, intake, store, logger, () => clock.now());

@@ -9,7 +9,7 @@ import { registerRunsCommand } from './runs-command.js';
 import { registerSchedulesCommand } from './schedules-command.js';
 import { registerSecretsCommand } from './secrets-command.js';
 import { registerServeCommand } from './serve-command.js';
-import { packageVersion } from './version.js';
+import { packageVersion } from '../host/version.js';
 
 export interface CliResult {
   /** Exit code once the command is done; long-running commands (serve, emulator) resolve when stopped. */

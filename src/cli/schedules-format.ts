@@ -1,53 +1,11 @@
 import type { ScheduleStatus } from '../core/schedules/schedule-status.js';
+import { formatFireTime, wallTime } from '../cron-calendar/fire-time.js';
 
 /** A schedule's identity as `schedules list` prints it. */
 export interface ScheduleHeader {
   name: string;
   cron: string;
   timezone: string;
-}
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(timezone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timezone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone: timezone,
-      hourCycle: 'h23',
-      weekday: 'short',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      timeZoneName: 'longOffset',
-    });
-    formatters.set(timezone, formatter);
-  }
-  return formatter;
-}
-
-/** The wall time of `at` in `timezone`: date, time, weekday and UTC offset (`+02:00`). */
-export function wallTime(at: number, timezone: string): { weekday: string; date: string; time: string; offset: string } {
-  const parts: Record<string, string> = {};
-  for (const part of formatterFor(timezone).formatToParts(at)) parts[part.type] = part.value;
-  const offset = (parts['timeZoneName'] ?? 'GMT').replace(/^GMT/, '') || '+00:00';
-  const seconds = parts['second'] === '00' ? '' : `:${parts['second']}`;
-  return {
-    weekday: parts['weekday'] ?? '',
-    date: `${parts['year']}-${parts['month']}-${parts['day']}`,
-    time: `${parts['hour']}:${parts['minute']}${seconds}`,
-    offset,
-  };
-}
-
-/** `Mon 2026-03-30 03:00 +02:00 = 2026-03-30 01:00 UTC`: the schedule's own time, then UTC. */
-export function formatFireTime(at: number, timezone: string): string {
-  const local = wallTime(at, timezone);
-  const utc = wallTime(at, 'UTC');
-  return `${local.weekday} ${local.date} ${local.time} ${local.offset} = ${utc.date} ${utc.time} UTC`;
 }
 
 function utcText(at: number): string {

@@ -2,7 +2,7 @@
  * The web console in the composition root: on or off from the config (`console/console-config.ts`),
  * its routes on the one HTTP server, the facts of its health page, and the start log's sign-in line.
  */
-import { packageVersion } from '../cli/version.js';
+import { packageVersion } from '../host/version.js';
 import type { AppConfig } from '../config/types.js';
 import { consoleAccess } from '../console/console-config.js';
 import type { ConsoleDeps, HealthReport } from '../console/deps.js';

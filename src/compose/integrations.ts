@@ -7,12 +7,13 @@ import { randomBytes } from 'node:crypto';
 import type { AppConfig } from '../config/types.js';
 import type { Logger } from '../core/ports/logger.js';
 import type { IntakeService } from '../core/intake/intake-service.js';
+import type { AccessPolicy } from '../core/ports/intake.js';
 import type { Store } from '../core/ports/store.js';
 import { keyPageUrl } from '../people/key-page.js';
 import { startEmulator, type RunningEmulator } from '../emulator/index.js';
 
 /** The Slack integration when configured (loaded lazily: Bolt is large and unused when Slack is off). */
-export async function slackIntegration(config: AppConfig, intake: IntakeService, store: Store, logger: Logger) {
+export async function slackIntegration(config: AppConfig, intake: IntakeService, store: Store, logger: Logger, access: AccessPolicy) {
   const slack = config.slack;
   if (!slack.enabled || !slack.botToken) return undefined;
   const transport =
@@ -31,7 +32,6 @@ export async function slackIntegration(config: AppConfig, intake: IntakeService,
       apiUrl: slack.apiUrl,
       followups: slack.followups,
       context: slack.context,
-      allowedUsers: slack.allowedUsers,
       admins: config.console.admins,
       keyPageUrl: keyPageUrl(config.http.publicUrl),
       channels: slack.channels,
@@ -39,9 +39,7 @@ export async function slackIntegration(config: AppConfig, intake: IntakeService,
       triggers: slack.triggers,
       attribution: config.people.attribution,
     },
-    intake,
-    store,
-    logger,
+    { intake, store, access, logger },
   );
 }
 

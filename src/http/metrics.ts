@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { packageVersion } from '../cli/version.js';
+import { packageVersion } from '../host/version.js';
 import type { CoreMetrics } from '../core/ports/metrics.js';
 
 /**

@@ -58,7 +58,7 @@ export interface RunningHttpServer {
 }
 
 /**
- * One `node:http` server owns the port and every route (platform-facts "Slack Bolt 5"): integrations
+ * One `node:http` server owns the port and every route (docs/architecture.md §1, `http/`): integrations
  * mount handlers here, never a server of their own. Every request is counted and timed by route.
  */
 export function createHttpServer(options: HttpServerOptions): Server {

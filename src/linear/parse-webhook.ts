@@ -1,5 +1,5 @@
 /**
- * The shape check of a Linear webhook body (platform-facts "Linear", "Envelope"). Hand-written so the
+ * The shape check of a Linear webhook body (docs/architecture.md §3, docs/linear.md). Hand-written so the
  * reasons name the field. Only what we act on is checked and copied: unknown fields are ignored,
  * unknown `type`s are valid envelopes the caller ignores, and `null` in an optional field counts as
  * absent (Linear sends `null` for empty values).

@@ -15,7 +15,7 @@ import { renderText } from '../core/outbox/render-text.js';
 /** `action_id` of the Cancel button; its `value` is the thread key (`slack:<channel>:<thread_ts>`). */
 export const CANCEL_ACTION_ID = 'cancel_run';
 /**
- * `action_id` of the Answer button on a BLOCKED announcement (not named in design.md §3, so ours): it
+ * `action_id` of the Answer button on a BLOCKED announcement (docs/slack.md, docs/architecture.md §2): it
  * opens a modal whose text goes to the run as one follow-up. Its `value` is the run id.
  */
 export const ANSWER_ACTION_ID = 'answer_run';

@@ -1,19 +1,15 @@
 import type { SlackConfig } from './slack-config.js';
 import type { AccessPolicy, PromptEnricher } from '../core/ports/intake.js';
-import type { Logger } from '../core/ports/logger.js';
 import type { Notifier, SessionPlaces } from '../core/ports/notifier.js';
-import type { IntakeService } from '../core/intake/intake-service.js';
 import { triggerKeyOfReceivedKey } from '../core/ports/messages.js';
 import type { Store } from '../core/ports/store.js';
 import type { HttpRoute } from '../http/server.js';
-import { slackAccessPolicy } from './access.js';
 import { SlackPromptEnricher } from './prompt-context.js';
-import { createSlackApp } from './slack-app.js';
+import { createSlackApp, type SlackParts } from './slack-app.js';
 import { SlackNotifier } from './slack-notifier.js';
 import { slackEventsRoute } from './slack-route.js';
 import { anchorAliasKey } from '../core/ports/setting-keys.js';
 import { HomeNotifier } from './home-notifier.js';
-import { routeChoices } from './home-view.js';
 import { SlackPlacesNotifier } from './places-notifier.js';
 import { UnfurlNotifier } from './unfurl.js';
 import { AssistantNotifier } from './assistant.js';
@@ -41,28 +37,10 @@ export interface SlackIntegration {
   sessionPlaces: SessionPlaces;
 }
 
-/** Builds the Slack integration: Bolt on our route (HTTP) or a WebSocket (Socket Mode), the notifier, context and access. */
-export async function startSlack(config: SlackConfig, intake: IntakeService, store: Store, logger: Logger): Promise<SlackIntegration> {
-  const slack = await createSlackApp({
-    botToken: config.botToken,
-    transport: config.transport,
-    apiUrl: config.apiUrl,
-    followups: config.followups,
-    allowedUsers: config.allowedUsers,
-    admins: config.admins,
-    personKeys: store.personKeys,
-    keyPageUrl: config.keyPageUrl,
-    intake,
-    trackedRuns: store.trackedRuns,
-    triggers: store.triggers,
-    anchors: store.anchors,
-    logger,
-    routeChoices: routeChoices(config.channels),
-    unfurlDomains: config.unfurlDomains,
-    startTriggers: { routed: new Set(Object.keys(config.channels)), triggers: config.triggers ?? {} },
-    settings: store.settings,
-  });
-  const access = slackAccessPolicy(config.allowedUsers);
+/** Builds the Slack integration: Bolt on our route (HTTP) or a WebSocket (Socket Mode), the notifier and context; `parts.access` is the service's one policy. */
+export async function startSlack(config: SlackConfig, parts: SlackParts & { store: Store }): Promise<SlackIntegration> {
+  const { intake, store, access, logger } = parts;
+  const slack = await createSlackApp(config, parts);
   const transport = config.transport;
   let route: HttpRoute | undefined;
   if (transport.kind === 'http' && slack.receiver) {

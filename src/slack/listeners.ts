@@ -1,4 +1,5 @@
 import type { AllMiddlewareArgs, App } from '@slack/bolt';
+import type { AccessPolicy } from '../core/ports/intake.js';
 import type { Logger } from '../core/ports/logger.js';
 import type { IntakeService } from '../core/intake/intake-service.js';
 import type { AnchorRepository, PersonKeyRepository, SettingRepository, TrackedRunRepository, TriggerRepository } from '../core/ports/store.js';
@@ -19,7 +20,6 @@ import { checkSlashCommand, refusedCommandText } from './command-form.js';
 import { addressedTrigger, messageTrigger, type Followups, type SlackMessage } from './normalise.js';
 import { readMessageShortcut, SEND_TO_AGENT_CALLBACK_ID, sendToAgentTrigger } from './shortcut.js';
 import { keywordTrigger, reactionTrigger, readReaction, triggerOf, type StartTriggers } from './start-triggers.js';
-import { slackAccessPolicy } from './access.js';
 import { HOME_OPENED_KIND } from './home-notifier.js';
 import { readStartRunSubmission, startRunTrigger, submissionErrors } from './home-start.js';
 import { HOME_START_ACTION_ID, homeDestination, homeUserOf, START_RUN_CALLBACK_ID, startRunModal, type RouteChoice } from './home-view.js';
@@ -47,8 +47,8 @@ export interface ListenerDeps {
   personKeys: Pick<PersonKeyRepository, 'get' | 'remove'>;
   /** The console page where a person's key is connected (`/agent connect`); undefined without PUBLIC_URL. */
   keyPageUrl: string | undefined;
-  /** `slack.allowed_users`; empty = everyone. */
-  allowedUsers: readonly string[];
+  /** `slack.allowed_users` (empty = everyone): the service's one policy, the intake's too. */
+  access: AccessPolicy;
   now: () => number;
   followups: Followups;
   botUserId: string;
@@ -102,7 +102,7 @@ function humanMessage(event: Record<string, unknown>, deps: ListenerDeps): Slack
  * retries, and the retry is deduplicated on the message's key.
  */
 export function registerListeners(app: App, deps: ListenerDeps): void {
-  const access = slackAccessPolicy(deps.allowedUsers);
+  const { access } = deps;
   const routedChannels = new Set(deps.routeChoices.map((choice) => choice.value).filter((value) => value !== '*'));
   const submit = async (input: TriggerInput | undefined, context: Pick<AllMiddlewareArgs['context'], 'retryNum'> = {}) => {
     const home = await withHome(input, deps.settings);
@@ -161,7 +161,7 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
     const form = checkSlashCommand(command);
     if (!form.ok) return ack({ response_type: 'ephemeral', text: refusedCommandText(form) });
     const parsed = parseAgentCommand(command.text ?? '');
-    const allowed = deps.allowedUsers.length === 0 || deps.allowedUsers.includes(command.user_id);
+    const allowed = !access.deny({ source: 'slack', payload: { requester: { platform: 'slack', id: command.user_id } } });
     const say = (text: string) => ack({ response_type: 'ephemeral', text });
     if (parsed.kind === 'help') return say(AGENT_HELP);
     // Before status too: someone not allowed to use the bot sees no runs.

@@ -4,7 +4,7 @@ import type { TriggerInput } from '../core/ports/triggers.js';
 import { threadKey } from './normalise.js';
 import { plainSlackText } from './slack-text.js';
 
-/** The message shortcut's `callback_id` (design.md §3: a contract, it does not change). */
+/** The message shortcut's `callback_id` (docs/slack.md: a contract, it does not change). */
 export const SEND_TO_AGENT_CALLBACK_ID = 'send_to_agent';
 
 /** The fields of a `message_action` payload we act on; anything else in it is ignored. */

@@ -2,37 +2,25 @@ import { App, HTTPReceiver } from '@slack/bolt';
 import { WebClient, type Logger as BoltLogger, type WebClientOptions } from '@slack/web-api';
 import type { Logger } from '../core/ports/logger.js';
 import type { IntakeService } from '../core/intake/intake-service.js';
+import type { AccessPolicy } from '../core/ports/intake.js';
+import type { Store } from '../core/ports/store.js';
 import { secretScrubber } from '../core/scrub.js';
 import { StartupError } from '../core/startup-error.js';
 import { withoutWarnings } from './agent-session.js';
 import { boltLogger } from './bolt-logger.js';
 import { slackFetch } from './slack-fetch.js';
-import { registerListeners, type ListenerDeps } from './listeners.js';
+import { registerListeners } from './listeners.js';
 import { StoreThenAckSocketReceiver } from './socket-receiver.js';
-import type { Followups } from './normalise.js';
+import type { SlackConfig } from './slack-config.js';
+import { routeChoices } from './home-view.js';
 
-/** HTTP (events arrive at our route, signed) or Socket Mode (a WebSocket Slack opens to us, no public URL). */
-export type SlackTransport = { kind: 'http'; signingSecret: string } | { kind: 'socket'; appToken: string };
-
-export interface SlackAppOptions {
-  botToken: string;
-  transport: SlackTransport;
-  apiUrl: string;
-  followups: Followups;
-  allowedUsers: readonly string[];
+/** What the Slack app is built with besides the config: the front door, the store, whom Slack may serve, the log. */
+export interface SlackParts {
   intake: IntakeService;
-  trackedRuns: ListenerDeps['trackedRuns'];
-  triggers: ListenerDeps['triggers'];
-  anchors: ListenerDeps['anchors'];
-  admins: readonly string[];
-  personKeys: ListenerDeps['personKeys'];
-  keyPageUrl: string | undefined;
+  store: Pick<Store, 'trackedRuns' | 'triggers' | 'anchors' | 'personKeys' | 'settings'>;
+  /** `slack.allowed_users`, built once by the composition root and shared with the intake. */
+  access: AccessPolicy;
   logger: Logger;
-  /** The routes the Home tab's Start a run modal offers. */
-  routeChoices: ListenerDeps['routeChoices'];
-  unfurlDomains: readonly string[];
-  startTriggers: ListenerDeps['startTriggers'];
-  settings: ListenerDeps['settings'];
 }
 
 export interface SlackApp {
@@ -51,7 +39,7 @@ export interface SlackApp {
   scrub: (text: string) => string;
 }
 
-/** The Web API client options every Slack call of the service uses (platform-facts "Slack Bolt 5"). */
+/** The Web API client options every Slack call of the service uses (no retries of their own: the outbox owns them, docs/architecture.md §5). */
 export function webClientOptions(apiUrl: string, logger?: BoltLogger): WebClientOptions {
   // Our logger, not the client's console one: its lines go through the service log's redaction.
   return { slackApiUrl: apiUrl, retryConfig: { retries: 0 }, rejectRateLimitedCalls: true, timeout: 10_000, fetch: slackFetch, ...(logger && { logger }) };
@@ -61,12 +49,14 @@ export function webClientOptions(apiUrl: string, logger?: BoltLogger): WebClient
  * Builds the Bolt app, over HTTP or Socket Mode with the same listeners. The bot's identity is read once with `auth.test`, so a wrong
  * token stops the start with a clear message instead of failing on the first mention. Bolt never
  * opens a server: `/slack/events` on our own server hands requests to `receiver.requestListener`.
+ * The config reaches the listeners from here only: nothing copies it field by field on the way.
  */
-export async function createSlackApp(options: SlackAppOptions): Promise<SlackApp> {
-  const transport = options.transport;
-  const scrub = secretScrubber([options.botToken, transport.kind === 'http' ? transport.signingSecret : transport.appToken]);
-  const webApiLogger = boltLogger(options.logger.child({ component: 'slack-web-api' }), scrub);
-  const client = new WebClient(options.botToken, webClientOptions(options.apiUrl, webApiLogger));
+export async function createSlackApp(config: SlackConfig, parts: SlackParts): Promise<SlackApp> {
+  const { transport, botToken, apiUrl } = config;
+  const { store } = parts;
+  const scrub = secretScrubber([botToken, transport.kind === 'http' ? transport.signingSecret : transport.appToken]);
+  const webApiLogger = boltLogger(parts.logger.child({ component: 'slack-web-api' }), scrub);
+  const client = new WebClient(botToken, webClientOptions(apiUrl, webApiLogger));
   let identity: { user_id?: string; bot_id?: string; team_id?: string };
   try {
     identity = await client.auth.test();
@@ -81,11 +71,11 @@ export async function createSlackApp(options: SlackAppOptions): Promise<SlackApp
     throw new StartupError(`could not reach Slack at start (${code}): check SLACK_API_URL and the network, then start again`);
   }
   if (!identity.user_id) throw new StartupError('Slack auth.test returned no bot user id: is SLACK_BOT_TOKEN a bot token (xoxb-…)?');
-  const logger = boltLogger(options.logger.child({ component: 'slack' }), scrub);
+  const logger = boltLogger(parts.logger.child({ component: 'slack' }), scrub);
   const receiver =
-    options.transport.kind === 'http'
+    transport.kind === 'http'
       ? new HTTPReceiver({
-          signingSecret: options.transport.signingSecret,
+          signingSecret: transport.signingSecret,
           endpoints: '/slack/events',
           // Store before answering: a crash before the trigger is stored makes Slack retry.
           processBeforeResponse: true,
@@ -95,49 +85,49 @@ export async function createSlackApp(options: SlackAppOptions): Promise<SlackApp
           logger,
         })
       : new StoreThenAckSocketReceiver({
-          appToken: options.transport.appToken,
-          clientOptions: webClientOptions(options.apiUrl, webApiLogger),
-          logger: options.logger.child({ component: 'slack-socket' }),
+          appToken: transport.appToken,
+          clientOptions: webClientOptions(apiUrl, webApiLogger),
+          logger: parts.logger.child({ component: 'slack-socket' }),
         });
   const app = new App({
     receiver,
-    token: options.botToken,
+    token: botToken,
     botUserId: identity.user_id,
     ...(identity.bot_id && { botId: identity.bot_id }),
     tokenVerificationEnabled: false,
-    clientOptions: webClientOptions(options.apiUrl, logger),
+    clientOptions: webClientOptions(apiUrl, logger),
     ignoreSelf: true,
     // No in-memory conversation state: everything lives in the database.
     convoStore: false,
     logger,
   });
   // Its own client with a timeout well under Slack's 3 s, so a click's acknowledgement is never late.
-  const modalClient = new WebClient(options.botToken, { ...webClientOptions(options.apiUrl, webApiLogger), timeout: 2_000 });
+  const modalClient = new WebClient(botToken, { ...webClientOptions(apiUrl, webApiLogger), timeout: 2_000 });
   registerListeners(app, {
-    intake: options.intake,
-    trackedRuns: options.trackedRuns,
-    triggers: options.triggers,
-    anchors: options.anchors,
-    admins: options.admins,
-    personKeys: options.personKeys,
-    keyPageUrl: options.keyPageUrl,
-    allowedUsers: options.allowedUsers,
+    intake: parts.intake,
+    access: parts.access,
+    logger: parts.logger,
+    trackedRuns: store.trackedRuns,
+    triggers: store.triggers,
+    anchors: store.anchors,
+    personKeys: store.personKeys,
+    settings: store.settings,
+    admins: config.admins,
+    keyPageUrl: config.keyPageUrl,
+    followups: config.followups,
+    unfurlDomains: config.unfurlDomains,
+    routeChoices: routeChoices(config.channels),
+    startTriggers: { routed: new Set(Object.keys(config.channels)), triggers: config.triggers ?? {} },
     now: Date.now,
-    followups: options.followups,
     botUserId: identity.user_id,
     botId: identity.bot_id,
-    logger: options.logger,
-    routeChoices: options.routeChoices,
-    unfurlDomains: options.unfurlDomains,
-    startTriggers: options.startTriggers,
-    settings: options.settings,
     openModal: (triggerId, view) => modalClient.views.open({ trigger_id: triggerId, view }),
   });
   return {
     app,
     receiver: receiver instanceof HTTPReceiver ? receiver : undefined,
     client,
-    sessionClient: new WebClient(options.botToken, webClientOptions(options.apiUrl, withoutWarnings(webApiLogger))),
+    sessionClient: new WebClient(botToken, webClientOptions(apiUrl, withoutWarnings(webApiLogger))),
     botUserId: identity.user_id,
     botId: identity.bot_id,
     teamId: identity.team_id,

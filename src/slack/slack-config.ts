@@ -1,7 +1,8 @@
 import type { Followups } from './normalise.js';
 import type { ChannelTrigger } from './start-triggers.js';
 
-import type { SlackTransport } from './slack-app.js';
+/** HTTP (events arrive at our route, signed) or Socket Mode (a WebSocket Slack opens to us, no public URL). */
+export type SlackTransport = { kind: 'http'; signingSecret: string } | { kind: 'socket'; appToken: string };
 
 /** What the Slack integration needs from the validated config. */
 export interface SlackConfig {
@@ -11,7 +12,6 @@ export interface SlackConfig {
   followups: Followups;
   /** `slack.context`: how much of the thread goes with a start or a follow-up. Default 20 messages / 8,000 characters. */
   context?: { messages: number; characters: number };
-  allowedUsers: string[];
   /** `console.admins`: may cancel any run with `/agent cancel` from anywhere. */
   admins: string[];
   /** Where `/agent connect` sends people to connect their key (the console's key page); undefined without PUBLIC_URL. */

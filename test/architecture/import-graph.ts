@@ -48,11 +48,10 @@ export function reachablePackages(entry: string): Map<string, string[]> {
 }
 
 /**
- * The import cycles among `files`: strongly connected components of more than one file, or a file
- * that imports itself (Tarjan's algorithm), each as repository-relative paths.
+ * The strongly connected components of `graph` with more than one node, or a node with an edge to
+ * itself (Tarjan's algorithm). Edges to nodes outside the graph are ignored.
  */
-export function importCycles(files: readonly string[]): string[][] {
-  const graph = new Map(files.map((file) => [file, localImports(file)]));
+function cyclesOf(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const stack: string[] = [];
@@ -60,32 +59,70 @@ export function importCycles(files: readonly string[]): string[][] {
   const cycles: string[][] = [];
   let next = 0;
 
-  const visit = (file: string) => {
-    index.set(file, next);
-    low.set(file, next);
+  const visit = (node: string) => {
+    index.set(node, next);
+    low.set(node, next);
     next += 1;
-    stack.push(file);
-    onStack.add(file);
-    for (const target of graph.get(file) ?? []) {
+    stack.push(node);
+    onStack.add(node);
+    for (const target of graph.get(node) ?? []) {
       if (!graph.has(target)) continue;
       if (!index.has(target)) {
         visit(target);
-        low.set(file, Math.min(low.get(file)!, low.get(target)!));
+        low.set(node, Math.min(low.get(node)!, low.get(target)!));
       } else if (onStack.has(target)) {
-        low.set(file, Math.min(low.get(file)!, index.get(target)!));
+        low.set(node, Math.min(low.get(node)!, index.get(target)!));
       }
     }
-    if (low.get(file) !== index.get(file)) return;
+    if (low.get(node) !== index.get(node)) return;
     const component: string[] = [];
     let member: string | undefined;
     do {
       member = stack.pop()!;
       onStack.delete(member);
       component.push(member);
-    } while (member !== file);
-    if (component.length > 1 || graph.get(file)?.includes(file)) cycles.push(component.map((path) => relative(ROOT, path)).sort());
+    } while (member !== node);
+    if (component.length > 1 || graph.get(node)?.includes(node)) cycles.push(component.sort());
   };
 
-  for (const file of files) if (!index.has(file)) visit(file);
+  for (const node of graph.keys()) if (!index.has(node)) visit(node);
   return cycles;
+}
+
+/**
+ * The import cycles among `files`: strongly connected components of more than one file, or a file
+ * that imports itself, each as repository-relative paths.
+ */
+export function importCycles(files: readonly string[]): string[][] {
+  const graph = new Map(files.map((file) => [relative(ROOT, file), localImports(file).map((target) => relative(ROOT, target))]));
+  return cyclesOf(graph);
+}
+
+/** The folder directly under `root` that holds `file`, or the file's own name when it sits in `root` itself. */
+export function folderOf(root: string, file: string): string {
+  return relative(root, file).split('/')[0] ?? '';
+}
+
+/**
+ * The import cycles between the folders directly under `root` (a file directly in `root`, such as
+ * src/main.ts, is a node of its own): each cycle as its folder names, with one import per edge
+ * that closes it, `from → to`, so a failure says which file to move.
+ */
+export function folderCycles(root: string, files: readonly string[]): Array<{ folders: string[]; imports: string[] }> {
+  const edges = new Map<string, Map<string, string>>();
+  for (const file of files) {
+    const from = folderOf(root, file);
+    const targets = edges.get(from) ?? new Map<string, string>();
+    edges.set(from, targets);
+    for (const target of localImports(file)) {
+      if (relative(root, target).startsWith('..')) continue;
+      const to = folderOf(root, target);
+      if (to !== from && !targets.has(to)) targets.set(to, `${relative(ROOT, file)} → ${relative(ROOT, target)}`);
+    }
+  }
+  const graph = new Map([...edges].map(([from, targets]) => [from, [...targets.keys()]]));
+  return cyclesOf(graph).map((folders) => ({
+    folders,
+    imports: folders.flatMap((from) => [...(edges.get(from) ?? new Map<string, string>())].filter(([to]) => folders.includes(to)).map(([, line]) => line)),
+  }));
 }

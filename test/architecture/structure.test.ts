@@ -1,9 +1,10 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/spawn-cli.js';
-import { importCycles, localImports, sourceFiles } from './import-graph.js';
+import { longFunctions } from './function-length.js';
+import { folderCycles, importCycles, localImports, sourceFiles } from './import-graph.js';
 
 const SRC = join(ROOT, 'src');
 const CORE = join(SRC, 'core');
@@ -18,6 +19,33 @@ describe('the layout stays readable', () => {
 
   it('no file in src is part of an import cycle (type-only imports included)', () => {
     expect(importCycles(files)).toEqual([]);
+  });
+
+  it('no two folders of src import each other, even through others (src/main.ts and src/cli.ts count as folders of their own)', () => {
+    expect(folderCycles(SRC, files)).toEqual([]);
+  });
+
+  it('the Slack access policy is built in one place, and the intake and the Slack listeners share it', () => {
+    const builders = files.filter((file) => /\bslackAccessPolicy\(/.test(readFileSync(file, 'utf8')) && !file.endsWith('slack/access.ts'));
+    expect(builders.map((file) => relative(ROOT, file))).toHaveLength(1);
+  });
+
+  it('no function takes more than a screen to read (100 lines), split by what it does instead', () => {
+    // Split by the other part of issue 28 (the composition root, the Slack listeners, the start step):
+    // the merge that brings those splits empties this list.
+    const beingSplit = new Set(['startService', 'registerListeners', 'startStep']);
+    expect(longFunctions(files, 100).filter((found) => !beingSplit.has(found.name))).toEqual([]);
+  });
+
+  it('the function length check finds a long arrow function inside a short one, by the name it is bound to', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'long-'));
+    const body = Array.from({ length: 8 }, (_, line) => `    const v${line} = ${line};`).join('\n');
+    writeFileSync(join(dir, 'long.ts'), `export function outer() {\n  const inner = () => {\n${body}\n  };\n  return inner;\n}\n`);
+    expect(longFunctions([join(dir, 'long.ts')], 9).map(({ name, lines }) => ({ name, lines }))).toEqual([
+      { name: 'outer', lines: 13 },
+      { name: 'inner', lines: 10 },
+    ]);
+    expect(longFunctions([join(dir, 'long.ts')], 10).map(({ name }) => name)).toEqual(['outer']);
   });
 
   it('the core is cut by feature: every core file lives in a sub-folder or is a shared helper', () => {
@@ -52,5 +80,40 @@ describe('the layout stays readable', () => {
       expect.stringMatching(/three\.ts$/),
       expect.stringMatching(/two\.ts$/),
     ]);
+  });
+
+  it('the folder cycle finder finds a cycle through a third folder and a top-level file, and names the imports that close it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'folder-cycles-'));
+    for (const folder of ['a', 'b', 'c', 'd']) mkdirSync(join(dir, folder));
+    writeFileSync(join(dir, 'a/one.ts'), "import { two } from '../b/two.js';\nexport const one = two;\n");
+    writeFileSync(join(dir, 'b/two.ts'), 'export const two = 2;\n');
+    writeFileSync(join(dir, 'b/three.ts'), "import { main } from '../main.js';\nexport const three = main;\n");
+    writeFileSync(join(dir, 'main.ts'), "import { one } from './a/one.js';\nexport const main = one;\n");
+    writeFileSync(join(dir, 'c/four.ts'), "import { two } from '../b/two.js';\nexport const four = two;\n");
+    writeFileSync(join(dir, 'd/five.ts'), "import { four } from '../c/four.js';\nimport { six } from './six.js';\nexport const five = four + six;\n");
+    writeFileSync(join(dir, 'd/six.ts'), 'export const six = 6;\n');
+    const cycles = folderCycles(dir, sourceFiles(dir));
+    expect(cycles).toHaveLength(1);
+    expect(cycles[0]?.folders).toEqual(['a', 'b', 'main.ts']);
+    expect(cycles[0]?.imports.map((line) => line.replace(/\S*folder-cycles-[^/]*\//g, ''))).toEqual([
+      'a/one.ts → b/two.ts',
+      'b/three.ts → main.ts',
+      'main.ts → a/one.ts',
+    ]);
+  });
+});
+
+describe('the words point at what the repository has', () => {
+  it('no source file cites design.md or platform-facts, which are not in the repository (docs/ is)', () => {
+    const citing = sourceFiles(SRC).filter((file) => /design\.md|platform-facts/.test(readFileSync(file, 'utf8')));
+    expect(citing.map((file) => relative(ROOT, file))).toEqual([]);
+  });
+
+  it('the README is a first read: short, and every file it links to exists', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    expect(readme.split('\n').length).toBeLessThan(120);
+    const links = [...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((match) => match[1] ?? '').filter((target) => !/^[a-z]+:/.test(target));
+    expect(links.length).toBeGreaterThan(5);
+    expect(links.filter((target) => !existsSync(join(ROOT, target)))).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import { isTerminalState } from '../../core/ports/agent-runs.js';
+import type { ObservedState } from '../../core/ports/operator-store.js';
 import type { OutboxMessage } from '../../core/ports/messages.js';
 import type { OutboxRow, StoredTrigger, TrackedRun } from '../../core/ports/store.js';
 import { renderText } from '../../core/outbox/render-text.js';
@@ -6,7 +7,7 @@ import type { ConsoleDeps, Viewer } from '../deps.js';
 import { html, link, type SafeHtml } from '../html.js';
 import { action, page, when } from '../layout.js';
 import { place } from '../places.js';
-import { asker, keyCell, peopleFacts } from '../people-cells.js';
+import { asker, keyCell, peopleFacts, type PeopleFacts } from '../people-cells.js';
 
 /** How long the page waits for the run API to quote the prompt before it says it could not. */
 const PROMPT_TIMEOUT_MS = 2_000;
@@ -66,111 +67,133 @@ function messageText(row: OutboxRow): string {
   }
 }
 
+/** The run's facts: its state (and Cancel while it runs), where and by whom it was asked, its key and session. */
+function runFacts(run: TrackedRun, viewer: Viewer, starter: StoredTrigger | undefined, facts: PeopleFacts): SafeHtml {
+  const ticketUrl = starter?.kind === 'start' ? starter.payload.ticket?.url : undefined;
+  const canCancel = !isTerminalState(run.state);
+  const askedBy = starter ? requesterOf(starter) : undefined;
+  return html`<dl>
+    <dt>State</dt>
+    <dd>
+      <span class="state state-${run.state}" data-testid="run-state">${run.state}</span>
+      ${canCancel ? action('/console/run/cancel', 'Cancel run', viewer.csrf, { id: run.runId }) : ''}
+    </dd>
+    <dt>Run</dt>
+    <dd><code>${run.runId}</code></dd>
+    <dt>Asked in</dt>
+    <dd>${place(run.anchor, run.source, ticketUrl)} <span class="muted">(${run.source})</span></dd>
+    <dt>Places</dt>
+    <dd data-testid="places">
+      ${run.destinations.map((destination) => html`<div>${place(destination, run.source, destination === run.anchor ? ticketUrl : undefined)}</div>`)}
+    </dd>
+    <dt>Asked by</dt>
+    <dd>${asker(askedBy, facts)}</dd>
+    <dt>Runs under</dt>
+    <dd data-testid="run-key">${keyCell({ keyOwner: run.keyOwner ?? null, requester: askedBy ?? null }, facts)}</dd>
+    <dt>Started</dt>
+    <dd>${when(run.createdAt)}</dd>
+    <dt>Session</dt>
+    <dd>${run.sessionLink ? link(run.sessionLink, run.sessionLink) : html`<span class="muted">none yet</span>`}</dd>
+  </dl>`;
+}
+
+/** Every state the tracker saw, in order. */
+function statesTable(states: ObservedState[]): SafeHtml {
+  return html`<table data-testid="states">
+    <thead>
+      <tr>
+        <th>#</th>
+        <th>State</th>
+        <th>Observed</th>
+        <th>Run API time</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${states.map(
+        (state) =>
+          html`<tr>
+            <td>${state.transition}</td>
+            <td class="state state-${state.state}">${state.state}</td>
+            <td>${when(state.observedAt)}</td>
+            <td>${state.serverUpdatedAt ?? '—'}</td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+/** The triggers about the run: the start, follow-ups and cancels, and what became of each. */
+function triggersTable(triggers: StoredTrigger[], facts: PeopleFacts): SafeHtml {
+  return html`<table data-testid="triggers">
+    <thead>
+      <tr>
+        <th>Kind</th>
+        <th>From</th>
+        <th>By</th>
+        <th>Received</th>
+        <th>Outcome</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${triggers.map(
+        (trigger) =>
+          html`<tr>
+            <td>${trigger.kind}</td>
+            <td>${trigger.source}</td>
+            <td>${asker(requesterOf(trigger), facts)}</td>
+            <td>${when(trigger.receivedAt)}</td>
+            <td class="state-${trigger.state}">${trigger.state}${trigger.lastError ? html`: <bdi>${trigger.lastError}</bdi>` : ''}</td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+/** The messages owed to people about the run, with Retry for admins on a failed one. */
+function deliveriesTable(deliveries: OutboxRow[], viewer: Viewer, run: TrackedRun): SafeHtml {
+  return html`<table data-testid="deliveries">
+    <thead>
+      <tr>
+        <th>Message</th>
+        <th>To</th>
+        <th>What became of it</th>
+        <th></th>
+      </tr>
+    </thead>
+    <tbody>
+      ${deliveries.map(
+        (row) =>
+          html`<tr data-delivery="${row.id}">
+            <td><bdi>${messageText(row)}</bdi></td>
+            <td><code>${row.destination}</code></td>
+            <td>${deliveryOutcome(row)}</td>
+            <td>
+              ${row.state === 'failed' && viewer.admin ? action('/console/delivery/retry', 'Retry', viewer.csrf, { id: row.id, back: `/console/run?id=${run.runId}` }) : ''}
+            </td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+/** The page of one run, or undefined when no such run is tracked. */
 export async function runPage(deps: ConsoleDeps, viewer: Viewer, runId: string, flash?: string): Promise<SafeHtml | undefined> {
   const run = await deps.store.trackedRuns.get(runId);
   if (!run) return undefined;
   const [states, triggers] = await Promise.all([deps.store.operator.states(runId), deps.store.operator.triggersOfRun(runId, run.triggerKey)]);
   const [deliveries, prompt] = await Promise.all([runDeliveries(deps, run, triggers), promptAsSent(deps, runId)]);
   const starter = triggers.find((trigger) => trigger.key === run.triggerKey);
-  const ticketUrl = starter?.kind === 'start' ? starter.payload.ticket?.url : undefined;
-  const canCancel = !isTerminalState(run.state);
   const askedBy = starter ? requesterOf(starter) : undefined;
   const facts = await peopleFacts(deps, [askedBy?.id, run.keyOwner, ...triggers.map((trigger) => requesterOf(trigger)?.id)]);
 
   const body = html`<h1><bdi>${run.title ?? run.runId}</bdi></h1>
-    <dl>
-      <dt>State</dt>
-      <dd>
-        <span class="state state-${run.state}" data-testid="run-state">${run.state}</span>
-        ${canCancel ? action('/console/run/cancel', 'Cancel run', viewer.csrf, { id: run.runId }) : ''}
-      </dd>
-      <dt>Run</dt>
-      <dd><code>${run.runId}</code></dd>
-      <dt>Asked in</dt>
-      <dd>${place(run.anchor, run.source, ticketUrl)} <span class="muted">(${run.source})</span></dd>
-      <dt>Places</dt>
-      <dd data-testid="places">
-        ${run.destinations.map((destination) => html`<div>${place(destination, run.source, destination === run.anchor ? ticketUrl : undefined)}</div>`)}
-      </dd>
-      <dt>Asked by</dt>
-      <dd>${asker(askedBy, facts)}</dd>
-      <dt>Runs under</dt>
-      <dd data-testid="run-key">${keyCell({ keyOwner: run.keyOwner ?? null, requester: askedBy ?? null }, facts)}</dd>
-      <dt>Started</dt>
-      <dd>${when(run.createdAt)}</dd>
-      <dt>Session</dt>
-      <dd>${run.sessionLink ? link(run.sessionLink, run.sessionLink) : html`<span class="muted">none yet</span>`}</dd>
-    </dl>
+    ${runFacts(run, viewer, starter, facts)}
     <h2>States observed</h2>
-    <table data-testid="states">
-      <thead>
-        <tr>
-          <th>#</th>
-          <th>State</th>
-          <th>Observed</th>
-          <th>Run API time</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${states.map(
-          (state) =>
-            html`<tr>
-              <td>${state.transition}</td>
-              <td class="state state-${state.state}">${state.state}</td>
-              <td>${when(state.observedAt)}</td>
-              <td>${state.serverUpdatedAt ?? '—'}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
+    ${statesTable(states)}
     <h2>Triggers</h2>
-    <table data-testid="triggers">
-      <thead>
-        <tr>
-          <th>Kind</th>
-          <th>From</th>
-          <th>By</th>
-          <th>Received</th>
-          <th>Outcome</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${triggers.map(
-          (trigger) =>
-            html`<tr>
-              <td>${trigger.kind}</td>
-              <td>${trigger.source}</td>
-              <td>${asker(requesterOf(trigger), facts)}</td>
-              <td>${when(trigger.receivedAt)}</td>
-              <td class="state-${trigger.state}">${trigger.state}${trigger.lastError ? html`: <bdi>${trigger.lastError}</bdi>` : ''}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
+    ${triggersTable(triggers, facts)}
     <h2>Messages owed to people</h2>
-    <table data-testid="deliveries">
-      <thead>
-        <tr>
-          <th>Message</th>
-          <th>To</th>
-          <th>What became of it</th>
-          <th></th>
-        </tr>
-      </thead>
-      <tbody>
-        ${deliveries.map(
-          (row) =>
-            html`<tr data-delivery="${row.id}">
-              <td><bdi>${messageText(row)}</bdi></td>
-              <td><code>${row.destination}</code></td>
-              <td>${deliveryOutcome(row)}</td>
-              <td>
-                ${row.state === 'failed' && viewer.admin ? action('/console/delivery/retry', 'Retry', viewer.csrf, { id: row.id, back: `/console/run?id=${run.runId}` }) : ''}
-              </td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
+    ${deliveriesTable(deliveries, viewer, run)}
     <h2>Prompt as sent</h2>
     ${prompt}`;
   return page({ title: run.title ?? run.runId, section: 'runs', csrf: viewer.csrf, viewer, body, flash });

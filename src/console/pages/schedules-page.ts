@@ -1,4 +1,4 @@
-import { formatFireTime } from '../../cli/schedules-format.js';
+import { formatFireTime } from '../../cron-calendar/fire-time.js';
 import { readPause } from '../../core/schedules/schedule-pause.js';
 import { fireRunOutcome } from '../../core/schedules/schedule-status.js';
 import type { ConsoleDeps, ConsoleSchedule, Viewer } from '../deps.js';

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * The version in package.json, read at run time. The path is the same from src/cli/ (tsx) and from
- * dist/cli/ (the installed package), so `--version` always tells what is installed, never a copy.
+ * The version in package.json, read at run time. The path is the same from src/host/ (tsx) and from
+ * dist/host/ (the installed package), so `--version` and the metrics tell what is installed, never a copy.
+ * It lives below the CLI, the console and the metrics alike, so none of them imports another for it.
  */
 export function packageVersion(): string {
   const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');

@@ -1,0 +1,63 @@
+import type { ServerResponse } from 'node:http';
+import { SLACK_USER_ID } from '../config/validators.js';
+import type { HttpRoute } from '../http/server.js';
+import { MY_KEY_PATH } from '../people/key-page.js';
+import { withFlash } from './flash.js';
+import type { ConsoleGate } from './gate.js';
+import { redirect } from './http-io.js';
+import { linkPeople, unlinkPeople } from './people-links.js';
+
+/** The forms of personal API keys: a person's own (`/console/my-key`) and the admins' keys page. */
+export function keyRoutes(gate: ConsoleGate): HttpRoute[] {
+  const { deps } = gate;
+  /** After a key is removed, Slack republishes the person's Home tab; the key is gone either way, so a failure is only logged. */
+  const keyRemoved = async (person: string) => {
+    try {
+      await deps.keyRemoved?.(person);
+    } catch (error) {
+      deps.logger.warn({ person, err: error }, 'could not republish the Home tab after a key was removed');
+    }
+  };
+  /** Checks `raw` with one run API call and stores it sealed for `person`; the page at `back` says what happened. */
+  const connectKey = async (person: string, raw: string | null, back: string, res: ServerResponse) => {
+    if (!deps.keys) return redirect(res, withFlash(back, 'keys-off'));
+    const key = (raw ?? '').trim();
+    if (key === '' || key.length > 512 || /\s/.test(key)) return redirect(res, withFlash(back, 'key-bad-key'));
+    const checked = await deps.keys.check(key);
+    if (checked !== 'accepted') return redirect(res, withFlash(back, `key-${checked}`));
+    await deps.keys.people.connect(person, key, deps.clock.now());
+    deps.logger.info({ person }, 'personal API key connected in the console');
+    redirect(res, withFlash(back, 'key-connected'));
+  };
+
+  return [
+    gate.action(`${MY_KEY_PATH}/connect`, 'everyone', async (form, viewer, res) => {
+      if (!viewer.person) return redirect(res, withFlash(MY_KEY_PATH, 'no-person'));
+      await connectKey(viewer.person.id, form.get('key'), MY_KEY_PATH, res);
+    }),
+    gate.action(`${MY_KEY_PATH}/disconnect`, 'everyone', async (_form, viewer, res) => {
+      if (!deps.keys) return redirect(res, withFlash(MY_KEY_PATH, 'keys-off'));
+      if (!viewer.person) return redirect(res, withFlash(MY_KEY_PATH, 'no-person'));
+      const removed = await deps.keys.people.disconnect(viewer.person.id);
+      if (removed) {
+        deps.logger.info({ person: viewer.person.id }, 'personal API key disconnected in the console');
+        await keyRemoved(viewer.person.id);
+      }
+      redirect(res, withFlash(MY_KEY_PATH, removed ? 'my-key-removed' : 'my-key-absent'));
+    }),
+    gate.action('/console/keys/connect', 'admins', async (form, _viewer, res) => {
+      const person = (form.get('person') ?? '').trim();
+      if (deps.keys && !SLACK_USER_ID.test(person)) return redirect(res, withFlash('/console/keys', 'key-bad-person'));
+      await connectKey(person, form.get('key'), '/console/keys', res);
+    }),
+    gate.action('/console/keys/link', 'admins', async (form, _viewer, res) => redirect(res, withFlash('/console/keys', await linkPeople(deps, form)))),
+    gate.action('/console/keys/unlink', 'admins', async (form, _viewer, res) => redirect(res, withFlash('/console/keys', await unlinkPeople(deps, form)))),
+    gate.action('/console/keys/remove', 'admins', async (form, _viewer, res) => {
+      if (!deps.keys) return redirect(res, withFlash('/console/keys', 'keys-off'));
+      const person = form.get('person') ?? '';
+      const removed = await deps.keys.people.disconnect(person);
+      if (removed) await keyRemoved(person);
+      redirect(res, withFlash('/console/keys', removed ? 'key-removed' : 'key-absent'));
+    }),
+  ];
+}

@@ -1,0 +1,34 @@
+import { readPause, writePause } from '../core/schedules/schedule-pause.js';
+import { HttpError } from '../http/http-error.js';
+import type { HttpRoute } from '../http/server.js';
+import { withFlash } from './flash.js';
+import type { ConsoleGate } from './gate.js';
+import { redirect } from './http-io.js';
+
+/** The admins' schedule forms: fire now, pause, resume. */
+export function scheduleRoutes(gate: ConsoleGate): HttpRoute[] {
+  const { deps } = gate;
+  const scheduleOf = (form: URLSearchParams) => {
+    const schedule = deps.schedules.find((candidate) => candidate.name === form.get('name'));
+    if (!schedule) throw new HttpError(404, 'unknown_schedule', 'no such schedule is configured');
+    return schedule;
+  };
+  return [
+    gate.action('/console/schedule/trigger', 'admins', async (form, _viewer, res) => {
+      const outcome = await deps.triggerSchedule(scheduleOf(form).name);
+      redirect(res, withFlash('/console/schedules', outcome.status === 'submitted' ? 'fired' : outcome.status === 'skipped' ? 'fire-skipped' : 'fire-taken'));
+    }),
+    gate.action('/console/schedule/pause', 'admins', async (form, _viewer, res) => {
+      const { name } = scheduleOf(form);
+      if ((await readPause(deps.store.settings, name))?.paused) return redirect(res, withFlash('/console/schedules', 'already-paused'));
+      await writePause(deps.store.settings, name, { paused: true, at: deps.clock.now(), reason: 'paused in the web console' });
+      redirect(res, withFlash('/console/schedules', 'paused'));
+    }),
+    gate.action('/console/schedule/resume', 'admins', async (form, _viewer, res) => {
+      const { name } = scheduleOf(form);
+      if (!(await readPause(deps.store.settings, name))?.paused) return redirect(res, withFlash('/console/schedules', 'not-paused'));
+      await writePause(deps.store.settings, name, { paused: false, at: deps.clock.now() });
+      redirect(res, withFlash('/console/schedules', 'resumed'));
+    }),
+  ];
+}
