@@ -8,6 +8,7 @@ import { Shutdown } from './compose/shutdown.js';
 import { Wake } from './compose/wake.js';
 import { personIdentity, runsForKey } from './compose/people.js';
 import { composeRunKeys } from './compose/run-keys.js';
+import { registeredSurfaces } from './compose/surfaces.js';
 import { startWorkLoops } from './compose/work-loops.js';
 import { routingTable } from './config/routing-table.js';
 import type { AppConfig } from './config/types.js';
@@ -129,6 +130,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     shutdown.add('personal run API clients', () => runKeys.close());
 
     // 5. The workers of the core.
+    const surfaces = registeredSurfaces(config);
     const routing = routingTable(config);
     const intakeWorkers = Array.from(
       { length: INTAKE_CONCURRENCY },
@@ -143,6 +145,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           options: { retryWindowMs: config.intake.retryWindowMs, ...(leases?.intakeMs && { leaseMs: leases.intakeMs }) },
           metrics: coreMetrics,
           followupWindows,
+          surfaces,
           enrichers: { ...(slack && { slack: slack.enricher }), ...(linear && { linear: linear.enricher }) },
           ...(linear && config.slack.linkLinearIssues && { issueLinkers: { slack: linear.issueLinker } }),
           access,
@@ -158,6 +161,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       runsForOwner: runKeys.forOwner,
       // …and when a person's key is refused, their runs' places are told once and the key is marked.
       people: runKeys.keys,
+      surfaces,
       clock,
       logger: logger.child({ component: 'tracker' }),
       metrics: trackerWatch.metrics,
@@ -173,6 +177,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       owner: self.id,
       ...(leases?.scheduleFireMs && { fireLeaseMs: leases.scheduleFireMs }),
       logger: logger.child({ component: 'scheduler' }),
+      surfaces,
       schedules: config.schedules.map((schedule) => ({ ...schedule, calendar: cronCalendar(schedule.cron, schedule.timezone) })),
     });
     const notifiers = [

@@ -9,6 +9,7 @@ import { systemClock, type Clock } from '../core/ports/clock.js';
 import { silentLogger } from '../core/ports/logger.js';
 import { IntakeService } from '../core/intake/intake-service.js';
 import { type RunLookup } from '../core/schedules/schedule-fire.js';
+import { registeredSurfaces } from '../compose/surfaces.js';
 import { scheduleDestinations, type ScheduleDefinition } from '../core/schedules/schedule-definition.js';
 import { readPause, writePause } from '../core/schedules/schedule-pause.js';
 import { scheduleStatus } from '../core/schedules/schedule-status.js';
@@ -134,6 +135,7 @@ export function registerSchedulesCommand(program: Command, context: CliContext):
       await withStore(loaded.config, async (db) => {
         const api = runLookup(context, db);
         const clock: Clock = { now: context.now, setTimer: (fn, ms) => systemClock.setTimer(fn, ms) };
+        const surfaces = registeredSurfaces(loaded.config);
         const owner = `cli:${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
         const scheduler = new Scheduler({
           store: db,
@@ -143,6 +145,7 @@ export function registerSchedulesCommand(program: Command, context: CliContext):
           logger: silentLogger,
           owner,
           schedules: loaded.schedules,
+          surfaces,
         });
         try {
           const outcome = await scheduler.trigger(name);
@@ -157,7 +160,7 @@ export function registerSchedulesCommand(program: Command, context: CliContext):
           context.out(`Fired ${name} (slot ${outcome.slot}).`);
           context.out(
             `The trigger is stored in ${describeDatabase(loaded.config.database)}; the running agent-bridge service (same database) ` +
-              `creates the run within seconds and reports to ${scheduleDestinations(schedule).join(', ')}.`,
+              `creates the run within seconds and reports to ${scheduleDestinations(schedule, surfaces).join(', ')}.`,
           );
           const pause = await readPause(db.settings, name);
           if (pause?.paused) context.out(`Note: ${name} is paused; a manual trigger fires anyway. Resume with \`agent-bridge schedules resume ${name}\`.`);

@@ -1,5 +1,5 @@
 /**
- * A start trigger: reads the request, joins or binds a Linear issue it names, applies the route and
+ * A start trigger: reads the request, joins or binds an issue it names, applies the route and
  * the request's options, creates the run under the asker's key — adopting one an earlier attempt
  * created — and settles with the run, its link and the status message owed to each place.
  */
@@ -36,7 +36,7 @@ export async function startStep(ctx: StepContext, trigger: StoredTriggerOf<'star
       const reason = `run ${run.runId} is still active here (${run.state}); stop it or wait for it to end before starting another`;
       return settle({ state: 'ignored', runId: run.runId, error: 'a run is already active' }, { owed: failureMessages(trigger, reason) });
     }
-    // A request about the same issue worked at this moment (a Slack mention naming it) must not start a second run.
+    // A request about the same issue worked at this moment (a chat mention naming it) must not start a second run.
     await takeIssueStart(ctx.deps.store, trigger.anchor, startClaim(ctx, trigger));
     starting.push(trigger.anchor);
   }
@@ -65,7 +65,7 @@ export async function startStep(ctx: StepContext, trigger: StoredTriggerOf<'star
     return settle(joined.outcome, effects);
   }
   const issue = binding?.kind === 'bind' ? binding.issue : undefined;
-  const optioned = applyRequestOptions(trigger, payload, resolveRoute(ctx.deps.routing, payload.origin));
+  const optioned = applyRequestOptions(trigger, payload, resolveRoute(ctx.deps.routing, payload.origin, ctx.surfaces), ctx.surfaces);
   if (optioned.kind === 'refused') return settle({ state: 'ignored', error: 'options not allowed' }, { owed: optioned.owed });
   const route = optioned.route;
   payload = optioned.payload;
