@@ -1,50 +1,24 @@
-import { AgentApiClient } from './agent-api/index.js';
-import { runApiProbe } from './agent-api/readiness-probe.js';
-import { consoleIntegration, watchTracker } from './compose/console.js';
-import { displayNames } from './compose/display-names.js';
-import { serviceRoutes } from './compose/http-routes.js';
-import { agentApiEndpoint, linearIntegration, slackIntegration } from './compose/integrations.js';
+import { buildCoreWorkers } from './compose/core-workers.js';
+import { openFrontDoor } from './compose/front-door.js';
+import { connectRunApi, joinReplicas, openDatabase, type ServiceBase, type ServiceOverrides } from './compose/service-base.js';
+import { serveHttp } from './compose/service-http.js';
 import { Shutdown } from './compose/shutdown.js';
-import { Wake } from './compose/wake.js';
-import { personIdentity, runsForKey } from './compose/people.js';
-import { composeRunKeys } from './compose/run-keys.js';
 import { startWorkLoops } from './compose/work-loops.js';
-import { routingTable } from './config/routing-table.js';
 import type { AppConfig } from './config/types.js';
-import { IntakeService } from './core/intake/intake-service.js';
-import { IntakeWorker } from './core/intake/intake-worker.js';
-import { Liveness } from './core/liveness/liveness.js';
-import { LogNotifier } from './core/outbox/log-notifier.js';
-import { OutboxWorker } from './core/outbox/outbox-worker.js';
-import { SentResults } from './core/outbox/sent-results.js';
-import type { AgentApiError, AgentRuns } from './core/ports/agent-runs.js';
+import type { IntakeService } from './core/intake/intake-service.js';
 import { systemClock, type Clock } from './core/ports/clock.js';
-import type { AccessPolicy } from './core/ports/intake.js';
 import type { Logger } from './core/ports/logger.js';
-import type { Notifier } from './core/ports/notifier.js';
-import { workerOwner, type Store } from './core/ports/store.js';
-import { Scheduler } from './core/schedules/scheduler.js';
-import { Tracker } from './core/tracker/tracker.js';
-import { cronCalendar } from './cron-calendar/cron-calendar.js';
-import { isRunningOnThisHost, newProcessIdentity, releaseProcessIdentity } from './host/process-identity.js';
-import { createCoreMetrics, createMetrics, type Metrics } from './http/metrics.js';
+import type { Store } from './core/ports/store.js';
 import { AckFirst } from './http/ack-first.js';
-import { createHttpServer, listen } from './http/server.js';
-import { slackAccessPolicy } from './slack/access.js';
-import { describeDatabase, openStore } from './store/open-store.js';
+import type { Metrics } from './http/metrics.js';
+import { describeDatabase } from './store/open-store.js';
 
 export interface ServiceOptions {
   config: AppConfig;
   logger: Logger;
   clock?: Clock;
   /** Seams for tests and embedding: extra notifiers, and a wrapper around the run-API client. */
-  overrides?: {
-    notifiers?: Notifier[];
-    wrapAgentRuns?: (runs: AgentRuns) => AgentRuns;
-    access?: AccessPolicy;
-    /** Lease lengths (crash tests shorten them so a restarted process takes over quickly). */
-    leases?: { intakeMs?: number; outboxMs?: number; trackerMs?: number; scheduleFireMs?: number };
-  };
+  overrides?: ServiceOverrides;
 }
 
 export interface RunningService {
@@ -61,10 +35,7 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-/** Deliveries at once: one slow thread does not hold up the others (the store keeps each destination in order). */
-const OUTBOX_CONCURRENCY = 16;
-/** Triggers worked at once: work keeps pace under a flood of requests (the store keeps each anchor in order). */
-export const INTAKE_CONCURRENCY = 16;
+export { INTAKE_CONCURRENCY } from './compose/core-workers.js';
 
 /**
  * The composition root: builds every part from the validated config and starts it, in the order of
@@ -73,131 +44,22 @@ export const INTAKE_CONCURRENCY = 16;
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const { config, logger } = options;
   const clock = options.clock ?? systemClock;
-  const leases = options.overrides?.leases;
   const shutdown = new Shutdown(logger);
+  const base: ServiceBase = { config, logger, clock, shutdown, overrides: options.overrides };
 
   try {
-    // 1. The database (closed last).
-    const store = await openStore(config.database, { onProblem: (error) => logger.warn({ err: error }, 'database connection problem (recovering)') });
-    shutdown.add('database', () => store.close());
-    const metrics = createMetrics();
-    const coreMetrics = createCoreMetrics(metrics.registry, () => store.outbox.counts());
-    // The console's health page shows the tracker's last tick.
-    const trackerWatch = watchTracker(coreMetrics, clock);
-
-    // 2. The run API: the configured one, or the built-in emulator.
-    const api = await agentApiEndpoint(config, logger);
-    const emulator = api.emulator;
-    if (emulator) shutdown.add('emulator', () => emulator.close());
-    // Shared with the clients under people's own keys (step 4).
-    const apiHooks = {
-      onRequest: ({ call, status }: { call: string; status: number }) => metrics.agentApiRequests.inc({ call, status: String(status) }),
-      onRetry: ({ call, attempt, delayMs, error }: { call: string; attempt: number; delayMs: number; error: AgentApiError }) =>
-        logger.warn({ call, attempt, delayMs, code: error.code, status: error.status }, 'retrying run API call'),
-    };
-    const client = new AgentApiClient({ baseUrl: api.baseUrl, apiKey: api.apiKey, ...apiHooks });
-    shutdown.add('run API client', () => client.close());
-    const agentRuns = options.overrides?.wrapAgentRuns?.(client) ?? client;
-
-    // 3. This process among the replicas: its leases and claims are held by its id (its workers',
-    // `<id>/<worker>`), and are free as soon as it stops or stops beating. Registered before any worker
-    // starts, so a restart takes over its dead predecessor's work at once.
-    const self = newProcessIdentity();
-    const liveness = new Liveness({ store, clock, logger: logger.child({ component: 'liveness' }), self, isRunning: isRunningOnThisHost });
-    await liveness.start();
-    shutdown.add('liveness', async () => {
-      await liveness.stop();
-      releaseProcessIdentity(self.id);
-    });
+    // 1. The database (closed last). 2. The run API. 3. This process among the replicas.
+    const { store, metrics, coreMetrics, trackerWatch } = await openDatabase(base);
+    const { api, emulated, apiHooks, agentRuns } = await connectRunApi(base, metrics);
+    const { self, liveness } = await joinReplicas(base, store);
 
     // 4. The front door and the edges that hand it requests.
-    const stored = new Wake();
-    const access = options.overrides?.access ?? slackAccessPolicy(config.slack.allowedUsers);
-    // followups: all — a burst of replies within the window goes to the run as one follow-up.
-    const followupWindows = {
-      slack: config.slack.followups === 'all' ? config.slack.followupWindowMs : 0,
-      linear: config.linear.followups === 'all' ? config.linear.followupWindowMs : 0,
-    };
-    const intake = new IntakeService({ store, clock, access, onStored: stored.fire, followupWindows });
-    const slack = await slackIntegration(config, intake, store, logger, access);
-    // Before the database closes; an event stored while the workers stop is worked on the next start.
-    if (slack) shutdown.add('slack', () => slack.stop());
-    const linear = await linearIntegration(config, intake, store, logger, () => clock.now());
-    // Whose key each request runs under (people.attribution); the per-person clients close after the workers stop.
-    const identity = personIdentity(store, { ...(slack && { slack }), ...(linear && { linear }) }, clock, logger);
-    const runKeys = composeRunKeys(config, { service: agentRuns, baseUrl: api.baseUrl, store, clock, identity, hooks: apiHooks });
-    shutdown.add('personal run API clients', () => runKeys.close());
+    const front = await openFrontDoor(base, { store, agentRuns, baseUrl: api.baseUrl, apiHooks });
+    const { intake, stored } = front;
 
     // 5. The workers of the core.
-    const routing = routingTable(config);
-    const intakeWorkers = Array.from(
-      { length: INTAKE_CONCURRENCY },
-      (_, index) =>
-        new IntakeWorker({
-          store,
-          runs: agentRuns,
-          clock,
-          logger: logger.child({ component: 'intake' }),
-          routing,
-          owner: workerOwner(self.id, `intake-${index}`),
-          options: { retryWindowMs: config.intake.retryWindowMs, ...(leases?.intakeMs && { leaseMs: leases.intakeMs }) },
-          metrics: coreMetrics,
-          followupWindows,
-          enrichers: { ...(slack && { slack: slack.enricher }), ...(linear && { linear: linear.enricher }) },
-          ...(linear && config.slack.linkLinearIssues && { issueLinkers: { slack: linear.issueLinker } }),
-          access,
-          keys: runKeys.keys,
-          // A run shown in a Slack thread is an agent session there (its phase owed at each change).
-          ...(slack && { sessionPlaces: slack.sessionPlaces }),
-        }),
-    );
-    const tracker = new Tracker({
-      store,
-      runs: agentRuns,
-      // Runs created with a person's key are watched with that key (the run API may show them only to it).
-      runsForOwner: runKeys.forOwner,
-      // …and when a person's key is refused, their runs' places are told once and the key is marked.
-      people: runKeys.keys,
-      clock,
-      logger: logger.child({ component: 'tracker' }),
-      metrics: trackerWatch.metrics,
-      ...(slack && { sessionPlaces: slack.sessionPlaces }),
-      owner: self.id,
-      options: { pageSize: config.tracker.pageSize, intervalMs: config.tracker.intervalMs, ...(leases?.trackerMs && { leaseMs: leases.trackerMs }) },
-    });
-    const scheduler = new Scheduler({
-      store,
-      intake,
-      agentRuns,
-      clock,
-      owner: self.id,
-      ...(leases?.scheduleFireMs && { fireLeaseMs: leases.scheduleFireMs }),
-      logger: logger.child({ component: 'scheduler' }),
-      schedules: config.schedules.map((schedule) => ({ ...schedule, calendar: cronCalendar(schedule.cron, schedule.timezone) })),
-    });
-    const notifiers = [
-      new LogNotifier(logger.child({ component: 'log-notifier' })),
-      ...(slack ? [slack.notifier] : []),
-      ...(linear?.notifiers ?? []),
-      ...(options.overrides?.notifiers ?? []),
-    ];
-    // One memory of delivered results for all of them: a status edit is often delivered by another
-    // worker than the post whose ts it needs.
-    const sentResults = new SentResults();
-    const outbox = Array.from(
-      { length: OUTBOX_CONCURRENCY },
-      (_, index) =>
-        new OutboxWorker({
-          store,
-          notifiers,
-          clock,
-          logger,
-          metrics: coreMetrics,
-          sentResults,
-          owner: workerOwner(self.id, `outbox-${index}`),
-          ...(leases?.outboxMs && { options: { leaseMs: leases.outboxMs } }),
-        }),
-    );
+    const workers = buildCoreWorkers(base, { store, agentRuns, coreMetrics, trackerWatch, owner: self.id, front });
+    const { scheduler } = workers;
 
     // Acknowledgements first: webhooks' requests hold the background passes (bounded) while in flight.
     const ackFirst = new AckFirst(clock);
@@ -207,10 +69,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       store,
       clock,
       logger,
-      intake: intakeWorkers,
-      tracker,
+      intake: workers.intakeWorkers,
+      tracker: workers.tracker,
       scheduler,
-      outbox,
+      outbox: workers.outbox,
       liveness,
       intervals: { trackerMs: config.tracker.intervalMs, dedupeRetentionMs: config.intake.dedupeRetentionMs },
       gate: ackFirst,
@@ -223,42 +85,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     shutdown.add('scheduler', () => scheduler.stop());
 
     // 7. The HTTP server (stopped first: no new requests while the workers finish).
-    const probe = runApiProbe(api);
-    shutdown.add('readiness probe', () => probe.close());
-    const routes = serviceRoutes({
-      checks: [
-        { name: 'database', check: () => store.ping() },
-        { name: 'agent_api', check: () => probe.check() },
-      ],
-      metrics,
-      logger,
-      now: () => clock.now(),
-      ...(config.http.metricsToken !== undefined && { metricsToken: config.http.metricsToken }),
-      ...(slack && { slack }),
-      ...(linear && { linear }),
-    });
-    const webConsole = await consoleIntegration(config, {
-      store,
-      clock,
-      logger: logger.child({ component: 'console' }),
-      intake,
-      runs: agentRuns,
-      triggerSchedule: (name) => scheduler.trigger(name),
-      wakeOutbox: () => loops.wakeOutbox(),
-      wakeIntake: () => loops.wakeIntake(),
-      lastTick: trackerWatch.lastTick,
-      // A key connected on the console is checked with the run API in use: the built-in emulator's too.
-      runsFor: runsForKey(api.baseUrl),
-      ...(slack && { names: displayNames(slack, clock) }),
-      ...(slack?.teamId && { workspace: slack.teamId }),
-      ...(slack && { keyRemoved: (person: string) => slack.keyRemoved(person) }),
-    });
-    const http = await listen(createHttpServer({ routes: [...routes, ...webConsole.routes], metrics, logger, ackFirst }), config.http.port, config.http.host);
-    shutdown.add('http', () => http.close());
+    const http = await serveHttp(base, { store, metrics, api, agentRuns, front, scheduler, loops, lastTick: trackerWatch.lastTick, ackFirst });
 
     announceStart(logger, config, http.url);
-    webConsole.announce(logger, http.url);
-    return { url: http.url, agentApiBaseUrl: api.baseUrl, emulated: emulator !== undefined, store, metrics, intake, stop: shutdown.run };
+    http.webConsole.announce(logger, http.url);
+    return { url: http.url, agentApiBaseUrl: api.baseUrl, emulated, store, metrics, intake, stop: shutdown.run };
   } catch (error) {
     await shutdown.run();
     throw error;

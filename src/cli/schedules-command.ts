@@ -8,6 +8,7 @@ import { AgentApiError } from '../core/ports/agent-runs.js';
 import { systemClock, type Clock } from '../core/ports/clock.js';
 import { silentLogger } from '../core/ports/logger.js';
 import { IntakeService } from '../core/intake/intake-service.js';
+import { registeredSurfaces } from '../compose/surfaces.js';
 import type { FireOutcome, RunLookup } from '../core/schedules/schedule-fire.js';
 import { scheduleDestinations, type ScheduleDefinition } from '../core/schedules/schedule-definition.js';
 import { readPause, writePause } from '../core/schedules/schedule-pause.js';
@@ -131,7 +132,7 @@ async function reportFire(context: CliContext, loaded: Loaded, schedule: CliSche
   context.out(`Fired ${name} (slot ${outcome.slot}).`);
   context.out(
     `The trigger is stored in ${describeDatabase(loaded.config.database)}; the running agent-bridge service (same database) ` +
-      `creates the run within seconds and reports to ${scheduleDestinations(schedule).join(', ')}.`,
+      `creates the run within seconds and reports to ${scheduleDestinations(schedule, registeredSurfaces(loaded.config)).join(', ')}.`,
   );
   const pause = await readPause(db.settings, name);
   if (pause?.paused) context.out(`Note: ${name} is paused; a manual trigger fires anyway. Resume with \`agent-bridge schedules resume ${name}\`.`);
@@ -153,6 +154,7 @@ async function triggerSchedule(context: CliContext, name: string, options: { con
       logger: silentLogger,
       owner,
       schedules: loaded.schedules,
+      surfaces: registeredSurfaces(loaded.config),
     });
     try {
       await reportFire(context, loaded, schedule, await scheduler.trigger(name), db);

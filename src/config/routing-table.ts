@@ -1,12 +1,10 @@
 import type { RoutingTable } from '../core/intake/routing.js';
 import type { AppConfig } from './types.js';
 
-/** The routes of the validated config, in the shape the core's routing takes. */
+/** The routes of the validated config, in the shape the core's routing takes; each surface brings its own (`compose/surfaces.ts`). */
 export function routingTable(config: AppConfig): RoutingTable {
   return {
     defaults: config.defaults,
-    slackChannels: config.slack.channels,
-    linearLabels: config.linear.labels,
     schedules: Object.fromEntries(
       config.schedules.map((schedule) => [
         schedule.name,

@@ -45,10 +45,11 @@ export interface ChannelTrigger {
   emoji?: string;
 }
 
-export interface ScheduleNotify {
+/** A type, not an interface: the core reads it as a record, each surface its own key (`Surface.scheduleNotify`). */
+export type ScheduleNotify = {
   slackChannel?: string;
   linearIssue?: string;
-}
+};
 
 export interface ScheduleConfig extends Route {
   name: string;

@@ -4,7 +4,7 @@
  */
 import { oneLine } from './quote.js';
 
-/** A file as an edge describes it; `link` is what a person opens (Slack: the permalink). */
+/** A file as an edge describes it; `link` is what a person opens (a chat's permalink). */
 export interface AttachedFile {
   name: string;
   type?: string;

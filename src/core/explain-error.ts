@@ -2,7 +2,7 @@ import { AgentApiError } from './ports/agent-runs.js';
 
 /**
  * One sentence for a person: what went wrong with the run API and what to do about it. Used by the
- * CLI, logs and (later) the Slack and Linear failure messages, so every surface says the same thing.
+ * CLI, logs and (later) the surfaces' failure messages, so every surface says the same thing.
  * Built from the error's kind and the server's detail only: never a header, never the key.
  */
 export function explainAgentApiError(error: AgentApiError): string {

@@ -1,6 +1,6 @@
 /**
  * Options at the start of a request: `[env=env_api model=model-x skill=owner/repo:fix-bug]` (issue 22).
- * Platform-neutral: a Slack mention, `/agent` and a Linear request are parsed alike, and a route's
+ * Platform-neutral: a chat mention, `/agent` and an issue's request are parsed alike, and a route's
  * `overrides` say which options it takes and which values.
  */
 

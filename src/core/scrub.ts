@@ -11,12 +11,12 @@ export function secretScrubber(values: ReadonlyArray<string | undefined>): (text
 }
 
 // Local part as mail allows it unquoted but for `=` and `&`, which end a URL-encoded field's name
-// (at most 64 characters, which also keeps the search linear); `@` (or `%40`); a dotted domain.
+// (at most 64 characters, which also keeps the search's cost in proportion to the text); `@` (or `%40`); a dotted domain.
 const EMAIL_ADDRESS = /[A-Za-z0-9!#$%'*+/?^_`{|}~.-]{1,64}(?:@|%40)[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+/g;
 
 /**
  * Replaces every email address in a text with `[email]`: for text from outside that may hold people's
- * addresses (a Slack Web API body logged at debug) on its way into a log line (docs/people.md).
+ * addresses (a platform API body logged at debug) on its way into a log line (docs/people.md).
  */
 export function redactEmailAddresses(text: string): string {
   return text.includes('@') || text.includes('%40') ? text.replace(EMAIL_ADDRESS, '[email]') : text;

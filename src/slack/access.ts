@@ -16,3 +16,11 @@ export function slackAccessPolicy(allowedUsers: readonly string[]): AccessPolicy
     },
   };
 }
+
+/**
+ * What `access` says to a Slack user who acts outside any trigger (opens the assistant panel, pastes a
+ * link, clicks a button): undefined when they may, else the reason to tell them.
+ */
+export function slackUserRefusal(access: AccessPolicy, user: string): string | undefined {
+  return access.deny({ source: 'slack', payload: { requester: { platform: 'slack', id: user } } });
+}

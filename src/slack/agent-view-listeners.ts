@@ -6,6 +6,7 @@ import type { AnchorRepository, SettingRepository, TrackedRunRepository, Trigger
 import type { TriggerInput } from '../core/ports/triggers.js';
 import type { IntakeService } from '../core/intake/intake-service.js';
 import { messagesTabPromptsRow, readContextChange, readMessagesOpened, readSessionStop, readViewedChannel, viewedChannelKey } from './agent-view.js';
+import { slackUserRefusal } from './access.js';
 import { cancelGrant, cancelRefusal, starterOf } from './cancel-permission.js';
 import { threadKey } from './normalise.js';
 
@@ -30,7 +31,7 @@ export interface AgentViewDeps {
  * with `assistant_view`.
  */
 export function registerAgentViewListeners(app: App, deps: AgentViewDeps): void {
-  const denied = (user: string) => deps.access.deny({ source: 'slack', payload: { requester: { platform: 'slack', id: user } } });
+  const denied = (user: string) => slackUserRefusal(deps.access, user);
 
   // The person opened their DM with the app: its suggested prompts (once a day), and what they view.
   app.event('app_home_opened', async ({ event }) => {

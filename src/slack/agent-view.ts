@@ -122,7 +122,7 @@ export async function withViewedChannelRoute(
   settings: Pick<SettingRepository, 'get'>,
   routedChannels: ReadonlySet<string>,
 ): Promise<TriggerInput> {
-  if (trigger.kind !== 'start' || trigger.payload.origin.source !== 'slack' || !DM.test(trigger.payload.origin.channel)) return trigger;
+  if (trigger.kind !== 'start' || trigger.payload.origin.source !== 'slack' || !DM.test(trigger.payload.origin.channel ?? '')) return trigger;
   const requester = trigger.payload.requester;
   if (requester?.platform !== 'slack' || !SLACK_USER.test(requester.id)) return trigger;
   const viewed = await settings.get(viewedChannelKey(requester.id));

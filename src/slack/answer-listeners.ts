@@ -16,6 +16,7 @@ import {
   refusalModal,
   unknownRunText,
 } from './answer.js';
+import { slackUserRefusal } from './access.js';
 
 export interface AnswerListenerDeps {
   access: AccessPolicy;
@@ -28,8 +29,6 @@ export interface AnswerListenerDeps {
   logger: Logger;
 }
 
-const asker = (user: string) => ({ source: 'slack', payload: { requester: { platform: 'slack', id: user } } });
-
 /**
  * The Answer button on a BLOCKED announcement and its modal (docs/slack.md "Answering a waiting run").
  * Someone `slack.allowed_users` leaves out, or a button whose run this service does not know, gets a
@@ -41,7 +40,7 @@ export function registerAnswerListeners(app: App, deps: AnswerListenerDeps): voi
     const click = readAnswerClick(body);
     if (!click) return;
     const run = await deps.trackedRuns.get(click.target.runId);
-    const refusal = deps.access.deny(asker(click.user)) ?? (run ? undefined : unknownRunText(click.target.runId));
+    const refusal = slackUserRefusal(deps.access, click.user) ?? (run ? undefined : unknownRunText(click.target.runId));
     // As the Home tab's Start a run: the one Slack call a listener makes, bounded by its client's timeout;
     // a failure costs only the modal (the person clicks again or replies in the thread).
     try {
@@ -57,7 +56,7 @@ export function registerAnswerListeners(app: App, deps: AnswerListenerDeps): voi
     const submission = readAnswerSubmission(body);
     if (!submission) return ack();
     const refusal =
-      deps.access.deny(asker(submission.user)) ??
+      slackUserRefusal(deps.access, submission.user) ??
       answerError(submission) ??
       ((await deps.trackedRuns.get(submission.target.runId)) ? undefined : unknownRunText(submission.target.runId));
     if (refusal !== undefined) return ack({ response_action: 'errors', errors: { [ANSWER_BLOCK_ID]: refusal } });

@@ -10,6 +10,16 @@ const SRC = join(ROOT, 'src');
 const CORE = join(SRC, 'core');
 const PORTS = join(CORE, 'ports');
 
+/**
+ * What the core may still say of a surface by name (issue 28): only the person links' two fields, which
+ * are the names of their stored columns (issue 20); making links per surface is a schema change the
+ * next surface that has no people of its own brings. Everything else reaches a surface through the
+ * `Surface` port.
+ */
+const NAMED_SURFACE_ALLOWED: Record<string, RegExp> = {
+  'src/core/ports/operator-store.ts': /\b(?:linearUserId|slackUserId)\b/g,
+};
+
 describe('the layout stays readable', () => {
   const files = sourceFiles(SRC);
 
@@ -31,10 +41,7 @@ describe('the layout stays readable', () => {
   });
 
   it('no function takes more than a screen to read (100 lines), split by what it does instead', () => {
-    // Split by the other part of issue 28 (the composition root, the Slack listeners, the start step):
-    // the merge that brings those splits empties this list.
-    const beingSplit = new Set(['startService', 'registerListeners', 'startStep']);
-    expect(longFunctions(files, 100).filter((found) => !beingSplit.has(found.name))).toEqual([]);
+    expect(longFunctions(files, 100)).toEqual([]);
   });
 
   it('the function length check finds a long arrow function inside a short one, by the name it is bound to', () => {
@@ -55,6 +62,16 @@ describe('the layout stays readable', () => {
         .filter((part) => !part?.endsWith('.ts')),
     );
     expect([...folders].sort()).toEqual(expect.arrayContaining(['intake', 'outbox', 'ports', 'schedules', 'tracker']));
+  });
+
+  it('the core names no surface: no core file (tests aside) says slack or linear, in code or comment', () => {
+    const named = sourceFiles(CORE).flatMap((file) => {
+      const path = relative(ROOT, file);
+      const allowed = NAMED_SURFACE_ALLOWED[path];
+      const text = allowed ? readFileSync(file, 'utf8').replace(allowed, '') : readFileSync(file, 'utf8');
+      return text.split('\n').flatMap((line, index) => (/slack|linear/i.test(line) ? [`${path}:${index + 1}: ${line.trim()}`] : []));
+    });
+    expect(named).toEqual([]);
   });
 
   it('the ports depend on nothing but other ports', () => {

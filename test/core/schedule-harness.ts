@@ -14,6 +14,7 @@ import { Scheduler, type SchedulerOptions } from '../../src/core/schedules/sched
 import type { ScheduleFire, Store } from '../../src/core/ports/store.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import { CapturingLogger } from './capturing-logger.js';
+import { testSurfaces } from '../helpers/surfaces.js';
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
@@ -77,6 +78,7 @@ export class ScheduleHarness {
   scheduler(schedules: ScheduleDefinition[] = [aSchedule()], extra: { owner?: string; store?: Store; options?: SchedulerOptions } = {}): Scheduler {
     const store = extra.store ?? this.store;
     return new Scheduler({
+      surfaces: testSurfaces(),
       store,
       intake: new IntakeService({ store, clock: this.clock }),
       agentRuns: this.api,

@@ -9,6 +9,7 @@ import type { TriggerInput } from '../ports/triggers.js';
 import { IntakeService } from './intake-service.js';
 import { IntakeWorker } from './intake-worker.js';
 import type { RoutingTable } from './routing.js';
+import { testSurfaces } from '../../../test/helpers/surfaces.js';
 
 /*
  * followups: all with a window (core/intake/followup-batch.ts): a burst of replies reaches the run as
@@ -19,7 +20,7 @@ import type { RoutingTable } from './routing.js';
 const API_KEY = 'followup-batch-key';
 const ANCHOR = 'slack:C1:1700.1';
 const WINDOW = 2_000;
-const routing: RoutingTable = { defaults: { config: { environment_id: 'env_main' } }, slackChannels: {}, linearLabels: {}, schedules: {} };
+const routing: RoutingTable = { defaults: { config: { environment_id: 'env_main' } }, schedules: {} };
 
 let emulator: RunningEmulator;
 let client: AgentApiClient;
@@ -51,6 +52,7 @@ function worker(options: { owner?: string; runs?: AgentRuns; window?: number } =
     clock,
     logger: new CapturingLogger(),
     routing,
+    surfaces: testSurfaces(),
     owner: options.owner ?? 'worker-1',
     options: { retryWindowMs: 15 * 60_000, leaseMs: 30_000 },
     random: () => 0.5,

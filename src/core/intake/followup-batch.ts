@@ -3,7 +3,7 @@ import type { OutboxMessage } from '../ports/messages.js';
 import type { NewOutboxRow, Store, StoredTrigger, StoredTriggerOf, TriggerEffects, TriggerOutcome } from '../ports/store.js';
 
 /**
- * Follow-ups sent as one (`slack.followup_window`, `linear.followup_window` with `followups: all`):
+ * Follow-ups sent as one (a surface's `followup_window` with `followups: all`):
  * a follow-up trigger is stored due only a window after it arrived (IntakeService), so the worker that
  * claims the first of a burst finds the others stored behind it, takes them under its own lease in one
  * statement (`claimFollowing`), sends their texts in order as one follow-up and ends them all in the
@@ -53,7 +53,7 @@ export function gatheredMessage(head: StoredTriggerOf<'followup'>, gathered: Rea
   return [head, ...gathered].map((trigger) => trigger.payload.message.trim()).join('\n\n');
 }
 
-/** The acknowledgement a follow-up the run API accepted owes where it was written (✉️ on Slack, a reaction in Linear). */
+/** The acknowledgement a follow-up the run API accepted owes where it was written (✉️ in a chat, a reaction on an issue). */
 function accepted(trigger: StoredTrigger, runId: string): NewOutboxRow {
   const reference = trigger.payload.reference;
   return {

@@ -60,7 +60,7 @@ export async function sendFollowup(ctx: StepContext, trigger: StoredTrigger, run
     payload: { kind: 'followup_accepted', runId, ...(reference !== undefined && { reference }) } satisfies OutboxMessage,
   };
   const run = await ctx.deps.store.trackedRuns.get(runId);
-  const elsewhere = run ? followupHeardElsewhere(trigger, run, requesterOf(trigger)) : [];
+  const elsewhere = run ? followupHeardElsewhere(trigger, run, requesterOf(trigger), ctx.surfaces) : [];
   // A run that waited or was over works again: its places' sessions say so now.
   const revived = run ? revivedSessionRows(run, ctx.deps.sessionPlaces) : [];
   return settle({ state: 'done', runId }, { retrack: runId, owed: [...revived, accepted, ...elsewhere] });

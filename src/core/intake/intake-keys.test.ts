@@ -11,6 +11,7 @@ import type { TriggerInput } from '../ports/triggers.js';
 import { IntakeService } from './intake-service.js';
 import { IntakeWorker } from './intake-worker.js';
 import type { RoutingTable } from './routing.js';
+import { testSurfaces } from '../../../test/helpers/surfaces.js';
 
 /**
  * The intake worker under a person's own key (issue 20), against the emulator in owner visibility
@@ -21,7 +22,7 @@ const SERVICE_KEY = 'intake-keys-service-key';
 const ALICE_KEY = 'wk_personal_alice_intake_keys_A1ce';
 const ALICE = 'U0ALICE';
 const ANCHOR = 'slack:C1:1700.1';
-const routing: RoutingTable = { defaults: { config: { environment_id: 'env_main' } }, slackChannels: {}, linearLabels: {}, schedules: {} };
+const routing: RoutingTable = { defaults: { config: { environment_id: 'env_main' } }, schedules: {} };
 
 let emulator: RunningEmulator;
 let service: AgentApiClient;
@@ -78,6 +79,7 @@ function worker(aliceRuns: AgentRuns = alice): IntakeWorker {
     clock,
     logger: new CapturingLogger(),
     routing,
+    surfaces: testSurfaces(),
     owner: 'worker-1',
     options: { retryWindowMs: 15 * 60_000 },
     random: () => 0.5,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredTrigger, TrackedRun } from '../ports/store.js';
 import { followupHeardElsewhere, isPlaceOf } from './intake-messages.js';
+import { testSurfaces } from '../../../test/helpers/surfaces.js';
 
 const run = (destinations: string[]): TrackedRun =>
   ({ runId: 'r1', anchor: 'linear:issue-1', destinations, triggerKey: 'linear:label:1' }) as unknown as TrackedRun;
@@ -21,11 +22,16 @@ describe('isPlaceOf', () => {
 
 describe('followupHeardElsewhere', () => {
   it('tells every other place who sent a follow-up and where, never what it said', () => {
-    const rows = followupHeardElsewhere(followup('slack:C1:1700.1', 'the secret plan'), run(['linear:issue-1', 'slack:C1']), {
-      platform: 'slack',
-      id: 'U1',
-      name: '<@U1>',
-    });
+    const rows = followupHeardElsewhere(
+      followup('slack:C1:1700.1', 'the secret plan'),
+      run(['linear:issue-1', 'slack:C1']),
+      {
+        platform: 'slack',
+        id: 'U1',
+        name: '<@U1>',
+      },
+      testSurfaces(),
+    );
     expect(rows.map((row) => row.destination)).toEqual(['linear:issue-1']);
     expect(rows[0]?.payload).toEqual({
       kind: 'notice',
@@ -36,7 +42,12 @@ describe('followupHeardElsewhere', () => {
   });
 
   it('names a Linear person by name in the Slack thread, threaded under the run’s status message', () => {
-    const rows = followupHeardElsewhere(followup('linear:issue-1', 'x'), run(['linear:issue-1', 'slack:C1']), { platform: 'linear', id: 'u', name: 'Ada' });
+    const rows = followupHeardElsewhere(
+      followup('linear:issue-1', 'x'),
+      run(['linear:issue-1', 'slack:C1']),
+      { platform: 'linear', id: 'u', name: 'Ada' },
+      testSurfaces(),
+    );
     expect(rows).toEqual([
       {
         key: 'followup-heard:k:linear:issue-1:slack:C1',
@@ -48,11 +59,16 @@ describe('followupHeardElsewhere', () => {
   });
 
   it('tells only places where people talk, not views such as a Home tab', () => {
-    const rows = followupHeardElsewhere(followup('slack:C1:1700.1', 'x'), run(['slack:C1:1700.1', 'slack:home:U1', 'linear-session:s1', 'log:cli']), undefined);
+    const rows = followupHeardElsewhere(
+      followup('slack:C1:1700.1', 'x'),
+      run(['slack:C1:1700.1', 'slack:home:U1', 'linear-session:s1', 'log:cli']),
+      undefined,
+      testSurfaces(),
+    );
     expect(rows).toEqual([]);
   });
 
   it('owes nothing for a run with one place', () => {
-    expect(followupHeardElsewhere(followup('slack:C1:1700.1', 'x'), run(['slack:C1:1700.1']), undefined)).toEqual([]);
+    expect(followupHeardElsewhere(followup('slack:C1:1700.1', 'x'), run(['slack:C1:1700.1']), undefined, testSurfaces())).toEqual([]);
   });
 });

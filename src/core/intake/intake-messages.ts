@@ -3,6 +3,7 @@ import { receivedKey, type OutboxMessage, type RunSnapshot } from '../ports/mess
 import { platformOf } from '../ports/notifier.js';
 import type { NewOutboxRow, StoredTrigger, TrackedRun } from '../ports/store.js';
 import type { Requester } from '../ports/triggers.js';
+import type { Surfaces } from '../surfaces.js';
 
 /*
  * The messages the intake worker owes people, keyed so that each is owed once per trigger however
@@ -75,19 +76,12 @@ export function isPlaceOf(destination: string, anchor: string): boolean {
   return destination === anchor || anchor.startsWith(`${destination}:`);
 }
 
-const PLATFORM_NAMES: Record<string, string> = { slack: 'Slack', linear: 'Linear' };
-
-/** A place where people talk about the run (a Slack channel or thread, a Linear issue), not a view of it such as a Home tab. */
-export function isConversation(destination: string): boolean {
-  return /^slack:[A-Z0-9]+(?::\d+\.\d+)?$/i.test(destination) || /^linear:[^:]+$/.test(destination);
-}
-
-/** How a person is named at another platform's destination: a Slack mention means nothing in Linear. */
-function nameFor(requester: Requester | undefined, destination: string): string {
+/** How a person is named at another surface's destination: their own surface's mention may mean nothing there. */
+function nameFor(requester: Requester | undefined, destination: string, surfaces: Surfaces): string {
   if (!requester) return 'Someone';
   const foreign = requester.platform !== platformOf(destination);
-  if (foreign && requester.platform === 'slack') return `Slack user ${requester.id}`;
-  return requester.name ?? requester.id;
+  const elsewhere = foreign ? surfaces.of(requester.platform)?.nameElsewhere?.(requester.id) : undefined;
+  return elsewhere ?? requester.name ?? requester.id;
 }
 
 /**
@@ -95,17 +89,17 @@ function nameFor(requester: Requester | undefined, destination: string): string 
  * from whom and where — never its text, so nothing said in a private place (a DM, a private channel)
  * is copied into a public one. The place it was written in gets the acknowledgement instead.
  */
-export function followupHeardElsewhere(trigger: StoredTrigger, run: TrackedRun, requester: Requester | undefined): NewOutboxRow[] {
-  const where = PLATFORM_NAMES[platformOf(trigger.anchor)] ?? platformOf(trigger.anchor);
+export function followupHeardElsewhere(trigger: StoredTrigger, run: TrackedRun, requester: Requester | undefined, surfaces: Surfaces): NewOutboxRow[] {
+  const where = surfaces.title(trigger.anchor);
   return run.destinations
-    .filter((destination) => isConversation(destination) && !isPlaceOf(destination, trigger.anchor))
+    .filter((destination) => surfaces.isConversation(destination) && !isPlaceOf(destination, trigger.anchor))
     .map((destination) => ({
       key: `followup-heard:${trigger.key}:${destination}`,
       destination,
       kind: 'notice',
       payload: {
         kind: 'notice',
-        text: `${nameFor(requester, destination)} sent the run a follow-up from ${where}.`,
+        text: `${nameFor(requester, destination, surfaces)} sent the run a follow-up from ${where}.`,
         receivedKey: receivedKey(run.triggerKey ?? run.runId, destination),
       } satisfies OutboxMessage,
     }));

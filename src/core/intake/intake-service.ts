@@ -10,7 +10,7 @@ export class InvalidTriggerError extends Error {
 }
 
 /**
- * The core's front door for every edge (Slack, Linear, schedules, CLI): store the trigger once per
+ * The core's front door for every edge (the surfaces, schedules, CLI): store the trigger once per
  * key, together with the "received" messages owed for it, then wake the workers. The edge answers
  * its platform only after this resolves (store, acknowledge, then work).
  */
@@ -63,7 +63,7 @@ export class IntakeService {
   }
 
   /**
-   * Stores messages owed to people outside any trigger (e.g. a Slack Home tab to publish when it is
+   * Stores messages owed to people outside any trigger (e.g. a chat's home view to publish when it is
    * opened, a link preview), once per key, then wakes the workers. Returns how many were new.
    */
   async owe(rows: readonly NewOutboxRow[]): Promise<number> {

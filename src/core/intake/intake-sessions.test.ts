@@ -8,6 +8,7 @@ import type { OutboxMessage } from '../ports/messages.js';
 import type { TriggerInput } from '../ports/triggers.js';
 import { IntakeService } from './intake-service.js';
 import { IntakeWorker } from './intake-worker.js';
+import { testSurfaces } from '../../../test/helpers/surfaces.js';
 
 /*
  * Issue 27: what the intake worker owes a run's session (`session` rows) at the places that show
@@ -51,7 +52,8 @@ const worker = () =>
     runs: client,
     clock,
     logger: new CapturingLogger(),
-    routing: { defaults: {}, slackChannels: {}, linearLabels: {}, schedules: {} },
+    routing: { defaults: {}, schedules: {} },
+    surfaces: testSurfaces(),
     owner: 'worker-1',
     options: { retryWindowMs: 60_000 },
     random: () => 0.5,

@@ -12,15 +12,15 @@ import type { RoutingTable } from './routing.js';
 import { IntakeService } from './intake-service.js';
 import { referenceLine, type TriggerInput } from '../ports/triggers.js';
 import { anchorAliasKey } from '../ports/setting-keys.js';
+import { testSurfaces } from '../../../test/helpers/surfaces.js';
 
 const API_KEY = 'intake-test-key';
 const ANCHOR = 'slack:C1:1700.1';
 const routing: RoutingTable = {
   defaults: { config: { environment_id: 'env_main' } },
-  slackChannels: { C_FACTORY: { factory_uid: 'fac_1' } },
-  linearLabels: {},
   schedules: {},
 };
+const surfaces = testSurfaces({ slack: { C_FACTORY: { factory_uid: 'fac_1' } } });
 
 let emulator: RunningEmulator;
 let client: AgentApiClient;
@@ -57,6 +57,7 @@ function worker(
     clock,
     logger,
     routing,
+    surfaces,
     owner: overrides.owner ?? 'worker-1',
     options: { retryWindowMs: overrides.retryWindowMs ?? 15 * 60_000 },
     random: () => 0.5,

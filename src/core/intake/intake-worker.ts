@@ -108,7 +108,7 @@ export class IntakeWorker {
     log.warn({ keyOwner: error.personId, status: error.status }, 'the run API refused the personal API key of the person who asked');
     await this.ctx.keys.refused(error.personId, error.status).catch((cause: unknown) => log.warn({ err: cause }, 'could not record the refused key'));
     this.ctx.metrics.triggerFailed(trigger.source);
-    const owed = keyProblemMessages(trigger, error.asked, { kind: 'refused', status: error.status }, this.ctx.keys.howToConnect());
+    const owed = keyProblemMessages(trigger, error.asked, { kind: 'refused', status: error.status }, this.ctx.keys.howToConnect(), this.ctx.surfaces);
     await this.finish(trigger, { state: 'failed', error: 'personal_key_refused' }, { owed });
   }
 

@@ -8,7 +8,7 @@ import { notice } from './intake-messages.js';
 import { takeIssueStart, type StartClaim } from './issue-start-lock.js';
 
 /*
- * Binding a request to the issue it names (issue 21, "Slack → Linear"): the issue becomes another
+ * Binding a request to the issue it names (issue 21: a chat request naming an issue): the issue becomes another
  * place of the run — its start comment, every announced state, its comments steering the run — or,
  * when the issue already has an active run, the request joins that run instead of starting another.
  */
@@ -53,7 +53,7 @@ export async function bindIssue(
 /**
  * The title of a run bound to an issue: the issue's (`ENG-7: …`), never the request's first line. The
  * title is shown in every place, and the request may have been made in a private place (a DM, a
- * private channel — which a Slack event does not always say): nothing said there reaches the issue.
+ * private channel — which a chat event does not always say): nothing said there reaches the issue.
  */
 export function boundTitle(issue: LinkedIssue): string {
   return limitTitle(`${issue.ref}: ${issue.title}`);

@@ -9,6 +9,7 @@ import type { Store } from '../ports/store.js';
 import type { TriggerInput } from '../ports/triggers.js';
 import { IntakeService } from './intake-service.js';
 import { IntakeWorker } from './intake-worker.js';
+import { testSurfaces } from '../../../test/helpers/surfaces.js';
 
 /*
  * A thread that joins an issue's active run becomes one of the run's places (issue 21). The place is
@@ -63,7 +64,8 @@ const worker = (on: Store) =>
     runs: client,
     clock,
     logger: new CapturingLogger(),
-    routing: { defaults: { config: {} }, slackChannels: {}, linearLabels: {}, schedules: {} },
+    routing: { defaults: { config: {} }, schedules: {} },
+    surfaces: testSurfaces(),
     owner: 'worker-1',
     options: { retryWindowMs: 15 * 60_000 },
     issueLinkers: { slack: linker },

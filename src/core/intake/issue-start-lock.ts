@@ -2,7 +2,7 @@ import type { Store } from '../ports/store.js';
 
 /*
  * One start at a time per issue (issue 21, "a second binding of the same issue joins that run").
- * Two requests about one Linear issue — two Slack mentions naming it, or a mention and the issue's
+ * Two requests about one issue — two chat mentions naming it, or a mention and the issue's
  * trigger label — may be worked at the same moment by two intake workers, of one process or of two.
  * Each would find no active run on the issue and start one: two runs for one issue. So the start
  * that found no run takes the issue's named lease before it creates anything; the other is retried

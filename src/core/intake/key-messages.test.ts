@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredTrigger } from '../ports/store.js';
 import { keyProblemMessages } from './key-messages.js';
+import { testSurfaces } from '../../../test/helpers/surfaces.js';
 
 const HOW = '`/agent connect` in Slack or the console\u2019s key page (https://bridge.example.com/console/my-key)';
 
@@ -23,7 +24,7 @@ const texts = (rows: ReturnType<typeof keyProblemMessages>) => rows.map((row) =>
 
 describe('keyProblemMessages', () => {
   it('Slack, no key, a start: the person privately with how to connect, the status message says it could not start', () => {
-    const rows = keyProblemMessages(start(SLACK, alice), 'start', { kind: 'no_key' }, HOW);
+    const rows = keyProblemMessages(start(SLACK, alice), 'start', { kind: 'no_key' }, HOW, testSurfaces());
     expect(rows.map((row) => [row.kind, row.destination])).toEqual([
       ['notice', SLACK],
       ['failed', SLACK],
@@ -36,18 +37,18 @@ describe('keyProblemMessages', () => {
 
   it('Slack, no key, a follow-up or a stop: only the person hears it', () => {
     for (const kind of ['followup', 'cancel'] as const) {
-      const rows = keyProblemMessages(other(kind, SLACK, alice), kind, { kind: 'no_key' }, HOW);
+      const rows = keyProblemMessages(other(kind, SLACK, alice), kind, { kind: 'no_key' }, HOW, testSurfaces());
       expect(rows).toHaveLength(1);
       expect(rows[0]?.payload).toMatchObject({ kind: 'notice', privateTo: 'U0ALICE' });
     }
   });
 
   it('Linear, no key: the issue itself says how to connect one (Linear has no private messages)', () => {
-    const rows = keyProblemMessages(start(LINEAR, ada), 'start', { kind: 'no_key' }, HOW);
+    const rows = keyProblemMessages(start(LINEAR, ada), 'start', { kind: 'no_key' }, HOW, testSurfaces());
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ kind: 'failed', destination: LINEAR });
     expect(texts(rows)[0]).toContain('connect one with `/agent connect` in Slack or the console');
-    const followup = keyProblemMessages(other('followup', LINEAR, ada), 'followup', { kind: 'no_key' }, HOW);
+    const followup = keyProblemMessages(other('followup', LINEAR, ada), 'followup', { kind: 'no_key' }, HOW, testSurfaces());
     expect(followup).toHaveLength(1);
     expect(followup[0]?.payload).toEqual({
       kind: 'notice',
@@ -56,7 +57,7 @@ describe('keyProblemMessages', () => {
   });
 
   it('a refused key: the person privately with the status, and the place that nothing was sent', () => {
-    const rows = keyProblemMessages(other('followup', SLACK, alice), 'followup', { kind: 'refused', status: 403 }, HOW);
+    const rows = keyProblemMessages(other('followup', SLACK, alice), 'followup', { kind: 'refused', status: 403 }, HOW, testSurfaces());
     expect(rows.map((row) => row.payload)).toEqual([
       {
         kind: 'notice',
@@ -68,8 +69,8 @@ describe('keyProblemMessages', () => {
   });
 
   it('is keyed per trigger, so a retried trigger owes each message once', () => {
-    const first = keyProblemMessages(start(SLACK, alice), 'start', { kind: 'refused', status: 401 }, HOW);
-    const again = keyProblemMessages(start(SLACK, alice), 'start', { kind: 'refused', status: 401 }, HOW);
+    const first = keyProblemMessages(start(SLACK, alice), 'start', { kind: 'refused', status: 401 }, HOW, testSurfaces());
+    const again = keyProblemMessages(start(SLACK, alice), 'start', { kind: 'refused', status: 401 }, HOW, testSurfaces());
     expect(again.map((row) => row.key)).toEqual(first.map((row) => row.key));
     expect(new Set(first.map((row) => row.key)).size).toBe(first.length);
   });

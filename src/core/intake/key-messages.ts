@@ -1,13 +1,13 @@
 /**
  * What people are told when a request cannot run under the asker's own key (issue 20): they have none
  * while `people.attribution` is `personal_required`, or the run API refused theirs (401/403). The
- * person hears it privately where the platform has private messages (Slack), with how to connect a
+ * person hears it privately where the surface can speak to one person, with how to connect a
  * key; the place the request was made hears that nothing started or was sent and why — never the key.
  * Keyed per trigger, so a retried trigger owes each message once.
  */
 import type { OutboxMessage } from '../ports/messages.js';
-import { platformOf } from '../ports/notifier.js';
 import type { NewOutboxRow, StoredTrigger } from '../ports/store.js';
+import type { Surfaces } from '../surfaces.js';
 import { failureMessages, notice } from './intake-messages.js';
 
 /** Why a request did not run: no key connected, or the run API refused the key (with its HTTP status). */
@@ -47,9 +47,9 @@ function publicReason(problem: KeyProblem): string {
  * The messages owed for a request that did not run because of the asker's key. `asked` is what was
  * attempted (a start trigger may have become a follow-up).
  */
-export function keyProblemMessages(trigger: StoredTrigger, asked: Asked, problem: KeyProblem, howToConnect: string): NewOutboxRow[] {
+export function keyProblemMessages(trigger: StoredTrigger, asked: Asked, problem: KeyProblem, howToConnect: string, surfaces: Surfaces): NewOutboxRow[] {
   const requester = trigger.payload.requester?.id;
-  const privately = requester !== undefined && platformOf(trigger.anchor) === 'slack';
+  const privately = requester !== undefined && surfaces.speaksPrivately(trigger.anchor);
   const owed: NewOutboxRow[] = [];
   if (privately) {
     owed.push({
@@ -59,11 +59,11 @@ export function keyProblemMessages(trigger: StoredTrigger, asked: Asked, problem
       payload: { kind: 'notice', text: privateText(asked, problem, howToConnect), privateTo: requester } satisfies OutboxMessage,
     });
   }
-  // Where nobody can be told privately (Linear), the place itself says how to connect a key.
+  // Where nobody can be told privately, the place itself says how to connect a key.
   const reason = privately ? publicReason(problem) : `${publicReason(problem)}; connect one with ${howToConnect}`;
   // A start's status message ("received") turns into "could not start" wherever it was shown.
   if (trigger.kind === 'start' && asked === 'start') return [...owed, ...failureMessages(trigger, reason)];
-  // Refusing someone's follow-up or stop for want of a key is their business: in Slack only they hear it.
+  // Refusing someone's follow-up or stop for want of a key is their business: where the surface can, only they hear it.
   if (problem.kind === 'no_key' && privately) return owed;
   const text = `${PUBLIC_NOT_DONE[asked].replace(/^./, (first) => first.toUpperCase())}: ${reason}.`;
   return [...owed, notice(trigger, 'key-refused', text)];

@@ -7,7 +7,7 @@ import { failureMessages } from './intake-messages.js';
 export type ReadOutcome = { kind: 'ok'; payload: StartPayload } | { kind: 'refused'; reason: string; owed: NewOutboxRow[] };
 
 /**
- * Fills in a request the edge could only point at (`requestToRead`: a Slack reaction names a message,
+ * Fills in a request the edge could only point at (`requestToRead`: a chat reaction names a message,
  * not its words) by asking the edge's enricher, here in the worker because it calls the platform. A
  * request that cannot be one (the message is gone, empty, or an app's) starts nothing and its status
  * message says why; a platform that cannot be reached throws, and the trigger is retried.

@@ -1,8 +1,8 @@
 import type { OutboxMessage } from '../ports/messages.js';
-import { platformOf } from '../ports/notifier.js';
 import type { NewOutboxRow, StoredTrigger } from '../ports/store.js';
 import type { StartPayload } from '../ports/triggers.js';
 import { optionsRefusal, splitRequestOptions } from '../request-options.js';
+import type { Surfaces } from '../surfaces.js';
 import { failureMessages } from './intake-messages.js';
 import { withRequestOptions, type ResolvedRoute } from './routing.js';
 
@@ -13,10 +13,10 @@ export type OptionsOutcome = { kind: 'ok'; route: ResolvedRoute; payload: StartP
  * Reads the `[env=… model=… skill=…]` options at the start of a start request's prompt and checks
  * them against the route's `overrides` (issue 22). Allowed options go into the run's config and leave
  * the prompt; options that cannot be read or are not allowed start nothing: the person who asked is
- * told privately what is allowed (where the platform has private messages; elsewhere the failure
+ * told privately what is allowed (where the surface speaks privately; elsewhere the failure
  * says it), and the status message says the run was not started.
  */
-export function applyRequestOptions(trigger: StoredTrigger, payload: StartPayload, route: ResolvedRoute): OptionsOutcome {
+export function applyRequestOptions(trigger: StoredTrigger, payload: StartPayload, route: ResolvedRoute, surfaces: Surfaces): OptionsOutcome {
   const split = splitRequestOptions(payload.prompt);
   if (split.kind === 'none') return { kind: 'ok', route, payload };
   let reason: string | undefined;
@@ -24,16 +24,16 @@ export function applyRequestOptions(trigger: StoredTrigger, payload: StartPayloa
   else if (route.kind === 'factory') reason = 'This route hands requests to a factory, which takes no options. No run was started.';
   else reason = optionsRefusal(split.options, route.overrides);
   if (reason === undefined && split.kind === 'options') {
-    if (split.text === '') return refused(trigger, 'The request holds options but nothing to do. No run was started.');
+    if (split.text === '') return refused(trigger, 'The request holds options but nothing to do. No run was started.', surfaces);
     return { kind: 'ok', route: withRequestOptions(route, split.options), payload: { ...payload, prompt: split.text } };
   }
-  return refused(trigger, reason ?? 'The options could not be used. No run was started.');
+  return refused(trigger, reason ?? 'The options could not be used. No run was started.', surfaces);
 }
 
-function refused(trigger: StoredTrigger, reason: string): OptionsOutcome {
+function refused(trigger: StoredTrigger, reason: string, surfaces: Surfaces): OptionsOutcome {
   const requester = trigger.payload.requester?.id;
-  // Only Slack shows a note to one person; elsewhere the failure message itself carries the reason.
-  if (requester === undefined || platformOf(trigger.anchor) !== 'slack')
+  // Only a surface that speaks privately shows a note to one person; elsewhere the failure message itself carries the reason.
+  if (requester === undefined || !surfaces.speaksPrivately(trigger.anchor))
     return { kind: 'refused', reason, owed: failureMessages(trigger, reason.replace(/ No run was started\.$/, '')) };
   const note: NewOutboxRow = {
     key: `notice:options:${trigger.key}`,

@@ -1,17 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { resolveRoute, type Origin, type RoutingTable } from './routing.js';
+import { testSurfaces } from '../../../test/helpers/surfaces.js';
 
 const table: RoutingTable = {
   defaults: { config: { environment_id: 'env_main', model_id: 'm-default', mcp_servers: { github: { url: 'g' } } } },
-  slackChannels: {
+  schedules: { 'nightly-deps': { config: { environment_id: 'env_deps' }, title: 'Nightly deps' } },
+};
+const surfaces = testSurfaces({
+  slack: {
     C_WEB: { config: { environment_id: 'env_web', name: 'web', mcp_servers: { figma: { url: 'f' } } }, title: 'Web request' },
     C_FACTORY: { factory_uid: 'fac_1' },
     C_AGENT: { agent_identity_uid: 'agent_42' },
     '*': { config: { model_id: 'm-star' } },
   },
-  linearLabels: { agent: { config: { environment_id: 'env_api' } } },
-  schedules: { 'nightly-deps': { config: { environment_id: 'env_deps' }, title: 'Nightly deps' } },
-};
+  linear: { agent: { config: { environment_id: 'env_api' } } },
+});
 
 describe('resolveRoute', () => {
   it.each<[string, Origin, unknown]>([
@@ -59,17 +62,20 @@ describe('resolveRoute', () => {
       { kind: 'run', config: { environment_id: 'env_main', model_id: 'm-default', name: 'cli', mcp_servers: { github: { url: 'g' } } } },
     ],
   ])('%s', (_what, origin, expected) => {
-    expect(resolveRoute(table, origin)).toEqual(expected);
+    expect(resolveRoute(table, origin, surfaces)).toEqual(expected);
   });
 
   it('a factory in the defaults applies unless the route runs an agent', () => {
     const factoryDefaults: RoutingTable = { ...table, defaults: { factory_uid: 'fac_default' } };
-    expect(resolveRoute(factoryDefaults, { source: 'cli' })).toEqual({ kind: 'factory', factory_uid: 'fac_default' });
-    expect(resolveRoute(factoryDefaults, { source: 'linear', label: 'agent' })).toEqual({ kind: 'run', config: { environment_id: 'env_api', name: 'linear' } });
+    expect(resolveRoute(factoryDefaults, { source: 'cli' }, surfaces)).toEqual({ kind: 'factory', factory_uid: 'fac_default' });
+    expect(resolveRoute(factoryDefaults, { source: 'linear', label: 'agent' }, surfaces)).toEqual({
+      kind: 'run',
+      config: { environment_id: 'env_api', name: 'linear' },
+    });
   });
 
   it('a name in the defaults applies when the route has none', () => {
     const named: RoutingTable = { ...table, defaults: { config: { name: 'team' } } };
-    expect(resolveRoute(named, { source: 'linear', label: 'agent' })).toMatchObject({ config: { name: 'team' } });
+    expect(resolveRoute(named, { source: 'linear', label: 'agent' }, surfaces)).toMatchObject({ config: { name: 'team' } });
   });
 });

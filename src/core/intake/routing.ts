@@ -1,5 +1,5 @@
 import type { AgentConfig } from '../ports/agent-runs.js';
-import type { Origin } from '../ports/triggers.js';
+import type { Origin, SurfaceOrigin } from '../ports/triggers.js';
 import type { Overrides, RequestOptions } from '../request-options.js';
 
 export type { Origin } from '../ports/triggers.js';
@@ -25,11 +25,7 @@ export type Announce = 'end' | 'blocked_and_end' | 'all';
 /** The routes of the config file, as the core needs them. */
 export interface RoutingTable {
   defaults: Route;
-  /** Channel ID or `*` → route. */
-  slackChannels: Record<string, Route>;
-  /** Lower-cased label name → route. */
-  linearLabels: Record<string, Route>;
-  /** Schedule name → its route. */
+  /** Schedule name → its route. A surface's origins are routed by the surface itself (`Surface.route`). */
   schedules: Record<string, Route>;
 }
 
@@ -46,23 +42,21 @@ export type ResolvedRoute = (
   | { kind: 'factory'; factory_uid: string; title?: string }
 ) & { overrides?: Overrides; announce?: Announce };
 
-/** The origin's own route, before the defaults are applied. */
-export function specificRoute(table: RoutingTable, origin: Origin): Route | undefined {
-  switch (origin.source) {
-    case 'slack':
-      return table.slackChannels[origin.channel] ?? table.slackChannels['*'];
-    case 'linear':
-      return table.linearLabels[origin.label.toLowerCase()];
-    case 'schedule':
-      return table.schedules[origin.schedule];
-    case 'cli':
-      return undefined;
-  }
+/** What routes a surface's origins: the registered surfaces (`Surfaces`), each resolving its own. */
+export interface SurfaceRoutes {
+  route(origin: SurfaceOrigin): Route | undefined;
+}
+
+/** The origin's own route, before the defaults are applied: a schedule's, or its surface's. */
+export function specificRoute(table: RoutingTable, origin: Origin, surfaces: SurfaceRoutes): Route | undefined {
+  if (origin.source === 'cli') return undefined;
+  if (origin.source === 'schedule') return origin.schedule === undefined ? undefined : table.schedules[origin.schedule];
+  return surfaces.route(origin);
 }
 
 /** The config `name` a run carries when no route names it: the source, or the schedule's name. */
 export function defaultRunName(origin: Origin): string {
-  return origin.source === 'schedule' ? origin.schedule : origin.source;
+  return origin.source === 'schedule' ? (origin.schedule ?? origin.source) : origin.source;
 }
 
 /**
@@ -71,9 +65,9 @@ export function defaultRunName(origin: Origin): string {
  * everything; one that names a config or an agent replaces a factory in the defaults. Every config
  * run carries a `name`: the route's own, else the defaults', else the source or schedule name.
  */
-export function resolveRoute(table: RoutingTable, origin: Origin): ResolvedRoute {
+export function resolveRoute(table: RoutingTable, origin: Origin, surfaces: SurfaceRoutes): ResolvedRoute {
   const defaults = table.defaults;
-  const specific = specificRoute(table, origin) ?? {};
+  const specific = specificRoute(table, origin, surfaces) ?? {};
   const title = specific.title ?? defaults.title;
   const overrides = specific.overrides ?? defaults.overrides;
   const announce = specific.announce ?? defaults.announce;

@@ -15,6 +15,7 @@ import { serviceKeyOnly, type KeyChoice, type RunKeys } from '../ports/people.js
 import { anchorAliasKey } from '../ports/setting-keys.js';
 import type { StoredTrigger, Store, TriggerEffects, TriggerOutcome } from '../ports/store.js';
 import type { Requester } from '../ports/triggers.js';
+import { Surfaces } from '../surfaces.js';
 import { keyProblemMessages } from './key-messages.js';
 import { callWithKey, type KeyedCall } from './key-step.js';
 import type { RoutingTable } from './routing.js';
@@ -39,9 +40,11 @@ export interface IntakeDeps {
   owner: string;
   options: IntakeOptions;
   access?: AccessPolicy;
-  /** By trigger source (`slack`, `linear`, …). */
+  /** The registered surfaces: what their places can do (speak privately), how they are named. Absent: none. */
+  surfaces?: Surfaces;
+  /** By trigger source (a surface's name): reads the context around its requests. */
   enrichers?: Record<string, PromptEnricher>;
-  /** By trigger source: finds the issue a start request names, to bind the run to it (`slack.link_linear_issues`). */
+  /** By trigger source: finds the issue a start request names, to bind the run to it (a surface's setting turns it on). */
   issueLinkers?: Record<string, IssueLinker>;
   metrics?: CoreMetrics;
   random?: () => number;
@@ -77,11 +80,13 @@ export class StepContext {
   readonly access: AccessPolicy;
   readonly leaseMs: number;
   readonly keys: RunKeys;
+  readonly surfaces: Surfaces;
 
   constructor(readonly deps: IntakeDeps) {
     this.metrics = deps.metrics ?? noMetrics;
     this.keys = deps.keys ?? serviceKeyOnly(deps.runs);
     this.access = deps.access ?? allowEveryone;
+    this.surfaces = deps.surfaces ?? Surfaces.none;
     this.leaseMs = deps.options.leaseMs ?? 30_000;
   }
 
@@ -108,7 +113,7 @@ export class StepContext {
   noKey(trigger: StoredTrigger, asked: KeyedCall): Settlement {
     return settle(
       { state: 'ignored', error: 'no personal API key' },
-      { owed: keyProblemMessages(trigger, asked, { kind: 'no_key' }, this.keys.howToConnect()) },
+      { owed: keyProblemMessages(trigger, asked, { kind: 'no_key' }, this.keys.howToConnect(), this.surfaces) },
     );
   }
 

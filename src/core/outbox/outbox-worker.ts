@@ -111,7 +111,7 @@ export class OutboxWorker {
     const fields = { outboxKey: row.key, destination: row.destination, kind: row.kind, attempt: row.attempts };
     const notifier = this.notifiers.get(platform);
     if (!notifier) {
-      // A configuration problem (e.g. Slack rows while Slack is off): retrying cannot help.
+      // A configuration problem (e.g. rows for a surface that is off): retrying cannot help.
       const error = `no notifier for platform "${platform}"`;
       this.logger.error({ ...fields, platform }, `outbox row dropped: ${error}`);
       this.metrics.outboxFailed(platform);

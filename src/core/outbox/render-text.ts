@@ -2,7 +2,7 @@ import type { OutboxMessage, RunSnapshot } from '../ports/messages.js';
 
 /**
  * Plain, human text for a message owed to people: what the log notifier writes, and the fallback
- * text of Slack messages (notifications, screen readers) and Linear comments. The first line says
+ * text of chat messages (notifications, screen readers) and issue comments. The first line says
  * it all; the session link and pull requests follow on their own lines.
  */
 export function renderText(message: OutboxMessage): string {

@@ -2,7 +2,7 @@ import type { OutboxMessage } from './messages.js';
 import type { NewOutboxRow, StoredTrigger } from './store.js';
 import type { StartPayload } from './triggers.js';
 
-/** Who may start, steer and stop runs. The edge supplies it (e.g. Slack's `allowed_users`). */
+/** Who may start, steer and stop runs. The edge supplies it (e.g. a surface's `allowed_users`). */
 export interface AccessPolicy {
   /** Undefined when allowed, else the reason to tell the person. */
   deny(trigger: Pick<StoredTrigger, 'source' | 'payload'>): string | undefined;
@@ -21,7 +21,7 @@ export const allowEveryone: AccessPolicy = { deny: () => undefined };
 export type ReadRequest = { kind: 'request'; prompt: string; title: string } | { kind: 'refused'; reason: string };
 
 /**
- * Adds what the edge knows around a request to its prompt (Slack: the earlier thread messages, the
+ * Adds what the edge knows around a request to its prompt (a chat: the earlier thread messages, the
  * channel, who asked, the permalink). Runs in the background worker, never in a listener, because it
  * calls the platform. Best effort: when it fails, the run starts with the request alone.
  */

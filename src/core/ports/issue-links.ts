@@ -1,15 +1,15 @@
 /**
- * The `IssueLinker` port: finds the issue a request names (a Slack mention naming `ENG-123` or an
+ * The `IssueLinker` port: finds the issue a request names (a chat mention naming `ENG-123` or an
  * issue URL), so that the run is bound to it too — the issue becomes another place of the run. The
- * Linear adapter is `linear/issue-linker.ts`; the intake worker asks it in the background, never the
+ * issue tracker's adapter brings it (docs/architecture.md, "Adding a surface"); the intake worker asks it in the background, never the
  * edge.
  */
 
 /** An issue a request names, found and allowed: where its messages go and what the prompt learns of it. */
 export interface LinkedIssue {
-  /** The issue's anchor and destination (`linear:<uuid>`). */
+  /** The issue's anchor and destination (`<surface>:<issue id>`). */
   anchor: string;
-  /** Other anchors of the same issue (`linear:ENG-7`), as `StartPayload.otherAnchors`. */
+  /** Other anchors of the same issue (`<surface>:ENG-7`), as `StartPayload.otherAnchors`. */
   otherAnchors: string[];
   /** What people see (`ENG-7`). */
   ref: string;

@@ -1,6 +1,6 @@
 /**
  * What the bridge owes people, in platform-neutral terms. Every message is an outbox row before it
- * is sent; a notifier (Slack, Linear, log) renders it for its destination.
+ * is sent; a notifier (each surface's, the log's) renders it for its destination.
  */
 import { isTerminalState } from './agent-runs.js';
 
@@ -25,8 +25,8 @@ export interface Ticket {
 
 export type OutboxMessage =
   /**
-   * A request was received: acknowledge it at once (Slack: 👀 + status message; Linear: start
-   * comment). `reference` is edge data to find the request again (Slack: the message to react to).
+   * A request was received: acknowledge it at once (a chat: 👀 + status message; an issue: start
+   * comment). `reference` is edge data to find the request again (a chat: the message to react to).
    */
   | { kind: 'received'; title: string; requester?: string; reference?: unknown; ticket?: Ticket }
   /** The run's current state: edit the status message / start comment in place. */
@@ -37,21 +37,21 @@ export type OutboxMessage =
    * is edited, and where the platform allows, the comment that asked (`reference`) gets a reaction.
    */
   | { kind: 'stopping'; run: RunSnapshot; receivedKey: string; requestedBy?: string; reference?: unknown }
-  /** BLOCKED or an end state: one new message per occurrence (and the end reaction on Slack). */
+  /** BLOCKED or an end state: one new message per occurrence (and the end reaction where the surface reacts). */
   | { kind: 'announce'; run: RunSnapshot; receivedKey: string; cancelledBy?: string }
   /** The run could not be started or steered; `reason` says why in words, never a secret. */
   | { kind: 'failed'; title: string; reason: string; receivedKey: string }
-  /** A follow-up reached the run (Slack: ✉️ reaction on the reply). */
+  /** A follow-up reached the run (a chat: ✉️ reaction on the reply). */
   | { kind: 'followup_accepted'; runId: string; reference?: unknown }
   /**
    * A one-off note for the people in the thread or issue; with `privateTo` (a platform user id) only
-   * that person sees it where the platform allows (Slack: an ephemeral message). `receivedKey` names
+   * that person sees it where the surface can speak privately (a chat's ephemeral message). `receivedKey` names
    * the run's `received` row at this destination: at a bare channel the note goes into its thread.
    */
   | { kind: 'notice'; text: string; privateTo?: string; receivedKey?: string }
   /**
    * The run's session changed phase, for places that show a run as a live session (a working
-   * indicator and a stop control, e.g. Slack's agent sessions): owed once per phase change, only where
+   * indicator and a stop control, e.g. a chat's agent sessions): owed once per phase change, only where
    * the composition root says a place shows sessions (`SessionPlaces`). `initiator` (who asked) and
    * `opening` (the run's first session row: its title belongs on the session) matter where the
    * session is created. `receivedKey` finds the thread at a bare channel.

@@ -14,11 +14,11 @@ export interface Delivery {
 
 /**
  * The port through which the core tells people things. A notifier serves the destinations whose
- * prefix it names (`slack:`, `linear:`, `log:`). It must be safe to call twice with the same key:
+ * prefix it names (a surface's name, `log:`). It must be safe to call twice with the same key:
  * where the platform supports an idempotency key it uses `Delivery.key`.
  */
 export interface Notifier {
-  /** Destination prefix this notifier serves, e.g. `slack`. */
+  /** Destination prefix this notifier serves, e.g. a surface's name. */
   readonly platform: string;
   /** Sends the message; resolves with what later rows may need (JSON), or rejects with a NotifierError. */
   deliver(delivery: Delivery): Promise<unknown>;
@@ -38,7 +38,7 @@ export class NotifierError extends Error {
   }
 }
 
-/** The platform part of a destination (`slack:C1:1700.1` → `slack`). */
+/** The platform part of a destination (`<surface>:C1:1700.1` → `<surface>`). */
 export function platformOf(destination: string): string {
   const colon = destination.indexOf(':');
   return colon === -1 ? destination : destination.slice(0, colon);

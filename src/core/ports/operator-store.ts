@@ -1,6 +1,6 @@
 /**
  * The parts of the `Store` port outside the run lifecycle (see `store.ts` for the rules): what the web
- * console reads and repairs (`store.operator`), and people's sealed API keys and Linear links (issue 20).
+ * console reads and repairs (`store.operator`), and people's sealed API keys and person links (issue 20).
  */
 import type { OutboxRow, StoredTrigger, TrackedRun } from './store-records.js';
 
@@ -11,7 +11,7 @@ import type { OutboxRow, StoredTrigger, TrackedRun } from './store-records.js';
 
 /** Filters of the runs page; every one optional, all of them must hold. */
 export interface RunFilter {
-  /** The run's source (`slack`, `linear`, `schedule`, `cli`). */
+  /** The run's source (a surface's name, `schedule`, `cli`). */
   source?: string;
   /** The last observed state, exactly (e.g. `INPROGRESS`). */
   state?: string;
@@ -20,13 +20,13 @@ export interface RunFilter {
   /** Who asked: their id exactly, or part of their display name (case-insensitive). */
   person?: string;
   /**
-   * With `person`: ids it stands for besides itself — the console resolves a typed Slack user ID in
-   * any case, or a Slack display name it knows, to user ids. Who asked is then any of them as well.
+   * With `person`: ids it stands for besides itself — the console resolves a typed user ID in
+   * any case, or a display name it knows, to user ids. Who asked is then any of them as well.
    */
   personIds?: readonly string[];
   /**
-   * Whose run it is, by Slack user id exactly: they asked for it, or it runs under their key (a Linear
-   * request of theirs). The console narrows a person's view to their own runs with it.
+   * Whose run it is, by person id exactly: they asked for it, or it runs under their key (a
+   * request of theirs on another surface). The console narrows a person's view to their own runs with it.
    */
   ownedBy?: string;
   /** Part of the title (case-insensitive for ASCII). */
@@ -80,7 +80,7 @@ export interface OperatorRepository {
 
 /** A person's connected API key as stored: sealed (never the key itself) and what people may see of it. */
 export interface PersonKeyRecord {
-  /** The person: their Slack user id. */
+  /** The person: their person id (a chat user id). */
   personId: string;
   /** The key sealed by the key box (opaque to the store). */
   sealed: string;
@@ -112,13 +112,16 @@ export interface PersonKeyRepository {
   reseal(updates: readonly { personId: string; sealed: string }[]): Promise<number>;
 }
 
-/** How a Linear user was found to be a Slack user: the same verified email, or an admin's link on the console. */
+/** How a user of another surface was found to be a person: the same verified email, or an admin's link on the console. */
 export type PersonLinkHow = 'email' | 'console';
 
-/** A Linear user known to be a Slack user (issue 20): Linear triggers by them belong to that person. */
+/**
+ * A user of a surface without people of its own, known to be a person (issue 20): their triggers belong
+ * to that person. The field names are the stored columns' (one such surface so far).
+ */
 export interface PersonLinkRecord {
   linearUserId: string;
-  /** The person: their Slack user id. */
+  /** The person: their person id. */
   slackUserId: string;
   how: PersonLinkHow;
   /** When the link was made (epoch ms). */
@@ -145,16 +148,16 @@ export interface ConsoleSessionRepository {
   isEnded(sid: string): Promise<boolean>;
 }
 
-/** Links from Linear users to Slack users; a console link outranks an email link. */
+/** Links from users of another surface to people; a console link outranks an email link. */
 export interface PersonLinkRepository {
   /**
    * Stores a link in one statement. A `console` link replaces whatever was there; an `email` link is
    * stored only where there is none (a lookup racing an admin never undoes the admin). True when stored.
    */
   put(record: PersonLinkRecord): Promise<boolean>;
-  get(linearUserId: string): Promise<PersonLinkRecord | undefined>;
-  /** Every link, by Linear user id. */
+  get(userId: string): Promise<PersonLinkRecord | undefined>;
+  /** Every link, by the other surface's user id. */
   list(): Promise<PersonLinkRecord[]>;
   /** Removes the link; false when there was none. */
-  remove(linearUserId: string): Promise<boolean>;
+  remove(userId: string): Promise<boolean>;
 }

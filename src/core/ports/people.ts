@@ -26,7 +26,7 @@ export interface RunKeys {
   used(personId: string): Promise<void>;
   /** The run API refused the person's key (401/403): remembered so they can be told where they look. */
   refused(personId: string, status: number): Promise<void>;
-  /** How a person connects a key, in words for a message (the Slack command, the console page). */
+  /** How a person connects a key, in words for a message (the chat's command, the console page). */
   howToConnect(): string;
 }
 

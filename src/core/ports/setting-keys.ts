@@ -26,18 +26,18 @@ export function schedulePausedKey(schedule: string): string {
   return `schedule_paused:${schedule}`;
 }
 
-/** That a person opened their Slack Home tab (the day, last time): only their runs keep it current. */
+/** That a person opened their chat's home view (the day, last time): only their runs keep it current. */
 export function homeOpenedKey(user: string): string {
   return `home_opened:${user}`;
 }
 
-/** A Slack assistant thread (the AI app panel) the person opened: who opened it (Slack's edge sets it). */
+/** An assistant thread (a chat's AI app panel) the person opened: who opened it (the chat's edge sets it). */
 export function assistantThreadKey(channel: string, threadTs: string): string {
   return `assistant_thread:${channel}:${threadTs}`;
 }
 
 /**
- * The channel a person looks at beside an assistant thread (Slack's `context.channel_id`, '' when none):
+ * The channel a person looks at beside an assistant thread (the chat's `context.channel_id`, '' when none):
  * a request in the panel routes as that channel's route when it has one.
  */
 export function assistantContextKey(channel: string, threadTs: string): string {

@@ -8,9 +8,9 @@ export const TRIGGER_STATES = ['pending', 'working', 'done', 'failed', 'ignored'
 export type TriggerState = (typeof TRIGGER_STATES)[number];
 
 /**
- * A normalised request from an edge (Slack, Linear, a schedule, the CLI), before it is stored: a key
- * (unique across all triggers, e.g. the Slack event id), the source, the anchor (where the request was
- * made and answers go, e.g. `slack:C1:1700.1`) and a payload typed by `kind`.
+ * A normalised request from an edge (a surface, a schedule, the CLI), before it is stored: a key
+ * (unique across all triggers, e.g. the chat event's id), the source, the anchor (where the request was
+ * made and answers go, e.g. `<surface>:C1:1700.1`) and a payload typed by `kind`.
  */
 export type NewTrigger = TriggerInput;
 
@@ -72,7 +72,7 @@ export interface NewTrackedRun {
   title: string | null;
   /** The route the run was created with (JSON). */
   route: unknown;
-  /** Where the run's messages go (outbox destinations, e.g. `slack:C1:1700.1`); usually just the anchor. */
+  /** Where the run's messages go (outbox destinations, e.g. `<surface>:C1:1700.1`); usually just the anchor. */
   destinations: string[];
   /** Key of the trigger that started the run (its `received` messages are the ones edited), if any. */
   triggerKey: string | null;
@@ -81,7 +81,7 @@ export interface NewTrackedRun {
   serverUpdatedAt: string | null;
   sessionLink: string | null;
   /**
-   * The person (Slack user id) whose personal API key created the run; absent for the service key.
+   * The person (their person id) whose personal API key created the run; absent for the service key.
    * The run API may show a run only to the key that created it, so the tracker watches it with that key.
    */
   keyOwner?: string;
@@ -91,7 +91,7 @@ export interface TrackedRun extends NewTrackedRun {
   /** Number of observed transitions; 0 when stored. Outbox keys carry it. */
   transition: number;
   /**
-   * The `linear.states` moves already made for this run (`started`, `pull_request`): kept with the
+   * The issue state moves already made for this run (`started`, `pull_request`): kept with the
    * run, not as prunable event keys, so a run continued weeks later does not move its issue again.
    */
   workflowMoves: string[];

@@ -87,7 +87,7 @@ export interface TrackedRunRepository {
   listActiveKeyOwners(): Promise<string[]>;
   /** Tracked runs created with `personId`'s key, oldest first, at most `limit` (they are told when the key is refused). */
   listTrackedByKeyOwner(personId: string, limit: number): Promise<TrackedRun[]>;
-  /** Tracked runs whose anchor starts with `prefix` (e.g. one Slack channel's threads), newest first. */
+  /** Tracked runs whose anchor starts with `prefix` (e.g. one chat channel's threads), newest first. */
   listTrackedByAnchorPrefix(prefix: string, limit: number): Promise<TrackedRun[]>;
   /** The newest run, tracked or not, whose session link is exactly `link` (a pasted link's preview). */
   findBySessionLink(link: string): Promise<TrackedRun | undefined>;
@@ -112,7 +112,7 @@ export interface TrackedRunRepository {
   recordWorkflowMove(runId: string, move: string, now: number): Promise<boolean>;
   /**
    * Adds `destination` to the run's destinations unless it is there already, in one statement (a
-   * Slack thread that joined an issue's run becomes one of its places). True if it was added; false
+   * chat thread that joined an issue's run becomes one of its places). True if it was added; false
    * if it was there or the run is unknown.
    */
   addDestination(runId: string, destination: string, now: number): Promise<boolean>;

@@ -58,7 +58,7 @@ export interface Store {
   operator: OperatorRepository;
   /** People's personal API keys, sealed. */
   personKeys: PersonKeyRepository;
-  /** Linear users known to be Slack users. */
+  /** Users of a surface without people of its own known to be people (issue 20). */
   personLinks: PersonLinkRepository;
   /** The web console's signing key and its signed-out sessions. */
   consoleSessions: ConsoleSessionRepository;

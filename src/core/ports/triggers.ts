@@ -1,8 +1,13 @@
 import { createHash } from 'node:crypto';
 
-/** Where a request came from, as far as routing cares. */
-export type Origin =
-  { source: 'slack'; channel: string } | { source: 'linear'; label: string; team?: string } | { source: 'schedule'; schedule: string } | { source: 'cli' };
+/**
+ * Where a request came from on a surface, as far as routing cares: the surface's name as `source` and
+ * what its route resolution reads (a channel, a label), which only that surface interprets.
+ */
+export type SurfaceOrigin = { readonly source: string } & { readonly [detail: string]: string | undefined };
+
+/** Where a request came from, as far as routing cares: a surface, a schedule or the CLI. */
+export type Origin = { source: 'schedule'; schedule: string } | { source: 'cli' } | SurfaceOrigin;
 
 /** Who asked, as the edge knows them. `name` is for messages ("cancelled by …"). */
 export interface Requester {
@@ -18,12 +23,12 @@ export interface StartPayload {
   origin: Origin;
   destinations: string[];
   requester?: Requester;
-  /** For factory dispatch: the ticket the run is about (e.g. a Linear issue). */
+  /** For factory dispatch: the ticket the run is about (e.g. an issue). */
   ticket?: { ref?: string; url?: string };
-  /** Edge data to find the request again (Slack: the message to react to). */
+  /** Edge data to find the request again (a chat: the message to react to). */
   reference?: unknown;
   /**
-   * The request's words are not in the trigger (a Slack reaction names a message, not its text): the
+   * The request's words are not in the trigger (a chat reaction names a message, not its text): the
    * edge's enricher reads them in the worker (`PromptEnricher.readRequest`), never in a listener.
    * Until then `prompt` and `title` only say where the request is.
    */
@@ -35,15 +40,15 @@ export interface StartPayload {
    */
   followupIfLinked?: boolean;
   /**
-   * Start nothing while the anchor's current run is still active (a Linear trigger label added again,
+   * Start nothing while the anchor's current run is still active (an issue's trigger label added again,
    * or a second trigger label). The edge checks before storing; the worker checks again because two
    * such triggers can be stored before either has a run.
    */
   unlessActive?: boolean;
   /**
    * Other names of the trigger's place, tried in order when its anchor has no run (each directly, then
-   * through its anchor alias). A Linear issue is anchored by its id; its `linear:<identifier>` form is
-   * what a schedule's `notify.linear_issue` names, and what runs stored before anchors used issue ids
+   * through its anchor alias). An issue is anchored by its id; its `<surface>:<identifier>` form is
+   * what a schedule's `notify` names, and what runs stored before anchors used issue ids
    * (and that migration 0005 could not map) still use.
    */
   otherAnchors?: string[];
@@ -52,16 +57,16 @@ export interface StartPayload {
 export interface FollowupPayload {
   message: string;
   /**
-   * A specific run (Slack's Answer button names the run it was shown for); default: the anchor's
+   * A specific run (a chat's Answer button names the run it was shown for); default: the anchor's
    * current run. The edge looks it up before storing the trigger.
    */
   runId?: string;
   requester?: Requester;
-  /** Edge data to find the message again (e.g. a Slack ts for the ✉️ reaction). */
+  /** Edge data to find the message again (e.g. a chat message's ts for the ✉️ reaction). */
   reference?: unknown;
   /**
    * What to tell the person when the anchor has no run to send this to. Unset: say nothing (a reply in
-   * a Slack thread without a run is conversation); set where the message was clearly addressed to us.
+   * a chat thread without a run is conversation); set where the message was clearly addressed to us.
    */
   noRunNotice?: string;
   /** As `StartPayload.otherAnchors`. */

@@ -1,4 +1,6 @@
 import type { ScheduleCalendar, Slot } from '../ports/schedule-calendar.js';
+import type { ScheduleNotify } from '../ports/surface.js';
+import type { Surfaces } from '../surfaces.js';
 
 /** What a schedule is and how its fires are named: shared by firing, failures and status. */
 
@@ -15,7 +17,8 @@ export interface ScheduleDefinition {
   enabled: boolean;
   /** 0 = never pause. */
   pauseAfterFailures: number;
-  notify: { slackChannel?: string; linearIssue?: string };
+  /** Where it reports, by each surface's own key (`Surface.scheduleNotify`). */
+  notify: ScheduleNotify;
 }
 
 /**
@@ -48,11 +51,8 @@ export function isManualSlot(slotKey: string): boolean {
   return slotKey.startsWith(MANUAL_PREFIX);
 }
 
-/** Where a schedule reports: its Slack channel (a new thread per run), its Linear issue, else the log. */
-export function scheduleDestinations(def: Pick<ScheduleDefinition, 'name' | 'notify'>): string[] {
-  const destinations = [
-    ...(def.notify.slackChannel ? [`slack:${def.notify.slackChannel}`] : []),
-    ...(def.notify.linearIssue ? [`linear:${def.notify.linearIssue}`] : []),
-  ];
+/** Where a schedule reports: the places its `notify` names on the registered surfaces, else the log. */
+export function scheduleDestinations(def: Pick<ScheduleDefinition, 'name' | 'notify'>, surfaces: Surfaces): string[] {
+  const destinations = surfaces.scheduleNotify(def.notify).map((place) => place.destination);
   return destinations.length > 0 ? destinations : [`log:schedule:${def.name}`];
 }

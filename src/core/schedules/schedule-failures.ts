@@ -2,6 +2,7 @@ import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
 import type { OutboxMessage } from '../ports/messages.js';
 import { scheduleDestinations, type ScheduleDefinition } from './schedule-definition.js';
+import { Surfaces } from '../surfaces.js';
 import { readPause, writePause, type PauseState } from './schedule-pause.js';
 import { fireRunOutcome } from './schedule-status.js';
 import type { NewOutboxRow, Store } from '../ports/store.js';
@@ -52,7 +53,7 @@ export function pausedNoticeText(schedule: string, count: number): string {
  * so it is owed once per pause. Returns the new pause state when it paused the schedule now.
  */
 export async function pauseAfterFailures(
-  deps: { store: Store; clock: Clock; logger: Logger },
+  deps: { store: Store; clock: Clock; logger: Logger; surfaces?: Surfaces },
   def: ScheduleDefinition,
   /** Run states learnt from the run API just now, newer than what the tracker stored. */
   known?: ReadonlyMap<string, string>,
@@ -66,7 +67,7 @@ export async function pauseAfterFailures(
   if (failures.length < limit) return undefined;
   const latest = failures[0] as FailedFire;
   const text = pausedNoticeText(def.name, limit);
-  const owed: NewOutboxRow[] = scheduleDestinations(def).map((destination) => ({
+  const owed: NewOutboxRow[] = scheduleDestinations(def, deps.surfaces ?? Surfaces.none).map((destination) => ({
     key: `notice:schedule-paused:${def.name}:${latest.slot}:${destination}`,
     destination,
     kind: 'notice',

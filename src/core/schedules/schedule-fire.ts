@@ -10,6 +10,7 @@ import type { ScheduleFire, Store } from '../ports/store.js';
 import { titleFrom } from '../title.js';
 import type { TriggerInput } from '../ports/triggers.js';
 import { anchorAliasKey } from '../ports/setting-keys.js';
+import { Surfaces } from '../surfaces.js';
 
 /**
  * One schedule slot from "due" to "trigger stored": record the (schedule, slot) once across
@@ -45,6 +46,8 @@ export interface FireDeps {
   owner: string;
   /** How long a process may take to decide a fire before another may (default `FIRE_LEASE_MS`). */
   fireLeaseMs?: number;
+  /** The registered surfaces: they read the places a schedule's `notify` names. Absent: it reports to the log. */
+  surfaces?: Surfaces;
 }
 
 /** What became of a fire. `taken`: another process (or an earlier attempt) owns the slot. */
@@ -62,27 +65,31 @@ export const FIRE_LEASE_MS = 60_000;
 const RECENT_FIRES = 50;
 
 /** The start trigger of one fire; routing applies the schedule's route through `origin`. */
-export function scheduleStartTrigger(def: ScheduleDefinition, slotKey: string): Extract<TriggerInput, { kind: 'start' }> {
+export function scheduleStartTrigger(def: ScheduleDefinition, slotKey: string, surfaces: Surfaces): Extract<TriggerInput, { kind: 'start' }> {
   const key = scheduleTriggerKey(def.name, slotKey);
   return {
     kind: 'start',
     key,
     source: 'schedule',
-    // One anchor per fire: each run gets its own thread / status message, and the Slack thread the
-    // status message starts is aliased to it (slack/index.ts), so replies there reach this run.
+    // One anchor per fire: each run gets its own thread / status message, and a thread the status
+    // message starts is aliased to it by its surface, so replies there reach this run.
     anchor: key,
     payload: {
       prompt: def.prompt,
       title: def.title ?? titleFrom(def.prompt, `Scheduled run ${def.name}`),
       origin: { source: 'schedule', schedule: def.name },
-      destinations: scheduleDestinations(def),
+      destinations: scheduleDestinations(def, surfaces),
     },
   };
 }
 
 /** Records, decides and submits fires of schedules; see the file comment. */
 export class ScheduleFirer {
-  constructor(private readonly deps: FireDeps) {}
+  private readonly surfaces: Surfaces;
+
+  constructor(private readonly deps: FireDeps) {
+    this.surfaces = deps.surfaces ?? Surfaces.none;
+  }
 
   /**
    * Fires `slot`: records it under (schedule, slot) — `taken` when that slot is already recorded,
@@ -156,7 +163,7 @@ export class ScheduleFirer {
 
   private async decide(def: ScheduleDefinition, fire: ScheduleFire): Promise<FireOutcome> {
     const { store, logger } = this.deps;
-    const trigger = scheduleStartTrigger(def, fire.slot);
+    const trigger = scheduleStartTrigger(def, fire.slot, this.surfaces);
     // Stored already: an earlier attempt got past the decision and crashed before noting it.
     const stored = await store.triggers.getByKey(trigger.key);
     if (!stored) {
@@ -175,8 +182,11 @@ export class ScheduleFirer {
       }
       await this.deps.intake.submit(trigger);
     }
-    // A comment on the Linear issue reaches the latest scheduled run (the intake worker follows the alias).
-    if (def.notify.linearIssue) await store.settings.set(anchorAliasKey(`linear:${def.notify.linearIssue}`), trigger.anchor);
+    // A reply where the schedule reports without a thread per run (an issue) reaches the latest
+    // scheduled run: the intake worker follows the alias.
+    for (const place of this.surfaces.scheduleNotify(def.notify)) {
+      if (place.followsLatestRun) await store.settings.set(anchorAliasKey(place.destination), trigger.anchor);
+    }
     await store.scheduleFires.update(def.name, fire.slot, { status: FIRE_STATUS.submitted });
     logger.info({ schedule: def.name, slot: fire.slot, trigger: trigger.key }, `schedule ${def.name} fired`);
     return { status: 'submitted', slot: fire.slot, triggerKey: trigger.key };

@@ -7,6 +7,7 @@ import { IntakeService } from '../intake/intake-service.js';
 import { Scheduler } from './scheduler.js';
 import { referenceLine } from '../ports/triggers.js';
 import { anchorAliasKey } from '../ports/setting-keys.js';
+import { testSurfaces } from '../../../test/helpers/surfaces.js';
 
 /*
  * A scheduled fire end to end through the core: the scheduler stores the trigger, the real intake
@@ -31,8 +32,6 @@ it('a fire becomes a run with the schedule route, reported where notify says, an
   const def = aSchedule({ title: 'Nightly dependency update', notify: { slackChannel: 'C0999ZZZZ', linearIssue: 'ENG-42' } });
   const routing = {
     defaults: { config: { environment_id: 'env_main' } },
-    slackChannels: {},
-    linearLabels: {},
     schedules: { nightly: { config: { environment_id: 'env_api' } } },
   };
   const intake = new IntakeWorker({
@@ -41,6 +40,7 @@ it('a fire becomes a run with the schedule route, reported where notify says, an
     clock: h.clock,
     logger: h.logger,
     routing,
+    surfaces: testSurfaces(),
     owner: 'intake',
     options: { retryWindowMs: 60_000 },
   });
@@ -52,6 +52,7 @@ it('a fire becomes a run with the schedule route, reported where notify says, an
     logger: h.logger,
     owner: 's',
     schedules: [def],
+    surfaces: testSurfaces(),
   });
   try {
     await scheduler.start();

@@ -5,6 +5,7 @@ import { RunEngine } from '../../emulator/index.js';
 import { openSqliteStore, type SqliteStore } from '../../store/sqlite-store.js';
 import { TestClock } from '../ports/clock.js';
 import { Tracker } from './tracker.js';
+import { testSurfaces } from '../../../test/helpers/surfaces.js';
 
 /**
  * A person's key refused while the tracker watches their runs with it (issue 20): the owner and each
@@ -32,6 +33,7 @@ afterEach(async () => {
 
 function tracker(owner = 'tracker-1'): Tracker {
   return new Tracker({
+    surfaces: testSurfaces(),
     store,
     runs: keyed.api(SERVICE_KEY),
     runsForOwner: (person) => Promise.resolve(keyed.api(person)),

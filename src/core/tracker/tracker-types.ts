@@ -7,6 +7,7 @@ import type { Logger } from '../ports/logger.js';
 import type { CoreMetrics } from '../ports/metrics.js';
 import type { SessionPlaces } from '../ports/notifier.js';
 import type { Store } from '../ports/store.js';
+import type { Surfaces } from '../surfaces.js';
 import type { KeyLossPeople } from './key-lost.js';
 
 export interface TrackerOptions {
@@ -48,6 +49,8 @@ export interface TrackerDeps {
    * refused and each of their runs' places is told once (`key-lost.ts`). Absent: it is only logged.
    */
   people?: KeyLossPeople;
+  /** What the runs' places can do (tell the owner privately of a lost key); absent: no surface. */
+  surfaces?: Surfaces;
   /** The places that show a run as a live session: each change of a run's session phase is owed there. Absent: none. */
   sessionPlaces?: SessionPlaces;
 }

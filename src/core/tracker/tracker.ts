@@ -35,6 +35,7 @@ import { forgottenRows, transitionRows } from './owed-rows.js';
 import { endedSessionRows, observedSessionRows } from '../session-rows.js';
 import { OwnerKeys, isKeyRefused } from './owner-keys.js';
 import { tellKeyLost } from './key-lost.js';
+import { Surfaces } from '../surfaces.js';
 import { instant, isLater, later } from './server-time.js';
 import { loadScan, saveScan, type Scan } from './list-scan.js';
 import type { TickReport, TrackerDeps } from './tracker-types.js';
@@ -72,8 +73,8 @@ const OUTAGE: ReadonlySet<AgentApiErrorKind> = new Set(['authentication', 'permi
 const LIST_OUTAGE: ReadonlySet<AgentApiErrorKind> = new Set(['rate_limited', 'server', 'connection', 'timeout']);
 /** `listStale` threshold that selects only runs never observed (lastSeenAt null). */
 const NEVER_SEEN = Number.MIN_SAFE_INTEGER;
-/** With per-person keys, GET candidates are read with this much slack: those of a key unusable this tick are skipped for free. */
-const CANDIDATE_SLACK = 4;
+/** With per-person keys, GET candidates are read with this much margin: those of a key unusable this tick are skipped for free. */
+const CANDIDATE_MARGIN = 4;
 
 /** Watches tracked runs; call `tick()` every `intervalMs` (e.g. through `startLoop`). */
 export class Tracker {
@@ -228,9 +229,9 @@ export class Tracker {
     await this.flushSeen(pass);
   }
 
-  /** How many GET candidates to read: the budget, with slack when some may belong to a key unusable this tick. */
+  /** How many GET candidates to read: the budget, with a margin when some may belong to a key unusable this tick. */
   private candidates(pass: Pass): number {
-    return this.keys.perKey ? pass.gets * CANDIDATE_SLACK : pass.gets;
+    return this.keys.perKey ? pass.gets * CANDIDATE_MARGIN : pass.gets;
   }
 
   /**
@@ -266,7 +267,14 @@ export class Tracker {
 
   /** A person's key was refused: left out for the tick; the first time, their runs' places are told (`key-lost.ts`). */
   private async keyRefused(pass: Pass, person: string, error: AgentApiError): Promise<void> {
-    if (this.keys.refused(person, error) && this.deps.people) await tellKeyLost(this.store, this.deps.people, person, error.status, pass.now, this.logger);
+    if (this.keys.refused(person, error) && this.deps.people)
+      await tellKeyLost(
+        this.store,
+        this.deps.people,
+        this.deps.surfaces ?? Surfaces.none,
+        { personId: person, status: error.status, now: pass.now },
+        this.logger,
+      );
   }
 
   /** Compares what the API reports with the stored observation; records a transition or marks it seen. */

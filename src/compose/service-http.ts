@@ -1,0 +1,74 @@
+/**
+ * Step 7 of the composition root (`main.ts`): the HTTP server — health and metrics, the surfaces'
+ * webhook routes, the web console — stopped first so no new request arrives while the workers finish.
+ */
+import { runApiProbe } from '../agent-api/readiness-probe.js';
+import type { AgentRuns } from '../core/ports/agent-runs.js';
+import type { Store } from '../core/ports/store.js';
+import type { Scheduler } from '../core/schedules/scheduler.js';
+import type { AckFirst } from '../http/ack-first.js';
+import type { Metrics } from '../http/metrics.js';
+import { createHttpServer, listen } from '../http/server.js';
+import { consoleIntegration, type watchTracker } from './console.js';
+import { displayNames } from './display-names.js';
+import type { openFrontDoor } from './front-door.js';
+import { serviceRoutes } from './http-routes.js';
+import type { agentApiEndpoint } from './integrations.js';
+import { runsForKey } from './people.js';
+import type { ServiceBase } from './service-base.js';
+
+/** What the HTTP server serves and checks. */
+export interface HttpParts {
+  store: Store;
+  metrics: Metrics;
+  api: Awaited<ReturnType<typeof agentApiEndpoint>>;
+  agentRuns: AgentRuns;
+  front: Awaited<ReturnType<typeof openFrontDoor>>;
+  scheduler: Scheduler;
+  loops: { wakeOutbox(): void; wakeIntake(): void };
+  lastTick: ReturnType<typeof watchTracker>['lastTick'];
+  ackFirst: AckFirst;
+}
+
+/** 7. Serves the routes and the console; resolves with where it listens and what to announce. */
+export async function serveHttp({ config, logger, clock, shutdown }: ServiceBase, parts: HttpParts) {
+  const { store, metrics, api, front, loops } = parts;
+  const { slack, linear } = front;
+  const probe = runApiProbe(api);
+  shutdown.add('readiness probe', () => probe.close());
+  const routes = serviceRoutes({
+    checks: [
+      { name: 'database', check: () => store.ping() },
+      { name: 'agent_api', check: () => probe.check() },
+    ],
+    metrics,
+    logger,
+    now: () => clock.now(),
+    ...(config.http.metricsToken !== undefined && { metricsToken: config.http.metricsToken }),
+    ...(slack && { slack }),
+    ...(linear && { linear }),
+  });
+  const webConsole = await consoleIntegration(config, {
+    store,
+    clock,
+    logger: logger.child({ component: 'console' }),
+    intake: front.intake,
+    runs: parts.agentRuns,
+    triggerSchedule: (name) => parts.scheduler.trigger(name),
+    wakeOutbox: () => loops.wakeOutbox(),
+    wakeIntake: () => loops.wakeIntake(),
+    lastTick: parts.lastTick,
+    // A key connected on the console is checked with the run API in use: the built-in emulator's too.
+    runsFor: runsForKey(api.baseUrl),
+    ...(slack && { names: displayNames(slack, clock) }),
+    ...(slack?.teamId && { workspace: slack.teamId }),
+    ...(slack && { keyRemoved: (person: string) => slack.keyRemoved(person) }),
+  });
+  const http = await listen(
+    createHttpServer({ routes: [...routes, ...webConsole.routes], metrics, logger, ackFirst: parts.ackFirst }),
+    config.http.port,
+    config.http.host,
+  );
+  shutdown.add('http', () => http.close());
+  return { url: http.url, webConsole };
+}

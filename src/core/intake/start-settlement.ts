@@ -1,0 +1,83 @@
+/**
+ * How a start trigger ends once its run exists (`start-step.ts`): the run to track, the anchor's link,
+ * and what each place is owed — its session, the bound issue's notice, and the status message.
+ */
+import type { CreatedRun } from '../ports/agent-runs.js';
+import { receivedKey, transitionKey, type OutboxMessage } from '../ports/messages.js';
+import type { NewOutboxRow, StoredTriggerOf } from '../ports/store.js';
+import type { StartPayload } from '../ports/triggers.js';
+import { describeOptions } from '../request-options.js';
+import { sessionRows } from '../session-rows.js';
+import { issueReceived, type IssueBinding } from './issue-binding.js';
+import type { ResolvedRoute } from './routing.js';
+import { settle, type Settlement, type StepContext, type UsableKey } from './step-context.js';
+
+/** The run just created (or adopted) and what led to it. */
+export interface StartedRun {
+  created: CreatedRun;
+  route: ResolvedRoute;
+  title: string;
+  payload: StartPayload;
+  choice: UsableKey;
+  /** The issue lookup's answer (`join` never gets here). */
+  binding: IssueBinding | undefined;
+}
+
+/** The settlement of a started run; a run bound to an issue links the issue's anchor too. */
+export function startedSettlement(ctx: StepContext, trigger: StoredTriggerOf<'start'>, started: StartedRun): Settlement {
+  const { created, route, title, payload, choice, binding } = started;
+  ctx.metrics.runStarted(trigger.source);
+  ctx.metrics.intakeLatency(ctx.deps.clock.now() - trigger.receivedAt);
+  const issue = binding?.kind === 'bind' ? binding.issue : undefined;
+  const destinations = issue ? [...payload.destinations, issue.anchor] : payload.destinations;
+  const owed = startOwed(ctx, trigger, started, destinations);
+  const settlement = settle(
+    { state: 'done', runId: created.run_id },
+    {
+      run: {
+        runId: created.run_id,
+        anchor: trigger.anchor,
+        source: trigger.source,
+        title,
+        route,
+        destinations,
+        triggerKey: trigger.key,
+        state: created.state,
+        serverUpdatedAt: null,
+        sessionLink: null,
+        ...(choice.keyOwner !== undefined && { keyOwner: choice.keyOwner }),
+      },
+      link: { anchor: trigger.anchor, runId: created.run_id },
+      owed,
+    },
+  );
+  return issue ? { ...settlement, alsoLink: issue.anchor } : settlement;
+}
+
+/** The session where places show one, the issue's notices, and the status message in each place. */
+function startOwed(ctx: StepContext, trigger: StoredTriggerOf<'start'>, started: StartedRun, destinations: string[]): NewOutboxRow[] {
+  const { created, route, title, payload, binding } = started;
+  const snapshot = {
+    runId: created.run_id,
+    title,
+    state: created.state,
+    pullRequests: [],
+    ...(route.kind === 'run' && route.options && { options: describeOptions(route.options) }),
+  };
+  // The run's session, where its places show one: working from now on, created with who asked.
+  const session = { runId: created.run_id, title, destinations, triggerKey: trigger.key };
+  const owed: NewOutboxRow[] = sessionRows(session, 0, 'working', ctx.deps.sessionPlaces, {
+    ...(payload.requester && { initiator: payload.requester }),
+  });
+  if (binding?.kind === 'bind') owed.push(issueReceived(trigger, binding.issue, title));
+  if (binding?.kind === 'refused') owed.push(binding.notice);
+  owed.push(
+    ...destinations.map((destination) => ({
+      key: transitionKey(created.run_id, 0, destination, 'status'),
+      destination,
+      kind: 'status',
+      payload: { kind: 'status', run: snapshot, receivedKey: receivedKey(trigger.key, destination) } satisfies OutboxMessage,
+    })),
+  );
+  return owed;
+}

@@ -1,0 +1,64 @@
+/**
+ * `/agent`: help, connect, whoami, disconnect, status, cancel, or a prompt. Answers are the command's
+ * own HTTP response (ephemeral): no Slack call from the listener.
+ */
+import { slackUserRefusal } from './access.js';
+import type { App } from '@slack/bolt';
+import {
+  AGENT_HELP,
+  cancelCommandTrigger,
+  connectText,
+  disconnectText,
+  parseAgentCommand,
+  promptCommandTrigger,
+  statusText,
+  whoamiText,
+} from './agent-command.js';
+import { cancelGrant, cancelRefusal, starterOf } from './cancel-permission.js';
+import { checkSlashCommand, refusedCommandText } from './command-form.js';
+import { republishHomeAfterKeyRemoved } from './home-refresh.js';
+import type { SubmitTrigger } from './listener-submit.js';
+import type { ListenerDeps } from './listener-deps.js';
+
+type CommandDeps = Pick<ListenerDeps, 'access' | 'keyPageUrl' | 'personKeys' | 'now' | 'trackedRuns' | 'triggers' | 'admins' | 'intake' | 'settings'>;
+type CommandArgs = Parameters<Parameters<App['command']>[1]>[0];
+
+/** Registers `/agent`. */
+export function registerAgentCommand(app: App, deps: CommandDeps, submit: SubmitTrigger): void {
+  app.command('/agent', async ({ command, ack, context }) => {
+    // HTTP requests were checked before Bolt (inspect-request); Socket Mode commands are checked here.
+    const form = checkSlashCommand(command);
+    if (!form.ok) return ack({ response_type: 'ephemeral', text: refusedCommandText(form) });
+    const say = (text: string) => ack({ response_type: 'ephemeral', text });
+    return say(await agentCommandAnswer(deps, submit, command, context));
+  });
+}
+
+/** What `/agent …` answers, having stored what it asks for. */
+async function agentCommandAnswer(deps: CommandDeps, submit: SubmitTrigger, command: CommandArgs['command'], context: CommandArgs['context']): Promise<string> {
+  const parsed = parseAgentCommand(command.text ?? '');
+  const allowed = !slackUserRefusal(deps.access, command.user_id);
+  if (parsed.kind === 'help') return AGENT_HELP;
+  // Before status too: someone not allowed to use the bot sees no runs.
+  if (!allowed) return 'Sorry, only the people listed in this service’s slack.allowed_users can see, start, steer or stop runs here.';
+  if (parsed.kind === 'connect') return connectText(command.user_id, deps.keyPageUrl);
+  if (parsed.kind === 'whoami') return whoamiText(await deps.personKeys.get(command.user_id), deps.now());
+  if (parsed.kind === 'disconnect') {
+    const removed = await deps.personKeys.remove(command.user_id);
+    // The Home tab says whether the key is connected: republished now for someone who looks at it.
+    if (removed) await republishHomeAfterKeyRemoved(deps, command.user_id, deps.now());
+    return disconnectText(removed);
+  }
+  if (parsed.kind === 'status') return statusText(await deps.trackedRuns.listTrackedByAnchorPrefix(`slack:${command.channel_id}:`, 20), deps.now());
+  if (parsed.kind === 'cancel') {
+    if (!parsed.runId) return 'Which run? Use `/agent cancel <run-id>`; `/agent status` lists them.';
+    const run = await deps.trackedRuns.get(parsed.runId);
+    if (!run || !run.anchor.startsWith('slack:')) return `I do not know a run \`${parsed.runId}\` started from Slack.`;
+    const starter = run.triggerKey ? starterOf(await deps.triggers.getByKey(run.triggerKey)) : undefined;
+    if (!cancelGrant({ user: command.user_id, channel: command.channel_id }, run, starter, deps.admins)) return cancelRefusal(run.runId, run, starter);
+    await submit(cancelCommandTrigger(run, command.user_id, command.trigger_id), context);
+    return `Stopping \`${run.runId}\`; its thread will say when it has stopped.`;
+  }
+  await submit(promptCommandTrigger(command, parsed.text), context);
+  return 'On it: the run’s status is posted in this channel; reply in its thread to steer it.';
+}
