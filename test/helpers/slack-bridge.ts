@@ -103,6 +103,8 @@ export interface SlackBridge extends SlackFakes {
   updatesOf(ts: string): SlackCall[];
   /** How many triggers the store holds, in any state. */
   triggerCount(): Promise<number>;
+  /** Stops the service and starts it again on the same folder (database) and fakes: the bridge to use from then on. */
+  restart(): Promise<SlackBridge>;
   /** Stops the service, then the fakes it started. */
   stop(): Promise<void>;
 }
@@ -112,8 +114,11 @@ export interface SlackBridge extends SlackFakes {
  * against the fake Web API, and the emulator as its run API.
  */
 export async function startSlackBridge(options: SlackBridgeOptions = {}): Promise<SlackBridge> {
-  const owned = options.fakes === undefined;
-  const { slack, emulator } = options.fakes ?? (await startSlackFakes(options));
+  return serve(options, options.fakes ?? (await startSlackFakes(options)), options.fakes === undefined);
+}
+
+async function serve(options: SlackBridgeOptions, fakes: SlackFakes, owned: boolean): Promise<SlackBridge> {
+  const { slack, emulator } = fakes;
   const secret = options.secret ?? SLACK_SECRET;
   const socketMode = options.fake?.appToken !== undefined;
   const { service, cwd } = await startBridge({
@@ -156,6 +161,10 @@ export async function startSlackBridge(options: SlackBridgeOptions = {}): Promis
     threadPosts: (threadTs) => slack.callsTo('chat.postMessage').filter((call) => call.args['thread_ts'] === threadTs),
     updatesOf: (ts) => slack.callsTo('chat.update').filter((call) => call.args['ts'] === ts),
     triggerCount: async () => Object.values(await service.store.triggers.countByState()).reduce((sum, count) => sum + count, 0),
+    restart: async () => {
+      await service.stop();
+      return serve({ ...options, cwd }, fakes, owned);
+    },
     stop: async () => {
       await service.stop();
       if (!owned) return;
