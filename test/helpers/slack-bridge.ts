@@ -71,6 +71,8 @@ export interface SlackBridgeOptions extends SlackFakesOptions {
   fakes?: SlackFakes;
   /** The fake Linear GraphQL API: Linear is configured too, and `deliverLinear` posts to it. */
   linear?: FakeLinearApi;
+  /** More for a timed-out wait to say, after the Slack calls made so far. */
+  describe?: () => string;
 }
 
 /** What the end-to-end tests talk to: the service and its fakes, and signed ways in. */
@@ -156,7 +158,13 @@ async function serve(options: SlackBridgeOptions, fakes: SlackFakes, owned: bool
       const { body, headers } = linearDelivery(LINEAR_SECRET, payload, {});
       return (await fetch(`${service.url}/linear/webhook`, { method: 'POST', headers, body })).status;
     },
-    until: (find, what, timeoutMs = 10_000) => waitFor(find, what, timeoutMs, () => `slack calls: ${slack.calls.map((call) => call.method).join(', ')}`),
+    until: (find, what, timeoutMs = 10_000) =>
+      waitFor(
+        find,
+        what,
+        timeoutMs,
+        () => `slack calls: ${slack.calls.map((call) => call.method).join(', ')}${options.describe ? `; ${options.describe()}` : ''}`,
+      ),
     runFor: (channel, ts) => emulator.engine.list({}).runs.find((run) => run.prompt?.includes(referenceLine(messageKey(channel, ts)))),
     threadPosts: (threadTs) => slack.callsTo('chat.postMessage').filter((call) => call.args['thread_ts'] === threadTs),
     updatesOf: (ts) => slack.callsTo('chat.update').filter((call) => call.args['ts'] === ts),
