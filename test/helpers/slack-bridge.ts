@@ -13,6 +13,7 @@ import type { RunningService, ServiceOptions } from '../../src/main.js';
 import { messageKey } from '../../src/slack/normalise.js';
 import { startFakeSlackApi, type FakeSlackApi, type FakeSlackOptions, type FakeSlackUser, type SlackCall } from '../fakes/slack-api.js';
 import type { FakeLinearApi } from '../fakes/linear-api.js';
+import { freePort } from '../fakes/oidc-provider.js';
 import { postSlackEvent, postSlackForm, postSlackInteraction, type SlackPostOptions } from '../fakes/slack-signing.js';
 import { linearDelivery, type LinearEnvelopeFixture } from '../fixtures/linear/index.js';
 import { appMention, eventCallback, type SlackEvent } from '../fixtures/slack/events.js';
@@ -71,6 +72,11 @@ export interface SlackBridgeOptions extends SlackFakesOptions {
   fakes?: SlackFakes;
   /** The fake Linear GraphQL API: Linear is configured too, and `deliverLinear` posts to it. */
   linear?: FakeLinearApi;
+  /**
+   * Sign in with Slack through this OpenID provider: the service listens on a known free port, its
+   * PUBLIC_URL, so that the provider's redirects come back to it.
+   */
+  signIn?: { issuer: string; clientId: string; clientSecret: string };
   /** More for a timed-out wait to say, after the Slack calls made so far. */
   describe?: () => string;
 }
@@ -123,12 +129,20 @@ async function serve(options: SlackBridgeOptions, fakes: SlackFakes, owned: bool
   const { slack, emulator } = fakes;
   const secret = options.secret ?? SLACK_SECRET;
   const socketMode = options.fake?.appToken !== undefined;
+  const port = options.signIn && (await freePort());
   const { service, cwd } = await startBridge({
     agentApi: { baseUrl: emulator.baseUrl, apiKey: options.apiKey ?? AGENT_API_KEY },
     env: {
       SLACK_BOT_TOKEN: options.botToken ?? SLACK_BOT_TOKEN,
       ...(socketMode ? { SLACK_APP_TOKEN: options.fake?.appToken ?? '' } : { SLACK_SIGNING_SECRET: secret }),
       SLACK_API_URL: slack.url,
+      ...(options.signIn && {
+        PORT: String(port),
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        SLACK_CLIENT_ID: options.signIn.clientId,
+        SLACK_CLIENT_SECRET: options.signIn.clientSecret,
+        SLACK_OIDC_ISSUER: options.signIn.issuer,
+      }),
       ...(options.linear && { LINEAR_API_KEY: LINEAR_KEY, LINEAR_WEBHOOK_SECRET: LINEAR_SECRET, LINEAR_API_URL: options.linear.url }),
       ...options.env,
     },
