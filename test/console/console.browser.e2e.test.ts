@@ -3,16 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { referenceLine } from '../../src/core/ports/triggers.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
-import { messageKey } from '../../src/slack/normalise.js';
-import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
-import { postSlackEvent } from '../fakes/slack-signing.js';
-import { appMention, eventCallback } from '../fixtures/slack/events.js';
+import type { FakeSlackApi } from '../fakes/slack-api.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
 import { CHROMIUM_PATH, chromiumSkipNote, requireChromium } from '../helpers/chromium.js';
-import { startBridge } from '../helpers/start-bridge.js';
+import { startSlackBridge, type SlackBridge } from '../helpers/slack-bridge.js';
 import { until } from '../helpers/until.js';
 
 /*
@@ -23,30 +19,23 @@ import { until } from '../helpers/until.js';
  */
 
 const TOKEN = 'console-browser-admin-token-0123456789';
-const SECRET = 'slack-signing-secret-console-0123';
-const BOT_TOKEN = 'xoxb-0000-1111-console-browser';
-const API_KEY = 'console-browser-run-api-key';
 const CHANNEL = SLACK_IDS.channel;
 const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(import.meta.dirname, '../../docs/console') : mkdtempSync(join(tmpdir(), 'console-shots-'));
 const HOSTILE_TITLE = `<script>window.__pwned=1</script>"><img src=x onerror="window.__pwned=2"> \u202Eevil\u200B title`;
 const HOSTILE_NAME = `"><img src=x onerror="window.__pwned=3">\u202Eada`;
 
 const runs = requireChromium('web console');
-let slack: FakeSlackApi;
-let emulator: RunningEmulator;
-let service: RunningService;
+let bridge: SlackBridge;
+let slack: FakeSlackApi, emulator: RunningEmulator, service: RunningService;
 let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
   if (!runs) return;
-  slack = await startFakeSlackApi({ token: BOT_TOKEN });
-  slack.setChannel(CHANNEL, { name: 'dev' });
-  slack.setUser(SLACK_IDS.user, { display_name: 'ada' });
-  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
-  ({ service } = await startBridge({
-    agentApi: { baseUrl: emulator.baseUrl, apiKey: API_KEY },
-    env: { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.url, CONSOLE_ADMIN_TOKEN: TOKEN },
+  bridge = await startSlackBridge({
+    channels: { [CHANNEL]: 'dev' },
+    users: { [SLACK_IDS.user]: { display_name: 'ada' } },
+    env: { CONSOLE_ADMIN_TOKEN: TOKEN },
     yaml: [
       'tracker:',
       '  interval: 1s',
@@ -57,7 +46,8 @@ beforeAll(async () => {
       '    prompt: Update the dependencies and open a pull request.',
       '',
     ].join('\n'),
-  }));
+  });
+  ({ slack, emulator, service } = bridge);
   browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox'] });
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   mkdirSync(SHOTS, { recursive: true });
@@ -66,18 +56,11 @@ beforeAll(async () => {
 afterAll(async () => {
   if (!runs) return;
   await browser?.close();
-  await service?.stop();
-  await emulator?.close();
-  await slack?.close();
+  await bridge?.stop();
 });
 
-async function mention(text: string): Promise<string> {
-  const event = appMention({ channel: CHANNEL, text: `<@${SLACK_IDS.botUser}> ${text}` });
-  expect((await postSlackEvent(`${service.url}/slack/events`, SECRET, eventCallback(event))).status).toBe(200);
-  return event['ts'] as string;
-}
-
-const runOf = (ts: string) => emulator.engine.list({}).runs.find((run) => run.prompt?.includes(referenceLine(messageKey(CHANNEL, ts))));
+const mention = (text: string) => bridge.mention(text);
+const runOf = (ts: string) => bridge.runFor(CHANNEL, ts);
 
 (runs ? describe : describe.skip)(`web console in Chromium${chromiumSkipNote()}`, () => {
   it('sign in; a Slack mention appears as a run; its states and messages; cancel it; retry a failed delivery; trigger a schedule', async () => {

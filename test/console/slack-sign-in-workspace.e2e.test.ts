@@ -5,50 +5,34 @@
  * the "Sign in with Slack failed" page and no session, while someone of our workspace signs in.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
 import { CapturingLogger } from '../core/capturing-logger.js';
-import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
-import { freePort, startFakeOidcProvider, type FakeOidcProvider, type ProviderUser } from '../fakes/oidc-provider.js';
-import { startBridge } from '../helpers/start-bridge.js';
+import type { FakeSlackApi } from '../fakes/slack-api.js';
+import { startFakeOidcProvider, type FakeOidcProvider, type ProviderUser } from '../fakes/oidc-provider.js';
+import { startSlackBridge, type SlackBridge } from '../helpers/slack-bridge.js';
 
 const CLIENT_ID = '1234567890.1122334455';
 const CLIENT_SECRET = 'slack-client-secret-workspace-0123456789';
-const BOT_TOKEN = 'xoxb-0000-1111-workspace-check';
 const OUR_TEAM = 'T0OURTEAM1';
 const OURS: ProviderUser = { userId: 'U0OURS0001', teamId: OUR_TEAM, name: 'Ada of ours' };
 const STRANGER: ProviderUser = { userId: 'U0ELSE0002', teamId: 'T0ELSEWHERE', name: 'Mallory elsewhere' };
 
 let provider: FakeOidcProvider;
-let slack: FakeSlackApi;
-let emulator: RunningEmulator;
-let service: RunningService;
+let bridge: SlackBridge;
+let slack: FakeSlackApi, service: RunningService;
 const logger = new CapturingLogger();
 
 beforeAll(async () => {
   provider = await startFakeOidcProvider({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
-  slack = await startFakeSlackApi({ token: BOT_TOKEN, teamId: OUR_TEAM });
-  emulator = await startEmulator({ apiKey: 'service-key', port: 0, manual: true });
-  const port = await freePort();
-  ({ service } = await startBridge({
-    agentApi: { baseUrl: emulator.baseUrl, apiKey: 'service-key' },
-    env: {
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_SIGNING_SECRET: 'workspace-signing-secret-0123456789',
-      SLACK_API_URL: slack.url,
-      SLACK_CLIENT_ID: CLIENT_ID,
-      SLACK_CLIENT_SECRET: CLIENT_SECRET,
-      SLACK_OIDC_ISSUER: provider.issuer,
-    },
+  bridge = await startSlackBridge({
+    fake: { teamId: OUR_TEAM },
+    signIn: { issuer: provider.issuer, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
     logger,
-  }));
+  });
+  ({ slack, service } = bridge);
 });
 afterAll(async () => {
-  await service?.stop();
-  await emulator?.close();
-  await slack?.close();
+  await bridge?.stop();
   await provider?.close();
 });
 

@@ -1,16 +1,10 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { referenceLine } from '../../src/core/ports/triggers.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
-import { messageKey } from '../../src/slack/normalise.js';
-import { freePort, startFakeOidcProvider, type FakeOidcProvider } from '../fakes/oidc-provider.js';
-import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
-import { postSlackEvent } from '../fakes/slack-signing.js';
-import { appMention, eventCallback } from '../fixtures/slack/events.js';
+import { startFakeOidcProvider, type FakeOidcProvider } from '../fakes/oidc-provider.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
 import { CHROMIUM_PATH, chromiumSkipNote, requireChromium } from '../helpers/chromium.js';
-import { startBridge } from '../helpers/start-bridge.js';
+import { startSlackBridge, type SlackBridge } from '../helpers/slack-bridge.js';
 import { until } from '../helpers/until.js';
 
 /*
@@ -21,8 +15,6 @@ import { until } from '../helpers/until.js';
 
 const CLIENT_ID = '2222222222.3333333333';
 const CLIENT_SECRET = 'slack-client-secret-browser-0123456789';
-const SIGNING = 'slack-signing-secret-oidc-browser-01';
-const BOT_TOKEN = 'xoxb-0000-1111-oidc-browser';
 const KEY = 'wk_personal_browser_0123456789abcdefP4q9';
 const CHANNEL = SLACK_IDS.channel;
 const ADA = { userId: SLACK_IDS.user, teamId: SLACK_IDS.team, name: 'Ada Lovelace' };
@@ -30,8 +22,7 @@ const BOB = SLACK_IDS.otherUser;
 
 const runs = requireChromium('Sign in with Slack');
 let provider: FakeOidcProvider;
-let slack: FakeSlackApi;
-let emulator: RunningEmulator;
+let bridge: SlackBridge;
 let service: RunningService;
 let browser: Browser;
 let page: Page;
@@ -39,26 +30,15 @@ let page: Page;
 beforeAll(async () => {
   if (!runs) return;
   provider = await startFakeOidcProvider({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
-  slack = await startFakeSlackApi({ token: BOT_TOKEN });
-  slack.setChannel(CHANNEL, { name: 'dev' });
-  slack.setUser(ADA.userId, { display_name: 'ada' });
-  emulator = await startEmulator({ apiKey: KEY, port: 0, manual: true });
-  const port = await freePort();
-  ({ service } = await startBridge({
-    agentApi: { baseUrl: emulator.baseUrl, apiKey: KEY },
-    env: {
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SIGNING,
-      SLACK_API_URL: slack.url,
-      SLACK_CLIENT_ID: CLIENT_ID,
-      SLACK_CLIENT_SECRET: CLIENT_SECRET,
-      SLACK_OIDC_ISSUER: provider.issuer,
-      AGENT_BRIDGE_SECRET: 'bridge-secret-'.padEnd(40, 'b'),
-    },
+  bridge = await startSlackBridge({
+    apiKey: KEY,
+    channels: { [CHANNEL]: 'dev' },
+    users: { [ADA.userId]: { display_name: 'ada' } },
+    signIn: { issuer: provider.issuer, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
+    env: { AGENT_BRIDGE_SECRET: 'bridge-secret-'.padEnd(40, 'b') },
     yaml: 'tracker:\n  interval: 1s\n',
-  }));
+  });
+  ({ service } = bridge);
   browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox'] });
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
 }, 60_000);
@@ -66,19 +46,12 @@ beforeAll(async () => {
 afterAll(async () => {
   if (!runs) return;
   await browser?.close();
-  await service?.stop();
-  await emulator?.close();
-  await slack?.close();
+  await bridge?.stop();
   await provider?.close();
 });
 
-async function mention(user: string, text: string): Promise<string> {
-  const event = appMention({ channel: CHANNEL, user, text: `<@${SLACK_IDS.botUser}> ${text}` });
-  expect((await postSlackEvent(`${service.url}/slack/events`, SIGNING, eventCallback(event))).status).toBe(200);
-  return event['ts'] as string;
-}
-
-const runOf = (ts: string) => emulator.engine.list({}).runs.find((run) => run.prompt?.includes(referenceLine(messageKey(CHANNEL, ts))));
+const mention = (user: string, text: string) => bridge.mention(text, { channel: CHANNEL, user });
+const runOf = (ts: string) => bridge.runFor(CHANNEL, ts);
 
 (runs ? describe : describe.skip)(`Sign in with Slack in Chromium${chromiumSkipNote()}`, () => {
   it('signs in through the provider, sees only the runs they asked for, and connects their own key', async () => {

@@ -7,22 +7,18 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
 import { KeyBox } from '../../src/people/key-box.js';
 import { PersonKeys } from '../../src/people/person-keys.js';
 import { homeDestination } from '../../src/slack/home-view.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite-store.js';
-import { freePort, startFakeOidcProvider, type FakeOidcProvider } from '../fakes/oidc-provider.js';
-import { startFakeSlackApi, type FakeSlackApi, type SlackCall } from '../fakes/slack-api.js';
+import { startFakeOidcProvider, type FakeOidcProvider } from '../fakes/oidc-provider.js';
+import { type FakeSlackApi, type SlackCall } from '../fakes/slack-api.js';
 import { postSlackEvent } from '../fakes/slack-signing.js';
 import { eventCallback } from '../fixtures/slack/events.js';
 import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
-import { startBridge } from '../helpers/start-bridge.js';
-import { until } from '../helpers/until.js';
+import { SLACK_SECRET, startSlackBridge, type SlackBridge } from '../helpers/slack-bridge.js';
 
-const SIGNING = 'console-home-secret-0123456789abcdef';
-const BOT_TOKEN = 'xoxb-0000-1111-console-home';
 const TEAM = 'T0HOMETEAM';
 const BRIDGE_SECRET = 'bridge-secret-'.padEnd(48, 'c');
 const TOKEN = 'console-admin-token-home-republish-0123456';
@@ -37,47 +33,28 @@ const KEYS: Record<string, string> = {
   [BOB]: 'wk_personal_bob_0123456789abcdefBo43',
 };
 
-let slack: FakeSlackApi;
-let provider: FakeOidcProvider;
-let emulator: RunningEmulator;
-let service: RunningService;
+let bridge: SlackBridge;
+let slack: FakeSlackApi, provider: FakeOidcProvider, service: RunningService, events: string;
 let store: SqliteStore;
-let events: string;
 
 beforeAll(async () => {
-  slack = await startFakeSlackApi({ token: BOT_TOKEN, teamId: TEAM });
   provider = await startFakeOidcProvider({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
-  emulator = await startEmulator({ apiKey: 'service-key', port: 0, manual: true });
-  const port = await freePort();
-  let cwd: string;
-  ({ service, cwd } = await startBridge({
-    agentApi: { baseUrl: emulator.baseUrl, apiKey: 'service-key' },
-    env: {
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SIGNING,
-      SLACK_API_URL: slack.url,
-      SLACK_CLIENT_ID: CLIENT_ID,
-      SLACK_CLIENT_SECRET: CLIENT_SECRET,
-      SLACK_OIDC_ISSUER: provider.issuer,
-      CONSOLE_ADMIN_TOKEN: TOKEN,
-      AGENT_BRIDGE_SECRET: BRIDGE_SECRET,
-    },
+  bridge = await startSlackBridge({
+    fake: { teamId: TEAM },
+    signIn: { issuer: provider.issuer, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
+    env: { CONSOLE_ADMIN_TOKEN: TOKEN, AGENT_BRIDGE_SECRET: BRIDGE_SECRET },
     yaml: 'people:\n  attribution: personal_if_connected\n',
-  }));
-  events = `${service.url}/slack/events`;
+  });
+  ({ slack, service, events } = bridge);
   // A second connection on the service's file: the keys are connected as the console would store them.
-  store = openSqliteStore({ path: join(cwd, 'bridge.db') });
+  store = openSqliteStore({ path: join(bridge.cwd, 'bridge.db') });
   const people = new PersonKeys(store.personKeys, new KeyBox(BRIDGE_SECRET));
   for (const [person, key] of Object.entries(KEYS)) await people.connect(person, key, Date.parse('2026-11-20T09:30:00Z'));
 });
 afterAll(async () => {
   await store?.close();
-  await service?.stop();
-  await emulator?.close();
+  await bridge?.stop();
   await provider?.close();
-  await slack?.close();
 });
 
 const get = (url: string, cookie = '') => fetch(url.startsWith('http') ? url : `${service.url}${url}`, { redirect: 'manual', headers: { cookie } });
@@ -100,8 +77,8 @@ const keyLine = (call: SlackCall | undefined) =>
 async function openHome(user: string): Promise<SlackCall> {
   const before = publishesFor(user).length;
   const opened = eventCallback({ type: 'app_home_opened', user, channel: SLACK_IDS.dm, tab: 'home', event_ts: nextTs() });
-  expect((await postSlackEvent(events, SIGNING, opened)).status).toBe(200);
-  return until(() => publishesFor(user)[before], `the Home tab of ${user}`);
+  expect((await postSlackEvent(events, SLACK_SECRET, opened)).status).toBe(200);
+  return bridge.until(() => publishesFor(user)[before], `the Home tab of ${user}`);
 }
 
 /** Signed in with Slack as `user` (of our workspace): the session cookie and a CSRF token from `page`. */
@@ -129,7 +106,7 @@ describe('the Home tab after a key is removed on the console', () => {
     const { cookie, csrf } = await signInWithSlack(ADA, '/console/my-key');
     const answer = await post('/console/my-key/disconnect', { csrf }, cookie);
     expect(answer.headers.get('location')).toBe('/console/my-key?flash=my-key-removed');
-    const view = await until(() => publishesFor(ADA)[before], 'the Home tab republished');
+    const view = await bridge.until(() => publishesFor(ADA)[before], 'the Home tab republished');
     expect(keyLine(view)).toContain('not connected');
   });
 
@@ -139,7 +116,7 @@ describe('the Home tab after a key is removed on the console', () => {
     const { cookie, csrf } = await signInWithToken();
     const answer = await post('/console/keys/remove', { csrf, person: GRACE }, cookie);
     expect(answer.headers.get('location')).toBe('/console/keys?flash=key-removed');
-    const view = await until(() => publishesFor(GRACE)[before], 'the Home tab republished');
+    const view = await bridge.until(() => publishesFor(GRACE)[before], 'the Home tab republished');
     expect(keyLine(view)).toContain('not connected');
   });
 

@@ -5,17 +5,14 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
 import { KeyBox } from '../../src/people/key-box.js';
 import { PersonKeys } from '../../src/people/person-keys.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite-store.js';
-import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
-import { startBridge } from '../helpers/start-bridge.js';
+import { startSlackBridge, type SlackBridge } from '../helpers/slack-bridge.js';
 import { aRun, aTrigger } from '../store/helpers.js';
 
 const TOKEN = 'console-admin-token-people-0123456789';
-const BOT_TOKEN = 'xoxb-console-people';
 const BRIDGE_SECRET = 'bridge-secret-'.padEnd(48, 'p');
 const ADA = 'U0ADA0001';
 const GRACE = 'U0GRACE01';
@@ -23,30 +20,19 @@ const ADA_KEY = 'wk_personal_ada_0123456789abcdefHk42';
 const LINEAR_USER = '0a1b2c3d-0000-4000-8000-0000000user7';
 const OTHER_LINEAR_USER = '0a1b2c3d-0000-4000-8000-0000000user8';
 
-let slack: FakeSlackApi;
-let emulator: RunningEmulator;
+let bridge: SlackBridge;
 let service: RunningService;
 let store: SqliteStore;
 
 beforeAll(async () => {
-  slack = await startFakeSlackApi({ token: BOT_TOKEN });
-  slack.setUser(ADA, { real_name: 'Ada Lovelace', display_name: 'ada' });
-  slack.setUser(GRACE, { real_name: 'Grace Hopper' });
-  emulator = await startEmulator({ apiKey: 'service-key', port: 0, manual: true });
-  let cwd: string;
-  ({ service, cwd } = await startBridge({
-    agentApi: { baseUrl: emulator.baseUrl, apiKey: 'service-key' },
-    env: {
-      CONSOLE_ADMIN_TOKEN: TOKEN,
-      AGENT_BRIDGE_SECRET: BRIDGE_SECRET,
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_SIGNING_SECRET: 'console-people-signing-secret',
-      SLACK_API_URL: slack.url,
-    },
+  bridge = await startSlackBridge({
+    users: { [ADA]: { real_name: 'Ada Lovelace', display_name: 'ada' }, [GRACE]: { real_name: 'Grace Hopper' } },
+    env: { CONSOLE_ADMIN_TOKEN: TOKEN, AGENT_BRIDGE_SECRET: BRIDGE_SECRET },
     yaml: 'people:\n  attribution: personal_if_connected\n',
-  }));
+  });
+  ({ service } = bridge);
   // A second connection on the service's file: what the intake worker and the key page would have stored.
-  store = openSqliteStore({ path: join(cwd, 'bridge.db') });
+  store = openSqliteStore({ path: join(bridge.cwd, 'bridge.db') });
   await new PersonKeys(store.personKeys, new KeyBox(BRIDGE_SECRET)).connect(ADA, ADA_KEY, Date.now());
   const seed = async (runId: string, key: string, requester: Record<string, string>, keyOwner?: string, source = 'slack') => {
     const anchor = source === 'slack' ? `slack:C0DEV:1700000000.${runId.length}` : `linear:${runId}`;
@@ -62,9 +48,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await store.close();
-  await service.stop();
-  await emulator.close();
-  await slack.close();
+  await bridge.stop();
 });
 
 const get = (path: string, cookie = '') => fetch(`${service.url}${path}`, { redirect: 'manual', headers: { cookie } });
@@ -117,7 +101,7 @@ describe('who each run belongs to', () => {
     expect(rowOf(page, 'r_linear')).toContain('<bdi>Lin Ear</bdi>');
     expect(rowOf(page, 'r_linear')).toMatch(/own key ····Hk42 <span class="muted">of <bdi>ada<\/bdi>/);
     expect(page).not.toContain('&lt;@U0');
-    expect(slack.callsTo('users.info').length).toBeGreaterThan(0);
+    expect(bridge.slack.callsTo('users.info').length).toBeGreaterThan(0);
   });
 
   it('says the same on the run page', async () => {

@@ -5,53 +5,37 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
 import { KeyBox } from '../../src/people/key-box.js';
 import { markKeyRefused } from '../../src/people/key-refusals.js';
 import { PersonKeys } from '../../src/people/person-keys.js';
 import { homeDestination } from '../../src/slack/home-view.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite-store.js';
-import { startFakeSlackApi, type FakeSlackApi, type SlackCall } from '../fakes/slack-api.js';
-import { postSlackEvent, postSlackForm } from '../fakes/slack-signing.js';
+import type { FakeSlackApi, SlackCall } from '../fakes/slack-api.js';
+import { postSlackEvent } from '../fakes/slack-signing.js';
 import { eventCallback } from '../fixtures/slack/events.js';
 import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
-import { slashCommand } from '../fixtures/slack/interactions.js';
-import { startBridge } from '../helpers/start-bridge.js';
-import { until } from '../helpers/until.js';
+import { SLACK_SECRET, type SlackBridge, startSlackBridge } from '../helpers/slack-bridge.js';
 
-const SIGNING = 'home-key-secret-0123456789abcdef';
-const BOT_TOKEN = 'xoxb-0000-1111-home-key';
 const BRIDGE_SECRET = 'bridge-secret-'.padEnd(48, 'h');
 const ADA_KEY = 'wk_personal_ada_0123456789abcdefHk42';
 const ADA = SLACK_IDS.user;
 const GRACE = SLACK_IDS.otherUser;
 
-let slack: FakeSlackApi;
-let emulator: RunningEmulator;
-let service: RunningService;
+let bridge: SlackBridge;
+let slack: FakeSlackApi, service: RunningService;
 let store: SqliteStore;
-let events: string;
 
 beforeAll(async () => {
-  slack = await startFakeSlackApi({ token: BOT_TOKEN });
-  emulator = await startEmulator({ apiKey: 'service-key', port: 0, manual: true });
-  let cwd: string;
-  ({ service, cwd } = await startBridge({
-    agentApi: { baseUrl: emulator.baseUrl, apiKey: 'service-key' },
-    env: { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING, SLACK_API_URL: slack.url, AGENT_BRIDGE_SECRET: BRIDGE_SECRET },
-    yaml: 'people:\n  attribution: personal_if_connected\n',
-  }));
-  events = `${service.url}/slack/events`;
+  bridge = await startSlackBridge({ env: { AGENT_BRIDGE_SECRET: BRIDGE_SECRET }, yaml: 'people:\n  attribution: personal_if_connected\n' });
+  ({ slack, service } = bridge);
   // A second connection on the service's file: the key is connected as the console would store it.
-  store = openSqliteStore({ path: join(cwd, 'bridge.db') });
+  store = openSqliteStore({ path: join(bridge.cwd, 'bridge.db') });
   await new PersonKeys(store.personKeys, new KeyBox(BRIDGE_SECRET)).connect(ADA, ADA_KEY, Date.parse('2026-11-20T09:30:00Z'));
 });
 afterAll(async () => {
   await store.close();
-  await service.stop();
-  await emulator.close();
-  await slack.close();
+  await bridge.stop();
 });
 
 const homeOpened = (user: string) => eventCallback({ type: 'app_home_opened', user, channel: SLACK_IDS.dm, tab: 'home', event_ts: nextTs() });
@@ -62,8 +46,8 @@ const keyLine = (call: SlackCall) =>
 
 async function openHome(user: string): Promise<SlackCall> {
   const before = publishesFor(user).length;
-  expect((await postSlackEvent(events, SIGNING, homeOpened(user))).status).toBe(200);
-  return until(() => publishesFor(user)[before], `the Home tab of ${user}`);
+  expect((await postSlackEvent(bridge.events, SLACK_SECRET, homeOpened(user))).status).toBe(200);
+  return bridge.until(() => publishesFor(user)[before], `the Home tab of ${user}`);
 }
 
 describe('the Home tab and the person’s key', () => {
@@ -92,10 +76,13 @@ describe('the Home tab and the person’s key', () => {
 
   it('is republished when the key is removed with /agent disconnect', async () => {
     const before = publishesFor(ADA).length;
-    const answer = await postSlackForm(events, SIGNING, slashCommand({ user_id: ADA, text: 'disconnect' }));
+    const answer = await bridge.command({ user_id: ADA, text: 'disconnect' });
     expect(answer.status).toBe(200);
-    const view = await until(() => publishesFor(ADA)[before], 'the Home tab republished');
+    const view = await bridge.until(() => publishesFor(ADA)[before], 'the Home tab republished');
     expect(keyLine(view)).toContain('not connected');
-    await until(async () => (await service.store.outbox.list({ destination: homeDestination(ADA) })).every((row) => row.state === 'sent'), 'the Home rows');
+    await bridge.until(
+      async () => (await service.store.outbox.list({ destination: homeDestination(ADA) })).every((row) => row.state === 'sent'),
+      'the Home rows',
+    );
   });
 });

@@ -8,25 +8,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Attribution } from '../../src/config/types.js';
-import { referenceLine } from '../../src/core/ports/triggers.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { creatorUidFor } from '../../src/emulator/keys.js';
-import type { RunningService } from '../../src/main.js';
 import { KeyBox } from '../../src/people/key-box.js';
 import { keyRefusal } from '../../src/people/key-refusals.js';
 import { PersonKeys } from '../../src/people/person-keys.js';
 import { messageKey } from '../../src/slack/normalise.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import { CapturingLogger } from '../core/capturing-logger.js';
-import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
-import { postSlackEvent } from '../fakes/slack-signing.js';
-import { appMention, eventCallback } from '../fixtures/slack/events.js';
+import { appMention } from '../fixtures/slack/events.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
-import { startBridge } from '../helpers/start-bridge.js';
-import { until as waitFor } from '../helpers/until.js';
+import { type SlackBridge, startSlackBridge } from '../helpers/slack-bridge.js';
 
-const SIGNING = 'runs-under-keys-signing-0123456789';
-const BOT_TOKEN = 'xoxb-0000-1111-runs-under-keys';
 const BRIDGE_SECRET = 'bridge-secret-'.padEnd(48, 'r');
 const PUBLIC_URL = 'https://bridge.example.com';
 const SERVICE_KEY = 'svc_service_key_0123456789abcdefSv1c';
@@ -38,60 +30,40 @@ const CAROL = 'U0CAROL003';
 const CHANNEL = SLACK_IDS.channel;
 
 /** One service with its fakes, under one `people.attribution`. */
-interface World {
-  slack: FakeSlackApi;
-  emulator: RunningEmulator;
-  service: RunningService;
-  cwd: string;
+interface World extends SlackBridge {
   /** A second connection on the service's SQLite file (as the console would store keys). */
   store: SqliteStore;
   logger: CapturingLogger;
 }
 
 async function startWorld(attribution: Attribution): Promise<World> {
-  const slack = await startFakeSlackApi({ token: BOT_TOKEN });
-  const emulator = await startEmulator({ apiKey: SERVICE_KEY, port: 0, manual: true, visibility: 'owner' });
   const logger = new CapturingLogger();
-  const { service, cwd } = await startBridge({
-    agentApi: { baseUrl: emulator.baseUrl, apiKey: SERVICE_KEY },
-    env: {
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SIGNING,
-      SLACK_API_URL: slack.url,
-      AGENT_BRIDGE_SECRET: BRIDGE_SECRET,
-      PUBLIC_URL,
-      LOG_LEVEL: 'debug',
-    },
+  const bridge = await startSlackBridge({
+    apiKey: SERVICE_KEY,
+    emulatorOptions: { visibility: 'owner' },
+    env: { AGENT_BRIDGE_SECRET: BRIDGE_SECRET, PUBLIC_URL, LOG_LEVEL: 'debug' },
     yaml: ['tracker:', '  interval: 1s', 'people:', `  attribution: ${attribution}`].join('\n'),
     logger,
   });
-  const store = openSqliteStore({ path: join(cwd, 'bridge.db') });
+  const store = openSqliteStore({ path: join(bridge.cwd, 'bridge.db') });
   const people = new PersonKeys(store.personKeys, new KeyBox(BRIDGE_SECRET));
   await people.connect(ALICE, ALICE_KEY, Date.now());
   await people.connect(BOB, BOB_KEY, Date.now());
-  return { slack, emulator, service, cwd, store, logger };
+  return { ...bridge, store, logger };
 }
 
 async function stopWorld(world: World | undefined): Promise<void> {
   if (!world) return;
   await world.store.close();
-  await world.service.stop();
-  await world.emulator.close();
-  await world.slack.close();
+  await world.stop();
 }
 
-const until = <T>(world: World, find: () => T | undefined | false | Promise<T | undefined | false>, what: string) =>
-  waitFor(find, what, 15_000, () => `slack calls: ${world.slack.calls.map((call) => call.method).join(', ')}`);
+const until = <T>(world: World, find: () => T | undefined | false | Promise<T | undefined | false>, what: string) => world.until(find, what, 15_000);
 
 /** A signed @mention by `user`: a new thread, or in `threadTs`'s thread. Returns the message's ts. */
-async function mention(world: World, user: string, request: string, threadTs?: string): Promise<string> {
-  const event = appMention({ user, channel: CHANNEL, text: `<@${SLACK_IDS.botUser}> ${request}`, ...(threadTs && { thread_ts: threadTs }) });
-  const response = await postSlackEvent(`${world.service.url}/slack/events`, SIGNING, eventCallback(event));
-  expect(response.status).toBe(200);
-  return event['ts'] as string;
-}
-
-const runOf = (world: World, ts: string) => world.emulator.engine.list({}).runs.find((run) => run.prompt?.includes(referenceLine(messageKey(CHANNEL, ts))));
+const mention = (world: World, user: string, request: string, threadTs?: string) =>
+  world.mention(request, { user, channel: CHANNEL, ...(threadTs && { thread_ts: threadTs }) });
+const runOf = (world: World, ts: string) => world.runFor(CHANNEL, ts);
 const creatorOf = (world: World, runId: string) => world.emulator.engine.creatorOf(runId)?.uid;
 const ephemeralsTo = (world: World, user: string) => world.slack.ephemerals(CHANNEL).filter((note) => note.user === user);
 /** Messages of ours in a thread (the status message and what was announced or said since). */
@@ -224,8 +196,7 @@ describe('people.attribution: personal_required', () => {
     );
     await until(world, () => threadMessages(world, ts).find((message) => JSON.stringify(message).includes(lost)), 'the thread told of the lost run');
     const reply = appMention({ user: BOB, channel: CHANNEL, thread_ts: ts, text: `<@${SLACK_IDS.botUser}> also rename its tests` });
-    const events = `${world.service.url}/slack/events`;
-    expect((await postSlackEvent(events, SIGNING, eventCallback(reply))).status).toBe(200);
+    expect((await world.post(reply)).status).toBe(200);
 
     const note = await until(world, () => ephemeralsTo(world, BOB).find((message) => message.text.startsWith('Your message')), 'the private note to Bob');
     expect(note.text).toContain('Your message was not sent to the run');
@@ -265,7 +236,7 @@ describe('people.attribution: personal_required', () => {
     expect(runOf(world, again)).toBeUndefined();
 
     // Slack delivers the same event again: it is recognised, and nobody is told twice.
-    expect((await postSlackEvent(events, SIGNING, eventCallback(reply))).status).toBe(200);
+    expect((await world.post(reply)).status).toBe(200);
     await world.service.stop();
     expect(ephemeralsTo(world, BOB).map((message) => message.text.split(':')[0])).toEqual([
       'I can no longer follow your run “Rename the billing module”',

@@ -5,49 +5,35 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import type { RunningService } from '../../src/main.js';
 import { KeyBox } from '../../src/people/key-box.js';
 import { PersonKeys } from '../../src/people/person-keys.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite-store.js';
-import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
-import { postSlackForm } from '../fakes/slack-signing.js';
+import type { FakeSlackApi } from '../fakes/slack-api.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
-import { slashCommand } from '../fixtures/slack/interactions.js';
-import { startBridge } from '../helpers/start-bridge.js';
+import { type SlackBridge, startSlackBridge } from '../helpers/slack-bridge.js';
 
-const SIGNING = 'key-commands-secret-0123456789';
-const BOT_TOKEN = 'xoxb-0000-1111-key-commands';
 const BRIDGE_SECRET = 'bridge-secret-'.padEnd(48, 'k');
 const ALICE_KEY = 'wk_personal_alice_c0ffee0123456789Zq7w';
 const PUBLIC_URL = 'https://bridge.example.com';
 
+let bridge: SlackBridge;
 let slack: FakeSlackApi;
-let emulator: RunningEmulator;
-let service: RunningService;
 let store: SqliteStore;
 
 beforeAll(async () => {
-  slack = await startFakeSlackApi({ token: BOT_TOKEN });
-  emulator = await startEmulator({ apiKey: 'service-key', port: 0, manual: true });
-  let cwd: string;
-  ({ service, cwd } = await startBridge({
-    agentApi: { baseUrl: emulator.baseUrl, apiKey: 'service-key' },
-    env: { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING, SLACK_API_URL: slack.url, AGENT_BRIDGE_SECRET: BRIDGE_SECRET, PUBLIC_URL },
-  }));
+  bridge = await startSlackBridge({ env: { AGENT_BRIDGE_SECRET: BRIDGE_SECRET, PUBLIC_URL } });
+  ({ slack } = bridge);
   // A second connection on the service's file: the key is connected as the console would store it.
-  store = openSqliteStore({ path: join(cwd, 'bridge.db') });
+  store = openSqliteStore({ path: join(bridge.cwd, 'bridge.db') });
   await new PersonKeys(store.personKeys, new KeyBox(BRIDGE_SECRET)).connect(SLACK_IDS.user, ALICE_KEY, Date.now() - 3 * 3_600_000);
 });
 afterAll(async () => {
   await store.close();
-  await service.stop();
-  await emulator.close();
-  await slack.close();
+  await bridge.stop();
 });
 
 async function agent(user: string, text: string): Promise<{ response_type: string; text: string }> {
-  const response = await postSlackForm(`${service.url}/slack/events`, SIGNING, slashCommand({ user_id: user, text }));
+  const response = await bridge.command({ user_id: user, text });
   expect(response.status).toBe(200);
   return (await response.json()) as { response_type: string; text: string };
 }

@@ -7,22 +7,14 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { referenceLine } from '../../src/core/ports/triggers.js';
-import { creatorUidFor, startEmulator, type RequestLogEntry, type RunningEmulator } from '../../src/emulator/index.js';
-import type { RunningService } from '../../src/main.js';
+import { creatorUidFor, type RequestLogEntry, type RunningEmulator } from '../../src/emulator/index.js';
 import { KeyBox } from '../../src/people/key-box.js';
 import { PersonKeys } from '../../src/people/person-keys.js';
-import { messageKey } from '../../src/slack/normalise.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite-store.js';
-import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
-import { postSlackEvent } from '../fakes/slack-signing.js';
-import { appMention, eventCallback } from '../fixtures/slack/events.js';
+import type { FakeSlackApi } from '../fakes/slack-api.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
-import { startBridge } from '../helpers/start-bridge.js';
-import { until as waitFor } from '../helpers/until.js';
+import { type SlackBridge, startSlackBridge } from '../helpers/slack-bridge.js';
 
-const SIGNING = 'tracker-per-key-signing-0123456789';
-const BOT_TOKEN = 'xoxb-0000-1111-tracker-per-key';
 const BRIDGE_SECRET = 'bridge-secret-'.padEnd(48, 't');
 const SERVICE_KEY = 'svc_service_key_tracker_0123456789Sv1c';
 const ANN_KEY = 'wk_personal_ann_tracker_0123456789An1x';
@@ -33,22 +25,20 @@ const BEN = 'U0BEN00002';
 const CAROL = 'U0CAROL003';
 const CHANNEL = SLACK_IDS.channel;
 
-let slack: FakeSlackApi;
-let emulator: RunningEmulator;
-let service: RunningService;
+let bridge: SlackBridge;
+let slack: FakeSlackApi, emulator: RunningEmulator;
 let store: SqliteStore;
 
 beforeAll(async () => {
-  slack = await startFakeSlackApi({ token: BOT_TOKEN });
-  emulator = await startEmulator({ apiKey: SERVICE_KEY, port: 0, manual: true, visibility: 'owner' });
-  let cwd: string;
-  ({ service, cwd } = await startBridge({
-    agentApi: { baseUrl: emulator.baseUrl, apiKey: SERVICE_KEY },
-    env: { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING, SLACK_API_URL: slack.url, AGENT_BRIDGE_SECRET: BRIDGE_SECRET },
+  bridge = await startSlackBridge({
+    apiKey: SERVICE_KEY,
+    emulatorOptions: { visibility: 'owner' },
+    env: { AGENT_BRIDGE_SECRET: BRIDGE_SECRET },
     yaml: ['tracker:', '  interval: 1s', 'people:', '  attribution: personal_if_connected'].join('\n'),
-  }));
+  });
+  ({ slack, emulator } = bridge);
   // A second connection on the service's file: the keys as the console would store them.
-  store = openSqliteStore({ path: join(cwd, 'bridge.db') });
+  store = openSqliteStore({ path: join(bridge.cwd, 'bridge.db') });
   const people = new PersonKeys(store.personKeys, new KeyBox(BRIDGE_SECRET));
   await people.connect(ANN, ANN_KEY, Date.now());
   await people.connect(BEN, BEN_KEY, Date.now());
@@ -56,21 +46,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await store?.close();
-  await service?.stop();
-  await emulator?.close();
-  await slack?.close();
+  await bridge?.stop();
 });
 
-const until = <T>(find: () => T | undefined | false | Promise<T | undefined | false>, what: string) =>
-  waitFor(find, what, 15_000, () => `slack calls: ${slack.calls.map((call) => call.method).join(', ')}`);
-
-async function mention(user: string, request: string): Promise<string> {
-  const event = appMention({ user, channel: CHANNEL, text: `<@${SLACK_IDS.botUser}> ${request}` });
-  expect((await postSlackEvent(`${service.url}/slack/events`, SIGNING, eventCallback(event))).status).toBe(200);
-  return event['ts'] as string;
-}
-
-const runOf = (ts: string) => emulator.engine.list({}).runs.find((run) => run.prompt?.includes(referenceLine(messageKey(CHANNEL, ts))));
+const until: SlackBridge['until'] = (find, what) => bridge.until(find, what, 15_000);
+const mention = (user: string, request: string) => bridge.mention(request, { user, channel: CHANNEL });
+const runOf = (ts: string) => bridge.runFor(CHANNEL, ts);
 const ours = (ts: string) => slack.messages(CHANNEL, ts).filter((message) => message.bot_id !== undefined);
 /** The announcements in a thread (BLOCKED and ends), by the state each names. */
 const announced = (ts: string) => ours(ts).filter((message) => JSON.stringify(message.metadata ?? {}).includes(':announce'));

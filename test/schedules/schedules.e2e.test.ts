@@ -3,14 +3,12 @@ import type { RunItem } from '../../src/core/ports/agent-runs.js';
 import { readPause } from '../../src/core/schedules/schedule-pause.js';
 import type { ScheduleFire } from '../../src/core/ports/store.js';
 import { referenceLine } from '../../src/core/ports/triggers.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
-import { startFakeSlackApi, type FakeSlackApi, type SlackCall } from '../fakes/slack-api.js';
-import { postSlackEvent } from '../fakes/slack-signing.js';
-import { eventCallback, threadReply } from '../fixtures/slack/events.js';
+import type { FakeSlackApi, SlackCall } from '../fakes/slack-api.js';
+import { threadReply } from '../fixtures/slack/events.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
-import { startBridge } from '../helpers/start-bridge.js';
-import { until as waitFor } from '../helpers/until.js';
+import { startSlackBridge, startSlackFakes, type SlackBridge, type SlackFakes } from '../helpers/slack-bridge.js';
 
 /*
  * Schedules end to end: the real service (startBridge) on a SQLite file, with a schedule that fires
@@ -20,24 +18,21 @@ import { until as waitFor } from '../helpers/until.js';
  * a poll with a deadline.
  */
 
-const SECRET = 'slack-signing-secret-schedules-e2e';
-const BOT_TOKEN = 'xoxb-0000-1111-schedules-e2e-token';
-const API_KEY = 'schedules-e2e-run-api-key';
 const EVERY_2S = '*/2 * * * * *';
 
-let slack: FakeSlackApi;
-let emulator: RunningEmulator;
+let fakes: SlackFakes;
+let slack: FakeSlackApi, emulator: RunningEmulator;
+let bridge: SlackBridge | undefined;
 let service: RunningService | undefined;
 
 beforeAll(async () => {
-  slack = await startFakeSlackApi({ token: BOT_TOKEN });
-  slack.setUser(SLACK_IDS.user, { display_name: 'ada' });
-  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
+  fakes = await startSlackFakes({ users: { [SLACK_IDS.user]: { display_name: 'ada' } } });
+  ({ slack, emulator } = fakes);
 });
 afterEach(async () => {
   // Promptly: the schedule fires every 2 s for as long as the service runs.
-  await service?.stop();
-  service = undefined;
+  await bridge?.stop();
+  bridge = service = undefined;
 });
 afterAll(async () => {
   await emulator.close();
@@ -46,17 +41,11 @@ afterAll(async () => {
 
 /** The real service with Slack over HTTP, the tracker (and schedule upkeep) every second, and `schedule`. */
 async function startWith(schedule: string): Promise<RunningService> {
-  const yaml = `tracker:\n  interval: 1s\nschedules:\n${schedule}`;
-  ({ service } = await startBridge({
-    agentApi: { baseUrl: emulator.baseUrl, apiKey: API_KEY },
-    env: { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.url },
-    yaml,
-  }));
-  return service;
+  bridge = await startSlackBridge({ fakes, yaml: `tracker:\n  interval: 1s\nschedules:\n${schedule}` });
+  return (service = bridge.service);
 }
 
-const until = <T>(find: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 8_000) =>
-  waitFor(find, what, timeoutMs, () => `slack calls: ${slack.calls.map((call) => call.method).join(', ')}`);
+const until: SlackBridge['until'] = (find, what, timeoutMs = 8_000) => bridge!.until(find, what, timeoutMs);
 
 /** Runs created for the schedule (its config `name`), oldest first. */
 const runsOf = (name: string): RunItem[] =>
@@ -118,7 +107,7 @@ describe('a schedule that reports to a Slack channel', () => {
     expect(threadPosts(channel, statusTs)).toHaveLength(1);
 
     const reply = threadReply({ channel, thread_ts: statusTs, text: 'also list the draft ones' });
-    expect((await postSlackEvent(`${service!.url}/slack/events`, SECRET, eventCallback(reply))).status).toBe(200);
+    expect((await bridge!.post(reply)).status).toBe(200);
     await until(() => emulator.engine.followups(run.run_id).length === 1, 'the follow-up');
     expect(emulator.engine.followups(run.run_id)[0]?.message).toBe('also list the draft ones');
     await until(() => slack.reactions(channel, reply['ts'] as string).includes('incoming_envelope'), 'the envelope reaction');

@@ -6,52 +6,31 @@
  * The memory figure (400 held bodies) is measured on a child process in test/stress/held-bodies.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator, type RequestLogEntry } from '../../src/emulator/index.js';
+import type { RunningEmulator, RequestLogEntry } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
 import { CapturingLogger } from '../core/capturing-logger.js';
 import { startFakeLinearApi, type FakeLinearApi } from '../fakes/linear-api.js';
-import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
+import type { FakeSlackApi } from '../fakes/slack-api.js';
+import { LINEAR_KEY } from '../linear/linear-harness.js';
 import { signSlack } from '../fakes/slack-signing.js';
 import { rawRequest, within } from '../helpers/raw-http.js';
-import { startBridge } from '../helpers/start-bridge.js';
+import { SLACK_SECRET, startSlackBridge, type SlackBridge } from '../helpers/slack-bridge.js';
 import { until } from '../helpers/until.js';
 
-const SLACK_SECRET = 'edge-slack-signing-secret-0123';
-const LINEAR_SECRET = 'edge-linear-webhook-secret-0123';
-const BOT_TOKEN = 'xoxb-0000-1111-edge-e2e-token';
-const LINEAR_KEY = 'lin_api_edge_e2e_key';
-const API_KEY = 'edge-e2e-run-api-key';
 const MIB = 1024 * 1024;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-let slack: FakeSlackApi;
-let linear: FakeLinearApi;
-let emulator: RunningEmulator;
-let service: RunningService;
+let bridge: SlackBridge;
+let slack: FakeSlackApi, linear: FakeLinearApi, emulator: RunningEmulator, service: RunningService;
 const logger = new CapturingLogger();
 
 beforeAll(async () => {
-  slack = await startFakeSlackApi({ token: BOT_TOKEN });
   linear = await startFakeLinearApi({ authorization: LINEAR_KEY });
-  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
-  ({ service } = await startBridge({
-    agentApi: { baseUrl: emulator.baseUrl, apiKey: API_KEY },
-    env: {
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SLACK_SECRET,
-      SLACK_API_URL: slack.url,
-      LINEAR_API_KEY: LINEAR_KEY,
-      LINEAR_WEBHOOK_SECRET: LINEAR_SECRET,
-      LINEAR_API_URL: linear.url,
-    },
-    yaml: 'tracker:\n  interval: 10m\n',
-    logger,
-  }));
+  bridge = await startSlackBridge({ linear, yaml: 'tracker:\n  interval: 10m\n', logger });
+  ({ slack, emulator, service } = bridge);
 });
 afterAll(async () => {
-  await service?.stop();
-  await emulator?.close();
-  await slack?.close();
+  await bridge?.stop();
   await linear?.close();
 });
 

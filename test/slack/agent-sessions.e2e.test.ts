@@ -1,17 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { referenceLine } from '../../src/core/ports/triggers.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { RequestLogEntry } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
 import { messageKey } from '../../src/slack/normalise.js';
-import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
-import { postSlackEvent, postSlackForm } from '../fakes/slack-signing.js';
-import { slashCommand } from '../fixtures/slack/interactions.js';
+import type { FakeSlackApi } from '../fakes/slack-api.js';
+import { postSlackEvent } from '../fakes/slack-signing.js';
 import { agentSessionStopped, appContextChanged, appMention, channelEntity, directMessage, eventCallback, threadReply } from '../fixtures/slack/events.js';
 import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
 import { CapturingLogger } from '../core/capturing-logger.js';
-import { startBridge } from '../helpers/start-bridge.js';
-import { until as waitFor } from '../helpers/until.js';
+import { SLACK_SECRET, type SlackBridge, startSlackBridge } from '../helpers/slack-bridge.js';
 
 /*
  * Issue 27, end to end: Slack's agent experience on the running service — the real Bolt receives
@@ -20,50 +18,35 @@ import { until as waitFor } from '../helpers/until.js';
  * SLACK_IDS.user only: SLACK_IDS.otherUser may not stop runs.
  */
 
-const SECRET = 'agent-sessions-secret-0123456789';
-const BOT_TOKEN = 'xoxb-0000-1111-agent-sessions';
-const API_KEY = 'agent-sessions-key';
 const CHANNEL = SLACK_IDS.channel;
 const DM = SLACK_IDS.dm;
 const ALLOWED = SLACK_IDS.user;
 const REFUSED = SLACK_IDS.otherUser;
-let slack: FakeSlackApi;
-let emulator: RunningEmulator;
-let service: RunningService;
-let events: string;
+let bridge: SlackBridge;
+let slack: FakeSlackApi, emulator: RunningEmulator, service: RunningService, events: string;
 const logger = new CapturingLogger();
 
 beforeAll(async () => {
-  slack = await startFakeSlackApi({ token: BOT_TOKEN });
-  slack.setChannel(CHANNEL, { name: 'dev' });
-  slack.setUser(ALLOWED, { display_name: 'ada' });
-  slack.setUser(REFUSED, { display_name: 'grace' });
-  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
-  ({ service } = await startBridge({
-    agentApi: { baseUrl: emulator.baseUrl, apiKey: API_KEY },
-    env: { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.url },
+  bridge = await startSlackBridge({
+    channels: { [CHANNEL]: 'dev' },
+    users: { [ALLOWED]: { display_name: 'ada' }, [REFUSED]: { display_name: 'grace' } },
     yaml: `tracker:\n  interval: 1s\nslack:\n  allowed_users: [${ALLOWED}]\n  channels:\n    ${CHANNEL}: { config: { environment_id: env_web, name: web } }\n`,
     logger,
-  }));
-  events = `${service.url}/slack/events`;
+  });
+  ({ slack, emulator, service, events } = bridge);
 });
-afterAll(async () => {
-  await service.stop();
-  await emulator.close();
-  await slack.close();
-});
+afterAll(() => bridge?.stop());
 afterEach(() => {
   emulator.engine.reset();
   slack.setAgentSessionStopSubscribed(true);
 });
 
-const until = <T>(find: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 10_000) =>
-  waitFor(find, what, timeoutMs, () => `slack calls: ${slack.calls.map((call) => call.method).join(', ')}`);
+const until: SlackBridge['until'] = (find, what, timeoutMs) => bridge.until(find, what, timeoutMs);
 const runWith = (key: string) => emulator.engine.list({}).runs.find((run) => run.prompt?.includes(referenceLine(key)));
 const statuses = (threadTs: string, channel: string = CHANNEL) => slack.agentSession(channel, threadTs)?.statuses ?? [];
 const setStatusCalls = (threadTs: string) => slack.callsTo('agents.sessions.setStatus').filter((call) => call.args['thread_ts'] === threadTs);
 const threadTexts = (threadTs: string) => slack.messages(CHANNEL, threadTs).map((message) => message.text);
-const triggerCount = async () => Object.values(await service.store.triggers.countByState()).reduce((sum, count) => sum + count, 0);
+const triggerCount = () => bridge.triggerCount();
 const outboxCount = async () => Object.values(await service.store.outbox.counts()).reduce((sum, count) => sum + count, 0);
 /** Every row owed so far delivered: nothing more can reach Slack until something new happens. */
 const settled = () => until(async () => (await service.store.outbox.list()).every((row) => row.state === 'sent'), 'the outbox delivered');
@@ -75,9 +58,7 @@ async function cancels(runId: string): Promise<RequestLogEntry[]> {
 /** A mention in the channel by `user`; resolves with its thread and run once the run exists and its session is processing. */
 async function startRun(text: string, user = ALLOWED): Promise<{ ts: string; runId: string }> {
   const ts = nextTs();
-  expect(
-    (await postSlackEvent(events, SECRET, eventCallback(appMention({ channel: CHANNEL, user, ts, text: `<@${SLACK_IDS.botUser}> ${text}` })))).status,
-  ).toBe(200);
+  expect((await bridge.post(appMention({ channel: CHANNEL, user, ts, text: `<@${SLACK_IDS.botUser}> ${text}` }))).status).toBe(200);
   const run = await until(() => runWith(messageKey(CHANNEL, ts)), 'the run');
   await until(() => statuses(ts).includes('processing'), 'the session processing');
   return { ts, runId: run.run_id };
@@ -96,9 +77,7 @@ describe('every run shown in a Slack thread is an agent session there', () => {
 
     // A reply revives it (the emulator goes back to INPROGRESS): processing at once, and the tracker
     // seeing INPROGRESS sets nothing more.
-    expect(
-      (await postSlackEvent(events, SECRET, eventCallback(threadReply({ channel: CHANNEL, user: ALLOWED, thread_ts: ts, text: 'the staging one' })))).status,
-    ).toBe(200);
+    expect((await bridge.post(threadReply({ channel: CHANNEL, user: ALLOWED, thread_ts: ts, text: 'the staging one' }))).status).toBe(200);
     await until(() => statuses(ts).length === 3, 'the session processing again');
     await until(async () => (await service.store.trackedRuns.get(runId))?.state === 'INPROGRESS', 'the tracker seeing the revival');
     await settled();
@@ -130,13 +109,13 @@ describe('Slack’s stop button (agent_session_stopped) is a stop like Cancel', 
   it('stops the run of an allowed person’s thread once however often the event comes; the session leaves processing and the thread says who stopped it', async () => {
     const { ts, runId } = await startRun('refactor the billing module');
     const stop = eventCallback(agentSessionStopped({ channel: CHANNEL, thread_ts: ts, user: ALLOWED }));
-    expect((await postSlackEvent(events, SECRET, stop)).status).toBe(200);
+    expect((await postSlackEvent(events, SLACK_SECRET, stop)).status).toBe(200);
     await until(() => emulator.engine.get(runId)?.state === 'CANCELLED', 'the run cancelled');
     await until(() => statuses(ts).at(-1) === 'active', 'the session away from processing');
     await until(() => threadTexts(ts).includes(`Cancelled by <@${ALLOWED}>`), 'who stopped it');
 
     // Slack resends the event (the same event_id): nothing more.
-    expect((await postSlackEvent(events, SECRET, stop, { retryNum: 1, retryReason: 'http_timeout' })).status).toBe(200);
+    expect((await postSlackEvent(events, SLACK_SECRET, stop, { retryNum: 1, retryReason: 'http_timeout' })).status).toBe(200);
     await until(async () => (await service.store.trackedRuns.get(runId))?.tracked === false, 'the end observed');
     await settled();
     expect(await cancels(runId)).toHaveLength(1);
@@ -146,7 +125,7 @@ describe('Slack’s stop button (agent_session_stopped) is a stop like Cancel', 
 
   it('/agent <prompt> at a channel: the thread its status message starts is the session, and its stop button stops the run', async () => {
     const triggerId = `${Date.now()}.stop-from-command`;
-    expect((await postSlackForm(events, SECRET, slashCommand({ user_id: ALLOWED, text: 'rotate the staging keys', trigger_id: triggerId }))).status).toBe(200);
+    expect((await bridge.command({ user_id: ALLOWED, text: 'rotate the staging keys', trigger_id: triggerId })).status).toBe(200);
     const session = await until(
       () => slack.agentSessions().find((item) => item.title === 'rotate the staging keys' && item.status === 'processing'),
       'the session',
@@ -154,9 +133,7 @@ describe('Slack’s stop button (agent_session_stopped) is a stop like Cancel', 
     // The thread is the status message's own (posted at the bare channel).
     expect(slack.messages(CHANNEL).find((message) => message.ts === session.threadTs && message.thread_ts === undefined)?.user).toBe(SLACK_IDS.botUser);
     const run = await until(() => runWith(`slack:cmd:${triggerId}`), 'the run');
-    expect(
-      (await postSlackEvent(events, SECRET, eventCallback(agentSessionStopped({ channel: CHANNEL, thread_ts: session.threadTs, user: ALLOWED })))).status,
-    ).toBe(200);
+    expect((await bridge.post(agentSessionStopped({ channel: CHANNEL, thread_ts: session.threadTs, user: ALLOWED }))).status).toBe(200);
     await until(() => emulator.engine.get(run.run_id)?.state === 'CANCELLED', 'the run cancelled');
     await until(() => statuses(session.threadTs).at(-1) === 'active', 'the session away from processing');
     await until(async () => (await service.store.trackedRuns.get(run.run_id))?.tracked === false, 'the end observed');
@@ -166,7 +143,7 @@ describe('Slack’s stop button (agent_session_stopped) is a stop like Cancel', 
 
   it('someone who may not stop it is told privately; the run goes on and its session stays processing', async () => {
     const { ts, runId } = await startRun('upgrade the test runner');
-    expect((await postSlackEvent(events, SECRET, eventCallback(agentSessionStopped({ channel: CHANNEL, thread_ts: ts, user: REFUSED })))).status).toBe(200);
+    expect((await bridge.post(agentSessionStopped({ channel: CHANNEL, thread_ts: ts, user: REFUSED }))).status).toBe(200);
     const refusal = await until(() => slack.ephemerals(CHANNEL).find((message) => message.user === REFUSED), 'the private refusal');
     expect(refusal.text).toContain('slack.allowed_users');
     await settled();
@@ -180,7 +157,7 @@ describe('Slack’s stop button (agent_session_stopped) is a stop like Cancel', 
     await settled();
     const [triggers, owed] = [await triggerCount(), await outboxCount()];
     const stop = eventCallback(agentSessionStopped({ channel: CHANNEL, thread_ts: nextTs(), user: ALLOWED }));
-    expect((await postSlackEvent(events, SECRET, stop)).status).toBe(200);
+    expect((await postSlackEvent(events, SLACK_SECRET, stop)).status).toBe(200);
     expect(await triggerCount()).toBe(triggers);
     expect(await outboxCount()).toBe(owed);
   });
@@ -189,19 +166,19 @@ describe('Slack’s stop button (agent_session_stopped) is a stop like Cancel', 
 describe('the direct message under agent_view', () => {
   it('opening it owes the Messages tab’s suggested prompts (no thread), once a day', async () => {
     const opened = { type: 'app_home_opened', user: ALLOWED, channel: DM, tab: 'messages', event_ts: nextTs() };
-    expect((await postSlackEvent(events, SECRET, eventCallback(opened))).status).toBe(200);
+    expect((await bridge.post(opened)).status).toBe(200);
     const prompts = await until(() => slack.callsTo('assistant.threads.setSuggestedPrompts').find((call) => call.args['channel_id'] === DM), 'the prompts');
     expect(prompts.args['thread_ts']).toBeUndefined();
     expect(Array.isArray(prompts.args['prompts']) && prompts.args['prompts'].length).toBeGreaterThan(0);
-    expect((await postSlackEvent(events, SECRET, eventCallback({ ...opened, event_ts: nextTs() }))).status).toBe(200);
+    expect((await bridge.post({ ...opened, event_ts: nextTs() })).status).toBe(200);
     await settled();
     expect(slack.callsTo('assistant.threads.setSuggestedPrompts').filter((call) => call.args['channel_id'] === DM)).toHaveLength(1);
   });
 
   it('a request routes as the channel the person views (app_context_changed) when it has a route, in its own thread; with nothing in view, as a DM', async () => {
-    expect((await postSlackEvent(events, SECRET, eventCallback(appContextChanged({ user: ALLOWED, entities: [channelEntity(CHANNEL)] })))).status).toBe(200);
+    expect((await bridge.post(appContextChanged({ user: ALLOWED, entities: [channelEntity(CHANNEL)] }))).status).toBe(200);
     const viewing = nextTs();
-    await postSlackEvent(events, SECRET, eventCallback(directMessage({ user: ALLOWED, ts: viewing, text: 'add a health check' })));
+    await bridge.post(directMessage({ user: ALLOWED, ts: viewing, text: 'add a health check' }));
     const routed = await until(() => runWith(messageKey(DM, viewing)), 'the run asked while viewing the channel');
     expect(routed.agent_config).toMatchObject({ environment_id: 'env_web', name: 'web' });
     // The DM message is the thread: the run reports there, and its session is there.
@@ -211,9 +188,9 @@ describe('the direct message under agent_view', () => {
     const nothing = eventCallback(appContextChanged({ user: undefined }), {
       authorizations: [{ enterprise_id: null, team_id: SLACK_IDS.team, user_id: ALLOWED, is_bot: false, is_enterprise_install: false }],
     });
-    expect((await postSlackEvent(events, SECRET, nothing)).status).toBe(200);
+    expect((await postSlackEvent(events, SLACK_SECRET, nothing)).status).toBe(200);
     const plain = nextTs();
-    await postSlackEvent(events, SECRET, eventCallback(directMessage({ user: ALLOWED, ts: plain, text: 'add a readiness check' })));
+    await bridge.post(directMessage({ user: ALLOWED, ts: plain, text: 'add a readiness check' }));
     const direct = await until(() => runWith(messageKey(DM, plain)), 'the run asked with nothing in view');
     expect(direct.agent_config).toMatchObject({ name: 'slack' });
     expect(direct.agent_config?.environment_id).toBeUndefined();

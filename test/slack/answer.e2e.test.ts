@@ -1,15 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { referenceLine } from '../../src/core/ports/triggers.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
-import { messageKey } from '../../src/slack/normalise.js';
-import { startFakeSlackApi, type FakeSlackApi, type SlackCall } from '../fakes/slack-api.js';
-import { postSlackEvent, postSlackInteraction } from '../fakes/slack-signing.js';
-import { appMention, eventCallback } from '../fixtures/slack/events.js';
+import type { FakeSlackApi, SlackCall } from '../fakes/slack-api.js';
+import { appMention } from '../fixtures/slack/events.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
 import { answerClick, answerSubmission } from '../fixtures/slack/interactions.js';
-import { startBridge } from '../helpers/start-bridge.js';
-import { until as waitFor } from '../helpers/until.js';
+import { type SlackBridge, startSlackBridge } from '../helpers/slack-bridge.js';
 
 /*
  * Answering a BLOCKED run in place (issue 22, point 6), end to end: the real Bolt on the running
@@ -17,40 +13,24 @@ import { until as waitFor } from '../helpers/until.js';
  * the emulator plays the run API. `slack.allowed_users` lists SLACK_IDS.user only.
  */
 
-const SECRET = 'answer-signing-secret-0123456789';
-const BOT_TOKEN = 'xoxb-0000-1111-answer';
-const API_KEY = 'answer-run-api-key';
 const CHANNEL = SLACK_IDS.channel;
 const ALLOWED = SLACK_IDS.user;
 const REFUSED = SLACK_IDS.otherUser;
 const QUESTION = 'Which database should I migrate first: <orders> or users?';
-let slack: FakeSlackApi;
-let emulator: RunningEmulator;
-let service: RunningService;
-let events: string;
+let bridge: SlackBridge;
+let slack: FakeSlackApi, emulator: RunningEmulator, service: RunningService;
 
 beforeAll(async () => {
-  slack = await startFakeSlackApi({ token: BOT_TOKEN });
-  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
-  ({ service } = await startBridge({
-    agentApi: { baseUrl: emulator.baseUrl, apiKey: API_KEY },
-    env: { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.url },
-    yaml: `tracker:\n  interval: 1s\nslack:\n  allowed_users: [${ALLOWED}]\n`,
-  }));
-  events = `${service.url}/slack/events`;
+  bridge = await startSlackBridge({ yaml: `tracker:\n  interval: 1s\nslack:\n  allowed_users: [${ALLOWED}]\n` });
+  ({ slack, emulator, service } = bridge);
 });
-afterAll(async () => {
-  await service.stop();
-  await emulator.close();
-  await slack.close();
-});
+afterAll(() => bridge?.stop());
 afterEach(() => {
   emulator.engine.reset();
 });
 
-const until = <T>(find: () => T | undefined | false | Promise<T | undefined | false>, what: string) =>
-  waitFor(find, what, 10_000, () => `slack calls: ${slack.calls.map((call) => call.method).join(', ')}`);
-const triggerCount = async () => Object.values(await service.store.triggers.countByState()).reduce((sum, count) => sum + count, 0);
+const until: SlackBridge['until'] = (find, what) => bridge.until(find, what);
+const triggerCount = () => bridge.triggerCount();
 const tsOf = (call: SlackCall) => (call.response as unknown as { ts: string }).ts;
 type Button = { action_id?: string; value?: string; text?: { text: string } };
 const buttonsOf = (call: SlackCall) =>
@@ -61,9 +41,9 @@ const viewOf = (call: SlackCall) => call.args['view'] as { callback_id?: string;
 /** A mention in the channel whose run is then BLOCKED with a question; resolves to the run and its announcement. */
 async function blockedRun(request: string) {
   const mention = appMention({ channel: CHANNEL, user: ALLOWED, text: `<@${SLACK_IDS.botUser}> ${request}` });
-  expect((await postSlackEvent(events, SECRET, eventCallback(mention))).status).toBe(200);
+  expect((await bridge.post(mention)).status).toBe(200);
   const threadTs = mention['ts'] as string;
-  const run = await until(() => emulator.engine.list({}).runs.find((r) => r.prompt?.includes(referenceLine(messageKey(CHANNEL, threadTs)))), 'the run');
+  const run = await until(() => bridge.runFor(CHANNEL, threadTs), 'the run');
   emulator.engine.drive(run.run_id, 'BLOCKED', { status_message: QUESTION });
   const announcement = await until(
     () => slack.callsTo('chat.postMessage').find((call) => call.args['thread_ts'] === threadTs && buttonsOf(call).some((b) => b.action_id === 'answer_run')),
@@ -75,7 +55,7 @@ async function blockedRun(request: string) {
 /** Clicks Answer and returns the modal views.open was given. */
 async function clickAnswer(user: string, click: { message_ts: string; thread_ts: string; value: string }) {
   const before = slack.callsTo('views.open').length;
-  expect((await postSlackInteraction(events, SECRET, answerClick({ user, channel: CHANNEL, ...click }))).status).toBe(200);
+  expect((await bridge.interact(answerClick({ user, channel: CHANNEL, ...click }))).status).toBe(200);
   return viewOf(await until(() => opened(before)[0], 'views.open'));
 }
 
@@ -95,7 +75,7 @@ describe('the Answer button on a BLOCKED announcement', () => {
 
     const triggers = await triggerCount();
     const submission = answerSubmission({ user: ALLOWED, text: '  Orders first, then users.  ', privateMetadata: metadata });
-    const response = await postSlackInteraction(events, SECRET, submission);
+    const response = await bridge.interact(submission);
     expect(response.status).toBe(200);
     expect(await response.text()).toBe('');
     await until(() => emulator.engine.followups(run.run_id).length === 1, 'the follow-up');
@@ -104,7 +84,7 @@ describe('the Answer button on a BLOCKED announcement', () => {
     await until(() => slack.reactions(CHANNEL, messageTs).includes('incoming_envelope'), 'the envelope on the announcement');
 
     // Slack re-sends the same submission (same view id): nothing more is stored or sent.
-    expect((await postSlackInteraction(events, SECRET, submission)).status).toBe(200);
+    expect((await bridge.interact(submission)).status).toBe(200);
     expect(await triggerCount()).toBe(triggers + 1);
     const viewId = (submission['view'] as { id: string }).id;
     await until(async () => (await service.store.triggers.getByKey(`slack:answer:${viewId}`))?.state === 'done', 'the answer worked');
@@ -115,11 +95,7 @@ describe('the Answer button on a BLOCKED announcement', () => {
     const { run, threadTs, messageTs } = await blockedRun('Rotate the keys');
     const modal = await clickAnswer(ALLOWED, { message_ts: messageTs, thread_ts: threadTs, value: run.run_id });
     const triggers = await triggerCount();
-    const response = await postSlackInteraction(
-      events,
-      SECRET,
-      answerSubmission({ user: ALLOWED, text: ' \n ', privateMetadata: modal.private_metadata ?? '' }),
-    );
+    const response = await bridge.interact(answerSubmission({ user: ALLOWED, text: ' \n ', privateMetadata: modal.private_metadata ?? '' }));
     expect(await response.json()).toEqual({ response_action: 'errors', errors: { answer: 'Write your answer to the agent.' } });
     expect(await triggerCount()).toBe(triggers);
   });
@@ -134,11 +110,7 @@ describe('the Answer button on a BLOCKED announcement', () => {
     // A submission of theirs (a modal opened before they were left out) is refused under the field.
     const allowedModal = await clickAnswer(ALLOWED, { message_ts: messageTs, thread_ts: threadTs, value: run.run_id });
     const triggers = await triggerCount();
-    const response = await postSlackInteraction(
-      events,
-      SECRET,
-      answerSubmission({ user: REFUSED, text: 'use pino', privateMetadata: allowedModal.private_metadata ?? '' }),
-    );
+    const response = await bridge.interact(answerSubmission({ user: REFUSED, text: 'use pino', privateMetadata: allowedModal.private_metadata ?? '' }));
     const answer = (await response.json()) as { response_action: string; errors: { answer: string } };
     expect(answer.response_action).toBe('errors');
     expect(answer.errors.answer).toContain('slack.allowed_users');
@@ -153,7 +125,7 @@ describe('the Answer button on a BLOCKED announcement', () => {
     expect(JSON.stringify(refusal.blocks)).toContain('I do not know the run run_forged_0001');
     const metadata = JSON.stringify({ runId: 'run_forged_0001', channel: CHANNEL, threadTs, messageTs });
     const triggers = await triggerCount();
-    const response = await postSlackInteraction(events, SECRET, answerSubmission({ user: ALLOWED, text: 'yes', privateMetadata: metadata }));
+    const response = await bridge.interact(answerSubmission({ user: ALLOWED, text: 'yes', privateMetadata: metadata }));
     expect(JSON.stringify(await response.json())).toContain('I do not know the run run_forged_0001');
     expect(await triggerCount()).toBe(triggers);
   });
@@ -162,13 +134,13 @@ describe('the Answer button on a BLOCKED announcement', () => {
     const { run, threadTs, messageTs } = await blockedRun('Upgrade the framework');
     const modal = await clickAnswer(ALLOWED, { message_ts: messageTs, thread_ts: threadTs, value: run.run_id });
     const newer = appMention({ channel: CHANNEL, user: ALLOWED, thread_ts: threadTs, text: `<@${SLACK_IDS.botUser}> new Write the changelog` });
-    await postSlackEvent(events, SECRET, eventCallback(newer));
+    await bridge.post(newer);
     const second = await until(() => emulator.engine.list({}).runs.find((r) => r.title === 'Write the changelog'), 'the newer run');
     // The first run went on without an answer: answering it is still sent (a follow-up continues a run).
     emulator.engine.drive(run.run_id, 'INPROGRESS');
     await until(async () => (await service.store.trackedRuns.get(run.run_id))?.state === 'INPROGRESS', 'the run seen working');
 
-    await postSlackInteraction(events, SECRET, answerSubmission({ user: ALLOWED, text: 'Go with version 5.', privateMetadata: modal.private_metadata ?? '' }));
+    await bridge.interact(answerSubmission({ user: ALLOWED, text: 'Go with version 5.', privateMetadata: modal.private_metadata ?? '' }));
     await until(() => emulator.engine.followups(run.run_id).length === 1, 'the follow-up to the first run');
     expect(emulator.engine.followups(run.run_id)[0]?.message).toBe('Go with version 5.');
     expect(emulator.engine.followups(second.run_id)).toEqual([]);

@@ -1,37 +1,22 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { referenceLine } from '../../src/core/ports/triggers.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import type { RunningService } from '../../src/main.js';
-import { messageKey } from '../../src/slack/normalise.js';
-import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
-import { postSlackEvent, postSlackForm } from '../fakes/slack-signing.js';
-import { appMention, eventCallback, threadReply } from '../fixtures/slack/events.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import type { FakeSlackApi } from '../fakes/slack-api.js';
+import { appMention, threadReply } from '../fixtures/slack/events.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
-import { slashCommand } from '../fixtures/slack/interactions.js';
-import { startBridge } from '../helpers/start-bridge.js';
-import { until as waitFor } from '../helpers/until.js';
+import { callText, type SlackBridge, startSlackBridge } from '../helpers/slack-bridge.js';
 
 /*
  * Issue 22 in Slack, end to end (real Bolt, fake Slack Web API, the emulator): options in a request
  * (`[env=… model=…]`) checked against the route's `overrides`, and how much a route announces.
  */
 
-const SECRET = 'conversation-signing-secret-0123456789';
-const BOT_TOKEN = 'xoxb-0000-1111-conversation';
-const API_KEY = 'conversation-run-api-key';
 const OPEN = SLACK_IDS.channel; // overrides and announce: all
 const QUIET = 'C0QUIET0001'; // no overrides, announce: end
-let slack: FakeSlackApi;
-let emulator: RunningEmulator;
-let service: RunningService;
-let events: string;
+let bridge: SlackBridge;
+let slack: FakeSlackApi, emulator: RunningEmulator;
 
 beforeAll(async () => {
-  slack = await startFakeSlackApi({ token: BOT_TOKEN });
-  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
-  ({ service } = await startBridge({
-    agentApi: { baseUrl: emulator.baseUrl, apiKey: API_KEY },
-    env: { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.url },
+  bridge = await startSlackBridge({
     yaml: [
       'tracker:',
       '  interval: 1s',
@@ -40,31 +25,20 @@ beforeAll(async () => {
       `    ${OPEN}: { config: { environment_id: env_web }, overrides: { environment_id: [env_web, env_api], model_id: "*" }, announce: all }`,
       `    ${QUIET}: { config: { environment_id: env_web }, announce: end }`,
     ].join('\n'),
-  }));
-  events = `${service.url}/slack/events`;
+  });
+  ({ slack, emulator } = bridge);
 });
-afterAll(async () => {
-  await service.stop();
-  await emulator.close();
-  await slack.close();
-});
+afterAll(() => bridge?.stop());
 afterEach(() => {
   emulator.engine.reset();
 });
 
-const until = <T>(find: () => T | undefined | false | Promise<T | undefined | false>, what: string) =>
-  waitFor(find, what, 10_000, () => `slack calls: ${slack.calls.map((call) => call.method).join(', ')}`);
-const runFor = (channel: string, ts: string) => emulator.engine.list({}).runs.find((run) => run.prompt?.includes(referenceLine(messageKey(channel, ts))));
-const threadPosts = (threadTs: string) => slack.callsTo('chat.postMessage').filter((call) => call.args['thread_ts'] === threadTs);
-const updatesOf = (ts: string) => slack.callsTo('chat.update').filter((call) => call.args['ts'] === ts);
-const text = (call: { args: Record<string, unknown> }) => JSON.stringify([call.args['text'], call.args['blocks']]);
-
-async function mention(channel: string, request: string) {
-  const event = appMention({ channel, text: `<@${SLACK_IDS.botUser}> ${request}` });
-  const response = await postSlackEvent(events, SECRET, eventCallback(event));
-  expect(response.status).toBe(200);
-  return event['ts'] as string;
-}
+const until: SlackBridge['until'] = (find, what) => bridge.until(find, what);
+const runFor = (channel: string, ts: string) => bridge.runFor(channel, ts);
+const threadPosts = (threadTs: string) => bridge.threadPosts(threadTs);
+const updatesOf = (ts: string) => bridge.updatesOf(ts);
+const text = callText;
+const mention = (channel: string, request: string) => bridge.mention(request, { channel });
 
 describe('options in the request', () => {
   it('allowed options go into the run config, leave the prompt and the title, and show in the status message', async () => {
@@ -108,7 +82,7 @@ describe('options in the request', () => {
   });
 
   it('/agent takes options the same way', async () => {
-    const response = await postSlackForm(events, SECRET, slashCommand({ channel_id: OPEN, text: '[model=model-y] tidy the README' }));
+    const response = await bridge.command({ channel_id: OPEN, text: '[model=model-y] tidy the README' });
     expect(response.status).toBe(200);
     const run = await until(() => emulator.engine.list({}).runs[0], 'the run');
     expect(run.agent_config).toMatchObject({ environment_id: 'env_web', model_id: 'model-y' });
@@ -162,7 +136,7 @@ const slackFile = (name: string) => ({
 describe('files in a request', () => {
   it('a mention with a file lists its name, type, size and permalink in the prompt — never url_private or a token', async () => {
     const event = appMention({ channel: OPEN, text: `<@${SLACK_IDS.botUser}> summarise the attached report`, files: [slackFile('q3-report.pdf')] });
-    await postSlackEvent(events, SECRET, eventCallback(event));
+    await bridge.post(event);
     const run = await until(() => runFor(OPEN, event['ts'] as string), 'the run');
     expect(run.prompt).toContain('- q3-report.pdf (application/pdf, 12.3 KB): https://acme.slack.com/files/U0-F0FILE0001/q3-report.pdf');
     expect(run.prompt).not.toContain('files-pri');
@@ -174,7 +148,7 @@ describe('files in a request', () => {
     const ts = await mention(OPEN, 'look at the logs I will send');
     const run = await until(() => runFor(OPEN, ts), 'the run');
     const reply = threadReply({ channel: OPEN, thread_ts: ts, text: 'here they are', subtype: 'file_share', files: [slackFile('build.log')] });
-    expect((await postSlackEvent(events, SECRET, eventCallback(reply))).status).toBe(200);
+    expect((await bridge.post(reply)).status).toBe(200);
     await until(() => emulator.engine.followups(run.run_id).length === 1, 'the follow-up');
     const message = emulator.engine.followups(run.run_id)[0]?.message ?? '';
     expect(message.startsWith('here they are')).toBe(true);

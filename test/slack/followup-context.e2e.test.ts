@@ -1,48 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { referenceLine } from '../../src/core/ports/triggers.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import type { RunningService } from '../../src/main.js';
-import { messageKey } from '../../src/slack/normalise.js';
-import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
-import { postSlackEvent } from '../fakes/slack-signing.js';
-import { appMention, eventCallback, threadReply, type SlackEvent } from '../fixtures/slack/events.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import type { FakeSlackApi } from '../fakes/slack-api.js';
+import { appMention, threadReply, type SlackEvent } from '../fixtures/slack/events.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
-import { startBridge } from '../helpers/start-bridge.js';
-import { until as waitFor } from '../helpers/until.js';
+import { type SlackBridge, startSlackBridge } from '../helpers/slack-bridge.js';
 
 /*
  * Issue 22, point 1 in Slack: with `followups: mentions`, a mention in a run's thread is a follow-up
  * that carries, quoted, the replies written since the agent's previous turn — and only those.
  */
 
-const SECRET = 'followup-context-secret-0123456789';
-const BOT_TOKEN = 'xoxb-0000-1111-followup-context';
-const API_KEY = 'followup-context-run-api-key';
 const CHANNEL = SLACK_IDS.channel;
-let slack: FakeSlackApi;
-let emulator: RunningEmulator;
-let service: RunningService;
-let events: string;
+let bridge: SlackBridge;
+let slack: FakeSlackApi, emulator: RunningEmulator;
 
 beforeAll(async () => {
-  slack = await startFakeSlackApi({ token: BOT_TOKEN });
-  slack.setUser(SLACK_IDS.user, { display_name: 'ada' });
-  slack.setUser(SLACK_IDS.otherUser, { display_name: 'grace' });
-  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
-  ({ service } = await startBridge({
-    agentApi: { baseUrl: emulator.baseUrl, apiKey: API_KEY },
-    env: { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.url },
+  bridge = await startSlackBridge({
+    users: { [SLACK_IDS.user]: { display_name: 'ada' }, [SLACK_IDS.otherUser]: { display_name: 'grace' } },
     yaml: 'slack:\n  followups: mentions\n',
-  }));
-  events = `${service.url}/slack/events`;
+  });
+  ({ slack, emulator } = bridge);
 });
-afterAll(async () => {
-  await service.stop();
-  await emulator.close();
-  await slack.close();
-});
+afterAll(() => bridge?.stop());
 
-const until = <T>(find: () => T | undefined | false | Promise<T | undefined | false>, what: string) => waitFor(find, what, 10_000);
+const until: SlackBridge['until'] = (find, what) => bridge.until(find, what);
 
 /** A message people write in the thread: Slack has it (history), and the bot hears its event. */
 async function say(event: SlackEvent): Promise<void> {
@@ -53,7 +34,7 @@ async function say(event: SlackEvent): Promise<void> {
     ts: event['ts'] as string,
     ...(event['thread_ts'] !== undefined && { thread_ts: event['thread_ts'] as string }),
   });
-  expect((await postSlackEvent(events, SECRET, eventCallback(event))).status).toBe(200);
+  expect((await bridge.post(event)).status).toBe(200);
 }
 
 describe('followups: mentions — everything since the last turn', () => {
@@ -61,7 +42,7 @@ describe('followups: mentions — everything since the last turn', () => {
     const start = appMention({ channel: CHANNEL, text: `<@${SLACK_IDS.botUser}> refactor the importer` });
     await say(start);
     const threadTs = start['ts'] as string;
-    const run = await until(() => emulator.engine.list({}).runs.find((item) => item.prompt?.includes(referenceLine(messageKey(CHANNEL, threadTs)))), 'the run');
+    const run = await until(() => bridge.runFor(CHANNEL, threadTs), 'the run');
     await until(() => slack.callsTo('chat.postMessage').some((call) => call.args['thread_ts'] === threadTs), 'the status message');
 
     await say(threadReply({ channel: CHANNEL, thread_ts: threadTs, text: 'first: keep the CSV path' }));

@@ -1,14 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { referenceLine } from '../../src/core/ports/triggers.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
-import { messageKey } from '../../src/slack/normalise.js';
-import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
-import { postSlackEvent } from '../fakes/slack-signing.js';
-import { appMention, eventCallback, threadReply, type SlackEvent } from '../fixtures/slack/events.js';
+import type { FakeSlackApi } from '../fakes/slack-api.js';
+import { appMention, threadReply, type SlackEvent } from '../fixtures/slack/events.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
-import { startBridge } from '../helpers/start-bridge.js';
-import { until as waitFor } from '../helpers/until.js';
+import { type SlackBridge, startSlackBridge } from '../helpers/slack-bridge.js';
 
 /*
  * Issue 22, point 1 with `slack.followups: all`: replies that arrive within `slack.followup_window`
@@ -17,35 +13,20 @@ import { until as waitFor } from '../helpers/until.js';
  * whole service, signed events, the fake Slack Web API and the emulator show it end to end.
  */
 
-const SECRET = 'followup-window-secret-0123456789';
-const BOT_TOKEN = 'xoxb-0000-1111-followup-window';
-const API_KEY = 'followup-window-run-api-key';
 const CHANNEL = SLACK_IDS.channel;
-let slack: FakeSlackApi;
-let emulator: RunningEmulator;
-let service: RunningService;
-let events: string;
+let bridge: SlackBridge;
+let slack: FakeSlackApi, emulator: RunningEmulator, service: RunningService;
 
 beforeAll(async () => {
-  slack = await startFakeSlackApi({ token: BOT_TOKEN });
-  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
-  ({ service } = await startBridge({
-    agentApi: { baseUrl: emulator.baseUrl, apiKey: API_KEY },
-    env: { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.url },
-    yaml: 'slack:\n  followups: all\n',
-  }));
-  events = `${service.url}/slack/events`;
+  bridge = await startSlackBridge({ yaml: 'slack:\n  followups: all\n' });
+  ({ slack, emulator, service } = bridge);
 });
-afterAll(async () => {
-  await service.stop();
-  await emulator.close();
-  await slack.close();
-});
+afterAll(() => bridge?.stop());
 
-const until = <T>(find: () => T | undefined | false | Promise<T | undefined | false>, what: string) => waitFor(find, what, 15_000);
+const until: SlackBridge['until'] = (find, what) => bridge.until(find, what, 15_000);
 
 async function say(event: SlackEvent): Promise<void> {
-  expect((await postSlackEvent(events, SECRET, eventCallback(event))).status).toBe(200);
+  expect((await bridge.post(event)).status).toBe(200);
 }
 
 describe('followups: all — a burst of replies goes as one follow-up', () => {
@@ -53,7 +34,7 @@ describe('followups: all — a burst of replies goes as one follow-up', () => {
     const start = appMention({ channel: CHANNEL, text: `<@${SLACK_IDS.botUser}> refactor the importer` });
     await say(start);
     const threadTs = start['ts'] as string;
-    const run = await until(() => emulator.engine.list({}).runs.find((item) => item.prompt?.includes(referenceLine(messageKey(CHANNEL, threadTs)))), 'the run');
+    const run = await until(() => bridge.runFor(CHANNEL, threadTs), 'the run');
 
     const texts = ['one: keep the CSV path', 'two: mind the BOM', 'three: no new deps', 'four: and the docs', 'five: that is all'];
     const replies = texts.map((text) => threadReply({ channel: CHANNEL, thread_ts: threadTs, text }));

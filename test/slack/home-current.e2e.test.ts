@@ -1,16 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { referenceLine } from '../../src/core/ports/triggers.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
 import { homeDestination } from '../../src/slack/home-view.js';
 import { messageKey } from '../../src/slack/normalise.js';
-import { startFakeSlackApi, type FakeSlackApi, type SlackCall } from '../fakes/slack-api.js';
+import type { FakeSlackApi, SlackCall } from '../fakes/slack-api.js';
 import { postSlackEvent } from '../fakes/slack-signing.js';
 import { appMention, eventCallback } from '../fixtures/slack/events.js';
 import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
 import { quiet } from '../linear/linear-harness.js';
-import { startBridge } from '../helpers/start-bridge.js';
-import { until as waitFor } from '../helpers/until.js';
+import { SLACK_SECRET, type SlackBridge, startSlackBridge } from '../helpers/slack-bridge.js';
 
 /*
  * The Home tab stays current for runs asked for before it was first opened (issue 26, point 3), end to
@@ -19,37 +18,20 @@ import { until as waitFor } from '../helpers/until.js';
  * has never opened the tab before it.
  */
 
-const SECRET = 'home-current-secret-0123456789';
-const BOT_TOKEN = 'xoxb-0000-3333-home-current';
-const API_KEY = 'home-current-key';
 const CHANNEL = SLACK_IDS.channel;
-let slack: FakeSlackApi;
-let emulator: RunningEmulator;
-let service: RunningService;
-let events: string;
+let bridge: SlackBridge;
+let slack: FakeSlackApi, emulator: RunningEmulator, service: RunningService, events: string;
 
 beforeAll(async () => {
-  slack = await startFakeSlackApi({ token: BOT_TOKEN });
-  slack.setChannel(CHANNEL, { name: 'dev' });
-  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
-  ({ service } = await startBridge({
-    agentApi: { baseUrl: emulator.baseUrl, apiKey: API_KEY },
-    env: { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.url },
-    yaml: `tracker:\n  interval: 1s\n`,
-  }));
-  events = `${service.url}/slack/events`;
+  bridge = await startSlackBridge({ channels: { [CHANNEL]: 'dev' }, yaml: `tracker:\n  interval: 1s\n` });
+  ({ slack, emulator, service, events } = bridge);
 });
-afterAll(async () => {
-  await service.stop();
-  await emulator.close();
-  await slack.close();
-});
+afterAll(() => bridge?.stop());
 afterEach(() => {
   emulator.engine.reset();
 });
 
-const until = <T>(find: () => T | undefined | false | Promise<T | undefined | false>, what: string) =>
-  waitFor(find, what, 10_000, () => `slack calls: ${slack.calls.map((call) => call.method).join(', ')}`);
+const until: SlackBridge['until'] = (find, what) => bridge.until(find, what);
 const homeOpened = (user: string) => eventCallback({ type: 'app_home_opened', user, channel: SLACK_IDS.dm, tab: 'home', event_ts: nextTs() });
 const publishesFor = (user: string) => slack.callsTo('views.publish').filter((call) => call.args['user_id'] === user);
 /** The Home tab's line for one run in a published view (its section's block id names the run). */
@@ -61,7 +43,7 @@ const homeRows = (user: string, state?: 'pending') => service.store.outbox.list(
 /** A run `user` asks for by a mention, stored and quiet (its status message posted) before it returns. */
 async function askedBy(user: string, text: string) {
   const mention = appMention({ channel: CHANNEL, user, text: `<@${SLACK_IDS.botUser}> ${text}` });
-  expect((await postSlackEvent(events, SECRET, eventCallback(mention))).status).toBe(200);
+  expect((await bridge.post(mention)).status).toBe(200);
   const key = referenceLine(messageKey(CHANNEL, mention['ts'] as string));
   const run = await until(() => emulator.engine.list({}).runs.find((candidate) => candidate.prompt?.includes(key)), 'the run');
   await until(async () => (await service.store.trackedRuns.get(run.run_id)) !== undefined, 'the run stored');
@@ -71,7 +53,7 @@ async function askedBy(user: string, text: string) {
 
 /** Opens the person's Home tab and waits for the publish it owes. */
 async function openHome(user: string): Promise<SlackCall> {
-  expect((await postSlackEvent(events, SECRET, homeOpened(user))).status).toBe(200);
+  expect((await postSlackEvent(events, SLACK_SECRET, homeOpened(user))).status).toBe(200);
   return slack.waitForCall('views.publish', (call) => call.args['user_id'] === user);
 }
 

@@ -1,16 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { referenceLine } from '../../src/core/ports/triggers.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
 import { homeDestination } from '../../src/slack/home-view.js';
 import { sendToAgentKey } from '../../src/slack/shortcut.js';
-import { startFakeSlackApi, type FakeSlackApi, type SlackCall } from '../fakes/slack-api.js';
+import type { FakeSlackApi, SlackCall } from '../fakes/slack-api.js';
 import { postSlackEvent, postSlackInteraction } from '../fakes/slack-signing.js';
 import { appMention, directMessage, eventCallback } from '../fixtures/slack/events.js';
 import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
 import { homeStartClick, sendToAgentShortcut, startRunSubmission } from '../fixtures/slack/interactions.js';
-import { startBridge } from '../helpers/start-bridge.js';
-import { until as waitFor } from '../helpers/until.js';
+import { SLACK_SECRET, type SlackBridge, startSlackBridge } from '../helpers/slack-bridge.js';
 
 /*
  * Slack's own places for the agent (issue 23), end to end: the real Bolt on the running service
@@ -18,44 +17,29 @@ import { until as waitFor } from '../helpers/until.js';
  * the run API. `slack.allowed_users` lists SLACK_IDS.user only: SLACK_IDS.otherUser is refused.
  */
 
-const SECRET = 'native-places-secret-0123456789';
-const BOT_TOKEN = 'xoxb-0000-1111-native-places';
-const API_KEY = 'native-places-key';
 const CHANNEL = SLACK_IDS.channel;
 const ALLOWED = SLACK_IDS.user;
 const REFUSED = SLACK_IDS.otherUser;
-let slack: FakeSlackApi;
-let emulator: RunningEmulator;
-let service: RunningService;
-let events: string;
+let bridge: SlackBridge;
+let slack: FakeSlackApi, emulator: RunningEmulator, service: RunningService, events: string;
 
 beforeAll(async () => {
-  slack = await startFakeSlackApi({ token: BOT_TOKEN });
-  slack.setChannel(CHANNEL, { name: 'dev' });
-  slack.setUser(ALLOWED, { display_name: 'ada' });
-  slack.setUser(REFUSED, { display_name: 'grace' });
-  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
-  ({ service } = await startBridge({
-    agentApi: { baseUrl: emulator.baseUrl, apiKey: API_KEY },
-    env: { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.url },
+  bridge = await startSlackBridge({
+    channels: { [CHANNEL]: 'dev' },
+    users: { [ALLOWED]: { display_name: 'ada' }, [REFUSED]: { display_name: 'grace' } },
     yaml: `tracker:\n  interval: 1s\nslack:\n  allowed_users: [${ALLOWED}]\n  unfurl_domains: [127.0.0.1]\n  channels:\n    ${CHANNEL}: { config: { environment_id: env_web, name: web } }\n`,
-  }));
-  events = `${service.url}/slack/events`;
+  });
+  ({ slack, emulator, service, events } = bridge);
 });
-afterAll(async () => {
-  await service.stop();
-  await emulator.close();
-  await slack.close();
-});
+afterAll(() => bridge?.stop());
 afterEach(() => {
   emulator.engine.reset();
 });
 
-const until = <T>(find: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 10_000) =>
-  waitFor(find, what, timeoutMs, () => `slack calls: ${slack.calls.map((call) => call.method).join(', ')}`);
-const triggerCount = async () => Object.values(await service.store.triggers.countByState()).reduce((sum, count) => sum + count, 0);
+const until: SlackBridge['until'] = (find, what, timeoutMs) => bridge.until(find, what, timeoutMs);
+const triggerCount = () => bridge.triggerCount();
 const runsWith = (key: string) => emulator.engine.list({}).runs.filter((run) => run.prompt?.includes(referenceLine(key)));
-const threadPosts = (threadTs: string) => slack.callsTo('chat.postMessage').filter((call) => call.args['thread_ts'] === threadTs);
+const threadPosts = (threadTs: string) => bridge.threadPosts(threadTs);
 
 describe('the message shortcut "Send to agent" (send_to_agent)', () => {
   it('starts one run on that message, in its thread, with the thread as context; a re-sent payload starts nothing', async () => {
@@ -68,7 +52,7 @@ describe('the message shortcut "Send to agent" (send_to_agent)', () => {
     });
     const payload = sendToAgentShortcut({ user: ALLOWED, ts: reply.ts, thread_ts: parent.ts, text: reply.text, author: REFUSED });
 
-    expect((await postSlackInteraction(events, SECRET, payload)).status).toBe(200);
+    expect((await postSlackInteraction(events, SLACK_SECRET, payload)).status).toBe(200);
     const key = sendToAgentKey(CHANNEL, reply.ts);
     const run = await until(() => runsWith(key)[0], 'the run');
     expect(run.title).toBe('The login page 500s when the password has a & in it');
@@ -85,10 +69,10 @@ describe('the message shortcut "Send to agent" (send_to_agent)', () => {
     await until(() => slack.reactions(CHANNEL, reply.ts).includes('eyes'), 'the eyes reaction on the sent message');
 
     const triggers = await triggerCount();
-    expect((await postSlackInteraction(events, SECRET, payload)).status).toBe(200);
+    expect((await postSlackInteraction(events, SLACK_SECRET, payload)).status).toBe(200);
     expect(await triggerCount()).toBe(triggers);
     // Sent again by someone else: still that message's one request.
-    expect((await postSlackInteraction(events, SECRET, { ...payload, trigger_id: 'another.click' })).status).toBe(200);
+    expect((await postSlackInteraction(events, SLACK_SECRET, { ...payload, trigger_id: 'another.click' })).status).toBe(200);
     expect(await triggerCount()).toBe(triggers);
     emulator.engine.drive(run.run_id, 'SUCCEEDED');
     await until(() => slack.reactions(CHANNEL, reply.ts).includes('white_check_mark'), 'the end');
@@ -98,12 +82,12 @@ describe('the message shortcut "Send to agent" (send_to_agent)', () => {
 
   it('someone not in allowed_users gets the same private answer as for a mention, and no run starts', async () => {
     const mention = appMention({ channel: CHANNEL, user: REFUSED, text: `<@${SLACK_IDS.botUser}> fix it` });
-    await postSlackEvent(events, SECRET, eventCallback(mention));
+    await postSlackEvent(events, SLACK_SECRET, eventCallback(mention));
     const mentionAnswer = await slack.waitForCall('chat.postEphemeral', (call) => call.args['thread_ts'] === mention['ts']);
 
     const ts = nextTs();
     const payload = sendToAgentShortcut({ user: REFUSED, ts, text: 'please fix the login page' });
-    expect((await postSlackInteraction(events, SECRET, payload)).status).toBe(200);
+    expect((await postSlackInteraction(events, SLACK_SECRET, payload)).status).toBe(200);
     const shortcutAnswer = await slack.waitForCall('chat.postEphemeral', (call) => call.args['thread_ts'] === ts);
     expect(shortcutAnswer.args['user']).toBe(REFUSED);
     expect(shortcutAnswer.args['text']).toBe(mentionAnswer.args['text']);
@@ -116,7 +100,7 @@ describe('the message shortcut "Send to agent" (send_to_agent)', () => {
 
   it('a message without text (only files) starts nothing and is acknowledged', async () => {
     const triggers = await triggerCount();
-    const response = await postSlackInteraction(events, SECRET, sendToAgentShortcut({ text: '' }));
+    const response = await postSlackInteraction(events, SLACK_SECRET, sendToAgentShortcut({ text: '' }));
     expect(response.status).toBe(200);
     expect(await triggerCount()).toBe(triggers);
   });
@@ -137,17 +121,17 @@ async function settledPublishes(user: string): Promise<number> {
 
 describe('App Home', () => {
   it('opening the Home tab publishes the person’s runs and a Start a run button; opening it again the same day publishes nothing more', async () => {
-    expect((await postSlackEvent(events, SECRET, homeOpened(ALLOWED))).status).toBe(200);
+    expect((await postSlackEvent(events, SLACK_SECRET, homeOpened(ALLOWED))).status).toBe(200);
     const published = await until(() => publishesFor(ALLOWED).find((call) => viewText(call).includes('home_start_run')), 'the Home tab');
     expect((published.args['view'] as { type: string }).type).toBe('home');
     const count = await settledPublishes(ALLOWED);
-    expect((await postSlackEvent(events, SECRET, homeOpened(ALLOWED))).status).toBe(200);
+    expect((await postSlackEvent(events, SLACK_SECRET, homeOpened(ALLOWED))).status).toBe(200);
     expect(await settledPublishes(ALLOWED)).toBe(count);
   });
 
   it('is republished at every state change of a run the person asked for: title, state, where, session link', async () => {
     const mention = appMention({ channel: CHANNEL, user: ALLOWED, text: `<@${SLACK_IDS.botUser}> Tidy the home page copy` });
-    await postSlackEvent(events, SECRET, eventCallback(mention));
+    await postSlackEvent(events, SLACK_SECRET, eventCallback(mention));
     const run = await until(() => emulator.engine.list({}).runs.find((candidate) => candidate.title === 'Tidy the home page copy'), 'the run');
     const lines = () => publishesFor(ALLOWED).flatMap((call) => runLineOf(call, run.run_id) ?? []);
     await until(() => lines().find((line) => line.includes('Queued')), 'the Home tab with the run');
@@ -164,29 +148,29 @@ describe('App Home', () => {
   });
 
   it('someone not in allowed_users sees the same refusal as for a mention, and no button', async () => {
-    await postSlackEvent(events, SECRET, homeOpened(REFUSED));
+    await postSlackEvent(events, SLACK_SECRET, homeOpened(REFUSED));
     const published = await until(() => publishesFor(REFUSED)[0], 'the refused person’s Home tab');
     expect(viewText(published)).toContain('slack.allowed_users');
     expect(viewText(published)).not.toContain('home_start_run');
   });
 
   it('Start a run opens the modal with the request and the route; a submission starts a run on that route, reported in a direct message', async () => {
-    expect((await postSlackInteraction(events, SECRET, homeStartClick(ALLOWED))).status).toBe(200);
+    expect((await postSlackInteraction(events, SLACK_SECRET, homeStartClick(ALLOWED))).status).toBe(200);
     const opened = await until(() => slack.callsTo('views.open')[0], 'the modal');
     const modal = JSON.stringify(opened.args['view']);
     expect(modal).toContain('"callback_id":"start_run"');
     expect(modal).toContain('"block_id":"request"');
     expect(modal).toContain(`"value":"${CHANNEL}"`);
 
-    const empty = await postSlackInteraction(events, SECRET, startRunSubmission({ user: ALLOWED, text: '  ', route: CHANNEL }));
+    const empty = await postSlackInteraction(events, SLACK_SECRET, startRunSubmission({ user: ALLOWED, text: '  ', route: CHANNEL }));
     expect(await empty.json()).toEqual({ response_action: 'errors', errors: { request: 'Say what the agent should do.' } });
     const triggers = await triggerCount();
-    const refused = await postSlackInteraction(events, SECRET, startRunSubmission({ user: REFUSED, text: 'ship it', route: CHANNEL }));
+    const refused = await postSlackInteraction(events, SLACK_SECRET, startRunSubmission({ user: REFUSED, text: 'ship it', route: CHANNEL }));
     expect(JSON.stringify(await refused.json())).toContain('slack.allowed_users');
     expect(await triggerCount()).toBe(triggers);
 
     const submission = startRunSubmission({ user: ALLOWED, text: 'Write the release notes', route: CHANNEL });
-    const response = await postSlackInteraction(events, SECRET, submission);
+    const response = await postSlackInteraction(events, SLACK_SECRET, submission);
     expect(response.status).toBe(200);
     expect(await response.text()).toBe('');
     const run = await until(() => emulator.engine.list({}).runs.find((candidate) => candidate.title === 'Write the release notes'), 'the run');
@@ -195,14 +179,14 @@ describe('App Home', () => {
       () => slack.callsTo('chat.postMessage').find((call) => call.args['channel'] === ALLOWED && JSON.stringify(call.args).includes('Write the release notes')),
       'the status message in the direct message',
     );
-    expect((await postSlackInteraction(events, SECRET, submission)).status).toBe(200);
+    expect((await postSlackInteraction(events, SLACK_SECRET, submission)).status).toBe(200);
     expect(await triggerCount()).toBe(triggers + 1);
   });
 
   it('a click whose modal cannot open is still acknowledged', async () => {
     slack.failNext('views.open', { error: 'expired_trigger_id' });
     const before = slack.callsTo('views.open').length;
-    expect((await postSlackInteraction(events, SECRET, homeStartClick(ALLOWED))).status).toBe(200);
+    expect((await postSlackInteraction(events, SLACK_SECRET, homeStartClick(ALLOWED))).status).toBe(200);
     expect(slack.callsTo('views.open').length).toBe(before + 1);
   });
 });
@@ -222,7 +206,7 @@ describe('link previews (link_shared → chat.unfurl)', () => {
 
   it('a pasted session link of one of our runs unfurls to its title, state and where it was asked; a redelivery sends nothing more', async () => {
     const mention = appMention({ channel: CHANNEL, user: ALLOWED, text: `<@${SLACK_IDS.botUser}> Speed up the test suite` });
-    await postSlackEvent(events, SECRET, eventCallback(mention));
+    await postSlackEvent(events, SLACK_SECRET, eventCallback(mention));
     const run = await until(() => emulator.engine.list({}).runs.find((candidate) => candidate.title === 'Speed up the test suite'), 'the run');
     emulator.engine.drive(run.run_id, 'INPROGRESS');
     const link = await until(async () => (await service.store.trackedRuns.get(run.run_id))?.sessionLink ?? undefined, 'the session link');
@@ -233,7 +217,7 @@ describe('link previews (link_shared → chat.unfurl)', () => {
       { domain: host, url: `http://${host}:1/sessions/not-ours` },
       { domain: 'example.com', url: 'https://example.com/elsewhere' },
     ]);
-    expect((await postSlackEvent(events, SECRET, body)).status).toBe(200);
+    expect((await postSlackEvent(events, SLACK_SECRET, body)).status).toBe(200);
     const unfurl = await until(() => slack.callsTo('chat.unfurl')[0], 'the unfurl');
     const unfurls = unfurl.args['unfurls'] as Record<string, { blocks: Array<{ text: { text: string } }> }>;
     expect(Object.keys(unfurls)).toEqual([link]);
@@ -243,7 +227,7 @@ describe('link previews (link_shared → chat.unfurl)', () => {
     expect(preview).toContain(`asked in <#${CHANNEL}>`);
     expect(unfurl.args).toMatchObject({ unfurl_id: body.event['unfurl_id'], source: 'conversations_history' });
 
-    expect((await postSlackEvent(events, SECRET, body, { retryNum: 1, retryReason: 'http_timeout' })).status).toBe(200);
+    expect((await postSlackEvent(events, SLACK_SECRET, body, { retryNum: 1, retryReason: 'http_timeout' })).status).toBe(200);
     await until(
       async () => (await service.store.outbox.list({ destination: `slack:unfurl:${CHANNEL}` })).every((row) => row.state === 'sent'),
       'the unfurl rows',
@@ -254,8 +238,8 @@ describe('link previews (link_shared → chat.unfurl)', () => {
   it('links off the listed domains, and links pasted by someone not in allowed_users, are not previewed', async () => {
     const rows = async () => (await service.store.outbox.list({ destination: `slack:unfurl:${CHANNEL}` })).length;
     const before = await rows();
-    await postSlackEvent(events, SECRET, linkShared(ALLOWED, [{ domain: 'example.com', url: 'https://example.com/sessions/1' }]));
-    await postSlackEvent(events, SECRET, linkShared(REFUSED, [{ domain: '127.0.0.1', url: 'http://127.0.0.1/sessions/1' }]));
+    await postSlackEvent(events, SLACK_SECRET, linkShared(ALLOWED, [{ domain: 'example.com', url: 'https://example.com/sessions/1' }]));
+    await postSlackEvent(events, SLACK_SECRET, linkShared(REFUSED, [{ domain: '127.0.0.1', url: 'http://127.0.0.1/sessions/1' }]));
     expect(await rows()).toBe(before);
   });
 });
@@ -276,7 +260,7 @@ describe('the assistant panel', () => {
 
   it('suggests prompts on open; a message starts a run in the thread, the panel shows a status while it works, cleared at the end', async () => {
     const threadTs = nextTs();
-    expect((await postSlackEvent(events, SECRET, threadStarted(ALLOWED, threadTs))).status).toBe(200);
+    expect((await postSlackEvent(events, SLACK_SECRET, threadStarted(ALLOWED, threadTs))).status).toBe(200);
     const prompts = await until(
       () => slack.callsTo('assistant.threads.setSuggestedPrompts').find((call) => call.args['thread_ts'] === threadTs),
       'the prompts',
@@ -285,7 +269,7 @@ describe('the assistant panel', () => {
     expect((prompts.args['prompts'] as unknown[]).length).toBeGreaterThan(0);
 
     const message = directMessage({ user: ALLOWED, thread_ts: threadTs, text: 'Make the CI cache work again' });
-    expect((await postSlackEvent(events, SECRET, eventCallback(message))).status).toBe(200);
+    expect((await postSlackEvent(events, SLACK_SECRET, eventCallback(message))).status).toBe(200);
     const run = await until(() => emulator.engine.list({}).runs.find((candidate) => candidate.title === 'Make the CI cache work again'), 'the run');
     // The thread shows the run as a mention's thread does: the status message in it.
     await until(
@@ -310,14 +294,14 @@ describe('the assistant panel', () => {
 
   it('someone not in allowed_users gets no prompts, and the same private answer as for a mention', async () => {
     const threadTs = nextTs();
-    await postSlackEvent(events, SECRET, threadStarted(REFUSED, threadTs));
+    await postSlackEvent(events, SLACK_SECRET, threadStarted(REFUSED, threadTs));
     const message = directMessage({ user: REFUSED, thread_ts: threadTs, text: 'deploy it' });
-    await postSlackEvent(events, SECRET, eventCallback(message));
+    await postSlackEvent(events, SLACK_SECRET, eventCallback(message));
     const answer = await slack.waitForCall('chat.postEphemeral', (call) => call.args['thread_ts'] === threadTs);
     expect(answer.args['user']).toBe(REFUSED);
     expect(String(answer.args['text'])).toContain('slack.allowed_users');
     const mention = appMention({ channel: CHANNEL, user: REFUSED, text: `<@${SLACK_IDS.botUser}> deploy it` });
-    await postSlackEvent(events, SECRET, eventCallback(mention));
+    await postSlackEvent(events, SLACK_SECRET, eventCallback(mention));
     const mentionAnswer = await slack.waitForCall('chat.postEphemeral', (call) => call.args['thread_ts'] === mention['ts']);
     expect(answer.args['text']).toBe(mentionAnswer.args['text']);
     expect(slack.callsTo('assistant.threads.setSuggestedPrompts').filter((call) => call.args['thread_ts'] === threadTs)).toEqual([]);
@@ -338,18 +322,18 @@ describe('the assistant panel', () => {
       event_ts: nextTs(),
     });
   const askInPanel = async (threadTs: string, request: string) => {
-    await postSlackEvent(events, SECRET, eventCallback(directMessage({ user: ALLOWED, thread_ts: threadTs, text: request })));
+    await postSlackEvent(events, SLACK_SECRET, eventCallback(directMessage({ user: ALLOWED, thread_ts: threadTs, text: request })));
     return until(() => emulator.engine.list({}).runs.find((candidate) => candidate.title === request), 'the run');
   };
 
   it('a request routes as the route of the channel the person is looking at, followed as they look elsewhere', async () => {
     const opened = nextTs();
-    expect((await postSlackEvent(events, SECRET, assistantEvent('assistant_thread_started', opened, CHANNEL))).status).toBe(200);
+    expect((await postSlackEvent(events, SLACK_SECRET, assistantEvent('assistant_thread_started', opened, CHANNEL))).status).toBe(200);
     expect((await askInPanel(opened, 'Fix the header layout')).agent_config).toMatchObject({ environment_id: 'env_web', name: 'web' });
 
     const moved = nextTs();
-    await postSlackEvent(events, SECRET, assistantEvent('assistant_thread_started', moved, 'C0NOROUTE1'));
-    expect((await postSlackEvent(events, SECRET, assistantEvent('assistant_thread_context_changed', moved, CHANNEL))).status).toBe(200);
+    await postSlackEvent(events, SLACK_SECRET, assistantEvent('assistant_thread_started', moved, 'C0NOROUTE1'));
+    expect((await postSlackEvent(events, SLACK_SECRET, assistantEvent('assistant_thread_context_changed', moved, CHANNEL))).status).toBe(200);
     const run = await askInPanel(moved, 'Fix the footer layout');
     expect(run.agent_config).toMatchObject({ environment_id: 'env_web', name: 'web' });
     // Reported in the panel's thread all the same.
@@ -358,8 +342,8 @@ describe('the assistant panel', () => {
 
   it('a channel without a route of its own leaves the direct-message route, as before', async () => {
     const threadTs = nextTs();
-    await postSlackEvent(events, SECRET, assistantEvent('assistant_thread_started', threadTs, CHANNEL));
-    expect((await postSlackEvent(events, SECRET, assistantEvent('assistant_thread_context_changed', threadTs, 'C0NOROUTE1'))).status).toBe(200);
+    await postSlackEvent(events, SLACK_SECRET, assistantEvent('assistant_thread_started', threadTs, CHANNEL));
+    expect((await postSlackEvent(events, SLACK_SECRET, assistantEvent('assistant_thread_context_changed', threadTs, 'C0NOROUTE1'))).status).toBe(200);
     const run = await askInPanel(threadTs, 'Tidy the changelog');
     expect(run.agent_config).toMatchObject({ name: 'slack' });
     expect(run.agent_config).not.toHaveProperty('environment_id');
@@ -367,7 +351,7 @@ describe('the assistant panel', () => {
 
   it('a plain direct-message thread (not an assistant thread) gets no panel status', async () => {
     const threadTs = nextTs();
-    await postSlackEvent(events, SECRET, eventCallback(directMessage({ user: ALLOWED, thread_ts: threadTs, text: 'Rename the build job' })));
+    await postSlackEvent(events, SLACK_SECRET, eventCallback(directMessage({ user: ALLOWED, thread_ts: threadTs, text: 'Rename the build job' })));
     await until(() => emulator.engine.list({}).runs.find((candidate) => candidate.title === 'Rename the build job'), 'the run');
     await until(
       async () => (await service.store.outbox.list({ destination: `slack:assistant:${DM}:${threadTs}` })).some((row) => row.state === 'sent'),

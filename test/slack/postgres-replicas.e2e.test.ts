@@ -1,17 +1,14 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceLine } from '../../src/core/ports/triggers.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
 import { messageKey } from '../../src/slack/normalise.js';
-import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
+import type { FakeSlackApi } from '../fakes/slack-api.js';
 import { postSlackEvent } from '../fakes/slack-signing.js';
 import { appMention, eventCallback } from '../fixtures/slack/events.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
 import { postgresSkipNote, requirePostgres, startPostgres, type PostgresServer } from '../helpers/postgres-server.js';
-import { tempDir } from '../helpers/spawn-cli.js';
-import { startBridge } from '../helpers/start-bridge.js';
+import { callText, SLACK_SECRET, startSlackBridge, startSlackFakes, type SlackBridge, type SlackFakes } from '../helpers/slack-bridge.js';
 import { until as waitFor } from '../helpers/until.js';
 
 /*
@@ -19,25 +16,20 @@ import { until as waitFor } from '../helpers/until.js';
  * emulator: first one replica, then two replicas on one database taking requests in turn, as behind a
  * load balancer without stickiness — Slack's retries of an event landing on the other replica.
  */
-const SECRET = 'slack-signing-secret-pg-0123456789';
-const BOT_TOKEN = 'xoxb-0000-1111-pg-replicas-token';
-const API_KEY = 'pg-replicas-run-api-key';
 const CHANNEL = SLACK_IDS.channel;
 const runs = requirePostgres('the service on PostgreSQL');
 
 // Readiness outcomes are reused for a few seconds (src/http/readiness.ts): its checks wait that out.
 describe.skipIf(!runs)(`the service on PostgreSQL${postgresSkipNote()}`, { timeout: 60_000 }, () => {
   let server: PostgresServer;
-  let slack: FakeSlackApi;
-  let emulator: RunningEmulator;
+  let fakes: SlackFakes;
+  let slack: FakeSlackApi, emulator: RunningEmulator;
   let replicas: RunningService[] = [];
 
   beforeAll(async () => {
     server = await startPostgres();
-    slack = await startFakeSlackApi({ token: BOT_TOKEN });
-    slack.setChannel(CHANNEL, { name: 'dev' });
-    slack.setUser(SLACK_IDS.user, { display_name: 'ada' });
-    emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
+    fakes = await startSlackFakes({ channels: { [CHANNEL]: 'dev' }, users: { [SLACK_IDS.user]: { display_name: 'ada' } } });
+    ({ slack, emulator } = fakes);
   });
   afterAll(async () => {
     await Promise.all(replicas.map((replica) => replica.stop()));
@@ -48,29 +40,23 @@ describe.skipIf(!runs)(`the service on PostgreSQL${postgresSkipNote()}`, { timeo
 
   /** A replica of the service on `url`, in its own folder (nothing shared but the database). */
   async function startReplica(url: string): Promise<RunningService> {
-    const cwd = tempDir();
-    writeFileSync(join(cwd, 'agent-bridge.yml'), 'tracker:\n  interval: 1s\n');
-    const { service } = await startBridge({
-      cwd,
-      agentApi: { baseUrl: emulator.baseUrl, apiKey: API_KEY },
-      env: { DATABASE_URL: url, DATABASE_PATH: '', SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.url },
-    });
+    const { service } = await startSlackBridge({ fakes, env: { DATABASE_URL: url, DATABASE_PATH: '' }, yaml: 'tracker:\n  interval: 1s\n' });
     replicas.push(service);
     return service;
   }
 
-  const until = <T>(find: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 15_000) =>
+  const until: SlackBridge['until'] = (find, what, timeoutMs = 15_000) =>
     waitFor(find, what, timeoutMs, () => `slack calls: ${slack.calls.map((call) => call.method).join(', ')}`);
   const runsFor = (ts: string) => emulator.engine.list({}).runs.filter((run) => run.prompt?.includes(referenceLine(messageKey(CHANNEL, ts))));
   const threadPosts = (ts: string) => slack.callsTo('chat.postMessage').filter((call) => call.args['thread_ts'] === ts);
   const updatesOf = (ts: string) => slack.callsTo('chat.update').filter((call) => call.args['ts'] === ts);
-  const text = (call: { args: Record<string, unknown> }) => JSON.stringify([call.args['text'], call.args['blocks']]);
+  const text = callText;
 
   it('one replica: a mention gets one run, the status message, every state, and the end once', async () => {
     const service = await startReplica(await server.createDatabase({ name: 'one_replica' }));
     const event = appMention({ channel: CHANNEL, text: `<@${SLACK_IDS.botUser}> Fix the flaky login test` });
     const ts = event['ts'] as string;
-    expect((await postSlackEvent(`${service.url}/slack/events`, SECRET, eventCallback(event))).status).toBe(200);
+    expect((await postSlackEvent(`${service.url}/slack/events`, SLACK_SECRET, eventCallback(event))).status).toBe(200);
 
     const [run] = await until(() => runsFor(ts).length > 0 && runsFor(ts), 'the run');
     const status = await until(() => threadPosts(ts)[0], 'the status message');
@@ -102,8 +88,8 @@ describe.skipIf(!runs)(`the service on PostgreSQL${postgresSkipNote()}`, { timeo
     for (const [index, event] of mentions.entries()) {
       // The first delivery to one replica, Slack's retry of the same event to the other.
       const [first, retry] = index % 2 === 0 ? [a, b] : [b, a];
-      expect((await postSlackEvent(`${first.url}/slack/events`, SECRET, eventCallback(event))).status).toBe(200);
-      expect((await postSlackEvent(`${retry.url}/slack/events`, SECRET, eventCallback(event))).status).toBe(200);
+      expect((await postSlackEvent(`${first.url}/slack/events`, SLACK_SECRET, eventCallback(event))).status).toBe(200);
+      expect((await postSlackEvent(`${retry.url}/slack/events`, SLACK_SECRET, eventCallback(event))).status).toBe(200);
     }
     const timestamps = mentions.map((event) => event['ts'] as string);
     await until(() => timestamps.every((ts) => runsFor(ts).length === 1 && threadPosts(ts).length === 1), 'a run and a status message for every mention');

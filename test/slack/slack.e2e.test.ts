@@ -1,12 +1,10 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { referenceLine } from '../../src/core/ports/triggers.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
 import { messageKey } from '../../src/slack/normalise.js';
-import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
-import { postSlackEvent, postSlackForm, postSlackInteraction, postSlackRaw } from '../fakes/slack-signing.js';
+import type { FakeSlackApi } from '../fakes/slack-api.js';
+import { postSlackEvent, postSlackRaw } from '../fakes/slack-signing.js';
 import {
   appMention,
   botMessage,
@@ -20,71 +18,43 @@ import {
 } from '../fixtures/slack/events.js';
 import { evilBodies } from '../fixtures/slack/evil.js';
 import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
-import { blockActionsCancel, malformedSlashCommands, slashCommand, unknownInteraction } from '../fixtures/slack/interactions.js';
-import { tempDir } from '../helpers/spawn-cli.js';
-import { startBridge as startBridgeAt } from '../helpers/start-bridge.js';
-import { until as waitFor } from '../helpers/until.js';
+import { blockActionsCancel, malformedSlashCommands, unknownInteraction } from '../fixtures/slack/interactions.js';
+import { callText, SLACK_SECRET, type SlackBridge, startSlackBridge } from '../helpers/slack-bridge.js';
 
 /*
  * Slack end to end: the real Bolt on the running server receives correctly signed requests, the
  * fake Slack Web API records every call, the emulator plays the run API.
  */
 
-const SECRET = 'slack-signing-secret-0123456789';
-const BOT_TOKEN = 'xoxb-0000-1111-slack-e2e-token';
-const API_KEY = 'slack-e2e-run-api-key';
 const CHANNEL = SLACK_IDS.channel;
 const OTHER_CHANNEL = 'C0CHANNEL02';
 const ADMIN = 'U0ADMIN001';
-let slack: FakeSlackApi;
-let emulator: RunningEmulator;
-let service: RunningService;
-let cwd: string;
-let events: string;
-
-async function startBridge(): Promise<void> {
-  ({ service } = await startBridgeAt({
-    cwd,
-    agentApi: { baseUrl: emulator.baseUrl, apiKey: API_KEY },
-    env: { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.url },
-  }));
-  events = `${service.url}/slack/events`;
-}
+let bridge: SlackBridge;
+let slack: FakeSlackApi, emulator: RunningEmulator, service: RunningService, events: string;
 
 beforeAll(async () => {
-  slack = await startFakeSlackApi({ token: BOT_TOKEN });
-  slack.setChannel(CHANNEL, { name: 'dev' });
-  slack.setUser(SLACK_IDS.user, { display_name: 'ada' });
-  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
-  cwd = tempDir();
-  writeFileSync(
-    join(cwd, 'agent-bridge.yml'),
-    `tracker:\n  interval: 1s\nslack:\n  channels:\n    ${CHANNEL}: { config: { environment_id: env_web, name: web } }\nconsole:\n  admins: [${ADMIN}]\n`,
-  );
-  await startBridge();
+  bridge = await startSlackBridge({
+    channels: { [CHANNEL]: 'dev' },
+    users: { [SLACK_IDS.user]: { display_name: 'ada' } },
+    yaml: `tracker:\n  interval: 1s\nslack:\n  channels:\n    ${CHANNEL}: { config: { environment_id: env_web, name: web } }\nconsole:\n  admins: [${ADMIN}]\n`,
+  });
+  ({ slack, emulator, service, events } = bridge);
 });
-afterAll(async () => {
-  await service.stop();
-  await emulator.close();
-  await slack.close();
-});
+afterAll(() => bridge?.stop());
 afterEach(() => {
   emulator.engine.reset();
 });
 
-const until = <T>(find: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 10_000) =>
-  waitFor(find, what, timeoutMs, () => `slack calls: ${slack.calls.map((call) => call.method).join(', ')}`);
-
-const triggerCount = async () => Object.values(await service.store.triggers.countByState()).reduce((sum, count) => sum + count, 0);
-const runFor = (ts: string) => emulator.engine.list({}).runs.find((run) => run.prompt?.includes(referenceLine(messageKey(CHANNEL, ts))));
-const threadPosts = (threadTs: string) => slack.callsTo('chat.postMessage').filter((call) => call.args['thread_ts'] === threadTs);
-const updatesOf = (ts: string) => slack.callsTo('chat.update').filter((call) => call.args['ts'] === ts);
-const text = (call: { args: Record<string, unknown> }) => JSON.stringify([call.args['text'], call.args['blocks']]);
+const until: SlackBridge['until'] = (find, what, timeoutMs) => bridge.until(find, what, timeoutMs);
+const triggerCount = () => bridge.triggerCount();
+const runFor = (ts: string) => bridge.runFor(CHANNEL, ts);
+const threadPosts = (threadTs: string) => bridge.threadPosts(threadTs);
+const updatesOf = (ts: string) => bridge.updatesOf(ts);
+const text = callText;
 
 async function mention(fields: Parameters<typeof appMention>[0] = {}) {
   const event = appMention({ channel: CHANNEL, ...fields });
-  const response = await postSlackEvent(events, SECRET, eventCallback(event));
-  return { response, ts: event['ts'] as string };
+  return { response: await bridge.post(event), ts: event['ts'] as string };
 }
 
 describe('a mention starts a run and the thread tells the story', () => {
@@ -124,7 +94,7 @@ describe('a mention starts a run and the thread tells the story', () => {
     await until(() => slack.reactions(CHANNEL, ts).includes('white_check_mark'), 'the first end');
 
     const reply = threadReply({ channel: CHANNEL, thread_ts: ts, text: 'also bump the version' });
-    expect((await postSlackEvent(events, SECRET, eventCallback(reply))).status).toBe(200);
+    expect((await bridge.post(reply)).status).toBe(200);
     await until(() => emulator.engine.followups(run.run_id).length === 1, 'the follow-up');
     expect(emulator.engine.followups(run.run_id)[0]?.message).toBe('also bump the version');
     await until(() => slack.reactions(CHANNEL, reply['ts'] as string).includes('incoming_envelope'), 'the envelope reaction');
@@ -159,13 +129,13 @@ describe('Slack text: decoded once on the way in, escaped once on the way out (i
     expect(text(status)).not.toContain('&amp;lt;');
 
     const reply = threadReply({ channel: CHANNEL, thread_ts: ts, text: 'only if x &gt; 2 &amp;&amp; y &lt; 3' });
-    expect((await postSlackEvent(events, SECRET, eventCallback(reply))).status).toBe(200);
+    expect((await bridge.post(reply)).status).toBe(200);
     await until(() => emulator.engine.followups(run.run_id).length === 1, 'the follow-up');
     expect(emulator.engine.followups(run.run_id)[0]?.message).toBe('only if x > 2 && y < 3');
   });
 
   it('an `/agent` prompt is decoded the same way', async () => {
-    const response = await postSlackForm(events, SECRET, slashCommand({ channel_id: CHANNEL, text: 'compare &lt;b&gt; &amp; &lt;i&gt; tags' }));
+    const response = await bridge.command({ channel_id: CHANNEL, text: 'compare &lt;b&gt; &amp; &lt;i&gt; tags' });
     expect(response.status).toBe(200);
     const run = await until(() => emulator.engine.list({}).runs.find((candidate) => candidate.prompt?.startsWith('compare ')), 'the run');
     expect(run.prompt?.split('\n')[0]).toBe('compare <b> & <i> tags');
@@ -177,7 +147,7 @@ describe('signed but malformed /agent forms (issue 16)', () => {
     '%s: a private answer naming the field, nothing stored',
     async (_name, entry) => {
       const before = await triggerCount();
-      const response = await postSlackRaw(events, SECRET, entry.body, 'application/x-www-form-urlencoded');
+      const response = await postSlackRaw(events, SLACK_SECRET, entry.body, 'application/x-www-form-urlencoded');
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ response_type: 'ephemeral', text: expect.stringContaining(`\`${entry.field}\``) });
       expect(await triggerCount()).toBe(before);
@@ -187,7 +157,7 @@ describe('signed but malformed /agent forms (issue 16)', () => {
   it('two commands without a trigger_id are both refused, not stored under one key and the second dropped', async () => {
     const entry = malformedSlashCommands().find((candidate) => candidate.name === 'no trigger_id')!;
     for (let round = 0; round < 2; round++) {
-      const response = await postSlackRaw(events, SECRET, entry.body, 'application/x-www-form-urlencoded');
+      const response = await postSlackRaw(events, SLACK_SECRET, entry.body, 'application/x-www-form-urlencoded');
       expect(((await response.json()) as { text: string }).text).toContain('Nothing was started');
     }
     expect(await service.store.triggers.getByKey('slack:cmd:undefined')).toBeUndefined();
@@ -211,12 +181,12 @@ describe('never twice, never ourselves', () => {
   it('a retried event (same message, retry headers) starts one run, also across a restart', async () => {
     const event = appMention({ channel: CHANNEL });
     const envelope = eventCallback(event);
-    await postSlackEvent(events, SECRET, envelope);
-    await postSlackEvent(events, SECRET, envelope, { retryNum: 1, retryReason: 'http_timeout' });
+    await postSlackEvent(events, SLACK_SECRET, envelope);
+    await postSlackEvent(events, SLACK_SECRET, envelope, { retryNum: 1, retryReason: 'http_timeout' });
     await until(() => runFor(event['ts'] as string), 'the run');
-    await service.stop();
-    await startBridge();
-    await postSlackEvent(events, SECRET, envelope, { retryNum: 2, retryReason: 'http_timeout' });
+    bridge = await bridge.restart();
+    ({ service, events } = bridge);
+    await postSlackEvent(events, SLACK_SECRET, envelope, { retryNum: 2, retryReason: 'http_timeout' });
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const runs = emulator.engine.list({}).runs.filter((run) => run.prompt?.includes(referenceLine(messageKey(CHANNEL, event['ts'] as string))));
     expect(runs).toHaveLength(1);
@@ -231,7 +201,7 @@ describe('never twice, never ourselves', () => {
     ['a plain channel message', channelMessage({ channel: CHANNEL, text: 'hi all' })],
   ])('%s starts nothing', async (_what, event) => {
     const before = { calls: slack.calls.length, triggers: await triggerCount() };
-    expect((await postSlackEvent(events, SECRET, eventCallback(event))).status).toBe(200);
+    expect((await bridge.post(event)).status).toBe(200);
     expect(await triggerCount()).toBe(before.triggers);
     await new Promise((resolve) => setTimeout(resolve, 300));
     // Other tests' runs may still be reporting in their own threads; nothing may touch this message.
@@ -244,7 +214,7 @@ describe('never twice, never ourselves', () => {
     ['a stale timestamp', { timestamp: Math.floor(Date.now() / 1000) - 600 }],
   ])('%s is 401 and changes nothing', async (_what, options) => {
     const before = await triggerCount();
-    const response = await postSlackEvent(events, SECRET, eventCallback(appMention({ channel: CHANNEL })), options);
+    const response = await bridge.post(appMention({ channel: CHANNEL }), options);
     expect(response.status).toBe(401);
     expect(await triggerCount()).toBe(before);
   });
@@ -253,7 +223,7 @@ describe('never twice, never ourselves', () => {
 describe('DMs, stopping and interactions', () => {
   it('a direct message starts a run', async () => {
     const event = directMessage({ text: 'write the release notes' });
-    await postSlackEvent(events, SECRET, eventCallback(event));
+    await bridge.post(event);
     await until(() => emulator.engine.list({}).runs.find((run) => run.prompt?.startsWith('write the release notes')), 'the DM run');
   });
 
@@ -262,7 +232,7 @@ describe('DMs, stopping and interactions', () => {
     const run = await until(() => runFor(ts), 'the run');
     emulator.engine.drive(run.run_id, 'INPROGRESS');
     const click = blockActionsCancel({ user: SLACK_IDS.otherUser, channel: CHANNEL, message_ts: nextTs(), thread_ts: ts, value: `slack:${CHANNEL}:${ts}` });
-    expect((await postSlackInteraction(events, SECRET, click)).status).toBe(200);
+    expect((await bridge.interact(click)).status).toBe(200);
     await until(() => emulator.engine.get(run.run_id)?.state === 'CANCELLED', 'the cancel');
     await until(() => threadPosts(ts).some((call) => text(call).includes(`<@${SLACK_IDS.otherUser}>`) && /cancel/i.test(text(call))), 'the cancelled message');
     await until(() => slack.reactions(CHANNEL, ts).includes('x'), 'the x reaction');
@@ -282,7 +252,7 @@ describe('DMs, stopping and interactions', () => {
 
   it('/agent help, status and cancel answer privately; a prompt is pointed to mentions', async () => {
     const answer = async (text: string) => {
-      const response = await postSlackForm(events, SECRET, slashCommand({ channel_id: CHANNEL, text }));
+      const response = await bridge.command({ channel_id: CHANNEL, text });
       expect(response.status).toBe(200);
       return (await response.json()) as { response_type: string; text: string };
     };
@@ -298,7 +268,7 @@ describe('DMs, stopping and interactions', () => {
 
   it('/agent cancel <run-id>: from elsewhere by someone else is refused privately; the starter and an admin may', async () => {
     const answer = async (fields: Record<string, string>) => {
-      const response = await postSlackForm(events, SECRET, slashCommand(fields));
+      const response = await bridge.command(fields);
       expect(response.status).toBe(200);
       return (await response.json()) as { response_type: string; text: string };
     };
@@ -323,7 +293,7 @@ describe('DMs, stopping and interactions', () => {
   });
 
   it('/agent <prompt> posts the status at the channel; its thread is linked to the run', async () => {
-    const response = await postSlackForm(events, SECRET, slashCommand({ channel_id: CHANNEL, text: 'write the changelog\nfor 2.0' }));
+    const response = await bridge.command({ channel_id: CHANNEL, text: 'write the changelog\nfor 2.0' });
     expect(((await response.json()) as { text: string }).text).toContain('On it');
     const run = await until(() => emulator.engine.list({}).runs.find((candidate) => candidate.prompt?.startsWith('write the changelog')), 'the run');
     expect(run.title).toBe('write the changelog');
@@ -336,21 +306,21 @@ describe('DMs, stopping and interactions', () => {
     );
     const threadTs = (topLevel.response as unknown as { ts: string }).ts;
     const reply = threadReply({ channel: CHANNEL, thread_ts: threadTs, text: 'mention the breaking change' });
-    await postSlackEvent(events, SECRET, eventCallback(reply));
+    await bridge.post(reply);
     await until(() => emulator.engine.followups(run.run_id).length === 1, 'the follow-up through the linked thread');
     emulator.engine.drive(run.run_id, 'SUCCEEDED');
     await until(() => threadPosts(threadTs).some((call) => /done|succeeded/i.test(text(call))), 'the end message in the thread');
   });
 
   it('an interaction we do not handle is acknowledged at once', async () => {
-    const response = await postSlackInteraction(events, SECRET, unknownInteraction('shortcut'));
+    const response = await bridge.interact(unknownInteraction('shortcut'));
     expect(response.status).toBe(200);
   });
 
   // Issue 26: Bolt's view listeners match submissions only unless told otherwise; a closed modal was
   // left unanswered and got a 404 after 3 s.
   it('a closed modal (view_closed) is acknowledged with a 200', async () => {
-    const response = await postSlackInteraction(events, SECRET, unknownInteraction('view_closed'));
+    const response = await bridge.interact(unknownInteraction('view_closed'));
     expect(response.status).toBe(200);
   });
 });
@@ -358,7 +328,7 @@ describe('DMs, stopping and interactions', () => {
 describe('hostile bodies', () => {
   it.each(evilBodies().map((body) => [body.name, body] as const))('%s: no 5xx; stores nothing unless it is a valid request', async (_name, body) => {
     const before = await triggerCount();
-    const response = await postSlackRaw(events, SECRET, body.body, body.contentType);
+    const response = await postSlackRaw(events, SLACK_SECRET, body.body, body.contentType);
     expect(response.status).toBeLessThan(500);
     expect(body.statuses).toContain(response.status);
     if (body.expect === 'reject') expect(response.status).toBeGreaterThanOrEqual(400);

@@ -1,13 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
 import { messageKey } from '../../src/slack/normalise.js';
-import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
+import type { FakeSlackApi } from '../fakes/slack-api.js';
 import { appMention, eventCallback } from '../fixtures/slack/events.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
-import { startBridge } from '../helpers/start-bridge.js';
+import { startSlackBridge, type SlackBridge } from '../helpers/slack-bridge.js';
 
 /*
  * Socket Mode against a local WebSocket server playing Slack: the fake Web API hands out its URL
@@ -18,9 +18,8 @@ import { startBridge } from '../helpers/start-bridge.js';
 const APP_TOKEN = 'xapp-1-A0FAKEAPP-socket-test-token';
 const BOT_TOKEN = 'xoxb-0000-1111-socket-test-token';
 let wss: WebSocketServer;
-let slack: FakeSlackApi;
-let emulator: RunningEmulator;
-let service: RunningService;
+let bridge: SlackBridge;
+let slack: FakeSlackApi, emulator: RunningEmulator, service: RunningService;
 const acks: Array<{ envelope_id: string; storedBeforeAck: boolean }> = [];
 let socket: Promise<WebSocket>;
 
@@ -33,17 +32,14 @@ beforeAll(async () => {
       resolve(ws);
     }),
   );
-  slack = await startFakeSlackApi({ token: BOT_TOKEN, appToken: APP_TOKEN, socketUrl: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/` });
-  emulator = await startEmulator({ apiKey: 'socket-run-api-key', port: 0, manual: true });
-  ({ service } = await startBridge({
-    agentApi: { baseUrl: emulator.baseUrl, apiKey: 'socket-run-api-key' },
-    env: { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_APP_TOKEN: APP_TOKEN, SLACK_API_URL: slack.url },
-  }));
+  bridge = await startSlackBridge({
+    botToken: BOT_TOKEN,
+    fake: { appToken: APP_TOKEN, socketUrl: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/` },
+  });
+  ({ slack, emulator, service } = bridge);
 });
 afterAll(async () => {
-  await service.stop();
-  await emulator.close();
-  await slack.close();
+  await bridge?.stop();
   await new Promise<void>((resolve) => wss.close(() => resolve()));
 });
 

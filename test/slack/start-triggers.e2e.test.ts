@@ -1,14 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { referenceLine } from '../../src/core/ports/triggers.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
 import { messageKey } from '../../src/slack/normalise.js';
-import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
+import type { FakeSlackApi } from '../fakes/slack-api.js';
 import { postSlackEvent } from '../fakes/slack-signing.js';
 import { appMention, channelMessage, eventCallback, reactionAdded } from '../fixtures/slack/events.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
-import { startBridge } from '../helpers/start-bridge.js';
-import { until as waitFor } from '../helpers/until.js';
+import { SLACK_SECRET, startSlackBridge, type SlackBridge } from '../helpers/slack-bridge.js';
 
 /*
  * Starting a run without a mention (issue 22, point 4), end to end: the real Bolt on the running
@@ -17,27 +16,17 @@ import { until as waitFor } from '../helpers/until.js';
  * (keyword `agent:`, emoji robot_face); QUIET's route has none. `slack.allowed_users` lists ALLOWED only.
  */
 
-const SECRET = 'start-triggers-secret-0123456789';
-const BOT_TOKEN = 'xoxb-0000-1111-start-triggers';
-const API_KEY = 'start-triggers-key';
 const CHANNEL = SLACK_IDS.channel;
 const QUIET = 'C0QUIET001';
 const ALLOWED = SLACK_IDS.user;
 const REFUSED = SLACK_IDS.otherUser;
-let slack: FakeSlackApi;
-let emulator: RunningEmulator;
-let service: RunningService;
-let events: string;
+let bridge: SlackBridge;
+let slack: FakeSlackApi, emulator: RunningEmulator, service: RunningService;
 
 beforeAll(async () => {
-  slack = await startFakeSlackApi({ token: BOT_TOKEN });
-  slack.setChannel(CHANNEL, { name: 'dev' });
-  slack.setUser(ALLOWED, { display_name: 'ada' });
-  slack.setUser(REFUSED, { display_name: 'grace' });
-  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
-  ({ service } = await startBridge({
-    agentApi: { baseUrl: emulator.baseUrl, apiKey: API_KEY },
-    env: { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.url },
+  bridge = await startSlackBridge({
+    channels: { [CHANNEL]: 'dev' },
+    users: { [ALLOWED]: { display_name: 'ada' }, [REFUSED]: { display_name: 'grace' } },
     yaml: [
       'tracker:',
       '  interval: 1s',
@@ -48,24 +37,19 @@ beforeAll(async () => {
       `    ${QUIET}: { config: { name: quiet } }`,
       '',
     ].join('\n'),
-  }));
-  events = `${service.url}/slack/events`;
+  });
+  ({ slack, emulator, service } = bridge);
 });
-afterAll(async () => {
-  await service.stop();
-  await emulator.close();
-  await slack.close();
-});
+afterAll(() => bridge?.stop());
 afterEach(() => {
   emulator.engine.reset();
 });
 
-const until = <T>(find: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 10_000) =>
-  waitFor(find, what, timeoutMs, () => `slack calls: ${slack.calls.map((call) => call.method).join(', ')}`);
-const triggerCount = async () => Object.values(await service.store.triggers.countByState()).reduce((sum, count) => sum + count, 0);
+const until: SlackBridge['until'] = (find, what, timeoutMs) => bridge.until(find, what, timeoutMs);
+const triggerCount = () => bridge.triggerCount();
 const runsWith = (key: string) => emulator.engine.list({}).runs.filter((run) => run.prompt?.includes(referenceLine(key)));
-const threadPosts = (threadTs: string) => slack.callsTo('chat.postMessage').filter((call) => call.args['thread_ts'] === threadTs);
-const send = async (event: Record<string, unknown>) => expect((await postSlackEvent(events, SECRET, eventCallback(event as never))).status).toBe(200);
+const threadPosts = (threadTs: string) => bridge.threadPosts(threadTs);
+const send = async (event: Record<string, unknown>) => expect((await bridge.post(event as never)).status).toBe(200);
 /** Waits until the trigger is worked (so "no run" is checked after the work, not before it). */
 const worked = (key: string) =>
   until(async () => ['done', 'failed', 'ignored'].includes((await service.store.triggers.getByKey(key))?.state ?? ''), `${key} worked`);
@@ -74,7 +58,7 @@ describe('a keyword at the start of a top-level message', () => {
   it('starts one run on the message without its keyword, routed by the channel; a re-sent event starts nothing', async () => {
     const message = channelMessage({ user: ALLOWED, text: 'Agent: fix the login page &amp; its test' });
     const envelope = eventCallback(message);
-    expect((await postSlackEvent(events, SECRET, envelope)).status).toBe(200);
+    expect((await postSlackEvent(bridge.events, SLACK_SECRET, envelope)).status).toBe(200);
     const key = messageKey(CHANNEL, message['ts'] as string);
     const run = await until(() => runsWith(key)[0], 'the run');
     expect(run.prompt).toMatch(/^fix the login page & its test\n/);
@@ -86,7 +70,7 @@ describe('a keyword at the start of a top-level message', () => {
     await until(() => slack.reactions(CHANNEL, message['ts'] as string).includes('eyes'), 'the eyes reaction');
 
     const triggers = await triggerCount();
-    expect((await postSlackEvent(events, SECRET, envelope)).status).toBe(200);
+    expect((await postSlackEvent(bridge.events, SLACK_SECRET, envelope)).status).toBe(200);
     await send(message);
     expect(await triggerCount()).toBe(triggers);
     emulator.engine.drive(run.run_id, 'SUCCEEDED');
@@ -127,7 +111,7 @@ describe('the trigger emoji added to a message', () => {
   it('starts one run on that message, read by the worker, in its thread; a second reaction and a re-sent event start nothing', async () => {
     const message = slack.addUserMessage({ channel: CHANNEL, user: REFUSED, text: 'The checkout page 500s when the cart is empty' });
     const reaction = eventCallback(reactionAdded({ user: ALLOWED, ts: message.ts, item_user: REFUSED }));
-    expect((await postSlackEvent(events, SECRET, reaction)).status).toBe(200);
+    expect((await postSlackEvent(bridge.events, SLACK_SECRET, reaction)).status).toBe(200);
     const key = messageKey(CHANNEL, message.ts);
     const run = await until(() => runsWith(key)[0], 'the run');
     expect(run.title).toBe('The checkout page 500s when the cart is empty');
@@ -140,7 +124,7 @@ describe('the trigger emoji added to a message', () => {
     expect(status.args['channel']).toBe(CHANNEL);
 
     const triggers = await triggerCount();
-    expect((await postSlackEvent(events, SECRET, reaction)).status).toBe(200);
+    expect((await postSlackEvent(bridge.events, SLACK_SECRET, reaction)).status).toBe(200);
     await send(reactionAdded({ user: ALLOWED, ts: message.ts, item_user: REFUSED }));
     // A second person reacting — even one allowed_users leaves out — is the same message's one request.
     await send(reactionAdded({ user: REFUSED, ts: message.ts, item_user: REFUSED }));

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
-import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
+import type { FakeSlackApi } from '../fakes/slack-api.js';
 import { postSlackEvent } from '../fakes/slack-signing.js';
 import { appMention, directMessage, eventCallback } from '../fixtures/slack/events.js';
 import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
-import { startBridge } from '../helpers/start-bridge.js';
-import { until as waitFor } from '../helpers/until.js';
+import { SLACK_SECRET, type SlackBridge, startSlackBridge } from '../helpers/slack-bridge.js';
 
 /*
  * Issue 26, point 7: a pasted session link unfurls only where its run may be seen — in a channel the
@@ -16,44 +15,28 @@ import { until as waitFor } from '../helpers/until.js';
  * records `chat.unfurl`, the emulator plays the run API.
  */
 
-const SECRET = 'unfurl-visibility-secret-0123456789';
-const BOT_TOKEN = 'xoxb-0000-1111-unfurl-visibility';
-const API_KEY = 'unfurl-visibility-key';
 const CHANNEL = SLACK_IDS.channel;
 const ELSEWHERE = 'C0ELSEWHERE1';
 const STARTER = SLACK_IDS.user;
 const SOMEONE = SLACK_IDS.otherUser;
-let slack: FakeSlackApi;
-let emulator: RunningEmulator;
-let service: RunningService;
-let events: string;
+let bridge: SlackBridge;
+let slack: FakeSlackApi, emulator: RunningEmulator, service: RunningService;
 
 beforeAll(async () => {
-  slack = await startFakeSlackApi({ token: BOT_TOKEN });
-  slack.setChannel(CHANNEL, { name: 'dev' });
-  slack.setChannel(ELSEWHERE, { name: 'random' });
-  slack.setUser(STARTER, { display_name: 'ada' });
-  slack.setUser(SOMEONE, { display_name: 'grace' });
-  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
-  ({ service } = await startBridge({
-    agentApi: { baseUrl: emulator.baseUrl, apiKey: API_KEY },
-    env: { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.url },
+  bridge = await startSlackBridge({
+    channels: { [CHANNEL]: 'dev', [ELSEWHERE]: 'random' },
+    users: { [STARTER]: { display_name: 'ada' }, [SOMEONE]: { display_name: 'grace' } },
     yaml: 'tracker:\n  interval: 1s\nslack:\n  unfurl_domains: [127.0.0.1]\n',
-  }));
-  events = `${service.url}/slack/events`;
+  });
+  ({ slack, emulator, service } = bridge);
 });
-afterAll(async () => {
-  await service.stop();
-  await emulator.close();
-  await slack.close();
-});
+afterAll(() => bridge?.stop());
 
-const until = <T>(find: () => T | undefined | false | Promise<T | undefined | false>, what: string) =>
-  waitFor(find, what, 10_000, () => `slack calls: ${slack.calls.map((call) => call.method).join(', ')}`);
+const until: SlackBridge['until'] = (find, what) => bridge.until(find, what);
 
 /** Starts a run with `event` (a mention or a direct message), brings it to INPROGRESS and returns its session link. */
 async function runLink(event: Record<string, unknown> & { type: string }, title: string): Promise<string> {
-  expect((await postSlackEvent(events, SECRET, eventCallback(event))).status).toBe(200);
+  expect((await bridge.post(event)).status).toBe(200);
   const run = await until(() => emulator.engine.list({}).runs.find((candidate) => candidate.title === title), `the run "${title}"`);
   emulator.engine.drive(run.run_id, 'INPROGRESS');
   return until(async () => (await service.store.trackedRuns.get(run.run_id))?.sessionLink ?? undefined, `the session link of "${title}"`);
@@ -72,7 +55,7 @@ async function paste(link: string, user: string, channel: string): Promise<strin
     links: [{ domain: new URL(link).hostname, url: link }],
     event_ts: nextTs(),
   });
-  expect((await postSlackEvent(events, SECRET, body)).status).toBe(200);
+  expect((await postSlackEvent(bridge.events, SLACK_SECRET, body)).status).toBe(200);
   await until(
     async () => (await service.store.outbox.list({ destination: `slack:unfurl:${channel}` })).find((row) => row.key === `unfurl:${unfurlId}`)?.state === 'sent',
     'the preview row worked',

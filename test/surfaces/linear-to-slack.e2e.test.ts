@@ -1,18 +1,16 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
 import type { FakeLinearApi } from '../fakes/linear-api.js';
-import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
-import { postSlackEvent, postSlackInteraction } from '../fakes/slack-signing.js';
-import { LINEAR_IDS, linearDelivery, type LinearEnvelopeFixture } from '../fixtures/linear/index.js';
-import { appMention, eventCallback, threadReply } from '../fixtures/slack/events.js';
+import type { FakeSlackApi } from '../fakes/slack-api.js';
+import { LINEAR_IDS, type LinearEnvelopeFixture } from '../fixtures/linear/index.js';
+import { appMention, threadReply } from '../fixtures/slack/events.js';
 import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
 import { answerClick, answerSubmission, blockActionsCancel } from '../fixtures/slack/interactions.js';
 import { runCliInProcess } from '../helpers/cli-context.js';
-import { startBridge } from '../helpers/start-bridge.js';
-import { until as waitFor } from '../helpers/until.js';
-import { LINEAR_KEY, LINEAR_SECRET, commentOn, labelAdded, labelRemoved, newIssue, quiet, startFakeLinearApi } from '../linear/linear-harness.js';
+import { LINEAR_KEY, commentOn, labelAdded, labelRemoved, newIssue, quiet, startFakeLinearApi } from '../linear/linear-harness.js';
+import { AGENT_API_KEY, callText, type SlackBridge, startSlackBridge, tsOf } from '../helpers/slack-bridge.js';
 
 /*
  * One run, two places (issue 21, Linear → Slack): a Linear label whose route names `slack_channel`
@@ -21,64 +19,41 @@ import { LINEAR_KEY, LINEAR_SECRET, commentOn, labelAdded, labelRemoved, newIssu
  * emulator as the run API.
  */
 
-const SLACK_SECRET = 'slack-signing-secret-surfaces-0123';
-const BOT_TOKEN = 'xoxb-0000-1111-surfaces-token';
-const API_KEY = 'surfaces-e2e-run-api-key';
 const CONSOLE_TOKEN = 'surfaces-console-admin-token-0123456789';
 const CHANNEL = SLACK_IDS.channel;
 const { agent, bug } = LINEAR_IDS.labels;
 
-let slack: FakeSlackApi;
-let fake: FakeLinearApi;
-let emulator: RunningEmulator;
-let service: RunningService;
-let cwd: string;
+let bridge: SlackBridge;
+let slack: FakeSlackApi, fake: FakeLinearApi, emulator: RunningEmulator, service: RunningService, cwd: string;
 
 beforeAll(async () => {
-  slack = await startFakeSlackApi({ token: BOT_TOKEN });
-  slack.setChannel(CHANNEL, { name: 'dev' });
   fake = await startFakeLinearApi({ authorization: LINEAR_KEY, labels: [agent, bug] });
-  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
-  ({ service, cwd } = await startBridge({
-    agentApi: { baseUrl: emulator.baseUrl, apiKey: API_KEY },
+  bridge = await startSlackBridge({
+    channels: { [CHANNEL]: 'dev' },
+    linear: fake,
+    describe: () => `linear comments: ${fake.comments().length}`,
     yaml: `tracker:\n  interval: 1s\nlinear:\n  labels:\n    agent: { config: { name: web }, slack_channel: ${CHANNEL} }\n`,
-    env: {
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SLACK_SECRET,
-      SLACK_API_URL: slack.url,
-      LINEAR_API_KEY: LINEAR_KEY,
-      LINEAR_WEBHOOK_SECRET: LINEAR_SECRET,
-      LINEAR_API_URL: fake.url,
-      CONSOLE_ADMIN_TOKEN: CONSOLE_TOKEN,
-    },
-  }));
+    env: { CONSOLE_ADMIN_TOKEN: CONSOLE_TOKEN },
+  });
+  ({ slack, emulator, service, cwd } = bridge);
 });
 afterAll(async () => {
-  await service.stop();
-  await emulator.close();
+  await bridge?.stop();
   await fake.close();
-  await slack.close();
 });
 afterEach(() => {
   emulator.engine.reset();
 });
 
-const until = <T>(find: () => T | undefined | false | Promise<T | undefined | false>, what: string) =>
-  waitFor(find, what, 10_000, () => `slack calls: ${slack.calls.map((call) => call.method).join(', ')}; linear comments: ${fake.comments().length}`);
+const until: SlackBridge['until'] = (find, what) => bridge.until(find, what);
+const deliver = (payload: LinearEnvelopeFixture) => bridge.deliverLinear(payload);
+const slackEvent = async (event: Record<string, unknown>) => (await bridge.post(event as ReturnType<typeof appMention>)).status;
 
-async function deliver(payload: LinearEnvelopeFixture): Promise<number> {
-  const { body, headers } = linearDelivery(LINEAR_SECRET, payload, {});
-  return (await fetch(`${service.url}/linear/webhook`, { method: 'POST', headers, body })).status;
-}
-
-const slackEvent = async (event: Record<string, unknown>) =>
-  (await postSlackEvent(`${service.url}/slack/events`, SLACK_SECRET, eventCallback(event as ReturnType<typeof appMention>))).status;
-const text = (call: { args: Record<string, unknown> }) => JSON.stringify([call.args['text'], call.args['blocks']]);
+const text = callText;
 const topLevelPosts = () => slack.callsTo('chat.postMessage').filter((call) => call.args['channel'] === CHANNEL && call.args['thread_ts'] === undefined);
-const threadPosts = (ts: string) => slack.callsTo('chat.postMessage').filter((call) => call.args['thread_ts'] === ts);
-const updatesOf = (ts: string) => slack.callsTo('chat.update').filter((call) => call.args['ts'] === ts);
+const threadPosts = (ts: string) => bridge.threadPosts(ts);
+const updatesOf = (ts: string) => bridge.updatesOf(ts);
 const bodies = (identifier: string) => fake.comments(identifier).map((comment) => comment.body);
-const tsOf = (call: { response?: unknown }) => (call.response as { ts: string }).ts;
 
 /** A console page as the admin sees it (signed in through the form, as a browser would). */
 async function consolePage(path: string): Promise<string> {
@@ -171,7 +146,7 @@ describe('a Linear label with slack_channel: one run, carried by the issue and a
     expect(emulator.engine.followups(run.run_id)).toHaveLength(2);
 
     // `runs get` names every place of the run.
-    const env = { AGENT_API_BASE_URL: emulator.baseUrl, AGENT_API_KEY: API_KEY, DATABASE_PATH: join(cwd, 'bridge.db') };
+    const env = { AGENT_API_BASE_URL: emulator.baseUrl, AGENT_API_KEY, DATABASE_PATH: join(cwd, 'bridge.db') };
     const shown = await runCliInProcess(['runs', 'get', run.run_id], env, cwd);
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain(`Linear issue ${issue.id}`);
@@ -212,7 +187,7 @@ describe('a Linear label with slack_channel: one run, carried by the issue and a
     const value = blocks.flatMap((block) => block.elements ?? []).find((element) => element.action_id === 'cancel_run')?.value;
     expect(value).toBe(`slack:${CHANNEL}:${thread}`);
     const click = blockActionsCancel({ user: SLACK_IDS.otherUser, channel: CHANNEL, message_ts: nextTs(), thread_ts: thread, value });
-    expect((await postSlackInteraction(`${service.url}/slack/events`, SLACK_SECRET, click)).status).toBe(200);
+    expect((await bridge.interact(click)).status).toBe(200);
     await until(() => emulator.engine.get(run.run_id)?.state === 'CANCELLED', 'the run cancelled');
     const comment = await until(() => bodies(issue.identifier).find((body) => /Cancelled by/i.test(body)), 'CANCELLED on the issue');
     expect(comment).toContain(`Slack user ${SLACK_IDS.otherUser}`);
@@ -226,12 +201,11 @@ describe('a Linear label with slack_channel: one run, carried by the issue and a
     const { issue, run, thread } = await labelledIssue('Pick the browsers to test');
     emulator.engine.drive(run.run_id, 'BLOCKED', { status_message: 'Which browsers?' });
     const blocked = await until(() => threadPosts(thread).find((call) => text(call).includes('answer_run')), 'BLOCKED with its Answer button');
-    const events = `${service.url}/slack/events`;
     const click = answerClick({ channel: CHANNEL, message_ts: tsOf(blocked), thread_ts: thread, value: run.run_id });
-    expect((await postSlackInteraction(events, SLACK_SECRET, click)).status).toBe(200);
+    expect((await bridge.interact(click)).status).toBe(200);
     const modal = await until(() => slack.callsTo('views.open').find((call) => JSON.stringify(call.args['view']).includes(run.run_id)), 'the Answer modal');
     const metadata = (modal.args['view'] as { private_metadata: string }).private_metadata;
-    expect((await postSlackInteraction(events, SLACK_SECRET, answerSubmission({ text: 'Chrome and Safari', privateMetadata: metadata }))).status).toBe(200);
+    expect((await bridge.interact(answerSubmission({ text: 'Chrome and Safari', privateMetadata: metadata }))).status).toBe(200);
 
     await until(() => emulator.engine.followups(run.run_id).some((f) => f.message === 'Chrome and Safari'), 'the follow-up');
     await until(

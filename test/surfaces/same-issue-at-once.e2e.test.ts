@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
 import type { FakeLinearApi } from '../fakes/linear-api.js';
-import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
-import { postSlackEvent } from '../fakes/slack-signing.js';
-import { LINEAR_IDS, linearDelivery } from '../fixtures/linear/index.js';
-import { appMention, eventCallback } from '../fixtures/slack/events.js';
+import type { FakeSlackApi } from '../fakes/slack-api.js';
+import { LINEAR_IDS } from '../fixtures/linear/index.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
-import { startBridge } from '../helpers/start-bridge.js';
-import { LINEAR_KEY, LINEAR_SECRET, labelAdded, newIssue, quiet, startFakeLinearApi } from '../linear/linear-harness.js';
+import { LINEAR_KEY, labelAdded, newIssue, quiet, startFakeLinearApi } from '../linear/linear-harness.js';
+import { type SlackBridge, startSlackBridge } from '../helpers/slack-bridge.js';
 
 /*
  * One run per issue also when two requests about it arrive at the same moment (issue 21, "a second
@@ -18,49 +16,25 @@ import { LINEAR_KEY, LINEAR_SECRET, labelAdded, newIssue, quiet, startFakeLinear
  * intake workers run concurrently), the fake Slack and Linear APIs, the emulator holding runs active.
  */
 
-const SLACK_SECRET = 'slack-signing-secret-same-issue-0123';
-const BOT_TOKEN = 'xoxb-0000-3333-same-issue-token';
-const API_KEY = 'same-issue-run-api-key';
 const { agent, bug } = LINEAR_IDS.labels;
 
-let slack: FakeSlackApi;
-let fake: FakeLinearApi;
-let emulator: RunningEmulator;
-let service: RunningService;
+let bridge: SlackBridge;
+let slack: FakeSlackApi, fake: FakeLinearApi, emulator: RunningEmulator, service: RunningService;
 
 beforeAll(async () => {
-  slack = await startFakeSlackApi({ token: BOT_TOKEN });
   fake = await startFakeLinearApi({ authorization: LINEAR_KEY, labels: [agent, bug] });
-  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
-  ({ service } = await startBridge({
-    agentApi: { baseUrl: emulator.baseUrl, apiKey: API_KEY },
-    yaml: `tracker:\n  interval: 1s\nslack:\n  link_linear_issues: true\nlinear:\n  labels:\n    agent: {}\n`,
-    env: {
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SLACK_SECRET,
-      SLACK_API_URL: slack.url,
-      LINEAR_API_KEY: LINEAR_KEY,
-      LINEAR_WEBHOOK_SECRET: LINEAR_SECRET,
-      LINEAR_API_URL: fake.url,
-    },
-  }));
+  bridge = await startSlackBridge({ linear: fake, yaml: `tracker:\n  interval: 1s\nslack:\n  link_linear_issues: true\nlinear:\n  labels:\n    agent: {}\n` });
+  ({ slack, emulator, service } = bridge);
 });
 afterAll(async () => {
-  await service.stop();
-  await emulator.close();
+  await bridge?.stop();
   await fake.close();
-  await slack.close();
 });
 
-async function mention(channel: string, text: string): Promise<string> {
-  const event = appMention({ channel, user: SLACK_IDS.user, text: `<@${SLACK_IDS.botUser}> ${text}` });
-  expect((await postSlackEvent(`${service.url}/slack/events`, SLACK_SECRET, eventCallback(event))).status).toBe(200);
-  return event['ts'] as string;
-}
+const mention = (channel: string, text: string) => bridge.mention(text, { channel, user: SLACK_IDS.user });
 
 async function labelled(data: Record<string, unknown>): Promise<void> {
-  const { body, headers } = linearDelivery(LINEAR_SECRET, labelAdded(agent, [bug], data), {});
-  expect((await fetch(`${service.url}/linear/webhook`, { method: 'POST', headers, body })).status).toBe(200);
+  expect(await bridge.deliverLinear(labelAdded(agent, [bug], data))).toBe(200);
 }
 
 const runsOf = (identifier: string) => emulator.engine.list({}).runs.filter((run) => run.title?.startsWith(`${identifier}:`));

@@ -1,17 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { referenceLine } from '../../src/core/ports/triggers.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
-import { messageKey } from '../../src/slack/normalise.js';
 import type { FakeLinearApi } from '../fakes/linear-api.js';
-import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
-import { postSlackEvent } from '../fakes/slack-signing.js';
-import { LINEAR_IDS, linearDelivery, type LinearEnvelopeFixture } from '../fixtures/linear/index.js';
-import { appMention, eventCallback, threadReply } from '../fixtures/slack/events.js';
+import type { FakeSlackApi } from '../fakes/slack-api.js';
+import { LINEAR_IDS, type LinearEnvelopeFixture } from '../fixtures/linear/index.js';
+import { appMention, threadReply } from '../fixtures/slack/events.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
-import { startBridge } from '../helpers/start-bridge.js';
-import { until as waitFor } from '../helpers/until.js';
-import { LINEAR_KEY, LINEAR_SECRET, commentOn, labelAdded, newIssue, quiet, startFakeLinearApi } from '../linear/linear-harness.js';
+import { LINEAR_KEY, commentOn, labelAdded, newIssue, quiet, startFakeLinearApi } from '../linear/linear-harness.js';
+import { callText, type SlackBridge, startSlackBridge, tsOf } from '../helpers/slack-bridge.js';
 
 /*
  * One run, two places (issue 21, Slack → Linear): with `slack.link_linear_issues: true`, a mention
@@ -19,64 +15,38 @@ import { LINEAR_KEY, LINEAR_SECRET, commentOn, labelAdded, newIssue, quiet, star
  * fake Slack Web API and fake Linear GraphQL, the emulator as the run API.
  */
 
-const SLACK_SECRET = 'slack-signing-secret-surfaces-4567';
-const BOT_TOKEN = 'xoxb-0000-2222-surfaces-token';
-const API_KEY = 'surfaces-e2e-run-api-key-2';
 const CHANNEL = SLACK_IDS.channel;
 const { agent, bug } = LINEAR_IDS.labels;
 
-let slack: FakeSlackApi;
-let fake: FakeLinearApi;
-let emulator: RunningEmulator;
-let service: RunningService;
+let bridge: SlackBridge;
+let slack: FakeSlackApi, fake: FakeLinearApi, emulator: RunningEmulator, service: RunningService;
 
 beforeAll(async () => {
-  slack = await startFakeSlackApi({ token: BOT_TOKEN });
-  slack.setChannel(CHANNEL, { name: 'dev' });
   fake = await startFakeLinearApi({ authorization: LINEAR_KEY, labels: [agent, bug] });
-  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
-  ({ service } = await startBridge({
-    agentApi: { baseUrl: emulator.baseUrl, apiKey: API_KEY },
+  bridge = await startSlackBridge({
+    channels: { [CHANNEL]: 'dev' },
+    linear: fake,
+    describe: () => `linear comments: ${fake.comments().length}`,
     yaml: `tracker:\n  interval: 1s\nslack:\n  link_linear_issues: true\nlinear:\n  labels:\n    agent: {}\n  teams: [ENG]\n  context: { messages: 2 }\n`,
-    env: {
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SLACK_SECRET,
-      SLACK_API_URL: slack.url,
-      LINEAR_API_KEY: LINEAR_KEY,
-      LINEAR_WEBHOOK_SECRET: LINEAR_SECRET,
-      LINEAR_API_URL: fake.url,
-    },
-  }));
+  });
+  ({ slack, emulator, service } = bridge);
 });
 afterAll(async () => {
-  await service.stop();
-  await emulator.close();
+  await bridge?.stop();
   await fake.close();
-  await slack.close();
 });
 afterEach(() => {
   emulator.engine.reset();
 });
 
-const until = <T>(find: () => T | undefined | false | Promise<T | undefined | false>, what: string) =>
-  waitFor(find, what, 10_000, () => `slack calls: ${slack.calls.map((call) => call.method).join(', ')}; linear comments: ${fake.comments().length}`);
+const until: SlackBridge['until'] = (find, what) => bridge.until(find, what);
+const deliver = (payload: LinearEnvelopeFixture) => bridge.deliverLinear(payload);
+const mention = (text: string, fields: Record<string, unknown> = {}) => bridge.mention(text, { user: SLACK_IDS.user, ...fields });
+const text = callText;
+const threadPosts = (ts: string) => bridge.threadPosts(ts);
 
-async function deliver(payload: LinearEnvelopeFixture): Promise<number> {
-  const { body, headers } = linearDelivery(LINEAR_SECRET, payload, {});
-  return (await fetch(`${service.url}/linear/webhook`, { method: 'POST', headers, body })).status;
-}
-
-async function mention(text: string, fields: Record<string, unknown> = {}) {
-  const event = appMention({ channel: CHANNEL, user: SLACK_IDS.user, text: `<@${SLACK_IDS.botUser}> ${text}`, ...fields });
-  expect((await postSlackEvent(`${service.url}/slack/events`, SLACK_SECRET, eventCallback(event))).status).toBe(200);
-  return event['ts'] as string;
-}
-
-const text = (call: { args: Record<string, unknown> }) => JSON.stringify([call.args['text'], call.args['blocks']]);
-const threadPosts = (ts: string) => slack.callsTo('chat.postMessage').filter((call) => call.args['thread_ts'] === ts);
-const tsOf = (call: { response?: unknown }) => (call.response as { ts: string }).ts;
 const bodies = (identifier: string) => fake.comments(identifier).map((comment) => comment.body);
-const runFor = (ts: string) => emulator.engine.list({}).runs.find((run) => run.prompt?.includes(referenceLine(messageKey(CHANNEL, ts))));
+const runFor = (ts: string) => bridge.runFor(CHANNEL, ts);
 
 describe('a Slack mention naming a Linear issue binds the run to it', () => {
   it('the issue shows the run (start comment, each announced state once); an @agent comment on it reaches the same run', async () => {
@@ -178,7 +148,7 @@ describe('a Slack mention naming a Linear issue binds the run to it', () => {
 
     // Replies in the joining thread steer the same run.
     const reply = threadReply({ channel: CHANNEL, thread_ts: second, user: SLACK_IDS.user, text: 'and cache the results' });
-    expect((await postSlackEvent(`${service.url}/slack/events`, SLACK_SECRET, eventCallback(reply))).status).toBe(200);
+    expect((await bridge.post(reply)).status).toBe(200);
     await until(() => emulator.engine.followups(run.run_id).some((f) => f.message.includes('cache the results')), 'the reply as a follow-up');
 
     // The joining thread is one of the run's places now: its end is announced there once, as in the first thread.
@@ -220,7 +190,7 @@ describe('a Slack mention naming a Linear issue binds the run to it', () => {
     const dm = SLACK_IDS.dm;
     slack.setChannel(dm, { name: 'dm', is_im: true });
     const event = appMention({ channel: dm, channel_type: 'im', user: SLACK_IDS.user, text: `${issue.identifier} the secret is hunter2` });
-    expect((await postSlackEvent(`${service.url}/slack/events`, SLACK_SECRET, eventCallback({ ...event, type: 'message' }))).status).toBe(200);
+    expect((await bridge.post({ ...event, type: 'message' })).status).toBe(200);
     const run = await until(() => emulator.engine.list({}).runs.find((r) => r.prompt?.includes('hunter2')), 'the run');
     // Stored as tracked before it changes, so the tracker sees the change (not a stale-run sweep later).
     await quiet(service);
