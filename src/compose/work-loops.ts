@@ -43,6 +43,9 @@ export interface WorkLoops {
  * mostly waiting for an HTTP answer, so under a flood of requests one loop would advance by one step
  * per turn of the event loop, behind every request of that turn: work would starve. As many chains as
  * there is work each advance at once, so work keeps pace while the process acknowledges.
+ *
+ * The loops are also woken by the store's change notifications (`Store.onChange`), except for what
+ * another replica stored: that replica works it.
  */
 export function startWorkLoops(parts: WorkLoopParts): WorkLoops {
   const { store, clock, logger, intervals } = parts;
@@ -99,6 +102,17 @@ export function startWorkLoops(parts: WorkLoopParts): WorkLoops {
     wakeOutbox();
   });
 
+  // What other processes store (PostgreSQL's LISTEN/NOTIFY). Another replica's change is left to that
+  // replica: it was told of its own change and works it, so waking here too would cost one claim that
+  // finds nothing per replica and change; whatever it leaves, our polls find. Ours, a command line's,
+  // or a look after the listening connection was lost wake us as before. docs/postgresql.md
+  // "Wake-ups between replicas".
+  const unsubscribe = store.onChange?.((change, origin) => {
+    if (origin === 'replica') return;
+    if (change === 'triggers') wakeIntake();
+    wakeOutbox();
+  });
+
   const workLoops = [...intakeLoops, trackerLoop, scheduleLoop, housekeeping, ...outboxLoops];
   return {
     wakeIntake: () => {
@@ -107,6 +121,8 @@ export function startWorkLoops(parts: WorkLoopParts): WorkLoops {
     },
     wakeOutbox,
     stop: async () => {
+      // From now on this process takes no new work: what its last passes store wakes the others.
+      unsubscribe?.();
       await Promise.all(workLoops.map((loop) => loop.stop()));
       // Beating until the work in flight is finished, so nobody takes it over meanwhile.
       await livenessLoop.stop();

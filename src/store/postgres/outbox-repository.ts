@@ -3,6 +3,7 @@ import { OUTBOX_STATES, processOfOwner, type NewOutboxRow, type OutboxRepository
 import { toOutboxRow } from '../outbox-repository.js';
 import { holderGone } from '../process-statements.js';
 import { compactParams, countStates, outboxListSql, toJson } from '../sql.js';
+import type { ChangeSigner } from './change-listener.js';
 import { changes, row, rows, run } from './pg-sql.js';
 import { owedCte, owedParams, WOKEN_CTE } from './owed-rows.js';
 
@@ -84,14 +85,20 @@ ${WOKEN_CTE}
 SELECT (SELECT count(*) FROM owed) AS inserted, (SELECT count(*) FROM woken) AS woken`;
 
 export class PostgresOutboxRepository implements OutboxRepository {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    /** Signs the notification of what it adds and tells this store's listeners (change-listener.ts). */
+    private readonly changes: ChangeSigner,
+  ) {}
 
   async add(rows: readonly NewOutboxRow[], now: number): Promise<number> {
     if (rows.length === 0) return 0;
-    const found = await row<{ inserted: number }>(this.pool, INSERT_SQL, {
+    const found = await row<{ inserted: number; woken: number }>(this.pool, INSERT_SQL, {
       ...owedParams(rows),
       now,
+      writer: this.changes.signature(),
     });
+    if (Number(found?.woken ?? 0) > 0) this.changes.wrote('outbox');
     return Number(found?.inserted ?? 0);
   }
 
