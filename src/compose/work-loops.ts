@@ -12,6 +12,12 @@ const HOUR = 3_600_000;
 /** How long a stopped or dead process stays listed in the database (diagnostics). */
 const PROCESS_RETENTION_MS = 7 * 24 * HOUR;
 
+/**
+ * How often a process looks for work no wake-up told it of (a retry falling due, what another replica
+ * left): one claim per interval for the triggers and one for the outbox, however many workers it runs.
+ */
+export const POLL_MS = { intake: 1_000, outbox: 500 } as const;
+
 export interface WorkLoopParts {
   store: Store;
   clock: Clock;
@@ -52,34 +58,38 @@ export function startWorkLoops(parts: WorkLoopParts): WorkLoops {
 
   // A wake starts one outbox loop; a loop that claims a row wakes the next before delivering it, so
   // as many deliver at once as there are rows owed (up to the number of workers), and an empty outbox
-  // costs one claim.
+  // costs one claim. Only the first loop polls: a poll that finds a row starts the chain like a wake,
+  // and sixteen loops polling each would cost sixteen claims per interval for nothing.
   const outboxLoops: RunningLoop[] = parts.outbox.map((worker, index) =>
     startLoop({
       name: `outbox-${index}`,
       clock,
       logger,
-      idleMs: 500,
-      work: () => worker.deliverOnce(() => outboxLoops[(index + 1) % outboxLoops.length]?.wake()),
+      idleMs: POLL_MS.outbox,
+      poll: index === 0,
+      work: () => worker.deliverNext(() => wakeFree(outboxLoops, index + 1)),
     }),
   );
-  const wakeOutbox = () => outboxLoops[0]?.wake();
+  const wakeOutbox = () => wakeFree(outboxLoops, 0);
 
-  // The same chain for intake: a trigger claimed wakes the next loop, an empty inbox costs one claim.
-  // The store hands out one anchor's triggers one at a time and in order, whichever loop asks.
+  // The same chain for intake: a trigger claimed wakes the next loop, an empty inbox costs one claim,
+  // and only the first loop polls. The store hands out one anchor's triggers one at a time and in
+  // order, whichever loop asks.
   const intakeLoops: RunningLoop[] = parts.intake.map((worker, index) =>
     startLoop({
       name: `intake-${index}`,
       clock,
       logger,
-      idleMs: 1_000,
+      idleMs: POLL_MS.intake,
+      poll: index === 0,
       work: async () => {
-        const worked = await worker.workOnce(() => intakeLoops[(index + 1) % intakeLoops.length]?.wake());
+        const worked = await worker.workOnce(() => wakeFree(intakeLoops, index + 1));
         if (worked) wakeOutbox();
         return worked;
       },
     }),
   );
-  const wakeIntake = () => intakeLoops[0]?.wake();
+  const wakeIntake = () => wakeFree(intakeLoops, 0);
 
   // Work that runs once per interval whatever it finds (it never asks to go again at once).
   const every = (name: string, idleMs: number, tick: () => Promise<void>) => startLoop({ name, clock, logger, idleMs, work: () => tick().then(() => false) });
@@ -130,4 +140,17 @@ export function startWorkLoops(parts: WorkLoopParts): WorkLoops {
       await parts.tracker.release();
     },
   };
+}
+
+/**
+ * Wakes the first of `loops` from `from` on (round the end) with no pass in flight, or `from` itself
+ * when all are busy (it goes again after its pass). A wake that waited behind a slow pass (a run-API
+ * call) would otherwise wait for it, now that only the first loop of a chain polls.
+ */
+function wakeFree(loops: readonly RunningLoop[], from: number): void {
+  for (let step = 0; step < loops.length; step++) {
+    const loop = loops[(from + step) % loops.length] as RunningLoop;
+    if (!loop.busy) return loop.wake();
+  }
+  loops[from % loops.length]?.wake();
 }

@@ -3,6 +3,7 @@ import { IntakeService } from '../../src/core/intake/intake-service.js';
 import { TestClock } from '../../src/core/ports/clock.js';
 import { referenceLine, type TriggerInput } from '../../src/core/ports/triggers.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { POLL_MS } from '../../src/compose/work-loops.js';
 import type { RunningService } from '../../src/main.js';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { RecordingNotifier } from '../core/recording-notifier.js';
@@ -13,10 +14,11 @@ import { until } from '../helpers/until.js';
 /*
  * Three replicas of the service on one PostgreSQL database (issue 26, point 4). A trigger one replica
  * stores wakes that replica, which works it; the two others are told of it too (LISTEN/NOTIFY) and
- * must leave it to the writer rather than each make a claim that finds nothing; what no wake-up
- * reaches, a replica's poll finds. The replicas run on a test clock that only moves when a test moves
- * it: no poll runs by itself, so every claim counted was made by a wake-up or by a poll the test let
- * run. Claims are counted per replica around the store's two claim calls (one SQL statement each).
+ * must leave it to the writer rather than each make a claim that finds nothing. What no wake-up
+ * reaches, a replica's poll finds: one claim per interval for triggers and one for the outbox, however
+ * many workers it runs. The replicas run on a test clock that only moves when a test moves it: no poll
+ * runs by itself, so every claim counted was made by a wake-up or by a poll the test let run. Claims
+ * are counted per replica around the store's two claim calls (one SQL statement each).
  */
 const API_KEY = 'postgres-wakes-run-api-key';
 const REPLICAS = 3;
@@ -147,6 +149,19 @@ describe.skipIf(!runs)(`wake-ups between replicas on PostgreSQL${postgresSkipNot
     for (const replica of rest) expect(replica.heard.length).toBe(writer.heard.length);
     expect(rest.map(total)).toEqual(rest.map(() => 0));
     expect(writer.claims.triggers).toBeGreaterThanOrEqual(ROUNDS);
+  });
+
+  it('an idle replica polls with one claim per interval for triggers and one for the outbox, not one per worker', async () => {
+    uncount();
+    await clock.advance(POLL_MS.intake);
+    await settled();
+    console.log(`claims in ${POLL_MS.intake} ms of idling, per replica: ${replicas.map((r) => `${r.claims.triggers} + ${r.claims.outbox}`).join(', ')}`);
+    for (const replica of replicas) {
+      // At least one poll of each (the safety net), at most one per interval.
+      expect(replica.claims.triggers).toBe(1);
+      expect(replica.claims.outbox).toBeGreaterThanOrEqual(1);
+      expect(replica.claims.outbox).toBeLessThanOrEqual(POLL_MS.intake / POLL_MS.outbox);
+    }
   });
 
   it('a trigger stored by a process that works nothing (the command line) is worked at once, once', async () => {

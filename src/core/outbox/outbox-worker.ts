@@ -71,6 +71,8 @@ export class OutboxWorker {
   private readonly random: () => number;
   /** The row the last `markSentAndClaimNext` claimed for us: delivered by the next `deliverOnce`. */
   private held: OutboxRow | undefined;
+  /** The last `deliverOnce` marked its row sent and that statement's claim found no next row. */
+  private foundNoNext = false;
   private readonly sentResults: SentResults;
 
   constructor(deps: OutboxWorkerDeps) {
@@ -103,6 +105,7 @@ export class OutboxWorker {
    * stopped process, which any worker takes over at once (core/liveness.ts), or after the lease.
    */
   async deliverOnce(onClaimed?: () => void): Promise<boolean> {
+    this.foundNoNext = false;
     const row = this.held ?? (await this.store.outbox.claimNext(this.owner, this.clock.now(), this.options.leaseMs));
     this.held = undefined;
     if (!row) return false;
@@ -137,7 +140,17 @@ export class OutboxWorker {
     await this.guarded(row, 'markSent', Promise.resolve(sent));
     if (sent) this.sentResults.record(row.key, result);
     this.held = next;
+    this.foundNoNext = next === undefined;
     return true;
+  }
+
+  /**
+   * `deliverOnce` for a loop: resolves whether more may be due. False also after a row delivered
+   * whose `markSentAndClaimNext` claimed nothing: that claim just looked, so another would find
+   * nothing too (a row stored since wakes the workers).
+   */
+  async deliverNext(onClaimed?: () => void): Promise<boolean> {
+    return (await this.deliverOnce(onClaimed)) && !this.foundNoNext;
   }
 
   /** What an earlier row delivered: from this process's recent deliveries, else from the store. */
