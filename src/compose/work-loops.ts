@@ -74,7 +74,10 @@ export function startWorkLoops(parts: WorkLoopParts): WorkLoops {
 
   // The same chain for intake: a trigger claimed wakes the next loop, an empty inbox costs one claim,
   // and only the first loop polls. The store hands out one anchor's triggers one at a time and in
-  // order, whichever loop asks.
+  // order, whichever loop asks. A loop that worked a trigger goes again at once when its claim saw
+  // another due, or when something was stored meanwhile: a later trigger of the same thread, stored
+  // while this one was worked, is claimable only now that it is done (its own wake-up found nothing).
+  let wakes = 0;
   const intakeLoops: RunningLoop[] = parts.intake.map((worker, index) =>
     startLoop({
       name: `intake-${index}`,
@@ -83,13 +86,17 @@ export function startWorkLoops(parts: WorkLoopParts): WorkLoops {
       idleMs: POLL_MS.intake,
       poll: index === 0,
       work: async () => {
+        const wakesBefore = wakes;
         const worked = await worker.workOnce(() => wakeFree(intakeLoops, index + 1));
         if (worked) wakeOutbox();
-        return worked;
+        return worked && (worker.sawMoreDue || wakes !== wakesBefore);
       },
     }),
   );
-  const wakeIntake = () => wakeFree(intakeLoops, 0);
+  const wakeIntake = () => {
+    wakes++;
+    wakeFree(intakeLoops, 0);
+  };
 
   // Work that runs once per interval whatever it finds (it never asks to go again at once).
   const every = (name: string, idleMs: number, tick: () => Promise<void>) => startLoop({ name, clock, logger, idleMs, work: () => tick().then(() => false) });

@@ -1,7 +1,15 @@
 import type Database from 'better-sqlite3';
-import { OUTBOX_STATES, processOfOwner, type NewOutboxRow, type OutboxRepository, type OutboxRow, type OutboxState } from '../core/ports/store.js';
+import {
+  OUTBOX_STATES,
+  processOfOwner,
+  type Claimed,
+  type NewOutboxRow,
+  type OutboxRepository,
+  type OutboxRow,
+  type OutboxState,
+} from '../core/ports/store.js';
 import { holderGone } from './process-statements.js';
-import { compactParams, countStates, fromJson, outboxListSql, toJson } from './sql.js';
+import { compactParams, countStates, fromJson, isMoreDue, moreDueColumn, outboxListSql, toJson } from './sql.js';
 
 interface Row {
   id: number;
@@ -68,7 +76,7 @@ WHERE id = (
     ORDER BY o.id
     LIMIT 1)
   AND ${CLAIMABLE}
-RETURNING *`;
+RETURNING *, ${moreDueColumn('outbox', true)}`;
 
 /** Held: `owner` claimed the row and nobody has claimed it since. */
 const HELD = `id = @id AND state = 'sending' AND lease_owner = @owner`;
@@ -90,7 +98,7 @@ export class SqliteOutboxRepository implements OutboxRepository {
        VALUES (@key, @destination, @kind, @payload, 'pending', 0, @now, @now)
        ON CONFLICT (key) DO NOTHING`,
     );
-    this.claimRow = db.prepare<{ owner: string; process: string; now: number; leaseUntil: number }, Row>(CLAIM_SQL);
+    this.claimRow = db.prepare<{ owner: string; process: string; now: number; leaseUntil: number }, Row & { more_due: number }>(CLAIM_SQL);
     this.sentRow = db.prepare<{ id: number; owner: string; result: string; now: number }>(
       `UPDATE outbox SET state = 'sent', result = @result, sent_at = @now, lease_owner = NULL, lease_process = NULL, lease_until = NULL
        WHERE ${HELD}`,
@@ -128,9 +136,9 @@ export class SqliteOutboxRepository implements OutboxRepository {
     return this.db.transaction(() => this.addWithin(rows, now)).immediate();
   }
 
-  async claimNext(owner: string, now: number, leaseMs: number): Promise<OutboxRow | undefined> {
+  async claimNext(owner: string, now: number, leaseMs: number): Promise<Claimed<OutboxRow> | undefined> {
     const row = this.db.transaction(() => this.claimRow.get({ owner, process: processOfOwner(owner), now, leaseUntil: now + leaseMs })).immediate();
-    return row ? toOutboxRow(row) : undefined;
+    return row ? { ...toOutboxRow(row), moreDue: isMoreDue(row) } : undefined;
   }
 
   async markSent(id: number, owner: string, result: unknown, now: number): Promise<boolean> {
@@ -143,14 +151,14 @@ export class SqliteOutboxRepository implements OutboxRepository {
     result: unknown,
     now: number,
     leaseMs: number,
-  ): Promise<{ sent: boolean; next: OutboxRow | undefined }> {
+  ): Promise<{ sent: boolean; next: Claimed<OutboxRow> | undefined }> {
     const found = this.db
       .transaction(() => {
         const sent = this.sentRow.run({ id, owner, result: toJson(result ?? null), now }).changes > 0;
         return { sent, next: this.claimRow.get({ owner, process: processOfOwner(owner), now, leaseUntil: now + leaseMs }) };
       })
       .immediate();
-    return { sent: found.sent, next: found.next ? toOutboxRow(found.next) : undefined };
+    return { sent: found.sent, next: found.next ? { ...toOutboxRow(found.next), moreDue: isMoreDue(found.next) } : undefined };
   }
 
   async retryLater(id: number, owner: string, nextAttemptAt: number, error: string): Promise<boolean> {

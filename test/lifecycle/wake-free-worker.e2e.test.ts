@@ -11,8 +11,9 @@ import { until } from '../helpers/until.js';
 /*
  * A wake-up reaches a free worker (issue 26, point 4). Only the first loop of a chain polls, so a
  * trigger stored while that loop waits on a slow run-API call must be taken by another worker at once,
- * not after the slow call. The service runs on a test clock that is never moved: no poll runs, so the
- * second trigger can only be worked through its wake-up.
+ * not after the slow call; and one stored in the slow trigger's own thread must be worked as soon as
+ * that one is done. The service runs on a test clock that is never moved: no poll runs, so these can
+ * only be worked through wake-ups.
  */
 const API_KEY = 'wake-free-worker-key-0123456789';
 let emulator: RunningEmulator;
@@ -75,9 +76,15 @@ describe('a wake-up while a worker waits on the run API', () => {
     await until(() => runsOf('quick-one').length === 1, 'the second trigger to be worked, without any poll');
     expect(creating.has('slow request')).toBe(true);
 
+    // A second request in the slow one's thread waits for it (one thread, in order): its wake-up finds nothing.
+    await service.intake.submit({ ...start('slow-two', 'second request in the slow thread'), anchor: 'test:slow-one' });
+    await until(async () => (await service.store.triggers.getByKey('slow-two'))?.state === 'pending', 'the second request stored');
+
     release();
     await until(() => runsOf('slow-one').length === 1, 'the slow trigger to be worked once released');
-    await until(async () => (await service.store.triggers.countByState()).done === 2, 'both triggers done');
+    // Worked as soon as the first is done, by the worker that finished it — still without a poll.
+    await until(() => runsOf('slow-two').length === 1, 'the thread’s second request to be worked right after the first');
+    await until(async () => (await service.store.triggers.countByState()).done === 3, 'every trigger done');
     expect(runsOf('quick-one')).toHaveLength(1);
   });
 });

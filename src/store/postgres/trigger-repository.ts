@@ -2,6 +2,7 @@ import type pg from 'pg';
 import {
   TRIGGER_STATES,
   processOfOwner,
+  type Claimed,
   type NewOutboxRow,
   type NewTrigger,
   type StoredTrigger,
@@ -11,7 +12,7 @@ import {
   type TriggerState,
 } from '../../core/ports/store.js';
 import { holderGone } from '../process-statements.js';
-import { countStates, toJson } from '../sql.js';
+import { countStates, isMoreDue, moreDueColumn, toJson } from '../sql.js';
 import { CLAIM_FOLLOWING_SQL, toTrigger } from '../trigger-repository.js';
 import type { PostgresAnchorRepository } from './anchor-repository.js';
 import { CHANGES_CHANNEL, changePayload, type ChangeSigner } from './change-listener.js';
@@ -58,7 +59,7 @@ WHERE id = (
     FOR UPDATE OF t SKIP LOCKED)
   AND (triggers.state = 'pending' OR ${ABANDONED('triggers')})
   AND triggers.next_attempt_at <= @now
-RETURNING *`;
+RETURNING *, ${moreDueColumn('triggers', false)}`;
 
 /** See `noteGrowth`. */
 const ANALYZE_AFTER_ROWS = 500;
@@ -282,9 +283,9 @@ export class PostgresTriggerRepository implements TriggerRepository {
     });
   }
 
-  async claimNext(owner: string, now: number, leaseMs: number): Promise<StoredTrigger | undefined> {
-    const claimed = await row<Row>(this.pool, CLAIM_SQL, { owner, process: processOfOwner(owner), now, leaseUntil: now + leaseMs });
-    return claimed ? toTrigger(claimed) : undefined;
+  async claimNext(owner: string, now: number, leaseMs: number): Promise<Claimed<StoredTrigger> | undefined> {
+    const claimed = await row<Row & { more_due: boolean }>(this.pool, CLAIM_SQL, { owner, process: processOfOwner(owner), now, leaseUntil: now + leaseMs });
+    return claimed ? { ...toTrigger(claimed), moreDue: isMoreDue(claimed) } : undefined;
   }
 
   async claimFollowing(head: Pick<StoredTrigger, 'id' | 'anchor'>, owner: string, now: number, leaseMs: number, limit: number): Promise<StoredTrigger[]> {
