@@ -16,6 +16,9 @@ import { startPostgres, type PostgresServer } from '../test/helpers/postgres-ser
 import { RUN_API_KEY, SLACK_SECRET, SLACK_TOKEN } from './bench-service.js';
 import type { WorldUrls } from './outside.js';
 import { sleep } from './report.js';
+import type { SentStatements } from './service-child.js';
+
+export type { SentStatements } from './service-child.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const TSX_LOADER = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
@@ -27,6 +30,8 @@ export interface Replica {
   url: string;
   /** CPU (user + system) the replica has used since it started, in ms. */
   cpuMs(): Promise<number>;
+  /** What it has sent PostgreSQL since it started (zeros on SQLite). */
+  statements(): Promise<SentStatements>;
 }
 
 export interface ReplicaSet {
@@ -37,6 +42,8 @@ export interface ReplicaSet {
   progress(): Promise<Progress>;
   /** Total CPU of every replica since it started, ms. */
   cpuMs(): Promise<number>;
+  /** What every replica together has sent PostgreSQL since it started. */
+  statements(): Promise<SentStatements>;
   stop(): Promise<void>;
 }
 
@@ -108,19 +115,28 @@ function startChild(name: string, env: Record<string, string>, cwd: string): { c
   return { child, ready };
 }
 
-function askCpu(child: ChildProcess): Promise<number> {
-  return new Promise((resolveCpu) => {
-    if (!child.connected) return resolveCpu(Number.NaN);
+/** Asks a replica over IPC (bench/service-child.ts); undefined when it is gone. */
+function ask<K extends 'cpuMs' | 'statements'>(child: ChildProcess, op: 'cpu' | 'statements', field: K): Promise<ChildAnswer[K] | undefined> {
+  return new Promise((resolveAnswer) => {
+    if (!child.connected) return resolveAnswer(undefined);
     const id = Math.random();
-    const onMessage = (message: { id?: number; cpuMs?: number }) => {
+    const onMessage = (message: ChildAnswer & { id?: number }) => {
       if (message.id !== id) return;
       child.off('message', onMessage);
-      resolveCpu(message.cpuMs ?? Number.NaN);
+      resolveAnswer(message[field]);
     };
     child.on('message', onMessage);
-    child.send({ id, op: 'cpu' });
+    child.send({ id, op });
   });
 }
+type ChildAnswer = { cpuMs?: number; statements?: SentStatements };
+
+const NO_STATEMENTS: SentStatements = { statements: Number.NaN, triggerClaims: Number.NaN, outboxClaims: Number.NaN };
+const addStatements = (a: SentStatements, b: SentStatements): SentStatements => ({
+  statements: a.statements + b.statements,
+  triggerClaims: a.triggerClaims + b.triggerClaims,
+  outboxClaims: a.outboxClaims + b.outboxClaims,
+});
 
 async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
@@ -177,7 +193,11 @@ export async function startReplicas(engine: Engine, count: number, world: WorldU
     }
     store = await database.open();
     const opened = store;
-    const replicas = children.map((child, index) => ({ url: urls[index] as string, cpuMs: () => askCpu(child) }));
+    const replicas = children.map((child, index) => ({
+      url: urls[index] as string,
+      cpuMs: async () => (await ask(child, 'cpu', 'cpuMs')) ?? Number.NaN,
+      statements: async () => (await ask(child, 'statements', 'statements')) ?? NO_STATEMENTS,
+    }));
     return {
       engine,
       replicas,
@@ -190,6 +210,9 @@ export async function startReplicas(engine: Engine, count: number, world: WorldU
       },
       async cpuMs() {
         return (await Promise.all(replicas.map((replica) => replica.cpuMs()))).reduce((sum, ms) => sum + ms, 0);
+      },
+      async statements() {
+        return (await Promise.all(replicas.map((replica) => replica.statements()))).reduce(addStatements, { statements: 0, triggerClaims: 0, outboxClaims: 0 });
       },
       stop,
     };

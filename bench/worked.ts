@@ -3,12 +3,15 @@
  * signed Slack mentions sent at a moderate concurrency, timed from the first request until every one
  * has its run (counted by the emulator) and every message owed for it is delivered (the status message
  * posted and edited to show the run, 👀 added), with nothing left in the database's outbox.
+ *
+ * On PostgreSQL it also counts the statements the replicas sent per worked trigger (issue 26, point 4):
+ * three replicas against one, which the wake-ups between replicas must not make much dearer.
  */
 import { SLACK_SECRET } from './bench-service.js';
 import { phase } from './bench-options.js';
 import { withOutside } from './intake.js';
 import type { LoadResult, WorldSeen } from './outside.js';
-import { startReplicas, type Engine } from './replicas.js';
+import { startReplicas, type Engine, type SentStatements } from './replicas.js';
 import { sleep, type Figure, type Section } from './report.js';
 
 const SECTION = 'Worked end to end';
@@ -16,6 +19,10 @@ const CONNECTIONS = 10;
 const LIMIT_MS = 60_000;
 const POLL_MS = 100;
 const TARGET = 100;
+/** Statements per worked trigger, three replicas against one (issue 26, point 4). */
+const STATEMENT_RATIO_TARGET = 1.2;
+/** What every mention must cost Slack, once each: its status message, the run's edit of it, 👀 and the permalink. */
+const ONCE_PER_RUN = ['chat.postMessage', 'chat.update', 'reactions.add', 'chat.getPermalink'];
 
 interface Config {
   engine: Engine;
@@ -37,6 +44,8 @@ interface Result {
   complete: boolean;
   runs: number;
   slack: WorldSeen['slack'];
+  /** What the replicas sent PostgreSQL from the first request until everything was worked. */
+  sent: SentStatements;
 }
 
 const delta = (after: WorldSeen, before: WorldSeen, method: string) => (after.slack[method] ?? 0) - (before.slack[method] ?? 0);
@@ -49,6 +58,7 @@ export function workedSection(): Promise<Section> {
       const set = await startReplicas(config.engine, config.replicas, urls);
       try {
         const before = await world.seen();
+        const sentBefore = await set.statements();
         const started = Date.now();
         const acks = await load.load({ kind: 'slack', url: set.urls, secret: SLACK_SECRET, connections: CONNECTIONS, seconds: 60, amount: mentions });
         let complete = false;
@@ -58,9 +68,15 @@ export function workedSection(): Promise<Section> {
           if (!complete) await sleep(POLL_MS);
         }
         const seconds = (Date.now() - started) / 1000;
+        const sentAfter = await set.statements();
         const after = await world.seen();
         const slack = Object.fromEntries(Object.keys(after.slack).map((method) => [method, delta(after, before, method)]));
-        results.push({ config, acks, seconds, complete, runs: after.runsCreated - before.runsCreated, slack });
+        const sent = {
+          statements: sentAfter.statements - sentBefore.statements,
+          triggerClaims: sentAfter.triggerClaims - sentBefore.triggerClaims,
+          outboxClaims: sentAfter.outboxClaims - sentBefore.outboxClaims,
+        };
+        results.push({ config, acks, seconds, complete, runs: after.runsCreated - before.runsCreated, slack, sent });
       } finally {
         await set.stop();
       }
@@ -79,6 +95,7 @@ export function workedSection(): Promise<Section> {
           : { label: 'SQLite, 1 process', value: rate(sqlite) },
       target: { text: `≥ ${TARGET}/s, every mention worked`, met: result.complete && result.runs === result.acks.ok && rate(result) >= TARGET },
     }));
+    figures.push(...statementFigures(results));
     return {
       title: SECTION,
       figures,
@@ -91,9 +108,41 @@ export function workedSection(): Promise<Section> {
             `Slack calls: ${Object.entries(result.slack)
               .filter(([, n]) => n > 0)
               .map(([method, n]) => `${method} ${n}`)
-              .join(', ')}.`,
+              .join(', ')}.` +
+            (result.config.engine === 'postgres' ? ` ${statementNote(result)}` : ''),
         ),
+        `Statements per worked trigger: every statement the replicas sent PostgreSQL (acknowledging, intake, the outbox, the tracker, heartbeats, idle polls; counted in each replica around node-postgres's Client.query, bench/service-child.ts) from the first request until everything was worked, divided by the runs created; claims are the store's claimNext calls of the intake and outbox workers (one statement each).`,
       ],
     };
   });
+}
+
+const perRun = (count: number, result: Result) => (result.complete && result.runs > 0 ? count / result.runs : Number.NaN);
+
+function statementNote(result: Result): string {
+  const { statements, triggerClaims, outboxClaims } = result.sent;
+  return `Statements sent to PostgreSQL: ${statements.toLocaleString('en-US')}, ${perRun(statements, result).toFixed(2)} per worked trigger (intake claims ${perRun(triggerClaims, result).toFixed(2)}, outbox claims ${perRun(outboxClaims, result).toFixed(2)}).`;
+}
+
+/** Statements per worked trigger on PostgreSQL: one replica's, then three replicas' against it. */
+function statementFigures(results: readonly Result[]): Figure[] {
+  const postgres = results.filter((result) => result.config.engine === 'postgres');
+  const one = postgres.find((result) => result.config.replicas === 1);
+  if (!one) return [];
+  const perTrigger = (result: Result) => perRun(result.sent.statements, result);
+  const oncePerRun = (result: Result) =>
+    result.complete && ONCE_PER_RUN.every((method) => result.slack[method] === result.runs && result.runs === result.acks.ok);
+  return postgres.map((result) => ({
+    section: SECTION,
+    name: `${result.config.label}: statements per worked trigger`,
+    value: perTrigger(result),
+    unit: '',
+    ...(result !== one && {
+      baseline: { label: 'PostgreSQL, 1 replica', value: perTrigger(one) },
+      target: {
+        text: `≤ ${STATEMENT_RATIO_TARGET}× one replica's, one post, edit, 👀 and permalink per run`,
+        met: perTrigger(result) <= STATEMENT_RATIO_TARGET * perTrigger(one) && oncePerRun(result) && oncePerRun(one),
+      },
+    }),
+  }));
 }

@@ -63,8 +63,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
 
     // Acknowledgements first: webhooks' requests hold the background passes (bounded) while in flight.
     const ackFirst = new AckFirst(clock);
-    // 6. The loops that drive them, woken by what this process stores and by what other replicas
-    // store (PostgreSQL's LISTEN/NOTIFY; polling stays the safety net).
+    // 6. The loops that drive them, woken by what this process stores and by the store's change
+    // notifications (PostgreSQL's LISTEN/NOTIFY, see work-loops.ts; polling stays the safety net).
     const loops = startWorkLoops({
       store,
       clock,
@@ -78,7 +78,6 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       gate: ackFirst,
     });
     stored.connect({ wake: () => loops.wakeIntake() });
-    store.onChange?.((change) => (change === 'outbox' ? loops.wakeOutbox() : loops.wakeIntake()));
     shutdown.add('work loops', () => loops.stop());
     // After the loops, so a fire at start (catch-up, an unfinished fire) is worked at once.
     await scheduler.start();

@@ -13,6 +13,12 @@ const HOUR = 3_600_000;
 /** How long a stopped or dead process stays listed in the database (diagnostics). */
 const PROCESS_RETENTION_MS = 7 * 24 * HOUR;
 
+/**
+ * How often a process looks for work no wake-up told it of (a retry falling due, what another replica
+ * left): one claim per interval for the triggers and one for the outbox, however many workers it runs.
+ */
+export const POLL_MS = { intake: 1_000, outbox: 500 } as const;
+
 export interface WorkLoopParts {
   store: Store;
   clock: Clock;
@@ -46,6 +52,9 @@ export interface WorkLoops {
  * mostly waiting for an HTTP answer, so under a flood of requests one loop would advance by one step
  * per turn of the event loop, behind every request of that turn: work would starve. As many chains as
  * there is work each advance at once, so work keeps pace while the process acknowledges.
+ *
+ * The loops are also woken by the store's change notifications (`Store.onChange`), except for what
+ * another replica stored: that replica works it.
  */
 export function startWorkLoops(parts: WorkLoopParts): WorkLoops {
   const { store, clock, logger, intervals } = parts;
@@ -53,36 +62,47 @@ export function startWorkLoops(parts: WorkLoopParts): WorkLoops {
 
   // A wake starts one outbox loop; a loop that claims a row wakes the next before delivering it, so
   // as many deliver at once as there are rows owed (up to the number of workers), and an empty outbox
-  // costs one claim.
+  // costs one claim. Only the first loop polls: a poll that finds a row starts the chain like a wake,
+  // and sixteen loops polling each would cost sixteen claims per interval for nothing.
   const outboxLoops: RunningLoop[] = parts.outbox.map((worker, index) =>
     startLoop({
       name: `outbox-${index}`,
       clock,
       logger,
-      idleMs: 500,
+      idleMs: POLL_MS.outbox,
+      poll: index === 0,
       ...gate,
-      work: () => worker.deliverOnce(() => outboxLoops[(index + 1) % outboxLoops.length]?.wake()),
+      work: () => worker.deliverNext(() => wakeFree(outboxLoops, index + 1)),
     }),
   );
-  const wakeOutbox = () => outboxLoops[0]?.wake();
+  const wakeOutbox = () => wakeFree(outboxLoops, 0);
 
-  // The same chain for intake: a trigger claimed wakes the next loop, an empty inbox costs one claim.
-  // The store hands out one anchor's triggers one at a time and in order, whichever loop asks.
+  // The same chain for intake: a trigger claimed wakes the next loop, an empty inbox costs one claim,
+  // and only the first loop polls. The store hands out one anchor's triggers one at a time and in
+  // order, whichever loop asks. A loop that worked a trigger goes again at once when its claim saw
+  // another due, or when something was stored meanwhile: a later trigger of the same thread, stored
+  // while this one was worked, is claimable only now that it is done (its own wake-up found nothing).
+  let wakes = 0;
   const intakeLoops: RunningLoop[] = parts.intake.map((worker, index) =>
     startLoop({
       name: `intake-${index}`,
       clock,
       logger,
-      idleMs: 1_000,
+      idleMs: POLL_MS.intake,
+      poll: index === 0,
       ...gate,
       work: async () => {
-        const worked = await worker.workOnce(() => intakeLoops[(index + 1) % intakeLoops.length]?.wake());
+        const wakesBefore = wakes;
+        const worked = await worker.workOnce(() => wakeFree(intakeLoops, index + 1));
         if (worked) wakeOutbox();
-        return worked;
+        return worked && (worker.sawMoreDue || wakes !== wakesBefore);
       },
     }),
   );
-  const wakeIntake = () => intakeLoops[0]?.wake();
+  const wakeIntake = () => {
+    wakes++;
+    wakeFree(intakeLoops, 0);
+  };
 
   // Work that runs once per interval whatever it finds (it never asks to go again at once).
   const every = (name: string, idleMs: number, tick: () => Promise<void>, held?: { gate: WorkGate }) =>
@@ -106,6 +126,17 @@ export function startWorkLoops(parts: WorkLoopParts): WorkLoops {
     wakeOutbox();
   });
 
+  // What other processes store (PostgreSQL's LISTEN/NOTIFY). Another replica's change is left to that
+  // replica: it was told of its own change and works it, so waking here too would cost one claim that
+  // finds nothing per replica and change; whatever it leaves, our polls find. Ours, a command line's,
+  // or a look after the listening connection was lost wake us as before. docs/postgresql.md
+  // "Wake-ups between replicas".
+  const unsubscribe = store.onChange?.((change, origin) => {
+    if (origin === 'replica') return;
+    if (change === 'triggers') wakeIntake();
+    wakeOutbox();
+  });
+
   const workLoops = [...intakeLoops, trackerLoop, scheduleLoop, housekeeping, ...outboxLoops];
   return {
     wakeIntake: () => {
@@ -114,6 +145,8 @@ export function startWorkLoops(parts: WorkLoopParts): WorkLoops {
     },
     wakeOutbox,
     stop: async () => {
+      // From now on this process takes no new work: what its last passes store wakes the others.
+      unsubscribe?.();
       await Promise.all(workLoops.map((loop) => loop.stop()));
       // Beating until the work in flight is finished, so nobody takes it over meanwhile.
       await livenessLoop.stop();
@@ -121,4 +154,17 @@ export function startWorkLoops(parts: WorkLoopParts): WorkLoops {
       await parts.tracker.release();
     },
   };
+}
+
+/**
+ * Wakes the first of `loops` from `from` on (round the end) with no pass in flight, or `from` itself
+ * when all are busy (it goes again after its pass). A wake that waited behind a slow pass (a run-API
+ * call) would otherwise wait for it, now that only the first loop of a chain polls.
+ */
+function wakeFree(loops: readonly RunningLoop[], from: number): void {
+  for (let step = 0; step < loops.length; step++) {
+    const loop = loops[(from + step) % loops.length] as RunningLoop;
+    if (!loop.busy) return loop.wake();
+  }
+  loops[from % loops.length]?.wake();
 }

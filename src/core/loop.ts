@@ -8,6 +8,11 @@ export interface LoopOptions {
   logger: Logger;
   /** Wait between passes when there was nothing to do. */
   idleMs: number;
+  /**
+   * False: after a pass with nothing to do, wait for a wake instead of `idleMs` (another loop polls
+   * for both, and wakes this one when there is work). Default true.
+   */
+  poll?: boolean;
   /** Wait after a pass threw (the error is logged, the loop goes on). */
   errorBackoffMs?: number;
   /**
@@ -22,6 +27,8 @@ export interface LoopOptions {
 export interface RunningLoop {
   /** Runs a pass now instead of waiting out the idle time (e.g. a trigger was just stored). */
   wake(): void;
+  /** True while a pass is in flight (a wake then waits for its end). */
+  readonly busy: boolean;
   /** Stops after the pass in flight; resolves when it has finished. */
   stop(): Promise<void>;
 }
@@ -54,7 +61,8 @@ export function startLoop(options: LoopOptions): RunningLoop {
     cancelTimer?.();
     cancelTimer = undefined;
     running = (async () => {
-      let next = options.idleMs;
+      // undefined: wait for a wake.
+      let next: number | undefined = options.poll === false ? undefined : options.idleMs;
       try {
         wakeRequested = false;
         await options.gate?.clear();
@@ -69,7 +77,7 @@ export function startLoop(options: LoopOptions): RunningLoop {
       }
       if (stopped) return;
       if (next === 0) setImmediate(run);
-      else schedule(next);
+      else if (next !== undefined) schedule(next);
     })();
   };
 
@@ -87,6 +95,9 @@ export function startLoop(options: LoopOptions): RunningLoop {
   wake();
   return {
     wake,
+    get busy() {
+      return running !== undefined;
+    },
     stop: async () => {
       stopped = true;
       cancelTimer?.();

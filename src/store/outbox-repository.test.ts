@@ -92,6 +92,17 @@ describeEachStore((adapter) => {
       expect(await store.outbox.claimNext('w3', 5, LEASE)).toBeUndefined();
     });
 
+    it('says whether another row was due, its destination blocked or not; so does the claim of markSentAndClaimNext', async () => {
+      await store.outbox.add([anOutboxRow('a1', 'A'), anOutboxRow('a2', 'A'), anOutboxRow('b1', 'B')], 0);
+      await store.outbox.add([anOutboxRow('c1', 'C')], 5000);
+      const a1 = await store.outbox.claimNext('w1', 5, LEASE);
+      expect(a1).toMatchObject({ key: 'a1', moreDue: true });
+      expect(await store.outbox.claimNext('w2', 5, LEASE)).toMatchObject({ key: 'b1', moreDue: true }); // a2, behind a1
+      const next = await store.outbox.markSentAndClaimNext(a1!.id, 'w1', null, 6, LEASE);
+      // c1 is not due yet, b1 is being sent: nothing else waits.
+      expect(next.next).toMatchObject({ key: 'a2', moreDue: false });
+    });
+
     it('keeps order per destination: a later row waits while an earlier one is unsent', async () => {
       await store.outbox.add([anOutboxRow('a1', 'A'), anOutboxRow('a2', 'A'), anOutboxRow('b1', 'B'), anOutboxRow('a3', 'A')], 0);
       const a1 = await store.outbox.claimNext('w1', 0, LEASE);

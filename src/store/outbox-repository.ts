@@ -1,7 +1,15 @@
 import type Database from 'better-sqlite3';
-import { OUTBOX_STATES, processOfOwner, type NewOutboxRow, type OutboxRepository, type OutboxRow, type OutboxState } from '../core/ports/store.js';
+import {
+  OUTBOX_STATES,
+  processOfOwner,
+  type Claimed,
+  type NewOutboxRow,
+  type OutboxRepository,
+  type OutboxRow,
+  type OutboxState,
+} from '../core/ports/store.js';
 import { holderGone } from './process-statements.js';
-import { compactParams, countStates, fromJson, outboxListSql, toJson } from './sql.js';
+import { compactParams, countStates, fromJson, isMoreDue, moreDueColumn, outboxListSql, toJson } from './sql.js';
 
 interface Row {
   id: number;
@@ -70,7 +78,7 @@ UPDATE outbox
 SET state = 'sending', lease_owner = @owner, lease_process = @process, lease_until = @leaseUntil, attempts = attempts + 1
 WHERE id = (${NEXT_CLAIMABLE_SQL})
   AND ${CLAIMABLE}
-RETURNING *`;
+RETURNING *, ${moreDueColumn('outbox', true)}`;
 
 /**
  * Whether a claim would find a row, read without the write lock: most claims find nothing (every
@@ -100,7 +108,7 @@ export class SqliteOutboxRepository implements OutboxRepository {
        VALUES (@key, @destination, @kind, @payload, 'pending', 0, @now, @now)
        ON CONFLICT (key) DO NOTHING`,
     );
-    this.claimRow = db.prepare<{ owner: string; process: string; now: number; leaseUntil: number }, Row>(CLAIM_SQL);
+    this.claimRow = db.prepare<{ owner: string; process: string; now: number; leaseUntil: number }, Row & { more_due: number }>(CLAIM_SQL);
     this.anyClaimable = db.prepare<{ now: number }, { found: number }>(ANY_CLAIMABLE_SQL);
     this.sentRow = db.prepare<{ id: number; owner: string; result: string; now: number }>(
       `UPDATE outbox SET state = 'sent', result = @result, sent_at = @now, lease_owner = NULL, lease_process = NULL, lease_until = NULL
@@ -139,10 +147,10 @@ export class SqliteOutboxRepository implements OutboxRepository {
     return this.db.transaction(() => this.addWithin(rows, now)).immediate();
   }
 
-  async claimNext(owner: string, now: number, leaseMs: number): Promise<OutboxRow | undefined> {
+  async claimNext(owner: string, now: number, leaseMs: number): Promise<Claimed<OutboxRow> | undefined> {
     if (this.anyClaimable.get({ now })?.found !== 1) return undefined;
     const row = this.db.transaction(() => this.claimRow.get({ owner, process: processOfOwner(owner), now, leaseUntil: now + leaseMs })).immediate();
-    return row ? toOutboxRow(row) : undefined;
+    return row ? { ...toOutboxRow(row), moreDue: isMoreDue(row) } : undefined;
   }
 
   async markSent(id: number, owner: string, result: unknown, now: number): Promise<boolean> {
@@ -155,14 +163,14 @@ export class SqliteOutboxRepository implements OutboxRepository {
     result: unknown,
     now: number,
     leaseMs: number,
-  ): Promise<{ sent: boolean; next: OutboxRow | undefined }> {
+  ): Promise<{ sent: boolean; next: Claimed<OutboxRow> | undefined }> {
     const found = this.db
       .transaction(() => {
         const sent = this.sentRow.run({ id, owner, result: toJson(result ?? null), now }).changes > 0;
         return { sent, next: this.claimRow.get({ owner, process: processOfOwner(owner), now, leaseUntil: now + leaseMs }) };
       })
       .immediate();
-    return { sent: found.sent, next: found.next ? toOutboxRow(found.next) : undefined };
+    return { sent: found.sent, next: found.next ? { ...toOutboxRow(found.next), moreDue: isMoreDue(found.next) } : undefined };
   }
 
   async retryLater(id: number, owner: string, nextAttemptAt: number, error: string): Promise<boolean> {

@@ -37,3 +37,19 @@ export function outboxListSql(options: { destination?: string; state?: string })
 export function compactParams(options: { destination?: string; state?: string }): Record<string, string> {
   return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
 }
+
+/**
+ * The `more_due` column a claim returns (`Claimed.moreDue`): whether another row of `table` than the
+ * one claimed is pending and due. It walks the queue's partial index (migration 0003; `INDEXED BY` on
+ * SQLite, where `indexed` is true) and stops at the first such row. SQLite answers 0/1, PostgreSQL a
+ * boolean: read it with `isMoreDue`.
+ */
+export function moreDueColumn(table: 'triggers' | 'outbox', indexed: boolean): string {
+  const [index, working] = table === 'triggers' ? ['triggers_unfinished', 'working'] : ['outbox_unsent', 'sending'];
+  return `EXISTS (
+    SELECT 1 FROM ${table} AS waiting${indexed ? ` INDEXED BY ${index}` : ''}
+    WHERE waiting.state IN ('pending', '${working}') AND waiting.state = 'pending' AND waiting.next_attempt_at <= @now AND waiting.id <> ${table}.id
+  ) AS more_due`;
+}
+
+export const isMoreDue = (row: { more_due?: unknown }): boolean => row.more_due === true || row.more_due === 1;

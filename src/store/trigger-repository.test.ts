@@ -117,6 +117,20 @@ describeEachStore((adapter) => {
       expect(await store.triggers.claimNext('w3', 1000, LEASE)).toBeUndefined();
     });
 
+    it('says whether another trigger was due, its anchor blocked or not, so a worker wakes another only then', async () => {
+      await store.triggers.enqueue(aTrigger({ key: 'a', anchor: 'A' }), [], 100);
+      await store.triggers.enqueue(aTrigger({ key: 'a2', kind: 'followup', anchor: 'A' }), [], 150);
+      await store.triggers.enqueue(aTrigger({ key: 'b', anchor: 'B' }), [], 200);
+      await store.triggers.enqueue(aTrigger({ key: 'later', anchor: 'C' }), [], 5000);
+      expect(await store.triggers.claimNext('w1', 1000, LEASE)).toMatchObject({ key: 'a', moreDue: true });
+      expect(await store.triggers.claimNext('w2', 1000, LEASE)).toMatchObject({ key: 'b', moreDue: true }); // a2, behind a
+      expect(await store.triggers.claimNext('w3', 1000, LEASE)).toBeUndefined();
+      const a = await store.triggers.getByKey('a');
+      await store.triggers.finish(a!.id, 'w1', { state: 'done' }, {}, 1001);
+      // Nothing else due: "later" is not yet, and the working "b" is not waiting.
+      expect(await store.triggers.claimNext('w1', 1001, LEASE)).toMatchObject({ key: 'a2', moreDue: false });
+    });
+
     it('skips triggers not yet due', async () => {
       await store.triggers.enqueue(aTrigger({ key: 'later' }), [], 5000);
       expect(await store.triggers.claimNext('w1', 4999, LEASE)).toBeUndefined();

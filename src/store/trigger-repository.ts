@@ -3,6 +3,7 @@ import {
   TRIGGER_STATES,
   processOfOwner,
   type NewOutboxRow,
+  type Claimed,
   type NewTrigger,
   type StoredTrigger,
   type TriggerEffects,
@@ -15,7 +16,7 @@ import type { SqliteAnchorRepository } from './anchor-repository.js';
 import type { SqliteEventKeyRepository } from './event-key-repository.js';
 import type { SqliteOutboxRepository } from './outbox-repository.js';
 import { holderGone } from './process-statements.js';
-import { countStates, fromJson, toJson } from './sql.js';
+import { countStates, fromJson, isMoreDue, moreDueColumn, toJson } from './sql.js';
 import type { SqliteTrackedRunRepository } from './tracked-run-repository.js';
 
 type EnqueueResult = { inserted: boolean; trigger: StoredTrigger };
@@ -95,7 +96,7 @@ SET state = 'working', lease_owner = @owner, lease_process = @process, lease_unt
 WHERE id = (${NEXT_CLAIMABLE_SQL})
   AND (state = 'pending' OR ${ABANDONED('triggers')})
   AND next_attempt_at <= @now
-RETURNING *`;
+RETURNING *, ${moreDueColumn('triggers', true)}`;
 
 /**
  * The follow-ups gathered with a head trigger (`claimFollowing`): the anchor's later follow-ups that are
@@ -157,7 +158,7 @@ export class SqliteTriggerRepository implements TriggerRepository {
        ON CONFLICT (key) DO NOTHING
        RETURNING *`,
     );
-    this.claimTrigger = db.prepare<{ owner: string; process: string; now: number; leaseUntil: number }, Row>(CLAIM_SQL);
+    this.claimTrigger = db.prepare<{ owner: string; process: string; now: number; leaseUntil: number }, Row & { more_due: number }>(CLAIM_SQL);
     this.anyClaimable = db.prepare<{ now: number }, { found: number }>(ANY_CLAIMABLE_SQL);
     this.createAttempted = db.prepare<{ id: number; owner: string; now: number }>(
       `UPDATE triggers SET create_attempted_at = @now, updated_at = @now WHERE ${HELD}`,
@@ -244,10 +245,10 @@ export class SqliteTriggerRepository implements TriggerRepository {
     return { inserted: false, trigger: toTrigger(existing) };
   }
 
-  async claimNext(owner: string, now: number, leaseMs: number): Promise<StoredTrigger | undefined> {
+  async claimNext(owner: string, now: number, leaseMs: number): Promise<Claimed<StoredTrigger> | undefined> {
     if (this.anyClaimable.get({ now })?.found !== 1) return undefined;
     const row = this.db.transaction(() => this.claimTrigger.get({ owner, process: processOfOwner(owner), now, leaseUntil: now + leaseMs })).immediate();
-    return row ? toTrigger(row) : undefined;
+    return row ? { ...toTrigger(row), moreDue: isMoreDue(row) } : undefined;
   }
 
   async claimFollowing(head: Pick<StoredTrigger, 'id' | 'anchor'>, owner: string, now: number, leaseMs: number, limit: number): Promise<StoredTrigger[]> {

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/index.js';
+import type { Clock } from '../../src/core/ports/clock.js';
 import type { Logger } from '../../src/core/ports/logger.js';
 import { startService, type RunningService, type ServiceOptions } from '../../src/main.js';
 import { CapturingLogger } from '../core/capturing-logger.js';
@@ -16,6 +17,8 @@ export interface BridgeOptions {
   /** Working directory (reuse one to restart on the same database); default a fresh temp folder. */
   cwd?: string;
   logger?: Logger;
+  /** The service's clock (default the system's): a test clock keeps every loop's poll from running until the test moves it. */
+  clock?: Clock;
   overrides?: ServiceOptions['overrides'];
 }
 
@@ -40,6 +43,7 @@ export async function startBridge(options: BridgeOptions): Promise<{ service: Ru
   const service = await startService({
     config,
     logger: options.logger ?? new CapturingLogger(),
+    ...(options.clock && { clock: options.clock }),
     ...(options.overrides && { overrides: options.overrides }),
   });
   return { service, cwd };

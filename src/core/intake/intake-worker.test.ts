@@ -104,6 +104,22 @@ async function faults(fault: Record<string, unknown>) {
   await fetch(`${emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify(fault) });
 }
 
+describe('waking other workers', () => {
+  it('tells the caller to wake another worker only when its claim saw another trigger due', async () => {
+    await service.submit(start('Wake1', {}, 'slack:C1:1.1'));
+    await service.submit(start('Wake2', {}, 'slack:C1:2.2'));
+    const woken: string[] = [];
+    const one = worker();
+    expect(await one.workOnce(() => woken.push('first'))).toBe(true);
+    expect(one.sawMoreDue).toBe(true);
+    expect(await one.workOnce(() => woken.push('second'))).toBe(true);
+    expect(one.sawMoreDue).toBe(false);
+    expect(woken).toEqual(['first']);
+    expect(await one.workOnce(() => woken.push('none'))).toBe(false);
+    expect(woken).toEqual(['first']);
+  });
+});
+
 describe('starting a run', () => {
   it('creates the run with the reference line, stores and links it, owes the first status', async () => {
     expect(await service.submit(start('Ev1'))).toMatchObject({ accepted: true });

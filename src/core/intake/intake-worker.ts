@@ -23,6 +23,7 @@ export type { IntakeDeps, IntakeOptions } from './step-context.js';
  */
 export class IntakeWorker {
   private readonly ctx: StepContext;
+  private moreDue = false;
 
   constructor(deps: IntakeDeps) {
     this.ctx = new StepContext(deps);
@@ -34,13 +35,15 @@ export class IntakeWorker {
 
   /**
    * Claims and works one due trigger; false when none is due. `onClaimed` is told as soon as a trigger
-   * is claimed, before the (slow) run-API work: the caller may start another worker meanwhile.
+   * is claimed whose claim saw another due, before the (slow) run-API work: the caller may start
+   * another worker meanwhile.
    */
   async workOnce(onClaimed?: () => void): Promise<boolean> {
     const { store, clock, owner } = this.deps;
     const trigger = await store.triggers.claimNext(owner, clock.now(), this.ctx.leaseMs);
+    this.moreDue = trigger?.moreDue ?? false;
     if (!trigger) return false;
-    onClaimed?.();
+    if (trigger.moreDue) onClaimed?.();
     const log = this.deps.logger.child({ trigger: trigger.key, kind: trigger.kind, attempt: trigger.attempts });
     // A short lease kept alive while we work: a crashed worker's trigger is taken over within
     // one lease, while a slow run-API call never lets a second worker start on it.
@@ -82,6 +85,14 @@ export class IntakeWorker {
     };
     beat();
     return () => cancel?.();
+  }
+
+  /**
+   * Whether the last `workOnce`'s claim saw another trigger due: a loop goes again at once only then.
+   * A trigger stored since wakes a worker itself; one falling due later is found by the poll.
+   */
+  get sawMoreDue(): boolean {
+    return this.moreDue;
   }
 
   /** Works triggers until none is due (tests, shutdown). */

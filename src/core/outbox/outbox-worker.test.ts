@@ -120,6 +120,27 @@ describe('OutboxWorker delivery', () => {
     expect(await store.outbox.counts()).toEqual({ pending: 0, sending: 0, sent: 3, failed: 0 });
   });
 
+  it('tells a loop there is nothing more once marking its last row sent claimed nothing, without another claim', async () => {
+    const slack = new RecordingNotifier('slack');
+    await add(row('a1', A), row('b1', B));
+    const claims: string[] = [];
+    const countingOutbox = Object.assign(Object.create(store.outbox) as OutboxRepository, {
+      claimNext: (...args: Parameters<OutboxRepository['claimNext']>) => (claims.push('claimNext'), store.outbox.claimNext(...args)),
+    });
+    const outbox = worker([slack], { store: Object.assign(Object.create(store) as Store, { outbox: countingOutbox }) });
+    // a1, then b1 (claimed when a1 was marked sent): more may be due after the first.
+    expect(await outbox.deliverNext()).toBe(true);
+    expect(await outbox.deliverNext()).toBe(false);
+    expect(keysOf(slack)).toEqual(['a1', 'b1']);
+    expect(claims).toEqual(['claimNext']);
+    // A row stored later is found by the next pass its wake-up starts.
+    await add(row('a2', A));
+    expect(await outbox.deliverNext()).toBe(false);
+    expect(keysOf(slack)).toEqual(['a1', 'b1', 'a2']);
+    expect(await outbox.deliverNext()).toBe(false);
+    expect(claims).toEqual(['claimNext', 'claimNext', 'claimNext']);
+  });
+
   it('reads an earlier row’s result from what the process’s workers delivered, and from the store for a result it did not deliver', async () => {
     const slack = new RecordingNotifier('slack', {
       respond: async (delivery: Delivery, callIndex) => {

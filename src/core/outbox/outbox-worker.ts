@@ -3,7 +3,7 @@ import type { Logger } from '../ports/logger.js';
 import type { OutboxMessage } from '../ports/messages.js';
 import { noMetrics, type CoreMetrics } from '../ports/metrics.js';
 import { NotifierError, platformOf, type Notifier } from '../ports/notifier.js';
-import type { OutboxRow, Store } from '../ports/store.js';
+import type { Claimed, OutboxRow, Store } from '../ports/store.js';
 import { SentResults } from './sent-results.js';
 
 /** Tuning of the outbox worker; every field has a default. */
@@ -70,7 +70,9 @@ export class OutboxWorker {
   private readonly options: Required<OutboxWorkerOptions>;
   private readonly random: () => number;
   /** The row the last `markSentAndClaimNext` claimed for us: delivered by the next `deliverOnce`. */
-  private held: OutboxRow | undefined;
+  private held: Claimed<OutboxRow> | undefined;
+  /** The last `deliverOnce` marked its row sent and that statement's claim found no next row. */
+  private foundNoNext = false;
   private readonly sentResults: SentResults;
 
   constructor(deps: OutboxWorkerDeps) {
@@ -95,7 +97,8 @@ export class OutboxWorker {
    * Claims one due row and delivers it. Resolves false when nothing is due, true when a row was
    * handled (sent, rescheduled or given up). Store errors are not caught: the loop logs them and the
    * row's lease runs out, so another pass delivers it. `onClaimed` is told as soon as a row is
-   * claimed, before the (possibly slow) delivery: the caller may start another worker meanwhile.
+   * claimed whose claim saw another row due, before the (possibly slow) delivery: the caller may start
+   * another worker meanwhile.
    *
    * A row delivered is marked sent and the next one claimed in the same store call, and that row is
    * this call's answer's follow-up: the next `deliverOnce` delivers it without claiming (one round
@@ -103,10 +106,11 @@ export class OutboxWorker {
    * stopped process, which any worker takes over at once (core/liveness.ts), or after the lease.
    */
   async deliverOnce(onClaimed?: () => void): Promise<boolean> {
+    this.foundNoNext = false;
     const row = this.held ?? (await this.store.outbox.claimNext(this.owner, this.clock.now(), this.options.leaseMs));
     this.held = undefined;
     if (!row) return false;
-    onClaimed?.();
+    if (row.moreDue) onClaimed?.();
     const platform = platformOf(row.destination);
     const fields = { outboxKey: row.key, destination: row.destination, kind: row.kind, attempt: row.attempts };
     const notifier = this.notifiers.get(platform);
@@ -137,7 +141,17 @@ export class OutboxWorker {
     await this.guarded(row, 'markSent', Promise.resolve(sent));
     if (sent) this.sentResults.record(row.key, result);
     this.held = next;
+    this.foundNoNext = next === undefined;
     return true;
+  }
+
+  /**
+   * `deliverOnce` for a loop: resolves whether more may be due. False also after a row delivered
+   * whose `markSentAndClaimNext` claimed nothing: that claim just looked, so another would find
+   * nothing too (a row stored since wakes the workers).
+   */
+  async deliverNext(onClaimed?: () => void): Promise<boolean> {
+    return (await this.deliverOnce(onClaimed)) && !this.foundNoNext;
   }
 
   /** What an earlier row delivered: from this process's recent deliveries, else from the store. */

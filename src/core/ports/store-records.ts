@@ -64,6 +64,13 @@ export interface OutboxRow extends NewOutboxRow {
   sentAt: number | null;
 }
 
+/**
+ * What a claim hands out: the trigger or row, and whether the same statement saw another one pending
+ * and due besides it (`moreDue`). A worker wakes another only then, so a wake-up costs one claim when
+ * there is one thing to do, instead of a second claim that finds nothing.
+ */
+export type Claimed<T> = T & { moreDue: boolean };
+
 /** A run the bridge created or adopted, as first stored. */
 export interface NewTrackedRun {
   runId: string;

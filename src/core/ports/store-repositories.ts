@@ -1,5 +1,6 @@
 /** The repositories of the `Store` port that the run lifecycle uses (see `store.ts` for the rules every one keeps). */
 import type {
+  Claimed,
   NewOutboxRow,
   NewTrackedRun,
   NewTrigger,
@@ -35,9 +36,10 @@ export interface TriggerRepository {
    * alive, and `nextAttemptAt <= now` — in ONE `UPDATE … RETURNING`: state `working`, lease to `owner` until
    * `now + leaseMs`, attempts + 1. Triggers of one anchor are worked on in order, one at a time: a
    * trigger is not claimable while an earlier trigger of its anchor is still pending or working.
-   * Undefined when nothing is due.
+   * Undefined when nothing is due. `moreDue`: the statement saw another trigger pending and due (one
+   * of its anchor's included), so another worker may find one.
    */
-  claimNext(owner: string, now: number, leaseMs: number): Promise<StoredTrigger | undefined>;
+  claimNext(owner: string, now: number, leaseMs: number): Promise<Claimed<StoredTrigger> | undefined>;
   /**
    * The follow-ups that go with `head` (which `owner` holds) as one (`followups: all`): in ONE
    * `UPDATE … RETURNING`, claims the later follow-up triggers of head's anchor that are pending (due
@@ -153,9 +155,10 @@ export interface OutboxRepository {
    * Claims the oldest due row — pending, or sending with an expired lease or a holder that is not
    * alive, and `nextAttemptAt <= now` — whose destination has no EARLIER row still unsent (pending or sending), in ONE statement:
    * state `sending`, lease to `owner` until `now + leaseMs`, attempts + 1. So a destination's rows go
-   * out in order and one at a time, while other destinations proceed.
+   * out in order and one at a time, while other destinations proceed. `moreDue`: the statement saw
+   * another row pending and due (one of its destination's included).
    */
-  claimNext(owner: string, now: number, leaseMs: number): Promise<OutboxRow | undefined>;
+  claimNext(owner: string, now: number, leaseMs: number): Promise<Claimed<OutboxRow> | undefined>;
   /** Marks the row sent with the notifier's result. False if `owner` lost the lease. */
   markSent(id: number, owner: string, result: unknown, now: number): Promise<boolean>;
   /**
@@ -164,7 +167,13 @@ export interface OutboxRepository {
    * sent (when `sent`), so it may hand out the same destination's next row; every rule of `claimNext`
    * holds. `sent` is false (and the row untouched) if `owner` lost the lease; the claim happens anyway.
    */
-  markSentAndClaimNext(id: number, owner: string, result: unknown, now: number, leaseMs: number): Promise<{ sent: boolean; next: OutboxRow | undefined }>;
+  markSentAndClaimNext(
+    id: number,
+    owner: string,
+    result: unknown,
+    now: number,
+    leaseMs: number,
+  ): Promise<{ sent: boolean; next: Claimed<OutboxRow> | undefined }>;
   /** Back to pending (lease cleared) until `nextAttemptAt`, noting the error. False if `owner` lost the lease. */
   retryLater(id: number, owner: string, nextAttemptAt: number, error: string, now: number): Promise<boolean>;
   /** Gives the row up (state failed); later rows of its destination proceed. False if `owner` lost the lease. */

@@ -44,6 +44,13 @@ export * from './operator-store.js';
 /** What another process stored: new triggers to work on, or new outbox rows to deliver. */
 export type StoreChange = 'triggers' | 'outbox';
 
+/**
+ * Who stored a change: this store (`self`); another store that listens for changes too (`replica`:
+ * its process was told of its own change, so it works it); or a store that does not listen, such as
+ * the command line's, or nobody knows (`unknown`: e.g. a look after the listening connection was lost).
+ */
+export type ChangeOrigin = 'self' | 'replica' | 'unknown';
+
 export interface Store {
   triggers: TriggerRepository;
   trackedRuns: TrackedRunRepository;
@@ -66,11 +73,13 @@ export interface Store {
   ping(): Promise<void>;
   /**
    * Optional: calls `listener` soon after any process sharing the database (this one included) commits
-   * new triggers or outbox rows, so workers wake at once instead of at their next poll. Stores whose
-   * processes cannot tell each other (SQLite) leave it out; polling is the safety net either way.
-   * Returns the function that unsubscribes.
+   * new triggers or outbox rows, so workers wake at once instead of at their next poll, and says who
+   * stored them. While a store has a listener, what it stores reaches the others as `replica`'s:
+   * subscribe only where this process's workers then work it. Stores whose processes cannot tell
+   * each other (SQLite) leave it out; polling is the safety net either way. Returns the function that
+   * unsubscribes.
    */
-  onChange?(listener: (change: StoreChange) => void): () => void;
+  onChange?(listener: (change: StoreChange, origin: ChangeOrigin) => void): () => void;
   /** Closes the database; calling it again does nothing. */
   close(): Promise<void>;
 }

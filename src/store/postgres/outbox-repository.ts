@@ -1,8 +1,17 @@
 import type pg from 'pg';
-import { OUTBOX_STATES, processOfOwner, type NewOutboxRow, type OutboxRepository, type OutboxRow, type OutboxState } from '../../core/ports/store.js';
+import {
+  OUTBOX_STATES,
+  processOfOwner,
+  type Claimed,
+  type NewOutboxRow,
+  type OutboxRepository,
+  type OutboxRow,
+  type OutboxState,
+} from '../../core/ports/store.js';
 import { toOutboxRow } from '../outbox-repository.js';
 import { holderGone } from '../process-statements.js';
-import { compactParams, countStates, outboxListSql, toJson } from '../sql.js';
+import { compactParams, countStates, isMoreDue, moreDueColumn, outboxListSql, toJson } from '../sql.js';
+import type { ChangeSigner } from './change-listener.js';
 import { changes, row, rows, run } from './pg-sql.js';
 import { owedCte, owedParams, WOKEN_CTE } from './owed-rows.js';
 
@@ -33,7 +42,7 @@ WHERE id = (
     LIMIT 1
     FOR UPDATE OF o SKIP LOCKED)
   AND (outbox.state = 'pending' OR ${ABANDONED('outbox')}) AND outbox.next_attempt_at <= @now
-RETURNING *`;
+RETURNING *, ${moreDueColumn('outbox', false)}`;
 
 /**
  * `markSent` and CLAIM_SQL in ONE statement (a delivering worker's next step, one round trip instead of
@@ -65,7 +74,7 @@ claimed AS (
       LIMIT 1
       FOR UPDATE OF o SKIP LOCKED)
     AND (outbox.state = 'pending' OR ${ABANDONED('outbox')}) AND outbox.next_attempt_at <= @now::bigint
-  RETURNING *
+  RETURNING *, ${moreDueColumn('outbox', false)}
 )
 SELECT (SELECT count(*) FROM sent) AS sent, claimed.* FROM (SELECT 1) AS one LEFT JOIN claimed ON true`;
 
@@ -84,20 +93,26 @@ ${WOKEN_CTE}
 SELECT (SELECT count(*) FROM owed) AS inserted, (SELECT count(*) FROM woken) AS woken`;
 
 export class PostgresOutboxRepository implements OutboxRepository {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    /** Signs the notification of what it adds and tells this store's listeners (change-listener.ts). */
+    private readonly changes: ChangeSigner,
+  ) {}
 
   async add(rows: readonly NewOutboxRow[], now: number): Promise<number> {
     if (rows.length === 0) return 0;
-    const found = await row<{ inserted: number }>(this.pool, INSERT_SQL, {
+    const found = await row<{ inserted: number; woken: number }>(this.pool, INSERT_SQL, {
       ...owedParams(rows),
       now,
+      writer: this.changes.signature(),
     });
+    if (Number(found?.woken ?? 0) > 0) this.changes.wrote('outbox');
     return Number(found?.inserted ?? 0);
   }
 
-  async claimNext(owner: string, now: number, leaseMs: number): Promise<OutboxRow | undefined> {
-    const claimed = await row<Row>(this.pool, CLAIM_SQL, { owner, process: processOfOwner(owner), now, leaseUntil: now + leaseMs });
-    return claimed ? toOutboxRow(claimed) : undefined;
+  async claimNext(owner: string, now: number, leaseMs: number): Promise<Claimed<OutboxRow> | undefined> {
+    const claimed = await row<Row & { more_due: boolean }>(this.pool, CLAIM_SQL, { owner, process: processOfOwner(owner), now, leaseUntil: now + leaseMs });
+    return claimed ? { ...toOutboxRow(claimed), moreDue: isMoreDue(claimed) } : undefined;
   }
 
   async markSent(id: number, owner: string, result: unknown, now: number): Promise<boolean> {
@@ -111,8 +126,8 @@ export class PostgresOutboxRepository implements OutboxRepository {
     result: unknown,
     now: number,
     leaseMs: number,
-  ): Promise<{ sent: boolean; next: OutboxRow | undefined }> {
-    const found = await row<Omit<Row, 'id'> & { id: number | null; sent: number }>(this.pool, SENT_CLAIM_SQL, {
+  ): Promise<{ sent: boolean; next: Claimed<OutboxRow> | undefined }> {
+    const found = await row<Omit<Row, 'id'> & { id: number | null; sent: number; more_due: boolean | null }>(this.pool, SENT_CLAIM_SQL, {
       id,
       owner,
       process: processOfOwner(owner),
@@ -121,7 +136,8 @@ export class PostgresOutboxRepository implements OutboxRepository {
       leaseUntil: now + leaseMs,
     });
     // LEFT JOIN: a row with only `sent` when nothing was claimed.
-    return { sent: Number(found?.sent ?? 0) > 0, next: found?.id == null ? undefined : toOutboxRow({ ...found, id: found.id }) };
+    const next = found?.id == null ? undefined : { ...toOutboxRow({ ...found, id: found.id }), moreDue: isMoreDue(found) };
+    return { sent: Number(found?.sent ?? 0) > 0, next };
   }
 
   async retryLater(id: number, owner: string, nextAttemptAt: number, error: string): Promise<boolean> {

@@ -1,12 +1,13 @@
 /**
  * Owed outbox rows written inside a larger statement (one round trip, atomic without BEGIN and
  * COMMIT): the `owed` CTE inserts them in the order given — ids follow it, and so does delivery per
- * destination — keeping a row whose key is already stored as it is; the `woken` CTE then wakes every
- * replica's outbox once if any row was new. Parameters: `owedParams` and `@now`.
+ * destination — keeping a row whose key is already stored as it is; the `woken` CTE then tells every
+ * replica once if any row was new, signed by the writing store (change-listener.ts). Parameters:
+ * `owedParams`, `@now` and `@writer` (`ChangeSigner.signature()`); tell the signer when `woken` > 0.
  */
 import type { NewOutboxRow } from '../../core/ports/store.js';
 import { toJson } from '../sql.js';
-import { CHANGES_CHANNEL } from './change-listener.js';
+import { CHANGES_CHANNEL, changePayload } from './change-listener.js';
 import { texts } from './pg-sql.js';
 
 /** The `owed AS (…)` CTE; `guard` (e.g. `EXISTS (SELECT 1 FROM moved)`) makes the insert conditional on an earlier CTE. */
@@ -24,7 +25,7 @@ export function owedCte(guard?: string): string {
 
 /** The `woken AS (…)` CTE: one notification when `owed` inserted anything. */
 export const WOKEN_CTE = `woken AS (
-  SELECT pg_notify('${CHANGES_CHANNEL}', 'outbox') FROM (SELECT 1 FROM owed LIMIT 1) AS one
+  SELECT pg_notify('${CHANGES_CHANNEL}', ${changePayload('outbox')}) FROM (SELECT 1 FROM owed LIMIT 1) AS one
 )`;
 
 /** The parameters of `owedCte`, one array per column. */

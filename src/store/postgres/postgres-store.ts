@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { checkDatabaseUrl, describeTarget } from '../../config/database-url.js';
 import { StartupError } from '../../core/startup-error.js';
-import type { Store, StoreChange } from '../../core/ports/store.js';
+import type { ChangeOrigin, Store, StoreChange } from '../../core/ports/store.js';
 import { PostgresAnchorRepository } from './anchor-repository.js';
 import { ChangeListener } from './change-listener.js';
 import { PostgresConsoleSessionRepository } from './console-session-repository.js';
@@ -55,11 +55,16 @@ export class PostgresStore implements Store {
     readonly pool: pg.Pool,
     private readonly changes: ChangeListener,
   ) {
-    this.outbox = new PostgresOutboxRepository(pool);
-    this.trackedRuns = new PostgresTrackedRunRepository(pool, this.outbox);
+    // What this store writes is signed while its process listens, and told to it at once (change-listener.ts).
+    this.outbox = new PostgresOutboxRepository(pool, changes);
+    this.trackedRuns = new PostgresTrackedRunRepository(pool, this.outbox, changes);
     this.anchors = new PostgresAnchorRepository(pool);
     this.eventKeys = new PostgresEventKeyRepository(pool);
-    this.triggers = new PostgresTriggerRepository(pool, { outbox: this.outbox, runs: this.trackedRuns, anchors: this.anchors, eventKeys: this.eventKeys });
+    this.triggers = new PostgresTriggerRepository(
+      pool,
+      { outbox: this.outbox, runs: this.trackedRuns, anchors: this.anchors, eventKeys: this.eventKeys },
+      changes,
+    );
     this.scheduleFires = new PostgresScheduleFireRepository(pool);
     this.leases = new PostgresLeaseRepository(pool);
     this.processes = new PostgresProcessRepository(pool);
@@ -74,7 +79,7 @@ export class PostgresStore implements Store {
     await this.pool.query('SELECT 1');
   }
 
-  onChange(listener: (change: StoreChange) => void): () => void {
+  onChange(listener: (change: StoreChange, origin: ChangeOrigin) => void): () => void {
     return this.changes.subscribe(listener);
   }
 

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { NewOutboxRow, NewTrackedRun, RunObservation, TrackedRun, TrackedRunRepository } from '../../core/ports/store.js';
 import { toFlag, toJson } from '../sql.js';
 import { toTrackedRun } from '../tracked-run-repository.js';
+import type { ChangeSigner } from './change-listener.js';
 import type { PostgresOutboxRepository } from './outbox-repository.js';
 import { changes, rows, row, run } from './pg-sql.js';
 import { owedCte, owedParams, WOKEN_CTE } from './owed-rows.js';
@@ -58,6 +59,8 @@ export class PostgresTrackedRunRepository implements TrackedRunRepository {
   constructor(
     private readonly pool: pg.Pool,
     private readonly outbox: PostgresOutboxRepository,
+    /** Signs the notification of the rows a transition owes and tells this store's listeners (change-listener.ts). */
+    private readonly changes: ChangeSigner,
   ) {}
 
   async get(runId: string): Promise<TrackedRun | undefined> {
@@ -135,7 +138,7 @@ export class PostgresTrackedRunRepository implements TrackedRunRepository {
   }
 
   async recordTransition(runId: string, expectedTransition: number, observation: RunObservation, owed: NewOutboxRow[], now: number): Promise<boolean> {
-    const found = await row<{ moved: number }>(this.pool, RECORD_TRANSITION_SQL, {
+    const found = await row<{ moved: number; woken: number }>(this.pool, RECORD_TRANSITION_SQL, {
       runId,
       expected: expectedTransition,
       state: observation.state,
@@ -144,7 +147,9 @@ export class PostgresTrackedRunRepository implements TrackedRunRepository {
       tracked: toFlag(observation.tracked),
       now,
       ...owedParams(owed),
+      writer: this.changes.signature(),
     });
+    if (Number(found?.woken ?? 0) > 0) this.changes.wrote('outbox');
     return Number(found?.moved ?? 0) > 0;
   }
 

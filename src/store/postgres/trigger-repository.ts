@@ -2,6 +2,7 @@ import type pg from 'pg';
 import {
   TRIGGER_STATES,
   processOfOwner,
+  type Claimed,
   type NewOutboxRow,
   type NewTrigger,
   type StoredTrigger,
@@ -11,10 +12,10 @@ import {
   type TriggerState,
 } from '../../core/ports/store.js';
 import { holderGone } from '../process-statements.js';
-import { countStates, toJson } from '../sql.js';
+import { countStates, isMoreDue, moreDueColumn, toJson } from '../sql.js';
 import { CLAIM_FOLLOWING_SQL, toTrigger } from '../trigger-repository.js';
 import type { PostgresAnchorRepository } from './anchor-repository.js';
-import { CHANGES_CHANNEL } from './change-listener.js';
+import { CHANGES_CHANNEL, changePayload, type ChangeSigner } from './change-listener.js';
 import { owedCte, owedParams, WOKEN_CTE } from './owed-rows.js';
 import type { PostgresEventKeyRepository } from './event-key-repository.js';
 import type { PostgresOutboxRepository } from './outbox-repository.js';
@@ -58,7 +59,7 @@ WHERE id = (
     FOR UPDATE OF t SKIP LOCKED)
   AND (triggers.state = 'pending' OR ${ABANDONED('triggers')})
   AND triggers.next_attempt_at <= @now
-RETURNING *`;
+RETURNING *, ${moreDueColumn('triggers', false)}`;
 
 /** See `noteGrowth`. */
 const ANALYZE_AFTER_ROWS = 500;
@@ -159,9 +160,9 @@ remembered AS (
   ON CONFLICT (key) DO NOTHING
 ),
 woken AS (
-  SELECT pg_notify('${CHANGES_CHANNEL}', 'triggers') FROM (SELECT 1 FROM inserted LIMIT 1) AS one
+  SELECT pg_notify('${CHANGES_CHANNEL}', ${changePayload('triggers')}) FROM (SELECT 1 FROM inserted LIMIT 1) AS one
   UNION ALL
-  SELECT pg_notify('${CHANGES_CHANNEL}', 'outbox') FROM (SELECT 1 FROM owed LIMIT 1) AS one
+  SELECT pg_notify('${CHANGES_CHANNEL}', ${changePayload('outbox')}) FROM (SELECT 1 FROM owed LIMIT 1) AS one
 )
 SELECT inserted.*, (SELECT count(*) FROM woken) AS woken FROM inserted`;
 
@@ -178,6 +179,8 @@ export class PostgresTriggerRepository implements TriggerRepository {
       anchors: PostgresAnchorRepository;
       eventKeys: PostgresEventKeyRepository;
     },
+    /** Signs the notifications of what it stores and tells this store's listeners (change-listener.ts). */
+    private readonly changes: ChangeSigner,
   ) {}
 
   /**
@@ -231,8 +234,13 @@ export class PostgresTriggerRepository implements TriggerRepository {
       owedNows: owed.map((entry) => entry.now),
       rememberKeys: texts(remembered.map((entry) => entry.key)),
       rememberNows: remembered.map((entry) => entry.now),
+      writer: this.changes.signature(),
     });
     this.noteGrowth(inserted.length);
+    // Every returned row carries the number of notifications: 1 (triggers) or 2 (and outbox rows).
+    const woken = Number((inserted[0] as { woken?: number } | undefined)?.woken ?? 0);
+    if (woken > 0) this.changes.wrote('triggers');
+    if (woken > 1) this.changes.wrote('outbox');
     const stored = new Map(inserted.map((found) => [found.key, toTrigger(found)]));
     // Keys this batch did not store were stored before (or by another replica meanwhile): read them now.
     const missing = items.map((item) => bindable(item.trigger.key) as string).filter((key) => !stored.has(key));
@@ -275,9 +283,9 @@ export class PostgresTriggerRepository implements TriggerRepository {
     });
   }
 
-  async claimNext(owner: string, now: number, leaseMs: number): Promise<StoredTrigger | undefined> {
-    const claimed = await row<Row>(this.pool, CLAIM_SQL, { owner, process: processOfOwner(owner), now, leaseUntil: now + leaseMs });
-    return claimed ? toTrigger(claimed) : undefined;
+  async claimNext(owner: string, now: number, leaseMs: number): Promise<Claimed<StoredTrigger> | undefined> {
+    const claimed = await row<Row & { more_due: boolean }>(this.pool, CLAIM_SQL, { owner, process: processOfOwner(owner), now, leaseUntil: now + leaseMs });
+    return claimed ? { ...toTrigger(claimed), moreDue: isMoreDue(claimed) } : undefined;
   }
 
   async claimFollowing(head: Pick<StoredTrigger, 'id' | 'anchor'>, owner: string, now: number, leaseMs: number, limit: number): Promise<StoredTrigger[]> {
@@ -323,7 +331,7 @@ export class PostgresTriggerRepository implements TriggerRepository {
   async finish(id: number, owner: string, outcome: TriggerOutcome, effects: TriggerEffects, now: number): Promise<boolean> {
     const run = effects.run;
     const owed = effects.owed ?? [];
-    const found = await row<{ ended: number }>(this.pool, FINISH_SQL, {
+    const found = await row<{ ended: number; woken: number }>(this.pool, FINISH_SQL, {
       id,
       owner,
       now,
@@ -346,7 +354,9 @@ export class PostgresTriggerRepository implements TriggerRepository {
       retrack: effects.retrack ?? null,
       ...owedParams(owed),
       together: [...(effects.together ?? [])],
+      writer: this.changes.signature(),
     });
+    if (Number(found?.woken ?? 0) > 0) this.changes.wrote('outbox');
     return (found?.ended ?? 0) > 0;
   }
 
