@@ -107,10 +107,15 @@ export function startWorkLoops(parts: WorkLoopParts): WorkLoops {
   // Work that runs once per interval whatever it finds (it never asks to go again at once).
   const every = (name: string, idleMs: number, tick: () => Promise<void>, held?: { gate: WorkGate }) =>
     startLoop({ name, clock, logger, idleMs, ...held, work: () => tick().then(() => false) });
-  const trackerLoop = every('tracker', intervals.trackerMs, async () => {
-    const report = await parts.tracker.tick();
-    if (report.changed > 0) wakeOutbox();
-  }, gate);
+  const trackerLoop = every(
+    'tracker',
+    intervals.trackerMs,
+    async () => {
+      const report = await parts.tracker.tick();
+      if (report.changed > 0) wakeOutbox();
+    },
+    gate,
+  );
   // Catches fires whose process died mid-way and says a pause soon after the failure that caused it.
   const scheduleLoop = every('schedules', intervals.trackerMs, () => parts.scheduler.check());
   const housekeeping = every('housekeeping', HOUR, async () => {
