@@ -72,9 +72,11 @@ export function cpuPerTrigger(): Promise<Section> {
           value: perTrigger,
           unit: 'ms',
           baseline: { label: 'bare Bolt CPU per acknowledgement', value: boltMs },
+          // Issue 26: at least halved. The same measure on the code before it (782846b) gave 7.8–9.8 ms
+          // in interleaved runs on this machine (docs/benchmarks.md), so half is about 4 ms.
           target: {
-            text: 'at least halved from 10 ms (issue 26: ~10 ms on 2026-11-27)',
-            met: result.complete && result.runs === result.acked && perTrigger <= 5,
+            text: '≤ 4 ms (half of ~8 ms before issue 26), every mention worked',
+            met: result.complete && result.runs === result.acked && perTrigger <= 4,
           },
         },
       ],

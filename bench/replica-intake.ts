@@ -64,13 +64,16 @@ async function measure(config: Config, world: WorldUrls, load: Outside, connecti
   }
 }
 
+/** `BENCH_SQLITE_ONLY=1`: only the SQLite process (its acknowledgements under load, issue 26), no PostgreSQL. */
+const selectedConfigs = (): Config[] => (process.env['BENCH_SQLITE_ONLY'] === '1' ? CONFIGS.filter((config) => config.engine === 'sqlite') : CONFIGS);
+
 export function replicaIntake(): Promise<Section> {
   const levels = phase([10, 50, 100], [50]);
   const seconds = phase(3, 1);
   const rateSeconds = phase(5, 2);
   return withOutside('slack', async ({ load, urls }) => {
     const measured: Array<{ config: Config; levels: Run[]; fixed: Run }> = [];
-    for (const config of CONFIGS) {
+    for (const config of selectedConfigs()) {
       const runs: Run[] = [];
       for (const connections of levels) runs.push(await measure(config, urls, load, connections, seconds));
       const fixed = await measure(config, urls, load, RATE_CONNECTIONS, rateSeconds, RATE);
