@@ -41,7 +41,9 @@ const pool = (): Agent => (shared ??= new Agent({ keepAliveTimeout: 10_000 }));
 function plainHeaders(headers: RequestInit['headers']): Record<string, string> {
   if (!headers) return {};
   if (headers instanceof Headers) return Object.fromEntries(headers.entries());
-  const pairs: Iterable<readonly [string, string | readonly string[]]> = Array.isArray(headers) ? (headers as Array<[string, string]>) : Object.entries(headers);
+  const pairs: Iterable<readonly [string, string | readonly string[]]> = Array.isArray(headers)
+    ? (headers as Array<[string, string]>)
+    : Object.entries(headers);
   const plain: Record<string, string> = {};
   for (const [name, value] of pairs) plain[name] = typeof value === 'string' ? value : value.join(', ');
   return plain;
