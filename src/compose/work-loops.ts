@@ -60,49 +60,12 @@ export function startWorkLoops(parts: WorkLoopParts): WorkLoops {
   const { store, clock, logger, intervals } = parts;
   const gate = parts.gate && { gate: parts.gate };
 
-  // A wake starts one outbox loop; a loop that claims a row wakes the next before delivering it, so
-  // as many deliver at once as there are rows owed (up to the number of workers), and an empty outbox
-  // costs one claim. Only the first loop polls: a poll that finds a row starts the chain like a wake,
-  // and sixteen loops polling each would cost sixteen claims per interval for nothing.
-  const outboxLoops: RunningLoop[] = parts.outbox.map((worker, index) =>
-    startLoop({
-      name: `outbox-${index}`,
-      clock,
-      logger,
-      idleMs: POLL_MS.outbox,
-      poll: index === 0,
-      ...gate,
-      work: () => worker.deliverNext(() => wakeFree(outboxLoops, index + 1)),
-    }),
-  );
-  const wakeOutbox = () => wakeFree(outboxLoops, 0);
-
-  // The same chain for intake: a trigger claimed wakes the next loop, an empty inbox costs one claim,
-  // and only the first loop polls. The store hands out one anchor's triggers one at a time and in
-  // order, whichever loop asks. A loop that worked a trigger goes again at once when its claim saw
-  // another due, or when something was stored meanwhile: a later trigger of the same thread, stored
-  // while this one was worked, is claimable only now that it is done (its own wake-up found nothing).
-  let wakes = 0;
-  const intakeLoops: RunningLoop[] = parts.intake.map((worker, index) =>
-    startLoop({
-      name: `intake-${index}`,
-      clock,
-      logger,
-      idleMs: POLL_MS.intake,
-      poll: index === 0,
-      ...gate,
-      work: async () => {
-        const wakesBefore = wakes;
-        const worked = await worker.workOnce(() => wakeFree(intakeLoops, index + 1));
-        if (worked) wakeOutbox();
-        return worked && (worker.sawMoreDue || wakes !== wakesBefore);
-      },
-    }),
-  );
-  const wakeIntake = () => {
-    wakes++;
-    wakeFree(intakeLoops, 0);
-  };
+  const outbox = startOutboxChain(parts, gate);
+  const wakeOutbox = outbox.wake;
+  const intake = startIntakeChain(parts, gate, wakeOutbox);
+  const wakeIntake = intake.wake;
+  const intakeLoops = intake.loops;
+  const outboxLoops = outbox.loops;
 
   // Work that runs once per interval whatever it finds (it never asks to go again at once).
   const every = (name: string, idleMs: number, tick: () => Promise<void>, held?: { gate: WorkGate }) =>
@@ -157,6 +120,63 @@ export function startWorkLoops(parts: WorkLoopParts): WorkLoops {
       await livenessLoop.stop();
       // Let another process tick right away instead of waiting out our lease.
       await parts.tracker.release();
+    },
+  };
+}
+
+type Held = { gate: WorkGate } | undefined;
+
+/**
+ * A wake starts one outbox loop; a loop that claims a row wakes the next before delivering it, so
+ * as many deliver at once as there are rows owed (up to the number of workers), and an empty outbox
+ * costs one claim. Only the first loop polls: a poll that finds a row starts the chain like a wake,
+ * and sixteen loops polling each would cost sixteen claims per interval for nothing.
+ */
+function startOutboxChain(parts: WorkLoopParts, gate: Held): { loops: RunningLoop[]; wake: () => void } {
+  const loops: RunningLoop[] = parts.outbox.map((worker, index) =>
+    startLoop({
+      name: `outbox-${index}`,
+      clock: parts.clock,
+      logger: parts.logger,
+      idleMs: POLL_MS.outbox,
+      poll: index === 0,
+      ...gate,
+      work: () => worker.deliverNext(() => wakeFree(loops, index + 1)),
+    }),
+  );
+  return { loops, wake: () => wakeFree(loops, 0) };
+}
+
+/**
+ * The same chain for intake: a trigger claimed wakes the next loop, an empty inbox costs one claim,
+ * and only the first loop polls. The store hands out one anchor's triggers one at a time and in
+ * order, whichever loop asks. A loop that worked a trigger goes again at once when its claim saw
+ * another due, or when something was stored meanwhile: a later trigger of the same thread, stored
+ * while this one was worked, is claimable only now that it is done (its own wake-up found nothing).
+ */
+function startIntakeChain(parts: WorkLoopParts, gate: Held, wakeOutbox: () => void): { loops: RunningLoop[]; wake: () => void } {
+  let wakes = 0;
+  const loops: RunningLoop[] = parts.intake.map((worker, index) =>
+    startLoop({
+      name: `intake-${index}`,
+      clock: parts.clock,
+      logger: parts.logger,
+      idleMs: POLL_MS.intake,
+      poll: index === 0,
+      ...gate,
+      work: async () => {
+        const wakesBefore = wakes;
+        const worked = await worker.workOnce(() => wakeFree(loops, index + 1));
+        if (worked) wakeOutbox();
+        return worked && (worker.sawMoreDue || wakes !== wakesBefore);
+      },
+    }),
+  );
+  return {
+    loops,
+    wake: () => {
+      wakes++;
+      wakeFree(loops, 0);
     },
   };
 }
