@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { openSqliteStore } from '../src/store/sqlite-store.js';
 import { median, sleep, type Figure, type Section } from './report.js';
-import { TRACKER_LISTED_AT, TRACKER_WATERMARK } from '../src/core/ports/setting-keys.js';
+import { TRACKER_LISTED_AT, TRACKER_WATERMARK } from '../src/core/ports/setting-names.js';
 
 const SECTION = 'Footprint';
 const ROOT = resolve(import.meta.dirname, '..');

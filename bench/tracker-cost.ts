@@ -15,7 +15,7 @@ import type { Store } from '../src/core/ports/store.js';
 import { openSqliteStore } from '../src/store/sqlite-store.js';
 import { profiled } from './profile.js';
 import { measure, median, type Figure, type Section } from './report.js';
-import { TRACKER_SCAN } from '../src/core/ports/setting-keys.js';
+import { TRACKER_SCAN } from '../src/core/ports/setting-names.js';
 
 const SECTION = 'Tracker cost';
 const KEY = 'bench-tracker-key';

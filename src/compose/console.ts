@@ -6,14 +6,14 @@ import { packageVersion } from '../host/version.js';
 import type { AppConfig } from '../config/types.js';
 import { consoleAccess } from '../console/console-config.js';
 import type { ConsoleDeps, HealthReport } from '../console/deps.js';
-import { consoleRoutes } from '../console/routes.js';
+import { consoleEndpoints } from '../console/endpoints.js';
 import { consoleSigningKey } from '../console/signing-key.js';
 import type { Clock } from '../core/ports/clock.js';
 import type { Logger } from '../core/ports/logger.js';
 import type { CoreMetrics } from '../core/ports/metrics.js';
 import { cronCalendar } from '../cron-calendar/cron-calendar.js';
-import { notConfiguredRoute } from '../http/health-routes.js';
-import type { HttpRoute } from '../http/server.js';
+import { notConfiguredEndpoint } from '../http/health-endpoints.js';
+import type { Endpoint } from '../http/server.js';
 import { describeDatabase } from '../store/open-store.js';
 import type { RunsForKey } from '../people/key-check.js';
 import { consoleKeys } from './people.js';
@@ -67,9 +67,9 @@ export interface ConsoleParts extends Omit<ConsoleDeps, 'schedules' | 'health' |
 export async function consoleIntegration(
   config: AppConfig,
   parts: ConsoleParts,
-): Promise<{ routes: HttpRoute[]; announce: (logger: Logger, url: string) => void }> {
+): Promise<{ routes: Endpoint[]; announce: (logger: Logger, url: string) => void }> {
   const access = consoleAccess(config);
-  if (access.mode === 'off') return { routes: [{ ...notConfiguredRoute('/console', 'The web console', access.why), method: 'GET' }], announce: () => {} };
+  if (access.mode === 'off') return { routes: [{ ...notConfiguredEndpoint('/console', 'The web console', access.why), method: 'GET' }], announce: () => {} };
   const version = packageVersion();
   const health = (): Promise<HealthReport> => {
     const tick = parts.lastTick();
@@ -90,7 +90,7 @@ export async function consoleIntegration(
   const schedules = config.schedules.map((schedule) => ({ ...schedule, calendar: cronCalendar(schedule.cron, schedule.timezone) }));
   const keys = consoleKeys(config, parts.store.personKeys, parts.runsFor);
   const signingKey = await consoleSigningKey(access, { serviceSecret: config.people.secret, sessions: parts.store.consoleSessions, now: parts.clock.now() });
-  const { routes, oneTimePath } = consoleRoutes(access, { ...parts, schedules, health, ...(keys && { keys }) }, signingKey);
+  const { routes, oneTimePath } = consoleEndpoints(access, { ...parts, schedules, health, ...(keys && { keys }) }, signingKey);
   return {
     routes,
     announce(logger, url) {

@@ -12,7 +12,7 @@ import { createHttpServer, listen } from '../http/server.js';
 import { consoleIntegration, type watchTracker } from './console.js';
 import { displayNames } from './display-names.js';
 import type { openFrontDoor } from './front-door.js';
-import { serviceRoutes } from './http-routes.js';
+import { serviceEndpoints } from './endpoints.js';
 import type { agentApiEndpoint } from './integrations.js';
 import { runsForKey } from './people.js';
 import type { ServiceBase } from './service-base.js';
@@ -36,7 +36,7 @@ export async function serveHttp({ config, logger, clock, shutdown }: ServiceBase
   const { slack, linear } = front;
   const probe = runApiProbe(api);
   shutdown.add('readiness probe', () => probe.close());
-  const routes = serviceRoutes({
+  const routes = serviceEndpoints({
     checks: [
       { name: 'database', check: () => store.ping() },
       { name: 'agent_api', check: () => probe.check() },

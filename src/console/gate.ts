@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { HttpRoute, ReadRequestBody } from '../http/server.js';
+import type { Endpoint, ReadRequestBody } from '../http/server.js';
 import { HttpError } from '../http/http-error.js';
 import { MY_KEY_PATH } from '../people/key-page.js';
 import { SESSION_COOKIE, type ConsoleAuth } from './auth.js';
@@ -28,12 +28,12 @@ export interface ConsoleGate {
   /** True when the viewer may see and cancel the run: an admin, or the person who asked for it. */
   mayOpen(viewer: Viewer, runId: string): Promise<boolean>;
   /** A page for signed-in people; anyone else is sent to the sign-in page and back. */
-  page(path: string, who: Who, render: Render): HttpRoute;
+  page(path: string, who: Who, render: Render): Endpoint;
   /**
    * A state-changing form: refused before its body is read without a session (403), then without the
    * session's CSRF token (403, nothing changed).
    */
-  action(path: string, who: Who, act: Act): HttpRoute;
+  action(path: string, who: Who, act: Act): Endpoint;
 }
 
 function forbidden(): ReturnType<typeof document> {

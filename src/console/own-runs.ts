@@ -22,7 +22,7 @@ export function ownRunsOnly(deps: ConsoleDeps, personId: string): ConsoleDeps {
 export async function asksFor(deps: ConsoleDeps, runId: string, personId: string): Promise<boolean> {
   const run = await deps.store.trackedRuns.get(runId);
   if (!run) return false;
-  if (run.keyOwner === personId) return true;
+  if (run.personalKeyOwner === personId) return true;
   const triggers = await deps.store.operator.triggersOfRun(runId, run.triggerKey);
   const starter = triggers.find((trigger) => trigger.key === run.triggerKey) ?? triggers.find((trigger) => trigger.kind === 'start');
   return starter?.payload.requester?.id === personId;

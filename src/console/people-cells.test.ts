@@ -16,11 +16,15 @@ describe('who asked', () => {
 });
 
 describe('whose key', () => {
-  it.each<[string, { keyOwner?: string | null; requester?: { id?: string | null } | null }, RegExp]>([
+  it.each<[string, { personalKeyOwner?: string | null; requester?: { id?: string | null } | null }, RegExp]>([
     ['the service key', { requester: { id: 'U1' } }, /^<span class="muted">service key<\/span>$/],
-    ['the asker’s own key by its last 4', { keyOwner: 'U1', requester: { id: 'U1' } }, /^<span title="U1">own key ····Hk42<\/span>$/],
-    ['a linked person’s key, and whose', { keyOwner: 'U1', requester: { id: 'lin-1' } }, /^own key ····Hk42 <span class="muted">of <bdi>ada<\/bdi><\/span>$/],
-    ['a key since disconnected', { keyOwner: 'U9', requester: { id: 'U9' } }, /own key <span class="muted">\(since disconnected\)<\/span>/],
+    ['the asker’s own key by its last 4', { personalKeyOwner: 'U1', requester: { id: 'U1' } }, /^<span title="U1">own key ····Hk42<\/span>$/],
+    [
+      'a linked person’s key, and whose',
+      { personalKeyOwner: 'U1', requester: { id: 'lin-1' } },
+      /^own key ····Hk42 <span class="muted">of <bdi>ada<\/bdi><\/span>$/,
+    ],
+    ['a key since disconnected', { personalKeyOwner: 'U9', requester: { id: 'U9' } }, /own key <span class="muted">\(since disconnected\)<\/span>/],
   ])('%s', (_what, run, expected) => {
     expect(keyCell(run, FACTS).toString()).toMatch(expected);
   });

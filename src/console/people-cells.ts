@@ -39,8 +39,8 @@ export function asker(requester: { id?: string | null; name?: string | null } | 
 }
 
 /** Whose key created the run: `own key ····1234` (whose, when it is not the asker's) or `service key`. */
-export function keyCell(run: { keyOwner?: string | null; requester?: { id?: string | null } | null }, facts: PeopleFacts): SafeHtml {
-  const owner = run.keyOwner ?? undefined;
+export function keyCell(run: { personalKeyOwner?: string | null; requester?: { id?: string | null } | null }, facts: PeopleFacts): SafeHtml {
+  const owner = run.personalKeyOwner ?? undefined;
   if (owner === undefined) return html`<span class="muted">service key</span>`;
   const lastFour = facts.keys.get(owner);
   const key = lastFour !== undefined ? html`own key ····${lastFour}` : html`own key <span class="muted">(since disconnected)</span>`;

@@ -5,16 +5,16 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { apiRoutes } from './api-routes.js';
+import { apiEndpoints } from './api-endpoints.js';
 import { holdResponse, toProblem, type EmulatorContext } from './context.js';
 import { decodeSegment, sendHtml } from './http-util.js';
 import { KeyRing, type Visibility } from './keys.js';
 import type { Timings } from './plan.js';
 import { ProblemError, problemBody, sendProblem } from './problem.js';
-import { dispatch, type EmulatorRoute } from './router.js';
+import { dispatch, type EmulatorEndpoint } from './router.js';
 import { RunEngine } from './run-engine.js';
 import { renderIndex, renderNotFound, renderSessionPage } from './session-page.js';
-import { testingRoutes } from './testing-routes.js';
+import { testingEndpoints } from './testing-endpoints.js';
 import { FaultQueue, RequestLog } from './traffic.js';
 
 export interface EmulatorOptions {
@@ -69,7 +69,7 @@ export interface RunningEmulator {
 const API_PREFIX = '/api/v1';
 const TESTING_PREFIX = '/_emulator';
 
-async function handleApiRequest(ctx: EmulatorContext, routes: EmulatorRoute[], req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+async function handleApiRequest(ctx: EmulatorContext, routes: EmulatorEndpoint[], req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const entry = ctx.requests.record(req.method ?? 'GET', url, ctx.clock.now().toISOString());
   res.on('finish', () => {
     entry.status = res.statusCode;
@@ -141,8 +141,8 @@ export function createEmulatorHandler(options: EmulatorHandlerOptions): Emulator
     clock,
     delayed: new Set(),
   };
-  const api = apiRoutes(ctx);
-  const testing = testingRoutes(ctx);
+  const api = apiEndpoints(ctx);
+  const testing = testingEndpoints(ctx);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://emulator.invalid');

@@ -9,7 +9,7 @@ import { decodeSegment } from './http-util.js';
 /** `params` are the decoded capture groups of the route's pattern. */
 export type Handler = (req: IncomingMessage, res: ServerResponse, params: string[], url: URL) => Promise<void> | void;
 
-export interface EmulatorRoute {
+export interface EmulatorEndpoint {
   pattern: RegExp;
   methods: Partial<Record<string, Handler>>;
 }
@@ -18,7 +18,7 @@ export interface EmulatorRoute {
  * Runs the handler for `path`, or throws the problem the service would answer: 404 for a path no
  * route knows (or whose segments do not decode), 405 with `Allow` for a known path and wrong method.
  */
-export async function dispatch(routes: EmulatorRoute[], req: IncomingMessage, res: ServerResponse, path: string, url: URL): Promise<void> {
+export async function dispatch(routes: EmulatorEndpoint[], req: IncomingMessage, res: ServerResponse, path: string, url: URL): Promise<void> {
   for (const route of routes) {
     const match = route.pattern.exec(path);
     if (!match) continue;

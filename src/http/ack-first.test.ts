@@ -6,7 +6,7 @@ import { startLoop, type RunningLoop } from '../core/loop.js';
 import { AckFirst } from './ack-first.js';
 import { sendJson } from './http-error.js';
 import { createMetrics } from './metrics.js';
-import { createHttpServer, listen, type HttpRoute, type RunningHttpServer } from './server.js';
+import { createHttpServer, listen, type Endpoint, type RunningHttpServer } from './server.js';
 
 const SPACING_MS = 10;
 let running: RunningHttpServer | undefined;
@@ -20,7 +20,7 @@ afterEach(async () => {
 /** A webhook route that answers only when the test says so, and a plain route beside it. */
 async function start(gate: AckFirst) {
   const held: Array<() => void> = [];
-  const webhook: HttpRoute = {
+  const webhook: Endpoint = {
     method: 'POST',
     path: '/hook',
     acknowledges: true,
@@ -29,7 +29,7 @@ async function start(gate: AckFirst) {
       held.push(() => sendJson(res, 200, { ok: true }));
     },
   };
-  const plain: HttpRoute = {
+  const plain: Endpoint = {
     method: 'POST',
     path: '/plain',
     handle: (_req, res) => {

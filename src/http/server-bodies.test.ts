@@ -4,7 +4,7 @@ import { rawRequest, within } from '../../test/helpers/raw-http.js';
 import { BodyBudget } from './body-budget.js';
 import { HttpError } from './http-error.js';
 import { createMetrics } from './metrics.js';
-import { createHttpServer, listen, type RunningHttpServer, type HttpRoute } from './server.js';
+import { createHttpServer, listen, type RunningHttpServer, type Endpoint } from './server.js';
 
 /*
  * How the server treats request bodies from anonymous callers: refused on the headers before a byte
@@ -25,7 +25,7 @@ const budgetLimits = { totalBytes: 16 * KIB, smallBodyBytes: KIB, reservedForSma
 
 async function start(options: { stallMs?: number; budget?: BodyBudget; logger?: CapturingLogger } = {}) {
   const handled: string[] = [];
-  const echo: HttpRoute = {
+  const echo: Endpoint = {
     method: 'POST',
     path: '/echo',
     body: { refuse: (req) => (req.headers['x-token'] === 'ok' ? undefined : new HttpError(401, 'invalid_signature', 'x-token is missing')) },
@@ -37,7 +37,7 @@ async function start(options: { stallMs?: number; budget?: BodyBudget; logger?: 
     },
   };
   // As the console's pages and redirects do: an answer written by hand, without reading the body.
-  const page: HttpRoute = {
+  const page: Endpoint = {
     method: 'POST',
     path: '/page',
     handle: (_req, res) => {

@@ -1,11 +1,11 @@
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../core/ports/logger.js';
-import { healthRoutes, notConfiguredRoute, type ReadinessCheck } from './health-routes.js';
+import { healthEndpoints, notConfiguredEndpoint, type ReadinessCheck } from './health-endpoints.js';
 import { HttpError } from './http-error.js';
 import { createMetrics } from './metrics.js';
 import { readBody } from './read-body.js';
-import { createHttpServer, listen, type RunningHttpServer, type HttpRoute } from './server.js';
+import { createHttpServer, listen, type RunningHttpServer, type Endpoint } from './server.js';
 
 let running: RunningHttpServer | undefined;
 afterEach(async () => {
@@ -13,10 +13,10 @@ afterEach(async () => {
   running = undefined;
 });
 
-async function start(routes: HttpRoute[], checks: ReadinessCheck[] = []) {
+async function start(routes: Endpoint[], checks: ReadinessCheck[] = []) {
   const metrics = createMetrics({ defaultMetrics: false });
   const server = createHttpServer({
-    routes: [...healthRoutes({ checks, metrics, logger: silentLogger }), ...routes],
+    routes: [...healthEndpoints({ checks, metrics, logger: silentLogger }), ...routes],
     metrics,
     logger: silentLogger,
     bodyLimitBytes: 1024,
@@ -25,7 +25,7 @@ async function start(routes: HttpRoute[], checks: ReadinessCheck[] = []) {
   return { url: running.url, metrics };
 }
 
-const echo: HttpRoute = {
+const echo: Endpoint = {
   method: 'POST',
   path: '/echo',
   handle: async (req, res) => {
@@ -96,7 +96,7 @@ describe('the HTTP server', () => {
     ['wrong method', 'POST', '/healthz', 405, 'method_not_allowed'],
     ['integration not configured', 'POST', '/slack/events', 404, 'not_configured'],
   ])('%s → %i', async (_what, method, path, status, code) => {
-    const { url } = await start([notConfiguredRoute('/slack/events', 'Slack', 'set SLACK_BOT_TOKEN')]);
+    const { url } = await start([notConfiguredEndpoint('/slack/events', 'Slack', 'set SLACK_BOT_TOKEN')]);
     const response = await fetch(`${url}${path}`, { method });
     expect(response.status).toBe(status);
     expect(((await response.json()) as { error: string }).error).toBe(code);

@@ -15,7 +15,7 @@ import { BODY_LIMIT_BYTES, BODY_STALL_MS, declaresTooLarge, isClientAbort, readB
 export type ReadRequestBody = () => Promise<Buffer>;
 
 /** A route of the one HTTP server. Handlers get the unread request: some need the raw body. */
-export interface HttpRoute {
+export interface Endpoint {
   method: 'GET' | 'POST';
   path: string;
   /**
@@ -33,7 +33,7 @@ export interface HttpRoute {
 }
 
 export interface HttpServerOptions {
-  routes: HttpRoute[];
+  routes: Endpoint[];
   metrics: Metrics;
   logger: Logger;
   bodyLimitBytes?: number;
@@ -64,7 +64,7 @@ export interface RunningHttpServer {
 export function createHttpServer(options: HttpServerOptions): Server {
   const stallMs = options.bodyStallMs ?? BODY_STALL_MS;
   const budget = options.budget ?? new BodyBudget();
-  const byPath = new Map<string, HttpRoute[]>();
+  const byPath = new Map<string, Endpoint[]>();
   for (const route of options.routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
   const refused = (path: string, status: number, code: string) => options.logger.debug({ route: path, status, code }, 'request refused');
 

@@ -4,11 +4,11 @@ import type { Notifier } from '../core/ports/notifier.js';
 import type { IntakeService } from '../core/intake/intake-service.js';
 import { StartupError } from '../core/startup-error.js';
 import type { Store } from '../core/ports/store.js';
-import type { HttpRoute } from '../http/server.js';
+import type { Endpoint } from '../http/server.js';
 import { sdkLinearApi, type LinearApi } from './linear-api.js';
 import { isAuthenticationError, linearErrorType } from './linear-errors.js';
 import { LinearNotifier } from './linear-notifier.js';
-import { linearWebhookRoute } from './linear-route.js';
+import { linearWebhookEndpoint } from './webhook-endpoint.js';
 import type { LinearTriggerConfig } from './normalise.js';
 import { LinearPromptEnricher } from './prompt-context.js';
 import { LinearIssueLinker } from './issue-linker.js';
@@ -30,7 +30,7 @@ export interface LinearSettings extends LinearTriggerConfig {
 
 /** What the Linear integration plugs into the service. */
 export interface LinearIntegration {
-  route: HttpRoute;
+  route: Endpoint;
   /** Comments on issues (`linear:`) and activities of agent sessions (`linear-session:`). */
   notifiers: Notifier[];
   enricher: PromptEnricher;
@@ -84,7 +84,7 @@ export async function startLinear(
 
   const ids = new OwnIds(settings.webhookSecret);
   const isOwnComment = (id: string) => ids.isOwn(id);
-  const route = linearWebhookRoute({
+  const route = linearWebhookEndpoint({
     secret: settings.webhookSecret,
     logger,
     now,

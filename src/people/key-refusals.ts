@@ -3,7 +3,7 @@
  * and the console can say so. A key connected after the refusal is a new key: the mark no longer counts.
  */
 import type { SettingRepository } from '../core/ports/store.js';
-import { personKeyRefusedKey } from '../core/ports/setting-keys.js';
+import { personKeyRefusedSetting } from '../core/ports/setting-names.js';
 
 /** When the run API last refused the person's key and with which HTTP status. */
 export interface KeyRefusal {
@@ -13,12 +13,12 @@ export interface KeyRefusal {
 
 /** Records a refusal of the person's current key. */
 export async function markKeyRefused(settings: SettingRepository, personId: string, refusal: KeyRefusal): Promise<void> {
-  await settings.set(personKeyRefusedKey(personId), JSON.stringify(refusal));
+  await settings.set(personKeyRefusedSetting(personId), JSON.stringify(refusal));
 }
 
 /** The refusal of the key connected at `connectedAt`, if the run API refused it since; undefined otherwise. */
 export async function keyRefusal(settings: SettingRepository, personId: string, connectedAt: number): Promise<KeyRefusal | undefined> {
-  const raw = await settings.get(personKeyRefusedKey(personId));
+  const raw = await settings.get(personKeyRefusedSetting(personId));
   if (raw === undefined) return undefined;
   try {
     const parsed = JSON.parse(raw) as Partial<KeyRefusal>;

@@ -70,7 +70,7 @@ describe('PersonalRunKeys.choose', () => {
   it('personal_if_connected: a connected person runs under a client of their own key, others under the service key', async () => {
     const keys = runKeys('personal_if_connected');
     const alice = await keys.choose(ALICE);
-    expect(alice).toMatchObject({ kind: 'use', keyOwner: ALICE.id });
+    expect(alice).toMatchObject({ kind: 'use', personalKeyOwner: ALICE.id });
     expect(built.map((entry) => entry.apiKey)).toEqual(['wk_alice_key_0001']);
     expect(alice.kind === 'use' && alice.runs).toBe(built[0]?.runs);
     expect(await keys.choose(BOB)).toEqual({ kind: 'use', runs: service });
@@ -83,7 +83,7 @@ describe('PersonalRunKeys.choose', () => {
     expect(await keys.choose(BOB)).toEqual({ kind: 'refused', reason: 'no_key', personId: BOB.id });
     expect(await keys.choose(LINEAR_USER)).toEqual({ kind: 'refused', reason: 'no_key' });
     expect(await keys.choose(undefined)).toEqual({ kind: 'use', runs: service });
-    expect(await keys.choose(ALICE)).toMatchObject({ kind: 'use', keyOwner: ALICE.id });
+    expect(await keys.choose(ALICE)).toMatchObject({ kind: 'use', personalKeyOwner: ALICE.id });
   });
 
   it('service: everyone uses the service key, while the tracker still gets a connected person’s client', async () => {

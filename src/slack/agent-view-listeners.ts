@@ -1,7 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { AccessPolicy } from '../core/ports/intake.js';
 import type { OutboxMessage } from '../core/ports/messages.js';
-import { anchorAliasKey } from '../core/ports/setting-keys.js';
+import { anchorAliasSetting } from '../core/ports/setting-names.js';
 import type { AnchorRepository, SettingRepository, TrackedRunRepository, TriggerRepository } from '../core/ports/store.js';
 import type { TriggerInput } from '../core/ports/triggers.js';
 import type { IntakeService } from '../core/intake/intake-service.js';
@@ -56,7 +56,7 @@ export function registerAgentViewListeners(app: App, deps: AgentViewDeps): void 
     const eventId = (body as { event_id?: unknown }).event_id;
     if (!stop || typeof eventId !== 'string') return;
     const anchor = threadKey(stop.channel, stop.threadTs);
-    const runId = await deps.anchors.currentRunVia(anchor, anchorAliasKey(anchor));
+    const runId = await deps.anchors.currentRunVia(anchor, anchorAliasSetting(anchor));
     const run = runId === undefined ? undefined : await deps.trackedRuns.get(runId);
     if (!run) return;
     const key = `slack:stop:${eventId}`;

@@ -6,7 +6,7 @@
  */
 import type { App } from '@slack/bolt';
 import type { AccessPolicy } from '../core/ports/intake.js';
-import { assistantContextKey, assistantThreadKey } from '../core/ports/setting-keys.js';
+import { assistantContextSetting, assistantThreadSetting } from '../core/ports/setting-names.js';
 import { slackUserRefusal } from './access.js';
 import { promptsRow, readAssistantThread } from './assistant.js';
 import type { ListenerDeps } from './listener-deps.js';
@@ -16,14 +16,14 @@ export function registerAssistantListeners(app: App, deps: Pick<ListenerDeps, 's
   app.event('assistant_thread_started', async ({ event }) => {
     const thread = readAssistantThread(event);
     if (!thread) return;
-    await deps.settings.set(assistantThreadKey(thread.channel, thread.threadTs), thread.user);
-    await deps.settings.set(assistantContextKey(thread.channel, thread.threadTs), thread.contextChannel);
+    await deps.settings.set(assistantThreadSetting(thread.channel, thread.threadTs), thread.user);
+    await deps.settings.set(assistantContextSetting(thread.channel, thread.threadTs), thread.contextChannel);
     if (!slackUserRefusal(access, thread.user)) await deps.intake.owe([promptsRow(thread.channel, thread.threadTs)]);
   });
 
   // The person looked at another channel with the panel open: its requests route as that channel's now.
   app.event('assistant_thread_context_changed', async ({ event }) => {
     const thread = readAssistantThread(event);
-    if (thread) await deps.settings.set(assistantContextKey(thread.channel, thread.threadTs), thread.contextChannel);
+    if (thread) await deps.settings.set(assistantContextSetting(thread.channel, thread.threadTs), thread.contextChannel);
   });
 }

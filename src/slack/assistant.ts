@@ -1,7 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import { isTerminalState } from '../core/ports/agent-runs.js';
 import type { Delivery, Notifier } from '../core/ports/notifier.js';
-import { assistantContextKey, assistantThreadKey } from '../core/ports/setting-keys.js';
+import { assistantContextSetting, assistantThreadSetting } from '../core/ports/setting-names.js';
 import type { NewOutboxRow, SettingRepository } from '../core/ports/store.js';
 import type { TriggerInput } from '../core/ports/triggers.js';
 import { toNotifierError } from './slack-errors.js';
@@ -64,7 +64,7 @@ export async function withContextRoute(
   if (trigger.kind !== 'start' || trigger.payload.origin.source !== 'slack') return trigger;
   const [, channel, threadTs] = trigger.anchor.split(':');
   if (!channel || !threadTs || !THREAD.test(assistantDestination(channel, threadTs))) return trigger;
-  const viewed = await settings.get(assistantContextKey(channel, threadTs));
+  const viewed = await settings.get(assistantContextSetting(channel, threadTs));
   if (!viewed || !routedChannels.has(viewed)) return trigger;
   return { ...trigger, payload: { ...trigger.payload, origin: { source: 'slack', channel: viewed } } };
 }
@@ -126,7 +126,7 @@ export class AssistantNotifier implements Notifier {
     const status = statusFor(message);
     if (status === undefined) return { status: 'unchanged' };
     // A plain DM thread has no panel: only threads someone opened as an assistant thread get a status.
-    if ((await this.deps.settings.get(assistantThreadKey(channel, threadTs))) === undefined) return { skipped: 'not an assistant thread' };
+    if ((await this.deps.settings.get(assistantThreadSetting(channel, threadTs))) === undefined) return { skipped: 'not an assistant thread' };
     await this.call('assistant.threads.setStatus', () => this.deps.client.assistant.threads.setStatus({ channel_id: channel, thread_ts: threadTs, status }));
     return { status };
   }

@@ -5,7 +5,7 @@
  */
 import type { App } from '@slack/bolt';
 import type { AccessPolicy } from '../core/ports/intake.js';
-import { homeOpenedKey } from '../core/ports/setting-keys.js';
+import { homeOpenedSetting } from '../core/ports/setting-names.js';
 import { keyRefusal } from '../people/key-refusals.js';
 import { slackUserRefusal } from './access.js';
 import { HOME_OPENED_KIND } from './home-notifier.js';
@@ -25,7 +25,7 @@ export function registerHomeListeners(app: App, deps: HomeDeps, access: AccessPo
     const { user, tab } = event as unknown as Record<string, unknown>;
     if (tab !== 'home' || typeof user !== 'string' || !homeUserOf(homeDestination(user))) return;
     const day = new Date(deps.now()).toISOString().slice(0, 10);
-    await deps.settings.set(homeOpenedKey(user), day);
+    await deps.settings.set(homeOpenedSetting(user), day);
     await deps.intake.owe([
       {
         key: `home:${user}:opened:${day}${await keyMark(deps, user)}`,

@@ -3,7 +3,7 @@
  * the console (their own key page, or an admin's Keys page) — so it stops saying "connected" at once.
  */
 import type { IntakeService } from '../core/intake/intake-service.js';
-import { homeOpenedKey } from '../core/ports/setting-keys.js';
+import { homeOpenedSetting } from '../core/ports/setting-names.js';
 import type { SettingRepository } from '../core/ports/store.js';
 import { HOME_OPENED_KIND } from './home-notifier.js';
 import { homeDestination, homeUserOf } from './home-view.js';
@@ -21,7 +21,7 @@ export interface HomeRefreshDeps {
  */
 export async function republishHomeAfterKeyRemoved(deps: HomeRefreshDeps, user: string, now: number): Promise<boolean> {
   if (!homeUserOf(homeDestination(user))) return false;
-  if ((await deps.settings.get(homeOpenedKey(user))) === undefined) return false;
+  if ((await deps.settings.get(homeOpenedSetting(user))) === undefined) return false;
   const kind = HOME_OPENED_KIND;
   return (await deps.intake.owe([{ key: `home:${user}:key-removed:${now}`, destination: homeDestination(user), kind, payload: { kind } }])) > 0;
 }

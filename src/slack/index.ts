@@ -3,12 +3,12 @@ import type { AccessPolicy, PromptEnricher } from '../core/ports/intake.js';
 import type { Notifier, SessionPlaces } from '../core/ports/notifier.js';
 import { triggerKeyOfReceivedKey } from '../core/ports/messages.js';
 import type { Store } from '../core/ports/store.js';
-import type { HttpRoute } from '../http/server.js';
+import type { Endpoint } from '../http/server.js';
 import { SlackPromptEnricher } from './prompt-context.js';
 import { createSlackApp, type SlackParts } from './slack-app.js';
 import { SlackNotifier } from './slack-notifier.js';
-import { slackEventsRoute } from './slack-route.js';
-import { anchorAliasKey } from '../core/ports/setting-keys.js';
+import { slackEventsEndpoint } from './events-endpoint.js';
+import { anchorAliasSetting } from '../core/ports/setting-names.js';
 import { HomeNotifier } from './home-notifier.js';
 import { SlackPlacesNotifier } from './places-notifier.js';
 import { UnfurlNotifier } from './unfurl.js';
@@ -20,7 +20,7 @@ import { republishHomeAfterKeyRemoved } from './home-refresh.js';
 /** What the Slack integration plugs into the service. */
 export interface SlackIntegration {
   /** `/slack/events` in HTTP mode; undefined in Socket Mode (the route then answers 404). */
-  route: HttpRoute | undefined;
+  route: Endpoint | undefined;
   stop(): Promise<void>;
   notifier: Notifier;
   enricher: PromptEnricher;
@@ -42,9 +42,9 @@ export async function startSlack(config: SlackConfig, parts: SlackParts & { stor
   const { intake, store, access, logger } = parts;
   const slack = await createSlackApp(config, parts);
   const transport = config.transport;
-  let route: HttpRoute | undefined;
+  let route: Endpoint | undefined;
   if (transport.kind === 'http' && slack.receiver) {
-    route = slackEventsRoute({ receiver: slack.receiver, signingSecret: transport.signingSecret, logger });
+    route = slackEventsEndpoint({ receiver: slack.receiver, signingSecret: transport.signingSecret, logger });
     logger.info({ botUserId: slack.botUserId }, 'Slack is on (HTTP): POST /slack/events');
   } else {
     await slack.app.start();
@@ -67,7 +67,7 @@ export async function startSlack(config: SlackConfig, parts: SlackParts & { stor
           // A run started from the Home tab reports at the person's user id; Slack answers with the DM's id.
           const triggerKey = triggerKeyOfReceivedKey(key, `slack:${channel}`) ?? /^received:(.+):slack:[UW][A-Z0-9]+$/.exec(key)?.[1];
           const trigger = triggerKey ? await store.triggers.getByKey(triggerKey) : undefined;
-          if (trigger) await store.settings.set(anchorAliasKey(threadKey), trigger.anchor);
+          if (trigger) await store.settings.set(anchorAliasSetting(threadKey), trigger.anchor);
         },
       }),
       {

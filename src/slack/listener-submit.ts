@@ -6,7 +6,7 @@
 import type { AllMiddlewareArgs } from '@slack/bolt';
 import type { IntakeService } from '../core/intake/intake-service.js';
 import type { Logger } from '../core/ports/logger.js';
-import { homeOpenedKey } from '../core/ports/setting-keys.js';
+import { homeOpenedSetting } from '../core/ports/setting-names.js';
 import type { SettingRepository } from '../core/ports/store.js';
 import type { TriggerInput } from '../core/ports/triggers.js';
 import { withViewedChannelRoute } from './agent-view.js';
@@ -46,6 +46,6 @@ async function withHome(trigger: TriggerInput | undefined, settings: Pick<Settin
   if (trigger?.kind !== 'start' || !trigger.payload.requester || !homeUserOf(homeDestination(trigger.payload.requester.id))) return trigger;
   const home = homeDestination(trigger.payload.requester.id);
   if (trigger.payload.destinations.includes(home)) return trigger;
-  if ((await settings.get(homeOpenedKey(trigger.payload.requester.id))) === undefined) return trigger;
+  if ((await settings.get(homeOpenedSetting(trigger.payload.requester.id))) === undefined) return trigger;
   return { ...trigger, payload: { ...trigger.payload, destinations: [...trigger.payload.destinations, home] } };
 }

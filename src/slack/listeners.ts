@@ -12,7 +12,7 @@ export type { ListenerDeps } from './listener-deps.js';
 
 /**
  * The Slack listeners: normalise, store — nothing slow. What reaches them is verified already: over
- * HTTP our route checked Slack's signature (slack-route.ts; Bolt's own check is off, slack-app.ts), in
+ * HTTP our route checked Slack's signature (events-endpoint.ts; Bolt's own check is off, slack-app.ts), in
  * Socket Mode it came over the connection opened with the app token. The trigger is stored
  * before Bolt answers Slack (processBeforeResponse); a store failure throws, Slack gets an error and
  * retries, and the retry is deduplicated on the message's key.

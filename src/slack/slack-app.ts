@@ -79,7 +79,7 @@ export async function createSlackApp(config: SlackConfig, parts: SlackParts): Pr
           endpoints: '/slack/events',
           // Store before answering: a crash before the trigger is stored makes Slack retry.
           processBeforeResponse: true,
-          // Our route (slack-route.ts) verifies the signature over the exact bytes before handing the
+          // Our route (events-endpoint.ts) verifies the signature over the exact bytes before handing the
           // request over, and is the receiver's only way in: checking it twice cost 5% of an ack.
           signatureVerification: false,
           logger,

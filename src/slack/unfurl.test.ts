@@ -68,7 +68,7 @@ describe('unfurlRow', () => {
 describe('mayUnfurl (issue 26: a preview only where the run may be seen)', () => {
   const channelRun = { anchor: 'slack:C0WEB:1700000000.000100', destinations: ['slack:C0WEB:1700000000.000100'] };
   const dmRun = { anchor: 'slack:D0ADA:1700000000.000100', destinations: ['slack:D0ADA:1700000000.000100', 'slack:home:U0ADA'] };
-  const linearRun = { anchor: 'linear:issue-1', destinations: ['linear:issue-1', 'slack:C0OPS:1700000000.000200'], keyOwner: 'U0ADA' };
+  const linearRun = { anchor: 'linear:issue-1', destinations: ['linear:issue-1', 'slack:C0OPS:1700000000.000200'], personalKeyOwner: 'U0ADA' };
   const ada = { platform: 'slack', id: 'U0ADA' };
   it.each([
     ['in a channel the run reports in, by anyone', { channel: 'C0WEB', user: 'U0BOB' }, channelRun, ada, true],

@@ -67,10 +67,10 @@ export function unfurlRow(event: Record<string, unknown>, domains: readonly stri
  */
 export function mayUnfurl(
   pasted: { channel: string; user?: string },
-  run: Pick<TrackedRun, 'anchor' | 'destinations' | 'keyOwner'>,
+  run: Pick<TrackedRun, 'anchor' | 'destinations' | 'personalKeyOwner'>,
   starter: Requester | undefined,
 ): boolean {
-  if (pasted.user !== undefined && (run.keyOwner === pasted.user || (starter?.platform === 'slack' && starter.id === pasted.user))) return true;
+  if (pasted.user !== undefined && (run.personalKeyOwner === pasted.user || (starter?.platform === 'slack' && starter.id === pasted.user))) return true;
   return !pasted.channel.startsWith('D') && runChannels(run).includes(pasted.channel);
 }
 

@@ -52,7 +52,7 @@ describeEachStore((adapter) => {
     await runBy('r1', 100, { id: 'U1', name: 'Ada Lovelace' }, { title: 'Fix 100% of the build' });
     await runBy('r2', 200, { id: 'U2', name: 'Grace' }, { source: 'linear', route: { config: { name: 'web' } }, title: 'Linear thing' });
     await runBy('r3', 300, { id: 'U3', name: 'Linus' }, { title: 'Deploy it', state: 'SUCCEEDED' });
-    await runBy('r4', 400, { id: 'U4', name: 'Barbara' }, { title: 'Fix 100 of them', keyOwner: 'U9' });
+    await runBy('r4', 400, { id: 'U4', name: 'Barbara' }, { title: 'Fix 100 of them', personalKeyOwner: 'U9' });
     expect((await store.operator.listRuns({ limit: 10, ...filter })).map((run) => run.runId)).toEqual(expected);
   });
 

@@ -46,7 +46,7 @@ describeEachStore((adapter) => {
   describe('runs.getMany', () => {
     it('reads the runs that exist among the ids in one call, tracked or not, each as get reads it', async () => {
       await store.trackedRuns.insert(aRun('r1'), 100);
-      await store.trackedRuns.insert(aRun('r2', { keyOwner: 'U_ANN' }), 100);
+      await store.trackedRuns.insert(aRun('r2', { personalKeyOwner: 'U_ANN' }), 100);
       await store.trackedRuns.insert(aRun('r3'), 100);
       await store.trackedRuns.recordTransition('r3', 0, seen('SUCCEEDED', false), [], 200);
       const found = await store.trackedRuns.getMany(['r3', 'nope', 'r1', 'r2', "r1' OR 1=1 --"]);
@@ -56,15 +56,15 @@ describeEachStore((adapter) => {
     });
   });
 
-  describe('runs.keyOwner and listActiveKeyOwners', () => {
+  describe('runs.personalKeyOwner and listActiveKeyOwners', () => {
     it('keeps whose key created a run, and lists each owner of a tracked run once', async () => {
       await store.trackedRuns.insert(aRun('r_service'), 100);
-      await store.trackedRuns.insert(aRun('r_ann1', { keyOwner: 'U_ANN' }), 100);
-      await store.trackedRuns.insert(aRun('r_ann2', { keyOwner: 'U_ANN' }), 100);
-      await store.trackedRuns.insert(aRun('r_bob', { keyOwner: 'U_BOB' }), 100);
-      await store.trackedRuns.insert(aRun('r_cy', { keyOwner: 'U_CY' }), 100);
-      expect((await store.trackedRuns.get('r_ann1'))?.keyOwner).toBe('U_ANN');
-      expect(await store.trackedRuns.get('r_service')).not.toHaveProperty('keyOwner');
+      await store.trackedRuns.insert(aRun('r_ann1', { personalKeyOwner: 'U_ANN' }), 100);
+      await store.trackedRuns.insert(aRun('r_ann2', { personalKeyOwner: 'U_ANN' }), 100);
+      await store.trackedRuns.insert(aRun('r_bob', { personalKeyOwner: 'U_BOB' }), 100);
+      await store.trackedRuns.insert(aRun('r_cy', { personalKeyOwner: 'U_CY' }), 100);
+      expect((await store.trackedRuns.get('r_ann1'))?.personalKeyOwner).toBe('U_ANN');
+      expect(await store.trackedRuns.get('r_service')).not.toHaveProperty('personalKeyOwner');
       expect(await store.trackedRuns.listActiveKeyOwners()).toEqual(['U_ANN', 'U_BOB', 'U_CY']);
 
       // Cy's only run ends: Cy's key has nothing left to list. Ann still has one run tracked.
@@ -77,11 +77,11 @@ describeEachStore((adapter) => {
     });
 
     it('lists the tracked runs of one key owner, oldest first, within the limit', async () => {
-      await store.trackedRuns.insert(aRun('r_ann_old', { keyOwner: 'U_ANN' }), 100);
-      await store.trackedRuns.insert(aRun('r_bob', { keyOwner: 'U_BOB' }), 150);
+      await store.trackedRuns.insert(aRun('r_ann_old', { personalKeyOwner: 'U_ANN' }), 100);
+      await store.trackedRuns.insert(aRun('r_bob', { personalKeyOwner: 'U_BOB' }), 150);
       await store.trackedRuns.insert(aRun('r_service'), 160);
-      await store.trackedRuns.insert(aRun('r_ann_new', { keyOwner: 'U_ANN' }), 200);
-      await store.trackedRuns.insert(aRun('r_ann_ended', { keyOwner: 'U_ANN' }), 300);
+      await store.trackedRuns.insert(aRun('r_ann_new', { personalKeyOwner: 'U_ANN' }), 200);
+      await store.trackedRuns.insert(aRun('r_ann_ended', { personalKeyOwner: 'U_ANN' }), 300);
       await store.trackedRuns.recordTransition('r_ann_ended', 0, seen('SUCCEEDED', false), [], 400);
       const ids = async (owner: string, limit: number) => (await store.trackedRuns.listTrackedByKeyOwner(owner, limit)).map((run) => run.runId);
       expect(await ids('U_ANN', 10)).toEqual(['r_ann_old', 'r_ann_new']);
@@ -94,9 +94,9 @@ describeEachStore((adapter) => {
       const { trigger } = await store.triggers.enqueue(aTrigger({ key: 'Ev_owner' }), [], 0);
       const claimed = await store.triggers.claimNext('w1', 10, 60_000);
       expect(claimed?.id).toBe(trigger.id);
-      const run = aRun('r_from_trigger', { triggerKey: 'Ev_owner', keyOwner: 'U_ANN' });
+      const run = aRun('r_from_trigger', { triggerKey: 'Ev_owner', personalKeyOwner: 'U_ANN' });
       expect(await store.triggers.finish(trigger.id, 'w1', { state: 'done', runId: run.runId }, { run }, 20)).toBe(true);
-      expect((await store.trackedRuns.get('r_from_trigger'))?.keyOwner).toBe('U_ANN');
+      expect((await store.trackedRuns.get('r_from_trigger'))?.personalKeyOwner).toBe('U_ANN');
       expect(await store.trackedRuns.listActiveKeyOwners()).toEqual(['U_ANN']);
     });
   });

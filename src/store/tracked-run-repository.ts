@@ -44,7 +44,7 @@ export function toTrackedRun(row: Row): TrackedRun {
     updatedAt: row.updated_at,
   };
   // Absent rather than null for the service key, as on NewTrackedRun.
-  if (row.key_owner !== null && row.key_owner !== undefined) run.keyOwner = row.key_owner;
+  if (row.key_owner !== null && row.key_owner !== undefined) run.personalKeyOwner = row.key_owner;
   return run;
 }
 
@@ -126,14 +126,14 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
       state: string;
       serverUpdatedAt: string | null;
       sessionLink: string | null;
-      keyOwner: string | null;
+      personalKeyOwner: string | null;
       now: number;
     }>(
       `INSERT INTO tracked_runs (run_id, anchor, source, title, route, destinations, trigger_key, state,
                                  server_updated_at, session_link, key_owner, transition, tracked, last_seen_at,
                                  created_at, updated_at)
        VALUES (@runId, @anchor, @source, @title, @route, @destinations, @triggerKey, @state,
-               @serverUpdatedAt, @sessionLink, @keyOwner, 0, 1, NULL, @now, @now)
+               @serverUpdatedAt, @sessionLink, @personalKeyOwner, 0, 1, NULL, @now, @now)
        ON CONFLICT (run_id) DO NOTHING`,
     );
     this.addMove = db.prepare<{ runId: string; move: string; now: number }>(
@@ -169,7 +169,7 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
       state: run.state,
       serverUpdatedAt: run.serverUpdatedAt,
       sessionLink: run.sessionLink,
-      keyOwner: run.keyOwner ?? null,
+      personalKeyOwner: run.personalKeyOwner ?? null,
       now,
     });
     if (changes > 0) this.observedState.run({ runId: run.runId, transition: 0, state: run.state, serverUpdatedAt: run.serverUpdatedAt, now });

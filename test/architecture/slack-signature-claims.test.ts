@@ -19,15 +19,15 @@ const section = (page: string, heading: string) => {
 
 describe('who verifies Slack’s signature', () => {
   it('in the code: our route, over the raw body, and not Bolt’s receiver', () => {
-    expect(read('src/slack/slack-route.ts')).toMatch(/verifySlackSignature\(options\.signingSecret, signatureHeaders\(req\), raw,/);
+    expect(read('src/slack/events-endpoint.ts')).toMatch(/verifySlackSignature\(options\.signingSecret, signatureHeaders\(req\), raw,/);
     expect(read('src/slack/slack-app.ts')).toMatch(/new HTTPReceiver\(\{[^}]*signatureVerification: false,/);
   });
 
   it('in the words: architecture.md §2 and the listeners say the route does, nowhere that Bolt does', () => {
     const flow = section(read('docs/architecture.md'), '## 2.');
-    expect(flow).toContain("Our route (`slack/slack-route.ts`) verifies Slack's signature");
+    expect(flow).toContain("Our route (`slack/events-endpoint.ts`) verifies Slack's signature");
     expect(flow).toContain('`signatureVerification: false`');
-    expect(read('src/slack/listeners.ts')).toContain("our route checked Slack's signature (slack-route.ts");
+    expect(read('src/slack/listeners.ts')).toContain("our route checked Slack's signature (events-endpoint.ts");
     for (const path of ['docs/architecture.md', 'docs/slack.md', 'README.md', 'src/slack/listeners.ts', 'src/slack/slack-app.ts']) {
       expect({ path, claim: /Bolt verifies|verify \(Bolt did\)|Bolt (?:checks|checked) the signature/i.exec(read(path))?.[0] }).toEqual({
         path,

@@ -72,7 +72,7 @@ beforeAll(async () => {
     [],
     3_000,
   );
-  await service.store.trackedRuns.insert(aRun('run-linear-ada', { triggerKey: 'Ev-run-linear-ada', source: 'linear', keyOwner: ADA.userId }), 3_000);
+  await service.store.trackedRuns.insert(aRun('run-linear-ada', { triggerKey: 'Ev-run-linear-ada', source: 'linear', personalKeyOwner: ADA.userId }), 3_000);
 });
 afterAll(async () => {
   await service?.stop();

@@ -34,12 +34,15 @@ beforeAll(async () => {
   // A second connection on the service's file: what the intake worker and the key page would have stored.
   store = openSqliteStore({ path: join(bridge.cwd, 'bridge.db') });
   await new PersonKeys(store.personKeys, new KeyBox(BRIDGE_SECRET)).connect(ADA, ADA_KEY, Date.now());
-  const seed = async (runId: string, key: string, requester: Record<string, string>, keyOwner?: string, source = 'slack') => {
+  const seed = async (runId: string, key: string, requester: Record<string, string>, personalKeyOwner?: string, source = 'slack') => {
     const anchor = source === 'slack' ? `slack:C0DEV:1700000000.${runId.length}` : `linear:${runId}`;
     const trigger = aTrigger({ key, source, anchor });
     (trigger.payload as { requester: unknown }).requester = requester;
     await store.triggers.enqueue(trigger, [], Date.now());
-    await store.trackedRuns.insert(aRun(runId, { anchor, source, triggerKey: key, title: `Run ${runId}`, ...(keyOwner && { keyOwner }) }), Date.now());
+    await store.trackedRuns.insert(
+      aRun(runId, { anchor, source, triggerKey: key, title: `Run ${runId}`, ...(personalKeyOwner && { personalKeyOwner }) }),
+      Date.now(),
+    );
   };
   await seed('r_ada', 'Ev_ada', { platform: 'slack', id: ADA, name: `<@${ADA}>` }, ADA);
   await seed('r_grace', 'Ev_grace', { platform: 'slack', id: GRACE, name: `<@${GRACE}>` });

@@ -87,7 +87,7 @@ describe('a Linear label starts a run under its author’s own key', () => {
   it('uses the key of the Slack user with the same confirmed email', async () => {
     const { run, tracked } = await labelledBy({ id: LINEAR_IDS.user.id, name: LINEAR_IDS.user.name });
     expect(emulator.engine.creatorOf(run.run_id)?.uid).toBe(creatorUidFor(ADA_KEY));
-    expect(tracked.keyOwner).toBe(ADA);
+    expect(tracked.personalKeyOwner).toBe(ADA);
     expect(await service.store.personLinks.get(LINEAR_IDS.user.id)).toMatchObject({ slackUserId: ADA, how: 'email' });
     expect(slack.callsTo('users.lookupByEmail').map((call) => call.args['email'])).toEqual([LINEAR_IDS.user.email]);
   });
@@ -96,14 +96,14 @@ describe('a Linear label starts a run under its author’s own key', () => {
     const lookups = slack.callsTo('users.lookupByEmail').length;
     const { run, tracked } = await labelledBy(LINUS);
     expect(emulator.engine.creatorOf(run.run_id)?.uid).toBe(creatorUidFor(BOB_KEY));
-    expect(tracked.keyOwner).toBe(BOB);
+    expect(tracked.personalKeyOwner).toBe(BOB);
     expect(slack.callsTo('users.lookupByEmail')).toHaveLength(lookups);
   });
 
   it('uses the service key for a Linear user who is nobody in Slack', async () => {
     const { run, tracked } = await labelledBy(NOBODY);
     expect(emulator.engine.creatorOf(run.run_id)?.uid).toBe(creatorUidFor(SERVICE_KEY));
-    expect(tracked.keyOwner).toBeUndefined();
+    expect(tracked.personalKeyOwner).toBeUndefined();
     expect(await service.store.personLinks.get(NOBODY.id)).toBeUndefined();
   });
 });

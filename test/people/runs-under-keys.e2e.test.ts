@@ -97,16 +97,16 @@ describe('people.attribution: personal_if_connected', () => {
 
   it('creates, follows up and cancels each run with its asker’s key, and announces each end once', async () => {
     const asks = [
-      { user: ALICE, creator: creatorUidFor(ALICE_KEY), keyOwner: ALICE },
-      { user: BOB, creator: creatorUidFor(BOB_KEY), keyOwner: BOB },
-      { user: CAROL, creator: creatorUidFor(SERVICE_KEY), keyOwner: undefined },
+      { user: ALICE, creator: creatorUidFor(ALICE_KEY), personalKeyOwner: ALICE },
+      { user: BOB, creator: creatorUidFor(BOB_KEY), personalKeyOwner: BOB },
+      { user: CAROL, creator: creatorUidFor(SERVICE_KEY), personalKeyOwner: undefined },
     ];
     const threads = await Promise.all(asks.map((ask) => mention(world, ask.user, `Fix the flaky test for ${ask.user}`)));
     const runs = await Promise.all(threads.map((ts) => until(world, () => runOf(world, ts), `the run of ${ts}`)));
     runs.forEach((run, index) => expect(creatorOf(world, run.run_id)).toBe(asks[index]?.creator));
     for (const [index, run] of runs.entries()) {
       const tracked = await until(world, () => world.store.trackedRuns.get(run.run_id), 'the tracked run');
-      expect(tracked.keyOwner).toBe(asks[index]?.keyOwner);
+      expect(tracked.personalKeyOwner).toBe(asks[index]?.personalKeyOwner);
     }
 
     // Follow-ups: in owner visibility the run API takes one only with the key that created the run.

@@ -89,8 +89,8 @@ describe('the tracker with runs only their creator can see', () => {
     // The service key sees only Carol's run: only their creators' keys can follow Ann's and Ben's.
     const hidden = await fetch(`${emulator.baseUrl}/agent/runs`, { headers: { authorization: `Bearer ${SERVICE_KEY}` } });
     expect(((await hidden.json()) as { runs: Array<{ run_id: string }> }).runs.map((run) => run.run_id)).toEqual([carol.run_id]);
-    await until(async () => (await store.trackedRuns.get(ann.run_id))?.keyOwner === ANN || undefined, 'Ann’s run tracked under her key');
-    await until(async () => (await store.trackedRuns.get(ben.run_id))?.keyOwner === BEN || undefined, 'Ben’s run tracked under his key');
+    await until(async () => (await store.trackedRuns.get(ann.run_id))?.personalKeyOwner === ANN || undefined, 'Ann’s run tracked under her key');
+    await until(async () => (await store.trackedRuns.get(ben.run_id))?.personalKeyOwner === BEN || undefined, 'Ben’s run tracked under his key');
 
     emulator.engine.drive(carol.run_id, 'INPROGRESS');
     emulator.engine.drive(ann.run_id, 'INPROGRESS');

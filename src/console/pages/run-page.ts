@@ -89,7 +89,7 @@ function runFacts(run: TrackedRun, viewer: Viewer, starter: StoredTrigger | unde
     <dt>Asked by</dt>
     <dd>${asker(askedBy, facts)}</dd>
     <dt>Runs under</dt>
-    <dd data-testid="run-key">${keyCell({ keyOwner: run.keyOwner ?? null, requester: askedBy ?? null }, facts)}</dd>
+    <dd data-testid="run-key">${keyCell({ personalKeyOwner: run.personalKeyOwner ?? null, requester: askedBy ?? null }, facts)}</dd>
     <dt>Started</dt>
     <dd>${when(run.createdAt)}</dd>
     <dt>Session</dt>
@@ -184,7 +184,7 @@ export async function runPage(deps: ConsoleDeps, viewer: Viewer, runId: string, 
   const [deliveries, prompt] = await Promise.all([runDeliveries(deps, run, triggers), promptAsSent(deps, runId)]);
   const starter = triggers.find((trigger) => trigger.key === run.triggerKey);
   const askedBy = starter ? requesterOf(starter) : undefined;
-  const facts = await peopleFacts(deps, [askedBy?.id, run.keyOwner, ...triggers.map((trigger) => requesterOf(trigger)?.id)]);
+  const facts = await peopleFacts(deps, [askedBy?.id, run.personalKeyOwner, ...triggers.map((trigger) => requesterOf(trigger)?.id)]);
 
   const body = html`<h1><bdi>${run.title ?? run.runId}</bdi></h1>
     ${runFacts(run, viewer, starter, facts)}

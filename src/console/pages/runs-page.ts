@@ -53,7 +53,7 @@ export async function runsPage(deps: ConsoleDeps, viewer: Viewer, query: URLSear
   const found = await deps.store.operator.listRuns({ ...filter, ...(personIds.length > 0 && { personIds }), limit: RUNS_PAGE_SIZE + 1 });
   const runs = found.slice(0, RUNS_PAGE_SIZE);
   const last = runs[runs.length - 1];
-  const facts = await peopleFacts(deps, [...runs.map((run) => run.requester.id), ...runs.map((run) => run.keyOwner)]);
+  const facts = await peopleFacts(deps, [...runs.map((run) => run.requester.id), ...runs.map((run) => run.personalKeyOwner)]);
   const rows = runs.map(
     (run) =>
       html`<tr data-run="${run.runId}">

@@ -3,7 +3,7 @@ import { AgentApiError, isTerminalState } from '../ports/agent-runs.js';
 import type { Requester } from '../ports/triggers.js';
 import { requesterName } from '../ports/triggers.js';
 import type { KeyChoice } from '../ports/people.js';
-import { cancelledByKey } from '../ports/setting-keys.js';
+import { cancelledBySetting } from '../ports/setting-names.js';
 import type { StoredTriggerOf } from '../ports/store.js';
 import { notice, stoppingMessages } from './intake-messages.js';
 import { endedSessionRows } from '../session-rows.js';
@@ -17,7 +17,7 @@ export async function cancelStep(ctx: StepContext, trigger: StoredTriggerOf<'can
   if (choice.kind === 'refused') return ctx.noKey(trigger, 'cancel');
   const who = requesterName(payload.requester);
   // Written before the call so the tracker's CANCELLED announcement can say who it was.
-  if (who) await ctx.deps.store.settings.set(cancelledByKey(runId), who);
+  if (who) await ctx.deps.store.settings.set(cancelledBySetting(runId), who);
   try {
     await ctx.withKey(choice, 'cancel', (runs) => runs.cancelRun(runId));
   } catch (error) {
@@ -60,9 +60,9 @@ export async function cancelStep(ctx: StepContext, trigger: StoredTriggerOf<'can
  */
 async function cancelKey(ctx: StepContext, requester: Requester | undefined, runId: string): Promise<KeyChoice> {
   if (requester === undefined || requester.platform === 'console') {
-    const owner = (await ctx.deps.store.trackedRuns.get(runId))?.keyOwner;
+    const owner = (await ctx.deps.store.trackedRuns.get(runId))?.personalKeyOwner;
     const runs = owner === undefined ? undefined : await ctx.keys.forOwner(owner);
-    if (runs && owner !== undefined) return { kind: 'use', runs, keyOwner: owner };
+    if (runs && owner !== undefined) return { kind: 'use', runs, personalKeyOwner: owner };
   }
   return ctx.keys.choose(requester);
 }

@@ -58,7 +58,8 @@ afterEach(async () => {
 /** Alice's requests run under her key (`aliceRuns`), everyone else's under the service key. */
 function keys(aliceRuns: AgentRuns): RunKeys {
   return {
-    choose: (requester) => Promise.resolve(requester?.id === ALICE ? { kind: 'use', runs: aliceRuns, keyOwner: ALICE } : { kind: 'use', runs: service }),
+    choose: (requester) =>
+      Promise.resolve(requester?.id === ALICE ? { kind: 'use', runs: aliceRuns, personalKeyOwner: ALICE } : { kind: 'use', runs: service }),
     forOwner: (person) => Promise.resolve(person === ALICE ? aliceRuns : undefined),
     used: (person) => {
       used.push(person);
@@ -126,7 +127,7 @@ describe('the intake worker under a person’s key', () => {
     expect(runs()).toHaveLength(1);
     expect(emulator.engine.creatorOf(run?.run_id ?? '')?.uid).toBe(creatorUidFor(ALICE_KEY));
     expect(await store.triggers.getByKey('Ev1')).toMatchObject({ state: 'done', runId: run?.run_id });
-    expect((await store.trackedRuns.get(run?.run_id ?? ''))?.keyOwner).toBe(ALICE);
+    expect((await store.trackedRuns.get(run?.run_id ?? ''))?.personalKeyOwner).toBe(ALICE);
     expect(used).toContain(ALICE);
   });
 
@@ -159,7 +160,7 @@ describe('the intake worker under a person’s key', () => {
     await worker().drain();
     const [run] = runs();
     const runId = run?.run_id ?? '';
-    expect((await store.trackedRuns.get(runId))?.keyOwner).toBe(ALICE);
+    expect((await store.trackedRuns.get(runId))?.personalKeyOwner).toBe(ALICE);
     await intake.submit({
       kind: 'cancel',
       key: 'console:cancel:1',

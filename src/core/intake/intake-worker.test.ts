@@ -11,7 +11,7 @@ import { type OutboxMessage } from '../ports/messages.js';
 import type { RoutingTable } from './routing.js';
 import { IntakeService } from './intake-service.js';
 import { referenceLine, type TriggerInput } from '../ports/triggers.js';
-import { anchorAliasKey } from '../ports/setting-keys.js';
+import { anchorAliasSetting } from '../ports/setting-names.js';
 import { testSurfaces } from '../../../test/helpers/surfaces.js';
 
 const API_KEY = 'intake-test-key';
@@ -329,7 +329,7 @@ describe('follow-ups and cancel', () => {
     await service.submit(start('schedule:deps:1', {}, 'schedule:deps:1'));
     await worker().drain();
     const runId = runs()[0]!.run_id;
-    await store.settings.set(anchorAliasKey('linear:ENG-42'), 'schedule:deps:1');
+    await store.settings.set(anchorAliasSetting('linear:ENG-42'), 'schedule:deps:1');
     await service.submit({
       kind: 'followup',
       key: 'Ev5',

@@ -116,7 +116,7 @@ export class IntakeWorker {
    * failed at once; the person is told privately, the place that nothing ran. The key is marked refused.
    */
   private async keyRefused(trigger: StoredTrigger, error: KeyRefusedError, log: Logger): Promise<void> {
-    log.warn({ keyOwner: error.personId, status: error.status }, 'the run API refused the personal API key of the person who asked');
+    log.warn({ personalKeyOwner: error.personId, status: error.status }, 'the run API refused the personal API key of the person who asked');
     await this.ctx.keys.refused(error.personId, error.status).catch((cause: unknown) => log.warn({ err: cause }, 'could not record the refused key'));
     this.ctx.metrics.triggerFailed(trigger.source);
     const owed = keyProblemMessages(trigger, error.asked, { kind: 'refused', status: error.status }, this.ctx.keys.howToConnect(), this.ctx.surfaces);

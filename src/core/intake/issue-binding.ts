@@ -1,6 +1,6 @@
 import type { IssueLinker, LinkedIssue } from '../ports/issue-links.js';
 import { receivedKey, type OutboxMessage } from '../ports/messages.js';
-import { anchorAliasKey } from '../ports/setting-keys.js';
+import { anchorAliasSetting } from '../ports/setting-names.js';
 import type { NewOutboxRow, Store, StoredTriggerOf } from '../ports/store.js';
 import { requesterName } from '../ports/triggers.js';
 import { limitTitle } from '../title.js';
@@ -46,7 +46,7 @@ export async function bindIssue(
   if (claim) await takeIssueStart(store, issue.anchor, claim);
   // Before the run exists, so that a comment on the issue finds the run even if the link written
   // after the run is stored never happens (a crash in between): the thread's run is the issue's.
-  await store.settings.set(anchorAliasKey(issue.anchor), trigger.anchor);
+  await store.settings.set(anchorAliasSetting(issue.anchor), trigger.anchor);
   return { kind: 'bind', issue };
 }
 

@@ -40,14 +40,14 @@ export async function callWithKey<T>(
   try {
     result = await call(choice.runs);
   } catch (error) {
-    if (choice.keyOwner !== undefined && isKeyRefusal(error)) throw new KeyRefusedError(choice.keyOwner, error.status, asked);
+    if (choice.personalKeyOwner !== undefined && isKeyRefusal(error)) throw new KeyRefusedError(choice.personalKeyOwner, error.status, asked);
     throw error;
   }
-  if (choice.keyOwner !== undefined) {
+  if (choice.personalKeyOwner !== undefined) {
     // "Last used" is for people's information: failing to record it must not fail the request.
     await keys
-      .used(choice.keyOwner)
-      .catch((error: unknown) => logger.warn({ err: error, keyOwner: choice.keyOwner }, 'could not record the use of a personal key'));
+      .used(choice.personalKeyOwner)
+      .catch((error: unknown) => logger.warn({ err: error, personalKeyOwner: choice.personalKeyOwner }, 'could not record the use of a personal key'));
   }
   return result;
 }

@@ -45,7 +45,7 @@ export function startedSettlement(ctx: StepContext, trigger: StoredTriggerOf<'st
         state: created.state,
         serverUpdatedAt: null,
         sessionLink: null,
-        ...(choice.keyOwner !== undefined && { keyOwner: choice.keyOwner }),
+        ...(choice.personalKeyOwner !== undefined && { personalKeyOwner: choice.personalKeyOwner }),
       },
       link: { anchor: trigger.anchor, runId: created.run_id },
       owed,

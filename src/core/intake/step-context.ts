@@ -12,7 +12,7 @@ import type { Logger } from '../ports/logger.js';
 import { noMetrics, type CoreMetrics } from '../ports/metrics.js';
 import type { SessionPlaces } from '../ports/notifier.js';
 import { serviceKeyOnly, type KeyChoice, type RunKeys } from '../ports/people.js';
-import { anchorAliasKey } from '../ports/setting-keys.js';
+import { anchorAliasSetting } from '../ports/setting-names.js';
 import type { StoredTrigger, Store, TriggerEffects, TriggerOutcome } from '../ports/store.js';
 import type { Requester } from '../ports/triggers.js';
 import { Surfaces } from '../surfaces.js';
@@ -98,7 +98,7 @@ export class StepContext {
   async currentRun(anchor: string, otherAnchors: readonly string[] = []): Promise<string | undefined> {
     for (const name of [anchor, ...otherAnchors]) {
       // One store call per name (one round trip on PostgreSQL): the direct run, else the alias's.
-      const found = await this.deps.store.anchors.currentRunVia(name, anchorAliasKey(name));
+      const found = await this.deps.store.anchors.currentRunVia(name, anchorAliasSetting(name));
       if (found) return found;
     }
     return undefined;
@@ -123,8 +123,8 @@ export class StepContext {
    */
   async hiddenFrom(runId: string, choice: UsableKey): Promise<string | undefined> {
     const run = await this.deps.store.trackedRuns.get(runId);
-    if (!run || run.keyOwner === choice.keyOwner) return undefined;
-    const whose = run.keyOwner === undefined ? 'the service’s key' : 'another person’s key';
+    if (!run || run.personalKeyOwner === choice.personalKeyOwner) return undefined;
+    const whose = run.personalKeyOwner === undefined ? 'the service’s key' : 'another person’s key';
     return `run ${runId} was started under ${whose}, and the run API shows it only to that key`;
   }
 }

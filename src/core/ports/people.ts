@@ -8,8 +8,8 @@ import type { Requester } from './triggers.js';
 
 /** The run API to use for one request, and whose key it carries. */
 export type KeyChoice =
-  /** `keyOwner`: the person whose key it is; undefined = the service's own key. */
-  | { kind: 'use'; runs: AgentRuns; keyOwner?: string }
+  /** `personalKeyOwner`: the person whose key it is; undefined = the service's own key. */
+  | { kind: 'use'; runs: AgentRuns; personalKeyOwner?: string }
   /**
    * Nothing may run: `people.attribution` is `personal_required` and the requester has no key
    * connected (or cannot be matched to a person who could connect one).

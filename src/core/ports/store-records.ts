@@ -91,7 +91,7 @@ export interface NewTrackedRun {
    * The person (their person id) whose personal API key created the run; absent for the service key.
    * The run API may show a run only to the key that created it, so the tracker watches it with that key.
    */
-  keyOwner?: string;
+  personalKeyOwner?: string;
 }
 
 export interface TrackedRun extends NewTrackedRun {

@@ -9,7 +9,7 @@ import { readPause } from './schedule-pause.js';
 import type { ScheduleFire, Store } from '../ports/store.js';
 import { titleFrom } from '../title.js';
 import type { TriggerInput } from '../ports/triggers.js';
-import { anchorAliasKey } from '../ports/setting-keys.js';
+import { anchorAliasSetting } from '../ports/setting-names.js';
 import { Surfaces } from '../surfaces.js';
 
 /**
@@ -185,7 +185,7 @@ export class ScheduleFirer {
     // A reply where the schedule reports without a thread per run (an issue) reaches the latest
     // scheduled run: the intake worker follows the alias.
     for (const place of this.surfaces.scheduleNotify(def.notify)) {
-      if (place.followsLatestRun) await store.settings.set(anchorAliasKey(place.destination), trigger.anchor);
+      if (place.followsLatestRun) await store.settings.set(anchorAliasSetting(place.destination), trigger.anchor);
     }
     await store.scheduleFires.update(def.name, fire.slot, { status: FIRE_STATUS.submitted });
     logger.info({ schedule: def.name, slot: fire.slot, trigger: trigger.key }, `schedule ${def.name} fired`);

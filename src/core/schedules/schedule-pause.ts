@@ -1,5 +1,5 @@
 import type { SettingRepository } from '../ports/store.js';
-import { schedulePausedKey } from '../ports/setting-keys.js';
+import { schedulePausedSetting } from '../ports/setting-names.js';
 
 /**
  * Whether a schedule is paused, kept in the settings table so every process (service and CLI) on
@@ -17,7 +17,7 @@ export interface PauseState {
 
 /** The schedule's pause state; undefined when it was never paused. */
 export async function readPause(settings: SettingRepository, schedule: string): Promise<PauseState | undefined> {
-  const value = await settings.get(schedulePausedKey(schedule));
+  const value = await settings.get(schedulePausedSetting(schedule));
   if (value === undefined) return undefined;
   try {
     const parsed = JSON.parse(value) as Partial<PauseState>;
@@ -34,5 +34,5 @@ export async function readPause(settings: SettingRepository, schedule: string): 
 
 /** Pauses (with a reason) or resumes the schedule. */
 export async function writePause(settings: SettingRepository, schedule: string, state: PauseState): Promise<void> {
-  await settings.set(schedulePausedKey(schedule), JSON.stringify(state));
+  await settings.set(schedulePausedSetting(schedule), JSON.stringify(state));
 }

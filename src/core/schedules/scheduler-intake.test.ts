@@ -6,7 +6,7 @@ import { IntakeWorker } from '../intake/intake-worker.js';
 import { IntakeService } from '../intake/intake-service.js';
 import { Scheduler } from './scheduler.js';
 import { referenceLine } from '../ports/triggers.js';
-import { anchorAliasKey } from '../ports/setting-keys.js';
+import { anchorAliasSetting } from '../ports/setting-names.js';
 import { testSurfaces } from '../../../test/helpers/surfaces.js';
 
 /*
@@ -66,7 +66,7 @@ it('a fire becomes a run with the schedule route, reported where notify says, an
     });
     expect(await h.store.trackedRuns.get(run!.run_id)).toMatchObject({ source: 'schedule', destinations: ['slack:C0999ZZZZ', 'linear:ENG-42'] });
     // The intake worker resolves a comment on the issue through the alias to this run.
-    const anchor = await h.store.settings.get(anchorAliasKey('linear:ENG-42'));
+    const anchor = await h.store.settings.get(anchorAliasSetting('linear:ENG-42'));
     expect(await h.store.anchors.currentRun(anchor!)).toBe(run!.run_id);
 
     emulator.engine.drive(run!.run_id, 'INPROGRESS');

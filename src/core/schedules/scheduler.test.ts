@@ -8,7 +8,7 @@ import { FIRE_LEASE_MS } from './schedule-fire.js';
 import { scheduleTriggerKey } from './schedule-definition.js';
 import { writePause } from './schedule-pause.js';
 import type { Scheduler } from './scheduler.js';
-import { anchorAliasKey } from '../ports/setting-keys.js';
+import { anchorAliasSetting } from '../ports/setting-names.js';
 
 let h: ScheduleHarness;
 const running: Scheduler[] = [];
@@ -59,7 +59,7 @@ describe('Scheduler firing', () => {
     await h.advanceTo(at('02:00:00'));
     const latest = scheduleTriggerKey('nightly', '2026-01-01T02:00:00');
     expect(await h.store.triggers.getByKey(latest)).toMatchObject({ payload: { title: 'Deps', destinations: ['slack:C0999ZZZZ', 'linear:ENG-42'] } });
-    expect(await h.store.settings.get(anchorAliasKey('linear:ENG-42'))).toBe(latest);
+    expect(await h.store.settings.get(anchorAliasSetting('linear:ENG-42'))).toBe(latest);
   });
 
   it('a restarted scheduler on the same database does not fire a slot again', async () => {
@@ -142,7 +142,7 @@ describe('Scheduler firing', () => {
     await writePause(h.store.settings, 'nightly', { paused: true, at: DAY0 });
     await started([aSchedule({ notify: { linearIssue: 'ENG-7' } })]);
     expect(await h.statuses()).toEqual(['00:00 submitted']);
-    expect(await h.store.settings.get(anchorAliasKey('linear:ENG-7'))).toBe(key);
+    expect(await h.store.settings.get(anchorAliasSetting('linear:ENG-7'))).toBe(key);
   });
 
   it('re-arms long waits in chunks setTimeout can take', async () => {

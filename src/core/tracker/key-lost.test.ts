@@ -65,7 +65,7 @@ async function track(person: string, destinations: string[]): Promise<string> {
       state: run.state,
       serverUpdatedAt: null,
       sessionLink: null,
-      keyOwner: person,
+      personalKeyOwner: person,
     },
     clock.now(),
   );

@@ -40,40 +40,40 @@ export class OwnerKeys {
   }
 
   /**
-   * The run API to watch a run with: the service key for a run without `keyOwner` (or when keys are
+   * The run API to watch a run with: the service key for a run without `personalKeyOwner` (or when keys are
    * not per person), else the owner's key; undefined when that key cannot be used this tick.
    */
-  async runsFor(keyOwner: string | undefined): Promise<AgentRuns | undefined> {
-    if (keyOwner === undefined || !this.runsForOwner) return this.service;
-    if (this.tick.has(keyOwner)) return this.tick.get(keyOwner);
+  async runsFor(personalKeyOwner: string | undefined): Promise<AgentRuns | undefined> {
+    if (personalKeyOwner === undefined || !this.runsForOwner) return this.service;
+    if (this.tick.has(personalKeyOwner)) return this.tick.get(personalKeyOwner);
     let runs: AgentRuns | undefined;
     try {
-      runs = await this.runsForOwner(keyOwner);
+      runs = await this.runsForOwner(personalKeyOwner);
     } catch (error) {
       // A key that cannot be opened (e.g. sealed under another secret) is that person's problem only.
-      this.unusable(keyOwner, 'their key could not be opened', { err: error });
+      this.unusable(personalKeyOwner, 'their key could not be opened', { err: error });
       return undefined;
     }
-    if (runs === undefined) this.unusable(keyOwner, 'no key is connected any more');
-    else this.tick.set(keyOwner, runs);
+    if (runs === undefined) this.unusable(personalKeyOwner, 'no key is connected any more');
+    else this.tick.set(personalKeyOwner, runs);
     return runs;
   }
 
   /** The run API refused the person's key: nothing more with it this tick; warned once. True the first time (until it works again). */
-  refused(keyOwner: string, error: AgentApiError): boolean {
-    return this.unusable(keyOwner, 'the run API refused their key', { status: error.status, code: error.code });
+  refused(personalKeyOwner: string, error: AgentApiError): boolean {
+    return this.unusable(personalKeyOwner, 'the run API refused their key', { status: error.status, code: error.code });
   }
 
   /** The person's key worked: a later refusal is news again. */
-  worked(keyOwner: string): void {
-    if (this.warned.delete(keyOwner)) this.logger.info({ person: keyOwner }, 'a person’s key works again; their runs are followed');
+  worked(personalKeyOwner: string): void {
+    if (this.warned.delete(personalKeyOwner)) this.logger.info({ person: personalKeyOwner }, 'a person’s key works again; their runs are followed');
   }
 
-  private unusable(keyOwner: string, why: string, fields: Record<string, unknown> = {}): boolean {
-    this.tick.set(keyOwner, undefined);
-    if (this.warned.has(keyOwner)) return false;
-    this.warned.add(keyOwner);
-    this.logger.warn({ person: keyOwner, ...fields }, `cannot follow a person’s runs: ${why}; they stay tracked and are tried again each tick`);
+  private unusable(personalKeyOwner: string, why: string, fields: Record<string, unknown> = {}): boolean {
+    this.tick.set(personalKeyOwner, undefined);
+    if (this.warned.has(personalKeyOwner)) return false;
+    this.warned.add(personalKeyOwner);
+    this.logger.warn({ person: personalKeyOwner, ...fields }, `cannot follow a person’s runs: ${why}; they stay tracked and are tried again each tick`);
     return true;
   }
 }

@@ -4,7 +4,7 @@ import { KeyedRuns, SERVICE_KEY } from '../../../test/core/keyed-runs.js';
 import { RunEngine } from '../../emulator/index.js';
 import { openSqliteStore, type SqliteStore } from '../../store/sqlite-store.js';
 import { TestClock } from '../ports/clock.js';
-import { trackerOwnerWatermarkKey } from '../ports/setting-keys.js';
+import { trackerOwnerWatermarkSetting } from '../ports/setting-names.js';
 import { Tracker, type TrackerOptions } from './tracker.js';
 
 /**
@@ -66,7 +66,7 @@ async function track(person: string | undefined): Promise<string> {
       state: run.state,
       serverUpdatedAt: null,
       sessionLink: null,
-      ...(person === undefined ? {} : { keyOwner: person }),
+      ...(person === undefined ? {} : { personalKeyOwner: person }),
     },
     clock.now(),
   );
@@ -102,7 +102,7 @@ describe('Tracker per key: cost', () => {
       await advance();
       await t.tick();
     }
-    expect(await store.settings.get(trackerOwnerWatermarkKey(person(7)))).toBeDefined();
+    expect(await store.settings.get(trackerOwnerWatermarkSetting(person(7)))).toBeDefined();
     await advance();
     keyed.clear();
     expect(await t.tick()).toEqual({ ran: true, requests: 1 + 100, changed: 0, tracked: 10_020 });

@@ -3,7 +3,7 @@ import { SLACK, TrackerHarness, listRequests, runKeys } from '../../../test/core
 import { TestClock } from '../ports/clock.js';
 import type { OutboxMessage } from '../ports/messages.js';
 import type { Store } from '../ports/store.js';
-import { TRACKER_LISTED_AT, TRACKER_SCAN, TRACKER_WATERMARK } from '../ports/setting-keys.js';
+import { TRACKER_LISTED_AT, TRACKER_SCAN, TRACKER_WATERMARK } from '../ports/setting-names.js';
 
 let h: TrackerHarness;
 beforeEach(async () => {

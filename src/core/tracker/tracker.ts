@@ -30,7 +30,14 @@ import {
 import type { Logger } from '../ports/logger.js';
 import { announceOf, isAnnounced } from './route-policy.js';
 import type { Store, TrackedRun } from '../ports/store.js';
-import { TRACKER_LISTED_AT, TRACKER_SCAN, TRACKER_WATERMARK, cancelledByKey, trackerOwnerScanKey, trackerOwnerWatermarkKey } from '../ports/setting-keys.js';
+import {
+  TRACKER_LISTED_AT,
+  TRACKER_SCAN,
+  TRACKER_WATERMARK,
+  cancelledBySetting,
+  trackerOwnerScanSetting,
+  trackerOwnerWatermarkSetting,
+} from '../ports/setting-names.js';
 import { forgottenRows, transitionRows } from './owed-rows.js';
 import { endedSessionRows, observedSessionRows } from '../session-rows.js';
 import { OwnerKeys, isKeyRefused } from './owner-keys.js';
@@ -134,7 +141,7 @@ export class Tracker {
       if (pass.outage) return;
       const runs = await this.keys.runsFor(person);
       if (!runs) continue;
-      const scope: ListScope = { person, runs, watermarkKey: trackerOwnerWatermarkKey(person), scanKey: trackerOwnerScanKey(person) };
+      const scope: ListScope = { person, runs, watermarkKey: trackerOwnerWatermarkSetting(person), scanKey: trackerOwnerScanSetting(person) };
       await this.listPhase(pass, scope, await this.store.settings.get(scope.watermarkKey));
     }
   }
@@ -239,7 +246,7 @@ export class Tracker {
    * its key) only, or its key cannot be used this tick (no request then); 'stop' on an outage.
    */
   private async fetch(pass: Pass, stored: TrackedRun): Promise<RunItem | undefined | 'stop'> {
-    const runs = await this.keys.runsFor(stored.keyOwner);
+    const runs = await this.keys.runsFor(stored.personalKeyOwner);
     if (!runs) return undefined;
     pass.gets--;
     pass.requests++;
@@ -253,14 +260,14 @@ export class Tracker {
         await this.forget(pass, stored);
         return undefined;
       }
-      if (stored.keyOwner !== undefined && this.keys.perKey && isKeyRefused(error)) {
-        await this.keyRefused(pass, stored.keyOwner, error);
+      if (stored.personalKeyOwner !== undefined && this.keys.perKey && isKeyRefused(error)) {
+        await this.keyRefused(pass, stored.personalKeyOwner, error);
         return undefined;
       }
       this.logger.warn({ runId: stored.runId, code: error.code, status: error.status, err: error }, 'fetching a tracked run failed');
       return OUTAGE.has(error.kind) ? 'stop' : undefined;
     }
-    if (stored.keyOwner !== undefined && this.keys.perKey) this.keys.worked(stored.keyOwner);
+    if (stored.personalKeyOwner !== undefined && this.keys.perKey) this.keys.worked(stored.personalKeyOwner);
     await this.observe(pass, stored, item);
     return item;
   }
@@ -294,7 +301,7 @@ export class Tracker {
     }
     const announce = (stateChanged || endedAgain) && isAnnounced(announceOf(stored.route), reported.state);
     // Who pressed Cancel is known to the intake worker only, which leaves it in a setting.
-    const cancelledBy = announce && reported.state === 'CANCELLED' ? await this.store.settings.get(cancelledByKey(stored.runId)) : undefined;
+    const cancelledBy = announce && reported.state === 'CANCELLED' ? await this.store.settings.get(cancelledBySetting(stored.runId)) : undefined;
     // The session first: a working indicator and its stop control appear (or go) before the messages.
     const owed = [
       ...observedSessionRows(stored, reported.state, endedAgain, this.deps.sessionPlaces),

@@ -13,7 +13,7 @@ import { holderGone } from '../process-statements.js';
 import { compactParams, countStates, isMoreDue, moreDueColumn, outboxListSql, toJson } from '../sql.js';
 import type { ChangeSigner } from './change-listener.js';
 import { changes, row, rows, run } from './pg-sql.js';
-import { owedCte, owedParams, WOKEN_CTE } from './owed-rows.js';
+import { owedCte, owedParams, WOKEN_CTE } from './owed-rows-insert.js';
 
 type Row = Parameters<typeof toOutboxRow>[0];
 

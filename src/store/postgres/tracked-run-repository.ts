@@ -5,7 +5,7 @@ import { toTrackedRun } from '../tracked-run-repository.js';
 import type { ChangeSigner } from './change-listener.js';
 import type { PostgresOutboxRepository } from './outbox-repository.js';
 import { changes, rows, row, run } from './pg-sql.js';
-import { owedCte, owedParams, WOKEN_CTE } from './owed-rows.js';
+import { owedCte, owedParams, WOKEN_CTE } from './owed-rows-insert.js';
 
 type Row = Parameters<typeof toTrackedRun>[0];
 
@@ -22,7 +22,7 @@ WITH inserted AS (
                             server_updated_at, session_link, key_owner, transition, tracked, last_seen_at,
                             created_at, updated_at)
   VALUES (@runId::text, @anchor::text, @source::text, @title::text, @route::text, @destinations::text, @triggerKey::text, @state::text,
-          @serverUpdatedAt::text, @sessionLink::text, @keyOwner::text, 0, 1, NULL, @now::bigint, @now::bigint)
+          @serverUpdatedAt::text, @sessionLink::text, @personalKeyOwner::text, 0, 1, NULL, @now::bigint, @now::bigint)
   ON CONFLICT (run_id) DO NOTHING
   RETURNING run_id, state, server_updated_at
 ),
@@ -174,7 +174,7 @@ export class PostgresTrackedRunRepository implements TrackedRunRepository {
       state: item.state,
       serverUpdatedAt: item.serverUpdatedAt,
       sessionLink: item.sessionLink,
-      keyOwner: item.keyOwner ?? null,
+      personalKeyOwner: item.personalKeyOwner ?? null,
       now,
     });
     return Number(found?.inserted ?? 0) > 0;

@@ -16,7 +16,7 @@ import { countStates, isMoreDue, moreDueColumn, toJson } from '../sql.js';
 import { CLAIM_FOLLOWING_SQL, toTrigger } from '../trigger-repository.js';
 import type { PostgresAnchorRepository } from './anchor-repository.js';
 import { CHANGES_CHANNEL, changePayload, type ChangeSigner } from './change-listener.js';
-import { owedCte, owedParams, WOKEN_CTE } from './owed-rows.js';
+import { owedCte, owedParams, WOKEN_CTE } from './owed-rows-insert.js';
 import type { PostgresEventKeyRepository } from './event-key-repository.js';
 import type { PostgresOutboxRepository } from './outbox-repository.js';
 import { bindable, changes, row, rows, run, texts } from './pg-sql.js';
@@ -348,7 +348,7 @@ export class PostgresTriggerRepository implements TriggerRepository {
       newRunState: run?.state ?? null,
       newRunServerUpdatedAt: run?.serverUpdatedAt ?? null,
       newRunSessionLink: run?.sessionLink ?? null,
-      newRunKeyOwner: run?.keyOwner ?? null,
+      newRunKeyOwner: run?.personalKeyOwner ?? null,
       linkAnchor: effects.link?.anchor ?? null,
       linkRunId: effects.link?.runId ?? null,
       retrack: effects.retrack ?? null,

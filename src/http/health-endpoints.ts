@@ -4,7 +4,7 @@ import type { Logger } from '../core/ports/logger.js';
 import { sendJson } from './http-error.js';
 import type { Metrics } from './metrics.js';
 import { CachedReadiness, type ReadinessCheck } from './readiness.js';
-import type { HttpRoute } from './server.js';
+import type { Endpoint } from './server.js';
 
 export type { ReadinessCheck } from './readiness.js';
 
@@ -23,7 +23,13 @@ function bearerMatches(req: IncomingMessage, token: string): boolean {
  * `/metrics` tells sign-in failures, admin actions, refused keys, the host and the pid: with
  * `metricsToken` (`METRICS_TOKEN`) set it answers only `Authorization: Bearer <token>` (401 otherwise).
  */
-export function healthRoutes(options: { checks: ReadinessCheck[]; metrics: Metrics; logger: Logger; now?: () => number; metricsToken?: string }): HttpRoute[] {
+export function healthEndpoints(options: {
+  checks: ReadinessCheck[];
+  metrics: Metrics;
+  logger: Logger;
+  now?: () => number;
+  metricsToken?: string;
+}): Endpoint[] {
   const { checks, metrics, logger } = options;
   const readiness = new CachedReadiness(checks, {
     now: options.now ?? Date.now,
@@ -63,7 +69,7 @@ export function healthRoutes(options: { checks: ReadinessCheck[]; metrics: Metri
 }
 
 /** The route of an integration that is not configured: 404 with how to turn it on. */
-export function notConfiguredRoute(path: string, integration: string, howToEnable: string): HttpRoute {
+export function notConfiguredEndpoint(path: string, integration: string, howToEnable: string): Endpoint {
   return {
     method: 'POST',
     path,

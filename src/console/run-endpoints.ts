@@ -1,5 +1,5 @@
 import { HttpError } from '../http/http-error.js';
-import type { HttpRoute } from '../http/server.js';
+import type { Endpoint } from '../http/server.js';
 import { withFlash } from './flash.js';
 import type { ConsoleGate } from './gate.js';
 import { redirect } from './http-io.js';
@@ -17,7 +17,7 @@ function idOf(form: URLSearchParams): number {
 }
 
 /** The forms that act on runs and on what needs attention: cancel a run, retry or dismiss a failed delivery or trigger. */
-export function runRoutes(gate: ConsoleGate): HttpRoute[] {
+export function runEndpoints(gate: ConsoleGate): Endpoint[] {
   const { deps } = gate;
   return [
     gate.action('/console/run/cancel', 'everyone', async (form, viewer, res) => {

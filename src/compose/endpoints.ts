@@ -1,25 +1,25 @@
 import type { Metrics } from '../http/metrics.js';
-import { healthRoutes, notConfiguredRoute, type ReadinessCheck } from '../http/health-routes.js';
-import type { HttpRoute } from '../http/server.js';
+import { healthEndpoints, notConfiguredEndpoint, type ReadinessCheck } from '../http/health-endpoints.js';
+import type { Endpoint } from '../http/server.js';
 import type { Logger } from '../core/ports/logger.js';
 
 /**
  * Every route of the one HTTP server: health, readiness and metrics, then each integration's webhook,
  * or a 404 that says how to turn the integration on.
  */
-export function serviceRoutes(parts: {
+export function serviceEndpoints(parts: {
   checks: ReadinessCheck[];
   metrics: Metrics;
   logger: Logger;
   now: () => number;
   /** `METRICS_TOKEN`: `/metrics` answers only its bearer. */
   metricsToken?: string;
-  slack?: { route: HttpRoute | undefined };
-  linear?: { route: HttpRoute };
-}): HttpRoute[] {
+  slack?: { route: Endpoint | undefined };
+  linear?: { route: Endpoint };
+}): Endpoint[] {
   const { slack, linear } = parts;
   return [
-    ...healthRoutes({
+    ...healthEndpoints({
       checks: parts.checks,
       metrics: parts.metrics,
       logger: parts.logger,
@@ -27,13 +27,13 @@ export function serviceRoutes(parts: {
       ...(parts.metricsToken !== undefined && { metricsToken: parts.metricsToken }),
     }),
     slack?.route ??
-      notConfiguredRoute(
+      notConfiguredEndpoint(
         '/slack/events',
         'Slack over HTTP',
         slack
           ? 'Slack runs in Socket Mode here (SLACK_APP_TOKEN); events arrive over the WebSocket'
           : 'set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN for Socket Mode)',
       ),
-    linear?.route ?? notConfiguredRoute('/linear/webhook', 'Linear', 'set LINEAR_API_KEY (or LINEAR_ACCESS_TOKEN) and LINEAR_WEBHOOK_SECRET'),
+    linear?.route ?? notConfiguredEndpoint('/linear/webhook', 'Linear', 'set LINEAR_API_KEY (or LINEAR_ACCESS_TOKEN) and LINEAR_WEBHOOK_SECRET'),
   ];
 }

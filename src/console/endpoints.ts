@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { HttpRoute } from '../http/server.js';
+import type { Endpoint } from '../http/server.js';
 import { MY_KEY_PATH } from '../people/key-page.js';
 import { CONSOLE_CSS, CONSOLE_JS } from './assets.js';
 import { AttemptLimiter } from './attempt-limiter.js';
@@ -9,7 +9,7 @@ import type { ConsoleDeps } from './deps.js';
 import { flashOf } from './flash.js';
 import { consoleGate, type ConsoleGate } from './gate.js';
 import { cookie, FORM_LIMIT_BYTES, queryOf, redirect, sendAsset } from './http-io.js';
-import { keyRoutes } from './key-routes.js';
+import { keyEndpoints } from './key-endpoints.js';
 import { attentionPage } from './pages/attention-page.js';
 import { healthPage } from './pages/health-page.js';
 import { keysPage } from './pages/keys-page.js';
@@ -17,8 +17,8 @@ import { myKeyPage } from './pages/my-key-page.js';
 import { runPage } from './pages/run-page.js';
 import { runsPage } from './pages/runs-page.js';
 import { schedulesPage } from './pages/schedules-page.js';
-import { runRoutes } from './run-routes.js';
-import { scheduleRoutes } from './schedule-routes.js';
+import { runEndpoints } from './run-endpoints.js';
+import { scheduleEndpoints } from './schedule-endpoints.js';
 import { showSignIn, submitSignIn, type SignInDeps } from './sign-in.js';
 import { SlackOidc } from './slack-oidc.js';
 import { finishSlackSignIn, startSlackSignIn } from './slack-sign-in.js';
@@ -26,7 +26,7 @@ import { finishSlackSignIn, startSlackSignIn } from './slack-sign-in.js';
 type SignedInAccess = Exclude<ConsoleAccess, { mode: 'off' }>;
 
 /** The assets and the ways in and out: the sign-in form, Sign in with Slack when configured, sign-out. */
-function signInRoutes(access: SignedInAccess, auth: ConsoleAuth, gate: ConsoleGate): HttpRoute[] {
+function signInEndpoints(access: SignedInAccess, auth: ConsoleAuth, gate: ConsoleGate): Endpoint[] {
   const { deps } = gate;
   const signIn: SignInDeps = {
     auth,
@@ -79,7 +79,7 @@ function signInRoutes(access: SignedInAccess, auth: ConsoleAuth, gate: ConsoleGa
 }
 
 /** The console's pages: runs and a run for everyone (their own runs only, unless admin), the rest for admins. */
-function pageRoutes(gate: ConsoleGate): HttpRoute[] {
+function pageEndpoints(gate: ConsoleGate): Endpoint[] {
   const { deps } = gate;
   return [
     gate.page('/console/runs', 'everyone', (viewer, req) => runsPage(gate.depsFor(viewer), viewer, queryOf(req), flashOf(req))),
@@ -100,9 +100,9 @@ function pageRoutes(gate: ConsoleGate): HttpRoute[] {
  * The console's routes (`/console` and everything under it), for the one HTTP server. `signingKey` is
  * what `consoleSigningKey` gave for `access`.
  */
-export function consoleRoutes(access: SignedInAccess, deps: ConsoleDeps, signingKey: Buffer): { routes: HttpRoute[]; oneTimePath: string | undefined } {
+export function consoleEndpoints(access: SignedInAccess, deps: ConsoleDeps, signingKey: Buffer): { routes: Endpoint[]; oneTimePath: string | undefined } {
   const auth = new ConsoleAuth(access, signingKey);
   const gate = consoleGate(auth, deps);
-  const routes = [...signInRoutes(access, auth, gate), ...pageRoutes(gate), ...keyRoutes(gate), ...runRoutes(gate), ...scheduleRoutes(gate)];
+  const routes = [...signInEndpoints(access, auth, gate), ...pageEndpoints(gate), ...keyEndpoints(gate), ...runEndpoints(gate), ...scheduleEndpoints(gate)];
   return { routes, oneTimePath: auth.oneTimePath() };
 }

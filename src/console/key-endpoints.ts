@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { SLACK_USER_ID } from '../config/validators.js';
-import type { HttpRoute } from '../http/server.js';
+import type { Endpoint } from '../http/server.js';
 import { MY_KEY_PATH } from '../people/key-page.js';
 import { withFlash } from './flash.js';
 import type { ConsoleGate } from './gate.js';
@@ -8,7 +8,7 @@ import { redirect } from './http-io.js';
 import { linkPeople, unlinkPeople } from './people-links.js';
 
 /** The forms of personal API keys: a person's own (`/console/my-key`) and the admins' keys page. */
-export function keyRoutes(gate: ConsoleGate): HttpRoute[] {
+export function keyEndpoints(gate: ConsoleGate): Endpoint[] {
   const { deps } = gate;
   /** After a key is removed, Slack republishes the person's Home tab; the key is gone either way, so a failure is only logged. */
   const keyRemoved = async (person: string) => {

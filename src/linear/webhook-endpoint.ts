@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../core/ports/logger.js';
 import { HttpError, sendJson } from '../http/http-error.js';
-import type { HttpRoute } from '../http/server.js';
+import type { Endpoint } from '../http/server.js';
 import { parseLinearWebhook, type LinearWebhook } from './parse-webhook.js';
 import { checkWebhookTimestamp, linearSignatureHeaderMalformed, verifyLinearSignature } from './verify-webhook.js';
 import type { WebhookOutcome } from './webhook-handler.js';
@@ -21,12 +21,12 @@ const invalidSignature = () => new HttpError(401, 'invalid_signature', 'linear-s
  * input gets a 4xx and changes nothing; an event we do not handle gets 200 (Linear would retry
  * anything else).
  */
-export function linearWebhookRoute(options: {
+export function linearWebhookEndpoint(options: {
   secret: string;
   handle: (envelope: LinearWebhook, deliveryId: string | undefined) => Promise<WebhookOutcome>;
   logger: Logger;
   now?: () => number;
-}): HttpRoute {
+}): Endpoint {
   const now = options.now ?? Date.now;
   return {
     method: 'POST',

@@ -1,12 +1,12 @@
 import { readPause, writePause } from '../core/schedules/schedule-pause.js';
 import { HttpError } from '../http/http-error.js';
-import type { HttpRoute } from '../http/server.js';
+import type { Endpoint } from '../http/server.js';
 import { withFlash } from './flash.js';
 import type { ConsoleGate } from './gate.js';
 import { redirect } from './http-io.js';
 
 /** The admins' schedule forms: fire now, pause, resume. */
-export function scheduleRoutes(gate: ConsoleGate): HttpRoute[] {
+export function scheduleEndpoints(gate: ConsoleGate): Endpoint[] {
   const { deps } = gate;
   const scheduleOf = (form: URLSearchParams) => {
     const schedule = deps.schedules.find((candidate) => candidate.name === form.get('name'));

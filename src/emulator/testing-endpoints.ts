@@ -8,7 +8,7 @@ import type { EmulatorContext } from './context.js';
 import type { DrivePatch } from './engine-types.js';
 import { isPlainObject, readJsonObject, requireText, sendJson } from './http-util.js';
 import { ProblemError, badRequest } from './problem.js';
-import type { EmulatorRoute } from './router.js';
+import type { EmulatorEndpoint } from './router.js';
 import { parseFault } from './traffic.js';
 
 function parseStatusMessage(value: unknown): string | StatusMessage {
@@ -44,7 +44,7 @@ function parseDrive(body: Record<string, unknown>): { state: string; patch: Driv
 }
 
 /** The route table of /_emulator, paths relative to it. */
-export function testingRoutes(ctx: EmulatorContext): EmulatorRoute[] {
+export function testingEndpoints(ctx: EmulatorContext): EmulatorEndpoint[] {
   const { engine } = ctx;
   return [
     {

@@ -10,7 +10,7 @@ import type { CreateRunInput, FactoryRunInput } from './engine-types.js';
 import { isPlainObject, optionalString, readJsonObject, requireText, sendJson } from './http-util.js';
 import { badRequest } from './problem.js';
 import { parseListQuery } from './query.js';
-import type { EmulatorRoute } from './router.js';
+import type { EmulatorEndpoint } from './router.js';
 
 const SKILL_EXAMPLE = 'owner/repo:path/to/SKILL.md';
 
@@ -56,7 +56,7 @@ function parseFactory(body: Record<string, unknown>): FactoryRunInput {
 }
 
 /** The route table of /api/v1, paths relative to the base. */
-export function apiRoutes(ctx: EmulatorContext): EmulatorRoute[] {
+export function apiEndpoints(ctx: EmulatorContext): EmulatorEndpoint[] {
   const { engine } = ctx;
 
   // `task_id` is the SDK's deprecated, still required name of the run id.

@@ -12,27 +12,27 @@ export const TRACKER_SCAN = 'tracker.scan';
 export const TRACKER_LISTED_AT = 'tracker.listed_at';
 
 /** Who asked to stop a run, for its CANCELLED announcement. */
-export function cancelledByKey(runId: string): string {
+export function cancelledBySetting(runId: string): string {
   return `cancelled_by:${runId}`;
 }
 
 /** Where a thread created by a message of ours points: the anchor of the trigger that made it. */
-export function anchorAliasKey(anchor: string): string {
+export function anchorAliasSetting(anchor: string): string {
   return `anchor_alias:${anchor}`;
 }
 
 /** Whether a schedule is paused (and since when, why), JSON. */
-export function schedulePausedKey(schedule: string): string {
+export function schedulePausedSetting(schedule: string): string {
   return `schedule_paused:${schedule}`;
 }
 
 /** That a person opened their chat's home view (the day, last time): only their runs keep it current. */
-export function homeOpenedKey(user: string): string {
+export function homeOpenedSetting(user: string): string {
   return `home_opened:${user}`;
 }
 
 /** An assistant thread (a chat's AI app panel) the person opened: who opened it (the chat's edge sets it). */
-export function assistantThreadKey(channel: string, threadTs: string): string {
+export function assistantThreadSetting(channel: string, threadTs: string): string {
   return `assistant_thread:${channel}:${threadTs}`;
 }
 
@@ -40,21 +40,21 @@ export function assistantThreadKey(channel: string, threadTs: string): string {
  * The channel a person looks at beside an assistant thread (the chat's `context.channel_id`, '' when none):
  * a request in the panel routes as that channel's route when it has one.
  */
-export function assistantContextKey(channel: string, threadTs: string): string {
+export function assistantContextSetting(channel: string, threadTs: string): string {
   return `assistant_context:${channel}:${threadTs}`;
 }
 
 /** That the run API refused a person's personal key (401/403): when and with which status, JSON. */
-export function personKeyRefusedKey(personId: string): string {
+export function personKeyRefusedSetting(personId: string): string {
   return `person_key_refused:${personId}`;
 }
 
 /** The tracker's watermark for the runs of one person's own key (issue 20): as TRACKER_WATERMARK, per key. */
-export function trackerOwnerWatermarkKey(personId: string): string {
+export function trackerOwnerWatermarkSetting(personId: string): string {
   return `tracker.watermark:${personId}`;
 }
 
 /** A list traversal of one person's key cut short, resumed next tick (JSON): as TRACKER_SCAN, per key. */
-export function trackerOwnerScanKey(personId: string): string {
+export function trackerOwnerScanSetting(personId: string): string {
   return `tracker.scan:${personId}`;
 }

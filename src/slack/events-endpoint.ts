@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HTTPReceiver } from '@slack/bolt';
 import type { Logger } from '../core/ports/logger.js';
 import { HttpError, sendJson } from '../http/http-error.js';
-import type { HttpRoute } from '../http/server.js';
+import type { Endpoint } from '../http/server.js';
 import { inspectSlackRequest } from './inspect-request.js';
 import { slackHeadersProblem, verifySlackSignature } from './verify-signature.js';
 
@@ -19,7 +19,7 @@ const signatureHeaders = (req: IncomingMessage) => ({ signature: header(req, 'x-
  * reading, read the raw body (1 MiB limit), verify the signature over those exact bytes, check the
  * shape, then hand the request — body already buffered — to Bolt's receiver.
  */
-export function slackEventsRoute(options: { receiver: HTTPReceiver; signingSecret: string; logger: Logger; now?: () => number }): HttpRoute {
+export function slackEventsEndpoint(options: { receiver: HTTPReceiver; signingSecret: string; logger: Logger; now?: () => number }): Endpoint {
   const now = options.now ?? Date.now;
   return {
     method: 'POST',
