@@ -17,6 +17,7 @@ import type { Endpoint } from '../http/server.js';
 import { describeDatabase } from '../store/open-store.js';
 import type { RunsForKey } from '../people/key-check.js';
 import { consoleKeys } from './people.js';
+import { registeredSurfaces } from './surfaces.js';
 
 type LastTick = { at: number; requests: number; changed: number; tracked: number };
 
@@ -53,7 +54,7 @@ function integrations(config: AppConfig): HealthReport['integrations'] {
   ];
 }
 
-export interface ConsoleParts extends Omit<ConsoleDeps, 'schedules' | 'health' | 'keys'> {
+export interface ConsoleParts extends Omit<ConsoleDeps, 'schedules' | 'health' | 'keys' | 'linkable'> {
   lastTick: () => LastTick | undefined;
   /** A run API client per personal key (to check a key before it is stored); default: AGENT_API_BASE_URL's. */
   runsFor?: RunsForKey;
@@ -90,7 +91,10 @@ export async function consoleIntegration(
   const schedules = config.schedules.map((schedule) => ({ ...schedule, calendar: cronCalendar(schedule.cron, schedule.timezone) }));
   const keys = consoleKeys(config, parts.store.personKeys, parts.runsFor);
   const signingKey = await consoleSigningKey(access, { serviceSecret: config.people.secret, sessions: parts.store.consoleSessions, now: parts.clock.now() });
-  const { routes, oneTimePath } = consoleEndpoints(access, { ...parts, schedules, health, ...(keys && { keys }) }, signingKey);
+  const linkable = registeredSurfaces(config)
+    .all()
+    .flatMap(({ name, title, users }) => (users ? [{ name, title, users }] : []));
+  const { routes, oneTimePath } = consoleEndpoints(access, { ...parts, schedules, health, linkable, ...(keys && { keys }) }, signingKey);
   return {
     routes,
     announce(logger, url) {

@@ -36,7 +36,8 @@ export async function openFrontDoor({ config, logger, clock, shutdown, overrides
   if (slack) shutdown.add('slack', () => slack.stop());
   const linear = await linearIntegration(config, intake, store, logger, () => clock.now());
   // Whose key each request runs under (people.attribution); the per-person clients close after the workers stop.
-  const identity = personIdentity(store, { ...(slack && { slack }), ...(linear && { linear }) }, clock, logger);
+  const emailOf = { ...(linear && { linear: (userId: string) => linear.api.userEmail(userId) }) };
+  const identity = personIdentity(store, { ...(slack && { slack }), emailOf }, clock, logger);
   const runKeys = composeRunKeys(config, { service: agentRuns, baseUrl: parts.baseUrl, store, clock, identity, hooks: parts.apiHooks });
   shutdown.add('personal run API clients', () => runKeys.close());
   return { stored, access, followupWindows, intake, slack, linear, runKeys };

@@ -55,23 +55,25 @@ export async function checkPeopleSecret(config: AppConfig): Promise<void> {
 }
 
 /**
- * Who each request belongs to (issue 20, point 4): Slack users are themselves; Linear users through a
- * console link, or by the same email when both Slack and Linear are on (`users.lookupByEmail`, the
- * Linear user's email). Pass it to whatever picks a run's key; it is called in the intake worker.
+ * Who each request belongs to (issue 20, point 4): Slack users are themselves; users of other surfaces
+ * through a console link, or by the same email when Slack is on and their surface gives a verified one
+ * (`emailOf`, by surface name; Slack's `users.lookupByEmail`). Pass it to whatever picks a run's key;
+ * it is called in the intake worker.
  */
 export function personIdentity(
   store: Pick<Store, 'personLinks'>,
-  platforms: { slack?: { userByEmail(email: string): Promise<string | undefined> }; linear?: { api: { userEmail(id: string): Promise<string | undefined> } } },
+  directory: {
+    slack?: { userByEmail(email: string): Promise<string | undefined> };
+    emailOf: Readonly<Record<string, (userId: string) => Promise<string | undefined>>>;
+  },
   clock: Pick<Clock, 'now'>,
   logger: Logger,
 ): PersonIdentity {
-  const { slack, linear } = platforms;
+  const { slack, emailOf } = directory;
   return new LinkedIdentity({
+    people: 'slack',
     links: store.personLinks,
-    directory: {
-      ...(linear && { linearEmail: (id: string) => linear.api.userEmail(id) }),
-      ...(slack && { slackUserByEmail: (email: string) => slack.userByEmail(email) }),
-    },
+    directory: { emailOf, ...(slack && { personByEmail: (email: string) => slack.userByEmail(email) }) },
     clock,
     logger: logger.child({ component: 'people' }),
   });

@@ -3,6 +3,7 @@ import type { AgentRuns } from '../core/ports/agent-runs.js';
 import type { Clock } from '../core/ports/clock.js';
 import type { Logger } from '../core/ports/logger.js';
 import type { Store } from '../core/ports/store.js';
+import type { SurfaceUsers } from '../core/ports/surface.js';
 import type { FireOutcome } from '../core/schedules/schedule-fire.js';
 import type { ScheduleDefinition } from '../core/schedules/schedule-definition.js';
 import type { KeyCheck } from '../people/key-check.js';
@@ -23,6 +24,13 @@ export interface HealthReport {
 }
 
 /** What the console's pages read and act through. */
+/** A surface whose users are linked to people: its name, its name in words, how its user ids look. */
+export interface LinkableSurface {
+  name: string;
+  title: string;
+  users: SurfaceUsers;
+}
+
 export interface ConsoleDeps {
   store: Store;
   clock: Clock;
@@ -40,6 +48,8 @@ export interface ConsoleDeps {
   health(): Promise<HealthReport>;
   /** People's personal API keys (issue 20); absent when AGENT_BRIDGE_SECRET is not set. */
   keys?: { people: PersonKeys; check(apiKey: string): Promise<KeyCheck> };
+  /** The surfaces whose users an admin may link to people (the keys page), each with how its ids look. */
+  linkable: readonly LinkableSurface[];
   /** Slack people's names by user id (who asked for a run); absent when Slack is off. */
   names?: DisplayNames;
   /**

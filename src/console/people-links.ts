@@ -1,80 +1,101 @@
 /**
- * Linking a Linear user to a Slack user on the console (issue 20, point 4): the keys page lists the
- * links (made by an admin, or found by the same email) and Linear people seen on recent runs who are
- * not linked yet; an admin links one by Linear user id and Slack user id, or removes a link. A link
- * makes that Linear user's requests run under the Slack user's key.
+ * Linking users of other surfaces to people on the console (issue 20, point 4; any surface since
+ * issue 28): the keys page lists the links (made by an admin, or found by the same email) and the
+ * users seen on recent runs who are not linked yet; an admin links one — its surface, its user id, a
+ * Slack user id — or removes a link. A link makes that user's requests run under the Slack user's key.
+ * Which surfaces can be linked, and how their ids look, each surface says (`Surface.users`).
  */
 import { SLACK_USER_ID } from '../config/validators.js';
 import type { PersonLinkRecord } from '../core/ports/store.js';
-import type { ConsoleDeps, Viewer } from './deps.js';
+import type { ConsoleDeps, LinkableSurface, Viewer } from './deps.js';
 import { html, type SafeHtml } from './html.js';
 import { action, when } from './layout.js';
 import { peopleFacts } from './people-cells.js';
 
-/** Linear user ids are UUIDs (checked by shape: letters and digits in 8-4-4-4-12 groups). */
-export const LINEAR_USER_ID = /^[0-9a-z]{8}-[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{12}$/i;
-
 /** What a link action did, shown once on the keys page (codes in the URL, words here). */
 export const LINK_FLASH: Record<string, string> = {
-  'link-saved': 'Linked: requests by that Linear user now run under the Slack user’s key.',
-  'link-bad-linear': 'Not linked: that is not a Linear user ID (a UUID such as 0a1b2c3d-…; the list of Linear people below has them).',
+  'link-saved': 'Linked: requests by that user now run under the Slack user’s key.',
+  'link-bad-user': 'Not linked: that is not a user ID of the chosen surface (the list of people on recent runs below has them; the form shows an example).',
   'link-bad-slack': 'Not linked: that is not a Slack user ID (such as U0123ABCD).',
-  'link-removed': 'Link removed: requests by that Linear user use the service’s key unless their email matches a Slack user’s.',
-  'link-absent': 'Nothing to remove: that Linear user was not linked.',
+  'link-removed': 'Link removed: requests by that user use the service’s key unless their email matches a Slack user’s.',
+  'link-absent': 'Nothing to remove: that user was not linked.',
 };
 
+/** How many recent runs of each surface are read for people not linked yet. */
+const RECENT_RUNS = 200;
+
+/** The surface the form names and the user id in it as stored, or undefined when either is not well-formed. */
+function userOf(linkable: readonly LinkableSurface[], form: URLSearchParams): { surface: string; userId: string } | undefined {
+  const surface = linkable.find((one) => one.name === form.get('surface'));
+  if (!surface) return undefined;
+  const raw = (form.get('user') ?? '').trim();
+  const userId = surface.users.normalise?.(raw) ?? raw;
+  return userId.length <= 100 && surface.users.idPattern.test(userId) ? { surface: surface.name, userId } : undefined;
+}
+
 /** Stores an admin's link when both ids are well-formed (nothing stored otherwise); answers the flash code. */
-export async function linkPeople(deps: Pick<ConsoleDeps, 'store' | 'clock' | 'logger'>, form: URLSearchParams): Promise<string> {
-  const linearUserId = (form.get('linear') ?? '').trim().toLowerCase();
-  const slackUserId = (form.get('slack') ?? '').trim();
-  if (!LINEAR_USER_ID.test(linearUserId)) return 'link-bad-linear';
-  if (!SLACK_USER_ID.test(slackUserId) || slackUserId.length > 40) return 'link-bad-slack';
-  await deps.store.personLinks.put({ linearUserId, slackUserId, how: 'console', linkedAt: deps.clock.now() });
-  deps.logger.info({ linearUserId, slackUserId }, 'Linear user linked to a Slack user in the console');
+export async function linkPeople(deps: Pick<ConsoleDeps, 'store' | 'clock' | 'logger' | 'linkable'>, form: URLSearchParams): Promise<string> {
+  const user = userOf(deps.linkable, form);
+  const personId = (form.get('slack') ?? '').trim();
+  if (!user) return 'link-bad-user';
+  if (!SLACK_USER_ID.test(personId) || personId.length > 40) return 'link-bad-slack';
+  await deps.store.personLinks.put({ ...user, personId, how: 'console', linkedAt: deps.clock.now() });
+  deps.logger.info({ ...user, personId }, 'user of another surface linked to a Slack user in the console');
   return 'link-saved';
 }
 
 /** Removes a link; answers the flash code. */
-export async function unlinkPeople(deps: Pick<ConsoleDeps, 'store' | 'logger'>, form: URLSearchParams): Promise<string> {
-  const linearUserId = (form.get('linear') ?? '').trim().toLowerCase();
-  const removed = LINEAR_USER_ID.test(linearUserId) && (await deps.store.personLinks.remove(linearUserId));
-  if (removed) deps.logger.info({ linearUserId }, 'link of a Linear user removed in the console');
+export async function unlinkPeople(deps: Pick<ConsoleDeps, 'store' | 'logger' | 'linkable'>, form: URLSearchParams): Promise<string> {
+  const user = userOf(deps.linkable, form);
+  const removed = user !== undefined && (await deps.store.personLinks.remove(user.surface, user.userId));
+  if (removed) deps.logger.info(user, 'link of a user of another surface removed in the console');
   return removed ? 'link-removed' : 'link-absent';
 }
 
-/** How many recent Linear runs are read for people not linked yet. */
-const RECENT_LINEAR_RUNS = 200;
-
-/** The keys page's section on Linear people: the links, the people seen who are not linked, and the form. */
-export async function linksSection(deps: Pick<ConsoleDeps, 'store' | 'names' | 'keys'>, viewer: Viewer): Promise<SafeHtml> {
-  const links: PersonLinkRecord[] = await deps.store.personLinks.list();
-  const linked = new Set(links.map((link) => link.linearUserId));
-  const seen = new Map<string, string>();
-  for (const run of await deps.store.operator.listRuns({ source: 'linear', limit: RECENT_LINEAR_RUNS })) {
-    const { id, name } = run.requester;
-    if (id && LINEAR_USER_ID.test(id) && !linked.has(id) && !seen.has(id)) seen.set(id, name ?? id);
+/** Users of the linkable surfaces on recent runs who are not linked: [surface, id, name]. */
+async function unlinkedUsers(deps: Pick<ConsoleDeps, 'store' | 'linkable'>, links: readonly PersonLinkRecord[]): Promise<[LinkableSurface, string, string][]> {
+  const linked = new Set(links.map((link) => `${link.surface}:${link.userId}`));
+  const seen = new Map<string, [LinkableSurface, string, string]>();
+  for (const surface of deps.linkable) {
+    for (const run of await deps.store.operator.listRuns({ source: surface.name, limit: RECENT_RUNS })) {
+      const { id, name } = run.requester;
+      const key = `${surface.name}:${id}`;
+      if (id && surface.users.idPattern.test(id) && !linked.has(key) && !seen.has(key)) seen.set(key, [surface, id, name ?? id]);
+    }
   }
-  const facts = await peopleFacts(deps, [...new Set(links.map((link) => link.slackUserId))]);
+  return [...seen.values()];
+}
+
+/** The keys page's section on people of other surfaces: the links, the people seen who are not linked, and the form. */
+export async function linksSection(deps: Pick<ConsoleDeps, 'store' | 'names' | 'keys' | 'linkable'>, viewer: Viewer): Promise<SafeHtml> {
+  if (deps.linkable.length === 0) return html``;
+  const titles = new Map(deps.linkable.map((surface) => [surface.name, surface.title]));
+  const links: PersonLinkRecord[] = await deps.store.personLinks.list();
+  const facts = await peopleFacts(deps, [...new Set(links.map((link) => link.personId))]);
   const rows = links.map(
     (link) =>
       html`<tr>
-        <td><code>${link.linearUserId}</code></td>
-        <td>${facts.names.has(link.slackUserId) ? html`<bdi>${facts.names.get(link.slackUserId)}</bdi> ` : ''}<code>${link.slackUserId}</code></td>
+        <td>${titles.get(link.surface) ?? link.surface}</td>
+        <td><code>${link.userId}</code></td>
+        <td>${facts.names.has(link.personId) ? html`<bdi>${facts.names.get(link.personId)}</bdi> ` : ''}<code>${link.personId}</code></td>
         <td>${link.how === 'console' ? 'linked here' : 'same email'}</td>
         <td>${when(link.linkedAt)}</td>
-        <td>${action('/console/keys/unlink', 'Remove', viewer.csrf, { linear: link.linearUserId })}</td>
+        <td>${action('/console/keys/unlink', 'Remove', viewer.csrf, { surface: link.surface, user: link.userId })}</td>
       </tr>`,
   );
-  const unlinked = [...seen].map(([id, name]) => html`<li><bdi>${name}</bdi> <code>${id}</code></li>`);
-  return html`<h2 id="linear-people">Linear people</h2>
+  const unlinked = (await unlinkedUsers(deps, links)).map(([surface, id, name]) => html`<li>${surface.title}: <bdi>${name}</bdi> <code>${id}</code></li>`);
+  const options = deps.linkable.map((surface) => html`<option value="${surface.name}">${surface.title}</option>`);
+  const examples = deps.linkable.map((surface) => `${surface.title}: ${surface.users.example}`).join('; ');
+  return html`<h2 id="other-people">People of other surfaces</h2>
     <p>
-      A Linear user is the same person as a Slack user when both accounts have the same email (Slack must have it confirmed); such links are found
-      the first time they ask for a run and listed here. Link anyone else by hand: their Linear requests then run under that Slack user’s key.
+      A user of another surface is the same person as a Slack user when both accounts have the same email (Slack must have it confirmed); such links
+      are found the first time they ask for a run and listed here. Link anyone else by hand: their requests then run under that Slack user’s key.
     </p>
     <table data-testid="links">
       <thead>
         <tr>
-          <th>Linear user</th>
+          <th>Surface</th>
+          <th>User</th>
           <th>Slack user</th>
           <th>How</th>
           <th>Since</th>
@@ -82,13 +103,14 @@ export async function linksSection(deps: Pick<ConsoleDeps, 'store' | 'names' | '
         </tr>
       </thead>
       <tbody>
-        ${rows.length > 0 ? rows : html`<tr><td colspan="5" class="muted">No Linear user is linked.</td></tr>`}
+        ${rows.length > 0 ? rows : html`<tr><td colspan="6" class="muted">Nobody is linked.</td></tr>`}
       </tbody>
     </table>
-    ${unlinked.length > 0 ? html`<p>Linear people on recent runs who are not linked:</p><ul data-testid="unlinked">${unlinked}</ul>` : ''}
+    ${unlinked.length > 0 ? html`<p>People on recent runs who are not linked:</p><ul data-testid="unlinked">${unlinked}</ul>` : ''}
     <form method="post" action="/console/keys/link" autocomplete="off">
       <input type="hidden" name="csrf" value="${viewer.csrf}" />
-      <label>Linear user ID <input name="linear" required maxlength="36" placeholder="0a1b2c3d-0000-4000-8000-000000000000" /></label>
+      <label>Surface <select name="surface">${options}</select></label>
+      <label>User ID <input name="user" required maxlength="100" placeholder="${examples}" /></label>
       <label>Slack user ID <input name="slack" required maxlength="40" pattern="[UW][A-Z0-9]{2,}" placeholder="U0123ABCD" /></label>
       <button type="submit">Link</button>
     </form>`;

@@ -22,6 +22,11 @@ export class Surfaces {
     return this.byName.get(platformOf(destinationOrSource));
   }
 
+  /** Every registered surface, in registration order. */
+  all(): readonly Surface<Route>[] {
+    return [...this.byName.values()];
+  }
+
   /** Whether one person can be told something privately at `destination`. */
   speaksPrivately(destination: string): boolean {
     return this.of(destination)?.can.speakPrivately ?? false;

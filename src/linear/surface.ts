@@ -16,6 +16,12 @@ export function linearSurface(labels: Readonly<Record<string, Route>>): Surface<
     title: 'Linear',
     can: { editInPlace: true, react: true, speakPrivately: false, thread: false },
     isConversation: (destination) => CONVERSATION.test(destination),
+    // Linear user ids are UUIDs (checked by shape: letters and digits in 8-4-4-4-12 groups).
+    users: {
+      idPattern: /^[0-9a-z]{8}-[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{12}$/,
+      example: '0a1b2c3d-0000-4000-8000-000000000000',
+      normalise: (id) => id.toLowerCase(),
+    },
     route: (origin) => (origin.label === undefined ? undefined : labels[origin.label.toLowerCase()]),
     // A comment on the issue reaches the schedule's latest run (the intake worker follows the alias).
     scheduleNotify: (notify) => (notify['linearIssue'] ? { destination: `linear:${notify['linearIssue']}`, followsLatestRun: true } : undefined),

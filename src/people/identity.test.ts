@@ -7,13 +7,13 @@ import { LinkedIdentity, personFor, type EmailDirectory } from './identity.js';
 const LINEAR_EMAILS: Record<string, string> = { 'lin-ada': 'ada@example.com', 'lin-bob': 'bob@example.com' };
 const SLACK_BY_EMAIL: Record<string, string> = { 'ada@example.com': 'U_ADA' };
 
-function setup(directory: EmailDirectory = { linearEmail: async (id) => LINEAR_EMAILS[id], slackUserByEmail: async (email) => SLACK_BY_EMAIL[email] }) {
+function setup(directory: EmailDirectory = { emailOf: { linear: async (id) => LINEAR_EMAILS[id] }, personByEmail: async (email) => SLACK_BY_EMAIL[email] }) {
   const store = openSqliteStore({ path: ':memory:' });
   let now = 1_000;
   const warn = vi.fn();
   const debug = vi.fn();
   const logger = { ...silentLogger, warn, debug, child: () => logger };
-  const identity = new LinkedIdentity({ links: store.personLinks, directory, clock: { now: () => now }, logger, missTtlMs: 60_000 });
+  const identity = new LinkedIdentity({ people: 'slack', links: store.personLinks, directory, clock: { now: () => now }, logger, missTtlMs: 60_000 });
   return { store, identity, warn, debug, advance: (ms: number) => (now += ms) };
 }
 
@@ -44,24 +44,46 @@ describe('LinkedIdentity', () => {
   it('keeps an email link found once, and asks nobody the next time', async () => {
     const linearEmail = vi.fn(async (id: string) => LINEAR_EMAILS[id]);
     const slackUserByEmail = vi.fn(async (email: string) => SLACK_BY_EMAIL[email]);
-    const { identity, store } = setup({ linearEmail, slackUserByEmail });
+    const { identity, store } = setup({ emailOf: { linear: linearEmail }, personByEmail: slackUserByEmail });
     expect(await identity.personFor({ platform: 'linear', id: 'lin-ada' })).toBe('U_ADA');
-    expect(await store.personLinks.get('lin-ada')).toEqual({ linearUserId: 'lin-ada', slackUserId: 'U_ADA', how: 'email', linkedAt: 1_000 });
+    expect(await store.personLinks.get('linear', 'lin-ada')).toEqual({
+      surface: 'linear',
+      userId: 'lin-ada',
+      personId: 'U_ADA',
+      how: 'email',
+      linkedAt: 1_000,
+    });
     expect(await identity.personFor({ platform: 'linear', id: 'lin-ada' })).toBe('U_ADA');
     expect(linearEmail).toHaveBeenCalledTimes(1);
     expect(slackUserByEmail).toHaveBeenCalledTimes(1);
   });
 
+  it('links users of any surface by (surface, id): the same id on another surface is someone else', async () => {
+    const { identity, store } = setup({
+      emailOf: { forge: async (id) => (id === 'octo' ? 'ada@example.com' : undefined) },
+      personByEmail: async (email) => SLACK_BY_EMAIL[email],
+    });
+    expect(await identity.personFor({ platform: 'forge', id: 'octo' })).toBe('U_ADA');
+    await store.personLinks.put({ surface: 'tracker', userId: 'lin-ada', personId: 'U_TRACKER', how: 'console', linkedAt: 1 });
+    expect(await identity.personFor({ platform: 'tracker', id: 'lin-ada' })).toBe('U_TRACKER');
+    // Linear's lin-ada is not tracker's: no email lookup is configured for Linear here, so nobody.
+    expect(await identity.personFor({ platform: 'linear', id: 'lin-ada' })).toBeUndefined();
+    expect((await store.personLinks.list()).map((link) => [link.surface, link.userId, link.personId])).toEqual([
+      ['forge', 'octo', 'U_ADA'],
+      ['tracker', 'lin-ada', 'U_TRACKER'],
+    ]);
+  });
+
   it('prefers a console link to the email match', async () => {
     const { identity, store } = setup();
-    await store.personLinks.put({ linearUserId: 'lin-ada', slackUserId: 'U_OTHER', how: 'console', linkedAt: 1 });
+    await store.personLinks.put({ surface: 'linear', userId: 'lin-ada', personId: 'U_OTHER', how: 'console', linkedAt: 1 });
     expect(await identity.personFor({ platform: 'linear', id: 'lin-ada' })).toBe('U_OTHER');
   });
 
   it('remembers a miss for a while, then looks again', async () => {
     const slackByEmail: Record<string, string> = {};
     const slackUserByEmail = vi.fn(async (email: string) => slackByEmail[email]);
-    const { identity, advance } = setup({ linearEmail: async (id) => LINEAR_EMAILS[id], slackUserByEmail });
+    const { identity, advance } = setup({ emailOf: { linear: async (id) => LINEAR_EMAILS[id] }, personByEmail: slackUserByEmail });
     expect(await identity.personFor({ platform: 'linear', id: 'lin-bob' })).toBeUndefined();
     expect(await identity.personFor({ platform: 'linear', id: 'lin-bob' })).toBeUndefined();
     expect(slackUserByEmail).toHaveBeenCalledTimes(1);
@@ -74,15 +96,15 @@ describe('LinkedIdentity', () => {
     [
       'Linear fails',
       {
-        linearEmail: () => Promise.reject(Object.assign(new Error('boom ada@example.com'), { type: 'NetworkError' })),
-        slackUserByEmail: async () => 'U_ADA',
+        emailOf: { linear: () => Promise.reject(Object.assign(new Error('boom ada@example.com'), { type: 'NetworkError' })) },
+        personByEmail: async () => 'U_ADA',
       },
     ],
     [
       'Slack fails',
       {
-        linearEmail: async () => 'ada@example.com',
-        slackUserByEmail: () => Promise.reject(Object.assign(new Error('x'), { code: 'slack_webapi_platform_error', data: { error: 'ratelimited' } })),
+        emailOf: { linear: async () => 'ada@example.com' },
+        personByEmail: () => Promise.reject(Object.assign(new Error('x'), { code: 'slack_webapi_platform_error', data: { error: 'ratelimited' } })),
       },
     ],
   ])('answers "nobody" when %s, warns once without the email, and tries again next time', async (_what, directory) => {
@@ -102,15 +124,15 @@ describe('LinkedIdentity', () => {
       code: 'slack_webapi_platform_error',
       data: { error: 'missing_scope' },
     });
-    const { identity, warn } = setup({ linearEmail: async () => 'ada@example.com', slackUserByEmail: () => Promise.reject(missingScope) });
+    const { identity, warn } = setup({ emailOf: { linear: async () => 'ada@example.com' }, personByEmail: () => Promise.reject(missingScope) });
     expect(await identity.personFor({ platform: 'linear', id: 'lin-ada' })).toBeUndefined();
-    expect(warn).toHaveBeenCalledWith({ linearUserId: 'lin-ada', err: 'missing_scope' }, expect.stringContaining('add users:read.email'));
+    expect(warn).toHaveBeenCalledWith({ surface: 'linear', userId: 'lin-ada', err: 'missing_scope' }, expect.stringContaining('add users:read.email'));
   });
 
   it('links nobody by email while Slack or Linear is off, but still follows console links', async () => {
-    const { identity, store } = setup({ linearEmail: async (id) => LINEAR_EMAILS[id] });
+    const { identity, store } = setup({ emailOf: { linear: async (id) => LINEAR_EMAILS[id] } });
     expect(await identity.personFor({ platform: 'linear', id: 'lin-ada' })).toBeUndefined();
-    await store.personLinks.put({ linearUserId: 'lin-ada', slackUserId: 'U_ADA', how: 'console', linkedAt: 1 });
+    await store.personLinks.put({ surface: 'linear', userId: 'lin-ada', personId: 'U_ADA', how: 'console', linkedAt: 1 });
     expect(await identity.personFor({ platform: 'linear', id: 'lin-ada' })).toBe('U_ADA');
   });
 });

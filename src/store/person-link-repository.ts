@@ -2,25 +2,28 @@ import type Database from 'better-sqlite3';
 import type { PersonLinkHow, PersonLinkRecord, PersonLinkRepository } from '../core/ports/store.js';
 
 export interface PersonLinkRow {
-  linear_user_id: string;
-  slack_user_id: string;
+  surface: string;
+  user_id: string;
+  person_id: string;
   how: PersonLinkHow;
   linked_at: number;
 }
 
 /** A stored row as the port's record. */
 export function toPersonLink(row: PersonLinkRow): PersonLinkRecord {
-  return { linearUserId: row.linear_user_id, slackUserId: row.slack_user_id, how: row.how, linkedAt: Number(row.linked_at) };
+  return { surface: row.surface, userId: row.user_id, personId: row.person_id, how: row.how, linkedAt: Number(row.linked_at) };
 }
 
 /**
  * The one upsert both engines run: a console link replaces any link, an email link only fills a gap
  * (named parameters are `@name` in both adapters).
  */
-export const PUT_PERSON_LINK = `INSERT INTO person_links (linear_user_id, slack_user_id, how, linked_at)
-  VALUES (@linearUserId, @slackUserId, @how, @linkedAt)
-  ON CONFLICT (linear_user_id) DO UPDATE SET slack_user_id = excluded.slack_user_id, how = excluded.how, linked_at = excluded.linked_at
+export const PUT_PERSON_LINK = `INSERT INTO person_links (surface, user_id, person_id, how, linked_at)
+  VALUES (@surface, @userId, @personId, @how, @linkedAt)
+  ON CONFLICT (surface, user_id) DO UPDATE SET person_id = excluded.person_id, how = excluded.how, linked_at = excluded.linked_at
   WHERE excluded.how = 'console'`;
+
+export const LIST_PERSON_LINKS = 'SELECT * FROM person_links ORDER BY surface, user_id';
 
 export class SqlitePersonLinkRepository implements PersonLinkRepository {
   private readonly putRow;
@@ -30,18 +33,18 @@ export class SqlitePersonLinkRepository implements PersonLinkRepository {
 
   constructor(db: Database.Database) {
     this.putRow = db.prepare<PersonLinkRecord>(PUT_PERSON_LINK);
-    this.getRow = db.prepare<[string], PersonLinkRow>('SELECT * FROM person_links WHERE linear_user_id = ?');
-    this.listRows = db.prepare<[], PersonLinkRow>('SELECT * FROM person_links ORDER BY linear_user_id');
-    this.removeRow = db.prepare<[string]>('DELETE FROM person_links WHERE linear_user_id = ?');
+    this.getRow = db.prepare<[string, string], PersonLinkRow>('SELECT * FROM person_links WHERE surface = ? AND user_id = ?');
+    this.listRows = db.prepare<[], PersonLinkRow>(LIST_PERSON_LINKS);
+    this.removeRow = db.prepare<[string, string]>('DELETE FROM person_links WHERE surface = ? AND user_id = ?');
   }
 
   async put(record: PersonLinkRecord): Promise<boolean> {
-    const { linearUserId, slackUserId, how, linkedAt } = record;
-    return this.putRow.run({ linearUserId, slackUserId, how, linkedAt }).changes > 0;
+    const { surface, userId, personId, how, linkedAt } = record;
+    return this.putRow.run({ surface, userId, personId, how, linkedAt }).changes > 0;
   }
 
-  async get(linearUserId: string): Promise<PersonLinkRecord | undefined> {
-    const row = this.getRow.get(linearUserId);
+  async get(surface: string, userId: string): Promise<PersonLinkRecord | undefined> {
+    const row = this.getRow.get(surface, userId);
     return row ? toPersonLink(row) : undefined;
   }
 
@@ -49,7 +52,7 @@ export class SqlitePersonLinkRepository implements PersonLinkRepository {
     return this.listRows.all().map(toPersonLink);
   }
 
-  async remove(linearUserId: string): Promise<boolean> {
-    return this.removeRow.run(linearUserId).changes > 0;
+  async remove(surface: string, userId: string): Promise<boolean> {
+    return this.removeRow.run(surface, userId).changes > 0;
   }
 }

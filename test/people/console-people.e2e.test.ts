@@ -136,18 +136,20 @@ describe('the runs page’s Person filter', () => {
   });
 });
 
-describe('linking a Linear user to a Slack user', () => {
+describe('linking a Linear user to a Slack user (people of other surfaces)', () => {
   it('lists Linear people of recent runs who are not linked, and no link yet', async () => {
     const page = await read('/console/keys');
-    expect(page).toContain('No Linear user is linked.');
-    expect(/data-testid="unlinked">([\s\S]*?)<\/ul>/.exec(page)?.[1]).toContain(`<bdi>Lin Ear</bdi> <code>${LINEAR_USER}</code>`);
+    expect(page).toContain('Nobody is linked.');
+    expect(/data-testid="unlinked">([\s\S]*?)<\/ul>/.exec(page)?.[1]).toContain(`Linear: <bdi>Lin Ear</bdi> <code>${LINEAR_USER}</code>`);
   });
 
   it.each([
-    ['a Linear id that is not a UUID', { linear: 'lin-ear', slack: ADA }, 'link-bad-linear'],
-    ['an empty Linear id', { linear: '', slack: ADA }, 'link-bad-linear'],
-    ['a Slack id that is not one', { linear: LINEAR_USER, slack: 'ada@example.com' }, 'link-bad-slack'],
-    ['a Slack channel id', { linear: LINEAR_USER, slack: 'C0DEV' }, 'link-bad-slack'],
+    ['a Linear id that is not a UUID', { surface: 'linear', user: 'lin-ear', slack: ADA }, 'link-bad-user'],
+    ['an empty Linear id', { surface: 'linear', user: '', slack: ADA }, 'link-bad-user'],
+    ['a surface that is not registered', { surface: 'myspace', user: LINEAR_USER, slack: ADA }, 'link-bad-user'],
+    ['no surface', { user: LINEAR_USER, slack: ADA }, 'link-bad-user'],
+    ['a Slack id that is not one', { surface: 'linear', user: LINEAR_USER, slack: 'ada@example.com' }, 'link-bad-slack'],
+    ['a Slack channel id', { surface: 'linear', user: LINEAR_USER, slack: 'C0DEV' }, 'link-bad-slack'],
   ])('refuses %s with a clear message and stores nothing', async (_what, form, flash) => {
     expect(await submit('/console/keys/link', form)).toBe(flash);
     expect(await service.store.personLinks.list()).toEqual([]);
@@ -155,14 +157,14 @@ describe('linking a Linear user to a Slack user', () => {
   });
 
   it('refuses a form without the CSRF token (403), storing nothing', async () => {
-    const answer = await post('/console/keys/link', { linear: LINEAR_USER, slack: ADA }, session.cookie);
+    const answer = await post('/console/keys/link', { surface: 'linear', user: LINEAR_USER, slack: ADA }, session.cookie);
     expect(answer.status).toBe(403);
     expect(await service.store.personLinks.list()).toEqual([]);
   });
 
   it('links, lists the link with the Slack name, and no longer offers that Linear user', async () => {
-    expect(await submit('/console/keys/link', { linear: LINEAR_USER.toUpperCase(), slack: GRACE })).toBe('link-saved');
-    expect(await service.store.personLinks.get(LINEAR_USER)).toMatchObject({ slackUserId: GRACE, how: 'console' });
+    expect(await submit('/console/keys/link', { surface: 'linear', user: LINEAR_USER.toUpperCase(), slack: GRACE })).toBe('link-saved');
+    expect(await service.store.personLinks.get('linear', LINEAR_USER)).toMatchObject({ personId: GRACE, how: 'console' });
     const page = await read('/console/keys');
     const links = /data-testid="links">([\s\S]*?)<\/table>/.exec(page)?.[1] ?? '';
     expect(links).toContain(`<code>${LINEAR_USER}</code>`);
@@ -172,9 +174,9 @@ describe('linking a Linear user to a Slack user', () => {
   });
 
   it('removes a link; removing again finds none', async () => {
-    expect(await submit('/console/keys/unlink', { linear: LINEAR_USER })).toBe('link-removed');
-    expect(await service.store.personLinks.get(LINEAR_USER)).toBeUndefined();
-    expect(await submit('/console/keys/unlink', { linear: LINEAR_USER })).toBe('link-absent');
+    expect(await submit('/console/keys/unlink', { surface: 'linear', user: LINEAR_USER })).toBe('link-removed');
+    expect(await service.store.personLinks.get('linear', LINEAR_USER)).toBeUndefined();
+    expect(await submit('/console/keys/unlink', { surface: 'linear', user: LINEAR_USER })).toBe('link-absent');
   });
 
   it('never rendered a key', () => {

@@ -47,7 +47,7 @@ beforeAll(async () => {
   const client = new WebClient(SLACK_TOKEN, webClientOptions(slack.url));
   identity = personIdentity(
     bridge.service.store,
-    { linear: { api }, slack: { userByEmail: (email) => slackUserByEmail(client, email) } },
+    { emailOf: { linear: (id) => api.userEmail(id) }, slack: { userByEmail: (email) => slackUserByEmail(client, email) } },
     { now: () => 5_000 },
     logger,
   );
@@ -75,9 +75,10 @@ describe('a Linear label trigger belongs to the Slack user with the same confirm
     expect(requester).toMatchObject({ platform: 'linear', id: LINEAR_IDS.user.id });
     expect(await identity.personFor(requester)).toBe('U0ADA');
     expect(slack.callsTo('users.lookupByEmail').map((call) => call.args['email'])).toEqual([LINEAR_IDS.user.email]);
-    expect(await bridge.service.store.personLinks.get(LINEAR_IDS.user.id)).toEqual({
-      linearUserId: LINEAR_IDS.user.id,
-      slackUserId: 'U0ADA',
+    expect(await bridge.service.store.personLinks.get('linear', LINEAR_IDS.user.id)).toEqual({
+      surface: 'linear',
+      userId: LINEAR_IDS.user.id,
+      personId: 'U0ADA',
       how: 'email',
       linkedAt: 5_000,
     });
@@ -92,7 +93,7 @@ describe('a Linear label trigger belongs to the Slack user with the same confirm
     const requester = await labelledBy(LINEAR_IDS.otherUser);
     expect(await identity.personFor(requester)).toBeUndefined();
     expect(slack.callsTo('users.lookupByEmail').at(-1)?.response).toMatchObject({ ok: false, error: 'users_not_found' });
-    expect(await bridge.service.store.personLinks.get(LINEAR_IDS.otherUser.id)).toBeUndefined();
+    expect(await bridge.service.store.personLinks.get('linear', LINEAR_IDS.otherUser.id)).toBeUndefined();
   });
 
   it('answers nobody when Linear fails, logs a warning without the email, and never an error', async () => {
@@ -100,7 +101,7 @@ describe('a Linear label trigger belongs to the Slack user with the same confirm
     linear.addUser({ ...stranger, email: 'ada@example.com' });
     linear.failNext('AgentBridgeUser', { status: 500 });
     expect(await identity.personFor({ platform: 'linear', id: stranger.id })).toBeUndefined();
-    const lines = logger.lines.filter((line) => line.msg?.includes('Linear user'));
+    const lines = logger.lines.filter((line) => line.msg?.includes('linear users'));
     expect(lines.some((line) => line.level === 'warn')).toBe(true);
     expect(lines.some((line) => line.level === 'error')).toBe(false);
     expect(JSON.stringify(lines)).not.toContain('ada@example.com');

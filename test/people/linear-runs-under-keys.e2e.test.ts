@@ -63,7 +63,7 @@ beforeAll(async () => {
   const people = new PersonKeys(store.personKeys, new KeyBox(BRIDGE_SECRET));
   await people.connect(ADA, ADA_KEY, Date.now());
   await people.connect(BOB, BOB_KEY, Date.now());
-  await store.personLinks.put({ linearUserId: LINUS.id, slackUserId: BOB, how: 'console', linkedAt: Date.now() });
+  await store.personLinks.put({ surface: 'linear', userId: LINUS.id, personId: BOB, how: 'console', linkedAt: Date.now() });
 });
 afterAll(async () => {
   await store.close();
@@ -88,7 +88,7 @@ describe('a Linear label starts a run under its author’s own key', () => {
     const { run, tracked } = await labelledBy({ id: LINEAR_IDS.user.id, name: LINEAR_IDS.user.name });
     expect(emulator.engine.creatorOf(run.run_id)?.uid).toBe(creatorUidFor(ADA_KEY));
     expect(tracked.personalKeyOwner).toBe(ADA);
-    expect(await service.store.personLinks.get(LINEAR_IDS.user.id)).toMatchObject({ slackUserId: ADA, how: 'email' });
+    expect(await service.store.personLinks.get('linear', LINEAR_IDS.user.id)).toMatchObject({ personId: ADA, how: 'email' });
     expect(slack.callsTo('users.lookupByEmail').map((call) => call.args['email'])).toEqual([LINEAR_IDS.user.email]);
   });
 
@@ -104,6 +104,6 @@ describe('a Linear label starts a run under its author’s own key', () => {
     const { run, tracked } = await labelledBy(NOBODY);
     expect(emulator.engine.creatorOf(run.run_id)?.uid).toBe(creatorUidFor(SERVICE_KEY));
     expect(tracked.personalKeyOwner).toBeUndefined();
-    expect(await service.store.personLinks.get(NOBODY.id)).toBeUndefined();
+    expect(await service.store.personLinks.get('linear', NOBODY.id)).toBeUndefined();
   });
 });

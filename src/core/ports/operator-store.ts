@@ -116,13 +116,16 @@ export interface PersonKeyRepository {
 export type PersonLinkHow = 'email' | 'console';
 
 /**
- * A user of a surface without people of its own, known to be a person (issue 20): their triggers belong
- * to that person. The field names are the stored columns' (one such surface so far).
+ * A user of a surface without people of its own (a tracker, a code host), known to be a person: their
+ * triggers belong to that person (their key, their name).
  */
 export interface PersonLinkRecord {
-  linearUserId: string;
+  /** The surface's name (as its triggers carry it): a user id means something only on its surface. */
+  surface: string;
+  /** The user's id on that surface, as its triggers' requesters carry it. */
+  userId: string;
   /** The person: their person id. */
-  slackUserId: string;
+  personId: string;
   how: PersonLinkHow;
   /** When the link was made (epoch ms). */
   linkedAt: number;
@@ -148,16 +151,16 @@ export interface ConsoleSessionRepository {
   isEnded(sid: string): Promise<boolean>;
 }
 
-/** Links from users of another surface to people; a console link outranks an email link. */
+/** Links from users of other surfaces to people; a console link outranks an email link. */
 export interface PersonLinkRepository {
   /**
    * Stores a link in one statement. A `console` link replaces whatever was there; an `email` link is
    * stored only where there is none (a lookup racing an admin never undoes the admin). True when stored.
    */
   put(record: PersonLinkRecord): Promise<boolean>;
-  get(userId: string): Promise<PersonLinkRecord | undefined>;
-  /** Every link, by the other surface's user id. */
+  get(surface: string, userId: string): Promise<PersonLinkRecord | undefined>;
+  /** Every link, by surface and user id. */
   list(): Promise<PersonLinkRecord[]>;
   /** Removes the link; false when there was none. */
-  remove(userId: string): Promise<boolean>;
+  remove(surface: string, userId: string): Promise<boolean>;
 }

@@ -34,6 +34,12 @@ export interface Surface<TRoute = unknown> {
   /** The configured route for one of its origins, before the defaults apply; undefined: the defaults alone. */
   route(origin: SurfaceOrigin): TRoute | undefined;
   /**
+   * Its users, where they are not people themselves (every surface but the chat whose users own the
+   * personal keys): how their ids look, so an admin can link one to a person on the console. Absent:
+   * its users are people, or cannot be linked.
+   */
+  readonly users?: SurfaceUsers;
+  /**
    * How a person of this surface is named in another surface's place, where this surface's own mention
    * of them means nothing; undefined: by their name, as anywhere.
    */
@@ -44,6 +50,16 @@ export interface Surface<TRoute = unknown> {
    * threaded per run, so it is aliased to that run's anchor).
    */
   scheduleNotify?(notify: ScheduleNotify): { destination: string; followsLatestRun: boolean } | undefined;
+}
+
+/** How a surface's user ids look (what the console accepts when an admin links one to a person). */
+export interface SurfaceUsers {
+  /** A well-formed user id, after `normalise`. */
+  readonly idPattern: RegExp;
+  /** An example id for a form's placeholder and error text. */
+  readonly example: string;
+  /** The id as stored (e.g. lower-cased where the surface ignores case); identity when absent. */
+  normalise?(id: string): string;
 }
 
 /** A schedule's `notify` settings as the config holds them: each surface reads its own key. */
