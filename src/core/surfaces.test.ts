@@ -6,6 +6,8 @@ import type { Surface } from './ports/surface.js';
 import type { StoredTrigger, TrackedRun } from './ports/store.js';
 import { scheduleDestinations } from './schedules/schedule-definition.js';
 import { Surfaces } from './surfaces.js';
+import { transitionRows } from './tracker/owed-rows.js';
+import { followupAccepted } from './intake/followup-batch.js';
 
 /**
  * A surface the core has never heard of (issue 28): registering it is all it takes for the core's
@@ -18,7 +20,7 @@ const forge: Surface<Route> = {
   isConversation: (destination) => /^forge:[^:]+#\d+$/.test(destination),
   route: (origin) => (origin['repo'] === 'acme/web' ? { config: { environment_id: 'env_web' } } : undefined),
   nameElsewhere: (personId) => `Forge user ${personId}`,
-  scheduleNotify: (notify) => (notify['forgeIssue'] ? { destination: `forge:${notify['forgeIssue']}`, followsLatestRun: true } : undefined),
+  scheduleNotify: (notify) => (notify['forgeIssue'] ? `forge:${notify['forgeIssue']}` : undefined),
 };
 const surfaces = new Surfaces([forge]);
 const ISSUE = 'forge:acme/web#12';
@@ -76,5 +78,34 @@ describe('a surface the core does not name', () => {
   it('reads its own key of a schedule’s notify; without one the schedule reports to the log', () => {
     expect(scheduleDestinations({ name: 'nightly', notify: { forgeIssue: 'acme/web#7' } }, surfaces)).toEqual(['forge:acme/web#7']);
     expect(scheduleDestinations({ name: 'nightly', notify: { forgeIssue: 'acme/web#7' } }, Surfaces.none)).toEqual(['log:schedule:nightly']);
+  });
+
+  it('reads what its places can do: no status edits where nothing is edited in place, no acknowledgement where nothing reacts', () => {
+    // A board whose cards take new comments only: no edits, no reactions, no threads.
+    const board: Surface<Route> = { ...forge, name: 'board', title: 'Board', can: { editInPlace: false, react: false, speakPrivately: false, thread: false } };
+    const both = new Surfaces([forge, board]);
+    const run = { runId: 'r1', destinations: [ISSUE, 'board:card-9', 'log:cli'], triggerKey: 't', transition: 0, route: {} } as unknown as TrackedRun;
+    const moved = transitionRows(run, { run_id: 'r1', state: 'INPROGRESS' }, { sessionLink: null, announce: false }, both);
+    expect(moved.map((row) => [row.destination, row.kind])).toEqual([
+      [ISSUE, 'status'],
+      ['log:cli', 'status'],
+    ]);
+    const ended = transitionRows(run, { run_id: 'r1', state: 'SUCCEEDED' }, { sessionLink: null, announce: true }, both);
+    expect(ended.filter((row) => row.destination === 'board:card-9').map((row) => row.kind)).toEqual(['announce']);
+    expect(followupAccepted({ key: 'f1', anchor: 'board:card-9' }, 'r1', undefined, both)).toEqual([]);
+    expect(followupAccepted({ key: 'f1', anchor: ISSUE }, 'r1', { id: 'c1' }, both).map((row) => row.kind)).toEqual(['followup_accepted']);
+  });
+
+  it('a schedule’s place follows the latest run only where the surface does not thread', () => {
+    const chat: Surface<Route> = {
+      ...forge,
+      name: 'chat',
+      can: { ...forge.can, thread: true },
+      scheduleNotify: (notify) => (notify['chatChannel'] ? `chat:${notify['chatChannel']}` : undefined),
+    };
+    expect(new Surfaces([forge, chat]).scheduleNotify({ forgeIssue: 'acme/web#7', chatChannel: 'C1' })).toEqual([
+      { destination: 'forge:acme/web#7', followsLatestRun: true },
+      { destination: 'chat:C1', followsLatestRun: false },
+    ]);
   });
 });

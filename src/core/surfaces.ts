@@ -1,6 +1,7 @@
 /**
  * The surfaces the composition root registered, asked by destination or by trigger source. A place of
- * no registered surface (`log:`, a schedule's anchor) can do nothing: no private word, no route of its own.
+ * no registered surface (`log:`, a schedule's anchor) has no private word and no route of its own; what
+ * it shows of a run (every state, reactions) its notifier decides, so it is owed everything, as before.
  */
 import { platformOf } from './ports/notifier.js';
 import type { ScheduleNotify, Surface } from './ports/surface.js';
@@ -32,6 +33,16 @@ export class Surfaces {
     return this.of(destination)?.can.speakPrivately ?? false;
   }
 
+  /** Whether a message at `destination` can be edited where it stands: if not, its surface is owed no status edits, only announcements. */
+  editsInPlace(destination: string): boolean {
+    return this.of(destination)?.can.editInPlace ?? true;
+  }
+
+  /** Whether a message at `destination` can be marked with a reaction: if not, an accepted follow-up owes it nothing. */
+  reacts(destination: string): boolean {
+    return this.of(destination)?.can.react ?? true;
+  }
+
   /** Whether `destination` is a place where people talk about the run (see `Surface.isConversation`). */
   isConversation(destination: string): boolean {
     return this.of(destination)?.isConversation(destination) ?? false;
@@ -47,11 +58,15 @@ export class Surfaces {
     return this.of(origin.source)?.route(origin);
   }
 
-  /** The places a schedule's `notify` names, each surface reading its own key, in registration order. */
+  /**
+   * The places a schedule's `notify` names, each surface reading its own key, in registration order.
+   * `followsLatestRun`: the place does not thread (`can.thread` is false), so each fire's run shows in
+   * the same conversation and replies there reach the schedule's latest run.
+   */
   scheduleNotify(notify: ScheduleNotify): { destination: string; followsLatestRun: boolean }[] {
     return [...this.byName.values()].flatMap((surface) => {
-      const place = surface.scheduleNotify?.(notify);
-      return place === undefined ? [] : [place];
+      const destination = surface.scheduleNotify?.(notify);
+      return destination === undefined ? [] : [{ destination, followsLatestRun: !surface.can.thread }];
     });
   }
 }

@@ -24,6 +24,6 @@ export function linearSurface(labels: Readonly<Record<string, Route>>): Surface<
     },
     route: (origin) => (origin.label === undefined ? undefined : labels[origin.label.toLowerCase()]),
     // A comment on the issue reaches the schedule's latest run (the intake worker follows the alias).
-    scheduleNotify: (notify) => (notify['linearIssue'] ? { destination: `linear:${notify['linearIssue']}`, followsLatestRun: true } : undefined),
+    scheduleNotify: (notify) => (notify['linearIssue'] ? `linear:${notify['linearIssue']}` : undefined),
   };
 }

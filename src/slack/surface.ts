@@ -21,6 +21,6 @@ export function slackSurface(channels: Readonly<Record<string, Route>>): Surface
     // A Slack mention (`<@U1>`) means nothing elsewhere: the person is named by their user id.
     nameElsewhere: (personId) => `Slack user ${personId}`,
     // A new thread per run in the channel: the thread is aliased to its run when the status message starts it.
-    scheduleNotify: (notify) => (notify['slackChannel'] ? { destination: `slack:${notify['slackChannel']}`, followsLatestRun: false } : undefined),
+    scheduleNotify: (notify) => (notify['slackChannel'] ? `slack:${notify['slackChannel']}` : undefined),
   };
 }

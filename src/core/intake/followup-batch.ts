@@ -1,5 +1,6 @@
 import type { Clock } from '../ports/clock.js';
 import type { OutboxMessage } from '../ports/messages.js';
+import { Surfaces } from '../surfaces.js';
 import type { NewOutboxRow, Store, StoredTrigger, StoredTriggerOf, TriggerEffects, TriggerOutcome } from '../ports/store.js';
 
 /**
@@ -21,6 +22,8 @@ export interface GatherDeps {
   leaseMs: number;
   /** By trigger source: how long a follow-up waits for more (ms); 0 or absent: each goes alone. */
   windows?: Record<string, number>;
+  /** What each place can do (an accepted follow-up is acknowledged only where its surface reacts). Absent: none registered. */
+  surfaces?: Surfaces;
 }
 
 /** How a handler ends a trigger, as the worker's settlement has it. */
@@ -53,15 +56,20 @@ export function gatheredMessage(head: StoredTriggerOf<'followup'>, gathered: Rea
   return [head, ...gathered].map((trigger) => trigger.payload.message.trim()).join('\n\n');
 }
 
-/** The acknowledgement a follow-up the run API accepted owes where it was written (✉️ in a chat, a reaction on an issue). */
-function accepted(trigger: StoredTrigger, runId: string): NewOutboxRow {
-  const reference = trigger.payload.reference;
-  return {
-    key: `followup:${trigger.key}:${trigger.anchor}`,
-    destination: trigger.anchor,
-    kind: 'followup_accepted',
-    payload: { kind: 'followup_accepted', runId, ...(reference !== undefined && { reference }) } satisfies OutboxMessage,
-  };
+/**
+ * The acknowledgement a follow-up the run API accepted owes where it was written (✉️ in a chat, a
+ * reaction on an issue) — nothing where its surface cannot react.
+ */
+export function followupAccepted(trigger: Pick<StoredTrigger, 'key' | 'anchor'>, runId: string, reference: unknown, surfaces: Surfaces): NewOutboxRow[] {
+  if (!surfaces.reacts(trigger.anchor)) return [];
+  return [
+    {
+      key: `followup:${trigger.key}:${trigger.anchor}`,
+      destination: trigger.anchor,
+      kind: 'followup_accepted',
+      payload: { kind: 'followup_accepted', runId, ...(reference !== undefined && { reference }) } satisfies OutboxMessage,
+    },
+  ];
 }
 
 /**
@@ -88,7 +96,10 @@ export async function sendGathered<S extends Settled>(
     throw error;
   }
   const runId = settled.outcome.runId;
-  const acknowledged = settled.outcome.state === 'done' && runId !== undefined ? gathered.map((trigger) => accepted(trigger, runId)) : [];
+  const acknowledged =
+    settled.outcome.state === 'done' && runId !== undefined
+      ? gathered.flatMap((trigger) => followupAccepted(trigger, runId, trigger.payload.reference, deps.surfaces ?? Surfaces.none))
+      : [];
   return {
     ...settled,
     effects: { ...settled.effects, owed: [...(settled.effects.owed ?? []), ...acknowledged], together: gathered.map((trigger) => trigger.id) },

@@ -4,9 +4,8 @@
  * acknowledges it where it was written and in the run's other places.
  */
 import { AgentApiError } from '../ports/agent-runs.js';
-import type { OutboxMessage } from '../ports/messages.js';
-import type { NewOutboxRow, StoredTrigger, StoredTriggerOf } from '../ports/store.js';
-import { gatherFollowups, sendGathered, type GatherDeps } from './followup-batch.js';
+import type { StoredTrigger, StoredTriggerOf } from '../ports/store.js';
+import { followupAccepted, gatherFollowups, sendGathered, type GatherDeps } from './followup-batch.js';
 import { followupHeardElsewhere, notice } from './intake-messages.js';
 import { revivedSessionRows } from '../session-rows.js';
 import { requesterOf, settle, type Settlement, type StepContext } from './step-context.js';
@@ -53,15 +52,9 @@ export async function sendFollowup(ctx: StepContext, trigger: StoredTrigger, run
   }
   ctx.metrics.followupSent(trigger.source);
   ctx.metrics.intakeLatency(ctx.deps.clock.now() - trigger.receivedAt);
-  const accepted: NewOutboxRow = {
-    key: `followup:${trigger.key}:${trigger.anchor}`,
-    destination: trigger.anchor,
-    kind: 'followup_accepted',
-    payload: { kind: 'followup_accepted', runId, ...(reference !== undefined && { reference }) } satisfies OutboxMessage,
-  };
   const run = await ctx.deps.store.trackedRuns.get(runId);
   const elsewhere = run ? followupHeardElsewhere(trigger, run, requesterOf(trigger), ctx.surfaces) : [];
   // A run that waited or was over works again: its places' sessions say so now.
   const revived = run ? revivedSessionRows(run, ctx.deps.sessionPlaces) : [];
-  return settle({ state: 'done', runId }, { retrack: runId, owed: [...revived, accepted, ...elsewhere] });
+  return settle({ state: 'done', runId }, { retrack: runId, owed: [...revived, ...followupAccepted(trigger, runId, reference, ctx.surfaces), ...elsewhere] });
 }

@@ -72,12 +72,14 @@ function startOwed(ctx: StepContext, trigger: StoredTriggerOf<'start'>, started:
   if (binding?.kind === 'bind') owed.push(issueReceived(trigger, binding.issue, title));
   if (binding?.kind === 'refused') owed.push(binding.notice);
   owed.push(
-    ...destinations.map((destination) => ({
-      key: transitionKey(created.run_id, 0, destination, 'status'),
-      destination,
-      kind: 'status',
-      payload: { kind: 'status', run: snapshot, receivedKey: receivedKey(trigger.key, destination) } satisfies OutboxMessage,
-    })),
+    ...destinations
+      .filter((destination) => ctx.surfaces.editsInPlace(destination))
+      .map((destination) => ({
+        key: transitionKey(created.run_id, 0, destination, 'status'),
+        destination,
+        kind: 'status',
+        payload: { kind: 'status', run: snapshot, receivedKey: receivedKey(trigger.key, destination) } satisfies OutboxMessage,
+      })),
   );
   return owed;
 }

@@ -9,13 +9,16 @@ import type { SurfaceOrigin } from './triggers.js';
 
 /** What a surface's places can do; the core words its messages by these, never by the surface's name. */
 export interface SurfaceCapabilities {
-  /** A message can be edited where it stands (a status message updated in place). */
+  /** A message can be edited where it stands (a status message updated in place); without, only announcements are owed there. */
   editInPlace: boolean;
-  /** A message can be marked with a reaction (👀, ✉️). */
+  /** A message can be marked with a reaction (👀, ✉️); without, an accepted follow-up owes nothing there. */
   react: boolean;
   /** One person can be told something the others in the place do not see (`privateTo`). */
   speakPrivately: boolean;
-  /** A message can start a thread that later ones join (a schedule's channel: a new thread per run). */
+  /**
+   * A message can start a thread that later ones join (a schedule's channel: a new thread per run);
+   * without threads, a schedule's place is one conversation that follows its latest run.
+   */
   thread: boolean;
 }
 
@@ -46,10 +49,10 @@ export interface Surface<TRoute = unknown> {
   nameElsewhere?(personId: string): string;
   /**
    * The place a schedule's `notify` names on this surface, read from its own key there; undefined when
-   * it names none. `followsLatestRun`: replies there reach the schedule's latest run (the place is not
-   * threaded per run, so it is aliased to that run's anchor).
+   * it names none. Where the surface does not thread (`can.thread` false), replies there reach the
+   * schedule's latest run.
    */
-  scheduleNotify?(notify: ScheduleNotify): { destination: string; followsLatestRun: boolean } | undefined;
+  scheduleNotify?(notify: ScheduleNotify): string | undefined;
 }
 
 /** How a surface's user ids look (what the console accepts when an admin links one to a person). */

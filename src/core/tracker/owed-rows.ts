@@ -5,14 +5,21 @@
 import type { RunItem } from '../ports/agent-runs.js';
 import { receivedKey, transitionKey, type OutboxMessage } from '../ports/messages.js';
 import type { NewOutboxRow, TrackedRun } from '../ports/store.js';
+import type { Surfaces } from '../surfaces.js';
 import { requestOptionsOf } from './route-policy.js';
 import { toSnapshot } from './run-snapshot.js';
 
 /**
- * A status edit for every destination, and an announcement too when `announce` (BLOCKED and end
- * states); `cancelledBy` names who pressed Cancel in a CANCELLED announcement.
+ * A status edit for every destination that can edit in place, and an announcement too when `announce`
+ * (BLOCKED and end states); `cancelledBy` names who pressed Cancel in a CANCELLED announcement.
  */
-export function transitionRows(stored: TrackedRun, run: RunItem, sessionLink: string | null, announce: boolean, cancelledBy?: string): NewOutboxRow[] {
+export function transitionRows(
+  stored: TrackedRun,
+  run: RunItem,
+  change: { sessionLink: string | null; announce: boolean; cancelledBy?: string | undefined },
+  surfaces: Surfaces,
+): NewOutboxRow[] {
+  const { sessionLink, announce, cancelledBy } = change;
   const transition = stored.transition + 1;
   const snapshot = toSnapshot({ ...run, session_link: sessionLink }, stored.title ?? stored.runId);
   const options = requestOptionsOf(stored.route);
@@ -20,7 +27,9 @@ export function transitionRows(stored: TrackedRun, run: RunItem, sessionLink: st
   return stored.destinations.flatMap((destination) => {
     const received = receivedKey(stored.triggerKey ?? stored.runId, destination);
     const status: OutboxMessage = { kind: 'status', run: snapshot, receivedKey: received };
-    const rows: NewOutboxRow[] = [{ key: transitionKey(stored.runId, transition, destination, 'status'), destination, kind: 'status', payload: status }];
+    const rows: NewOutboxRow[] = surfaces.editsInPlace(destination)
+      ? [{ key: transitionKey(stored.runId, transition, destination, 'status'), destination, kind: 'status', payload: status }]
+      : [];
     if (announce) {
       const message: OutboxMessage = { kind: 'announce', run: snapshot, receivedKey: received, ...(cancelledBy ? { cancelledBy } : {}) };
       rows.push({ key: transitionKey(stored.runId, transition, destination, 'announce'), destination, kind: 'announce', payload: message });

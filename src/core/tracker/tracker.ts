@@ -305,7 +305,7 @@ export class Tracker {
     // The session first: a working indicator and its stop control appear (or go) before the messages.
     const owed = [
       ...observedSessionRows(stored, reported.state, endedAgain, this.deps.sessionPlaces),
-      ...transitionRows(stored, reported, sessionLink, announce, cancelledBy),
+      ...transitionRows(stored, reported, { sessionLink, announce, cancelledBy }, this.deps.surfaces ?? Surfaces.none),
     ];
     const observation = {
       state: reported.state,
