@@ -28,7 +28,12 @@ describe('GitHub environment: valid', () => {
 
   it.each([
     ['GITHUB_API_URL for tests', { GITHUB_API_URL: 'http://127.0.0.1:9000/' }, (c: AppConfig['github']) => c.apiUrl, 'http://127.0.0.1:9000'],
-    ['GITHUB_API_URL for Enterprise Server', { GITHUB_API_URL: 'https://ghe.example.com/api/v3' }, (c: AppConfig['github']) => c.apiUrl, 'https://ghe.example.com/api/v3'],
+    [
+      'GITHUB_API_URL for Enterprise Server',
+      { GITHUB_API_URL: 'https://ghe.example.com/api/v3' },
+      (c: AppConfig['github']) => c.apiUrl,
+      'https://ghe.example.com/api/v3',
+    ],
     ['GITHUB_WEB_URL', { GITHUB_WEB_URL: 'https://ghe.example.com/' }, (c: AppConfig['github']) => c.webUrl, 'https://ghe.example.com'],
     ['no variable: GitHub off', {}, (c: AppConfig['github']) => c.enabled, false],
   ])('reads %s', (_name, env, pick, expected) => {

@@ -63,7 +63,8 @@ function baseUrl(fallback: string) {
 
 export const githubEnvShape = {
   GITHUB_APP_ID: optionalText.transform((value, ctx) => {
-    if (value !== undefined && !/^\d{1,12}$/.test(value)) return fail(ctx, 'must be the App ID, a number such as 123456 (not the Client ID)', GITHUB_APP_ID_HINT);
+    if (value !== undefined && !/^\d{1,12}$/.test(value))
+      return fail(ctx, 'must be the App ID, a number such as 123456 (not the Client ID)', GITHUB_APP_ID_HINT);
     return value;
   }),
   GITHUB_PRIVATE_KEY: optionalText.transform((value, ctx) => {
@@ -100,7 +101,11 @@ export function githubSetProblems(env: Record<string, string>): ConfigProblem[] 
   const said = `${set.join(' and ')} ${set.length > 1 ? 'are' : 'is'} set`;
   const off = `or unset ${set.join(' and ')} to turn GitHub off`;
   if (!has('GITHUB_APP_ID')) {
-    problems.push({ where: 'GITHUB_APP_ID', message: `GitHub is half configured: ${said}, but GITHUB_APP_ID is not — set it`, hint: `${GITHUB_APP_ID_HINT}; ${off}` });
+    problems.push({
+      where: 'GITHUB_APP_ID',
+      message: `GitHub is half configured: ${said}, but GITHUB_APP_ID is not — set it`,
+      hint: `${GITHUB_APP_ID_HINT}; ${off}`,
+    });
   }
   if (!has('GITHUB_PRIVATE_KEY') && !has('GITHUB_PRIVATE_KEY_PATH')) {
     problems.push({
