@@ -1,5 +1,5 @@
 /**
- * The GitHub App's environment variables (design.md §3 "GitHub"): checked one by one, then as a set —
+ * The GitHub App's environment variables (docs/github.md): checked one by one, then as a set —
  * any of them without the others stops the start, naming what is missing and where the App's settings
  * page shows it. The private key comes inline (`\n` escapes allowed) or from a file; its text is never
  * shown, only whether it looks like a PEM key.

@@ -67,6 +67,8 @@ export interface FakeGithubOptions {
   issues?: FakeGithubIssue[];
   /** How long an installation token lives. Default one hour, as GitHub's. */
   tokenTtlMs?: number;
+  /** `owner/name` → the App's installation id there (`GET /repos/{o}/{r}/installation`); default 77 for any. */
+  installations?: Record<string, number>;
 }
 
 export interface FakeGithubApi {
@@ -216,6 +218,19 @@ export async function startFakeGithubApi(options: FakeGithubOptions): Promise<Fa
             repository_selection: 'all',
           },
         };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/repos\/([^/]+)\/([^/]+)\/installation$/,
+      name: 'getRepoInstallation',
+      app: true,
+      handle: (m) => {
+        const repo = `${m[1]}/${m[2]}`.toLowerCase();
+        const id = options.installations ? options.installations[repo] : 77;
+        return id === undefined
+          ? notFound
+          : { status: 200, body: { id, app_id: Number(options.appId), account: { login: m[1] }, target_type: 'Organization' } };
       },
     },
     {

@@ -44,6 +44,11 @@ export interface Surface<TRoute = unknown> {
    * threaded per run, so it is aliased to that run's anchor).
    */
   scheduleNotify?(notify: ScheduleNotify): { destination: string; followsLatestRun: boolean } | undefined;
+  /**
+   * The place a run's artifact links to (a pull request's URL), when it is one of this surface's served
+   * places: the tracker makes it another place and anchor of the run. Undefined: not one of its places.
+   */
+  placeOfArtifact?(url: string): string | undefined;
 }
 
 /** A schedule's `notify` settings as the config holds them: each surface reads its own key. */
