@@ -54,7 +54,7 @@ export class GithubNotifier implements Notifier {
         case 'received': {
           const commentId = await this.comment(delivery, place, receivedComment(message.title, message.requester));
           const target = reactionTarget(message.reference);
-          if (target) await this.options.api.react(place.repo, target, 'eyes');
+          if (target) await this.react(place.repo, target, 'eyes');
           return { commentId } satisfies StartComment;
         }
         case 'status':
@@ -70,9 +70,9 @@ export class GithubNotifier implements Notifier {
         case 'followup_accepted': {
           const target = reactionTarget(message.reference);
           if (!target) return { reacted: false };
-          await this.options.api.react(place.repo, target, 'eyes');
-          await this.options.api.react(place.repo, target, 'rocket');
-          return { reacted: true };
+          // Both here: a follow-up is worked soon after it is received, and GitHub answers a reaction made twice with the first.
+          const reacted = (await this.react(place.repo, target, 'eyes')) && (await this.react(place.repo, target, 'rocket'));
+          return { reacted };
         }
         case 'session':
           return { skipped: 'no session here' };
@@ -85,6 +85,18 @@ export class GithubNotifier implements Notifier {
     } catch (error) {
       if (error instanceof NotifierError) throw error;
       throw githubError(error, `deliver a ${message.kind} message`);
+    }
+  }
+
+  /** Reacts; false when the comment is gone (deleted since), which owes nothing more. */
+  private async react(repo: string, target: ReactionTarget, content: 'eyes' | 'rocket'): Promise<boolean> {
+    try {
+      await this.options.api.react(repo, target, content);
+      return true;
+    } catch (error) {
+      const status = (error as { status?: unknown } | null)?.status;
+      if (status === 404 || status === 410 || status === 422) return false;
+      throw error;
     }
   }
 

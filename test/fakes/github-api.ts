@@ -79,7 +79,7 @@ export interface FakeGithubApi {
   tokens: Array<{ token: string; installationId: number; expiresAt: string }>;
   comments(repo?: string, issue?: number): FakeGithubComment[];
   /** Seeds a person's comment (for the prompt's recent comments). */
-  addComment(repo: string, issue: number, body: string, user?: Partial<GithubUser>, association?: string): FakeGithubComment;
+  addComment(repo: string, issue: number, body: string, user?: Partial<GithubUser>, association?: string, id?: number): FakeGithubComment;
   addIssue(issue: FakeGithubIssue): void;
   issue(repo: string, number: number): FakeGithubIssue | undefined;
   /** `subject` is `issue-comment:<id>` or `review-comment:<id>`. */
@@ -162,8 +162,8 @@ export async function startFakeGithubApi(options: FakeGithubOptions): Promise<Fa
     comments: [...comments.values()].filter((c) => c.repo === i.repo.toLowerCase() && c.issue === i.number).length,
     ...(i.pullRequest && { pull_request: { url: `${webBase}/api/repos/${i.repo}/pulls/${i.number}`, html_url: `${webBase}/${i.repo}/pull/${i.number}` } }),
   });
-  const addComment = (repo: string, issue: number, body: string, user: GithubUser, association: string): FakeGithubComment => {
-    const id = nextId++;
+  const addComment = (repo: string, issue: number, body: string, user: GithubUser, association: string, given?: number): FakeGithubComment => {
+    const id = given ?? nextId++;
     const at = stamp();
     const comment: FakeGithubComment = {
       id,
@@ -350,8 +350,8 @@ export async function startFakeGithubApi(options: FakeGithubOptions): Promise<Fa
       [...comments.values()]
         .filter((c) => (repo === undefined || c.repo === repo.toLowerCase()) && (issue === undefined || c.issue === issue))
         .sort((a, b) => a.id - b.id),
-    addComment: (repo, issue, body, user, association = 'MEMBER') =>
-      addComment(repo, issue, body, { login: user?.login ?? 'octocat', id: user?.id ?? 583_231, type: user?.type ?? 'User' }, association),
+    addComment: (repo, issue, body, user, association = 'MEMBER', id) =>
+      addComment(repo, issue, body, { login: user?.login ?? 'octocat', id: user?.id ?? 583_231, type: user?.type ?? 'User' }, association, id),
     addIssue,
     issue: (repo, number) => issues.get(issueKey(repo, number)),
     reactions,
