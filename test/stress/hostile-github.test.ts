@@ -47,7 +47,7 @@ function paths(value: unknown, prefix: string[] = []): string[][] {
 
 /** One mutation of `payload`: a field dropped, replaced by a hostile value, or the whole body replaced. */
 function mutate(payload: Json): string {
-  const copy = structuredClone(payload) as Json;
+  const copy = structuredClone<Json>(payload);
   const targets = paths(copy).filter((path) => path.length > 0);
   const path = rng.pick(targets);
   let parent: Json = copy;
