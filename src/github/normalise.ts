@@ -41,6 +41,9 @@ export type GithubAct =
   | { kind: 'closed'; place: string; merged: boolean; url: string; by: string }
   | { kind: 'ignored'; reason: string };
 
+/** Who a failed check's follow-up is from: no person (a login never holds a colon). */
+export const CHECKS_REQUESTER = 'github:checks';
+
 const WRITE_ACCESS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
 const FAILED = new Set(['failure', 'timed_out', 'action_required', 'startup_failure']);
 
@@ -173,7 +176,12 @@ function commentAct(payload: GithubPayload<'issue_comment'>, config: GithubTrigg
   const text = intent.text;
   if (onPullRequest) {
     if (!text) return { kind: 'ignored', reason: 'an empty mention' };
-    return { kind: 'trigger', needsRun: true, input: { kind: 'followup', key, source: 'github', anchor, payload: { message: text, requester, reference } } };
+    const heardAs = { what: 'a comment on the pull request', link: comment.html_url };
+    return {
+      kind: 'trigger',
+      needsRun: true,
+      input: { kind: 'followup', key, source: 'github', anchor, payload: { message: text, requester, reference, heardAs } },
+    };
   }
   if (!isServedRepo(repo, config)) return { kind: 'ignored', reason: 'repository has no route' };
   const ref = `${repo}#${issue.number}`;
@@ -224,7 +232,12 @@ function reviewAct(payload: GithubPayload<'pull_request_review'>, config: Github
       key: `github:review:${review.id}`,
       source: 'github',
       anchor: githubPlace(repo, number),
-      payload: { message: lines.join('\n'), requester: requesterOf(login), reference: { repo, number, review: review.id } },
+      payload: {
+        message: lines.join('\n'),
+        requester: requesterOf(login),
+        reference: { repo, number, review: review.id },
+        heardAs: { what: state === 'changes_requested' ? 'a review requesting changes' : 'a review', link: review.html_url },
+      },
     },
   };
 }
@@ -256,7 +269,12 @@ function reviewCommentAct(payload: GithubPayload<'pull_request_review_comment'>,
       key: `github:review-comment:${comment.id}`,
       source: 'github',
       anchor: githubPlace(repo, number),
-      payload: { message, requester: requesterOf(login), reference: { repo, number, reviewComment: comment.id } },
+      payload: {
+        message,
+        requester: requesterOf(login),
+        reference: { repo, number, reviewComment: comment.id },
+        heardAs: { what: `a comment on ${where}`, link: comment.html_url },
+      },
     },
   };
 }
@@ -283,7 +301,11 @@ function checkAct(payload: GithubPayload<'check_run'>, config: GithubTriggerConf
       key: `github:check-run:${run.id}:${repo}#${pr.number}`,
       source: 'github',
       anchor: githubPlace(repo, pr.number),
-      payload: { message: lines.join('\n'), requester: { platform: 'github', id: 'checks', name: `the check ${oneLine(run.name).slice(0, 60)}` } },
+      payload: {
+        message: lines.join('\n'),
+        requester: { platform: 'github', id: CHECKS_REQUESTER, name: 'GitHub' },
+        heardAs: { what: `a failed check (${oneLine(run.name).slice(0, 60)})`, ...(link && { link }) },
+      },
     },
   };
 }

@@ -6,7 +6,7 @@
  */
 import type { Route } from '../core/intake/routing.js';
 import type { Surface } from '../core/ports/surface.js';
-import { isServedRepo, placeOfPullRequestUrl } from './normalise.js';
+import { CHECKS_REQUESTER, isServedRepo, placeOfPullRequestUrl } from './normalise.js';
 
 const PLACE = /^github:[^/\s]+\/[^#\s]+#\d+$/;
 
@@ -29,7 +29,7 @@ export function githubSurface(config: {
     can: { editInPlace: true, react: true, speakPrivately: false, thread: false },
     isConversation: (destination) => PLACE.test(destination),
     route: (origin) => own(config.labels, origin['label']?.toLowerCase()) ?? own(config.repos, origin['repo']?.toLowerCase()) ?? own(config.repos, '*'),
-    nameElsewhere: (login) => `GitHub user ${login}`,
+    nameElsewhere: (login) => (login === CHECKS_REQUESTER ? 'GitHub' : `GitHub user ${login}`),
     placeOfArtifact: (url) => {
       if (!config.enabled) return undefined;
       const found = placeOfPullRequestUrl(url, config.webUrl);

@@ -51,8 +51,18 @@ describe('an issue labelled with a trigger label starts a run and the issue tell
     expect(run.prompt).toContain('[grace at');
     expect(run.prompt).toContain('> Only on Safari 17, please check.');
 
-    const start = await world.bridge.until(() => world.github.comments(REPO, number).find((c) => c.body.includes('Received')), 'the start comment');
-    expect(start.body).toContain(`<!-- agent-bridge:received:`);
+    // Found by the outbox key it carries: it may be edited already (Received → QUEUED) when first seen.
+    const start = await world.bridge.until(
+      () => world.github.comments(REPO, number).find((c) => c.body.includes('<!-- agent-bridge:received:')),
+      'the start comment',
+    );
+    expect(
+      world.github
+        .callsTo('createComment')
+        .find((call) => call.path.endsWith(`/issues/${number}/comments`) && String(call.body?.['body']).includes('<!-- agent-bridge:received:'))?.body?.[
+        'body'
+      ],
+    ).toContain('Received');
     await world.bridge.until(
       () =>
         world.github
@@ -170,6 +180,10 @@ describe('a Slack run’s pull request is one of its places', () => {
     );
     await bridge.until(() => fakes.emulator.engine.followups(run.run_id).some((f) => f.message.includes('> Please add a test')), 'the review follow-up');
     await bridge.until(() => heard().length === 1, 'Slack told of the review');
+    // Who, what kind, a link — never the text.
+    expect(callText(heard()[0]!)).toContain(
+      `GitHub user reviewer sent the run a review requesting changes from GitHub: https://github.com/${REPO}/pull/${pr}#pullrequestreview-8001`,
+    );
     expect(callText(heard()[0]!)).not.toContain('Please add a test');
     // A comment on a line: the follow-up names the file and line; eyes, then rocket.
     expect(
@@ -198,6 +212,8 @@ describe('a Slack run’s pull request is one of its places', () => {
     await quiet(bridge.service);
 
     expect(fakes.emulator.engine.followups(run.run_id)).toHaveLength(3);
+    expect(callText(heard()[1]!)).toContain('a comment on src/login.ts line 12 from GitHub');
+    expect(callText(heard()[2]!)).toContain(`GitHub sent the run a failed check (unit) from GitHub: https://github.com/${REPO}/runs/8101`);
     expect(heard()).toHaveLength(3);
     expect(bridge.threadPosts(thread).filter((call) => callText(call).includes('was merged'))).toHaveLength(1);
     expect(bodies(pr).filter((body) => body.includes('was merged'))).toHaveLength(1);
