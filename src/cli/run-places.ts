@@ -18,6 +18,8 @@ export function placeLabel(place: string): string {
   if (home) return `Slack Home tab of ${home[1]}`;
   if (place.startsWith('linear-session:')) return `Linear agent session ${place.slice('linear-session:'.length)}`;
   if (place.startsWith('linear:')) return `Linear issue ${place.slice('linear:'.length)}`;
+  const github = /^github:([^/\s]+\/[^#\s]+)#(\d+)$/.exec(place);
+  if (github) return `GitHub issue or pull request ${github[1]}#${github[2]}`;
   return place;
 }
 

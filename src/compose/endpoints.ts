@@ -16,8 +16,9 @@ export function serviceEndpoints(parts: {
   metricsToken?: string;
   slack?: { route: Endpoint | undefined };
   linear?: { route: Endpoint };
+  github?: { route: Endpoint };
 }): Endpoint[] {
-  const { slack, linear } = parts;
+  const { slack, linear, github } = parts;
   return [
     ...healthEndpoints({
       checks: parts.checks,
@@ -35,5 +36,7 @@ export function serviceEndpoints(parts: {
           : 'set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN for Socket Mode)',
       ),
     linear?.route ?? notConfiguredEndpoint('/linear/webhook', 'Linear', 'set LINEAR_API_KEY (or LINEAR_ACCESS_TOKEN) and LINEAR_WEBHOOK_SECRET'),
+    github?.route ??
+      notConfiguredEndpoint('/github/webhook', 'GitHub', 'set GITHUB_APP_ID, GITHUB_PRIVATE_KEY_PATH and GITHUB_WEBHOOK_SECRET (docs/github.md)'),
   ];
 }

@@ -6,7 +6,7 @@ import type { AgentRuns } from '../core/ports/agent-runs.js';
 import { IntakeService } from '../core/intake/intake-service.js';
 import type { Store } from '../core/ports/store.js';
 import { slackAccessPolicy } from '../slack/access.js';
-import { linearIntegration, slackIntegration } from './integrations.js';
+import { githubIntegration, linearIntegration, slackIntegration } from './integrations.js';
 import { personIdentity } from './people.js';
 import { composeRunKeys, type RunKeyParts } from './run-keys.js';
 import type { ServiceBase } from './service-base.js';
@@ -35,10 +35,11 @@ export async function openFrontDoor({ config, logger, clock, shutdown, overrides
   // Before the database closes; an event stored while the workers stop is worked on the next start.
   if (slack) shutdown.add('slack', () => slack.stop());
   const linear = await linearIntegration(config, intake, store, logger, () => clock.now());
+  const github = await githubIntegration(config, intake, store, logger, () => clock.now());
   // Whose key each request runs under (people.attribution); the per-person clients close after the workers stop.
   const emailOf = { ...(linear && { linear: (userId: string) => linear.api.userEmail(userId) }) };
   const identity = personIdentity(store, { ...(slack && { slack }), emailOf }, clock, logger);
   const runKeys = composeRunKeys(config, { service: agentRuns, baseUrl: parts.baseUrl, store, clock, identity, hooks: parts.apiHooks });
   shutdown.add('personal run API clients', () => runKeys.close());
-  return { stored, access, followupWindows, intake, slack, linear, runKeys };
+  return { stored, access, followupWindows, intake, slack, linear, github, runKeys };
 }

@@ -77,6 +77,31 @@ export async function linearIntegration(config: AppConfig, intake: IntakeService
   );
 }
 
+/** The GitHub App integration when configured (Octokit loaded lazily). */
+export async function githubIntegration(config: AppConfig, intake: IntakeService, store: Store, logger: Logger, now: () => number) {
+  const github = config.github;
+  if (!github.enabled || !github.appId || !github.privateKey || !github.webhookSecret) return undefined;
+  const { startGithub } = await import('../github/index.js');
+  return startGithub(
+    {
+      appId: github.appId,
+      privateKey: github.privateKey,
+      webhookSecret: github.webhookSecret,
+      apiUrl: github.apiUrl,
+      handle: github.handle,
+      repos: github.repos,
+      labels: github.labels,
+      allowedUsers: github.allowedUsers,
+      pullRequests: github.pullRequests,
+      ciFailures: github.ciFailures,
+    },
+    intake,
+    store,
+    logger.child({ component: 'github' }),
+    now,
+  );
+}
+
 /** The configured run API, or the built-in emulator on a free local port when none is configured. */
 export async function agentApiEndpoint(config: AppConfig, logger: Logger): Promise<{ baseUrl: string; apiKey: string; emulator?: RunningEmulator }> {
   if (!config.agentApi.emulated && config.agentApi.baseUrl && config.agentApi.apiKey) {

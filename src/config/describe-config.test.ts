@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,14 +28,18 @@ const SECRETS = {
   LINEAR_API_KEY: 'lin_api_SECRET_0123456789',
   LINEAR_ACCESS_TOKEN: 'lin_oauth_SECRET_0123456789',
   LINEAR_WEBHOOK_SECRET: 'lin_wh_SECRET_0123456789',
+  GITHUB_WEBHOOK_SECRET: 'gh_wh_SECRET_0123456789',
 };
+const PEM = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+/** The rest of the GitHub App: its key is a secret too (checked by its body's first line). */
+const GITHUB_APP = { GITHUB_APP_ID: '123456', GITHUB_PRIVATE_KEY: PEM.trim().replace(/\n/g, '\\n') };
 /** Secret values in the fixture file (route config headers). */
 const FILE_SECRETS = ['mcp-header-secret-value-123'];
 const ALL_SECRETS = [...Object.values(SECRETS), ...FILE_SECRETS];
 
 function fullConfig() {
   const cwd = tempDir({ 'agent-bridge.yml': FULL_YAML });
-  return loadConfig({ env: { ...SECRETS, AGENT_API_BASE_URL: 'https://agents.example.com/api/v1' }, cwd });
+  return loadConfig({ env: { ...SECRETS, ...GITHUB_APP, AGENT_API_BASE_URL: 'https://agents.example.com/api/v1' }, cwd });
 }
 
 describe('maskSecret', () => {
@@ -97,14 +102,14 @@ describe('describeConfig', () => {
       'agent-bridge.yml': FULL_YAML,
       '.env': `SLACK_BOT_TOKEN=${SECRETS.SLACK_BOT_TOKEN}\nLINEAR_WEBHOOK_SECRET=from-dotenv-but-env-wins\n`,
     });
-    const env: Record<string, string> = { ...SECRETS, AGENT_API_BASE_URL: 'https://agents.example.com/api/v1' };
+    const env: Record<string, string> = { ...SECRETS, ...GITHUB_APP, AGENT_API_BASE_URL: 'https://agents.example.com/api/v1' };
     delete env['SLACK_BOT_TOKEN'];
     const config = loadConfig({ env, cwd });
     const described = describeConfig(config) as { slack: { botToken: unknown }; linear: { webhookSecret: unknown } };
     expect(described.slack.botToken).toBe(`set (from .env), ${SECRETS.SLACK_BOT_TOKEN.length} characters`);
     expect(described.linear.webhookSecret).toBe(`set (from env), ${SECRETS.LINEAR_WEBHOOK_SECRET.length} characters`);
     const text = JSON.stringify(described) + integrationSummary(config).join('\n');
-    for (const secret of [...ALL_SECRETS, 'Bearer mcp-header-secret-value-123']) {
+    for (const secret of [...ALL_SECRETS, 'Bearer mcp-header-secret-value-123', PEM.split('\n')[1] ?? '']) {
       for (let length = 4; length <= secret.length; length++) expect(text, `a ${length}-character prefix of a secret`).not.toContain(secret.slice(0, length));
     }
   });
@@ -147,12 +152,13 @@ describe('problems never contain secrets', () => {
 describe('integrationSummary', () => {
   it('says how to turn on what is off', () => {
     const lines = integrationSummary(loadConfig({ env: {}, cwd: tempDir() }));
-    expect(lines).toHaveLength(5);
+    expect(lines).toHaveLength(6);
     expect(lines[0]).toMatch(/^Run API: EMULATED .*set AGENT_API_BASE_URL .* and AGENT_API_KEY/);
     expect(lines[1]).toMatch(/^Slack: off — set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET \(HTTP\) or SLACK_APP_TOKEN/);
     expect(lines[2]).toMatch(/^Linear: off — set LINEAR_API_KEY .* and LINEAR_WEBHOOK_SECRET/);
-    expect(lines[3]).toMatch(/^Schedules: none/);
-    expect(lines[4]).toMatch(/^Database: SQLite at .*agent-bridge\.db — set DATABASE_URL=postgres:\/\/… instead to run several replicas/);
+    expect(lines[3]).toMatch(/^GitHub: off — set GITHUB_APP_ID, GITHUB_PRIVATE_KEY_PATH .* and GITHUB_WEBHOOK_SECRET/);
+    expect(lines[4]).toMatch(/^Schedules: none/);
+    expect(lines[5]).toMatch(/^Database: SQLite at .*agent-bridge\.db — set DATABASE_URL=postgres:\/\/… instead to run several replicas/);
   });
 
   it('says what is on', () => {
@@ -163,6 +169,7 @@ describe('integrationSummary', () => {
       expect.stringMatching(
         /^Linear: on \(webhook at POST \/linear\/webhook; OAuth access token .*labels: 2 routes: agent, needs review; teams ENG, OPS; handle @bot\)$/,
       ),
+      expect.stringMatching(/^GitHub: on \(App 123456, webhook at POST \/github\/webhook; repos: no routes .*; pull requests: reviews; handle @agent\)$/),
       'Schedules: 1 of 2 enabled: nightly-deps (disabled), weekly.report',
       expect.stringMatching(/^Database: SQLite at /),
     ]);

@@ -66,6 +66,14 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
       teams: [...config.linear.teams],
       states: { ...config.linear.states },
     },
+    github: {
+      ...config.github,
+      privateKey: maskSecret(config.github.privateKey, source('GITHUB_PRIVATE_KEY') ?? (config.github.privateKey !== undefined ? 'env' : undefined)) ?? null,
+      webhookSecret: maskSecret(config.github.webhookSecret, source('GITHUB_WEBHOOK_SECRET')) ?? null,
+      repos: describeRoutes(config.github.repos),
+      labels: describeRoutes(config.github.labels),
+      allowedUsers: [...config.github.allowedUsers],
+    },
     defaults: describeRoute(config.defaults),
     tracker: { ...config.tracker, interval: formatDuration(config.tracker.intervalMs) },
     intake: {
@@ -130,6 +138,17 @@ export function integrationSummary(config: AppConfig): string[] {
     lines.push(`Linear: on (webhook at POST /linear/webhook; ${auth}; labels: ${routeList(linear.labels)}; ${teams}; handle ${linear.handle})`);
   } else {
     lines.push('Linear: off — set LINEAR_API_KEY (or LINEAR_ACCESS_TOKEN for agent sessions) and LINEAR_WEBHOOK_SECRET to turn it on');
+  }
+
+  const github = config.github;
+  if (github.enabled) {
+    const users = github.allowedUsers.length === 0 ? 'write access' : `write access and ${plural(github.allowedUsers.length, 'allowed user')}`;
+    lines.push(
+      `GitHub: on (App ${github.appId ?? ''}, webhook at POST /github/webhook; repos: ${routeList(github.repos)}; labels: ${routeList(github.labels)}; ` +
+        `may start runs: ${users}; pull requests: ${github.pullRequests}; handle ${github.handle})`,
+    );
+  } else {
+    lines.push('GitHub: off — set GITHUB_APP_ID, GITHUB_PRIVATE_KEY_PATH (or GITHUB_PRIVATE_KEY) and GITHUB_WEBHOOK_SECRET to turn it on (docs/github.md)');
   }
 
   const schedules = config.schedules;

@@ -9,6 +9,7 @@ import type { ConfigProblem } from './problems.js';
 import { LOG_LEVELS, type LogLevel } from './types.js';
 import { checkBaseUrl, isLoopbackHost } from './validators.js';
 import { checkDatabaseUrl, type PostgresTarget } from './database-url.js';
+import { githubEnvShape, githubSetProblems, readPrivateKeyFile, type GithubEnv } from './github-env.js';
 
 export const DEFAULT_SLACK_API_URL = 'https://slack.com/api/';
 export const DEFAULT_LINEAR_API_URL = 'https://api.linear.app/graphql';
@@ -30,6 +31,8 @@ export const SECRET_VARIABLES = [
   'AGENT_BRIDGE_SECRET',
   'SLACK_CLIENT_SECRET',
   'METRICS_TOKEN',
+  'GITHUB_PRIVATE_KEY',
+  'GITHUB_WEBHOOK_SECRET',
 ] as const;
 
 /** `SLACK_OIDC_ISSUER` unset: Slack's own OpenID provider. */
@@ -70,6 +73,8 @@ export interface EnvSettings {
   slackOidcIssuer: string;
   /** `METRICS_TOKEN`: when set, `GET /metrics` needs `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
+  /** The GitHub App (`GITHUB_…`); `appId` undefined = GitHub off. */
+  github: GithubEnv;
 }
 
 type Ctx = z.core.$RefinementCtx<string | undefined>;
@@ -230,6 +235,7 @@ export const envSchema = z.object({
   SLACK_CLIENT_SECRET: secret(SLACK_CLIENT_HINT),
   SLACK_OIDC_ISSUER: slackOidcIssuer,
   METRICS_TOKEN: metricsToken,
+  ...githubEnvShape,
 });
 
 /** Variables that must be set together: Slack, Linear and the run API. */
@@ -287,6 +293,7 @@ function setProblems(env: Record<string, string>): ConfigProblem[] {
     });
   }
   problems.push(...signInProblems(env));
+  problems.push(...githubSetProblems(env));
   return problems;
 }
 
@@ -335,6 +342,12 @@ export function parseEnvironment(env: Record<string, string>, cwd: string): { se
   if (!parsed.success || problems.length > 0) return { settings: undefined, problems };
 
   const v = parsed.data;
+  let githubKey = v.GITHUB_PRIVATE_KEY;
+  if (v.GITHUB_PRIVATE_KEY_PATH !== undefined) {
+    const read = readPrivateKeyFile(v.GITHUB_PRIVATE_KEY_PATH, cwd);
+    if (read.problem) return { settings: undefined, problems: [read.problem] };
+    githubKey = read.key;
+  }
   const databasePath = v.DATABASE_PATH ?? DEFAULT_DATABASE_PATH;
   return {
     problems,
@@ -362,6 +375,13 @@ export function parseEnvironment(env: Record<string, string>, cwd: string): { se
       slackClientSecret: v.SLACK_CLIENT_SECRET,
       slackOidcIssuer: v.SLACK_OIDC_ISSUER,
       metricsToken: v.METRICS_TOKEN,
+      github: {
+        appId: v.GITHUB_APP_ID,
+        privateKey: githubKey,
+        webhookSecret: v.GITHUB_WEBHOOK_SECRET,
+        apiUrl: v.GITHUB_API_URL,
+        webUrl: v.GITHUB_WEB_URL,
+      },
     },
   };
 }

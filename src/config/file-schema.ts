@@ -206,6 +206,43 @@ const labelsSchema = z.record(z.string(), labelRouteSchema).superRefine((labels,
   }
 }, always);
 
+/** Keys that are the same once lower-cased (GitHub repo names and labels are case-insensitive) would make the route depend on the file's order. */
+function uniqueIgnoringCase(what: string) {
+  return (record: Record<string, unknown>, ctx: z.RefinementCtx) => {
+    if (record === null || typeof record !== 'object') return;
+    const seen = new Map<string, string>();
+    for (const key of Object.keys(record)) {
+      const lower = key.trim().toLowerCase();
+      const earlier = seen.get(lower);
+      if (earlier !== undefined) {
+        ctx.addIssue({ code: 'custom', path: [key], message: `same ${what} as "${earlier}" (${what} names are case-insensitive) — keep one of them` });
+      }
+      seen.set(lower, key);
+    }
+  };
+}
+
+const githubRepoKey = z.string().refine((key) => key === '*' || /^[A-Za-z0-9][A-Za-z0-9-]{0,38}\/[A-Za-z0-9._-]{1,100}$/.test(key), {
+  error: 'is not a repository: write it as "owner/name" (e.g. acme/web), or "*" for every other repository the App is installed on',
+});
+const githubLogin = z.string().refine((login) => /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/.test(login), {
+  error: 'is not a GitHub login: write the user name as in their profile URL, without @ (e.g. octocat)',
+});
+const githubLabel = z.string().refine((label) => label.trim() !== '', { error: 'label name must not be empty' });
+
+/** `github:` (issue 29): which repositories and labels start runs, who may, and what on a run's pull request reaches it. */
+const githubSection = section({
+  handle: withDefault(
+    text.refine((handle) => !/\s/.test(handle), { error: 'must be a single word (it is matched as the first word of a comment), e.g. "@agent"' }),
+    '@agent',
+  ),
+  repos: withDefault(z.record(githubRepoKey, routeSchema).superRefine(uniqueIgnoringCase('repository'), always), {}),
+  labels: withDefault(z.record(githubLabel, routeSchema).superRefine(uniqueIgnoringCase('label'), always), {}),
+  allowed_users: withDefault(z.array(githubLogin), []),
+  pull_requests: withDefault(z.enum(['none', 'mentions', 'reviews']), 'reviews'),
+  ci_failures: withDefault(z.int().min(0).max(100), 0),
+});
+
 const scheduleSchema = strict({
   ...routeShape,
   name: z
@@ -302,6 +339,7 @@ export const fileSchema = strict({
     // The workflow moves agent-bridge makes: when a run starts, and when a pull request appears.
     states: withDefault(section({ started: text.optional(), pull_request: text.optional() }), {}),
   }),
+  github: githubSection,
   schedules: withDefault(schedulesSchema, []),
   console: section({
     // Slack user IDs who see everything (and may cancel any run with /agent cancel).

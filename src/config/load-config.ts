@@ -97,7 +97,7 @@ function readConfigFile(file: string, label: string): { config?: FileConfig; pro
       problems: [
         {
           where: label,
-          message: 'must be a mapping of keys (defaults, tracker, intake, slack, linear, schedules) at the top level',
+          message: 'must be a mapping of keys (defaults, tracker, intake, slack, linear, github, schedules) at the top level',
         },
       ],
     };
@@ -195,6 +195,18 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
       ),
       teams: [...file.linear.teams],
       states: { ...file.linear.states },
+    },
+    github: {
+      enabled: env.github.appId !== undefined,
+      ...compact({ appId: env.github.appId, privateKey: env.github.privateKey, webhookSecret: env.github.webhookSecret }),
+      apiUrl: env.github.apiUrl,
+      webUrl: env.github.webUrl,
+      handle: file.github.handle,
+      repos: toRoutes(file.github.repos, (name) => name.trim().toLowerCase()),
+      labels: toRoutes(file.github.labels, (name) => name.trim().toLowerCase()),
+      allowedUsers: file.github.allowed_users.map((login) => login.toLowerCase()),
+      pullRequests: file.github.pull_requests,
+      ciFailures: file.github.ci_failures,
     },
     defaults,
     tracker: { intervalMs: file.tracker.interval, pageSize: file.tracker.page_size },

@@ -45,6 +45,31 @@ export interface ChannelTrigger {
   emoji?: string;
 }
 
+/** `github.pull_requests`: what on a run's own pull request goes to the run. */
+export type GithubPullRequests = 'none' | 'mentions' | 'reviews';
+
+export interface GithubConfig {
+  enabled: boolean;
+  appId?: string;
+  /** PEM text (read from `GITHUB_PRIVATE_KEY_PATH` or `GITHUB_PRIVATE_KEY`); a secret. */
+  privateKey?: string;
+  webhookSecret?: string;
+  /** REST API base, no trailing slash. */
+  apiUrl: string;
+  /** Where issue and pull request links point, no trailing slash. */
+  webUrl: string;
+  handle: string;
+  /** `owner/name` lower-cased (or `*`) → route. */
+  repos: Record<string, Route>;
+  /** Label name, lower-cased → route. */
+  labels: Record<string, Route>;
+  /** Logins, lower-cased, that may start and steer besides people with write access. */
+  allowedUsers: string[];
+  pullRequests: GithubPullRequests;
+  /** Follow-ups per run for failed checks on its pull request (0 = never). */
+  ciFailures: number;
+}
+
 /** A type, not an interface: the core reads it as a record, each surface its own key (`Surface.scheduleNotify`). */
 export type ScheduleNotify = {
   slackChannel?: string;
@@ -135,6 +160,8 @@ export interface AppConfig {
     /** Workflow move name → Linear workflow state name, as written in the file. */
     states: Record<string, string>;
   };
+  /** The GitHub App (issue 29; docs/github.md): on when `GITHUB_APP_ID` is set (the rest is then required). */
+  github: GithubConfig;
   /** Applied to every run; `config` is `{}` unless the defaults name a factory. */
   defaults: Route;
   tracker: { intervalMs: number; pageSize: number };

@@ -2,7 +2,8 @@ import { html, link, type SafeHtml } from './html.js';
 
 /**
  * Where a run was asked for, as a link when the anchor says enough: a Slack thread's permalink, a
- * Linear issue (its URL from the trigger when known), a schedule's entry on the schedules page.
+ * Linear issue or GitHub issue or pull request (its URL from the trigger when known), a schedule's
+ * entry on the schedules page.
  */
 export function place(anchor: string, source: string, ticketUrl?: string): SafeHtml {
   const slack = /^slack:([A-Z0-9]+):(\d+)\.(\d+)$/.exec(anchor);
@@ -10,6 +11,9 @@ export function place(anchor: string, source: string, ticketUrl?: string): SafeH
   const channel = /^slack:([A-Z0-9]+)$/.exec(anchor);
   if (channel) return link(`https://slack.com/archives/${channel[1]}`, `Slack channel ${channel[1]} (a thread of its own)`);
   if (anchor.startsWith('linear:')) return link(ticketUrl, `Linear issue ${anchor.slice('linear:'.length)}`);
+  // An issue or a pull request; linked when the trigger knew its URL (the host may be GitHub Enterprise Server).
+  const github = /^github:([^/\s]+\/[^#\s]+)#(\d+)$/.exec(anchor);
+  if (github) return link(ticketUrl, `GitHub ${github[1]}#${github[2]}`);
   const schedule = /^(?:log:)?schedule:([^:]+)/.exec(anchor);
   if (schedule || source === 'schedule') {
     const name = schedule?.[1] ?? anchor;

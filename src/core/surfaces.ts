@@ -58,6 +58,15 @@ export class Surfaces {
     return this.of(origin.source)?.route(origin);
   }
 
+  /** The place an artifact's URL is on some surface (the first that claims it), if any. */
+  placeOfArtifact(url: string): string | undefined {
+    for (const surface of this.byName.values()) {
+      const place = surface.placeOfArtifact?.(url);
+      if (place !== undefined) return place;
+    }
+    return undefined;
+  }
+
   /**
    * The places a schedule's `notify` names, each surface reading its own key, in registration order.
    * `followsLatestRun`: the place does not thread (`can.thread` is false), so each fire's run shows in

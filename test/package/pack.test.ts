@@ -86,7 +86,16 @@ describe('the npm package', () => {
   it('holds the compiled service, its migrations and docs, and nothing from test/, bench/ or src/', () => {
     const paths = tarEntries.map((entry) => entry.replace(/^package\//, ''));
     expect(paths).toEqual(
-      expect.arrayContaining(['package.json', 'README.md', 'docs/configuration.md', 'dist/cli.js', 'dist/main.js', 'manifest.yml', 'agent-bridge.example.yml']),
+      expect.arrayContaining([
+        'package.json',
+        'README.md',
+        'docs/configuration.md',
+        'dist/cli.js',
+        'dist/main.js',
+        'manifest.yml',
+        'github-app-manifest.json',
+        'agent-bridge.example.yml',
+      ]),
     );
     expect(paths).not.toContain('dist/renamed-long-ago.js');
     for (const migration of MIGRATIONS)

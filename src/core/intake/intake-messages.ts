@@ -91,6 +91,7 @@ function nameFor(requester: Requester | undefined, destination: string, surfaces
  */
 export function followupHeardElsewhere(trigger: StoredTrigger, run: TrackedRun, requester: Requester | undefined, surfaces: Surfaces): NewOutboxRow[] {
   const where = surfaces.title(trigger.anchor);
+  const heard = trigger.kind === 'followup' ? trigger.payload.heardAs : undefined;
   return run.destinations
     .filter((destination) => surfaces.isConversation(destination) && !isPlaceOf(destination, trigger.anchor))
     .map((destination) => ({
@@ -99,7 +100,7 @@ export function followupHeardElsewhere(trigger: StoredTrigger, run: TrackedRun, 
       kind: 'notice',
       payload: {
         kind: 'notice',
-        text: `${nameFor(requester, destination, surfaces)} sent the run a follow-up from ${where}.`,
+        text: `${nameFor(requester, destination, surfaces)} sent the run ${heard?.what ?? 'a follow-up'} from ${where}${heard?.link ? `: ${heard.link}` : ''}.`,
         receivedKey: receivedKey(run.triggerKey ?? run.runId, destination),
       } satisfies OutboxMessage,
     }));

@@ -53,6 +53,11 @@ export interface Surface<TRoute = unknown> {
    * schedule's latest run.
    */
   scheduleNotify?(notify: ScheduleNotify): string | undefined;
+  /**
+   * The place a run's artifact links to (a pull request's URL), when it is one of this surface's served
+   * places: the tracker makes it another place and anchor of the run. Undefined: not one of its places.
+   */
+  placeOfArtifact?(url: string): string | undefined;
 }
 
 /** How a surface's user ids look (what the console accepts when an admin links one to a person). */

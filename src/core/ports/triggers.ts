@@ -71,6 +71,11 @@ export interface FollowupPayload {
   noRunNotice?: string;
   /** As `StartPayload.otherAnchors`. */
   otherAnchors?: string[];
+  /**
+   * What kind of follow-up this is, for the run's other places ("a review requesting changes") with a
+   * link to it: they are told that it came, from whom and where, never its text. Unset: "a follow-up".
+   */
+  heardAs?: { what: string; link?: string };
 }
 
 export interface CancelPayload {

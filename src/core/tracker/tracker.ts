@@ -39,6 +39,7 @@ import {
   trackerOwnerWatermarkSetting,
 } from '../ports/setting-names.js';
 import { forgottenRows, transitionRows } from './owed-rows.js';
+import { withArtifactPlaces } from './artifact-places.js';
 import { endedSessionRows, observedSessionRows } from '../session-rows.js';
 import { OwnerKeys, isKeyRefused } from './owner-keys.js';
 import { tellKeyLost } from './key-lost.js';
@@ -285,10 +286,12 @@ export class Tracker {
   }
 
   /** Compares what the API reports with the stored observation; records a transition or marks it seen. */
-  private async observe(pass: Pass, stored: TrackedRun, reported: RunItem): Promise<void> {
-    pass.observed.add(stored.runId);
+  private async observe(pass: Pass, observed: TrackedRun, reported: RunItem): Promise<void> {
+    pass.observed.add(observed.runId);
     // An answer older than what is stored (another process saw a later one) must not undo it.
-    if (isLater(stored.serverUpdatedAt, reported.updated_at)) return;
+    if (isLater(observed.serverUpdatedAt, reported.updated_at)) return;
+    const surfaces = this.deps.surfaces;
+    const stored = surfaces ? await withArtifactPlaces(observed, reported, { store: this.store, surfaces, logger: this.logger, now: pass.now }) : observed;
     // A list may omit the link; absence is no news, so it never clears a link we know.
     const sessionLink = reported.session_link || stored.sessionLink;
     const stateChanged = reported.state !== stored.state;

@@ -1,0 +1,146 @@
+/**
+ * The GitHub App's environment variables (docs/github.md): checked one by one, then as a set —
+ * any of them without the others stops the start, naming what is missing and where the App's settings
+ * page shows it. The private key comes inline (`\n` escapes allowed) or from a file; its text is never
+ * shown, only whether it looks like a PEM key.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import type { ConfigProblem } from './problems.js';
+import { checkBaseUrl, isLoopbackHost } from './validators.js';
+
+export const DEFAULT_GITHUB_API_URL = 'https://api.github.com';
+export const DEFAULT_GITHUB_WEB_URL = 'https://github.com';
+
+const APP_PAGE = "your GitHub App's settings page (Settings → Developer settings → GitHub Apps → Edit)";
+export const GITHUB_APP_ID_HINT = `find it on ${APP_PAGE}, General → About: App ID`;
+export const GITHUB_PRIVATE_KEY_HINT = `on ${APP_PAGE}, General → Private keys → Generate a private key; set GITHUB_PRIVATE_KEY_PATH to the downloaded .pem file (or GITHUB_PRIVATE_KEY to its text, newlines as \\n)`;
+export const GITHUB_WEBHOOK_SECRET_HINT = `set the same value as ${APP_PAGE}, General → Webhook → Webhook secret`;
+
+/** The App's credentials once checked; undefined fields when GitHub is off. */
+export interface GithubEnv {
+  appId: string | undefined;
+  privateKey: string | undefined;
+  webhookSecret: string | undefined;
+  apiUrl: string;
+  webUrl: string;
+}
+
+type Ctx = z.core.$RefinementCtx<string | undefined>;
+
+function fail(ctx: Ctx, message: string, hint?: string): never {
+  ctx.addIssue({ code: 'custom', message, ...(hint ? { params: { hint } } : {}) });
+  return z.NEVER;
+}
+
+const optionalText = z.string().optional();
+
+/** A PEM private key: `\n` escapes become line breaks; the text is never echoed. */
+export function pemProblem(key: string): string | undefined {
+  if (!/-----BEGIN (RSA )?PRIVATE KEY-----/.test(key) || !/-----END (RSA )?PRIVATE KEY-----/.test(key)) {
+    return 'is not a PEM private key (it must hold "-----BEGIN RSA PRIVATE KEY-----" … "-----END RSA PRIVATE KEY-----")';
+  }
+  return undefined;
+}
+
+/** `\n` written as two characters (one line in an env file) means a line break. */
+export function unescapePem(value: string): string {
+  return value.replace(/\\n/g, '\n').replace(/\r\n/g, '\n');
+}
+
+function baseUrl(fallback: string) {
+  return optionalText.transform((value, ctx) => {
+    if (value === undefined) return fallback;
+    const checked = checkBaseUrl(value);
+    if (!checked.ok) return fail(ctx, checked.message, `leave it unset for ${fallback}`);
+    if (checked.url.protocol !== 'https:' && !isLoopbackHost(checked.url.hostname)) {
+      return fail(ctx, 'must use https (plain http is allowed only for localhost, 127.0.0.1 and [::1])', `leave it unset for ${fallback}`);
+    }
+    return checked.url.href.replace(/\/+$/, '');
+  });
+}
+
+export const githubEnvShape = {
+  GITHUB_APP_ID: optionalText.transform((value, ctx) => {
+    if (value !== undefined && !/^\d{1,12}$/.test(value))
+      return fail(ctx, 'must be the App ID, a number such as 123456 (not the Client ID)', GITHUB_APP_ID_HINT);
+    return value;
+  }),
+  GITHUB_PRIVATE_KEY: optionalText.transform((value, ctx) => {
+    if (value === undefined) return value;
+    const key = unescapePem(value);
+    const problem = pemProblem(key);
+    return problem ? fail(ctx, problem, GITHUB_PRIVATE_KEY_HINT) : key;
+  }),
+  GITHUB_PRIVATE_KEY_PATH: optionalText,
+  GITHUB_WEBHOOK_SECRET: optionalText.transform((value, ctx) => {
+    if (value !== undefined && /\s/.test(value)) return fail(ctx, 'contains a space or line break — set the bare value only', GITHUB_WEBHOOK_SECRET_HINT);
+    return value;
+  }),
+  GITHUB_API_URL: baseUrl(DEFAULT_GITHUB_API_URL),
+  GITHUB_WEB_URL: baseUrl(DEFAULT_GITHUB_WEB_URL),
+};
+
+/** The names of the set's variables; any one of them set turns on the check that all are. */
+const CREDENTIALS = ['GITHUB_APP_ID', 'GITHUB_PRIVATE_KEY', 'GITHUB_PRIVATE_KEY_PATH', 'GITHUB_WEBHOOK_SECRET'] as const;
+
+/** A partial set: what is missing, and where GitHub shows it. */
+export function githubSetProblems(env: Record<string, string>): ConfigProblem[] {
+  const has = (name: string) => env[name] !== undefined;
+  const set = CREDENTIALS.filter(has);
+  const problems: ConfigProblem[] = [];
+  if (has('GITHUB_PRIVATE_KEY') && has('GITHUB_PRIVATE_KEY_PATH')) {
+    problems.push({
+      where: 'GITHUB_PRIVATE_KEY_PATH',
+      message: 'both GITHUB_PRIVATE_KEY and GITHUB_PRIVATE_KEY_PATH are set — set one of them',
+      hint: 'keep the file (GITHUB_PRIVATE_KEY_PATH) or the text (GITHUB_PRIVATE_KEY)',
+    });
+  }
+  if (set.length === 0) return problems;
+  const said = `${set.join(' and ')} ${set.length > 1 ? 'are' : 'is'} set`;
+  const off = `or unset ${set.join(' and ')} to turn GitHub off`;
+  if (!has('GITHUB_APP_ID')) {
+    problems.push({
+      where: 'GITHUB_APP_ID',
+      message: `GitHub is half configured: ${said}, but GITHUB_APP_ID is not — set it`,
+      hint: `${GITHUB_APP_ID_HINT}; ${off}`,
+    });
+  }
+  if (!has('GITHUB_PRIVATE_KEY') && !has('GITHUB_PRIVATE_KEY_PATH')) {
+    problems.push({
+      where: 'GITHUB_PRIVATE_KEY_PATH',
+      message: `GitHub is half configured: ${said}, but neither GITHUB_PRIVATE_KEY_PATH nor GITHUB_PRIVATE_KEY is — set one of them`,
+      hint: `${GITHUB_PRIVATE_KEY_HINT}; ${off}`,
+    });
+  }
+  if (!has('GITHUB_WEBHOOK_SECRET')) {
+    problems.push({
+      where: 'GITHUB_WEBHOOK_SECRET',
+      message: `GitHub is half configured: ${said}, but GITHUB_WEBHOOK_SECRET is not — set it`,
+      hint: `${GITHUB_WEBHOOK_SECRET_HINT}; ${off}`,
+    });
+  }
+  return problems;
+}
+
+/** Reads `GITHUB_PRIVATE_KEY_PATH` (relative to `cwd`); a problem names the variable, never the key. */
+export function readPrivateKeyFile(given: string, cwd: string): { key?: string; problem?: ConfigProblem } {
+  const file = path.resolve(cwd, given);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return {
+      problem: {
+        where: 'GITHUB_PRIVATE_KEY_PATH',
+        message: code === 'ENOENT' ? `names a file that does not exist (${file})` : `cannot be read (${code ?? 'error'}): ${file}`,
+        hint: GITHUB_PRIVATE_KEY_HINT,
+      },
+    };
+  }
+  const problem = pemProblem(text);
+  if (problem) return { problem: { where: 'GITHUB_PRIVATE_KEY_PATH', message: `${file} ${problem}`, hint: GITHUB_PRIVATE_KEY_HINT } };
+  return { key: text };
+}

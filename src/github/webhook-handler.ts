@@ -1,0 +1,81 @@
+import type { IntakeService } from '../core/intake/intake-service.js';
+import type { Logger } from '../core/ports/logger.js';
+import { receivedKey, type OutboxMessage } from '../core/ports/messages.js';
+import type { NewOutboxRow, Store } from '../core/ports/store.js';
+import { oneLine } from '../core/quote.js';
+import { actOf, type GithubTriggerConfig } from './normalise.js';
+import type { GithubEvent } from './parse-webhook.js';
+
+/** Event key of a delivery (`X-GitHub-Delivery`: the same GUID when GitHub redelivers it). */
+export const deliveryKey = (deliveryId: string) => `github:delivery:${deliveryId}`;
+
+/** Event key of the `n`th failed check told to a run (`github.ci_failures` caps n). */
+export const checkFailureKey = (runId: string, n: number) => `github:check-failures:${runId}:${n}`;
+
+export type WebhookOutcome = { outcome: 'stored' | 'duplicate' | 'ignored'; reason?: string };
+
+export interface GithubWebhookDeps {
+  config: GithubTriggerConfig;
+  intake: Pick<IntakeService, 'submit' | 'owe'>;
+  store: Pick<Store, 'eventKeys' | 'anchors' | 'trackedRuns'>;
+  now: () => number;
+  logger: Logger;
+}
+
+/**
+ * What a verified, parsed delivery means, stored before GitHub gets its answer (docs/architecture.md
+ * §8). Dedupe is on the delivery id in the store, then on the act's own key (a comment's, a review's, a
+ * check run's id), so GitHub delivering one act twice makes one request. What starts or steers nothing
+ * — a stranger, a bot, a repository without a route, a pull request without a run — stores nothing.
+ */
+export async function handleGithubWebhook(delivery: GithubEvent, deliveryId: string, deps: GithubWebhookDeps): Promise<WebhookOutcome> {
+  if (await deps.store.eventKeys.has(deliveryKey(deliveryId))) return { outcome: 'duplicate', reason: 'delivery seen before' };
+  const act = actOf(delivery, deliveryId, deps.config);
+  if (act.kind === 'ignored') return { outcome: 'ignored', reason: act.reason };
+  if (act.kind === 'closed') return closed(act, deliveryId, deps);
+
+  const { input } = act;
+  if (act.needsRun || (input.kind === 'start' && input.payload.unlessActive)) {
+    const runId = await deps.store.anchors.currentRun(input.anchor);
+    const run = runId ? await deps.store.trackedRuns.get(runId) : undefined;
+    if (act.needsRun && !run) return { outcome: 'ignored', reason: `${input.anchor} has no run` };
+    if (input.kind === 'start' && run?.tracked) return { outcome: 'ignored', reason: `run ${run.runId} is still active on ${input.anchor}` };
+    if (act.checkFailure && run) {
+      // A redelivered failure under a new delivery id must not take a second place under the cap.
+      if (!(await deps.store.eventKeys.remember(`github:check-seen:${input.key}`, deps.now())))
+        return { outcome: 'duplicate', reason: 'check run seen before' };
+      if (!(await takeCheckPlace(run.runId, deps)))
+        return { outcome: 'ignored', reason: `run ${run.runId} was told ${deps.config.ciFailures} failed checks already` };
+    }
+  }
+  const { accepted } = await deps.intake.submit(input, { rememberKeys: [deliveryKey(deliveryId)] });
+  return accepted ? { outcome: 'stored' } : { outcome: 'duplicate', reason: 'act seen before' };
+}
+
+/** One of the run's `github.ci_failures` places, taken in the store (each an event key inserted once). */
+async function takeCheckPlace(runId: string, deps: GithubWebhookDeps): Promise<boolean> {
+  for (let n = 1; n <= deps.config.ciFailures; n++) {
+    if (await deps.store.eventKeys.remember(checkFailureKey(runId, n), deps.now())) return true;
+  }
+  return false;
+}
+
+/** A merge or a close without merge: one notice in every place of the pull request's run, keyed so it is told once. */
+async function closed(act: Extract<ReturnType<typeof actOf>, { kind: 'closed' }>, deliveryId: string, deps: GithubWebhookDeps): Promise<WebhookOutcome> {
+  const runId = await deps.store.anchors.currentRun(act.place);
+  const run = runId ? await deps.store.trackedRuns.get(runId) : undefined;
+  if (!run) return { outcome: 'ignored', reason: `${act.place} has no run` };
+  const ref = act.place.slice('github:'.length);
+  const text = act.merged
+    ? `The pull request ${ref} was merged by ${oneLine(act.by)}: ${oneLine(act.url)}`
+    : `The pull request ${ref} was closed without merging by ${oneLine(act.by)}: ${oneLine(act.url)}`;
+  const rows: NewOutboxRow[] = run.destinations.map((destination) => ({
+    key: `github:${act.merged ? 'merged' : 'closed'}:${act.place}:${run.runId}:${destination}`,
+    destination,
+    kind: 'notice',
+    payload: { kind: 'notice', text, receivedKey: receivedKey(run.triggerKey ?? run.runId, destination) } satisfies OutboxMessage,
+  }));
+  const added = await deps.intake.owe(rows);
+  await deps.store.eventKeys.remember(deliveryKey(deliveryId), deps.now());
+  return added > 0 ? { outcome: 'stored' } : { outcome: 'duplicate', reason: 'told before' };
+}
