@@ -66,6 +66,14 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
       teams: [...config.linear.teams],
       states: { ...config.linear.states },
     },
+    jira: {
+      ...config.jira,
+      apiToken: maskSecret(config.jira.apiToken, source('JIRA_API_TOKEN')) ?? null,
+      webhookSecret: maskSecret(config.jira.webhookSecret, source('JIRA_WEBHOOK_SECRET')) ?? null,
+      labels: describeRoutes(config.jira.labels),
+      projects: [...config.jira.projects],
+      states: { ...config.jira.states },
+    },
     defaults: describeRoute(config.defaults),
     tracker: { ...config.tracker, interval: formatDuration(config.tracker.intervalMs) },
     intake: {
@@ -130,6 +138,14 @@ export function integrationSummary(config: AppConfig): string[] {
     lines.push(`Linear: on (webhook at POST /linear/webhook; ${auth}; labels: ${routeList(linear.labels)}; ${teams}; handle ${linear.handle})`);
   } else {
     lines.push('Linear: off — set LINEAR_API_KEY (or LINEAR_ACCESS_TOKEN for agent sessions) and LINEAR_WEBHOOK_SECRET to turn it on');
+  }
+
+  const jira = config.jira;
+  if (jira.enabled) {
+    const projects = jira.projects.length === 0 ? 'all projects' : `projects ${jira.projects.join(', ')}`;
+    lines.push(`Jira: on (${jira.baseUrl ?? ''}, webhook at POST /jira/webhook; labels: ${routeList(jira.labels)}; ${projects}; handle ${jira.handle})`);
+  } else {
+    lines.push('Jira: off — set JIRA_BASE_URL, JIRA_EMAIL, JIRA_API_TOKEN and JIRA_WEBHOOK_SECRET to turn it on');
   }
 
   const schedules = config.schedules;

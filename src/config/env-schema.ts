@@ -1,6 +1,6 @@
 /**
- * The environment variables of docs/configuration.md, checked one by one (zod) and then as sets (Slack and
- * Linear need their variables together). Problems name the variable, say what to do, and never
+ * The environment variables of docs/configuration.md, checked one by one (zod) and then as sets (Slack,
+ * Linear and Jira need their variables together). Problems name the variable, say what to do, and never
  * contain a secret's value.
  */
 import path from 'node:path';
@@ -9,6 +9,7 @@ import type { ConfigProblem } from './problems.js';
 import { LOG_LEVELS, type LogLevel } from './types.js';
 import { checkBaseUrl, isLoopbackHost } from './validators.js';
 import { checkDatabaseUrl, type PostgresTarget } from './database-url.js';
+import { checkJiraBaseUrl, checkJiraEmail, jiraSetProblems, JIRA_SECRET_HINT, JIRA_TOKEN_HINT, type JiraCheck } from './jira-env.js';
 
 export const DEFAULT_SLACK_API_URL = 'https://slack.com/api/';
 export const DEFAULT_LINEAR_API_URL = 'https://api.linear.app/graphql';
@@ -30,6 +31,8 @@ export const SECRET_VARIABLES = [
   'AGENT_BRIDGE_SECRET',
   'SLACK_CLIENT_SECRET',
   'METRICS_TOKEN',
+  'JIRA_API_TOKEN',
+  'JIRA_WEBHOOK_SECRET',
 ] as const;
 
 /** `SLACK_OIDC_ISSUER` unset: Slack's own OpenID provider. */
@@ -70,6 +73,11 @@ export interface EnvSettings {
   slackOidcIssuer: string;
   /** `METRICS_TOKEN`: when set, `GET /metrics` needs `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
+  /** `JIRA_BASE_URL` (the site's origin, no trailing slash) and its companions: Jira Cloud, all four or none. */
+  jiraBaseUrl: string | undefined;
+  jiraEmail: string | undefined;
+  jiraApiToken: string | undefined;
+  jiraWebhookSecret: string | undefined;
 }
 
 type Ctx = z.core.$RefinementCtx<string | undefined>;
@@ -191,6 +199,14 @@ const slackOidcIssuer = optionalText.transform((value, ctx) => {
   return checked.url.href.replace(/\/+$/, '');
 });
 
+/** A Jira value checked by `jira-env.ts`. */
+const jiraValue = (check: (value: string) => JiraCheck) =>
+  optionalText.transform((value, ctx) => {
+    if (value === undefined) return value;
+    const checked = check(value);
+    return checked.ok ? checked.value : fail(ctx, checked.message, checked.hint);
+  });
+
 const port = optionalText.transform((value, ctx) => {
   if (value === undefined) return DEFAULT_PORT;
   if (!/^\d+$/.test(value) || Number(value) > 65_535) {
@@ -230,6 +246,10 @@ export const envSchema = z.object({
   SLACK_CLIENT_SECRET: secret(SLACK_CLIENT_HINT),
   SLACK_OIDC_ISSUER: slackOidcIssuer,
   METRICS_TOKEN: metricsToken,
+  JIRA_BASE_URL: jiraValue(checkJiraBaseUrl),
+  JIRA_EMAIL: jiraValue(checkJiraEmail),
+  JIRA_API_TOKEN: secret(JIRA_TOKEN_HINT),
+  JIRA_WEBHOOK_SECRET: secret(JIRA_SECRET_HINT),
 });
 
 /** Variables that must be set together: Slack, Linear and the run API. */
@@ -286,7 +306,7 @@ function setProblems(env: Record<string, string>): ConfigProblem[] {
       hint: `${LINEAR_KEY_HINT}; or unset LINEAR_WEBHOOK_SECRET to turn Linear off`,
     });
   }
-  problems.push(...signInProblems(env));
+  problems.push(...signInProblems(env), ...jiraSetProblems(env));
   return problems;
 }
 
@@ -362,6 +382,10 @@ export function parseEnvironment(env: Record<string, string>, cwd: string): { se
       slackClientSecret: v.SLACK_CLIENT_SECRET,
       slackOidcIssuer: v.SLACK_OIDC_ISSUER,
       metricsToken: v.METRICS_TOKEN,
+      jiraBaseUrl: v.JIRA_BASE_URL,
+      jiraEmail: v.JIRA_EMAIL,
+      jiraApiToken: v.JIRA_API_TOKEN,
+      jiraWebhookSecret: v.JIRA_WEBHOOK_SECRET,
     },
   };
 }
