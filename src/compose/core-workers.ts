@@ -49,7 +49,7 @@ export function buildCoreWorkers(base: ServiceBase, parts: WorkerParts) {
 
 function intakeWorkers({ config, logger, clock, overrides }: ServiceBase, parts: WorkerParts, surfaces: Surfaces): IntakeWorker[] {
   const { store, agentRuns, coreMetrics, front } = parts;
-  const { slack, linear } = front;
+  const { slack, linear, jira } = front;
   const routing = routingTable(config);
   const leases = overrides?.leases;
   return Array.from(
@@ -66,7 +66,7 @@ function intakeWorkers({ config, logger, clock, overrides }: ServiceBase, parts:
         metrics: coreMetrics,
         followupWindows: front.followupWindows,
         surfaces,
-        enrichers: { ...(slack && { slack: slack.enricher }), ...(linear && { linear: linear.enricher }) },
+        enrichers: { ...(slack && { slack: slack.enricher }), ...(linear && { linear: linear.enricher }), ...(jira && { jira: jira.enricher }) },
         ...(linear && config.slack.linkLinearIssues && { issueLinkers: { slack: linear.issueLinker } }),
         access: front.access,
         keys: front.runKeys.keys,
@@ -117,11 +117,12 @@ function schedulesOf(config: AppConfig) {
 }
 
 function outboxWorkers({ logger, clock, overrides }: ServiceBase, parts: WorkerParts): OutboxWorker[] {
-  const { slack, linear } = parts.front;
+  const { slack, linear, jira } = parts.front;
   const notifiers = [
     new LogNotifier(logger.child({ component: 'log-notifier' })),
     ...(slack ? [slack.notifier] : []),
     ...(linear?.notifiers ?? []),
+    ...(jira ? [jira.notifier] : []),
     ...(overrides?.notifiers ?? []),
   ];
   // One memory of delivered results for all of them: a status edit is often delivered by another

@@ -16,8 +16,9 @@ export function serviceEndpoints(parts: {
   metricsToken?: string;
   slack?: { route: Endpoint | undefined };
   linear?: { route: Endpoint };
+  jira?: { route: Endpoint };
 }): Endpoint[] {
-  const { slack, linear } = parts;
+  const { slack, linear, jira } = parts;
   return [
     ...healthEndpoints({
       checks: parts.checks,
@@ -35,5 +36,6 @@ export function serviceEndpoints(parts: {
           : 'set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN for Socket Mode)',
       ),
     linear?.route ?? notConfiguredEndpoint('/linear/webhook', 'Linear', 'set LINEAR_API_KEY (or LINEAR_ACCESS_TOKEN) and LINEAR_WEBHOOK_SECRET'),
+    jira?.route ?? notConfiguredEndpoint('/jira/webhook', 'Jira', 'set JIRA_BASE_URL, JIRA_EMAIL, JIRA_API_TOKEN and JIRA_WEBHOOK_SECRET'),
   ];
 }

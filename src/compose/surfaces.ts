@@ -7,6 +7,7 @@
  */
 import type { AppConfig } from '../config/types.js';
 import { Surfaces } from '../core/surfaces.js';
+import { jiraSurface } from '../jira/surface.js';
 import { linearSurface } from '../linear/surface.js';
 import { slackSurface } from '../slack/surface.js';
 
@@ -14,6 +15,6 @@ import { slackSurface } from '../slack/surface.js';
  * Every surface the config describes, whether or not its edge is on: a run's places and stored
  * triggers outlive a surface being switched off, and how those places behave does not change with it.
  */
-export function registeredSurfaces(config: Pick<AppConfig, 'slack' | 'linear'>): Surfaces {
-  return new Surfaces([slackSurface(config.slack.channels), linearSurface(config.linear.labels)]);
+export function registeredSurfaces(config: Pick<AppConfig, 'slack' | 'linear' | 'jira'>): Surfaces {
+  return new Surfaces([slackSurface(config.slack.channels), linearSurface(config.linear.labels), jiraSurface(config.jira.labels)]);
 }

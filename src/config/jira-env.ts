@@ -1,5 +1,5 @@
 /**
- * Jira Cloud's environment variables (issue 30, design.md §3): `JIRA_BASE_URL` turns Jira on and needs
+ * Jira Cloud's environment variables (issue 30, docs/jira.md): `JIRA_BASE_URL` turns Jira on and needs
  * `JIRA_EMAIL`, `JIRA_API_TOKEN` (basic auth for REST v3) and `JIRA_WEBHOOK_SECRET` (the admin
  * webhook's secret) with it. Checked one by one here and as a set in `jiraSetProblems`; problems name
  * the variable and never contain a secret's value.

@@ -59,6 +59,8 @@ export interface JiraFailure {
   status: number;
   /** Seconds for Retry-After. */
   retryAfter?: number;
+  /** Do the call first, then answer the failure (a create that landed but whose answer was lost). */
+  land?: boolean;
 }
 
 export interface FakeJiraOptions {
@@ -265,6 +267,7 @@ export async function startFakeJiraApi(options: FakeJiraOptions): Promise<FakeJi
       const failure = failures.find((entry) => entry.left > 0 && entry.method === method && matches(entry.pattern, url.pathname));
       if (failure) {
         failure.left -= 1;
+        if (failure.failure.land) answer(method, url.pathname, url.searchParams, body);
         record(failure.failure.status);
         const headers: Record<string, string> = failure.failure.retryAfter !== undefined ? { 'retry-after': String(failure.failure.retryAfter) } : {};
         send(res, failure.failure.status, errors('Injected failure.'), headers);
