@@ -17,6 +17,7 @@ import { Tracker } from '../core/tracker/tracker.js';
 import { cronCalendar } from '../cron-calendar/cron-calendar.js';
 import type { watchTracker } from './console.js';
 import type { openFrontDoor } from './front-door.js';
+import { anyIssueLinker } from './issue-linkers.js';
 import { registeredSurfaces } from './surfaces.js';
 import type { ServiceBase } from './service-base.js';
 
@@ -52,6 +53,11 @@ function intakeWorkers({ config, logger, clock, overrides }: ServiceBase, parts:
   const { slack, linear, jira } = front;
   const routing = routingTable(config);
   const leases = overrides?.leases;
+  // A Slack mention naming an issue of a tracker that is on and linked (slack.link_linear_issues, slack.link_jira_issues).
+  const issueLinker = anyIssueLinker([
+    ...(linear && config.slack.linkLinearIssues ? [linear.issueLinker] : []),
+    ...(jira && config.slack.linkJiraIssues ? [jira.issueLinker] : []),
+  ]);
   return Array.from(
     { length: INTAKE_CONCURRENCY },
     (_, index) =>
@@ -67,7 +73,7 @@ function intakeWorkers({ config, logger, clock, overrides }: ServiceBase, parts:
         followupWindows: front.followupWindows,
         surfaces,
         enrichers: { ...(slack && { slack: slack.enricher }), ...(linear && { linear: linear.enricher }), ...(jira && { jira: jira.enricher }) },
-        ...(linear && config.slack.linkLinearIssues && { issueLinkers: { slack: linear.issueLinker } }),
+        ...(issueLinker && { issueLinkers: { slack: issueLinker } }),
         access: front.access,
         keys: front.runKeys.keys,
         // A run shown in a Slack thread is an agent session there (its phase owed at each change).

@@ -1,4 +1,5 @@
 import type { IntakeService } from '../core/intake/intake-service.js';
+import type { IssueLinker } from '../core/ports/issue-links.js';
 import type { PromptEnricher } from '../core/ports/intake.js';
 import type { Logger } from '../core/ports/logger.js';
 import type { Notifier } from '../core/ports/notifier.js';
@@ -7,6 +8,7 @@ import { StartupError } from '../core/startup-error.js';
 import type { Endpoint } from '../http/server.js';
 import { restJiraApi, type JiraApi } from './jira-api.js';
 import { JiraApiError } from './jira-errors.js';
+import { JiraIssueLinker } from './issue-linker.js';
 import { JiraNotifier } from './jira-notifier.js';
 import type { JiraTriggerConfig } from './normalise.js';
 import { JiraPromptEnricher, type CommentLimits } from './prompt-context.js';
@@ -33,6 +35,8 @@ export interface JiraIntegration {
   api: JiraApi;
   /** The account the bridge acts as (`/myself`): its comments never count. */
   accountId: string;
+  /** Finds the issue a Slack request names (`slack.link_jira_issues`). */
+  issueLinker: IssueLinker;
   close(): Promise<void>;
 }
 
@@ -82,6 +86,13 @@ export async function startJira(settings: JiraSettings, intake: IntakeService, s
       accountId: me.accountId,
       followups: settings.followups,
       handle: settings.handle,
+      ...(settings.context && { context: settings.context }),
+    }),
+    issueLinker: new JiraIssueLinker({
+      api,
+      accountId: me.accountId,
+      siteUrl: settings.baseUrl,
+      projects: settings.projects,
       ...(settings.context && { context: settings.context }),
     }),
     close: () => api.close(),
