@@ -9,6 +9,7 @@ describe('placeLabel', () => {
     ['linear:0a1b2c3d-0000-4000-8000-00000issue01', 'Linear issue 0a1b2c3d-0000-4000-8000-00000issue01'],
     ['linear:ENG-42', 'Linear issue ENG-42'],
     ['linear-session:sess-1', 'Linear agent session sess-1'],
+    ['jira:ENG-42', 'Jira issue ENG-42'],
     ['log:schedule:nightly', 'log:schedule:nightly'],
   ])('%s', (place, label) => {
     expect(placeLabel(place)).toBe(label);

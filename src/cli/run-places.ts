@@ -18,6 +18,7 @@ export function placeLabel(place: string): string {
   if (home) return `Slack Home tab of ${home[1]}`;
   if (place.startsWith('linear-session:')) return `Linear agent session ${place.slice('linear-session:'.length)}`;
   if (place.startsWith('linear:')) return `Linear issue ${place.slice('linear:'.length)}`;
+  if (place.startsWith('jira:')) return `Jira issue ${place.slice('jira:'.length)}`;
   return place;
 }
 

@@ -39,7 +39,7 @@ export async function openFrontDoor({ config, logger, clock, shutdown, overrides
   const jira = await jiraIntegration(config, intake, store, logger, () => clock.now());
   if (jira) shutdown.add('jira', () => jira.close());
   // Whose key each request runs under (people.attribution); the per-person clients close after the workers stop.
-  const identity = personIdentity(store, { ...(slack && { slack }), ...(linear && { linear }) }, clock, logger);
+  const identity = personIdentity(store, { ...(slack && { slack }), ...(linear && { linear }), ...(jira && { jira }) }, clock, logger);
   const runKeys = composeRunKeys(config, { service: agentRuns, baseUrl: parts.baseUrl, store, clock, identity, hooks: parts.apiHooks });
   shutdown.add('personal run API clients', () => runKeys.close());
   return { stored, access, followupWindows, intake, slack, linear, jira, runKeys };

@@ -55,21 +55,26 @@ export async function checkPeopleSecret(config: AppConfig): Promise<void> {
 }
 
 /**
- * Who each request belongs to (issue 20, point 4): Slack users are themselves; Linear users through a
- * console link, or by the same email when both Slack and Linear are on (`users.lookupByEmail`, the
+ * Who each request belongs to (issue 20, point 4; Jira: issue 30, point 4): Slack users are themselves;
+ * Linear users and Jira accounts through a console link, or by the same email when Slack is on too (`users.lookupByEmail`, the
  * Linear user's email). Pass it to whatever picks a run's key; it is called in the intake worker.
  */
 export function personIdentity(
   store: Pick<Store, 'personLinks'>,
-  platforms: { slack?: { userByEmail(email: string): Promise<string | undefined> }; linear?: { api: { userEmail(id: string): Promise<string | undefined> } } },
+  platforms: {
+    slack?: { userByEmail(email: string): Promise<string | undefined> };
+    linear?: { api: { userEmail(id: string): Promise<string | undefined> } };
+    jira?: { api: { userEmail(accountId: string): Promise<string | undefined> } };
+  },
   clock: Pick<Clock, 'now'>,
   logger: Logger,
 ): PersonIdentity {
-  const { slack, linear } = platforms;
+  const { slack, linear, jira } = platforms;
   return new LinkedIdentity({
     links: store.personLinks,
     directory: {
       ...(linear && { linearEmail: (id: string) => linear.api.userEmail(id) }),
+      ...(jira && { jiraEmail: (accountId: string) => jira.api.userEmail(accountId) }),
       ...(slack && { slackUserByEmail: (email: string) => slack.userByEmail(email) }),
     },
     clock,

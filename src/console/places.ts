@@ -2,7 +2,7 @@ import { html, link, type SafeHtml } from './html.js';
 
 /**
  * Where a run was asked for, as a link when the anchor says enough: a Slack thread's permalink, a
- * Linear issue (its URL from the trigger when known), a schedule's entry on the schedules page.
+ * Linear or Jira issue (its URL from the trigger when known), a schedule's entry on the schedules page.
  */
 export function place(anchor: string, source: string, ticketUrl?: string): SafeHtml {
   const slack = /^slack:([A-Z0-9]+):(\d+)\.(\d+)$/.exec(anchor);
@@ -10,6 +10,7 @@ export function place(anchor: string, source: string, ticketUrl?: string): SafeH
   const channel = /^slack:([A-Z0-9]+)$/.exec(anchor);
   if (channel) return link(`https://slack.com/archives/${channel[1]}`, `Slack channel ${channel[1]} (a thread of its own)`);
   if (anchor.startsWith('linear:')) return link(ticketUrl, `Linear issue ${anchor.slice('linear:'.length)}`);
+  if (anchor.startsWith('jira:')) return link(ticketUrl, `Jira issue ${anchor.slice('jira:'.length)}`);
   const schedule = /^(?:log:)?schedule:([^:]+)/.exec(anchor);
   if (schedule || source === 'schedule') {
     const name = schedule?.[1] ?? anchor;

@@ -1,10 +1,11 @@
 /**
  * Who a requester is as a person who may own a personal API key (issue 20, point 4). A person is
  * identified by their Slack user id (the key page and `/agent connect` store keys under it), so a
- * Slack requester is that person directly. A Linear user is a person through a link: one an admin made
- * on the console, or one found by the same verified email on both sides (the Linear user's email, then
- * Slack's `users.lookupByEmail`, which only finds confirmed emails), kept in `person_links` so it is
- * looked up once. Lookups happen in the intake worker, never in a webhook handler; a failed lookup is
+ * Slack requester is that person directly. A Linear user or a Jira account is a person through a link:
+ * one an admin made on the console, or one found by the same email on both sides (the Linear user's
+ * email, or the Jira account's where Jira shows it; then Slack's `users.lookupByEmail`, which only finds
+ * confirmed emails), kept in `person_links` so it is looked up once. A Jira account's link is stored
+ * under `jira:<accountId>` (`jiraLinkId`), beside Linear's user ids (UUIDs), in the same column. Lookups happen in the intake worker, never in a webhook handler; a failed lookup is
  * "no person" (the service key), logged at debug or warn.
  */
 import type { Clock } from '../core/ports/clock.js';
@@ -23,6 +24,8 @@ export function personFor(requester: Pick<Requester, 'platform' | 'id'> | undefi
 export interface EmailDirectory {
   /** The Linear user's email (Linear accounts sign in with it, so it is verified). */
   linearEmail?: (linearUserId: string) => Promise<string | undefined>;
+  /** The Jira account's email, where the person lets Jira show it (Atlassian accounts sign in with it). */
+  jiraEmail?: (accountId: string) => Promise<string | undefined>;
   /** The Slack user with this confirmed email (`users.lookupByEmail`): an active human, else undefined. */
   slackUserByEmail?: (email: string) => Promise<string | undefined>;
 }
@@ -41,7 +44,12 @@ export interface IdentityOptions {
 
 const DEFAULT_MISS_TTL_MS = 10 * 60_000;
 
-/** Slack requesters are themselves; Linear requesters are whoever they are linked to (console, then email). */
+/** How a Jira account's link is stored in `person_links` (whose ids are otherwise Linear's UUIDs). */
+export function jiraLinkId(accountId: string): string {
+  return `jira:${accountId}`;
+}
+
+/** Slack requesters are themselves; Linear and Jira requesters are whoever they are linked to (console, then email). */
 export class LinkedIdentity implements PersonIdentity {
   private readonly misses = new Map<string, number>();
   /** Until when a failure of each kind is logged at debug only. */
@@ -55,14 +63,22 @@ export class LinkedIdentity implements PersonIdentity {
   async personFor(requester: Requester | undefined): Promise<string | undefined> {
     if (!requester || requester.id === '') return undefined;
     if (requester.platform === 'slack') return requester.id;
-    if (requester.platform !== 'linear') return undefined;
+    const { linearEmail, jiraEmail } = this.options.directory;
+    const { id, platform } = requester;
+    const linked =
+      platform === 'linear'
+        ? { linkId: id, email: linearEmail && (() => linearEmail(id)) }
+        : platform === 'jira'
+          ? { linkId: jiraLinkId(id), email: jiraEmail && (() => jiraEmail(id)) }
+          : undefined;
+    if (!linked) return undefined;
     try {
-      const link = await this.options.links.get(requester.id);
+      const link = await this.options.links.get(linked.linkId);
       if (link) return link.slackUserId;
-      return await this.byEmail(requester.id);
+      return await this.byEmail(linked.linkId, linked.email);
     } catch (error) {
       // Who asked decides only whose key a run uses: without an answer it uses the service key.
-      this.failed(requester.id, describe(error));
+      this.failed(linked.linkId, describe(error));
       return undefined;
     }
   }
@@ -79,25 +95,29 @@ export class LinkedIdentity implements PersonIdentity {
     this.options.logger[quiet ? 'debug' : 'warn']({ linearUserId, err: code }, `${hint} requests by Linear users who are not linked use the service key`);
   }
 
-  private async byEmail(linearUserId: string): Promise<string | undefined> {
-    const { linearEmail, slackUserByEmail } = this.options.directory;
-    if (!linearEmail || !slackUserByEmail) return undefined;
+  /** `linearUserId` is the stored link id (a Jira account's is `jira:<accountId>`); `emailOf` reads the other surface's email. */
+  private async byEmail(linearUserId: string, emailOf: (() => Promise<string | undefined>) | undefined): Promise<string | undefined> {
+    const { slackUserByEmail } = this.options.directory;
+    if (!emailOf || !slackUserByEmail) return undefined;
     const now = this.options.clock.now();
     const missUntil = this.misses.get(linearUserId);
     if (missUntil !== undefined && missUntil > now) return undefined;
     this.misses.delete(linearUserId);
 
-    const email = (await linearEmail(linearUserId))?.trim();
+    const email = (await emailOf())?.trim();
     const slackUserId = email ? await slackUserByEmail(email) : undefined;
     if (!slackUserId) {
       this.misses.set(linearUserId, now + this.missTtlMs);
-      this.options.logger.debug({ linearUserId, hasEmail: Boolean(email) }, 'no Slack user has this Linear user’s email');
+      this.options.logger.debug({ linearUserId, hasEmail: Boolean(email) }, 'no Slack user has this user’s email');
       return undefined;
     }
     await this.options.links.put({ linearUserId, slackUserId, how: 'email', linkedAt: now });
     // An admin may have linked the same user meanwhile: theirs wins, so read back what is stored.
     const stored = await this.options.links.get(linearUserId);
-    this.options.logger.info({ linearUserId, slackUserId: stored?.slackUserId ?? slackUserId }, 'linked a Linear user to a Slack user by email');
+    this.options.logger.info(
+      { linearUserId, slackUserId: stored?.slackUserId ?? slackUserId },
+      'linked a Linear user or Jira account to a Slack user by email',
+    );
     return stored?.slackUserId ?? slackUserId;
   }
 }

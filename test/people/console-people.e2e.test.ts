@@ -19,6 +19,7 @@ const GRACE = 'U0GRACE01';
 const ADA_KEY = 'wk_personal_ada_0123456789abcdefHk42';
 const LINEAR_USER = '0a1b2c3d-0000-4000-8000-0000000user7';
 const OTHER_LINEAR_USER = '0a1b2c3d-0000-4000-8000-0000000user8';
+const JIRA_ACCOUNT = '557058:f58131cb-b67d-43c7-b30d-6b58d40bd077';
 
 let bridge: SlackBridge;
 let service: RunningService;
@@ -35,7 +36,7 @@ beforeAll(async () => {
   store = openSqliteStore({ path: join(bridge.cwd, 'bridge.db') });
   await new PersonKeys(store.personKeys, new KeyBox(BRIDGE_SECRET)).connect(ADA, ADA_KEY, Date.now());
   const seed = async (runId: string, key: string, requester: Record<string, string>, personalKeyOwner?: string, source = 'slack') => {
-    const anchor = source === 'slack' ? `slack:C0DEV:1700000000.${runId.length}` : `linear:${runId}`;
+    const anchor = source === 'slack' ? `slack:C0DEV:1700000000.${runId.length}` : source === 'jira' ? 'jira:ENG-7' : `linear:${runId}`;
     const trigger = aTrigger({ key, source, anchor });
     (trigger.payload as { requester: unknown }).requester = requester;
     await store.triggers.enqueue(trigger, [], Date.now());
@@ -48,6 +49,7 @@ beforeAll(async () => {
   await seed('r_grace', 'Ev_grace', { platform: 'slack', id: GRACE, name: `<@${GRACE}>` });
   await seed('r_linear', 'lin_1', { platform: 'linear', id: LINEAR_USER, name: 'Lin Ear' }, ADA, 'linear');
   await seed('r_linear2', 'lin_2', { platform: 'linear', id: OTHER_LINEAR_USER, name: 'Other Person' }, undefined, 'linear');
+  await seed('r_jira', 'jira_1', { platform: 'jira', id: JIRA_ACCOUNT, name: 'Jira Person' }, undefined, 'jira');
 });
 afterAll(async () => {
   await store.close();
@@ -139,8 +141,8 @@ describe('the runs page’s Person filter', () => {
 describe('linking a Linear user to a Slack user', () => {
   it('lists Linear people of recent runs who are not linked, and no link yet', async () => {
     const page = await read('/console/keys');
-    expect(page).toContain('No Linear user is linked.');
-    expect(/data-testid="unlinked">([\s\S]*?)<\/ul>/.exec(page)?.[1]).toContain(`<bdi>Lin Ear</bdi> <code>${LINEAR_USER}</code>`);
+    expect(page).toContain('No Linear user or Jira account is linked.');
+    expect(/data-testid="unlinked">([\s\S]*?)<\/ul>/.exec(page)?.[1]).toContain(`Linear: <bdi>Lin Ear</bdi> <code>${LINEAR_USER}</code>`);
   });
 
   it.each([
@@ -175,6 +177,20 @@ describe('linking a Linear user to a Slack user', () => {
     expect(await submit('/console/keys/unlink', { linear: LINEAR_USER })).toBe('link-removed');
     expect(await service.store.personLinks.get(LINEAR_USER)).toBeUndefined();
     expect(await submit('/console/keys/unlink', { linear: LINEAR_USER })).toBe('link-absent');
+  });
+
+  it('links a Jira account of a recent run (issue 30, point 4), lists it, and removes it', async () => {
+    const before = await read('/console/keys');
+    expect(/data-testid="unlinked">([\s\S]*?)<\/ul>/.exec(before)?.[1]).toContain(`Jira: <bdi>Jira Person</bdi> <code>${JIRA_ACCOUNT}</code>`);
+    expect(await submit('/console/keys/link', { jira: 'not an id <script>', slack: ADA })).toBe('link-bad-jira');
+    expect(await service.store.personLinks.list()).toEqual([]);
+    expect(await submit('/console/keys/link', { jira: JIRA_ACCOUNT, slack: ADA })).toBe('link-saved');
+    expect(await service.store.personLinks.get(`jira:${JIRA_ACCOUNT}`)).toMatchObject({ slackUserId: ADA, how: 'console' });
+    const page = await read('/console/keys');
+    expect(/data-testid="links">([\s\S]*?)<\/table>/.exec(page)?.[1]).toContain(`Jira <code>${JIRA_ACCOUNT}</code>`);
+    expect(/data-testid="unlinked">([\s\S]*?)<\/ul>/.exec(page)?.[1] ?? '').not.toContain(JIRA_ACCOUNT);
+    expect(await submit('/console/keys/unlink', { linear: `jira:${JIRA_ACCOUNT}` })).toBe('link-removed');
+    expect(await service.store.personLinks.list()).toEqual([]);
   });
 
   it('never rendered a key', () => {
