@@ -90,6 +90,11 @@ export interface FakeJiraApi {
   comments(issueKey: string): FakeJiraComment[];
   /** The text of an ADF document (text nodes joined, paragraphs by newlines). */
   text(adf: Adf): string;
+  /**
+   * Called with each call once it is done, before its answer is sent (the crash suite kills the
+   * bridge there: Jira took the call, the bridge never heard). Its promise is awaited.
+   */
+  onAnswer(hook: ((call: JiraCall) => void | Promise<void>) | undefined): void;
   /** Fails the next `count` (default 1) calls of `METHOD path-pattern`. */
   failNext(method: string, pathPattern: string, failure: JiraFailure): void;
   close(): Promise<void>;
@@ -130,6 +135,7 @@ export async function startFakeJiraApi(options: FakeJiraOptions): Promise<FakeJi
   const comments: FakeJiraComment[] = [];
   const calls: JiraCall[] = [];
   const failures: Array<{ method: string; pattern: string; failure: JiraFailure; left: number }> = [];
+  let beforeAnswer: ((call: JiraCall) => void | Promise<void>) | undefined;
   const transitionNames = options.transitions ?? ['To Do', 'In Progress', 'In Review', 'Done'];
   const expected = `Basic ${Buffer.from(`${options.email}:${options.apiToken}`).toString('base64')}`;
   let nextComment = 10_000;
@@ -246,38 +252,44 @@ export async function startFakeJiraApi(options: FakeJiraOptions): Promise<FakeJi
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://fake');
-      const method = req.method ?? 'GET';
-      const text = Buffer.concat(chunks).toString('utf8');
-      let body: unknown;
-      try {
-        body = text ? JSON.parse(text) : undefined;
-      } catch {
-        body = text;
-      }
-      const record = (status: number) => calls.push({ seq: calls.length + 1, method, path: url.pathname, query: url.searchParams, body, status });
-      if (req.headers.authorization !== expected) {
-        record(401);
-        // Jira answers a wrong or missing token with 401 and a plain text body.
-        res.writeHead(401, { 'content-type': 'text/plain' });
-        res.end('Client must be authenticated to access this resource.');
-        return;
-      }
-      const failure = failures.find((entry) => entry.left > 0 && entry.method === method && matches(entry.pattern, url.pathname));
-      if (failure) {
-        failure.left -= 1;
-        if (failure.failure.land) answer(method, url.pathname, url.searchParams, body);
-        record(failure.failure.status);
-        const headers: Record<string, string> = failure.failure.retryAfter !== undefined ? { 'retry-after': String(failure.failure.retryAfter) } : {};
-        send(res, failure.failure.status, errors('Injected failure.'), headers);
-        return;
-      }
-      const result = answer(method, url.pathname, url.searchParams, body);
-      record(result.status);
-      send(res, result.status, result.body);
-    });
+    req.on('end', () => void respond(req, res, chunks));
   });
+  const respond = async (req: IncomingMessage, res: ServerResponse, chunks: Buffer[]) => {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const method = req.method ?? 'GET';
+    const text = Buffer.concat(chunks).toString('utf8');
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = text;
+    }
+    const record = (status: number) => {
+      const call = { seq: calls.length + 1, method, path: url.pathname, query: url.searchParams, body, status };
+      calls.push(call);
+      return call;
+    };
+    if (req.headers.authorization !== expected) {
+      record(401);
+      // Jira answers a wrong or missing token with 401 and a plain text body.
+      res.writeHead(401, { 'content-type': 'text/plain' });
+      res.end('Client must be authenticated to access this resource.');
+      return;
+    }
+    const failure = failures.find((entry) => entry.left > 0 && entry.method === method && matches(entry.pattern, url.pathname));
+    if (failure) {
+      failure.left -= 1;
+      if (failure.failure.land) answer(method, url.pathname, url.searchParams, body);
+      record(failure.failure.status);
+      const headers: Record<string, string> = failure.failure.retryAfter !== undefined ? { 'retry-after': String(failure.failure.retryAfter) } : {};
+      send(res, failure.failure.status, errors('Injected failure.'), headers);
+      return;
+    }
+    const result = answer(method, url.pathname, url.searchParams, body);
+    const call = record(result.status);
+    await beforeAnswer?.(call);
+    send(res, result.status, result.body);
+  };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
@@ -292,6 +304,9 @@ export async function startFakeJiraApi(options: FakeJiraOptions): Promise<FakeJi
     addComment,
     comments: (issueKey) => comments.filter((comment) => comment.issueKey === issueKey),
     text: adfText,
+    onAnswer: (hook) => {
+      beforeAnswer = hook;
+    },
     failNext: (method, pattern, failure) => failures.push({ method, pattern, failure, left: failure.count ?? 1 }),
     close: () =>
       new Promise<void>((resolve) => {
