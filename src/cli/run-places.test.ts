@@ -10,6 +10,7 @@ describe('placeLabel', () => {
     ['linear:ENG-42', 'Linear issue ENG-42'],
     ['linear-session:sess-1', 'Linear agent session sess-1'],
     ['github:acme/web#12', 'GitHub issue or pull request acme/web#12'],
+    ['jira:ENG-42', 'Jira issue ENG-42'],
     ['log:schedule:nightly', 'log:schedule:nightly'],
   ])('%s', (place, label) => {
     expect(placeLabel(place)).toBe(label);

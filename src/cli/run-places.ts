@@ -20,6 +20,7 @@ export function placeLabel(place: string): string {
   if (place.startsWith('linear:')) return `Linear issue ${place.slice('linear:'.length)}`;
   const github = /^github:([^/\s]+\/[^#\s]+)#(\d+)$/.exec(place);
   if (github) return `GitHub issue or pull request ${github[1]}#${github[2]}`;
+  if (place.startsWith('jira:')) return `Jira issue ${place.slice('jira:'.length)}`;
   return place;
 }
 

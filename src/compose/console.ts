@@ -50,6 +50,11 @@ function integrations(config: AppConfig): HealthReport['integrations'] {
       on: linear.enabled,
       why: linear.enabled ? 'webhook at /linear/webhook' : 'off: LINEAR_API_KEY (or LINEAR_ACCESS_TOKEN) and LINEAR_WEBHOOK_SECRET are not set',
     },
+    {
+      name: 'Jira',
+      on: config.jira.enabled,
+      why: config.jira.enabled ? 'webhook at /jira/webhook' : 'off: JIRA_BASE_URL, JIRA_EMAIL, JIRA_API_TOKEN and JIRA_WEBHOOK_SECRET are not set',
+    },
     { name: 'Schedules', on: config.schedules.length > 0, why: `${config.schedules.length} configured` },
   ];
 }

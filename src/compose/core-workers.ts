@@ -17,6 +17,7 @@ import { Tracker } from '../core/tracker/tracker.js';
 import { cronCalendar } from '../cron-calendar/cron-calendar.js';
 import type { watchTracker } from './console.js';
 import type { openFrontDoor } from './front-door.js';
+import { anyIssueLinker } from './issue-linkers.js';
 import { registeredSurfaces } from './surfaces.js';
 import type { ServiceBase } from './service-base.js';
 
@@ -49,9 +50,14 @@ export function buildCoreWorkers(base: ServiceBase, parts: WorkerParts) {
 
 function intakeWorkers({ config, logger, clock, overrides }: ServiceBase, parts: WorkerParts, surfaces: Surfaces): IntakeWorker[] {
   const { store, agentRuns, coreMetrics, front } = parts;
-  const { slack, linear, github } = front;
+  const { slack, linear, github, jira } = front;
   const routing = routingTable(config);
   const leases = overrides?.leases;
+  // A Slack mention naming an issue of a tracker that is on and linked (slack.link_linear_issues, slack.link_jira_issues).
+  const issueLinker = anyIssueLinker([
+    ...(linear && config.slack.linkLinearIssues ? [linear.issueLinker] : []),
+    ...(jira && config.slack.linkJiraIssues ? [jira.issueLinker] : []),
+  ]);
   return Array.from(
     { length: INTAKE_CONCURRENCY },
     (_, index) =>
@@ -66,8 +72,13 @@ function intakeWorkers({ config, logger, clock, overrides }: ServiceBase, parts:
         metrics: coreMetrics,
         followupWindows: front.followupWindows,
         surfaces,
-        enrichers: { ...(slack && { slack: slack.enricher }), ...(linear && { linear: linear.enricher }), ...(github && { github: github.enricher }) },
-        ...(linear && config.slack.linkLinearIssues && { issueLinkers: { slack: linear.issueLinker } }),
+        enrichers: {
+          ...(slack && { slack: slack.enricher }),
+          ...(linear && { linear: linear.enricher }),
+          ...(github && { github: github.enricher }),
+          ...(jira && { jira: jira.enricher }),
+        },
+        ...(issueLinker && { issueLinkers: { slack: issueLinker } }),
         access: front.access,
         keys: front.runKeys.keys,
         // A run shown in a Slack thread is an agent session there (its phase owed at each change).
@@ -117,12 +128,13 @@ function schedulesOf(config: AppConfig) {
 }
 
 function outboxWorkers({ logger, clock, overrides }: ServiceBase, parts: WorkerParts): OutboxWorker[] {
-  const { slack, linear, github } = parts.front;
+  const { slack, linear, github, jira } = parts.front;
   const notifiers = [
     new LogNotifier(logger.child({ component: 'log-notifier' })),
     ...(slack ? [slack.notifier] : []),
     ...(linear?.notifiers ?? []),
     ...(github ? [github.notifier] : []),
+    ...(jira ? [jira.notifier] : []),
     ...(overrides?.notifiers ?? []),
   ];
   // One memory of delivered results for all of them: a status edit is often delivered by another

@@ -17,8 +17,9 @@ export function serviceEndpoints(parts: {
   slack?: { route: Endpoint | undefined };
   linear?: { route: Endpoint };
   github?: { route: Endpoint };
+  jira?: { route: Endpoint };
 }): Endpoint[] {
-  const { slack, linear, github } = parts;
+  const { slack, linear, github, jira } = parts;
   return [
     ...healthEndpoints({
       checks: parts.checks,
@@ -38,5 +39,6 @@ export function serviceEndpoints(parts: {
     linear?.route ?? notConfiguredEndpoint('/linear/webhook', 'Linear', 'set LINEAR_API_KEY (or LINEAR_ACCESS_TOKEN) and LINEAR_WEBHOOK_SECRET'),
     github?.route ??
       notConfiguredEndpoint('/github/webhook', 'GitHub', 'set GITHUB_APP_ID, GITHUB_PRIVATE_KEY_PATH and GITHUB_WEBHOOK_SECRET (docs/github.md)'),
+    jira?.route ?? notConfiguredEndpoint('/jira/webhook', 'Jira', 'set JIRA_BASE_URL, JIRA_EMAIL, JIRA_API_TOKEN and JIRA_WEBHOOK_SECRET'),
   ];
 }

@@ -6,7 +6,7 @@ import type { AgentRuns } from '../core/ports/agent-runs.js';
 import { IntakeService } from '../core/intake/intake-service.js';
 import type { Store } from '../core/ports/store.js';
 import { slackAccessPolicy } from '../slack/access.js';
-import { githubIntegration, linearIntegration, slackIntegration } from './integrations.js';
+import { githubIntegration, jiraIntegration, linearIntegration, slackIntegration } from './integrations.js';
 import { personIdentity } from './people.js';
 import { composeRunKeys, type RunKeyParts } from './run-keys.js';
 import type { ServiceBase } from './service-base.js';
@@ -29,6 +29,7 @@ export async function openFrontDoor({ config, logger, clock, shutdown, overrides
   const followupWindows = {
     slack: config.slack.followups === 'all' ? config.slack.followupWindowMs : 0,
     linear: config.linear.followups === 'all' ? config.linear.followupWindowMs : 0,
+    jira: config.jira.followups === 'all' ? config.jira.followupWindowMs : 0,
   };
   const intake = new IntakeService({ store, clock, access, onStored: stored.fire, followupWindows });
   const slack = await slackIntegration(config, intake, store, logger, access);
@@ -36,10 +37,15 @@ export async function openFrontDoor({ config, logger, clock, shutdown, overrides
   if (slack) shutdown.add('slack', () => slack.stop());
   const linear = await linearIntegration(config, intake, store, logger, () => clock.now());
   const github = await githubIntegration(config, intake, store, logger, () => clock.now());
+  const jira = await jiraIntegration(config, intake, store, logger, () => clock.now());
+  if (jira) shutdown.add('jira', () => jira.close());
   // Whose key each request runs under (people.attribution); the per-person clients close after the workers stop.
-  const emailOf = { ...(linear && { linear: (userId: string) => linear.api.userEmail(userId) }) };
+  const emailOf = {
+    ...(linear && { linear: (userId: string) => linear.api.userEmail(userId) }),
+    ...(jira && { jira: (accountId: string) => jira.api.userEmail(accountId) }),
+  };
   const identity = personIdentity(store, { ...(slack && { slack }), emailOf }, clock, logger);
   const runKeys = composeRunKeys(config, { service: agentRuns, baseUrl: parts.baseUrl, store, clock, identity, hooks: parts.apiHooks });
   shutdown.add('personal run API clients', () => runKeys.close());
-  return { stored, access, followupWindows, intake, slack, linear, github, runKeys };
+  return { stored, access, followupWindows, intake, slack, linear, github, jira, runKeys };
 }

@@ -102,6 +102,38 @@ export async function githubIntegration(config: AppConfig, intake: IntakeService
   );
 }
 
+/** The Jira integration when configured (issue 30; loaded lazily, as the others). */
+export async function jiraIntegration(config: AppConfig, intake: IntakeService, store: Store, logger: Logger, now: () => number) {
+  const jira = config.jira;
+  if (!jira.enabled || !jira.baseUrl || !jira.email || !jira.apiToken || !jira.webhookSecret) {
+    if (config.slack.linkJiraIssues) logger.warn({}, 'slack.link_jira_issues is on but Jira is off: mentions naming an issue start runs without it');
+    return undefined;
+  }
+  if (!config.slack.enabled && Object.keys(jira.slackChannels).length > 0)
+    logger.warn({ labels: Object.keys(jira.slackChannels) }, 'jira.labels name a slack_channel but Slack is off: their runs are carried by the issue only');
+  const { startJira } = await import('../jira/index.js');
+  return startJira(
+    {
+      baseUrl: jira.baseUrl,
+      email: jira.email,
+      apiToken: jira.apiToken,
+      webhookSecret: jira.webhookSecret,
+      handle: jira.handle,
+      followups: jira.followups,
+      context: jira.context,
+      cancelOnLabelRemoved: jira.cancelOnLabelRemoved,
+      labels: jira.labels,
+      slackChannels: config.slack.enabled ? jira.slackChannels : {},
+      projects: jira.projects,
+      states: jira.states,
+    },
+    intake,
+    store,
+    logger.child({ component: 'jira' }),
+    now,
+  );
+}
+
 /** The configured run API, or the built-in emulator on a free local port when none is configured. */
 export async function agentApiEndpoint(config: AppConfig, logger: Logger): Promise<{ baseUrl: string; apiKey: string; emulator?: RunningEmulator }> {
   if (!config.agentApi.emulated && config.agentApi.baseUrl && config.agentApi.apiKey) {

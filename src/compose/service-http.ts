@@ -33,7 +33,7 @@ export interface HttpParts {
 /** 7. Serves the routes and the console; resolves with where it listens and what to announce. */
 export async function serveHttp({ config, logger, clock, shutdown }: ServiceBase, parts: HttpParts) {
   const { store, metrics, api, front, loops } = parts;
-  const { slack, linear, github } = front;
+  const { slack, linear, github, jira } = front;
   const probe = runApiProbe(api);
   shutdown.add('readiness probe', () => probe.close());
   const routes = serviceEndpoints({
@@ -48,6 +48,7 @@ export async function serveHttp({ config, logger, clock, shutdown }: ServiceBase
     ...(slack && { slack }),
     ...(linear && { linear }),
     ...(github && { github }),
+    ...(jira && { jira }),
   });
   const webConsole = await consoleIntegration(config, {
     store,

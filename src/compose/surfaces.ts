@@ -8,6 +8,7 @@
 import type { AppConfig } from '../config/types.js';
 import { Surfaces } from '../core/surfaces.js';
 import { githubSurface } from '../github/surface.js';
+import { jiraSurface } from '../jira/surface.js';
 import { linearSurface } from '../linear/surface.js';
 import { slackSurface } from '../slack/surface.js';
 
@@ -15,6 +16,11 @@ import { slackSurface } from '../slack/surface.js';
  * Every surface the config describes, whether or not its edge is on: a run's places and stored
  * triggers outlive a surface being switched off, and how those places behave does not change with it.
  */
-export function registeredSurfaces(config: Pick<AppConfig, 'slack' | 'linear' | 'github'>): Surfaces {
-  return new Surfaces([slackSurface(config.slack.channels), linearSurface(config.linear.labels), githubSurface(config.github)]);
+export function registeredSurfaces(config: Pick<AppConfig, 'slack' | 'linear' | 'github' | 'jira'>): Surfaces {
+  return new Surfaces([
+    slackSurface(config.slack.channels),
+    linearSurface(config.linear.labels),
+    githubSurface(config.github),
+    jiraSurface(config.jira.labels),
+  ]);
 }

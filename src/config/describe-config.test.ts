@@ -29,17 +29,21 @@ const SECRETS = {
   LINEAR_ACCESS_TOKEN: 'lin_oauth_SECRET_0123456789',
   LINEAR_WEBHOOK_SECRET: 'lin_wh_SECRET_0123456789',
   GITHUB_WEBHOOK_SECRET: 'gh_wh_SECRET_0123456789',
+  JIRA_API_TOKEN: 'ATATT-SECRET-jira-token-0123456789',
+  JIRA_WEBHOOK_SECRET: 'whs_SECRET_jira_0123456789',
 };
 const PEM = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
 /** The rest of the GitHub App: its key is a secret too (checked by its body's first line). */
 const GITHUB_APP = { GITHUB_APP_ID: '123456', GITHUB_PRIVATE_KEY: PEM.trim().replace(/\n/g, '\\n') };
+/** Jira's variables that are not secrets (with SECRETS, Jira is on). */
+const JIRA_SITE = { JIRA_BASE_URL: 'https://acme.atlassian.net', JIRA_EMAIL: 'bot@acme.example' };
 /** Secret values in the fixture file (route config headers). */
 const FILE_SECRETS = ['mcp-header-secret-value-123'];
 const ALL_SECRETS = [...Object.values(SECRETS), ...FILE_SECRETS];
 
 function fullConfig() {
   const cwd = tempDir({ 'agent-bridge.yml': FULL_YAML });
-  return loadConfig({ env: { ...SECRETS, ...GITHUB_APP, AGENT_API_BASE_URL: 'https://agents.example.com/api/v1' }, cwd });
+  return loadConfig({ env: { ...SECRETS, ...GITHUB_APP, ...JIRA_SITE, AGENT_API_BASE_URL: 'https://agents.example.com/api/v1' }, cwd });
 }
 
 describe('maskSecret', () => {
@@ -66,6 +70,7 @@ describe('describeConfig', () => {
       agentApi: { baseUrl: 'https://agents.example.com/api/v1', apiKey: 'set (from env), 29 characters', emulated: false },
       slack: { mode: 'socket', botToken: 'set (from env), 32 characters', appToken: 'set (from env), 32 characters', followups: 'mentions' },
       linear: { accessToken: 'set (from env), 27 characters', webhookSecret: 'set (from env), 24 characters', handle: '@bot' },
+      jira: { apiToken: 'set (from env), 34 characters', webhookSecret: 'set (from env), 26 characters', baseUrl: 'https://acme.atlassian.net' },
       tracker: { intervalMs: 30_000, interval: '30s', pageSize: 250 },
       intake: { retryWindow: '2h', dedupeRetention: '14d' },
     });
@@ -102,7 +107,7 @@ describe('describeConfig', () => {
       'agent-bridge.yml': FULL_YAML,
       '.env': `SLACK_BOT_TOKEN=${SECRETS.SLACK_BOT_TOKEN}\nLINEAR_WEBHOOK_SECRET=from-dotenv-but-env-wins\n`,
     });
-    const env: Record<string, string> = { ...SECRETS, ...GITHUB_APP, AGENT_API_BASE_URL: 'https://agents.example.com/api/v1' };
+    const env: Record<string, string> = { ...SECRETS, ...GITHUB_APP, ...JIRA_SITE, AGENT_API_BASE_URL: 'https://agents.example.com/api/v1' };
     delete env['SLACK_BOT_TOKEN'];
     const config = loadConfig({ env, cwd });
     const described = describeConfig(config) as { slack: { botToken: unknown }; linear: { webhookSecret: unknown } };
@@ -152,13 +157,14 @@ describe('problems never contain secrets', () => {
 describe('integrationSummary', () => {
   it('says how to turn on what is off', () => {
     const lines = integrationSummary(loadConfig({ env: {}, cwd: tempDir() }));
-    expect(lines).toHaveLength(6);
+    expect(lines).toHaveLength(7);
     expect(lines[0]).toMatch(/^Run API: EMULATED .*set AGENT_API_BASE_URL .* and AGENT_API_KEY/);
     expect(lines[1]).toMatch(/^Slack: off — set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET \(HTTP\) or SLACK_APP_TOKEN/);
     expect(lines[2]).toMatch(/^Linear: off — set LINEAR_API_KEY .* and LINEAR_WEBHOOK_SECRET/);
     expect(lines[3]).toMatch(/^GitHub: off — set GITHUB_APP_ID, GITHUB_PRIVATE_KEY_PATH .* and GITHUB_WEBHOOK_SECRET/);
-    expect(lines[4]).toMatch(/^Schedules: none/);
-    expect(lines[5]).toMatch(/^Database: SQLite at .*agent-bridge\.db — set DATABASE_URL=postgres:\/\/… instead to run several replicas/);
+    expect(lines[4]).toMatch(/^Jira: off — set JIRA_BASE_URL, JIRA_EMAIL, JIRA_API_TOKEN and JIRA_WEBHOOK_SECRET/);
+    expect(lines[5]).toMatch(/^Schedules: none/);
+    expect(lines[6]).toMatch(/^Database: SQLite at .*agent-bridge\.db — set DATABASE_URL=postgres:\/\/… instead to run several replicas/);
   });
 
   it('says what is on', () => {
@@ -170,6 +176,7 @@ describe('integrationSummary', () => {
         /^Linear: on \(webhook at POST \/linear\/webhook; OAuth access token .*labels: 2 routes: agent, needs review; teams ENG, OPS; handle @bot\)$/,
       ),
       expect.stringMatching(/^GitHub: on \(App 123456, webhook at POST \/github\/webhook; repos: no routes .*; pull requests: reviews; handle @agent\)$/),
+      'Jira: on (https://acme.atlassian.net, webhook at POST /jira/webhook; labels: no routes (defaults everywhere); all projects; handle @agent)',
       'Schedules: 1 of 2 enabled: nightly-deps (disabled), weekly.report',
       expect.stringMatching(/^Database: SQLite at /),
     ]);

@@ -74,6 +74,14 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
       labels: describeRoutes(config.github.labels),
       allowedUsers: [...config.github.allowedUsers],
     },
+    jira: {
+      ...config.jira,
+      apiToken: maskSecret(config.jira.apiToken, source('JIRA_API_TOKEN')) ?? null,
+      webhookSecret: maskSecret(config.jira.webhookSecret, source('JIRA_WEBHOOK_SECRET')) ?? null,
+      labels: describeRoutes(config.jira.labels),
+      projects: [...config.jira.projects],
+      states: { ...config.jira.states },
+    },
     defaults: describeRoute(config.defaults),
     tracker: { ...config.tracker, interval: formatDuration(config.tracker.intervalMs) },
     intake: {
@@ -149,6 +157,13 @@ export function integrationSummary(config: AppConfig): string[] {
     );
   } else {
     lines.push('GitHub: off — set GITHUB_APP_ID, GITHUB_PRIVATE_KEY_PATH (or GITHUB_PRIVATE_KEY) and GITHUB_WEBHOOK_SECRET to turn it on (docs/github.md)');
+  }
+  const jira = config.jira;
+  if (jira.enabled) {
+    const projects = jira.projects.length === 0 ? 'all projects' : `projects ${jira.projects.join(', ')}`;
+    lines.push(`Jira: on (${jira.baseUrl ?? ''}, webhook at POST /jira/webhook; labels: ${routeList(jira.labels)}; ${projects}; handle ${jira.handle})`);
+  } else {
+    lines.push('Jira: off — set JIRA_BASE_URL, JIRA_EMAIL, JIRA_API_TOKEN and JIRA_WEBHOOK_SECRET to turn it on');
   }
 
   const schedules = config.schedules;

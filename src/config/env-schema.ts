@@ -1,6 +1,6 @@
 /**
- * The environment variables of docs/configuration.md, checked one by one (zod) and then as sets (Slack and
- * Linear need their variables together). Problems name the variable, say what to do, and never
+ * The environment variables of docs/configuration.md, checked one by one (zod) and then as sets (Slack,
+ * Linear and Jira need their variables together). Problems name the variable, say what to do, and never
  * contain a secret's value.
  */
 import path from 'node:path';
@@ -10,6 +10,7 @@ import { LOG_LEVELS, type LogLevel } from './types.js';
 import { checkBaseUrl, isLoopbackHost } from './validators.js';
 import { checkDatabaseUrl, type PostgresTarget } from './database-url.js';
 import { githubEnvShape, githubSetProblems, readPrivateKeyFile, type GithubEnv } from './github-env.js';
+import { checkJiraBaseUrl, checkJiraEmail, jiraSetProblems, JIRA_SECRET_HINT, JIRA_TOKEN_HINT, type JiraCheck } from './jira-env.js';
 
 export const DEFAULT_SLACK_API_URL = 'https://slack.com/api/';
 export const DEFAULT_LINEAR_API_URL = 'https://api.linear.app/graphql';
@@ -33,6 +34,8 @@ export const SECRET_VARIABLES = [
   'METRICS_TOKEN',
   'GITHUB_PRIVATE_KEY',
   'GITHUB_WEBHOOK_SECRET',
+  'JIRA_API_TOKEN',
+  'JIRA_WEBHOOK_SECRET',
 ] as const;
 
 /** `SLACK_OIDC_ISSUER` unset: Slack's own OpenID provider. */
@@ -75,6 +78,11 @@ export interface EnvSettings {
   metricsToken: string | undefined;
   /** The GitHub App (`GITHUB_…`); `appId` undefined = GitHub off. */
   github: GithubEnv;
+  /** `JIRA_BASE_URL` (the site's origin, no trailing slash) and its companions: Jira Cloud, all four or none. */
+  jiraBaseUrl: string | undefined;
+  jiraEmail: string | undefined;
+  jiraApiToken: string | undefined;
+  jiraWebhookSecret: string | undefined;
 }
 
 type Ctx = z.core.$RefinementCtx<string | undefined>;
@@ -196,6 +204,14 @@ const slackOidcIssuer = optionalText.transform((value, ctx) => {
   return checked.url.href.replace(/\/+$/, '');
 });
 
+/** A Jira value checked by `jira-env.ts`. */
+const jiraValue = (check: (value: string) => JiraCheck) =>
+  optionalText.transform((value, ctx) => {
+    if (value === undefined) return value;
+    const checked = check(value);
+    return checked.ok ? checked.value : fail(ctx, checked.message, checked.hint);
+  });
+
 const port = optionalText.transform((value, ctx) => {
   if (value === undefined) return DEFAULT_PORT;
   if (!/^\d+$/.test(value) || Number(value) > 65_535) {
@@ -236,6 +252,10 @@ export const envSchema = z.object({
   SLACK_OIDC_ISSUER: slackOidcIssuer,
   METRICS_TOKEN: metricsToken,
   ...githubEnvShape,
+  JIRA_BASE_URL: jiraValue(checkJiraBaseUrl),
+  JIRA_EMAIL: jiraValue(checkJiraEmail),
+  JIRA_API_TOKEN: secret(JIRA_TOKEN_HINT),
+  JIRA_WEBHOOK_SECRET: secret(JIRA_SECRET_HINT),
 });
 
 /** Variables that must be set together: Slack, Linear and the run API. */
@@ -294,6 +314,7 @@ function setProblems(env: Record<string, string>): ConfigProblem[] {
   }
   problems.push(...signInProblems(env));
   problems.push(...githubSetProblems(env));
+  problems.push(...signInProblems(env), ...jiraSetProblems(env));
   return problems;
 }
 
@@ -382,6 +403,10 @@ export function parseEnvironment(env: Record<string, string>, cwd: string): { se
         apiUrl: v.GITHUB_API_URL,
         webUrl: v.GITHUB_WEB_URL,
       },
+      jiraBaseUrl: v.JIRA_BASE_URL,
+      jiraEmail: v.JIRA_EMAIL,
+      jiraApiToken: v.JIRA_API_TOKEN,
+      jiraWebhookSecret: v.JIRA_WEBHOOK_SECRET,
     },
   };
 }

@@ -166,8 +166,8 @@ const domainName = z.string().refine((domain) => /^(?=.{1,253}$)([a-z0-9](?:[a-z
   error: 'is not a domain name: write the host alone, lower-case, e.g. app.example.com (no scheme, port or path)',
 });
 
-const labelsSchema = z.record(z.string(), labelRouteSchema).superRefine((labels, ctx) => {
-  if (labels === null || typeof labels !== 'object') return;
+/** Label names are case-insensitive: two keys naming one label, or an empty one, are problems. */
+function checkLabelNames(labels: Record<string, unknown>, ctx: z.RefinementCtx): void {
   const seen = new Map<string, string>();
   for (const key of Object.keys(labels)) {
     const lower = key.trim().toLowerCase();
@@ -185,6 +185,11 @@ const labelsSchema = z.record(z.string(), labelRouteSchema).superRefine((labels,
     }
     seen.set(lower, key);
   }
+}
+
+const labelsSchema = z.record(z.string(), labelRouteSchema).superRefine((labels, ctx) => {
+  if (labels === null || typeof labels !== 'object') return;
+  checkLabelNames(labels, ctx);
   // A project routed by two entries would make the route depend on the order of the file.
   const projectOwner = new Map<string, string>();
   for (const [key, route] of Object.entries(labels)) {
@@ -242,6 +247,27 @@ const githubSection = section({
   pull_requests: withDefault(z.enum(['none', 'mentions', 'reviews']), 'reviews'),
   ci_failures: withDefault(z.int().min(0).max(100), 0),
 });
+/** A Jira label's route may also name a Slack channel (its runs then get a thread there too). */
+const jiraLabelRouteSchema = z.preprocess(
+  emptyIfNull,
+  strict({ ...routeShape, slack_channel: optional(slackChannelId) }).superRefine(checkRouteTargets, always),
+);
+
+/** Jira labels are single words: Jira itself refuses a label with a space. */
+const jiraLabelsSchema = z.record(z.string(), jiraLabelRouteSchema).superRefine((labels, ctx) => {
+  if (labels === null || typeof labels !== 'object') return;
+  checkLabelNames(labels, ctx);
+  for (const key of Object.keys(labels)) {
+    if (/\s/.test(key.trim()))
+      ctx.addIssue({ code: 'custom', path: [key], message: 'Jira labels cannot contain spaces — write it as Jira shows it, e.g. agent-web' });
+  }
+}, always);
+
+/** A Jira project key such as ENG (letters, digits and underscores, starting with a letter). */
+const jiraProjectKey = z
+  .string()
+  .trim()
+  .refine((key) => /^[A-Za-z][A-Za-z0-9_]{0,254}$/.test(key), { error: 'is not a Jira project key such as ENG (the prefix of its issue keys)' });
 
 const scheduleSchema = strict({
   ...routeShape,
@@ -319,6 +345,8 @@ export const fileSchema = strict({
     channels: withDefault(z.record(channelKey, channelRouteSchema), {}),
     // A mention naming a Linear issue (ENG-123, or its URL) binds the run to that issue too.
     link_linear_issues: withDefault(z.boolean(), false),
+    // A mention naming a Jira issue (ABC-123, or its URL) of a served project binds the run to that issue too.
+    link_jira_issues: withDefault(z.boolean(), false),
     // The session-link domains whose pasted links unfurl into the run's title, state and place (issue 23).
     unfurl_domains: withDefault(z.array(domainName), []),
   }),
@@ -340,6 +368,23 @@ export const fileSchema = strict({
     states: withDefault(section({ started: text.optional(), pull_request: text.optional() }), {}),
   }),
   github: githubSection,
+  // Jira Cloud (issue 30): the keys and meanings of `linear:`, with `projects` (keys served; empty = all) for `teams`.
+  jira: section({
+    handle: withDefault(
+      text.refine((handle) => !/\s/.test(handle), {
+        error: 'must be a single word (it is matched as the first word of a comment), e.g. "@agent"',
+      }),
+      '@agent',
+    ),
+    followups: withDefault(followups, 'mentions'),
+    cancel_on_label_removed: withDefault(z.boolean(), true),
+    context: contextSchema,
+    followup_window: withDefault(duration(0, 60_000), 2_000),
+    labels: withDefault(jiraLabelsSchema, {}),
+    projects: withDefault(z.array(jiraProjectKey), []),
+    // The transitions agent-bridge makes, by name: when a run starts, and when a pull request appears.
+    states: withDefault(section({ started: text.optional(), pull_request: text.optional() }), {}),
+  }),
   schedules: withDefault(schedulesSchema, []),
   console: section({
     // Slack user IDs who see everything (and may cancel any run with /agent cancel).
@@ -354,4 +399,5 @@ export const fileSchema = strict({
 export type FileConfig = z.output<typeof fileSchema>;
 export type FileRoute = z.output<typeof routeSchema>;
 export type FileLabelRoute = z.output<typeof labelRouteSchema>;
+export type FileJiraLabelRoute = z.output<typeof jiraLabelRouteSchema>;
 export type FileChannelRoute = z.output<typeof channelRouteSchema>;

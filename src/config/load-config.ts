@@ -97,7 +97,7 @@ function readConfigFile(file: string, label: string): { config?: FileConfig; pro
       problems: [
         {
           where: label,
-          message: 'must be a mapping of keys (defaults, tracker, intake, slack, linear, github, schedules) at the top level',
+          message: 'must be a mapping of keys (defaults, tracker, intake, slack, linear, github, jira, schedules) at the top level',
         },
       ],
     };
@@ -143,6 +143,25 @@ function toSchedule(schedule: FileConfig['schedules'][number]): ScheduleConfig {
   };
 }
 
+/** `jira:` and the `JIRA_*` variables (whose set the environment schema already checked: all four or none). */
+function jiraConfig(env: EnvSettings, jira: FileConfig['jira']): AppConfig['jira'] {
+  return {
+    enabled: env.jiraBaseUrl !== undefined,
+    ...compact({ baseUrl: env.jiraBaseUrl, email: env.jiraEmail, apiToken: env.jiraApiToken, webhookSecret: env.jiraWebhookSecret }),
+    handle: jira.handle,
+    followups: jira.followups,
+    context: { ...jira.context },
+    followupWindowMs: jira.followup_window,
+    cancelOnLabelRemoved: jira.cancel_on_label_removed,
+    labels: toRoutes(jira.labels, (name) => name.trim().toLowerCase()),
+    slackChannels: Object.fromEntries(
+      Object.entries(jira.labels).flatMap(([name, route]) => (route.slack_channel ? [[name.trim().toLowerCase(), route.slack_channel]] : [])),
+    ),
+    projects: jira.projects.map((key) => key.trim().toUpperCase()),
+    states: { ...jira.states },
+  };
+}
+
 function build(env: EnvSettings, file: FileConfig, configFile: string | undefined): AppConfig {
   const slackEnabled = env.slackBotToken !== undefined;
   const linearEnabled = (env.linearApiKey !== undefined || env.linearAccessToken !== undefined) && env.linearWebhookSecret !== undefined;
@@ -169,6 +188,7 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
         ),
       ),
       linkLinearIssues: file.slack.link_linear_issues,
+      linkJiraIssues: file.slack.link_jira_issues,
       unfurlDomains: [...file.slack.unfurl_domains],
     },
     linear: {
@@ -208,6 +228,7 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
       pullRequests: file.github.pull_requests,
       ciFailures: file.github.ci_failures,
     },
+    jira: jiraConfig(env, file.jira),
     defaults,
     tracker: { intervalMs: file.tracker.interval, pageSize: file.tracker.page_size },
     intake: { retryWindowMs: file.intake.retry_window, dedupeRetentionMs: file.intake.dedupe_retention },

@@ -134,6 +134,8 @@ export interface AppConfig {
     triggers: Record<string, ChannelTrigger>;
     /** A mention naming a Linear issue binds the run to that issue too (`slack.link_linear_issues`). */
     linkLinearIssues: boolean;
+    /** A mention naming a Jira issue of a served project binds the run to that issue too (`slack.link_jira_issues`). */
+    linkJiraIssues: boolean;
     /** `slack.unfurl_domains`: session-link domains whose pasted links unfurl; empty = none. */
     unfurlDomains: string[];
   };
@@ -162,6 +164,32 @@ export interface AppConfig {
   };
   /** The GitHub App (issue 29; docs/github.md): on when `GITHUB_APP_ID` is set (the rest is then required). */
   github: GithubConfig;
+  /**
+   * Jira Cloud (issue 30): on when `JIRA_BASE_URL` is set (the other three variables come with it).
+   * The keys and meanings of `linear`, with `projects` (project keys served; empty = all) for `teams`.
+   */
+  jira: {
+    enabled: boolean;
+    /** The site's origin, e.g. `https://acme.atlassian.net` (no trailing slash). */
+    baseUrl?: string;
+    email?: string;
+    apiToken?: string;
+    webhookSecret?: string;
+    handle: string;
+    followups: Followups;
+    context: ContextLimits;
+    /** `followup_window`: with `followups: all`, comments within it go as one follow-up; 0 = each alone. */
+    followupWindowMs: number;
+    cancelOnLabelRemoved: boolean;
+    /** Label name, lower-cased → route. */
+    labels: Record<string, Route>;
+    /** Label name, lower-cased → the Slack channel its runs also get a thread in (`slack_channel`). */
+    slackChannels: Record<string, string>;
+    /** Project keys, upper-cased; empty = all. */
+    projects: string[];
+    /** Workflow move (`started`, `pull_request`) → the name of the transition to make. */
+    states: Record<string, string>;
+  };
   /** Applied to every run; `config` is `{}` unless the defaults name a factory. */
   defaults: Route;
   tracker: { intervalMs: number; pageSize: number };

@@ -2,8 +2,8 @@ import { html, link, type SafeHtml } from './html.js';
 
 /**
  * Where a run was asked for, as a link when the anchor says enough: a Slack thread's permalink, a
- * Linear issue or GitHub issue or pull request (its URL from the trigger when known), a schedule's
- * entry on the schedules page.
+ * Linear or Jira issue, a GitHub issue or pull request (its URL from the trigger when known), a
+ * schedule's entry on the schedules page.
  */
 export function place(anchor: string, source: string, ticketUrl?: string): SafeHtml {
   const slack = /^slack:([A-Z0-9]+):(\d+)\.(\d+)$/.exec(anchor);
@@ -14,6 +14,7 @@ export function place(anchor: string, source: string, ticketUrl?: string): SafeH
   // An issue or a pull request; linked when the trigger knew its URL (the host may be GitHub Enterprise Server).
   const github = /^github:([^/\s]+\/[^#\s]+)#(\d+)$/.exec(anchor);
   if (github) return link(ticketUrl, `GitHub ${github[1]}#${github[2]}`);
+  if (anchor.startsWith('jira:')) return link(ticketUrl, `Jira issue ${anchor.slice('jira:'.length)}`);
   const schedule = /^(?:log:)?schedule:([^:]+)/.exec(anchor);
   if (schedule || source === 'schedule') {
     const name = schedule?.[1] ?? anchor;

@@ -136,3 +136,37 @@ describe('LinkedIdentity', () => {
     expect(await identity.personFor({ platform: 'linear', id: 'lin-ada' })).toBe('U_ADA');
   });
 });
+
+describe('LinkedIdentity: Jira accounts (issue 30, point 4)', () => {
+  const JIRA_EMAILS: Record<string, string> = { 'acc-ada': 'ada@example.com', 'acc-bob': 'bob@example.com' };
+  const directory = (): EmailDirectory => ({
+    emailOf: { linear: async (id) => LINEAR_EMAILS[id], jira: async (id) => JIRA_EMAILS[id] },
+    personByEmail: async (email) => SLACK_BY_EMAIL[email],
+  });
+
+  it.each<[string, Requester, string | undefined]>([
+    ['a Jira account whose shown email a Slack user has is that user', { platform: 'jira', id: 'acc-ada' }, 'U_ADA'],
+    ['a Jira account whose email nobody in Slack has is nobody', { platform: 'jira', id: 'acc-bob' }, undefined],
+    ['a Jira account that hides its email is nobody', { platform: 'jira', id: 'acc-hidden' }, undefined],
+  ])('%s', async (_what, requester, person) => {
+    const { identity } = setup(directory());
+    expect(await identity.personFor(requester)).toBe(person);
+  });
+
+  it('keeps the link under (jira, accountId), beside Linear ids, and an admin’s link wins', async () => {
+    const { identity, store } = setup(directory());
+    expect(await identity.personFor({ platform: 'jira', id: 'acc-ada' })).toBe('U_ADA');
+    expect(await store.personLinks.get('jira', 'acc-ada')).toMatchObject({ personId: 'U_ADA', how: 'email' });
+    // The same id under Linear is someone else: links are per surface.
+    expect(await identity.personFor({ platform: 'linear', id: 'acc-ada' })).toBeUndefined();
+    await store.personLinks.put({ surface: 'jira', userId: 'acc-bob', personId: 'U_BOB', how: 'console', linkedAt: 2 });
+    expect(await identity.personFor({ platform: 'jira', id: 'acc-bob' })).toBe('U_BOB');
+  });
+
+  it('without a Jira directory (Jira off), a Jira account is nobody unless linked', async () => {
+    const { identity, store } = setup();
+    expect(await identity.personFor({ platform: 'jira', id: 'acc-ada' })).toBeUndefined();
+    await store.personLinks.put({ surface: 'jira', userId: 'acc-ada', personId: 'U_ADA', how: 'console', linkedAt: 2 });
+    expect(await identity.personFor({ platform: 'jira', id: 'acc-ada' })).toBe('U_ADA');
+  });
+});

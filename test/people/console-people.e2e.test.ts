@@ -17,6 +17,7 @@ const BRIDGE_SECRET = 'bridge-secret-'.padEnd(48, 'p');
 const ADA = 'U0ADA0001';
 const GRACE = 'U0GRACE01';
 const ADA_KEY = 'wk_personal_ada_0123456789abcdefHk42';
+const JIRA_ACCOUNT = '557058:f58131cb-b67d-43c7-b30d-6b58d40bd077';
 const LINEAR_USER = '0a1b2c3d-0000-4000-8000-0000000user7';
 const OTHER_LINEAR_USER = '0a1b2c3d-0000-4000-8000-0000000user8';
 
@@ -35,7 +36,7 @@ beforeAll(async () => {
   store = openSqliteStore({ path: join(bridge.cwd, 'bridge.db') });
   await new PersonKeys(store.personKeys, new KeyBox(BRIDGE_SECRET)).connect(ADA, ADA_KEY, Date.now());
   const seed = async (runId: string, key: string, requester: Record<string, string>, personalKeyOwner?: string, source = 'slack') => {
-    const anchor = source === 'slack' ? `slack:C0DEV:1700000000.${runId.length}` : `linear:${runId}`;
+    const anchor = source === 'slack' ? `slack:C0DEV:1700000000.${runId.length}` : source === 'jira' ? 'jira:ENG-7' : `linear:${runId}`;
     const trigger = aTrigger({ key, source, anchor });
     (trigger.payload as { requester: unknown }).requester = requester;
     await store.triggers.enqueue(trigger, [], Date.now());
@@ -48,6 +49,7 @@ beforeAll(async () => {
   await seed('r_grace', 'Ev_grace', { platform: 'slack', id: GRACE, name: `<@${GRACE}>` });
   await seed('r_linear', 'lin_1', { platform: 'linear', id: LINEAR_USER, name: 'Lin Ear' }, ADA, 'linear');
   await seed('r_linear2', 'lin_2', { platform: 'linear', id: OTHER_LINEAR_USER, name: 'Other Person' }, undefined, 'linear');
+  await seed('r_jira', 'jira_1', { platform: 'jira', id: JIRA_ACCOUNT, name: 'Jira Person' }, undefined, 'jira');
 });
 afterAll(async () => {
   await store.close();
@@ -171,6 +173,24 @@ describe('linking a Linear user to a Slack user (people of other surfaces)', () 
     expect(links).toContain(`<bdi>Grace Hopper</bdi> <code>${GRACE}</code>`);
     expect(links).toContain('linked here');
     expect(/data-testid="unlinked">([\s\S]*?)<\/ul>/.exec(page)?.[1]).not.toContain(LINEAR_USER);
+  });
+
+  it('links a Jira account of a recent run (issue 30, point 4), lists it, and removes it', async () => {
+    const before = await read('/console/keys');
+    expect(/data-testid="unlinked">([\s\S]*?)<\/ul>/.exec(before)?.[1]).toContain(`Jira: <bdi>Jira Person</bdi> <code>${JIRA_ACCOUNT}</code>`);
+    expect(await submit('/console/keys/link', { surface: 'jira', user: 'not an id <script>', slack: ADA })).toBe('link-bad-user');
+    expect(await service.store.personLinks.get('jira', JIRA_ACCOUNT)).toBeUndefined();
+    expect(await submit('/console/keys/link', { surface: 'jira', user: JIRA_ACCOUNT, slack: ADA })).toBe('link-saved');
+    expect(await service.store.personLinks.get('jira', JIRA_ACCOUNT)).toMatchObject({ personId: ADA, how: 'console' });
+    const page = await read('/console/keys');
+    const links = /data-testid="links">([\s\S]*?)<\/table>/.exec(page)?.[1] ?? '';
+    expect(links).toContain('<td>Jira</td>');
+    expect(links).toContain(`<code>${JIRA_ACCOUNT}</code>`);
+    expect(/data-testid="unlinked">([\s\S]*?)<\/ul>/.exec(page)?.[1] ?? '').not.toContain(JIRA_ACCOUNT);
+    // The same id is no Linear user: removing it there finds nothing.
+    expect(await submit('/console/keys/unlink', { surface: 'linear', user: JIRA_ACCOUNT })).toBe('link-absent');
+    expect(await submit('/console/keys/unlink', { surface: 'jira', user: JIRA_ACCOUNT })).toBe('link-removed');
+    expect(await service.store.personLinks.get('jira', JIRA_ACCOUNT)).toBeUndefined();
   });
 
   it('removes a link; removing again finds none', async () => {

@@ -118,6 +118,15 @@ describe('agent-bridge serve and config check refuse a broken configuration', ()
     expect(result.stderr).not.toContain('xoxb-0000-1111-abcdefghijkl');
   });
 
+  it('serve exits 2 on a partial Jira set, naming what is missing and where Atlassian shows an API token', async () => {
+    const token = 'ATATT3x-jira-token-abcdefghijkl';
+    const result = await runCli(['serve'], { env: { PORT: '0', JIRA_BASE_URL: 'https://acme.atlassian.net', JIRA_API_TOKEN: token } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/JIRA_EMAIL: Jira is half configured/);
+    expect(result.stderr).toMatch(/JIRA_WEBHOOK_SECRET: Jira is half configured/);
+    expect(result.stderr).not.toContain(token);
+  });
+
   it('config check prints the effective configuration with secrets masked', async () => {
     const secret = 'signing-secret-0123456789abcdef';
     const result = await runCli(['config', 'check'], { env: { SLACK_BOT_TOKEN: 'xoxb-0000-1111-abcdefghijkl', SLACK_SIGNING_SECRET: secret } });

@@ -7,7 +7,7 @@ import { asker, keyCell, peopleFacts } from '../people-cells.js';
 import { personIdsFor } from '../person-filter.js';
 
 export const RUNS_PAGE_SIZE = 50;
-const SOURCES = ['slack', 'linear', 'schedule', 'cli'];
+const SOURCES = ['slack', 'linear', 'jira', 'schedule', 'cli'];
 const STATES = ['QUEUED', 'PENDING', 'CLAIMED', 'INPROGRESS', 'BLOCKED', 'SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED'];
 const FILTER_LIMIT = 200;
 

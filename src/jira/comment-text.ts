@@ -1,0 +1,96 @@
+/**
+ * The comments agent-bridge writes on a Jira issue, in ADF (issue 30): the start comment (edited at
+ * every state), one comment per BLOCKED and end state, failures and notices. Titles, names, states,
+ * status messages and reasons are foreign text: text nodes only (adf.ts), never markup; the session
+ * and pull request links are link marks built from the URLs the run API gave.
+ */
+import { renderText } from '../core/outbox/render-text.js';
+import type { OutboxMessage, RunSnapshot } from '../core/ports/messages.js';
+import { code, doc, link, oneLineText, paragraph, strong, text, textDoc, type AdfDoc, type AdfParagraph } from './adf.js';
+
+const brand = (title: string) => paragraph(strong('agent-bridge'), text(' · '), oneLineText(title, 300));
+
+/** The start comment before the run exists. */
+export function receivedDoc(title: string, requester: string | undefined): AdfDoc {
+  return doc(brand(title), paragraph(text('Received'), requester ? [...text(' from '), ...oneLineText(requester, 200)] : [], text(' — starting a run…')));
+}
+
+function links(run: RunSnapshot): Array<AdfParagraph | undefined> {
+  return [
+    run.sessionLink ? paragraph(link('Open session', run.sessionLink)) : undefined,
+    ...run.pullRequests.map((url) => paragraph(text('Pull request: '), link(url, url))),
+  ];
+}
+
+/** The start comment at a run's current state. */
+export function statusDoc(run: RunSnapshot): AdfDoc {
+  return doc(
+    brand(run.title),
+    paragraph(text('State: '), strong(run.state.slice(0, 40)), run.statusText ? [...text(' — '), ...text(run.statusText)] : []),
+    paragraph(text('Run: '), code(run.runId)),
+    run.options ? paragraph(text('Options: '), code(run.options)) : undefined,
+    ...links(run),
+  );
+}
+
+/** The start comment once a stop was asked for (the CANCELLED comment follows). */
+export function stoppingDoc(run: RunSnapshot, requestedBy: string | undefined): AdfDoc {
+  return doc(
+    brand(run.title),
+    paragraph(
+      text('State: '),
+      strong('stopping'),
+      requestedBy ? [...text(' — requested by '), ...oneLineText(requestedBy, 200)] : [],
+      text(` (was ${run.state.slice(0, 40)})`),
+    ),
+    paragraph(text('Run: '), code(run.runId)),
+    run.sessionLink ? paragraph(link('Open session', run.sessionLink)) : undefined,
+  );
+}
+
+/** The start comment when the run could not be started. */
+export function startFailedDoc(title: string, reason: string): AdfDoc {
+  return doc(brand(title), paragraph(text('State: '), strong('not started'), text(' — '), text(reason)));
+}
+
+const REPLY = 'Reply in this thread to answer.';
+
+/**
+ * A new comment: BLOCKED and end states, failures, notices. The words are the core's (render-text), so
+ * every place says the same; the session and pull request lines it ends with become link marks built
+ * from the run's own URLs, and "reply in this thread" becomes how Jira answers.
+ */
+export function messageDoc(message: OutboxMessage, handle: string): AdfDoc {
+  let words = renderText(message);
+  const run = message.kind === 'announce' ? message.run : undefined;
+  const trailing = run ? [...(run.sessionLink ? [`Session: ${run.sessionLink}`] : []), ...run.pullRequests.map((url) => `Pull request: ${url}`)] : [];
+  // Only the lines render-text added at the end, which we can rebuild as links; text before them stays text.
+  for (const line of [...trailing].reverse()) {
+    if (words.endsWith(`\n${line}`)) words = words.slice(0, -line.length - 1);
+  }
+  if (run?.state === 'BLOCKED') {
+    const at = words.lastIndexOf(REPLY);
+    if (at !== -1) words = `${words.slice(0, at)}Answer with a comment starting with ${handle}.${words.slice(at + REPLY.length)}`;
+  }
+  const body = textDoc(words);
+  return run ? doc(...body.content, ...links(run)) : body;
+}
+
+/** A Slack mention (`<@U123>`, how Slack requesters are named) as words that mean something in Jira. */
+function jiraName(name: string): string {
+  return name.replace(/^<@([UW][A-Z0-9]+)>$/, 'Slack user $1');
+}
+
+/** The message with the names of people from other surfaces readable in Jira. */
+export function withJiraNames(message: OutboxMessage): OutboxMessage {
+  switch (message.kind) {
+    case 'received':
+      return message.requester === undefined ? message : { ...message, requester: jiraName(message.requester) };
+    case 'stopping':
+      return message.requestedBy === undefined ? message : { ...message, requestedBy: jiraName(message.requestedBy) };
+    case 'announce':
+      return message.cancelledBy === undefined ? message : { ...message, cancelledBy: jiraName(message.cancelledBy) };
+    default:
+      return message;
+  }
+}
