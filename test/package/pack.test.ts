@@ -22,7 +22,12 @@ import { until } from '../helpers/until.js';
  * tests the compiler, not the package.
  */
 const run = promisify(execFile);
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; dependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  dependencies: Record<string, string>;
+  overrides?: Record<string, string>;
+};
 const NOT_COPIED = new Set(['node_modules', 'dist', '.git', 'coverage', 'data', '.env']);
 
 let tarball = '';
@@ -33,7 +38,7 @@ const temps: string[] = [];
 /** A lockfile for a folder whose only dependency is the tarball, pinned like our own lockfile. */
 function installLockfile(tarballSpec: string): object {
   const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
-  const packages: Record<string, object> = { '': { dependencies: { [pkg.name]: tarballSpec } } };
+  const packages: Record<string, object> = { '': { dependencies: { [pkg.name]: tarballSpec }, ...(pkg.overrides && { overrides: pkg.overrides }) } };
   for (const [path, entry] of Object.entries(lock.packages)) if (path !== '' && !entry.dev) packages[path] = entry;
   packages[`node_modules/${pkg.name}`] = {
     version: pkg.version,
@@ -62,7 +67,8 @@ beforeAll(async () => {
   const install = tempDir('agent-bridge-install-');
   temps.push(install);
   const spec = `file:${tarball}`;
-  writeFileSync(join(install, 'package.json'), JSON.stringify({ dependencies: { [pkg.name]: spec } }));
+  // The overrides a project installing us needs too (docs/development.md): npm applies only the root's.
+  writeFileSync(join(install, 'package.json'), JSON.stringify({ dependencies: { [pkg.name]: spec }, ...(pkg.overrides && { overrides: pkg.overrides }) }));
   writeFileSync(join(install, 'package-lock.json'), JSON.stringify(installLockfile(spec)));
   await run('npm', ['ci', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel', 'error'], { cwd: install }).catch((error: Error) => {
     throw new Error(`installing the tarball offline failed; the npm cache must hold our dependencies (run npm ci in this checkout): ${error.message}`);
