@@ -72,4 +72,57 @@ describeEachStore((adapter) => {
       expect((await store.trackedRuns.get('r1'))?.lastSeenAt).toBe(600);
     });
   });
+
+  describe('usage.sums and usage.totals', () => {
+    const DAY = 86_400_000;
+    const JAN_1 = Date.UTC(2026, 0, 1);
+
+    async function runOn(runId: string, at: number, extra: Parameters<typeof aRun>[1], usage?: RunObservation['usage']): Promise<void> {
+      await store.trackedRuns.insert(aRun(runId, extra), at);
+      if (usage) await store.trackedRuns.recordUsage([{ runId, usage }], at + 1);
+    }
+
+    beforeEach(async () => {
+      await runOn('a1', JAN_1 + 1000, { askedBy: 'U_ANN', routeName: 'web', source: 'slack' }, { inferenceCost: 0.1, computeCost: 0.2 });
+      await runOn('a2', JAN_1 + DAY - 1, { askedBy: 'U_ANN', routeName: 'api', source: 'linear' }, { inferenceCost: 1 });
+      await runOn('b1', JAN_1 + DAY, { askedBy: 'U_BOB', routeName: 'web', source: 'slack' }, { inferenceCost: 2, computeCost: 0.5 });
+      await runOn('s1', JAN_1 + DAY + 5, { routeName: 'nightly', source: 'schedule' });
+      await runOn('old', JAN_1 - 1, { askedBy: 'U_ANN', routeName: 'web', source: 'slack' }, { inferenceCost: 50 });
+    });
+
+    it('sums the runs created since a time by person and UTC day, credits as last reported; a run without usage counts 0', async () => {
+      expect(await store.usage.sums({ by: 'person', since: JAN_1 })).toEqual([
+        { key: 'U_ANN', day: '2026-01-01', runs: 2, inferenceCost: 1.1, computeCost: 0.2 },
+        { key: 'U_BOB', day: '2026-01-02', runs: 1, inferenceCost: 2, computeCost: 0.5 },
+        { key: null, day: '2026-01-02', runs: 1, inferenceCost: 0, computeCost: 0 },
+      ]);
+    });
+
+    it('sums by route and by source, and narrows to one person', async () => {
+      expect(await store.usage.sums({ by: 'route', since: JAN_1 + DAY })).toEqual([
+        { key: 'nightly', day: '2026-01-02', runs: 1, inferenceCost: 0, computeCost: 0 },
+        { key: 'web', day: '2026-01-02', runs: 1, inferenceCost: 2, computeCost: 0.5 },
+      ]);
+      expect((await store.usage.sums({ by: 'source', since: 0 })).map(({ key, day, runs }) => [key, day, runs])).toEqual([
+        ['slack', '2025-12-31', 1],
+        ['linear', '2026-01-01', 1],
+        ['slack', '2026-01-01', 1],
+        ['schedule', '2026-01-02', 1],
+        ['slack', '2026-01-02', 1],
+      ]);
+      expect(await store.usage.sums({ by: 'route', since: JAN_1, person: 'U_ANN' })).toEqual([
+        { key: 'api', day: '2026-01-01', runs: 1, inferenceCost: 1, computeCost: 0 },
+        { key: 'web', day: '2026-01-01', runs: 1, inferenceCost: 0.1, computeCost: 0.2 },
+      ]);
+      expect(await store.usage.sums({ by: 'person', since: JAN_1, person: "U_ANN' OR 1=1 --" })).toEqual([]);
+    });
+
+    it('totals every run by source', async () => {
+      expect(await store.usage.totals()).toEqual([
+        { source: 'linear', runs: 1, inferenceCost: 1, computeCost: 0 },
+        { source: 'schedule', runs: 1, inferenceCost: 0, computeCost: 0 },
+        { source: 'slack', runs: 3, inferenceCost: 52.1, computeCost: 0.7 },
+      ]);
+    });
+  });
 });
