@@ -3,7 +3,7 @@
  * into what the CLI, the console and a person's own views show — each group's total, each day's
  * total, and the whole. Credits are inference + compute (design.md §3).
  */
-import type { UsageGrouping, UsageSum } from '../ports/usage-store.js';
+import type { UsageGrouping, UsageRepository, UsageSum } from '../ports/usage-store.js';
 
 /** Runs and credits of a group, a day or the whole. */
 export interface UsageFigures {
@@ -76,4 +76,13 @@ function mostFirst(a: UsageFigures & { key: string | null }, b: UsageFigures & {
   if (a.credits !== b.credits) return b.credits - a.credits;
   if (a.runs !== b.runs) return b.runs - a.runs;
   return (a.key ?? '\uffff') < (b.key ?? '\uffff') ? -1 : 1;
+}
+
+/** The window a person's own views (the Home tab, their key page) show: the last 30 days. */
+export const OWN_USAGE_WINDOW_MS = 30 * DAY_MS;
+
+/** A person's own usage over the last 30 days, by route (one statement). */
+export async function ownUsage(usage: Pick<UsageRepository, 'sums'>, personId: string, now: number): Promise<UsageReport> {
+  const range = { by: 'route' as const, since: now - OWN_USAGE_WINDOW_MS, until: now };
+  return usageReport(await usage.sums({ by: range.by, since: range.since, person: personId }), range);
 }
