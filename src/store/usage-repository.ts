@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { UsageGrouping, UsageRepository, UsageSum, UsageTotal } from '../core/ports/store.js';
+import type { ReservationOutcome, StartReservation, UsageGrouping, UsageRepository, UsageSum, UsageTotal } from '../core/ports/store.js';
+import { SqliteReservations } from './reservations.js';
 
 const DAY_MS = 86_400_000;
 
@@ -66,9 +67,15 @@ export const TOTALS_SQL = `SELECT source, COUNT(*) AS runs, SUM(inference_cost) 
 export class SqliteUsageRepository implements UsageRepository {
   private readonly sumStatements = new Map<string, Database.Statement<Record<string, unknown>, UsageSumRow>>();
   private readonly totalsStatement;
+  private readonly reservations;
 
   constructor(private readonly db: Database.Database) {
     this.totalsStatement = db.prepare<[], UsageTotalRow>(TOTALS_SQL);
+    this.reservations = new SqliteReservations(db);
+  }
+
+  async reserveStart(reservation: StartReservation): Promise<ReservationOutcome> {
+    return this.reservations.reserve(reservation);
   }
 
   async sums(query: { by: UsageGrouping; since: number; person?: string }): Promise<UsageSum[]> {

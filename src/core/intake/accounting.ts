@@ -15,7 +15,7 @@ export interface Accounting {
 
 /**
  * Who asked, as a person id: the person behind the requester when the key choice looked them up (a
- * Slack user id), else the surface's own id of the requester (a user not linked to a person).
+ * chat user id), else the surface's own id of the requester (a user not linked to a person).
  */
 export function askedByOf(choice: Pick<UsableKey, 'personId'>, requester: Requester | undefined): string | undefined {
   return choice.personId ?? (requester?.id || undefined);

@@ -110,7 +110,7 @@ export interface RunUsage {
   computeCost?: number;
 }
 
-/** Credits = inference + compute (design.md §3); a missing figure counts 0. */
+/** Credits = inference + compute; a missing figure counts 0. */
 export function creditsOf(usage: RunUsage | undefined): number {
   return (usage?.inferenceCost ?? 0) + (usage?.computeCost ?? 0);
 }

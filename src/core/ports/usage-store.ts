@@ -36,4 +36,44 @@ export interface UsageRepository {
   sums(query: { by: UsageGrouping; since: number; person?: string }): Promise<UsageSum[]>;
   /** Every run ever stored, summed by source, in source order. */
   totals(): Promise<UsageTotal[]>;
+  /**
+   * Reserves a start's room under its limits, in ONE transaction that counts and reserves (one
+   * statement on PostgreSQL), so that of two starts racing for the last slot — in any processes —
+   * one is reserved and the other told which limit is full. Counted: runs not ended (a reservation of
+   * a trigger still being worked counts as one), runs and reservations since `dayStart`, and credits
+   * of runs created since `monthStart`. A trigger that already holds a reservation keeps it (a retry).
+   * Reservations older than `recent` are deleted on the way.
+   */
+  reserveStart(reservation: StartReservation): Promise<ReservationOutcome>;
 }
+
+/** What a start reserves: the trigger, who asked and the route, with the limits that apply to each. */
+export interface StartReservation {
+  triggerKey: string;
+  /** Who asked (a person id) and `limits.per_person`; absent: nobody (a schedule, the CLI). */
+  person?: { id: string; limits: Limits };
+  /** The route's name and its own limits (none: counted, not limited). */
+  route: { name: string; limits?: Limits };
+  now: number;
+  /** The UTC day and month `now` falls in begin here. */
+  dayStart: number;
+  monthStart: number;
+  /** Reservations from before this are deleted (older than any trigger can still be worked). */
+  recent: number;
+}
+
+/** Reserved, or the first limit without room: whose (`scope`), which, its value and what is used of it. */
+export type ReservationOutcome = { reserved: true } | { reserved: false; scope: 'person' | 'route'; limit: LimitName; value: number; used: number };
+
+/** One set of limits; every value 0 means none. */
+export interface Limits {
+  /** Runs not ended at once (a run revived by a follow-up counts again). */
+  concurrent: number;
+  /** Runs started per UTC day. */
+  perDay: number;
+  /** Credits (inference + compute, as last reported) of the runs started this UTC month. */
+  creditsPerMonth: number;
+}
+
+/** Which limit, by its config key. */
+export type LimitName = 'concurrent' | 'per_day' | 'credits_per_month';

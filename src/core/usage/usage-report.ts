@@ -1,7 +1,7 @@
 /**
  * A usage report (issue 31): the store's sums by group and UTC day (`UsageRepository.sums`) folded
  * into what the CLI, the console and a person's own views show — each group's total, each day's
- * total, and the whole. Credits are inference + compute (design.md §3).
+ * total, and the whole. Credits are inference + compute.
  */
 import type { UsageGrouping, UsageRepository, UsageSum } from '../ports/usage-store.js';
 
