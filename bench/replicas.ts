@@ -5,7 +5,7 @@
  * only drives the load and reads progress from the database (`progress`), like an operator would.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -154,10 +154,18 @@ async function stopChild(child: ChildProcess): Promise<void> {
  * Starts `count` replicas of the service with Slack over HTTP (the world's fakes and emulator) on one
  * fresh database, and opens the bench's own connection to that database to read progress.
  */
-export async function startReplicas(engine: Engine, count: number, world: WorldUrls, label = `${engine}-${count}`): Promise<ReplicaSet> {
+export async function startReplicas(
+  engine: Engine,
+  count: number,
+  world: WorldUrls,
+  label = `${engine}-${count}`,
+  /** The replicas' agent-bridge.yml (their working directory's); absent: none, every default. */
+  yaml?: string,
+): Promise<ReplicaSet> {
   const base = process.env['BENCH_DB_DIR'] ?? tmpdir();
   mkdirSync(base, { recursive: true });
   const dir = mkdtempSync(join(base, `agent-bridge-bench-${label}-`));
+  if (yaml !== undefined) writeFileSync(join(dir, 'agent-bridge.yml'), yaml);
   const database = await freshDatabase(engine, dir);
   const env = {
     ...database.env,

@@ -11,6 +11,7 @@ import type { Artifact, CreatedRun, RunItem, RunPage } from '../core/ports/agent
  */
 
 const optionalString = z.string().nullish();
+const costSchema = z.number().finite().nonnegative().nullish().catch(undefined);
 
 const statusMessageSchema = z.union([
   z.string(),
@@ -48,6 +49,8 @@ export const runItemSchema = z.looseObject({
   session_link: optionalString,
   agent_config: z.looseObject({}).nullish().catch(undefined),
   artifacts: artifactsSchema.nullish().catch(undefined),
+  // A figure that is not a finite, non-negative number is read as missing, not as a broken run.
+  request_usage: z.looseObject({ inference_cost: costSchema, compute_cost: costSchema }).nullish().catch(undefined),
 });
 
 export const runPageSchema = z.looseObject({

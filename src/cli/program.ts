@@ -9,6 +9,7 @@ import { registerRunsCommand } from './runs-command.js';
 import { registerSchedulesCommand } from './schedules-command.js';
 import { registerSecretsCommand } from './secrets-command.js';
 import { registerServeCommand } from './serve-command.js';
+import { registerUsageCommand } from './usage-command.js';
 import { packageVersion } from '../host/version.js';
 
 export interface CliResult {
@@ -33,6 +34,7 @@ export function buildProgram(context: CliContext, onShutdown: (stop: () => Promi
   registerConfigCommand(program, context);
   registerDbCommand(program, context);
   registerSecretsCommand(program, context);
+  registerUsageCommand(program, context);
   return program;
 }
 

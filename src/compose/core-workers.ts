@@ -81,6 +81,7 @@ function intakeWorkers({ config, logger, clock, overrides }: ServiceBase, parts:
         ...(issueLinker && { issueLinkers: { slack: issueLinker } }),
         access: front.access,
         keys: front.runKeys.keys,
+        limits: config.limits,
         // A run shown in a Slack thread is an agent session there (its phase owed at each change).
         ...(slack && { sessionPlaces: slack.sessionPlaces }),
       }),

@@ -40,7 +40,7 @@ export async function openDatabase({ config, logger, clock, shutdown }: ServiceB
   const store = await openStore(config.database, { onProblem: (error) => logger.warn({ err: error }, 'database connection problem (recovering)') });
   shutdown.add('database', () => store.close());
   const metrics = createMetrics();
-  const coreMetrics = createCoreMetrics(metrics.registry, () => store.outbox.counts());
+  const coreMetrics = createCoreMetrics(metrics.registry, { outboxCounts: () => store.outbox.counts(), usageTotals: () => store.usage.totals() });
   // The console's health page shows the tracker's last tick.
   const trackerWatch = watchTracker(coreMetrics, clock);
   return { store, metrics, coreMetrics, trackerWatch };

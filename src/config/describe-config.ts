@@ -103,6 +103,7 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
           }
         : null,
     },
+    limits: { perPerson: { ...config.limits.perPerson } },
     database: config.database.kind === 'postgres' ? { kind: 'postgres', url: config.database.maskedUrl } : { ...config.database },
     http: { ...config.http, ...(config.http.metricsToken !== undefined && { metricsToken: maskSecret(config.http.metricsToken, source('METRICS_TOKEN')) }) },
     logLevel: config.logLevel,

@@ -82,6 +82,13 @@ const overrideValues = z.union([z.literal('*'), z.array(text).min(1)], {
   error: 'must be "*" (any value) or a list of allowed values, e.g. [env_web, env_api]',
 });
 
+/** Limits (issue 31): runs at once, runs per UTC day, credits per UTC month; 0 = no limit. */
+const limitsShape = {
+  concurrent: withDefault(z.int().min(0).max(1_000_000), 0),
+  per_day: withDefault(z.int().min(0).max(1_000_000), 0),
+  credits_per_month: withDefault(z.number().min(0).max(1e12), 0),
+};
+
 const routeShape = {
   config: optional(agentConfigSchema),
   title: optional(text),
@@ -90,6 +97,8 @@ const routeShape = {
   // Which options a request may set (issue 22); unset: none.
   overrides: optional(strict({ environment_id: optional(overrideValues), model_id: optional(overrideValues), skill_spec: optional(overrideValues) })),
   announce: optional(z.enum(['end', 'blocked_and_end', 'all'])),
+  // The runs of this route (by its name) at once, per UTC day, and their credits per UTC month (issue 31).
+  limits: optional(section(limitsShape)),
 };
 
 /** factory_uid excludes config and agent_identity_uid (a factory dispatch carries no config). */
@@ -393,6 +402,10 @@ export const fileSchema = strict({
   people: section({
     // Whose API key a run is created with (issue 20): the service's, the asker's when connected, or only the asker's.
     attribution: withDefault(z.enum(ATTRIBUTIONS), 'service'),
+  }),
+  limits: section({
+    // The runs each person asks for, on any surface (issue 31).
+    per_person: section(limitsShape),
   }),
 });
 

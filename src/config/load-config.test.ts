@@ -77,6 +77,7 @@ describe('loadConfig: valid files', () => {
       schedules: [],
       console: { admins: [] },
       people: { attribution: 'service' },
+      limits: { perPerson: { concurrent: 0, perDay: 0, creditsPerMonth: 0 } },
       database: { kind: 'sqlite', path: path.join(cwd, 'data', 'agent-bridge.db') },
       http: { port: 3000, host: '0.0.0.0' },
       logLevel: 'info',

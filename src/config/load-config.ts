@@ -10,6 +10,7 @@ import { parseEnvironment, SECRET_VARIABLES, type EnvSettings } from './env-sche
 import { fileSchema, type FileConfig, type FileRoute } from './file-schema.js';
 import { ConfigError, zodIssueToProblems, type ConfigProblem } from './problems.js';
 import type { AgentConfigInput, AppConfig, Route, ScheduleConfig } from './types.js';
+import type { Limits } from '../core/limits/limits.js';
 
 export const DEFAULT_CONFIG_FILE = 'agent-bridge.yml';
 
@@ -121,7 +122,13 @@ function toRoute(route: FileRoute): Route {
   });
   if (route.config !== undefined) out.config = compact<AgentConfigInput>(route.config);
   if (route.overrides !== undefined) out.overrides = compact(route.overrides);
+  if (route.limits !== undefined) out.limits = toLimits(route.limits);
   return out;
+}
+
+/** `limits` as the core reads them (issue 31). */
+function toLimits(limits: { concurrent: number; per_day: number; credits_per_month: number }): Limits {
+  return { concurrent: limits.concurrent, perDay: limits.per_day, creditsPerMonth: limits.credits_per_month };
 }
 
 function toRoutes(routes: Record<string, FileRoute>, key: (name: string) => string = (name) => name): Record<string, Route> {
@@ -241,6 +248,7 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
           slackSignIn: { clientId: env.slackClientId, clientSecret: env.slackClientSecret, issuer: env.slackOidcIssuer },
         }),
     },
+    limits: { perPerson: toLimits(file.limits.per_person) },
     people: { attribution: file.people.attribution, ...compact({ secret: env.agentBridgeSecret }) },
     database: env.databaseUrl
       ? { kind: 'postgres', url: env.databaseUrl.url, maskedUrl: env.databaseUrl.masked, target: env.databaseUrl.target, password: env.databaseUrl.password }

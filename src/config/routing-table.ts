@@ -14,6 +14,7 @@ export function routingTable(config: AppConfig): RoutingTable {
           ...(schedule.agent_identity_uid !== undefined && { agent_identity_uid: schedule.agent_identity_uid }),
           ...(schedule.factory_uid !== undefined && { factory_uid: schedule.factory_uid }),
           ...(schedule.announce !== undefined && { announce: schedule.announce }),
+          ...(schedule.limits !== undefined && { limits: schedule.limits }),
         },
       ]),
     ),

@@ -4,6 +4,7 @@
  */
 import type { AgentConfig } from '../core/ports/agent-runs.js';
 import type { PostgresTarget } from './database-url.js';
+import type { Limits } from '../core/limits/limits.js';
 
 /**
  * A route's `config`: the run API's `AmbientAgentConfig` fields. Known fields are type-checked;
@@ -206,6 +207,8 @@ export interface AppConfig {
    * `secret` (`AGENT_BRIDGE_SECRET`) seals the stored personal keys, required unless attribution is `service`.
    */
   people: { attribution: Attribution; secret?: string };
+  /** `limits.per_person` (issue 31): the runs each person asks for, on any surface; 0 = no limit. A route's own are on the route. */
+  limits: { perPerson: Limits };
   database: DatabaseConfig;
   /**
    * `publicUrl` (`PUBLIC_URL`, no trailing slash): where people reach the service (links, `Secure` cookies).

@@ -35,6 +35,7 @@ a.button { display: inline-block; padding: .4rem .9rem; border: 1px solid var(--
 dl { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; }
 dt { color: var(--muted); }
 dd { margin: 0; }
+svg.chart { color: var(--accent); max-width: 720px; display: block; margin: .5rem 0 1rem; }
 `;
 
 export const CONSOLE_JS = `

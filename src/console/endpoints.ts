@@ -17,6 +17,7 @@ import { myKeyPage } from './pages/my-key-page.js';
 import { runPage } from './pages/run-page.js';
 import { runsPage } from './pages/runs-page.js';
 import { schedulesPage } from './pages/schedules-page.js';
+import { usagePage } from './pages/usage-page.js';
 import { runEndpoints } from './run-endpoints.js';
 import { scheduleEndpoints } from './schedule-endpoints.js';
 import { showSignIn, submitSignIn, type SignInDeps } from './sign-in.js';
@@ -90,6 +91,7 @@ function pageEndpoints(gate: ConsoleGate): Endpoint[] {
     }),
     gate.page('/console/attention', 'admins', (viewer, req) => attentionPage(deps, viewer, flashOf(req))),
     gate.page('/console/schedules', 'admins', (viewer, req) => schedulesPage(deps, viewer, flashOf(req))),
+    gate.page('/console/usage', 'admins', (viewer, req) => usagePage(deps, viewer, queryOf(req))),
     gate.page('/console/health', 'admins', (viewer) => healthPage(deps, viewer)),
     gate.page('/console/keys', 'admins', (viewer, req) => keysPage(deps, viewer, flashOf(req))),
     gate.page(MY_KEY_PATH, 'everyone', (viewer, req) => myKeyPage(deps, viewer, flashOf(req))),

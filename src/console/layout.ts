@@ -2,13 +2,14 @@ import type { Viewer } from './deps.js';
 import { html, type SafeHtml } from './html.js';
 import { MY_KEY_PATH } from '../people/key-page.js';
 
-export type Section = 'runs' | 'attention' | 'schedules' | 'health' | 'keys' | 'me';
+export type Section = 'runs' | 'attention' | 'schedules' | 'usage' | 'health' | 'keys' | 'me';
 
 /** Each section's label, path, and whether only admins may open it. */
 const SECTIONS: Array<[Section, string, string, 'admins' | 'everyone']> = [
   ['runs', 'Runs', '/console/runs', 'everyone'],
   ['attention', 'Needs attention', '/console/attention', 'admins'],
   ['schedules', 'Schedules', '/console/schedules', 'admins'],
+  ['usage', 'Usage', '/console/usage', 'admins'],
   ['health', 'Health', '/console/health', 'admins'],
   ['keys', 'Keys', '/console/keys', 'admins'],
   ['me', 'Your key', MY_KEY_PATH, 'everyone'],

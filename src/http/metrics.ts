@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { packageVersion } from '../host/version.js';
 import type { CoreMetrics } from '../core/ports/metrics.js';
+import type { UsageTotal } from '../core/ports/usage-store.js';
 
 /**
  * The service's Prometheus metrics, on a registry of its own (never the global one, so two services
@@ -77,11 +78,20 @@ function registerReplicaInfo(registry: Registry, replica: ReplicaInfo): void {
   info.set({ host: replica.host, pid: String(replica.pid), version: replica.version }, 1);
 }
 
+/** What the gauges read from the database at scrape time. */
+export interface StoredFigures {
+  /** Outbox rows by state. */
+  outboxCounts?: () => Promise<Record<string, number>>;
+  /** Runs and their credits by source, since the database began (issue 31). */
+  usageTotals?: () => Promise<UsageTotal[]>;
+}
+
 /**
- * The core's counters on the service's registry. `outboxCounts` is read at scrape time, so the
- * pending gauge is the database's truth, not a count kept in memory.
+ * The core's counters on the service's registry. The stored figures are read at scrape time, so
+ * those gauges are the database's truth (shared by every replica), not counts kept in memory.
  */
-export function createCoreMetrics(registry: Registry, outboxCounts?: () => Promise<Record<string, number>>): CoreMetrics {
+export function createCoreMetrics(registry: Registry, stored: StoredFigures = {}): CoreMetrics {
+  const { outboxCounts, usageTotals } = stored;
   const bySource = (name: string, help: string) => new Counter({ name, help, labelNames: ['source'], registers: [registry] });
   const byPlatform = (name: string, help: string) => new Counter({ name, help, labelNames: ['platform'], registers: [registry] });
   const runsStarted = bySource('agent_bridge_runs_started_total', 'Runs started (or adopted after a crash), by source');
@@ -117,6 +127,7 @@ export function createCoreMetrics(registry: Registry, outboxCounts?: () => Promi
       },
     });
   }
+  if (usageTotals) registerUsageGauges(registry, usageTotals);
   return {
     runStarted: (source) => runsStarted.inc({ source }),
     followupSent: (source) => followups.inc({ source }),
@@ -133,4 +144,39 @@ export function createCoreMetrics(registry: Registry, outboxCounts?: () => Promi
     outboxRetried: (platform) => retried.inc({ platform }),
     outboxFailed: (platform) => failed.inc({ platform }),
   };
+}
+
+/**
+ * Usage totals (issue 31): runs and credits by source since the database began, as the tracker last
+ * recorded them. Gauges, not counters: they are the database's sums, the same on every replica (a
+ * dashboard takes one replica's value, or `max by (source)`), and a run's usage is read as it grows.
+ */
+function registerUsageGauges(registry: Registry, usageTotals: () => Promise<UsageTotal[]>): void {
+  // One read per scrape for both gauges: a scrape collects them together, so they share the read in flight.
+  let reading: Promise<UsageTotal[]> | undefined;
+  const read = () =>
+    (reading ??= usageTotals().finally(() => {
+      setImmediate(() => (reading = undefined));
+    }));
+  new Gauge({
+    name: 'agent_bridge_usage_runs',
+    help: 'Runs created, by source (from the database)',
+    labelNames: ['source'],
+    registers: [registry],
+    async collect() {
+      for (const total of await read()) this.set({ source: total.source }, total.runs);
+    },
+  });
+  new Gauge({
+    name: 'agent_bridge_usage_credits',
+    help: 'Credits runs used as last reported by the run API, by source and kind (inference, compute; from the database)',
+    labelNames: ['source', 'kind'],
+    registers: [registry],
+    async collect() {
+      for (const total of await read()) {
+        this.set({ source: total.source, kind: 'inference' }, total.inferenceCost);
+        this.set({ source: total.source, kind: 'compute' }, total.computeCost);
+      }
+    },
+  });
 }

@@ -70,10 +70,10 @@ describe('PersonalRunKeys.choose', () => {
   it('personal_if_connected: a connected person runs under a client of their own key, others under the service key', async () => {
     const keys = runKeys('personal_if_connected');
     const alice = await keys.choose(ALICE);
-    expect(alice).toMatchObject({ kind: 'use', personalKeyOwner: ALICE.id });
+    expect(alice).toMatchObject({ kind: 'use', personalKeyOwner: ALICE.id, personId: ALICE.id });
     expect(built.map((entry) => entry.apiKey)).toEqual(['wk_alice_key_0001']);
     expect(alice.kind === 'use' && alice.runs).toBe(built[0]?.runs);
-    expect(await keys.choose(BOB)).toEqual({ kind: 'use', runs: service });
+    expect(await keys.choose(BOB)).toEqual({ kind: 'use', runs: service, personId: BOB.id });
     expect(await keys.choose(LINEAR_USER)).toEqual({ kind: 'use', runs: service });
     expect(await keys.choose(undefined)).toEqual({ kind: 'use', runs: service });
   });
@@ -116,7 +116,7 @@ describe('the client cache', () => {
     await keys.forOwner(ALICE.id);
     await people().disconnect(ALICE.id);
     expect(await keys.forOwner(ALICE.id)).toBeUndefined();
-    expect(await keys.choose(ALICE)).toEqual({ kind: 'use', runs: service });
+    expect(await keys.choose(ALICE)).toEqual({ kind: 'use', runs: service, personId: ALICE.id });
     await clock.advance(60_000);
     expect(built[0]?.closed).toBe(true);
     expect(keys.openClients).toBe(0);

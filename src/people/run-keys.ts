@@ -59,9 +59,9 @@ export class PersonalRunKeys implements RunKeys {
     if (!requester || this.deps.attribution === 'service') return { kind: 'use', runs: this.deps.service };
     const personId = await this.deps.identity.personFor(requester);
     const runs = personId === undefined ? undefined : await this.forOwner(personId);
-    if (runs && personId !== undefined) return { kind: 'use', runs, personalKeyOwner: personId };
+    if (runs && personId !== undefined) return { kind: 'use', runs, personalKeyOwner: personId, personId };
     if (this.deps.attribution === 'personal_required') return { kind: 'refused', reason: 'no_key', ...(personId !== undefined && { personId }) };
-    return { kind: 'use', runs: this.deps.service };
+    return { kind: 'use', runs: this.deps.service, ...(personId !== undefined && { personId }) };
   }
 
   async forOwner(personId: string): Promise<AgentRuns | undefined> {

@@ -2,7 +2,15 @@ import type { WebClient } from '@slack/web-api';
 import type { AccessPolicy } from '../core/ports/intake.js';
 import type { Delivery, Notifier } from '../core/ports/notifier.js';
 import { NotifierError } from '../core/ports/notifier.js';
-import type { OperatorRepository, OutboxRepository, PersonKeyRepository, SettingRepository, TrackedRunRepository } from '../core/ports/store.js';
+import type {
+  OperatorRepository,
+  OutboxRepository,
+  PersonKeyRepository,
+  SettingRepository,
+  TrackedRunRepository,
+  UsageRepository,
+} from '../core/ports/store.js';
+import { ownUsage } from '../core/usage/usage-report.js';
 import { keyRefusal } from '../people/key-refusals.js';
 import { HOME_RUNS, homeUserOf, homeView, type HomeKeyStatus } from './home-view.js';
 import { toNotifierError } from './slack-errors.js';
@@ -34,6 +42,8 @@ export class HomeNotifier implements Notifier {
       outbox: Pick<OutboxRepository, 'list'>;
       /** `people.attribution` and the stored keys, for the key line (issue 20); absent: no key line. */
       keys?: { attribution: string; personKeys: Pick<PersonKeyRepository, 'get'>; settings?: SettingRepository };
+      /** The person's own usage of the last 30 days (issue 31); absent: no usage line. */
+      usage?: Pick<UsageRepository, 'sums'>;
       now?: () => number;
     },
   ) {}
@@ -53,8 +63,9 @@ export class HomeNotifier implements Notifier {
     // Read after keepCurrent: a change recorded before a run had the tab as a place is shown now; one after owes a publish.
     const runs = refusal === undefined ? await this.recentRuns(user) : [];
     const keyStatus = refusal === undefined ? await this.keyStatus(user) : undefined;
+    const usage = refusal === undefined && this.deps.usage ? (await ownUsage(this.deps.usage, user, (this.deps.now ?? Date.now)())).total : undefined;
     try {
-      await this.deps.client.views.publish({ user_id: user, view: homeView(runs, refusal, keyStatus) });
+      await this.deps.client.views.publish({ user_id: user, view: homeView(runs, refusal, keyStatus, usage) });
     } catch (error) {
       throw toNotifierError(error, 'views.publish');
     }

@@ -42,3 +42,17 @@ describe('the Home tab’s key line', () => {
     expect(JSON.stringify(homeView([], 'Sorry, no.', status).blocks)).not.toContain('home_key');
   });
 });
+
+describe('the Home tab’s usage line (issue 31)', () => {
+  it('shows the person’s runs and credits of the last 30 days under the key line; none without figures or for a refused person', () => {
+    const usage = { runs: 3, inferenceCost: 1.25, computeCost: 0.0005, credits: 1.2505 };
+    const view = homeView([], undefined, undefined, usage);
+    expect(view.blocks.find((block) => block.block_id === 'home_usage')).toEqual({
+      type: 'context',
+      block_id: 'home_usage',
+      elements: [{ type: 'mrkdwn', text: '*Your usage, last 30 days:* 3 runs, 1.251 credits (inference 1.25, compute 0.001).' }],
+    });
+    expect(homeView([], undefined).blocks.some((block) => block.block_id === 'home_usage')).toBe(false);
+    expect(homeView([], 'You may not use agent-bridge.', undefined, usage).blocks.some((block) => block.block_id === 'home_usage')).toBe(false);
+  });
+});

@@ -1,5 +1,6 @@
 import type { KnownBlock, View } from '@slack/types';
 import type { PersonKeyRecord, RunListItem } from '../core/ports/store.js';
+import { formatCredits, type UsageFigures } from '../core/usage/usage-report.js';
 import { escapeMrkdwn, safeUrl, stateLabel } from './blocks.js';
 
 /** The Home tab's "Start a run" button. */
@@ -78,7 +79,7 @@ export function keyStatusText(status: HomeKeyStatus | undefined): string | undef
  * whether theirs is connected — or, for someone `slack.allowed_users` leaves out, the same refusal a
  * mention of theirs gets, and no button.
  */
-export function homeView(runs: readonly RunListItem[], refusal: string | undefined, keyStatus?: HomeKeyStatus): View {
+export function homeView(runs: readonly RunListItem[], refusal: string | undefined, keyStatus?: HomeKeyStatus, usage?: UsageFigures): View {
   const blocks: KnownBlock[] = [{ type: 'header', text: { type: 'plain_text', text: 'agent-bridge' } }];
   if (refusal !== undefined) {
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: escapeMrkdwn(refusal) } });
@@ -91,10 +92,17 @@ export function homeView(runs: readonly RunListItem[], refusal: string | undefin
   });
   const keyText = keyStatusText(keyStatus);
   if (keyText !== undefined) blocks.push({ type: 'section', block_id: 'home_key', text: { type: 'mrkdwn', text: keyText } });
+  if (usage) blocks.push({ type: 'context', block_id: 'home_usage', elements: [{ type: 'mrkdwn', text: usageText(usage) }] });
   blocks.push({ type: 'section', text: { type: 'mrkdwn', text: runs.length === 0 ? 'You have not started any runs yet.' : '*Your recent runs*' } });
   for (const run of runs.slice(0, HOME_RUNS))
     blocks.push({ type: 'section', block_id: `run_${run.runId}`.slice(0, 255), text: { type: 'mrkdwn', text: runLine(run) } });
   return { type: 'home', blocks };
+}
+
+/** A person's own usage line (issue 31): their runs and the credits they used in the last 30 days. */
+export function usageText(usage: UsageFigures): string {
+  const runs = usage.runs === 1 ? '1 run' : `${usage.runs} runs`;
+  return `*Your usage, last 30 days:* ${runs}, ${formatCredits(usage.credits)} credits (inference ${formatCredits(usage.inferenceCost)}, compute ${formatCredits(usage.computeCost)}).`;
 }
 
 /** A route the modal offers: the channel whose route it is (`*` = the default), and its label. */

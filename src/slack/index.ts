@@ -78,6 +78,7 @@ export async function startSlack(config: SlackConfig, parts: SlackParts & { stor
           access,
           outbox: store.outbox,
           keys: { attribution: config.attribution ?? 'service', personKeys: store.personKeys, settings: store.settings },
+          usage: store.usage,
         }),
         unfurl: new UnfurlNotifier({ client: slack.client, runs: store.trackedRuns, triggers: store.triggers }),
         assistant: new AssistantNotifier({ client: slack.client, settings: store.settings }),

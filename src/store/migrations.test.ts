@@ -40,6 +40,7 @@ describe('migrations', () => {
       'person_keys',
       'person_links',
       'processes',
+      'run_reservations',
       'run_states',
       'schedule_fires',
       'schema_migrations',

@@ -114,4 +114,27 @@ describe(`${PROCESSES} processes on one database file`, () => {
     expect((await store.anchors.history('slack:C1:0')).length).toBe(Math.ceil(rounds / 8));
     await store.close();
   });
+
+  it('two starts racing for the last slot under a limit: exactly one is reserved, in every round (issue 31)', async () => {
+    const rounds = 100;
+    const temp = tempDir();
+    cleanups.push(temp.remove);
+    const path = join(temp.dir, 'bridge.db');
+    // Each child's trigger of each round, being worked (a reservation counts while its trigger is).
+    const setup = openSqliteStore({ path });
+    for (let round = 0; round < rounds; round++)
+      for (let child = 0; child < PROCESSES; child++)
+        await setup.triggers.enqueue(aTrigger({ key: `res-${round}-w${child}`, anchor: `A${round}-${child}` }), [], 0);
+    await setup.close();
+
+    const lines = await raceChildren((worker) => ['reserve', path, worker, String(rounds)]);
+    const reports = lines.map((line) => JSON.parse(line) as RaceReport);
+    expect(reports.flatMap((r) => r.violations)).toEqual([]);
+    expectOneWinnerEach(reports, (r) => r.reserved ?? [], rounds);
+    expect(reports.filter((r) => (r.reserved ?? []).length > 0).length).toBeGreaterThan(1);
+
+    const store = openSqliteStore({ path });
+    expect(store.db.prepare('SELECT COUNT(*) AS n FROM run_reservations').get()).toEqual({ n: rounds });
+    await store.close();
+  });
 });

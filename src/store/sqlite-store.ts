@@ -15,6 +15,7 @@ import { SqliteProcessRepository } from './process-repository.js';
 import { SqliteScheduleFireRepository } from './schedule-fire-repository.js';
 import { SqliteSettingRepository } from './setting-repository.js';
 import { SqliteTrackedRunRepository } from './tracked-run-repository.js';
+import { SqliteUsageRepository } from './usage-repository.js';
 import { SqliteTriggerRepository } from './trigger-repository.js';
 
 export interface SqliteStoreOptions {
@@ -41,6 +42,7 @@ export class SqliteStore implements Store {
   readonly personKeys: SqlitePersonKeyRepository;
   readonly personLinks: SqlitePersonLinkRepository;
   readonly consoleSessions: SqliteConsoleSessionRepository;
+  readonly usage: SqliteUsageRepository;
   private readonly pingStatement;
 
   /** Takes an open, migrated connection; use `openSqliteStore`. */
@@ -58,6 +60,7 @@ export class SqliteStore implements Store {
     this.personKeys = new SqlitePersonKeyRepository(db);
     this.personLinks = new SqlitePersonLinkRepository(db);
     this.consoleSessions = new SqliteConsoleSessionRepository(db);
+    this.usage = new SqliteUsageRepository(db);
     this.pingStatement = db.prepare('SELECT 1');
   }
 

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { NewOutboxRow, NewTrackedRun, RunObservation, TrackedRun, TrackedRunRepository } from '../core/ports/store.js';
+import type { MeteredRun, NewOutboxRow, NewTrackedRun, RunObservation, RunUsage, TrackedRun, TrackedRunRepository } from '../core/ports/store.js';
 import type { SqliteOutboxRepository } from './outbox-repository.js';
 import { fromJson, toFlag, toJson } from './sql.js';
 
@@ -15,6 +15,10 @@ interface Row {
   server_updated_at: string | null;
   session_link: string | null;
   key_owner: string | null;
+  requester: string | null;
+  route_name: string | null;
+  inference_cost: number | null;
+  compute_cost: number | null;
   transition: number;
   workflow_moves: string;
   tracked: number;
@@ -45,7 +49,25 @@ export function toTrackedRun(row: Row): TrackedRun {
   };
   // Absent rather than null for the service key, as on NewTrackedRun.
   if (row.key_owner !== null && row.key_owner !== undefined) run.personalKeyOwner = row.key_owner;
+  if (row.requester !== null && row.requester !== undefined) run.askedBy = row.requester;
+  if (row.route_name !== null && row.route_name !== undefined) run.routeName = row.route_name;
+  const usage = usageOfRow(row);
+  if (usage) run.usage = usage;
   return run;
+}
+
+/** The stored usage figures; undefined while none was reported. */
+function usageOfRow(row: Row): RunUsage | undefined {
+  const usage: RunUsage = {
+    ...(row.inference_cost !== null && row.inference_cost !== undefined && { inferenceCost: row.inference_cost }),
+    ...(row.compute_cost !== null && row.compute_cost !== undefined && { computeCost: row.compute_cost }),
+  };
+  return Object.keys(usage).length > 0 ? usage : undefined;
+}
+
+/** A usage report's figures as statement parameters (null: not reported, the stored figure stays). */
+export function usageParams(usage: RunUsage | undefined): { inference: number | null; compute: number | null } {
+  return { inference: usage?.inferenceCost ?? null, compute: usage?.computeCost ?? null };
 }
 
 /** Oldest seen first; never seen before all (NULLS FIRST is spelled out: PostgreSQL sorts NULLs last). */
@@ -63,6 +85,7 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
   private readonly stale;
   private readonly transitionRow;
   private readonly touchRows;
+  private readonly meterRows;
   private readonly retrackRow;
   private readonly insertRow;
   private readonly addMove;
@@ -104,15 +127,25 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
       serverUpdatedAt: string | null;
       sessionLink: string | null;
       tracked: number;
+      inference: number | null;
+      compute: number | null;
       now: number;
     }>(
       `UPDATE tracked_runs
        SET state = @state, server_updated_at = @serverUpdatedAt, session_link = @sessionLink, tracked = @tracked,
+           inference_cost = COALESCE(@inference, inference_cost), compute_cost = COALESCE(@compute, compute_cost),
            transition = transition + 1, last_seen_at = @now, updated_at = @now
        WHERE run_id = @runId AND transition = @expected`,
     );
     this.touchRows = db.prepare<{ ids: string; now: number }>(
       'UPDATE tracked_runs SET last_seen_at = @now WHERE run_id IN (SELECT value FROM json_each(@ids))',
+    );
+    this.meterRows = db.prepare<{ runs: string; now: number }>(
+      `UPDATE tracked_runs
+       SET inference_cost = COALESCE(metered.inference, inference_cost), compute_cost = COALESCE(metered.compute, compute_cost), last_seen_at = @now
+       FROM (SELECT value ->> '$.runId' AS run_id, value ->> '$.inference' AS inference, value ->> '$.compute' AS compute
+             FROM json_each(@runs)) AS metered
+       WHERE tracked_runs.run_id = metered.run_id`,
     );
     this.retrackRow = db.prepare<{ runId: string; now: number }>('UPDATE tracked_runs SET tracked = 1, updated_at = @now WHERE run_id = @runId');
     this.insertRow = db.prepare<{
@@ -127,13 +160,15 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
       serverUpdatedAt: string | null;
       sessionLink: string | null;
       personalKeyOwner: string | null;
+      requester: string | null;
+      routeName: string | null;
       now: number;
     }>(
       `INSERT INTO tracked_runs (run_id, anchor, source, title, route, destinations, trigger_key, state,
-                                 server_updated_at, session_link, key_owner, transition, tracked, last_seen_at,
+                                 server_updated_at, session_link, key_owner, requester, route_name, transition, tracked, last_seen_at,
                                  created_at, updated_at)
        VALUES (@runId, @anchor, @source, @title, @route, @destinations, @triggerKey, @state,
-               @serverUpdatedAt, @sessionLink, @personalKeyOwner, 0, 1, NULL, @now, @now)
+               @serverUpdatedAt, @sessionLink, @personalKeyOwner, @requester, @routeName, 0, 1, NULL, @now, @now)
        ON CONFLICT (run_id) DO NOTHING`,
     );
     this.addMove = db.prepare<{ runId: string; move: string; now: number }>(
@@ -170,6 +205,8 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
       serverUpdatedAt: run.serverUpdatedAt,
       sessionLink: run.sessionLink,
       personalKeyOwner: run.personalKeyOwner ?? null,
+      requester: run.askedBy ?? null,
+      routeName: run.routeName ?? null,
       now,
     });
     if (changes > 0) this.observedState.run({ runId: run.runId, transition: 0, state: run.state, serverUpdatedAt: run.serverUpdatedAt, now });
@@ -237,6 +274,7 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
           serverUpdatedAt: observation.serverUpdatedAt,
           sessionLink: observation.sessionLink,
           tracked: toFlag(observation.tracked),
+          ...usageParams(observation.usage),
           now,
         });
         if (changes === 0) return false;
@@ -250,6 +288,12 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
   async touch(runIds: readonly string[], now: number): Promise<void> {
     if (runIds.length === 0) return;
     this.db.transaction(() => this.touchRows.run({ ids: JSON.stringify(runIds), now })).immediate();
+  }
+
+  async recordUsage(runs: readonly MeteredRun[], now: number): Promise<void> {
+    if (runs.length === 0) return;
+    const reports = runs.map((run) => ({ runId: run.runId, ...usageParams(run.usage) }));
+    this.db.transaction(() => this.meterRows.run({ runs: JSON.stringify(reports), now })).immediate();
   }
 
   async retrack(runId: string, now: number): Promise<void> {

@@ -73,6 +73,14 @@ beforeAll(async () => {
     3_000,
   );
   await service.store.trackedRuns.insert(aRun('run-linear-ada', { triggerKey: 'Ev-run-linear-ada', source: 'linear', personalKeyOwner: ADA.userId }), 3_000);
+  // What Ada's and Bob's runs of this month used, as the tracker recorded it (issue 31).
+  for (const [runId, person, usage] of [
+    ['run-ada-usage', ADA, { inferenceCost: 1.5, computeCost: 0.25 }],
+    ['run-bob-usage', BOB, { inferenceCost: 7 }],
+  ] as const) {
+    await service.store.trackedRuns.insert(aRun(runId, { triggerKey: null, askedBy: person.userId, routeName: 'web', state: 'SUCCEEDED' }), Date.now());
+    await service.store.trackedRuns.recordUsage([{ runId, usage }], Date.now());
+  }
 });
 afterAll(async () => {
   await service?.stop();
@@ -175,7 +183,16 @@ describe('Sign in with Slack', () => {
     expect(cancel?.payload.requester).toEqual({ platform: 'slack', id: ADA.userId, name: ADA.name });
   });
 
-  it.each(['/console/attention', '/console/schedules', '/console/health', '/console/keys'])(
+  it('shows a person their own usage of the last 30 days on their key page, and nobody else’s', async () => {
+    const { cookie } = await signIn(ADA);
+    const page = await text(await get('/console/my-key', cookie));
+    // Her run with usage, and any other she asked for in this file (without usage yet): Bob's 7 credits are not hers.
+    expect(page).toMatch(/data-testid="my-usage">\s*\d+ runs?, 1\.75 credits \(inference\s+1\.5, compute 0\.25\)/);
+    expect(page).toMatch(/<td>web<\/td>\s*<td>\d+<\/td>\s*<td>1\.75<\/td>/);
+    expect(page).not.toContain('>7<');
+  });
+
+  it.each(['/console/attention', '/console/schedules', '/console/usage', '/console/health', '/console/keys'])(
     'answers %s with a 403 page to someone who is not an admin',
     async (path) => {
       const { cookie } = await signIn(BOB);

@@ -80,6 +80,11 @@ describe('the Home tab of someone who asked for runs before first opening it', (
     await until(() => lines().some((line) => line.includes('Succeeded')), 'the Home tab republished with SUCCEEDED');
     // One publish per change, none for the announcement of the end.
     expect((await settledPublishes(user)) - before).toBe(2);
+    // The tab also tells the person what their runs used (issue 31): the run's usage as the tracker recorded it.
+    const usage = (publishesFor(user).at(-1)?.args['view'] as { blocks: Array<{ block_id?: string; elements?: Array<{ text: string }> }> }).blocks.find(
+      (block) => block.block_id === 'home_usage',
+    );
+    expect(usage?.elements?.[0]?.text).toBe('*Your usage, last 30 days:* 1 run, 0.024 credits (inference 0.02, compute 0.004).');
   });
 
   it('a burst of changes of such runs costs one publish', async () => {

@@ -14,13 +14,15 @@ export interface RaceReport {
   slots: number[];
   triggers: number[];
   outbox: number[];
+  /** Rounds whose last slot under a limit this child reserved (mode `reserve`, issue 31). */
+  reserved?: number[];
   /** Things that must never happen (an owner losing a lease it held, an order violation). */
   violations: string[];
 }
 
 const [mode, dbPath, worker = 'w', roundsArg = '100'] = process.argv.slice(2);
-if (!dbPath || (mode !== 'open' && mode !== 'race')) {
-  process.stderr.write('usage: race-child.ts open|race <dbPath> <worker> [rounds]\n');
+if (!dbPath || (mode !== 'open' && mode !== 'race' && mode !== 'reserve')) {
+  process.stderr.write('usage: race-child.ts open|race|reserve <dbPath> <worker> [rounds]\n');
   process.exit(2);
 }
 
@@ -91,12 +93,37 @@ async function race(store: SqliteStore, rounds: number, startAt: number): Promis
   return report;
 }
 
+/**
+ * Mode `reserve`: in each round every child reserves a start of its own trigger (`res-<round>-<worker>`,
+ * stored by the parent) on the route `route-<round>`, which has room for one run at once.
+ */
+async function reserveRace(store: SqliteStore, rounds: number, startAt: number): Promise<RaceReport> {
+  const report: RaceReport = { worker, eventKeys: [], leases: [], slots: [], triggers: [], outbox: [], reserved: [], violations: [] };
+  const limits = { concurrent: 1, perDay: 0, creditsPerMonth: 0 };
+  for (let round = 0; round < rounds; round++) {
+    await until(startAt + round * ROUND_MS);
+    const now = Date.now();
+    const outcome = await store.usage.reserveStart({
+      triggerKey: `res-${round}-${worker}`,
+      route: { name: `route-${round}`, limits },
+      now,
+      dayStart: now - (now % 86_400_000),
+      monthStart: 0,
+      recent: now - 86_400_000,
+    });
+    if (outcome.reserved) report.reserved?.push(round);
+    else if (outcome.limit !== 'concurrent' || outcome.used !== 1) report.violations.push(`round ${round}: refused as ${JSON.stringify(outcome)}`);
+  }
+  return report;
+}
+
 process.stdout.write('ready\n');
 const startAt = await go;
 await until(startAt);
 const store = openSqliteStore({ path: dbPath, now: () => Number(worker.replace(/\D/g, '') || 0) });
 let report: RaceReport | { worker: string; opened: true } = { worker, opened: true };
 if (mode === 'race') report = await race(store, Number(roundsArg), startAt);
+if (mode === 'reserve') report = await reserveRace(store, Number(roundsArg), startAt);
 await store.close();
 process.stdout.write(`${JSON.stringify(report)}\n`);
 lines.close();

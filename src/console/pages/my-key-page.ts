@@ -2,6 +2,8 @@ import type { ConsoleDeps, Viewer } from '../deps.js';
 import { html, type SafeHtml } from '../html.js';
 import { page, when } from '../layout.js';
 import { MY_KEY_PATH } from '../../people/key-page.js';
+import { formatCredits, ownUsage } from '../../core/usage/usage-report.js';
+import { figuresTable } from './usage-page.js';
 
 /**
  * A person's own key page (issue 20): someone signed in with Slack pastes their personal API key here
@@ -9,7 +11,9 @@ import { MY_KEY_PATH } from '../../people/key-page.js';
  * disconnect it. `/agent connect` links this page.
  */
 export async function myKeyPage(deps: ConsoleDeps, viewer: Viewer, flash: string | undefined): Promise<SafeHtml> {
-  const shell = (body: SafeHtml) => page({ title: 'Your key', section: 'me', csrf: viewer.csrf, viewer, flash, body, refreshSeconds: 30 });
+  const usage = viewer.person ? await ownUsageSection(deps, viewer.person.id) : html``;
+  const shell = (body: SafeHtml) =>
+    page({ title: 'Your key', section: 'me', csrf: viewer.csrf, viewer, flash, body: html`${body} ${usage}`, refreshSeconds: 30 });
   if (!viewer.person) {
     return shell(html`<h1>Your personal API key</h1>
       <p>
@@ -48,4 +52,23 @@ export async function myKeyPage(deps: ConsoleDeps, viewer: Viewer, flash: string
       <label>Personal API key <input name="key" type="password" required maxlength="512" autocomplete="off" /></label>
       <button type="submit">Check and connect</button>
     </form>`);
+}
+
+/** The person's own usage (issue 31): their runs and credits of the last 30 days, by route. */
+async function ownUsageSection(deps: ConsoleDeps, personId: string): Promise<SafeHtml> {
+  const report = await ownUsage(deps.store.usage, personId, deps.clock.now());
+  return html`<h2>Your usage, last 30 days</h2>
+    <p data-testid="my-usage">
+      ${report.total.runs} run${report.total.runs === 1 ? '' : 's'}, ${formatCredits(report.total.credits)} credits (inference
+      ${formatCredits(report.total.inferenceCost)}, compute ${formatCredits(report.total.computeCost)}), as the run API last reported them.
+    </p>
+    ${
+      report.total.runs > 0
+        ? figuresTable(
+            'Route',
+            report.groups.map((group) => ({ label: group.key ?? '—', figures: group })),
+            'my-usage-routes',
+          )
+        : ''
+    }`;
 }

@@ -135,6 +135,9 @@ describe('starting a run', () => {
       triggerKey: 'Ev1',
       state: 'QUEUED',
       tracked: true,
+      // Usage and limits count it against who asked and the route's name (issue 31).
+      askedBy: 'U1',
+      routeName: 'slack',
     });
     expect((await store.triggers.getByKey('Ev1'))?.state).toBe('done');
     expect((await messages()).map((row) => row.message.kind)).toEqual(['received', 'status']);
@@ -153,6 +156,7 @@ describe('starting a run', () => {
     await worker().drain();
     const [run] = runs();
     expect(run).toMatchObject({ source: 'FACTORY', factory_uid: 'fac_1', ticket_ref: 'ENG-1' });
+    expect(await store.trackedRuns.get(run!.run_id)).toMatchObject({ askedBy: 'U1', routeName: 'slack' });
   });
 
   it('after a create whose answer was lost, adopts the run instead of creating a second', async () => {

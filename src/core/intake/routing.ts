@@ -1,6 +1,7 @@
 import type { AgentConfig } from '../ports/agent-runs.js';
 import type { Origin, SurfaceOrigin } from '../ports/triggers.js';
 import type { Overrides, RequestOptions } from '../request-options.js';
+import type { Limits } from '../limits/limits.js';
 
 export type { Origin } from '../ports/triggers.js';
 
@@ -17,6 +18,8 @@ export interface Route {
   overrides?: Overrides;
   /** Which states get a new message besides the status edit. Unset: `blocked_and_end`. */
   announce?: Announce;
+  /** How many runs of this route may run at once, start per day, and spend per month (issue 31). Unset: none. */
+  limits?: Limits;
 }
 
 /** How much a run says (issue 22): only its end, BLOCKED and its end (the default), or every state. */
@@ -40,7 +43,7 @@ export type ResolvedRoute = (
       options?: RequestOptions;
     }
   | { kind: 'factory'; factory_uid: string; title?: string }
-) & { overrides?: Overrides; announce?: Announce };
+) & { overrides?: Overrides; announce?: Announce; limits?: Limits };
 
 /** What routes a surface's origins: the registered surfaces (`Surfaces`), each resolving its own. */
 export interface SurfaceRoutes {
@@ -71,7 +74,8 @@ export function resolveRoute(table: RoutingTable, origin: Origin, surfaces: Surf
   const title = specific.title ?? defaults.title;
   const overrides = specific.overrides ?? defaults.overrides;
   const announce = specific.announce ?? defaults.announce;
-  const extras = { ...(overrides !== undefined && { overrides }), ...(announce !== undefined && { announce }) };
+  const limits = specific.limits ?? defaults.limits;
+  const extras = { ...(overrides !== undefined && { overrides }), ...(announce !== undefined && { announce }), ...(limits !== undefined && { limits }) };
   if (specific.factory_uid) return { kind: 'factory', factory_uid: specific.factory_uid, ...(title !== undefined && { title }), ...extras };
   const specificRunsAgent = specific.config !== undefined || specific.agent_identity_uid !== undefined;
   if (defaults.factory_uid && !specificRunsAgent) {

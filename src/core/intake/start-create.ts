@@ -7,7 +7,7 @@ import type { StoredTriggerOf } from '../ports/store.js';
 import type { StartPayload } from '../ports/triggers.js';
 import { findRunByReference } from './reconcile.js';
 import type { ResolvedRoute } from './routing.js';
-import type { StepContext, UsableKey } from './step-context.js';
+import type { Settlement, StepContext, UsableKey } from './step-context.js';
 
 /** What the run is created with. */
 export interface RunToCreate {
@@ -17,10 +17,22 @@ export interface RunToCreate {
   payload: StartPayload;
 }
 
-/** The run, adopted or created under `choice`; undefined when this worker lost the trigger's lease. */
-export async function createOrAdopt(ctx: StepContext, trigger: StoredTriggerOf<'start'>, choice: UsableKey, run: RunToCreate): Promise<CreatedRun | undefined> {
+/**
+ * The run, adopted or created under `choice`; undefined when this worker lost the trigger's lease.
+ * `mayCreate` is asked right before a new run is created (after a run an earlier attempt created was
+ * looked for): a settlement it answers ends the start instead (a limit, `limits/limit-step.ts`).
+ */
+export async function createOrAdopt(
+  ctx: StepContext,
+  trigger: StoredTriggerOf<'start'>,
+  choice: UsableKey,
+  run: RunToCreate,
+  mayCreate: () => Promise<Settlement | undefined> = () => Promise.resolve(undefined),
+): Promise<CreatedRun | Settlement | undefined> {
   const adopted = await adopt(ctx, trigger, choice, run.route);
   if (adopted) return adopted;
+  const refused = await mayCreate();
+  if (refused) return refused;
   if (!(await ctx.deps.store.triggers.markCreateAttempted(trigger.id, ctx.deps.owner, ctx.deps.clock.now()))) return undefined;
   return ctx.withKey(choice, 'start', (runs) => create(runs, run));
 }

@@ -8,6 +8,7 @@ import type { NewOutboxRow, StoredTriggerOf } from '../ports/store.js';
 import type { StartPayload } from '../ports/triggers.js';
 import { describeOptions } from '../request-options.js';
 import { sessionRows } from '../session-rows.js';
+import { accountingOf } from './accounting.js';
 import { issueReceived, type IssueBinding } from './issue-binding.js';
 import type { ResolvedRoute } from './routing.js';
 import { settle, type Settlement, type StepContext, type UsableKey } from './step-context.js';
@@ -46,6 +47,7 @@ export function startedSettlement(ctx: StepContext, trigger: StoredTriggerOf<'st
         serverUpdatedAt: null,
         sessionLink: null,
         ...(choice.personalKeyOwner !== undefined && { personalKeyOwner: choice.personalKeyOwner }),
+        ...accountingOf(choice, route, payload),
       },
       link: { anchor: trigger.anchor, runId: created.run_id },
       owed,

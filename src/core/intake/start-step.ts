@@ -4,6 +4,7 @@
  * created (`start-create.ts`) — and settles with the run, its link and the status message owed to each
  * place (`start-settlement.ts`).
  */
+import type { CreatedRun } from '../ports/agent-runs.js';
 import type { StoredTrigger, StoredTriggerOf } from '../ports/store.js';
 import { type StartPayload, promptWithReference } from '../ports/triggers.js';
 import { sendFollowup, withFollowupContext } from './followup-step.js';
@@ -15,6 +16,7 @@ import { applyRequestOptions } from './request-options-step.js';
 import { resolveRoute } from './routing.js';
 import { sessionRows } from '../session-rows.js';
 import { createOrAdopt } from './start-create.js';
+import { limitStep } from '../limits/limit-step.js';
 import { startedSettlement } from './start-settlement.js';
 import { settle, type Settlement, type StepContext } from './step-context.js';
 
@@ -43,8 +45,9 @@ export async function startStep(ctx: StepContext, trigger: StoredTriggerOf<'star
   const enriched = await enrich(ctx, trigger, payload);
   const prompt = promptWithReference(issue ? `${enriched}\n\n${issue.context}` : enriched, trigger.key);
   const title = route.title ?? (issue ? boundTitle(issue) : payload.title);
-  const created = await createOrAdopt(ctx, trigger, choice, { route, prompt, title, payload });
+  const created = await createOrAdopt(ctx, trigger, choice, { route, prompt, title, payload }, () => limitStep(ctx, trigger, choice, route, payload));
   if (!created) return undefined;
+  if (isSettlement(created)) return created;
   return startedSettlement(ctx, trigger, { created, route, title, payload, choice, binding });
 }
 
@@ -93,6 +96,11 @@ async function joinIssueRun(
   if (done) await ctx.deps.store.trackedRuns.addDestination(binding.runId, trigger.anchor, ctx.deps.clock.now());
   const effects = { ...joined.effects, ...(done && { link: { anchor: trigger.anchor, runId: binding.runId } }), owed };
   return settle(joined.outcome, effects);
+}
+
+/** A start that ended before its run was created (a run has no `outcome`). */
+function isSettlement(created: CreatedRun | Settlement): created is Settlement {
+  return 'outcome' in created && 'effects' in created;
 }
 
 /** How this worker holds an issue's start lease for `trigger`. */

@@ -19,6 +19,7 @@ import { Surfaces } from '../surfaces.js';
 import { keyProblemMessages } from './key-messages.js';
 import { callWithKey, type KeyedCall } from './key-step.js';
 import type { RoutingTable } from './routing.js';
+import type { Limits } from '../limits/limits.js';
 
 export interface IntakeOptions {
   /** How long a trigger is retried while the run API fails (`intake.retry_window`). */
@@ -54,6 +55,8 @@ export interface IntakeDeps {
   keys?: RunKeys;
   /** The places that show a run as a live session: a start, a revival and a stop owe its new phase there. Absent: none. */
   sessionPlaces?: SessionPlaces;
+  /** `limits.per_person` (issue 31); a route's own limits come with the route. Absent: none. */
+  limits?: { perPerson: Limits };
 }
 
 /** How a step ends a trigger; undefined when it lost the lease and must leave it alone. */

@@ -61,6 +61,15 @@ export interface RunItem {
   creator?: unknown;
   source?: unknown;
   artifacts?: Artifact[] | null;
+  /** Credits the run has used so far; either figure may be missing. */
+  request_usage?: RequestUsage | null;
+  [field: string]: unknown;
+}
+
+/** A run's `request_usage`: credits = inference + compute. */
+export interface RequestUsage {
+  inference_cost?: number | null;
+  compute_cost?: number | null;
   [field: string]: unknown;
 }
 

@@ -8,8 +8,11 @@ import type { Requester } from './triggers.js';
 
 /** The run API to use for one request, and whose key it carries. */
 export type KeyChoice =
-  /** `personalKeyOwner`: the person whose key it is; undefined = the service's own key. */
-  | { kind: 'use'; runs: AgentRuns; personalKeyOwner?: string }
+  /**
+   * `personalKeyOwner`: the person whose key it is; undefined = the service's own key. `personId`: the
+   * person who asked, when it was looked up (whichever key is used; usage and limits go by it).
+   */
+  | { kind: 'use'; runs: AgentRuns; personalKeyOwner?: string; personId?: string }
   /**
    * Nothing may run: `people.attribution` is `personal_required` and the requester has no key
    * connected (or cannot be matched to a person who could connect one).

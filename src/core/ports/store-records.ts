@@ -92,6 +92,27 @@ export interface NewTrackedRun {
    * The run API may show a run only to the key that created it, so the tracker watches it with that key.
    */
   personalKeyOwner?: string;
+  /**
+   * Who asked for the run, as a person id (issue 31): the person behind the requester when known, else
+   * the surface's own id of the requester; absent for a schedule or the command line. Usage is summed by it.
+   */
+  askedBy?: string;
+  /** The route's name (the run's config `name`, else the source or schedule name): usage and limits go by it. */
+  routeName?: string;
+}
+
+/**
+ * The credits a run has used so far, as the run API last reported them (`request_usage`, issue 31).
+ * A figure the API left out is absent, and an absent figure never clears one stored before.
+ */
+export interface RunUsage {
+  inferenceCost?: number;
+  computeCost?: number;
+}
+
+/** Credits = inference + compute; a missing figure counts 0. */
+export function creditsOf(usage: RunUsage | undefined): number {
+  return (usage?.inferenceCost ?? 0) + (usage?.computeCost ?? 0);
 }
 
 export interface TrackedRun extends NewTrackedRun {
@@ -107,6 +128,8 @@ export interface TrackedRun extends NewTrackedRun {
   lastSeenAt: number | null;
   createdAt: number;
   updatedAt: number;
+  /** The latest `request_usage` the tracker saw; absent until one was reported. */
+  usage?: RunUsage;
 }
 
 /** What the tracker saw of a run. */
@@ -115,6 +138,14 @@ export interface RunObservation {
   serverUpdatedAt: string | null;
   sessionLink: string | null;
   tracked: boolean;
+  /** The usage reported with it; absent: unchanged. */
+  usage?: RunUsage;
+}
+
+/** A run whose reported usage changed while nothing else did (the tracker records them together). */
+export interface MeteredRun {
+  runId: string;
+  usage: RunUsage;
 }
 
 export interface ScheduleFire {

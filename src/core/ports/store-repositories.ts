@@ -1,6 +1,7 @@
 /** The repositories of the `Store` port that the run lifecycle uses (see `store.ts` for the rules every one keeps). */
 import type {
   Claimed,
+  MeteredRun,
   NewOutboxRow,
   NewTrackedRun,
   NewTrigger,
@@ -103,6 +104,11 @@ export interface TrackedRunRepository {
   recordTransition(runId: string, expectedTransition: number, observation: RunObservation, owed: NewOutboxRow[], now: number): Promise<boolean>;
   /** Marks runs as seen without a state change (one statement). Unknown ids are ignored. */
   touch(runIds: readonly string[], now: number): Promise<void>;
+  /**
+   * Marks runs as seen whose reported usage changed and nothing else (one statement): keeps each one's
+   * latest figures; a figure absent from a report keeps the stored one. Unknown ids are ignored.
+   */
+  recordUsage(runs: readonly MeteredRun[], now: number): Promise<void>;
   /** Tracks a run again (a follow-up revives an ended run). Unknown ids are ignored. */
   retrack(runId: string, now: number): Promise<void>;
   /** Stores a tracked run (transition 0) if absent (ON CONFLICT DO NOTHING) — for adopting runs. True if it was inserted. */

@@ -213,9 +213,10 @@ function barrierStore(store: Store, parties: number): Store {
     });
     return row;
   };
-  const { triggers, anchors, eventKeys, outbox, scheduleFires, leases, processes, settings, operator, personKeys, personLinks, consoleSessions } = store;
+  const { triggers, anchors, eventKeys, outbox, scheduleFires, leases, processes, settings, operator, personKeys, personLinks, consoleSessions, usage } = store;
   return {
     operator,
+    usage,
     personKeys,
     personLinks,
     consoleSessions,

@@ -29,7 +29,7 @@ import {
 } from '../ports/agent-runs.js';
 import type { Logger } from '../ports/logger.js';
 import { announceOf, isAnnounced } from './route-policy.js';
-import type { Store, TrackedRun } from '../ports/store.js';
+import type { MeteredRun, Store, TrackedRun } from '../ports/store.js';
 import {
   TRACKER_LISTED_AT,
   TRACKER_SCAN,
@@ -46,6 +46,7 @@ import { tellKeyLost } from './key-lost.js';
 import { Surfaces } from '../surfaces.js';
 import { instant, isLater, later } from './server-time.js';
 import { loadScan, saveScan, type Scan } from './list-scan.js';
+import { reportedUsage, usageChanged } from './run-usage.js';
 import type { TickReport, TrackerDeps } from './tracker-types.js';
 
 /** Name of the lease one process holds while it ticks. */
@@ -55,7 +56,8 @@ export type { TickReport, TrackerDeps, TrackerOptions } from './tracker-types.js
 
 /**
  * One tick: `gets` left of the budget, runs `observed` (not fetched again), runs `seen` unchanged
- * (touched together); `outage` once the run API as a whole failed a list (no more keys are listed).
+ * (touched together), runs `metered` whose usage alone changed (recorded together); `outage` once the
+ * run API as a whole failed a list (no more keys are listed).
  */
 interface Pass {
   now: number;
@@ -64,6 +66,7 @@ interface Pass {
   gets: number;
   observed: Set<string>;
   seen: string[];
+  metered: MeteredRun[];
   outage: boolean;
 }
 
@@ -114,7 +117,7 @@ export class Tracker {
     if (!(await this.store.leases.acquire(TRACKER_LEASE, this.deps.owner, now, this.limits.leaseMs))) {
       return { ran: false, requests: 0, changed: 0, tracked: 0 };
     }
-    const pass: Pass = { now, requests: 0, changed: 0, gets: this.limits.maxGets, observed: new Set(), seen: [], outage: false };
+    const pass: Pass = { now, requests: 0, changed: 0, gets: this.limits.maxGets, observed: new Set(), seen: [], metered: [], outage: false };
     this.keys.startTick();
     if ((await this.store.trackedRuns.countTracked()) > 0) {
       const watermark = await this.store.settings.get(TRACKER_WATERMARK);
@@ -298,8 +301,11 @@ export class Tracker {
     // Tracked although ended: a follow-up revived it. Ended again with a later updated_at is a new
     // ending (the states in between may have passed between two ticks) and is announced again.
     const endedAgain = !stateChanged && stored.tracked && isTerminalState(stored.state) && isLater(reported.updated_at, stored.serverUpdatedAt);
+    const usage = reportedUsage(reported);
     if (!stateChanged && !endedAgain && sessionLink === stored.sessionLink) {
-      pass.seen.push(stored.runId);
+      // Usage grows while nothing else changes: kept with the run (issue 31), one statement per page.
+      if (usage && usageChanged(stored.usage, usage)) pass.metered.push({ runId: stored.runId, usage });
+      else pass.seen.push(stored.runId);
       return;
     }
     const announce = (stateChanged || endedAgain) && isAnnounced(announceOf(stored.route), reported.state);
@@ -315,6 +321,7 @@ export class Tracker {
       serverUpdatedAt: later(stored.serverUpdatedAt, reported.updated_at),
       sessionLink,
       tracked: !isTerminalState(reported.state),
+      ...(usage && { usage }),
     };
     if (await this.store.trackedRuns.recordTransition(stored.runId, stored.transition, observation, owed, pass.now)) {
       pass.changed++;
@@ -338,6 +345,10 @@ export class Tracker {
   }
 
   private async flushSeen(pass: Pass): Promise<void> {
+    if (pass.metered.length > 0) {
+      await this.store.trackedRuns.recordUsage(pass.metered, pass.now);
+      pass.metered = [];
+    }
     if (pass.seen.length === 0) return;
     await this.store.trackedRuns.touch(pass.seen, pass.now);
     pass.seen = [];

@@ -9,6 +9,8 @@ import { migration0008 } from './0008-run-key-owner.js';
 import { migration0009 } from './0009-person-links.js';
 import { migration0010 } from './0010-console-sessions.js';
 import { migration0011 } from './0011-surface-person-links.js';
+import { migration0012 } from './0012-run-usage.js';
+import { migration0013 } from './0013-run-reservations.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -29,4 +31,6 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0009,
   migration0010,
   migration0011,
+  migration0012,
+  migration0013,
 ];

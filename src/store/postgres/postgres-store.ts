@@ -19,6 +19,7 @@ import { PostgresScheduleFireRepository } from './schedule-fire-repository.js';
 import { PostgresSettingRepository } from './setting-repository.js';
 import { PostgresTrackedRunRepository } from './tracked-run-repository.js';
 import { PostgresTriggerRepository } from './trigger-repository.js';
+import { PostgresUsageRepository } from './usage-repository.js';
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:5432/database?sslmode=…`; TLS follows the URL (node-postgres reads `sslmode`). */
@@ -48,6 +49,7 @@ export class PostgresStore implements Store {
   readonly personKeys: PostgresPersonKeyRepository;
   readonly personLinks: PostgresPersonLinkRepository;
   readonly consoleSessions: PostgresConsoleSessionRepository;
+  readonly usage: PostgresUsageRepository;
   private closed = false;
 
   /** Takes a pool on a migrated database; use `openPostgresStore`. */
@@ -73,6 +75,7 @@ export class PostgresStore implements Store {
     this.personKeys = new PostgresPersonKeyRepository(pool);
     this.personLinks = new PostgresPersonLinkRepository(pool);
     this.consoleSessions = new PostgresConsoleSessionRepository(pool);
+    this.usage = new PostgresUsageRepository(pool);
   }
 
   async ping(): Promise<void> {

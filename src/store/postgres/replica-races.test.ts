@@ -194,4 +194,40 @@ describe.skipIf(!runs)(`replicas racing on one database${postgresSkipNote()}`, (
     await replicas[0]!.consoleSessions.end('sid-race', 10_000, 1_000);
     expect(await Promise.all(replicas.map((store) => store.consoleSessions.isEnded('sid-race')))).toEqual(replicas.map(() => true));
   });
+
+  it('starts racing for the last slots under limits: as many reserved as there is room, in every round (issue 31)', async () => {
+    const [first] = replicas;
+    const rounds = 30;
+    const racers = REPLICAS * WORKERS_PER_REPLICA;
+    for (let round = 0; round < rounds; round++)
+      for (let racer = 0; racer < racers; racer++)
+        await first!.triggers.enqueue(aTrigger({ key: `limit-${round}-${racer}`, anchor: `L${round}-${racer}` }), [], 0);
+    const now = Date.UTC(2026, 10, 27, 12);
+    const none = { concurrent: 0, perDay: 0, creditsPerMonth: 0 };
+    for (let round = 0; round < rounds; round++) {
+      // Even rounds: one person with room for 2 runs at once; odd rounds: a route with room for 1 a day, asked by everyone.
+      const outcomes = await Promise.all(
+        Array.from({ length: racers }, (_, racer) =>
+          replicas[racer % REPLICAS]!.usage.reserveStart({
+            triggerKey: `limit-${round}-${racer}`,
+            ...(round % 2 === 0
+              ? { person: { id: `P${round}`, limits: { ...none, concurrent: 2 } }, route: { name: 'any' } }
+              : { person: { id: `P${round}-${racer}`, limits: none }, route: { name: `R${round}`, limits: { ...none, perDay: 1 } } }),
+            now,
+            dayStart: now - 3_600_000,
+            monthStart: now - 86_400_000,
+            recent: now - 86_400_000,
+          }),
+        ),
+      );
+      const reserved = outcomes.filter((outcome) => outcome.reserved).length;
+      expect({ round, reserved }).toEqual({ round, reserved: round % 2 === 0 ? 2 : 1 });
+      for (const outcome of outcomes.filter((candidate) => !candidate.reserved))
+        expect(outcome).toEqual(
+          round % 2 === 0
+            ? { reserved: false, scope: 'person', limit: 'concurrent', value: 2, used: 2 }
+            : { reserved: false, scope: 'route', limit: 'per_day', value: 1, used: 1 },
+        );
+    }
+  });
 });

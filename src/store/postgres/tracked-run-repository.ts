@@ -1,7 +1,7 @@
 import type pg from 'pg';
-import type { NewOutboxRow, NewTrackedRun, RunObservation, TrackedRun, TrackedRunRepository } from '../../core/ports/store.js';
+import type { MeteredRun, NewOutboxRow, NewTrackedRun, RunObservation, TrackedRun, TrackedRunRepository } from '../../core/ports/store.js';
 import { toFlag, toJson } from '../sql.js';
-import { toTrackedRun } from '../tracked-run-repository.js';
+import { toTrackedRun, usageParams } from '../tracked-run-repository.js';
 import type { ChangeSigner } from './change-listener.js';
 import type { PostgresOutboxRepository } from './outbox-repository.js';
 import { changes, rows, row, run } from './pg-sql.js';
@@ -19,10 +19,11 @@ const OLDEST_SEEN_FIRST = 'ORDER BY last_seen_at ASC NULLS FIRST, run_id';
 const INSERT_SQL = `
 WITH inserted AS (
   INSERT INTO tracked_runs (run_id, anchor, source, title, route, destinations, trigger_key, state,
-                            server_updated_at, session_link, key_owner, transition, tracked, last_seen_at,
+                            server_updated_at, session_link, key_owner, requester, route_name, transition, tracked, last_seen_at,
                             created_at, updated_at)
   VALUES (@runId::text, @anchor::text, @source::text, @title::text, @route::text, @destinations::text, @triggerKey::text, @state::text,
-          @serverUpdatedAt::text, @sessionLink::text, @personalKeyOwner::text, 0, 1, NULL, @now::bigint, @now::bigint)
+          @serverUpdatedAt::text, @sessionLink::text, @personalKeyOwner::text, @requester::text, @routeName::text, 0, 1, NULL,
+          @now::bigint, @now::bigint)
   ON CONFLICT (run_id) DO NOTHING
   RETURNING run_id, state, server_updated_at
 ),
@@ -42,6 +43,7 @@ const RECORD_TRANSITION_SQL = `
 WITH moved AS (
   UPDATE tracked_runs
   SET state = @state::text, server_updated_at = @serverUpdatedAt::text, session_link = @sessionLink::text, tracked = @tracked::integer,
+      inference_cost = COALESCE(@inference::double precision, inference_cost), compute_cost = COALESCE(@compute::double precision, compute_cost),
       transition = transition + 1, last_seen_at = @now::bigint, updated_at = @now::bigint
   WHERE run_id = @runId::text AND transition = @expected::integer
   RETURNING run_id, transition
@@ -145,6 +147,7 @@ export class PostgresTrackedRunRepository implements TrackedRunRepository {
       serverUpdatedAt: observation.serverUpdatedAt,
       sessionLink: observation.sessionLink,
       tracked: toFlag(observation.tracked),
+      ...usageParams(observation.usage),
       now,
       ...owedParams(owed),
       writer: this.changes.signature(),
@@ -156,6 +159,19 @@ export class PostgresTrackedRunRepository implements TrackedRunRepository {
   async touch(runIds: readonly string[], now: number): Promise<void> {
     if (runIds.length === 0) return;
     await run(this.pool, 'UPDATE tracked_runs SET last_seen_at = @now WHERE run_id = ANY (@ids::text[])', { ids: [...runIds], now });
+  }
+
+  async recordUsage(runs: readonly MeteredRun[], now: number): Promise<void> {
+    if (runs.length === 0) return;
+    const figures = runs.map((metered) => usageParams(metered.usage));
+    await run(
+      this.pool,
+      `UPDATE tracked_runs
+       SET inference_cost = COALESCE(metered.inference, inference_cost), compute_cost = COALESCE(metered.compute, compute_cost), last_seen_at = @now
+       FROM unnest(@ids::text[], @inference::double precision[], @compute::double precision[]) AS metered(run_id, inference, compute)
+       WHERE tracked_runs.run_id = metered.run_id`,
+      { ids: runs.map((metered) => metered.runId), inference: figures.map((f) => f.inference), compute: figures.map((f) => f.compute), now },
+    );
   }
 
   async retrack(runId: string, now: number): Promise<void> {
@@ -175,6 +191,8 @@ export class PostgresTrackedRunRepository implements TrackedRunRepository {
       serverUpdatedAt: item.serverUpdatedAt,
       sessionLink: item.sessionLink,
       personalKeyOwner: item.personalKeyOwner ?? null,
+      requester: item.askedBy ?? null,
+      routeName: item.routeName ?? null,
       now,
     });
     return Number(found?.inserted ?? 0) > 0;

@@ -86,10 +86,11 @@ WITH ended AS (
 ),
 new_run AS (
   INSERT INTO tracked_runs (run_id, anchor, source, title, route, destinations, trigger_key, state,
-                            server_updated_at, session_link, key_owner, transition, tracked, last_seen_at, created_at, updated_at)
+                            server_updated_at, session_link, key_owner, requester, route_name, transition, tracked, last_seen_at,
+                            created_at, updated_at)
   SELECT @newRunId::text, @newRunAnchor::text, @newRunSource::text, @newRunTitle::text, @newRunRoute::text, @newRunDestinations::text,
          @newRunTriggerKey::text, @newRunState::text, @newRunServerUpdatedAt::text, @newRunSessionLink::text, @newRunKeyOwner::text,
-         0, 1, NULL, @now::bigint, @now::bigint
+         @newRunRequester::text, @newRunRouteName::text, 0, 1, NULL, @now::bigint, @now::bigint
   FROM ended WHERE @newRunId::text IS NOT NULL
   ON CONFLICT (run_id) DO NOTHING
   RETURNING run_id, state, server_updated_at
@@ -349,6 +350,8 @@ export class PostgresTriggerRepository implements TriggerRepository {
       newRunServerUpdatedAt: run?.serverUpdatedAt ?? null,
       newRunSessionLink: run?.sessionLink ?? null,
       newRunKeyOwner: run?.personalKeyOwner ?? null,
+      newRunRequester: run?.askedBy ?? null,
+      newRunRouteName: run?.routeName ?? null,
       linkAnchor: effects.link?.anchor ?? null,
       linkRunId: effects.link?.runId ?? null,
       retrack: effects.retrack ?? null,

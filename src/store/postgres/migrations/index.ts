@@ -10,6 +10,8 @@ import { pgMigration0008 } from './0008-run-key-owner.js';
 import { pgMigration0009 } from './0009-person-links.js';
 import { pgMigration0010 } from './0010-console-sessions.js';
 import { pgMigration0011 } from './0011-surface-person-links.js';
+import { pgMigration0012 } from './0012-run-usage.js';
+import { pgMigration0013 } from './0013-run-reservations.js';
 
 /**
  * Every PostgreSQL migration, in order. Append-only. Migration N here makes the same change as the
@@ -28,4 +30,6 @@ export const PG_MIGRATIONS: readonly Migration[] = [
   pgMigration0009,
   pgMigration0010,
   pgMigration0011,
+  pgMigration0012,
+  pgMigration0013,
 ];
