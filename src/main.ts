@@ -74,7 +74,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       scheduler,
       outbox: workers.outbox,
       liveness,
-      intervals: { trackerMs: config.tracker.intervalMs, dedupeRetentionMs: config.intake.dedupeRetentionMs },
+      intervals: { trackerMs: config.tracker.intervalMs, dedupeRetentionMs: config.intake.dedupeRetentionMs, auditRetentionMs: config.audit.retentionMs },
       gate: ackFirst,
     });
     stored.connect({ wake: () => loops.wakeIntake() });

@@ -29,7 +29,7 @@ export interface WorkLoopParts {
   scheduler: Scheduler;
   outbox: OutboxWorker[];
   liveness: Liveness;
-  intervals: { trackerMs: number; dedupeRetentionMs: number };
+  intervals: { trackerMs: number; dedupeRetentionMs: number; auditRetentionMs: number };
   /** Holds intake, outbox and tracker passes while webhooks are being acknowledged (absent: never held). */
   gate?: WorkGate;
 }
@@ -85,6 +85,9 @@ export function startWorkLoops(parts: WorkLoopParts): WorkLoops {
     const pruned = await store.eventKeys.prune(clock.now() - intervals.dedupeRetentionMs);
     if (pruned > 0) logger.info({ pruned }, 'pruned processed event keys');
     await store.processes.prune(clock.now() - PROCESS_RETENTION_MS);
+    // audit.retention: one statement, however many entries it deletes.
+    const expired = await store.audit.prune(clock.now() - intervals.auditRetentionMs);
+    if (expired > 0) logger.info({ deleted: expired }, 'deleted audit entries older than audit.retention');
   });
   // A process found dead left work that is free now: go for it rather than wait for the next pass.
   const livenessLoop = every('liveness', parts.liveness.beatMs, async () => {

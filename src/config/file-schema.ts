@@ -307,6 +307,10 @@ export const fileSchema = strict({
     // Slack user IDs who see everything (and may cancel any run with /agent cancel).
     admins: withDefault(z.array(slackUserId), []),
   }),
+  audit: section({
+    // How long audit entries are kept (issue 31); older ones are deleted by the hourly housekeeping.
+    retention: withDefault(duration(DAY, 10 * 365 * DAY), 90 * DAY),
+  }),
   people: section({
     // Whose API key a run is created with (issue 20): the service's, the asker's when connected, or only the asker's.
     attribution: withDefault(z.enum(ATTRIBUTIONS), 'service'),

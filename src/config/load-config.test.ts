@@ -51,6 +51,7 @@ describe('loadConfig: valid files', () => {
       tracker: { intervalMs: 10_000, pageSize: 100 },
       intake: { retryWindowMs: 15 * 60_000, dedupeRetentionMs: 7 * 86_400_000 },
       schedules: [],
+      audit: { retentionMs: 90 * 86_400_000 },
       console: { admins: [] },
       people: { attribution: 'service' },
       database: { kind: 'sqlite', path: path.join(cwd, 'data', 'agent-bridge.db') },
@@ -125,6 +126,7 @@ describe('loadConfig: valid files', () => {
     });
     expect(config.tracker).toEqual({ intervalMs: 30_000, pageSize: 250 });
     expect(config.intake).toEqual({ retryWindowMs: 7_200_000, dedupeRetentionMs: 14 * 86_400_000 });
+    expect(config.audit).toEqual({ retentionMs: 30 * 86_400_000 });
     expect(config.slack).toMatchObject({
       followups: 'mentions',
       allowedUsers: ['U0123ABCD', 'W0456EFGH'],
@@ -193,6 +195,7 @@ describe('loadConfig: invalid files report the key path', () => {
     ['an interval below 1s', 'tracker: { interval: 500ms }', `${F}: tracker.interval`, /at least 1s/],
     ['a bad retry window', 'intake: { retry_window: soon }', `${F}: intake.retry_window`, /not a duration/],
     ['a short dedupe retention', 'intake: { dedupe_retention: 30m }', `${F}: intake.dedupe_retention`, /at least 1h/],
+    ['a short audit retention', 'audit: { retention: 2h }', `${F}: audit.retention`, /at least 1d/],
     ['page_size 0', 'tracker: { page_size: 0 }', `${F}: tracker.page_size`, /at least 1/],
     ['page_size 501', 'tracker: { page_size: 501 }', `${F}: tracker.page_size`, /at most 500/],
     ['page_size 1.5', 'tracker: { page_size: 1.5 }', `${F}: tracker.page_size`, /whole number/],

@@ -200,6 +200,7 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
     tracker: { intervalMs: file.tracker.interval, pageSize: file.tracker.page_size },
     intake: { retryWindowMs: file.intake.retry_window, dedupeRetentionMs: file.intake.dedupe_retention },
     schedules: file.schedules.map(toSchedule),
+    audit: { retentionMs: file.audit.retention },
     console: {
       admins: [...file.console.admins],
       ...compact({ adminToken: env.consoleAdminToken }),

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Store } from '../core/ports/store.js';
 import { SqliteAnchorRepository } from './anchor-repository.js';
+import { SqliteAuditRepository } from './audit-repository.js';
 import { SqliteConsoleSessionRepository } from './console-session-repository.js';
 import { SqliteEventKeyRepository } from './event-key-repository.js';
 import { SqliteLeaseRepository } from './lease-repository.js';
@@ -41,6 +42,7 @@ export class SqliteStore implements Store {
   readonly personKeys: SqlitePersonKeyRepository;
   readonly personLinks: SqlitePersonLinkRepository;
   readonly consoleSessions: SqliteConsoleSessionRepository;
+  readonly audit: SqliteAuditRepository;
   private readonly pingStatement;
 
   /** Takes an open, migrated connection; use `openSqliteStore`. */
@@ -58,6 +60,7 @@ export class SqliteStore implements Store {
     this.personKeys = new SqlitePersonKeyRepository(db);
     this.personLinks = new SqlitePersonLinkRepository(db);
     this.consoleSessions = new SqliteConsoleSessionRepository(db);
+    this.audit = new SqliteAuditRepository(db);
     this.pingStatement = db.prepare('SELECT 1');
   }
 

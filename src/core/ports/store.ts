@@ -36,10 +36,12 @@ import type {
   TriggerRepository,
 } from './store-repositories.js';
 import type { ConsoleSessionRepository, OperatorRepository, PersonKeyRepository, PersonLinkRepository } from './operator-store.js';
+import type { AuditRepository } from './audit-store.js';
 
 export * from './store-records.js';
 export * from './store-repositories.js';
 export * from './operator-store.js';
+export * from './audit-store.js';
 
 /** What another process stored: new triggers to work on, or new outbox rows to deliver. */
 export type StoreChange = 'triggers' | 'outbox';
@@ -69,6 +71,8 @@ export interface Store {
   personLinks: PersonLinkRepository;
   /** The web console's signing key and its signed-out sessions. */
   consoleSessions: ConsoleSessionRepository;
+  /** The audit trail (issue 31): one append-only entry per act that changes something. */
+  audit: AuditRepository;
   /** Cheap query proving the database answers (readiness). */
   ping(): Promise<void>;
   /**

@@ -213,8 +213,9 @@ function barrierStore(store: Store, parties: number): Store {
     });
     return row;
   };
-  const { triggers, anchors, eventKeys, outbox, scheduleFires, leases, processes, settings, operator, personKeys, personLinks, consoleSessions } = store;
+  const { triggers, anchors, eventKeys, outbox, scheduleFires, leases, processes, settings, operator, personKeys, personLinks, consoleSessions, audit } = store;
   return {
+    audit,
     operator,
     personKeys,
     personLinks,

@@ -3,6 +3,7 @@ import { checkDatabaseUrl, describeTarget } from '../../config/database-url.js';
 import { StartupError } from '../../core/startup-error.js';
 import type { ChangeOrigin, Store, StoreChange } from '../../core/ports/store.js';
 import { PostgresAnchorRepository } from './anchor-repository.js';
+import { PostgresAuditRepository } from './audit-repository.js';
 import { ChangeListener } from './change-listener.js';
 import { PostgresConsoleSessionRepository } from './console-session-repository.js';
 import { PostgresEventKeyRepository } from './event-key-repository.js';
@@ -48,6 +49,7 @@ export class PostgresStore implements Store {
   readonly personKeys: PostgresPersonKeyRepository;
   readonly personLinks: PostgresPersonLinkRepository;
   readonly consoleSessions: PostgresConsoleSessionRepository;
+  readonly audit: PostgresAuditRepository;
   private closed = false;
 
   /** Takes a pool on a migrated database; use `openPostgresStore`. */
@@ -73,6 +75,7 @@ export class PostgresStore implements Store {
     this.personKeys = new PostgresPersonKeyRepository(pool);
     this.personLinks = new PostgresPersonLinkRepository(pool);
     this.consoleSessions = new PostgresConsoleSessionRepository(pool);
+    this.audit = new PostgresAuditRepository(pool);
   }
 
   async ping(): Promise<void> {

@@ -9,6 +9,7 @@ import { pgMigration0007 } from './0007-person-keys.js';
 import { pgMigration0008 } from './0008-run-key-owner.js';
 import { pgMigration0009 } from './0009-person-links.js';
 import { pgMigration0010 } from './0010-console-sessions.js';
+import { pgMigration0015 } from './0015-audit-trail.js';
 
 /**
  * Every PostgreSQL migration, in order. Append-only. Migration N here makes the same change as the
@@ -26,4 +27,5 @@ export const PG_MIGRATIONS: readonly Migration[] = [
   pgMigration0008,
   pgMigration0009,
   pgMigration0010,
+  pgMigration0015,
 ];
