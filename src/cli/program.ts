@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import type { CliContext } from './context.js';
+import { registerAuditCommand } from './audit-command.js';
 import { registerConfigCommand } from './config-command.js';
 import { registerDbCommand } from './db-command.js';
 import { registerEmulatorCommand } from './emulator-command.js';
@@ -33,6 +34,7 @@ export function buildProgram(context: CliContext, onShutdown: (stop: () => Promi
   registerConfigCommand(program, context);
   registerDbCommand(program, context);
   registerSecretsCommand(program, context);
+  registerAuditCommand(program, context);
   return program;
 }
 

@@ -17,7 +17,7 @@ import { routeChoices } from './home-view.js';
 /** What the Slack app is built with besides the config: the front door, the store, whom Slack may serve, the log. */
 export interface SlackParts {
   intake: IntakeService;
-  store: Pick<Store, 'trackedRuns' | 'triggers' | 'anchors' | 'personKeys' | 'settings'>;
+  store: Pick<Store, 'trackedRuns' | 'triggers' | 'anchors' | 'personKeys' | 'settings' | 'audit'>;
   /** `slack.allowed_users`, built once by the composition root and shared with the intake. */
   access: AccessPolicy;
   logger: Logger;
@@ -111,6 +111,7 @@ export async function createSlackApp(config: SlackConfig, parts: SlackParts): Pr
     triggers: store.triggers,
     anchors: store.anchors,
     personKeys: store.personKeys,
+    audit: store.audit,
     settings: store.settings,
     admins: config.admins,
     keyPageUrl: config.keyPageUrl,

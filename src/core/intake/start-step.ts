@@ -92,7 +92,7 @@ async function joinIssueRun(
   // after the finish must not lose the place. Adding it again on a retry changes nothing.
   if (done) await ctx.deps.store.trackedRuns.addDestination(binding.runId, trigger.anchor, ctx.deps.clock.now());
   const effects = { ...joined.effects, ...(done && { link: { anchor: trigger.anchor, runId: binding.runId } }), owed };
-  return settle(joined.outcome, effects);
+  return settle(joined.outcome, effects, joined.audit);
 }
 
 /** How this worker holds an issue's start lease for `trigger`. */

@@ -5,6 +5,29 @@
  */
 import type { AuditAct, AuditEntry, AuditTrail } from './audit.js';
 
+/** Every act, in the order people read them (the console's filter, the CLI's help). */
+export const AUDIT_ACTS = Object.keys({
+  'run.started': true,
+  'run.followed_up': true,
+  'run.cancelled': true,
+  'request.held': true,
+  'request.approved': true,
+  'request.rejected': true,
+  'request.expired': true,
+  'request.refused_limit': true,
+  'key.connected': true,
+  'key.removed': true,
+  'console.retry': true,
+  'console.dismiss': true,
+  'console.pause': true,
+  'console.resume': true,
+} satisfies Record<AuditAct, true>) as readonly AuditAct[];
+
+/** Whether `name` is an act's name. */
+export function isAuditAct(name: string): name is AuditAct {
+  return (AUDIT_ACTS as readonly string[]).includes(name);
+}
+
 /** A stored entry: the entry and its row id (the order entries were recorded in). */
 export type StoredAuditEntry = AuditEntry & { readonly id: number };
 
