@@ -340,3 +340,69 @@ describe('loadConfig: invalid files report the key path', () => {
     configError.problems.forEach((problem) => expect(configError.message).toContain(`${problem.where}: ${problem.message}`));
   });
 });
+
+describe('loadConfig: approval on surfaces’ routes (issue 31)', () => {
+  const SLACK = { SLACK_BOT_TOKEN: 'xoxb-approval-test', SLACK_SIGNING_SECRET: 'approval-signing-secret' };
+  const load = (yaml: string, env: Record<string, string> = SLACK) => loadConfig({ env, cwd: tempDir({ 'agent-bridge.yml': yaml }) });
+
+  it('reads approval on a Slack channel route (buttons in the request’s thread) and a Linear label route (in its slack_channel)', () => {
+    const config = load(
+      [
+        'slack:',
+        '  channels:',
+        '    C0PROD0001: { approval: { approvers: [U0LEAD0001, U0LEAD0002] } }',
+        'linear:',
+        '  labels:',
+        '    prod: { slack_channel: C0PROD0001, approval: { approvers: [U0LEAD0001], expires: 2h } }',
+      ].join('\n'),
+    );
+    expect(config.slack.channels['C0PROD0001']?.approval).toEqual({
+      approvers: ['U0LEAD0001', 'U0LEAD0002'],
+      expiresMs: 24 * 3_600_000,
+      approverPlaces: ['slack:U0LEAD0001', 'slack:U0LEAD0002'],
+    });
+    expect(config.linear.labels['prod']?.approval).toEqual({
+      approvers: ['U0LEAD0001'],
+      expiresMs: 2 * 3_600_000,
+      place: 'slack:C0PROD0001',
+      approverPlaces: ['slack:U0LEAD0001'],
+    });
+  });
+
+  it.each([
+    [
+      'no approvers',
+      'slack: { channels: { C0PROD0001: { approval: { approvers: [] } } } }',
+      `${F}: slack.channels.C0PROD0001.approval.approvers`,
+      /at least 1/,
+    ],
+    [
+      'an approver by name',
+      'slack: { channels: { C0PROD0001: { approval: { approvers: [alice] } } } }',
+      `${F}: slack.channels.C0PROD0001.approval.approvers[0]`,
+      /Slack user ID/,
+    ],
+    [
+      'a bad expiry',
+      'slack: { channels: { C0PROD0001: { approval: { approvers: [U0LEAD0001], expires: soon } } } }',
+      `${F}: slack.channels.C0PROD0001.approval.expires`,
+      /not a duration/,
+    ],
+    [
+      'a Linear route without a Slack place',
+      'linear: { labels: { prod: { approval: { approvers: [U0LEAD0001] } } } }',
+      `${F}: linear.labels.prod.approval`,
+      /needs slack_channel/,
+    ],
+  ])('refuses %s, naming the key path', (_what, yaml, where, message) => {
+    const problems = problemsOf(() => load(yaml));
+    expect(problems).toContainEqual(expect.objectContaining({ where, message: expect.stringMatching(message) }));
+  });
+
+  it('refuses approval while Slack is off: approvers could not be asked', () => {
+    const problems = problemsOf(() => load('slack: { channels: { C0PROD0001: { approval: { approvers: [U0LEAD0001] } } } }', {}));
+    expect(problems).toContainEqual(
+      expect.objectContaining({ where: `${F}: slack.channels.C0PROD0001.approval`, message: expect.stringMatching(/needs Slack/) }),
+    );
+  });
+});

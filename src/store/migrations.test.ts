@@ -32,6 +32,7 @@ describe('migrations', () => {
     expect(tableNames(store.db)).toEqual([
       'anchor_runs',
       'anchors',
+      'approvals',
       'audit_entries',
       'console_keys',
       'console_sessions_ended',

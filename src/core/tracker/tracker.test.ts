@@ -213,9 +213,25 @@ function barrierStore(store: Store, parties: number): Store {
     });
     return row;
   };
-  const { triggers, anchors, eventKeys, outbox, scheduleFires, leases, processes, settings, operator, personKeys, personLinks, consoleSessions, audit } = store;
+  const {
+    triggers,
+    anchors,
+    eventKeys,
+    outbox,
+    scheduleFires,
+    leases,
+    processes,
+    settings,
+    operator,
+    personKeys,
+    personLinks,
+    consoleSessions,
+    audit,
+    approvals,
+  } = store;
   return {
     audit,
+    approvals,
     operator,
     personKeys,
     personLinks,

@@ -9,6 +9,7 @@ import { migration0008 } from './0008-run-key-owner.js';
 import { migration0009 } from './0009-person-links.js';
 import { migration0010 } from './0010-console-sessions.js';
 import { migration0015 } from './0015-audit-trail.js';
+import { migration0016 } from './0016-approvals.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -29,4 +30,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0009,
   migration0010,
   migration0015,
+  migration0016,
 ];

@@ -10,6 +10,7 @@ import { pgMigration0008 } from './0008-run-key-owner.js';
 import { pgMigration0009 } from './0009-person-links.js';
 import { pgMigration0010 } from './0010-console-sessions.js';
 import { pgMigration0015 } from './0015-audit-trail.js';
+import { pgMigration0016 } from './0016-approvals.js';
 
 /**
  * Every PostgreSQL migration, in order. Append-only. Migration N here makes the same change as the
@@ -28,4 +29,5 @@ export const PG_MIGRATIONS: readonly Migration[] = [
   pgMigration0009,
   pgMigration0010,
   pgMigration0015,
+  pgMigration0016,
 ];
