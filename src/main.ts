@@ -74,6 +74,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       scheduler,
       outbox: workers.outbox,
       liveness,
+      approvals: front.approvals,
       intervals: { trackerMs: config.tracker.intervalMs, dedupeRetentionMs: config.intake.dedupeRetentionMs, auditRetentionMs: config.audit.retentionMs },
       gate: ackFirst,
     });

@@ -224,6 +224,14 @@ export function fallbackText(message: OutboxMessage): string {
     case 'notice':
       safe = { ...message, text: escapeKeepingMentions(message.text) };
       break;
+    case 'approval':
+      safe = {
+        ...message,
+        title: e(message.title),
+        route: e(message.route),
+        ...(message.requester ? { requester: escapeKeepingMentions(message.requester) } : {}),
+      };
+      break;
     default:
       safe = message;
   }
@@ -264,7 +272,7 @@ function linkLines(run: RunSnapshot): string | undefined {
 }
 
 /** `<url|label>` with the characters mrkdwn treats specially escaped in both parts. */
-function link(url: string, label: string): string {
+export function link(url: string, label: string): string {
   return `<${url.replace(/&/g, '&amp;')}|${escapeMrkdwn(label)}>`;
 }
 
@@ -276,10 +284,10 @@ function quote(text: string): string {
     .join('\n');
 }
 
-function section(blockId: string, text: string): SectionBlock {
+export function section(blockId: string, text: string): SectionBlock {
   return { type: 'section', block_id: blockId, text: { type: 'mrkdwn', text: limitText(text) } };
 }
 
-function plain(text: string): { type: 'plain_text'; text: string; emoji: true } {
+export function plain(text: string): { type: 'plain_text'; text: string; emoji: true } {
   return { type: 'plain_text', text, emoji: true };
 }

@@ -12,6 +12,7 @@ import { slackFetch } from './slack-fetch.js';
 import { registerListeners } from './listeners.js';
 import { StoreThenAckSocketReceiver } from './socket-receiver.js';
 import type { SlackConfig } from './slack-config.js';
+import type { ApprovalDesk } from '../core/approvals/approval-desk.js';
 import { routeChoices } from './home-view.js';
 
 /** What the Slack app is built with besides the config: the front door, the store, whom Slack may serve, the log. */
@@ -21,6 +22,8 @@ export interface SlackParts {
   /** `slack.allowed_users`, built once by the composition root and shared with the intake. */
   access: AccessPolicy;
   logger: Logger;
+  /** Decides requests waiting for approval (issue 31). */
+  approvals?: Pick<ApprovalDesk, 'decide'>;
 }
 
 export interface SlackApp {
@@ -112,6 +115,7 @@ export async function createSlackApp(config: SlackConfig, parts: SlackParts): Pr
     anchors: store.anchors,
     personKeys: store.personKeys,
     audit: store.audit,
+    ...(parts.approvals && { approvals: parts.approvals }),
     settings: store.settings,
     admins: config.admins,
     keyPageUrl: config.keyPageUrl,

@@ -18,6 +18,8 @@ const PORTS = join(CORE, 'ports');
  */
 const NAMED_SURFACE_ALLOWED: Record<string, RegExp> = {
   'src/core/ports/operator-store.ts': /\b(?:linearUserId|slackUserId)\b/g,
+  // The audit port was fixed in advance, word for word, for two branches (issue 31): its comments give examples.
+  'src/core/ports/audit.ts': /a Slack user id|`slack`, `linear`/g,
 };
 
 describe('the layout stays readable', () => {

@@ -4,9 +4,15 @@
  * run, the route's name and whose key. Never the request's words: only the facts below.
  */
 import type { AuditAct, AuditEntry } from '../ports/audit.js';
-import type { StoredTrigger } from '../ports/store.js';
+import type { StoredTrigger, TriggerEffects, TriggerOutcome } from '../ports/store.js';
 import type { ResolvedRoute } from './routing.js';
-import type { Settlement } from './step-context.js';
+
+/** How a step ended a trigger, as far as the audit trail cares (a `Settlement`). */
+interface Settled {
+  outcome: TriggerOutcome;
+  effects: TriggerEffects;
+  audit?: AuditFacts;
+}
 
 /** What a step knows of its act that the settlement's outcome does not say. */
 export interface AuditFacts {
@@ -34,7 +40,7 @@ export function keyFacts(personalKeyOwner: string | undefined): AuditFacts {
 }
 
 /** The act a settled trigger did, if it changed anything. */
-function actOf(trigger: StoredTrigger, settlement: Settlement): AuditAct | undefined {
+function actOf(trigger: StoredTrigger, settlement: Settled): AuditAct | undefined {
   const { outcome, effects } = settlement;
   if (settlement.audit?.act) return settlement.audit.act;
   // A limit refused the request (the limit check settles it so): nothing ran, and that is worth a line.
@@ -47,7 +53,7 @@ function actOf(trigger: StoredTrigger, settlement: Settlement): AuditAct | undef
 }
 
 /** The entry a settled trigger leaves, or undefined when it changed nothing. Recorded once per trigger. */
-export function auditEntryOf(trigger: StoredTrigger, settlement: Settlement, now: number): AuditEntry | undefined {
+export function auditEntryOf(trigger: StoredTrigger, settlement: Settled, now: number): AuditEntry | undefined {
   const act = actOf(trigger, settlement);
   if (!act) return undefined;
   const facts = settlement.audit ?? {};

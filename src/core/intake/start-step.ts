@@ -7,6 +7,7 @@
 import type { StoredTrigger, StoredTriggerOf } from '../ports/store.js';
 import { type StartPayload, promptWithReference } from '../ports/triggers.js';
 import { sendFollowup, withFollowupContext } from './followup-step.js';
+import { holdStep, needsApproval } from './hold-step.js';
 import { failureMessages } from './intake-messages.js';
 import { bindIssue, boundTitle, joinedNotice, type IssueBinding } from './issue-binding.js';
 import { takeIssueStart, type StartClaim } from './issue-start-lock.js';
@@ -37,6 +38,8 @@ export async function startStep(ctx: StepContext, trigger: StoredTriggerOf<'star
   const optioned = applyRequestOptions(trigger, read.payload, resolveRoute(ctx.deps.routing, read.payload.origin, ctx.surfaces), ctx.surfaces);
   if (optioned.kind === 'refused') return settle({ state: 'ignored', error: 'options not allowed' }, { owed: optioned.owed });
   const { route, payload } = optioned;
+  // Held before anything else is spent on it: the key is chosen, and the context read, once approved.
+  if (needsApproval(route, payload)) return holdStep(ctx, trigger, route, route.title ?? (issue ? boundTitle(issue) : payload.title));
   // Chosen before the context is gathered: a request that may not run costs no platform call.
   const choice = await ctx.keys.choose(payload.requester);
   if (choice.kind === 'refused') return ctx.noKey(trigger, 'start');

@@ -52,6 +52,11 @@ export interface StartPayload {
    * (and that migration 0005 could not map) still use.
    */
   otherAnchors?: string[];
+  /**
+   * The request was held for approval and approved by this person (their id): it starts without being
+   * held again. Set only by the approvals (`core/approvals/`), never by an edge.
+   */
+  approvedBy?: string;
 }
 
 export interface FollowupPayload {

@@ -1,0 +1,117 @@
+/**
+ * Approvals end to end through Slack (issue 31 point 3): the real service, real Bolt receiving signed
+ * requests, the fake Slack Web API and the emulator. A mention in a channel whose route needs approval
+ * starts nothing: the thread gets the question with Approve and Reject, the approver a direct message;
+ * only an approver's click decides, once; unanswered, it expires on the service's (test) clock.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestClock } from '../../src/core/ports/clock.js';
+import { blockActionsCancel } from '../fixtures/slack/interactions.js';
+import { SLACK_IDS } from '../fixtures/slack/ids.js';
+import { callText, startSlackBridge, type SlackBridge } from '../helpers/slack-bridge.js';
+
+const LEAD = 'U0LEAD0001';
+const CHANNEL = SLACK_IDS.channel;
+const MARKER = 'pelican-marker-42';
+const clock = new TestClock(Date.now());
+let bridge: SlackBridge;
+
+beforeAll(async () => {
+  bridge = await startSlackBridge({
+    clock,
+    yaml: [`slack:`, `  channels:`, `    ${CHANNEL}: { config: { name: prod }, approval: { approvers: [${LEAD}], expires: 1h } }`, ''].join('\n'),
+  });
+});
+afterAll(async () => {
+  await bridge?.stop();
+});
+
+/** A click on Approve or Reject of the question posted in `thread`, by `user`. */
+function click(actionId: 'approve_run' | 'reject_run', value: string, user: string, thread: string): Record<string, unknown> {
+  const base = blockActionsCancel({ user, channel: CHANNEL, thread_ts: thread });
+  const button = { type: 'button', action_id: actionId, text: { type: 'plain_text', text: actionId === 'approve_run' ? 'Approve' : 'Reject' }, value };
+  return { ...base, actions: [{ ...button, block_id: 'approval_actions', action_ts: `${Date.now() / 1000}` }] };
+}
+
+/** The question posted in the thread, and its button's value (the held request's id). */
+async function questionIn(thread: string): Promise<string> {
+  const post = await bridge.until(() => bridge.threadPosts(thread).find((call) => callText(call).includes('approve_run')), 'the approval question');
+  const raw = post.args['blocks'];
+  const blocks = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ elements?: Array<{ action_id?: string; value?: string }> }>;
+  const value = blocks.flatMap((block) => block.elements ?? []).find((element) => element.action_id === 'approve_run')?.value;
+  expect(value).toBeTruthy();
+  return value ?? '';
+}
+
+/** The runs whose prompt asks `words` (with the marker). */
+const runsAsking = (words: string) => bridge.emulator.engine.list({}).runs.filter((run) => run.prompt?.includes(`${words} ${MARKER}`));
+const audit = async (act: string) => bridge.service.store.audit.list({ limit: 50, act: act as never });
+
+describe('a channel whose route needs approval', () => {
+  it('holds a mention; a stranger is told privately; two approvers’ clicks at once start one run as if just asked', async () => {
+    const thread = await bridge.mention(`deploy the ${MARKER} fix to prod`);
+    const id = await questionIn(thread);
+    // The approver is told directly, with a link to the thread.
+    const dm = await bridge.until(() => bridge.slack.callsTo('chat.postMessage').find((call) => call.args['channel'] === LEAD), 'the approver’s message');
+    expect(callText(dm)).toContain('approve_run');
+    expect(callText(dm)).toContain('Open the thread');
+    expect(bridge.emulator.engine.list({}).runs).toHaveLength(0);
+
+    expect((await bridge.interact(click('approve_run', id, SLACK_IDS.otherUser, thread))).status).toBe(200);
+    const told = await bridge.until(
+      () => bridge.slack.callsTo('chat.postEphemeral').find((call) => call.args['user'] === SLACK_IDS.otherUser),
+      'the stranger told privately',
+    );
+    expect(String(told.args['text'])).toContain(`<@${LEAD}>`);
+    expect((await bridge.service.store.approvals.get(id))?.state).toBe('held');
+
+    const clicks = await Promise.all([1, 2, 3].map(() => bridge.interact(click('approve_run', id, LEAD, thread))));
+    expect(clicks.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    const run = await bridge.until(() => runsAsking('deploy the').at(0), 'the approved run');
+    expect(run.prompt).toContain(MARKER);
+    expect(run.agent_config?.name).toBe('prod');
+    await bridge.until(() => bridge.threadPosts(thread).find((call) => callText(call).includes(`Approved by <@${LEAD}>`)), 'approved, said in the thread');
+    // The second and third click found it decided: still one run, and the approver is told privately.
+    await bridge.until(() => bridge.slack.callsTo('chat.postEphemeral').find((call) => call.args['user'] === LEAD), 'the late click told');
+    expect(runsAsking('deploy the')).toHaveLength(1);
+    expect((await audit('request.held')).map((entry) => [entry.personId, entry.detail?.['route']])).toEqual([[SLACK_IDS.user, 'prod']]);
+    expect((await audit('request.approved')).map((entry) => entry.personId)).toEqual([LEAD]);
+    await bridge.until(async () => (await audit('run.started')).length === 1, 'the start recorded');
+  });
+
+  it('a rejection tells the requester who rejected it, and nothing runs', async () => {
+    const thread = await bridge.mention(`drop the ${MARKER} table`);
+    const id = await questionIn(thread);
+    await bridge.interact(click('reject_run', id, LEAD, thread));
+    const said = await bridge.until(() => bridge.threadPosts(thread).find((call) => callText(call).includes('was rejected by')), 'the rejection');
+    expect(callText(said)).toContain(`<@${SLACK_IDS.user}>`);
+    expect(callText(said)).toContain(`rejected by <@${LEAD}>`);
+    expect(runsAsking('drop the')).toEqual([]);
+    expect((await bridge.service.store.approvals.get(id))?.state).toBe('rejected');
+    expect((await audit('request.rejected')).map((entry) => entry.personId)).toEqual([LEAD]);
+  });
+
+  it('expires unanswered after approval.expires on the service’s clock, and the requester is told', async () => {
+    const thread = await bridge.mention(`rotate the ${MARKER} keys`);
+    const id = await questionIn(thread);
+    await clock.advance(30 * 60_000);
+    expect((await bridge.service.store.approvals.get(id))?.state).toBe('held');
+    await clock.advance(31 * 60_000);
+    await bridge.until(() => bridge.threadPosts(thread).find((call) => callText(call).includes('expired')), 'the expiry said');
+    expect((await bridge.service.store.approvals.get(id))?.state).toBe('expired');
+    // Approving after the expiry starts nothing.
+    await bridge.interact(click('approve_run', id, LEAD, thread));
+    await bridge.until(
+      () => bridge.slack.callsTo('chat.postEphemeral').find((call) => String(call.args['text']).includes('expired before')),
+      'the late approver told',
+    );
+    expect(runsAsking('rotate the')).toEqual([]);
+    expect((await audit('request.expired')).map((entry) => entry.personId)).toEqual([SLACK_IDS.user]);
+  });
+
+  it('keeps every word people wrote out of the audit trail', async () => {
+    const entries = await bridge.service.store.audit.list({ limit: 100 });
+    expect(entries.length).toBeGreaterThan(5);
+    expect(JSON.stringify(entries)).not.toContain(MARKER);
+  });
+});
