@@ -6,29 +6,47 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClock } from '../../src/core/ports/clock.js';
+import type { FakeLinearApi } from '../fakes/linear-api.js';
+import { LINEAR_IDS } from '../fixtures/linear/index.js';
 import { blockActionsCancel } from '../fixtures/slack/interactions.js';
+import { LINEAR_KEY, labelAdded, newIssue, startFakeLinearApi } from '../linear/linear-harness.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
-import { callText, startSlackBridge, type SlackBridge } from '../helpers/slack-bridge.js';
+import { callText, startSlackBridge, tsOf, type SlackBridge } from '../helpers/slack-bridge.js';
 
 const LEAD = 'U0LEAD0001';
 const CHANNEL = SLACK_IDS.channel;
 const MARKER = 'pelican-marker-42';
+/** Where a Linear label's requests are asked for approval. */
+const ASK_CHANNEL = 'C0APPROVE1';
+const { agent, bug } = LINEAR_IDS.labels;
 const clock = new TestClock(Date.now());
 let bridge: SlackBridge;
+let linear: FakeLinearApi;
 
 beforeAll(async () => {
+  linear = await startFakeLinearApi({ authorization: LINEAR_KEY, labels: [agent, bug] });
   bridge = await startSlackBridge({
     clock,
-    yaml: [`slack:`, `  channels:`, `    ${CHANNEL}: { config: { name: prod }, approval: { approvers: [${LEAD}], expires: 1h } }`, ''].join('\n'),
+    linear,
+    yaml: [
+      `slack:`,
+      `  channels:`,
+      `    ${CHANNEL}: { config: { name: prod }, approval: { approvers: [${LEAD}], expires: 1h } }`,
+      `linear:`,
+      `  labels:`,
+      `    agent: { config: { name: issues }, slack_channel: ${ASK_CHANNEL}, approval: { approvers: [${LEAD}] } }`,
+      '',
+    ].join('\n'),
   });
 });
 afterAll(async () => {
   await bridge?.stop();
+  await linear?.close();
 });
 
-/** A click on Approve or Reject of the question posted in `thread`, by `user`. */
-function click(actionId: 'approve_run' | 'reject_run', value: string, user: string, thread: string): Record<string, unknown> {
-  const base = blockActionsCancel({ user, channel: CHANNEL, thread_ts: thread });
+/** A click on Approve or Reject of the question posted in `thread` (of `channel`), by `user`. */
+function click(actionId: 'approve_run' | 'reject_run', value: string, user: string, thread: string, channel: string = CHANNEL): Record<string, unknown> {
+  const base = blockActionsCancel({ user, channel, thread_ts: thread });
   const button = { type: 'button', action_id: actionId, text: { type: 'plain_text', text: actionId === 'approve_run' ? 'Approve' : 'Reject' }, value };
   return { ...base, actions: [{ ...button, block_id: 'approval_actions', action_ts: `${Date.now() / 1000}` }] };
 }
@@ -91,6 +109,32 @@ describe('a channel whose route needs approval', () => {
     expect((await audit('request.rejected')).map((entry) => entry.personId)).toEqual([LEAD]);
   });
 
+  it('a Linear label on an approval route waits too: the buttons in its Slack channel’s thread, the issue told; Approve starts it', async () => {
+    const before = bridge.slack
+      .callsTo('chat.postMessage')
+      .filter((call) => call.args['channel'] === ASK_CHANNEL && call.args['thread_ts'] === undefined).length;
+    const { issue, data } = newIssue(linear, `Upgrade the ${MARKER} database`);
+    expect(await bridge.deliverLinear(labelAdded(agent, [bug], data))).toBe(200);
+    const top = await bridge.until(
+      () => bridge.slack.callsTo('chat.postMessage').filter((call) => call.args['channel'] === ASK_CHANNEL && call.args['thread_ts'] === undefined)[before],
+      'the request’s message in the Slack channel',
+    );
+    const thread = tsOf(top);
+    const id = await questionIn(thread);
+    await bridge.until(() => linear.comments(issue.identifier).find((comment) => comment.body.includes('waits for approval')), 'the issue told');
+    expect(bridge.emulator.engine.list({}).runs.filter((run) => run.title?.startsWith(`${issue.identifier}:`))).toEqual([]);
+
+    await bridge.interact(click('approve_run', id, LEAD, thread, ASK_CHANNEL));
+    const run = await bridge.until(
+      () => bridge.emulator.engine.list({}).runs.find((item) => item.title?.startsWith(`${issue.identifier}:`)),
+      'the approved run',
+    );
+    expect(run.agent_config?.name).toBe('issues');
+    const held = (await audit('request.held')).find((entry) => entry.surface === 'linear');
+    expect(held?.detail).toMatchObject({ route: 'issues' });
+  });
+
+  // Last but one: the service’s clock is then an hour ahead (a Linear delivery's timestamp would look stale).
   it('expires unanswered after approval.expires on the service’s clock, and the requester is told', async () => {
     const thread = await bridge.mention(`rotate the ${MARKER} keys`);
     const id = await questionIn(thread);
