@@ -92,6 +92,13 @@ describe('a channel whose route needs approval', () => {
     // The second and third click found it decided: still one run, and the approver is told privately.
     await bridge.until(() => bridge.slack.callsTo('chat.postEphemeral').find((call) => call.args['user'] === LEAD), 'the late click told');
     expect(runsAsking('deploy the')).toHaveLength(1);
+    // The run is shown by the status message the request got when it was received: edited, not posted again.
+    const statuses = bridge.threadPosts(thread).filter((call) => callText(call).includes('cancel_run'));
+    expect(statuses).toHaveLength(1);
+    await bridge.until(
+      () => bridge.updatesOf(tsOf(statuses[0]!)).find((call) => callText(call).includes(run.run_id)),
+      'the status message edited with the run',
+    );
     expect((await audit('request.held')).map((entry) => [entry.personId, entry.detail?.['route']])).toEqual([[SLACK_IDS.user, 'prod']]);
     expect((await audit('request.approved')).map((entry) => entry.personId)).toEqual([LEAD]);
     await bridge.until(async () => (await audit('run.started')).length === 1, 'the start recorded');
@@ -130,6 +137,11 @@ describe('a channel whose route needs approval', () => {
       'the approved run',
     );
     expect(run.agent_config?.name).toBe('issues');
+    // Carried by the thread the question was asked in: no second message in the channel.
+    await bridge.until(() => bridge.updatesOf(thread).find((call) => callText(call).includes(run.run_id)), 'the thread’s status message edited');
+    expect(
+      bridge.slack.callsTo('chat.postMessage').filter((call) => call.args['channel'] === ASK_CHANNEL && call.args['thread_ts'] === undefined),
+    ).toHaveLength(before + 1);
     const held = (await audit('request.held')).find((entry) => entry.surface === 'linear');
     expect(held?.detail).toMatchObject({ route: 'issues' });
   });

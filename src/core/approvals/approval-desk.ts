@@ -96,7 +96,7 @@ export class ApprovalDesk {
     const original = approval.trigger;
     if (original.kind !== 'start') return;
     const by = approval.decidedBy ?? decider?.id ?? 'unknown';
-    const payload: StartPayload = { ...original.payload, approvedBy: by };
+    const payload: StartPayload = { ...original.payload, approvedBy: by, receivedAs: original.key };
     const trigger: TriggerInput = { ...original, key: `approved:${approval.id}`, payload };
     await this.deps.intake.submit(trigger);
     // The sweep restarting an interrupted approval knows who approved it, not where they clicked.
