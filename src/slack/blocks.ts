@@ -48,7 +48,13 @@ export function limitText(text: string, max = SECTION_TEXT_LIMIT): string {
  * Where a status message is: before the run exists, a run state, stopping (a cancel was sent; the
  * run's CANCELLED follows), or the run could not be started.
  */
-export type StatusStage = { kind: 'received' } | { kind: 'run'; state: string } | { kind: 'stopping'; requestedBy?: string } | { kind: 'start_failed' };
+export type StatusStage =
+  | { kind: 'received' }
+  | { kind: 'run'; state: string }
+  | { kind: 'stopping'; requestedBy?: string }
+  | { kind: 'start_failed' }
+  /** Held until an approver decides (issue 31): nothing runs yet, so there is nothing to cancel. */
+  | { kind: 'awaiting_approval' };
 
 /** What the status message shows. */
 export interface StatusView {
@@ -88,6 +94,7 @@ const STATE_LABELS: Record<string, { emoji: string; label: string }> = {
 export function stateLabel(stage: StatusStage): { emoji: string; label: string } {
   if (stage.kind === 'received') return { emoji: ':eyes:', label: 'Received' };
   if (stage.kind === 'start_failed') return { emoji: ':x:', label: 'Failed to start' };
+  if (stage.kind === 'awaiting_approval') return { emoji: ':hourglass_flowing_sand:', label: 'Waiting for approval' };
   if (stage.kind === 'stopping') {
     return { emoji: ':octagonal_sign:', label: `Stopping${stage.requestedBy ? ` (requested by ${escapeKeepingMentions(stage.requestedBy)})` : ''}…` };
   }

@@ -197,7 +197,18 @@ export class SlackNotifier implements Notifier {
   private async approval(delivery: Delivery, target: SlackDestination, message: Extract<OutboxMessage, { kind: 'approval' }>): Promise<SlackMessageRef> {
     const received = message.receivedKey !== undefined ? await this.receivedOf(delivery, message.receivedKey) : undefined;
     const threadLink = message.thread ? await this.permalinkOf(delivery, message.thread) : undefined;
-    return this.post(delivery, threadOf(target, received), approvalBlocks(message, threadLink));
+    const posted = await this.post(delivery, threadOf(target, received), approvalBlocks(message, threadLink));
+    // The request's status message says what it waits for (until its run, once approved, edits it).
+    if (received) {
+      const view: StatusView = {
+        title: message.title,
+        stage: { kind: 'awaiting_approval' },
+        threadKey: delivery.destination,
+        ...(received.about && { about: received.about }),
+      };
+      await this.update(received, statusBlocks(view), fallbackText(message));
+    }
+    return posted;
   }
 
   /** A link to a thread (at a bare channel: the one its status message started), or undefined when it cannot be known yet. */

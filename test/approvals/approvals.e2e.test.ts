@@ -74,6 +74,13 @@ describe('a channel whose route needs approval', () => {
     expect(callText(dm)).toContain('approve_run');
     expect(callText(dm)).toContain('Open the thread');
     expect(bridge.emulator.engine.list({}).runs).toHaveLength(0);
+    // The request's status message says what it waits for, with no Cancel button (nothing runs yet).
+    const status = bridge.threadPosts(thread).find((call) => callText(call).includes('cancel_run'));
+    const waiting = await bridge.until(
+      () => bridge.updatesOf(tsOf(status!)).find((call) => callText(call).includes('Waiting for approval')),
+      'the status edited',
+    );
+    expect(callText(waiting)).not.toContain('cancel_run');
 
     expect((await bridge.interact(click('approve_run', id, SLACK_IDS.otherUser, thread))).status).toBe(200);
     const told = await bridge.until(
