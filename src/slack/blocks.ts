@@ -54,7 +54,9 @@ export type StatusStage =
   | { kind: 'stopping'; requestedBy?: string }
   | { kind: 'start_failed' }
   /** Held until an approver decides (issue 31): nothing runs yet, so there is nothing to cancel. */
-  | { kind: 'awaiting_approval' };
+  | { kind: 'awaiting_approval' }
+  /** Rejected, or expired without an approval: it never ran. */
+  | { kind: 'not_approved'; outcome: 'rejected' | 'expired' };
 
 /** What the status message shows. */
 export interface StatusView {
@@ -95,6 +97,7 @@ export function stateLabel(stage: StatusStage): { emoji: string; label: string }
   if (stage.kind === 'received') return { emoji: ':eyes:', label: 'Received' };
   if (stage.kind === 'start_failed') return { emoji: ':x:', label: 'Failed to start' };
   if (stage.kind === 'awaiting_approval') return { emoji: ':hourglass_flowing_sand:', label: 'Waiting for approval' };
+  if (stage.kind === 'not_approved') return { emoji: ':no_entry_sign:', label: stage.outcome === 'rejected' ? 'Rejected' : 'Expired without approval' };
   if (stage.kind === 'stopping') {
     return { emoji: ':octagonal_sign:', label: `Stopping${stage.requestedBy ? ` (requested by ${escapeKeepingMentions(stage.requestedBy)})` : ''}…` };
   }

@@ -194,8 +194,19 @@ export class SlackNotifier implements Notifier {
    * A request waiting for approval: the question and its buttons where the route asks (in the request's
    * thread there), or in an approver's direct messages with a link to that thread.
    */
-  private async approval(delivery: Delivery, target: SlackDestination, message: Extract<OutboxMessage, { kind: 'approval' }>): Promise<SlackMessageRef> {
+  private async approval(delivery: Delivery, target: SlackDestination, message: Extract<OutboxMessage, { kind: 'approval' }>): Promise<unknown> {
     const received = message.receivedKey !== undefined ? await this.receivedOf(delivery, message.receivedKey) : undefined;
+    if (message.outcome) {
+      // Decided against: the request's status message says so; the thread was told in words by a notice.
+      if (!received) return { skipped: 'no status message' };
+      const view: StatusView = {
+        title: message.title,
+        stage: { kind: 'not_approved', outcome: message.outcome },
+        threadKey: delivery.destination,
+        ...(received.about && { about: received.about }),
+      };
+      return { edited: await this.update(received, statusBlocks(view), fallbackText(message)) };
+    }
     const threadLink = message.thread ? await this.permalinkOf(delivery, message.thread) : undefined;
     const posted = await this.post(delivery, threadOf(target, received), approvalBlocks(message, threadLink));
     // The request's status message says what it waits for (until its run, once approved, edits it).

@@ -118,6 +118,8 @@ describe('a channel whose route needs approval', () => {
     const said = await bridge.until(() => bridge.threadPosts(thread).find((call) => callText(call).includes('was rejected by')), 'the rejection');
     expect(callText(said)).toContain(`<@${SLACK_IDS.user}>`);
     expect(callText(said)).toContain(`rejected by <@${LEAD}>`);
+    const status = bridge.threadPosts(thread).find((call) => callText(call).includes('cancel_run'));
+    await bridge.until(() => bridge.updatesOf(tsOf(status!)).find((call) => callText(call).includes('Rejected')), 'the status message says rejected');
     expect(runsAsking('drop the')).toEqual([]);
     expect((await bridge.service.store.approvals.get(id))?.state).toBe('rejected');
     expect((await audit('request.rejected')).map((entry) => entry.personId)).toEqual([LEAD]);
@@ -162,6 +164,11 @@ describe('a channel whose route needs approval', () => {
     await clock.advance(31 * 60_000);
     await bridge.until(() => bridge.threadPosts(thread).find((call) => callText(call).includes('expired')), 'the expiry said');
     expect((await bridge.service.store.approvals.get(id))?.state).toBe('expired');
+    const status = bridge.threadPosts(thread).find((call) => callText(call).includes('cancel_run'));
+    await bridge.until(
+      () => bridge.updatesOf(tsOf(status!)).find((call) => callText(call).includes('Expired without approval')),
+      'the status message says expired',
+    );
     // Approving after the expiry starts nothing.
     await bridge.interact(click('approve_run', id, LEAD, thread));
     await bridge.until(

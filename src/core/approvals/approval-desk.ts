@@ -9,7 +9,7 @@ import type { IntakeService } from '../intake/intake-service.js';
 import type { AuditAct } from '../ports/audit.js';
 import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
-import type { OutboxMessage } from '../ports/messages.js';
+import { receivedKey, type OutboxMessage } from '../ports/messages.js';
 import type { ApprovalRecord, ApprovalState, NewOutboxRow, Store } from '../ports/store.js';
 import { requesterName, type Requester, type StartPayload, type TriggerInput } from '../ports/triggers.js';
 
@@ -114,8 +114,29 @@ export class ApprovalDesk {
       key: `approval:${approval.id}:${phase}:${destination}`,
       destination,
       kind: 'notice',
-      payload: { kind: 'notice', text, receivedKey: `received:${original.key}:${destination}` } satisfies OutboxMessage,
+      payload: { kind: 'notice', text, receivedKey: receivedKey(original.key, destination) } satisfies OutboxMessage,
     }));
+    // Rejected or expired: where the request has a status message, it stops saying it waits.
+    if ((act === 'request.rejected' || act === 'request.expired') && original.kind === 'start') {
+      const outcome = act === 'request.rejected' ? 'rejected' : 'expired';
+      rows.push(
+        ...places.map((destination) => ({
+          key: `approval:${approval.id}:${phase}:status:${destination}`,
+          destination,
+          kind: 'approval',
+          payload: {
+            kind: 'approval',
+            approvalId: approval.id,
+            title: original.payload.title,
+            route: approval.route,
+            approvers: approval.approvers,
+            expiresAt: approval.expiresAt,
+            receivedKey: receivedKey(original.key, destination),
+            outcome,
+          } satisfies OutboxMessage,
+        })),
+      );
+    }
     await this.deps.intake.owe(rows);
     const requester = original.kind === 'start' ? original.payload.requester : undefined;
     await this.deps.store.audit

@@ -74,6 +74,8 @@ export type OutboxMessage =
       expiresAt: number;
       receivedKey?: string;
       thread?: { place: string; receivedKey?: string };
+      /** Set once it was rejected or expired: no question any more, the request's status message says so. */
+      outcome?: 'rejected' | 'expired';
     };
 
 /**
