@@ -74,7 +74,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       scheduler,
       outbox: workers.outbox,
       liveness,
-      intervals: { trackerMs: config.tracker.intervalMs, dedupeRetentionMs: config.intake.dedupeRetentionMs },
+      approvals: front.approvals,
+      intervals: { trackerMs: config.tracker.intervalMs, dedupeRetentionMs: config.intake.dedupeRetentionMs, auditRetentionMs: config.audit.retentionMs },
       gate: ackFirst,
     });
     stored.connect({ wake: () => loops.wakeIntake() });

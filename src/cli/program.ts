@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import type { CliContext } from './context.js';
+import { registerAuditCommand } from './audit-command.js';
 import { registerConfigCommand } from './config-command.js';
 import { registerDbCommand } from './db-command.js';
 import { registerEmulatorCommand } from './emulator-command.js';
@@ -35,6 +36,7 @@ export function buildProgram(context: CliContext, onShutdown: (stop: () => Promi
   registerDbCommand(program, context);
   registerSecretsCommand(program, context);
   registerUsageCommand(program, context);
+  registerAuditCommand(program, context);
   return program;
 }
 

@@ -3,6 +3,7 @@
  * requests — the surfaces' integrations — with whose key each request runs under.
  */
 import type { AgentRuns } from '../core/ports/agent-runs.js';
+import { ApprovalDesk } from '../core/approvals/approval-desk.js';
 import { IntakeService } from '../core/intake/intake-service.js';
 import type { Store } from '../core/ports/store.js';
 import { slackAccessPolicy } from '../slack/access.js';
@@ -32,7 +33,9 @@ export async function openFrontDoor({ config, logger, clock, shutdown, overrides
     jira: config.jira.followups === 'all' ? config.jira.followupWindowMs : 0,
   };
   const intake = new IntakeService({ store, clock, access, onStored: stored.fire, followupWindows });
-  const slack = await slackIntegration(config, intake, store, logger, access);
+  // Requests held for approval (issue 31): decided by Slack's buttons, expired by the work loops' sweep.
+  const approvals = new ApprovalDesk({ store, intake, clock, logger: logger.child({ component: 'approvals' }) });
+  const slack = await slackIntegration(config, intake, store, logger, access, approvals);
   // Before the database closes; an event stored while the workers stop is worked on the next start.
   if (slack) shutdown.add('slack', () => slack.stop());
   const linear = await linearIntegration(config, intake, store, logger, () => clock.now());
@@ -47,5 +50,5 @@ export async function openFrontDoor({ config, logger, clock, shutdown, overrides
   const identity = personIdentity(store, { ...(slack && { slack }), emailOf }, clock, logger);
   const runKeys = composeRunKeys(config, { service: agentRuns, baseUrl: parts.baseUrl, store, clock, identity, hooks: parts.apiHooks });
   shutdown.add('personal run API clients', () => runKeys.close());
-  return { stored, access, followupWindows, intake, slack, linear, github, jira, runKeys };
+  return { stored, access, followupWindows, intake, slack, linear, github, jira, runKeys, approvals };
 }

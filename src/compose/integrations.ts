@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AppConfig } from '../config/types.js';
 import type { Logger } from '../core/ports/logger.js';
+import type { ApprovalDesk } from '../core/approvals/approval-desk.js';
 import type { IntakeService } from '../core/intake/intake-service.js';
 import type { AccessPolicy } from '../core/ports/intake.js';
 import type { Store } from '../core/ports/store.js';
@@ -13,7 +14,14 @@ import { keyPageUrl } from '../people/key-page.js';
 import { startEmulator, type RunningEmulator } from '../emulator/index.js';
 
 /** The Slack integration when configured (loaded lazily: Bolt is large and unused when Slack is off). */
-export async function slackIntegration(config: AppConfig, intake: IntakeService, store: Store, logger: Logger, access: AccessPolicy) {
+export async function slackIntegration(
+  config: AppConfig,
+  intake: IntakeService,
+  store: Store,
+  logger: Logger,
+  access: AccessPolicy,
+  approvals?: Pick<ApprovalDesk, 'decide'>,
+) {
   const slack = config.slack;
   if (!slack.enabled || !slack.botToken) return undefined;
   const transport =
@@ -39,7 +47,7 @@ export async function slackIntegration(config: AppConfig, intake: IntakeService,
       triggers: slack.triggers,
       attribution: config.people.attribution,
     },
-    { intake, store, access, logger },
+    { intake, store, access, logger, ...(approvals && { approvals }) },
   );
 }
 

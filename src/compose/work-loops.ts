@@ -12,6 +12,8 @@ import type { Tracker } from '../core/tracker/tracker.js';
 const HOUR = 3_600_000;
 /** How long a stopped or dead process stays listed in the database (diagnostics). */
 const PROCESS_RETENTION_MS = 7 * 24 * HOUR;
+/** How often held requests are checked for expiry. */
+const APPROVAL_SWEEP_MS = 60_000;
 
 /**
  * How often a process looks for work no wake-up told it of (a retry falling due, what another replica
@@ -29,7 +31,9 @@ export interface WorkLoopParts {
   scheduler: Scheduler;
   outbox: OutboxWorker[];
   liveness: Liveness;
-  intervals: { trackerMs: number; dedupeRetentionMs: number };
+  intervals: { trackerMs: number; dedupeRetentionMs: number; auditRetentionMs: number };
+  /** Requests held for approval: expired (and interrupted approvals started) by a sweep every minute. */
+  approvals?: { sweep(): Promise<number> };
   /** Holds intake, outbox and tracker passes while webhooks are being acknowledged (absent: never held). */
   gate?: WorkGate;
 }
@@ -85,7 +89,12 @@ export function startWorkLoops(parts: WorkLoopParts): WorkLoops {
     const pruned = await store.eventKeys.prune(clock.now() - intervals.dedupeRetentionMs);
     if (pruned > 0) logger.info({ pruned }, 'pruned processed event keys');
     await store.processes.prune(clock.now() - PROCESS_RETENTION_MS);
+    // audit.retention: one statement, however many entries it deletes.
+    const expired = await store.audit.prune(clock.now() - intervals.auditRetentionMs);
+    if (expired > 0) logger.info({ deleted: expired }, 'deleted audit entries older than audit.retention');
   });
+  // Held requests whose time ran out: the requester is told (a minute late at most).
+  const approvalsLoop = parts.approvals && every('approvals', APPROVAL_SWEEP_MS, async () => void (await parts.approvals?.sweep()));
   // A process found dead left work that is free now: go for it rather than wait for the next pass.
   const livenessLoop = every('liveness', parts.liveness.beatMs, async () => {
     if ((await parts.liveness.beat()).length === 0) return;
@@ -105,7 +114,7 @@ export function startWorkLoops(parts: WorkLoopParts): WorkLoops {
     wakeOutbox();
   });
 
-  const workLoops = [...intakeLoops, trackerLoop, scheduleLoop, housekeeping, ...outboxLoops];
+  const workLoops = [...intakeLoops, trackerLoop, scheduleLoop, housekeeping, ...(approvalsLoop ? [approvalsLoop] : []), ...outboxLoops];
   return {
     wakeIntake: () => {
       wakeIntake();

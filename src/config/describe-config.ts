@@ -89,6 +89,7 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
       retryWindow: formatDuration(config.intake.retryWindowMs),
       dedupeRetention: formatDuration(config.intake.dedupeRetentionMs),
     },
+    audit: { retention: formatDuration(config.audit.retentionMs) },
     schedules: config.schedules.map((schedule) => ({
       ...describeRoute(schedule),
       notify: { ...schedule.notify },

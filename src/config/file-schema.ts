@@ -118,6 +118,39 @@ function checkRouteTargets(value: unknown, ctx: z.RefinementCtx): void {
 
 export const routeSchema = z.preprocess(emptyIfNull, strict(routeShape).superRefine(checkRouteTargets, always));
 
+const approverId = z.string().refine((id) => SLACK_USER_ID.test(id), {
+  error: 'is not a Slack user ID — approvers are Slack users: use IDs such as U0123ABCD (profile → ⋮ → Copy member ID)',
+});
+
+/**
+ * `approval` (issue 31): every request on the route waits until one of `approvers` (Slack user IDs)
+ * approves it in Slack, or `expires` passes.
+ */
+const approvalSchema = strict({
+  approvers: z.array(approverId).min(1, { error: 'must list at least one Slack user ID who may approve' }),
+  expires: withDefault(duration(60_000, 30 * DAY), DAY),
+});
+
+/**
+ * What every surface's route may carry besides a run's target (Slack channels, Linear labels, and the
+ * routes of surfaces to come): `approval`. A surface whose places are not Slack's names the Slack
+ * channel its buttons go to (`slack_channel`), checked by `requireApprovalChannel`.
+ */
+export const surfaceRouteShape = { ...routeShape, approval: optional(approvalSchema) };
+
+/** A route needing approval on a surface other than Slack must name the Slack channel where its buttons go. */
+export function requireApprovalChannel(value: unknown, ctx: z.RefinementCtx): void {
+  if (value === null || typeof value !== 'object') return;
+  const route = value as Record<string, unknown>;
+  if (route.approval === undefined || route.approval === null || (route.slack_channel !== undefined && route.slack_channel !== null)) return;
+  ctx.addIssue({
+    code: 'custom',
+    path: ['approval'],
+    message: 'needs slack_channel on this route: the Approve and Reject buttons are posted in that Slack channel',
+    params: { hint: 'add slack_channel: C0123ABCD (a channel the approvers are in), or remove approval' },
+  });
+}
+
 const slackChannelId = z.string().refine((id) => SLACK_CHANNEL_ID.test(id), { error: `is not a Slack channel ID — ${CHANNEL_ID_HINT}` });
 
 /**
@@ -127,10 +160,12 @@ const slackChannelId = z.string().refine((id) => SLACK_CHANNEL_ID.test(id), { er
 const labelRouteSchema = z.preprocess(
   emptyIfNull,
   strict({
-    ...routeShape,
+    ...surfaceRouteShape,
     slack_channel: optional(slackChannelId),
     projects: optional(z.array(text).min(1, { error: 'must list at least one project' })),
-  }).superRefine(checkRouteTargets, always),
+  })
+    .superRefine(checkRouteTargets, always)
+    .superRefine(requireApprovalChannel, always),
 );
 
 /** The reactions the bot itself adds (docs/slack.md): a person adding one of them must not start a run. */
@@ -153,7 +188,10 @@ const channelTriggerSchema = strict({
 });
 
 /** A Slack channel's route may also say how runs start there without a mention (`trigger`). */
-const channelRouteSchema = z.preprocess(emptyIfNull, strict({ ...routeShape, trigger: optional(channelTriggerSchema) }).superRefine(checkRouteTargets, always));
+const channelRouteSchema = z.preprocess(
+  emptyIfNull,
+  strict({ ...surfaceRouteShape, trigger: optional(channelTriggerSchema) }).superRefine(checkRouteTargets, always),
+);
 
 const channelKey = z.string().refine((key) => key === '*' || SLACK_CHANNEL_ID.test(key), {
   error: `is not a channel ID or "*" — ${CHANNEL_ID_HINT}`,
@@ -399,6 +437,10 @@ export const fileSchema = strict({
     // Slack user IDs who see everything (and may cancel any run with /agent cancel).
     admins: withDefault(z.array(slackUserId), []),
   }),
+  audit: section({
+    // How long audit entries are kept (issue 31); older ones are deleted by the hourly housekeeping.
+    retention: withDefault(duration(DAY, 10 * 365 * DAY), 90 * DAY),
+  }),
   people: section({
     // Whose API key a run is created with (issue 20): the service's, the asker's when connected, or only the asker's.
     attribution: withDefault(z.enum(ATTRIBUTIONS), 'service'),
@@ -411,6 +453,7 @@ export const fileSchema = strict({
 
 export type FileConfig = z.output<typeof fileSchema>;
 export type FileRoute = z.output<typeof routeSchema>;
+export type FileApproval = z.output<typeof approvalSchema>;
 export type FileLabelRoute = z.output<typeof labelRouteSchema>;
 export type FileJiraLabelRoute = z.output<typeof jiraLabelRouteSchema>;
 export type FileChannelRoute = z.output<typeof channelRouteSchema>;

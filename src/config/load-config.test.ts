@@ -75,6 +75,7 @@ describe('loadConfig: valid files', () => {
       tracker: { intervalMs: 10_000, pageSize: 100 },
       intake: { retryWindowMs: 15 * 60_000, dedupeRetentionMs: 7 * 86_400_000 },
       schedules: [],
+      audit: { retentionMs: 90 * 86_400_000 },
       console: { admins: [] },
       people: { attribution: 'service' },
       limits: { perPerson: { concurrent: 0, perDay: 0, creditsPerMonth: 0 } },
@@ -150,6 +151,7 @@ describe('loadConfig: valid files', () => {
     });
     expect(config.tracker).toEqual({ intervalMs: 30_000, pageSize: 250 });
     expect(config.intake).toEqual({ retryWindowMs: 7_200_000, dedupeRetentionMs: 14 * 86_400_000 });
+    expect(config.audit).toEqual({ retentionMs: 30 * 86_400_000 });
     expect(config.slack).toMatchObject({
       followups: 'mentions',
       allowedUsers: ['U0123ABCD', 'W0456EFGH'],
@@ -218,6 +220,7 @@ describe('loadConfig: invalid files report the key path', () => {
     ['an interval below 1s', 'tracker: { interval: 500ms }', `${F}: tracker.interval`, /at least 1s/],
     ['a bad retry window', 'intake: { retry_window: soon }', `${F}: intake.retry_window`, /not a duration/],
     ['a short dedupe retention', 'intake: { dedupe_retention: 30m }', `${F}: intake.dedupe_retention`, /at least 1h/],
+    ['a short audit retention', 'audit: { retention: 2h }', `${F}: audit.retention`, /at least 1d/],
     ['page_size 0', 'tracker: { page_size: 0 }', `${F}: tracker.page_size`, /at least 1/],
     ['page_size 501', 'tracker: { page_size: 501 }', `${F}: tracker.page_size`, /at most 500/],
     ['page_size 1.5', 'tracker: { page_size: 1.5 }', `${F}: tracker.page_size`, /whole number/],
@@ -360,5 +363,71 @@ describe('loadConfig: invalid files report the key path', () => {
     expect(lines).toHaveLength(1 + configError.problems.length);
     expect(lines[0]).toBe('Invalid configuration (8 problems):');
     configError.problems.forEach((problem) => expect(configError.message).toContain(`${problem.where}: ${problem.message}`));
+  });
+});
+
+describe('loadConfig: approval on surfaces’ routes (issue 31)', () => {
+  const SLACK = { SLACK_BOT_TOKEN: 'xoxb-approval-test', SLACK_SIGNING_SECRET: 'approval-signing-secret' };
+  const load = (yaml: string, env: Record<string, string> = SLACK) => loadConfig({ env, cwd: tempDir({ 'agent-bridge.yml': yaml }) });
+
+  it('reads approval on a Slack channel route (buttons in the request’s thread) and a Linear label route (in its slack_channel)', () => {
+    const config = load(
+      [
+        'slack:',
+        '  channels:',
+        '    C0PROD0001: { approval: { approvers: [U0LEAD0001, U0LEAD0002] } }',
+        'linear:',
+        '  labels:',
+        '    prod: { slack_channel: C0PROD0001, approval: { approvers: [U0LEAD0001], expires: 2h } }',
+      ].join('\n'),
+    );
+    expect(config.slack.channels['C0PROD0001']?.approval).toEqual({
+      approvers: ['U0LEAD0001', 'U0LEAD0002'],
+      expiresMs: 24 * 3_600_000,
+      approverPlaces: ['slack:U0LEAD0001', 'slack:U0LEAD0002'],
+    });
+    expect(config.linear.labels['prod']?.approval).toEqual({
+      approvers: ['U0LEAD0001'],
+      expiresMs: 2 * 3_600_000,
+      place: 'slack:C0PROD0001',
+      approverPlaces: ['slack:U0LEAD0001'],
+    });
+  });
+
+  it.each([
+    [
+      'no approvers',
+      'slack: { channels: { C0PROD0001: { approval: { approvers: [] } } } }',
+      `${F}: slack.channels.C0PROD0001.approval.approvers`,
+      /at least 1/,
+    ],
+    [
+      'an approver by name',
+      'slack: { channels: { C0PROD0001: { approval: { approvers: [alice] } } } }',
+      `${F}: slack.channels.C0PROD0001.approval.approvers[0]`,
+      /Slack user ID/,
+    ],
+    [
+      'a bad expiry',
+      'slack: { channels: { C0PROD0001: { approval: { approvers: [U0LEAD0001], expires: soon } } } }',
+      `${F}: slack.channels.C0PROD0001.approval.expires`,
+      /not a duration/,
+    ],
+    [
+      'a Linear route without a Slack place',
+      'linear: { labels: { prod: { approval: { approvers: [U0LEAD0001] } } } }',
+      `${F}: linear.labels.prod.approval`,
+      /needs slack_channel/,
+    ],
+  ])('refuses %s, naming the key path', (_what, yaml, where, message) => {
+    const problems = problemsOf(() => load(yaml));
+    expect(problems).toContainEqual(expect.objectContaining({ where, message: expect.stringMatching(message) }));
+  });
+
+  it('refuses approval while Slack is off: approvers could not be asked', () => {
+    const problems = problemsOf(() => load('slack: { channels: { C0PROD0001: { approval: { approvers: [U0LEAD0001] } } } }', {}));
+    expect(problems).toContainEqual(
+      expect.objectContaining({ where: `${F}: slack.channels.C0PROD0001.approval`, message: expect.stringMatching(/needs Slack/) }),
+    );
   });
 });

@@ -7,8 +7,9 @@ import path from 'node:path';
 import { parseDocument } from 'yaml';
 import { environmentSources, mergeEnvironment, readDotEnv, type Environment } from './env.js';
 import { parseEnvironment, SECRET_VARIABLES, type EnvSettings } from './env-schema.js';
-import { fileSchema, type FileConfig, type FileRoute } from './file-schema.js';
+import { fileSchema, type FileApproval, type FileConfig, type FileRoute } from './file-schema.js';
 import { ConfigError, zodIssueToProblems, type ConfigProblem } from './problems.js';
+import type { RouteApproval } from '../core/intake/routing.js';
 import type { AgentConfigInput, AppConfig, Route, ScheduleConfig } from './types.js';
 import type { Limits } from '../core/limits/limits.js';
 
@@ -113,7 +114,20 @@ function compact<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
-function toRoute(route: FileRoute): Route {
+/**
+ * A surface route's `approval`: its buttons go to the request's own place, or to `slackChannel` (a
+ * route of another surface); each approver is told in a Slack direct message (`slack:<user id>`).
+ */
+function toApproval(approval: FileApproval, slackChannel: string | undefined): RouteApproval {
+  return {
+    approvers: [...approval.approvers],
+    expiresMs: approval.expires,
+    ...(slackChannel !== undefined && { place: `slack:${slackChannel}` }),
+    approverPlaces: approval.approvers.map((id) => `slack:${id}`),
+  };
+}
+
+function toRoute(route: FileRoute & { approval?: FileApproval; slack_channel?: string }, approvalChannel?: string): Route {
   const out: Route = compact({
     title: route.title,
     agent_identity_uid: route.agent_identity_uid,
@@ -123,6 +137,7 @@ function toRoute(route: FileRoute): Route {
   if (route.config !== undefined) out.config = compact<AgentConfigInput>(route.config);
   if (route.overrides !== undefined) out.overrides = compact(route.overrides);
   if (route.limits !== undefined) out.limits = toLimits(route.limits);
+  if (route.approval !== undefined) out.approval = toApproval(route.approval, approvalChannel);
   return out;
 }
 
@@ -131,8 +146,12 @@ function toLimits(limits: { concurrent: number; per_day: number; credits_per_mon
   return { concurrent: limits.concurrent, perDay: limits.per_day, creditsPerMonth: limits.credits_per_month };
 }
 
-function toRoutes(routes: Record<string, FileRoute>, key: (name: string) => string = (name) => name): Record<string, Route> {
-  return Object.fromEntries(Object.entries(routes).map(([name, route]) => [key(name), toRoute(route)]));
+function toRoutes(
+  routes: Record<string, FileRoute & { approval?: FileApproval; slack_channel?: string }>,
+  key: (name: string) => string = (name) => name,
+): Record<string, Route> {
+  // A route of a surface that is not Slack asks in its `slack_channel` (required there with approval).
+  return Object.fromEntries(Object.entries(routes).map(([name, route]) => [key(name), toRoute(route, route.slack_channel)]));
 }
 
 function toSchedule(schedule: FileConfig['schedules'][number]): ScheduleConfig {
@@ -240,6 +259,7 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
     tracker: { intervalMs: file.tracker.interval, pageSize: file.tracker.page_size },
     intake: { retryWindowMs: file.intake.retry_window, dedupeRetentionMs: file.intake.dedupe_retention },
     schedules: file.schedules.map(toSchedule),
+    audit: { retentionMs: file.audit.retention },
     console: {
       admins: [...file.console.admins],
       ...compact({ adminToken: env.consoleAdminToken }),
@@ -256,6 +276,22 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
     http: { port: env.port, host: env.host, ...compact({ publicUrl: env.publicUrl, metricsToken: env.metricsToken }) },
     logLevel: env.logLevel,
   };
+}
+
+/** Routes that need approval while Slack, where approvers are asked, is off: each a problem at its key path. */
+function approvalsWithoutSlack(file: FileConfig, env: EnvSettings, label: string): ConfigProblem[] {
+  if (env.slackBotToken !== undefined) return [];
+  const needing = [
+    ...Object.entries(file.slack.channels).map(([name, route]) => [`slack.channels.${name}.approval`, route.approval] as const),
+    ...Object.entries(file.linear.labels).map(([name, route]) => [`linear.labels.${name}.approval`, route.approval] as const),
+  ];
+  return needing
+    .filter(([, approval]) => approval !== undefined)
+    .map(([where]) => ({
+      where: `${label}: ${where}`,
+      message: 'needs Slack: approvers are asked there (SLACK_BOT_TOKEN is not set)',
+      hint: 'set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN), or remove approval',
+    }));
 }
 
 /**
@@ -289,6 +325,9 @@ export function loadConfig(input: LoadConfigInput): AppConfig {
       message: `required when people.attribution is ${file.people.attribution}: it seals the personal API keys people connect`,
       hint: 'make one with: openssl rand -hex 32 (and keep it: without it the stored keys cannot be opened)',
     });
+  }
+  if (file && environment.settings && located.file !== undefined) {
+    problems.push(...approvalsWithoutSlack(file, environment.settings, fileLabel(located.file, input.cwd)));
   }
   if (problems.length > 0 || environment.settings === undefined || file === undefined) {
     throw new ConfigError(problems);

@@ -195,6 +195,8 @@ export interface AppConfig {
   defaults: Route;
   tracker: { intervalMs: number; pageSize: number };
   intake: { retryWindowMs: number; dedupeRetentionMs: number };
+  /** The audit trail (issue 31): `retentionMs` (`audit.retention`) is how long an entry is kept. */
+  audit: { retentionMs: number };
   schedules: ScheduleConfig[];
   /**
    * The web console's people; `admins` (Slack user IDs) see everything and may cancel any run.

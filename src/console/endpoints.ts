@@ -11,6 +11,7 @@ import { consoleGate, type ConsoleGate } from './gate.js';
 import { cookie, FORM_LIMIT_BYTES, queryOf, redirect, sendAsset } from './http-io.js';
 import { keyEndpoints } from './key-endpoints.js';
 import { attentionPage } from './pages/attention-page.js';
+import { auditPage } from './pages/audit-page.js';
 import { healthPage } from './pages/health-page.js';
 import { keysPage } from './pages/keys-page.js';
 import { myKeyPage } from './pages/my-key-page.js';
@@ -94,6 +95,7 @@ function pageEndpoints(gate: ConsoleGate): Endpoint[] {
     gate.page('/console/usage', 'admins', (viewer, req) => usagePage(deps, viewer, queryOf(req))),
     gate.page('/console/health', 'admins', (viewer) => healthPage(deps, viewer)),
     gate.page('/console/keys', 'admins', (viewer, req) => keysPage(deps, viewer, flashOf(req))),
+    gate.page('/console/audit', 'admins', (viewer, req) => auditPage(deps, viewer, queryOf(req))),
     gate.page(MY_KEY_PATH, 'everyone', (viewer, req) => myKeyPage(deps, viewer, flashOf(req))),
   ];
 }

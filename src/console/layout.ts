@@ -2,7 +2,7 @@ import type { Viewer } from './deps.js';
 import { html, type SafeHtml } from './html.js';
 import { MY_KEY_PATH } from '../people/key-page.js';
 
-export type Section = 'runs' | 'attention' | 'schedules' | 'usage' | 'health' | 'keys' | 'me';
+export type Section = 'runs' | 'attention' | 'schedules' | 'usage' | 'health' | 'keys' | 'audit' | 'me';
 
 /** Each section's label, path, and whether only admins may open it. */
 const SECTIONS: Array<[Section, string, string, 'admins' | 'everyone']> = [
@@ -12,6 +12,7 @@ const SECTIONS: Array<[Section, string, string, 'admins' | 'everyone']> = [
   ['usage', 'Usage', '/console/usage', 'admins'],
   ['health', 'Health', '/console/health', 'admins'],
   ['keys', 'Keys', '/console/keys', 'admins'],
+  ['audit', 'Audit', '/console/audit', 'admins'],
   ['me', 'Your key', MY_KEY_PATH, 'everyone'],
 ];
 

@@ -1,5 +1,6 @@
 import { HttpError } from '../http/http-error.js';
 import type { Endpoint } from '../http/server.js';
+import { recordConsoleAct } from './audit-acts.js';
 import { withFlash } from './flash.js';
 import type { ConsoleGate } from './gate.js';
 import { redirect } from './http-io.js';
@@ -40,22 +41,30 @@ export function runEndpoints(gate: ConsoleGate): Endpoint[] {
       });
       redirect(res, withFlash(`/console/run?id=${encodeURIComponent(run.runId)}`, 'cancel-requested'));
     }),
-    gate.action('/console/delivery/retry', 'admins', async (form, _viewer, res) => {
-      const done = await deps.store.operator.retryDelivery(idOf(form), deps.clock.now());
+    gate.action('/console/delivery/retry', 'admins', async (form, viewer, res) => {
+      const id = idOf(form);
+      const done = await deps.store.operator.retryDelivery(id, deps.clock.now());
+      if (done) await recordConsoleAct(deps, viewer, 'console.retry', `delivery:${id}`, { delivery: id });
       if (done) deps.wakeOutbox();
       redirect(res, withFlash(back(form, '/console/attention'), done ? 'delivery-retried' : 'not-failed'));
     }),
-    gate.action('/console/delivery/dismiss', 'admins', async (form, _viewer, res) => {
-      const done = await deps.store.operator.dismissDelivery(idOf(form), deps.clock.now());
+    gate.action('/console/delivery/dismiss', 'admins', async (form, viewer, res) => {
+      const id = idOf(form);
+      const done = await deps.store.operator.dismissDelivery(id, deps.clock.now());
+      if (done) await recordConsoleAct(deps, viewer, 'console.dismiss', `delivery:${id}`, { delivery: id });
       redirect(res, withFlash(back(form, '/console/attention'), done ? 'delivery-dismissed' : 'not-failed'));
     }),
-    gate.action('/console/trigger/retry', 'admins', async (form, _viewer, res) => {
-      const done = await deps.store.operator.retryTrigger(idOf(form), deps.clock.now());
+    gate.action('/console/trigger/retry', 'admins', async (form, viewer, res) => {
+      const id = idOf(form);
+      const done = await deps.store.operator.retryTrigger(id, deps.clock.now());
+      if (done) await recordConsoleAct(deps, viewer, 'console.retry', `trigger:${id}`, { trigger: id });
       if (done) deps.wakeIntake();
       redirect(res, withFlash(back(form, '/console/attention'), done ? 'trigger-retried' : 'not-failed'));
     }),
-    gate.action('/console/trigger/dismiss', 'admins', async (form, _viewer, res) => {
-      const done = await deps.store.operator.dismissTrigger(idOf(form), deps.clock.now());
+    gate.action('/console/trigger/dismiss', 'admins', async (form, viewer, res) => {
+      const id = idOf(form);
+      const done = await deps.store.operator.dismissTrigger(id, deps.clock.now());
+      if (done) await recordConsoleAct(deps, viewer, 'console.dismiss', `trigger:${id}`, { trigger: id });
       redirect(res, withFlash(back(form, '/console/attention'), done ? 'trigger-dismissed' : 'not-failed'));
     }),
   ];

@@ -1,6 +1,7 @@
 import { readPause, writePause } from '../core/schedules/schedule-pause.js';
 import { HttpError } from '../http/http-error.js';
 import type { Endpoint } from '../http/server.js';
+import { recordConsoleAct } from './audit-acts.js';
 import { withFlash } from './flash.js';
 import type { ConsoleGate } from './gate.js';
 import { redirect } from './http-io.js';
@@ -18,16 +19,18 @@ export function scheduleEndpoints(gate: ConsoleGate): Endpoint[] {
       const outcome = await deps.triggerSchedule(scheduleOf(form).name);
       redirect(res, withFlash('/console/schedules', outcome.status === 'submitted' ? 'fired' : outcome.status === 'skipped' ? 'fire-skipped' : 'fire-taken'));
     }),
-    gate.action('/console/schedule/pause', 'admins', async (form, _viewer, res) => {
+    gate.action('/console/schedule/pause', 'admins', async (form, viewer, res) => {
       const { name } = scheduleOf(form);
       if ((await readPause(deps.store.settings, name))?.paused) return redirect(res, withFlash('/console/schedules', 'already-paused'));
       await writePause(deps.store.settings, name, { paused: true, at: deps.clock.now(), reason: 'paused in the web console' });
+      await recordConsoleAct(deps, viewer, 'console.pause', `schedule:${name}`, { schedule: name });
       redirect(res, withFlash('/console/schedules', 'paused'));
     }),
-    gate.action('/console/schedule/resume', 'admins', async (form, _viewer, res) => {
+    gate.action('/console/schedule/resume', 'admins', async (form, viewer, res) => {
       const { name } = scheduleOf(form);
       if (!(await readPause(deps.store.settings, name))?.paused) return redirect(res, withFlash('/console/schedules', 'not-paused'));
       await writePause(deps.store.settings, name, { paused: false, at: deps.clock.now() });
+      await recordConsoleAct(deps, viewer, 'console.resume', `schedule:${name}`, { schedule: name });
       redirect(res, withFlash('/console/schedules', 'resumed'));
     }),
   ];

@@ -76,6 +76,9 @@ export class GithubNotifier implements Notifier {
         }
         case 'session':
           return { skipped: 'no session here' };
+        case 'approval':
+          // Approvals are asked in Slack (the route's slack_channel); the issue hears of it by a notice.
+          return { skipped: 'approvals are asked in Slack' };
         default: {
           const unknown: never = message;
           const kind = String((unknown as { kind?: unknown }).kind).slice(0, 40);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OutboxMessage, RunSnapshot } from '../core/ports/messages.js';
 import type { Delivery } from '../core/ports/notifier.js';
-import { messageComment, receivedComment, startFailedComment, statusComment, stoppingComment } from './comment-text.js';
+import { messageComment, receivedComment, startFailedComment, statusComment, stoppingComment, withLinearNames } from './comment-text.js';
 import type { LinearApi } from './linear-api.js';
 import { OwnIds } from './own-ids.js';
 import { LinearSessionNotifier } from './session-notifier.js';
@@ -126,5 +126,12 @@ describe('agent activities in a Linear agent session', () => {
     const body = bodies.at(-1)!;
     expectInert(body);
     expect(body).toContain('\\!\\[x\\]\\(https\\://evil/pixel\\)');
+  });
+});
+
+describe('Slack people in a notice on an issue (issue 31: who rejected a request)', () => {
+  it('names them as Slack users, not as Slack markup', () => {
+    const message: OutboxMessage = { kind: 'notice', text: '<@U0ALICE1>: your request was rejected by <@U0LEAD01>.' };
+    expect(withLinearNames(message)).toEqual({ kind: 'notice', text: 'Slack user U0ALICE1: your request was rejected by Slack user U0LEAD01.' });
   });
 });

@@ -74,6 +74,9 @@ export function withLinearNames(message: OutboxMessage): OutboxMessage {
       return message.requestedBy === undefined ? message : { ...message, requestedBy: linearName(message.requestedBy) };
     case 'announce':
       return message.cancelledBy === undefined ? message : { ...message, cancelledBy: linearName(message.cancelledBy) };
+    case 'notice':
+      // Notices the bridge words may name Slack people (an approval's approver): readable, not markup.
+      return { ...message, text: message.text.replace(/<@([UW][A-Z0-9]+)>/g, 'Slack user $1') };
     default:
       return message;
   }

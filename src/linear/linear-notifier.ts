@@ -87,6 +87,9 @@ export class LinearNotifier implements Notifier {
           return { commentId: await this.comment(delivery, await this.issueId(issue), messageComment(message, this.options.handle)) };
         case 'notice':
           return { commentId: await this.comment(delivery, await this.issueId(issue), messageComment(message, this.options.handle)) };
+        case 'approval':
+          // Approvals are asked in Slack (the route's slack_channel); the issue hears of it by a notice.
+          return { skipped: 'approvals are asked in Slack' };
         case 'followup_accepted': {
           const commentId = (message.reference as { commentId?: unknown } | undefined)?.commentId;
           return { reacted: typeof commentId === 'string' && (await this.react(delivery, commentId, 'incoming_envelope')) };

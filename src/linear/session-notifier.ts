@@ -62,6 +62,8 @@ function activityOf(message: OutboxMessage): { type: ActivityType; body: string;
       return { type: 'thought', body: inertKeepingCode(message.text) };
     case 'session':
       return { type: 'thought', body: renderText(inertMessage(message)), ephemeral: true };
+    case 'approval':
+      return { type: 'thought', body: renderText(inertMessage(message)) };
     default: {
       const unknown: never = message;
       throw new NotifierError(`unknown message kind ${String((unknown as { kind?: unknown }).kind).slice(0, 40)}`, { code: 'unknown_kind', retryable: false });

@@ -48,7 +48,15 @@ export function limitText(text: string, max = SECTION_TEXT_LIMIT): string {
  * Where a status message is: before the run exists, a run state, stopping (a cancel was sent; the
  * run's CANCELLED follows), or the run could not be started.
  */
-export type StatusStage = { kind: 'received' } | { kind: 'run'; state: string } | { kind: 'stopping'; requestedBy?: string } | { kind: 'start_failed' };
+export type StatusStage =
+  | { kind: 'received' }
+  | { kind: 'run'; state: string }
+  | { kind: 'stopping'; requestedBy?: string }
+  | { kind: 'start_failed' }
+  /** Held until an approver decides (issue 31): nothing runs yet, so there is nothing to cancel. */
+  | { kind: 'awaiting_approval' }
+  /** Rejected, or expired without an approval: it never ran. */
+  | { kind: 'not_approved'; outcome: 'rejected' | 'expired' };
 
 /** What the status message shows. */
 export interface StatusView {
@@ -88,6 +96,8 @@ const STATE_LABELS: Record<string, { emoji: string; label: string }> = {
 export function stateLabel(stage: StatusStage): { emoji: string; label: string } {
   if (stage.kind === 'received') return { emoji: ':eyes:', label: 'Received' };
   if (stage.kind === 'start_failed') return { emoji: ':x:', label: 'Failed to start' };
+  if (stage.kind === 'awaiting_approval') return { emoji: ':hourglass_flowing_sand:', label: 'Waiting for approval' };
+  if (stage.kind === 'not_approved') return { emoji: ':no_entry_sign:', label: stage.outcome === 'rejected' ? 'Rejected' : 'Expired without approval' };
   if (stage.kind === 'stopping') {
     return { emoji: ':octagonal_sign:', label: `Stopping${stage.requestedBy ? ` (requested by ${escapeKeepingMentions(stage.requestedBy)})` : ''}…` };
   }
@@ -224,6 +234,14 @@ export function fallbackText(message: OutboxMessage): string {
     case 'notice':
       safe = { ...message, text: escapeKeepingMentions(message.text) };
       break;
+    case 'approval':
+      safe = {
+        ...message,
+        title: e(message.title),
+        route: e(message.route),
+        ...(message.requester ? { requester: escapeKeepingMentions(message.requester) } : {}),
+      };
+      break;
     default:
       safe = message;
   }
@@ -264,7 +282,7 @@ function linkLines(run: RunSnapshot): string | undefined {
 }
 
 /** `<url|label>` with the characters mrkdwn treats specially escaped in both parts. */
-function link(url: string, label: string): string {
+export function link(url: string, label: string): string {
   return `<${url.replace(/&/g, '&amp;')}|${escapeMrkdwn(label)}>`;
 }
 
@@ -276,10 +294,10 @@ function quote(text: string): string {
     .join('\n');
 }
 
-function section(blockId: string, text: string): SectionBlock {
+export function section(blockId: string, text: string): SectionBlock {
   return { type: 'section', block_id: blockId, text: { type: 'mrkdwn', text: limitText(text) } };
 }
 
-function plain(text: string): { type: 'plain_text'; text: string; emoji: true } {
+export function plain(text: string): { type: 'plain_text'; text: string; emoji: true } {
   return { type: 'plain_text', text, emoji: true };
 }

@@ -20,7 +20,7 @@ import { republishHomeAfterKeyRemoved } from './home-refresh.js';
 import type { SubmitTrigger } from './listener-submit.js';
 import type { ListenerDeps } from './listener-deps.js';
 
-type CommandDeps = Pick<ListenerDeps, 'access' | 'keyPageUrl' | 'personKeys' | 'now' | 'trackedRuns' | 'triggers' | 'admins' | 'intake' | 'settings'>;
+type CommandDeps = Pick<ListenerDeps, 'access' | 'keyPageUrl' | 'personKeys' | 'audit' | 'now' | 'trackedRuns' | 'triggers' | 'admins' | 'intake' | 'settings'>;
 type CommandArgs = Parameters<Parameters<App['command']>[1]>[0];
 
 /** Registers `/agent`. */
@@ -45,6 +45,10 @@ async function agentCommandAnswer(deps: CommandDeps, submit: SubmitTrigger, comm
   if (parsed.kind === 'whoami') return whoamiText(await deps.personKeys.get(command.user_id), deps.now());
   if (parsed.kind === 'disconnect') {
     const removed = await deps.personKeys.remove(command.user_id);
+    if (removed) {
+      const now = deps.now();
+      await deps.audit.record({ at: now, act: 'key.removed', personId: command.user_id, surface: 'slack', onceKey: `slack:disconnect:${command.trigger_id}` });
+    }
     // The Home tab says whether the key is connected: republished now for someone who looks at it.
     if (removed) await republishHomeAfterKeyRemoved(deps, command.user_id, deps.now());
     return disconnectText(removed);

@@ -1,4 +1,6 @@
 /** What the Slack listeners need (`listeners.ts` and the listener files it registers). */
+import type { ApprovalDesk } from '../core/approvals/approval-desk.js';
+import type { AuditTrail } from '../core/ports/audit.js';
 import type { AccessPolicy } from '../core/ports/intake.js';
 import type { View } from '@slack/types';
 import type { IntakeService } from '../core/intake/intake-service.js';
@@ -20,6 +22,10 @@ export interface ListenerDeps {
   admins: readonly string[];
   /** People's keys for `/agent whoami` and `/agent disconnect` (only what may be shown is read). */
   personKeys: Pick<PersonKeyRepository, 'get' | 'remove'>;
+  /** Decides requests waiting for approval (the Approve and Reject buttons); absent: no route needs approval. */
+  approvals?: Pick<ApprovalDesk, 'decide'>;
+  /** The audit trail: a key removed with `/agent disconnect` is one entry. */
+  audit: AuditTrail;
   /** The console page where a person's key is connected (`/agent connect`); undefined without PUBLIC_URL. */
   keyPageUrl: string | undefined;
   /** `slack.allowed_users` (empty = everyone): the service's one policy, the intake's too. */

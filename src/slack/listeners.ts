@@ -1,6 +1,7 @@
 import type { App } from '@slack/bolt';
 import { registerAgentViewListeners } from './agent-view-listeners.js';
 import { registerAnswerListeners } from './answer-listeners.js';
+import { registerApprovalListeners } from './approval-listeners.js';
 import { registerAssistantListeners } from './assistant-listeners.js';
 import { registerAgentCommand } from './command-listener.js';
 import { registerHomeListeners } from './home-listeners.js';
@@ -29,12 +30,14 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   registerAgentViewListeners(app, { ...deps, access, submit: (trigger) => submit(trigger) });
   // The Answer button of a BLOCKED announcement and its modal (answer-listeners.ts).
   registerAnswerListeners(app, { access, trackedRuns: deps.trackedRuns, openModal: deps.openModal, submit: (trigger) => submit(trigger), logger: deps.logger });
+  // Approve and Reject on a request waiting for approval (approval-listeners.ts).
+  if (deps.approvals) registerApprovalListeners(app, { approvals: deps.approvals, logger: deps.logger });
   acknowledgeTheRest(app);
 }
 
 /** Bolt answers an interaction nobody acknowledges with a 404 after 3 s: acknowledge the rest. */
 function acknowledgeTheRest(app: App): void {
-  app.action(/^(?!(cancel_run|home_start_run|answer_run)$).*/, async ({ ack }) => ack());
+  app.action(/^(?!(cancel_run|home_start_run|answer_run|approve_run|reject_run)$).*/, async ({ ack }) => ack());
   app.shortcut(/^(?!send_to_agent$).*/, async ({ ack }) => ack());
   app.view(/^(?!(start_run|answer_run)$).*/, async ({ ack }) => ack());
   // A string or pattern matches submissions only (Bolt's default view type): a closed modal needs its own.

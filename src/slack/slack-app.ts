@@ -12,15 +12,18 @@ import { slackFetch } from './slack-fetch.js';
 import { registerListeners } from './listeners.js';
 import { StoreThenAckSocketReceiver } from './socket-receiver.js';
 import type { SlackConfig } from './slack-config.js';
+import type { ApprovalDesk } from '../core/approvals/approval-desk.js';
 import { routeChoices } from './home-view.js';
 
 /** What the Slack app is built with besides the config: the front door, the store, whom Slack may serve, the log. */
 export interface SlackParts {
   intake: IntakeService;
-  store: Pick<Store, 'trackedRuns' | 'triggers' | 'anchors' | 'personKeys' | 'settings'>;
+  store: Pick<Store, 'trackedRuns' | 'triggers' | 'anchors' | 'personKeys' | 'settings' | 'audit'>;
   /** `slack.allowed_users`, built once by the composition root and shared with the intake. */
   access: AccessPolicy;
   logger: Logger;
+  /** Decides requests waiting for approval (issue 31). */
+  approvals?: Pick<ApprovalDesk, 'decide'>;
 }
 
 export interface SlackApp {
@@ -111,6 +114,8 @@ export async function createSlackApp(config: SlackConfig, parts: SlackParts): Pr
     triggers: store.triggers,
     anchors: store.anchors,
     personKeys: store.personKeys,
+    audit: store.audit,
+    ...(parts.approvals && { approvals: parts.approvals }),
     settings: store.settings,
     admins: config.admins,
     keyPageUrl: config.keyPageUrl,

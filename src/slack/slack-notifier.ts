@@ -15,6 +15,7 @@ import type { Logger } from '../core/ports/logger.js';
 import type { OutboxMessage, RunSnapshot } from '../core/ports/messages.js';
 import { NotifierError, type Delivery, type Notifier } from '../core/ports/notifier.js';
 import type { SlackSessions } from './agent-session.js';
+import { approvalBlocks } from './approval-blocks.js';
 import { announceBlocks, failedBlocks, fallbackText, noticeBlocks, statusBlocks, type StatusAbout, type StatusView } from './blocks.js';
 import { RETRYABLE_PLATFORM_ERRORS, isSlackApiError, redactSecrets, slackErrorCode, toNotifierError } from './slack-errors.js';
 
@@ -122,6 +123,8 @@ export class SlackNotifier implements Notifier {
       }
       case 'session':
         return this.session(delivery, target, message);
+      case 'approval':
+        return this.approval(delivery, target, message);
       case 'notice': {
         const received = message.receivedKey !== undefined ? await this.receivedOf(delivery, message.receivedKey) : undefined;
         const where = threadOf(target, received);
@@ -185,6 +188,47 @@ export class SlackNotifier implements Notifier {
     const received = await this.receivedOf(delivery, message.receivedKey);
     if (!received) return { skipped: 'no thread yet' };
     return this.sessions.set({ channel: received.channel, threadTs: received.ts }, message);
+  }
+
+  /**
+   * A request waiting for approval: the question and its buttons where the route asks (in the request's
+   * thread there), or in an approver's direct messages with a link to that thread.
+   */
+  private async approval(delivery: Delivery, target: SlackDestination, message: Extract<OutboxMessage, { kind: 'approval' }>): Promise<unknown> {
+    const received = message.receivedKey !== undefined ? await this.receivedOf(delivery, message.receivedKey) : undefined;
+    if (message.outcome) {
+      // Decided against: the request's status message says so; the thread was told in words by a notice.
+      if (!received) return { skipped: 'no status message' };
+      const view: StatusView = {
+        title: message.title,
+        stage: { kind: 'not_approved', outcome: message.outcome },
+        threadKey: delivery.destination,
+        ...(received.about && { about: received.about }),
+      };
+      return { edited: await this.update(received, statusBlocks(view), fallbackText(message)) };
+    }
+    const threadLink = message.thread ? await this.permalinkOf(delivery, message.thread) : undefined;
+    const posted = await this.post(delivery, threadOf(target, received), approvalBlocks(message, threadLink));
+    // The request's status message says what it waits for (until its run, once approved, edits it).
+    if (received) {
+      const view: StatusView = {
+        title: message.title,
+        stage: { kind: 'awaiting_approval' },
+        threadKey: delivery.destination,
+        ...(received.about && { about: received.about }),
+      };
+      await this.update(received, statusBlocks(view), fallbackText(message));
+    }
+    return posted;
+  }
+
+  /** A link to a thread (at a bare channel: the one its status message started), or undefined when it cannot be known yet. */
+  private async permalinkOf(delivery: Delivery, thread: { place: string; receivedKey?: string }): Promise<string | undefined> {
+    const place = parseSlackDestination(thread.place);
+    const ts = place.threadTs ?? (thread.receivedKey !== undefined ? (await this.receivedOf(delivery, thread.receivedKey))?.ts : undefined);
+    if (ts === undefined) return undefined;
+    const answer = await this.call('chat.getPermalink', () => this.client.chat.getPermalink({ channel: place.channel, message_ts: ts }));
+    return typeof answer.permalink === 'string' ? answer.permalink : undefined;
   }
 
   /** Seen only by `user`; Slack keeps no copy, so a re-sent one cannot be found and is simply sent again. */

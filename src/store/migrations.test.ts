@@ -32,6 +32,8 @@ describe('migrations', () => {
     expect(tableNames(store.db)).toEqual([
       'anchor_runs',
       'anchors',
+      'approvals',
+      'audit_entries',
       'console_keys',
       'console_sessions_ended',
       'event_keys',

@@ -3,6 +3,8 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Store } from '../core/ports/store.js';
 import { SqliteAnchorRepository } from './anchor-repository.js';
+import { SqliteApprovalRepository } from './approval-repository.js';
+import { SqliteAuditRepository } from './audit-repository.js';
 import { SqliteConsoleSessionRepository } from './console-session-repository.js';
 import { SqliteEventKeyRepository } from './event-key-repository.js';
 import { SqliteLeaseRepository } from './lease-repository.js';
@@ -43,6 +45,8 @@ export class SqliteStore implements Store {
   readonly personLinks: SqlitePersonLinkRepository;
   readonly consoleSessions: SqliteConsoleSessionRepository;
   readonly usage: SqliteUsageRepository;
+  readonly audit: SqliteAuditRepository;
+  readonly approvals: SqliteApprovalRepository;
   private readonly pingStatement;
 
   /** Takes an open, migrated connection; use `openSqliteStore`. */
@@ -61,6 +65,8 @@ export class SqliteStore implements Store {
     this.personLinks = new SqlitePersonLinkRepository(db);
     this.consoleSessions = new SqliteConsoleSessionRepository(db);
     this.usage = new SqliteUsageRepository(db);
+    this.audit = new SqliteAuditRepository(db);
+    this.approvals = new SqliteApprovalRepository(db);
     this.pingStatement = db.prepare('SELECT 1');
   }
 

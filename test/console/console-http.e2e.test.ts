@@ -49,7 +49,7 @@ async function signIn(): Promise<{ cookie: string; csrf: string }> {
 }
 
 describe('console access', () => {
-  it.each(['/console', '/console/runs', '/console/run?id=x', '/console/attention', '/console/schedules', '/console/health'])(
+  it.each(['/console', '/console/runs', '/console/run?id=x', '/console/attention', '/console/schedules', '/console/health', '/console/audit'])(
     'GET %s without a session leads to the sign-in page',
     async (path) => {
       let response = await get(path);
@@ -89,6 +89,42 @@ describe('console access', () => {
     const good = await post('/console/delivery/dismiss', { id: String(row!.id), csrf }, cookie);
     expect(good.status).toBe(303);
     expect(await service.store.operator.failedDeliveries(10)).toEqual([]);
+    // Only the dismissal that changed something is in the audit trail, once.
+    const entries = await service.store.audit.list({ limit: 10 });
+    expect(entries.map((entry) => [entry.act, entry.personId, entry.surface, entry.detail])).toEqual([
+      ['console.dismiss', 'console-admin', 'console', { delivery: row!.id }],
+    ]);
+    await post('/console/delivery/dismiss', { id: String(row!.id), csrf }, cookie);
+    expect(await service.store.audit.list({ limit: 10 })).toHaveLength(1);
+  });
+
+  it('pages the audit trail 50 entries at a time, newest first, and filters it by act and person', async () => {
+    const { cookie } = await signIn();
+    const base = Date.parse('2026-01-01T00:00:00Z');
+    for (let i = 0; i < 60; i++) {
+      await service.store.audit.record({
+        at: base + i * 1_000,
+        act: i % 2 ? 'key.connected' : 'key.removed',
+        personId: `U0PAGE${i % 3}`,
+        surface: 'slack',
+        onceKey: `page-${i}`,
+      });
+    }
+    const rowsOf = (page: string) => [...page.matchAll(/<tr data-act="([^"]+)">/g)].map((match) => match[1]);
+    const first = await (await get('/console/audit', cookie)).text();
+    expect(rowsOf(first)).toHaveLength(50);
+    const next = /<a href="([^"]+)" rel="next">/.exec(first)?.[1]?.replaceAll('&amp;', '&') ?? '';
+    expect(next).toMatch(/^\/console\/audit\?after=\d+%7E\d+$/);
+    const second = await (await get(next, cookie)).text();
+    // The other 10 of the 60, and the dismissal the test above made (recorded at today's time: the newest).
+    expect(rowsOf(first).length + rowsOf(second).length).toBe(61);
+    expect(second).not.toContain('rel="next"');
+    const filtered = await (await get('/console/audit?act=key.connected&person=U0PAGE1', cookie)).text();
+    // i odd and i % 3 = 1: 1, 7, 13, … 55 — ten entries.
+    expect(rowsOf(filtered)).toEqual(Array(10).fill('key.connected'));
+    // An act that is not one is no filter; a person nobody is finds nothing.
+    expect(rowsOf(await (await get('/console/audit?act=%3Cscript%3E', cookie)).text())).toHaveLength(50);
+    expect(await (await get('/console/audit?person=%3Cb%3Enobody', cookie)).text()).toContain('No entries match.');
   });
 
   it('answers bad input with a clear 4xx and changes nothing', async () => {

@@ -123,6 +123,36 @@ const runOf = (ts: string) => bridge.runFor(CHANNEL, ts);
     await page.screenshot({ path: join(SHOTS, 'health.png') });
   }, 90_000);
 
+  it('the audit trail lists what the first test did, newest first, filtered by act and by person, with no prompt text', async () => {
+    await page.goto(`${service.url}/console/audit`);
+    expect(await page.locator('nav a[aria-current="page"]').textContent()).toBe('Audit');
+    const acts = () =>
+      page.locator('tbody tr').evaluateAll((rows: Array<{ getAttribute(name: string): string | null }>) => rows.map((row) => row.getAttribute('data-act')));
+    // Newest first: the schedule resumed, then paused, the delivery retried, the first run started.
+    expect(await acts()).toEqual(expect.arrayContaining(['console.resume', 'console.pause', 'console.retry', 'run.cancelled', 'run.started']));
+    const order = await acts();
+    expect(order.indexOf('console.resume')).toBeLessThan(order.indexOf('console.pause'));
+    expect(order.indexOf('console.pause')).toBeLessThan(order.indexOf('console.retry'));
+    expect(order.indexOf('console.retry')).toBeLessThan(order.lastIndexOf('run.started'));
+    expect(await page.locator('tbody').textContent()).not.toContain('flaky login');
+    await page.screenshot({ path: join(SHOTS, 'audit.png'), fullPage: true });
+
+    await page.selectOption('select[name=act]', 'run.started');
+    await page.click('form.filters button[type=submit]');
+    await page.waitForURL(/act=run.started/);
+    expect(new Set(await acts())).toEqual(new Set(['run.started']));
+    // The mention's start says who asked and why this route and key; the schedule's, that it was the schedule.
+    expect(await page.locator('tbody').textContent()).toMatch(new RegExp(`${SLACK_IDS.user}[\\s\\S]*slack[\\s\\S]*route: slack key: service`));
+    expect(await page.locator('tbody tr').first().textContent()).toMatch(/schedule[\s\S]*route: nightly-deps key: service/);
+
+    await page.goto(`${service.url}/console/audit`);
+    await page.fill('input[name=person]', 'console-admin');
+    await page.click('form.filters button[type=submit]');
+    await page.waitForURL(/person=console-admin/);
+    // The admin token is `console-admin`: its repairs, and the cancel it asked for.
+    expect(new Set(await acts())).toEqual(new Set(['console.resume', 'console.pause', 'console.retry', 'run.cancelled']));
+  }, 60_000);
+
   it('renders hostile titles, prompts and names as text: no element is injected and no script runs', async () => {
     // As Slack sends it: its own markup is <…>, so a literal &, < and > arrive escaped.
     const ts = await mention(HOSTILE_TITLE.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;'));

@@ -210,7 +210,10 @@ describe('Sign in with Slack', () => {
     const runs = await text(await get('/console/runs', cookie));
     expect(runs).not.toContain('run-linear-ada');
     expect(runs).not.toContain('href="/console/attention"');
+    expect(runs).not.toContain('href="/console/audit"');
     expect(runs).toContain('href="/console/my-key"');
+    // The audit trail is the admins': a person who is not one is refused it.
+    expect((await get('/console/audit', cookie)).status).toBe(403);
   });
 
   it('lets a person console.admins names see everything', async () => {

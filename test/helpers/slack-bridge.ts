@@ -7,6 +7,7 @@
 import { expect } from 'vitest';
 import { referenceLine } from '../../src/core/ports/triggers.js';
 import type { RunItem } from '../../src/core/ports/agent-runs.js';
+import type { Clock } from '../../src/core/ports/clock.js';
 import type { Logger } from '../../src/core/ports/logger.js';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService, ServiceOptions } from '../../src/main.js';
@@ -79,6 +80,8 @@ export interface SlackBridgeOptions extends SlackFakesOptions {
   signIn?: { issuer: string; clientId: string; clientSecret: string };
   /** More for a timed-out wait to say, after the Slack calls made so far. */
   describe?: () => string;
+  /** The service's clock (default the system's): a test clock drives the sweeps and polls only when moved. */
+  clock?: Clock;
 }
 
 /** What the end-to-end tests talk to: the service and its fakes, and signed ways in. */
@@ -150,6 +153,7 @@ async function serve(options: SlackBridgeOptions, fakes: SlackFakes, owned: bool
     ...(options.cwd !== undefined && { cwd: options.cwd }),
     ...(options.logger && { logger: options.logger }),
     ...(options.overrides && { overrides: options.overrides }),
+    ...(options.clock && { clock: options.clock }),
   });
   const events = `${service.url}/slack/events`;
   const post = (event: SlackEvent, postOptions?: SlackPostOptions) => postSlackEvent(events, secret, eventCallback(event), postOptions);

@@ -111,6 +111,15 @@ describe('the console key page', () => {
     expect((await remove()).headers.get('location')).toBe('/console/keys?flash=key-absent');
   });
 
+  it('leaves one audit entry per key connected and removed, by the admin, naming whose key and never the key', async () => {
+    const entries = await service.store.audit.list({ limit: 10 });
+    expect(entries.map((entry) => [entry.act, entry.personId, entry.surface, entry.detail]).reverse()).toEqual([
+      ['key.connected', 'console-admin', 'console', { person: PERSON }],
+      ['key.removed', 'console-admin', 'console', { person: PERSON }],
+    ]);
+    expect(JSON.stringify(entries)).not.toContain(VALID_KEY.slice(0, -4));
+  });
+
   it('never rendered or logged a key', () => {
     expect(pages.length).toBeGreaterThan(5);
     expect(logger.lines.some((line) => line.msg === 'personal API key connected in the console')).toBe(true);

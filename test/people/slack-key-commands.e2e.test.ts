@@ -70,6 +70,9 @@ describe('/agent connect, whoami, disconnect', () => {
     expect(await store.personKeys.get(SLACK_IDS.user)).toBeUndefined();
     expect((await agent(SLACK_IDS.user, 'disconnect')).text).toMatch(/^No personal API key was connected/);
     expect((await agent(SLACK_IDS.user, 'whoami')).text).toMatch(/^No personal API key is connected/);
+    // One audit entry: the removal that removed something.
+    const entries = await store.audit.list({ limit: 10, act: 'key.removed' });
+    expect(entries.map((entry) => [entry.personId, entry.surface])).toEqual([[SLACK_IDS.user, 'slack']]);
   });
 
   it('the raw key reached no call to the Slack Web API', () => {

@@ -5,7 +5,9 @@ import { requesterName } from '../ports/triggers.js';
 import type { KeyChoice } from '../ports/people.js';
 import { cancelledBySetting } from '../ports/setting-names.js';
 import type { StoredTriggerOf } from '../ports/store.js';
+import { keyFacts, routeName } from './audit-entry.js';
 import { notice, stoppingMessages } from './intake-messages.js';
+import type { ResolvedRoute } from './routing.js';
 import { endedSessionRows } from '../session-rows.js';
 import { settle, type Settlement, type StepContext } from './step-context.js';
 
@@ -50,7 +52,14 @@ export async function cancelStep(ctx: StepContext, trigger: StoredTriggerOf<'can
   const owed = run
     ? [...endedSessionRows(run, ctx.deps.sessionPlaces), ...stoppingMessages(trigger, run, who, payload.reference)]
     : [notice(trigger, 'cancelling', `Stopping the run ${runId}${who ? ` (requested by ${who})` : ''}.`)];
-  return settle({ state: 'done', runId }, { owed });
+  const route = routeName(run?.route as ResolvedRoute | undefined);
+  // Who stopped it is who asked (an admin's console cancel uses the run's own key, not the admin's).
+  const audit = {
+    key: keyFacts(choice.personalKeyOwner).key,
+    ...(payload.requester && { person: payload.requester.id }),
+    ...(route !== undefined && { route }),
+  };
+  return settle({ state: 'done', runId }, { owed }, audit);
 }
 
 /**

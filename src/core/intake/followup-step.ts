@@ -5,6 +5,8 @@
  */
 import { AgentApiError } from '../ports/agent-runs.js';
 import type { StoredTrigger, StoredTriggerOf } from '../ports/store.js';
+import { keyFacts, routeName } from './audit-entry.js';
+import type { ResolvedRoute } from './routing.js';
 import { followupAccepted, gatherFollowups, sendGathered, type GatherDeps } from './followup-batch.js';
 import { followupHeardElsewhere, notice } from './intake-messages.js';
 import { revivedSessionRows } from '../session-rows.js';
@@ -56,5 +58,11 @@ export async function sendFollowup(ctx: StepContext, trigger: StoredTrigger, run
   const elsewhere = run ? followupHeardElsewhere(trigger, run, requesterOf(trigger), ctx.surfaces) : [];
   // A run that waited or was over works again: its places' sessions say so now.
   const revived = run ? revivedSessionRows(run, ctx.deps.sessionPlaces) : [];
-  return settle({ state: 'done', runId }, { retrack: runId, owed: [...revived, ...followupAccepted(trigger, runId, reference, ctx.surfaces), ...elsewhere] });
+  const route = routeName(run?.route as ResolvedRoute | undefined);
+  const audit = { act: 'run.followed_up' as const, ...keyFacts(choice.personalKeyOwner), ...(route !== undefined && { route }) };
+  return settle(
+    { state: 'done', runId },
+    { retrack: runId, owed: [...revived, ...followupAccepted(trigger, runId, reference, ctx.surfaces), ...elsewhere] },
+    audit,
+  );
 }

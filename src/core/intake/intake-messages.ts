@@ -2,7 +2,7 @@ import type { AgentApiError } from '../ports/agent-runs.js';
 import { receivedKey, type OutboxMessage, type RunSnapshot } from '../ports/messages.js';
 import { platformOf } from '../ports/notifier.js';
 import type { NewOutboxRow, StoredTrigger, TrackedRun } from '../ports/store.js';
-import type { Requester } from '../ports/triggers.js';
+import { shownAs, type Requester } from '../ports/triggers.js';
 import type { Surfaces } from '../surfaces.js';
 
 /*
@@ -36,7 +36,7 @@ export function failureMessages(trigger: StoredTrigger, reason: string): NewOutb
     key: `failed:${trigger.key}:${destination}`,
     destination,
     kind: 'failed',
-    payload: { kind: 'failed', title: payload.title, reason, receivedKey: receivedKey(trigger.key, destination) } satisfies OutboxMessage,
+    payload: { kind: 'failed', title: payload.title, reason, receivedKey: receivedKey(shownAs(trigger), destination) } satisfies OutboxMessage,
   }));
 }
 

@@ -40,7 +40,7 @@ export class IntakeService {
     const denied = this.deps.access?.deny(input);
     const owed: NewOutboxRow[] = denied
       ? [deniedNotice(input, denied)]
-      : input.kind === 'start'
+      : input.kind === 'start' && input.payload.receivedAs === undefined
         ? input.payload.destinations.map((destination) => {
             const requester = requesterName(input.payload.requester);
             const message: OutboxMessage = {

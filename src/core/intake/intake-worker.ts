@@ -3,6 +3,7 @@ import { explainAgentApiError } from '../explain-error.js';
 import type { Logger } from '../ports/logger.js';
 import { deniedNotice } from '../ports/intake.js';
 import type { StoredTrigger, TriggerEffects, TriggerOutcome } from '../ports/store.js';
+import { auditEntryOf } from './audit-entry.js';
 import { cancelStep } from './cancel-step.js';
 import { followupStep } from './followup-step.js';
 import { failureMessages, retryNotice } from './intake-messages.js';
@@ -62,11 +63,22 @@ export class IntakeWorker {
         const runId = settlement.outcome.runId;
         if (settlement.alsoLink && runId) await store.anchors.link(settlement.alsoLink, runId, clock.now());
         for (const anchor of starting) await releaseIssueStart(store, anchor, trigger.key);
+        await this.audit(trigger, settlement, log);
       }
       return true;
     } finally {
       stopHeartbeat();
     }
+  }
+
+  /**
+   * The act's audit entry, once the trigger is finished (keyed by the trigger: a retry adds nothing). A
+   * failure to record it is logged and the work stands: the run exists whether or not the line does.
+   */
+  private async audit(trigger: StoredTrigger, settlement: Settlement, log: Logger): Promise<void> {
+    const entry = auditEntryOf(trigger, settlement, this.deps.clock.now());
+    if (!entry) return;
+    await this.deps.store.audit.record(entry).catch((error: unknown) => log.warn({ err: error, act: entry.act }, 'could not record the audit entry'));
   }
 
   private heartbeat(trigger: StoredTrigger): () => void {

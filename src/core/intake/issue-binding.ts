@@ -2,7 +2,7 @@ import type { IssueLinker, LinkedIssue } from '../ports/issue-links.js';
 import { receivedKey, type OutboxMessage } from '../ports/messages.js';
 import { anchorAliasSetting } from '../ports/setting-names.js';
 import type { NewOutboxRow, Store, StoredTriggerOf } from '../ports/store.js';
-import { requesterName } from '../ports/triggers.js';
+import { requesterName, shownAs } from '../ports/triggers.js';
 import { limitTitle } from '../title.js';
 import { notice } from './intake-messages.js';
 import { takeIssueStart, type StartClaim } from './issue-start-lock.js';
@@ -63,7 +63,7 @@ export function boundTitle(issue: LinkedIssue): string {
 export function issueReceived(trigger: StoredTriggerOf<'start'>, issue: LinkedIssue, title: string): NewOutboxRow {
   const requester = requesterName(trigger.payload.requester);
   const message: OutboxMessage = { kind: 'received', title, ...(requester && { requester }) };
-  return { key: receivedKey(trigger.key, issue.anchor), destination: issue.anchor, kind: 'received', payload: message };
+  return { key: receivedKey(shownAs(trigger), issue.anchor), destination: issue.anchor, kind: 'received', payload: message };
 }
 
 /** What the thread is told when its request joined the issue's active run. */

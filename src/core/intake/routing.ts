@@ -20,6 +20,19 @@ export interface Route {
   announce?: Announce;
   /** How many runs of this route may run at once, start per day, and spend per month (issue 31). Unset: none. */
   limits?: Limits;
+  /** Every request on the route waits for one of the approvers (issue 31); surfaces' routes only. */
+  approval?: RouteApproval;
+}
+
+/** A route's `approval`, as the core needs it: who may approve, for how long, and where they are asked. */
+export interface RouteApproval {
+  /** Person ids who may approve or reject. */
+  approvers: string[];
+  expiresMs: number;
+  /** Where the Approve and Reject buttons go when not the request's own place (an issue's request: a chat channel). */
+  place?: string;
+  /** Where each approver is told, one place each (a direct message). */
+  approverPlaces: string[];
 }
 
 /** How much a run says (issue 22): only its end, BLOCKED and its end (the default), or every state. */
@@ -43,7 +56,7 @@ export type ResolvedRoute = (
       options?: RequestOptions;
     }
   | { kind: 'factory'; factory_uid: string; title?: string }
-) & { overrides?: Overrides; announce?: Announce; limits?: Limits };
+) & { overrides?: Overrides; announce?: Announce; limits?: Limits; approval?: RouteApproval };
 
 /** What routes a surface's origins: the registered surfaces (`Surfaces`), each resolving its own. */
 export interface SurfaceRoutes {
@@ -75,7 +88,13 @@ export function resolveRoute(table: RoutingTable, origin: Origin, surfaces: Surf
   const overrides = specific.overrides ?? defaults.overrides;
   const announce = specific.announce ?? defaults.announce;
   const limits = specific.limits ?? defaults.limits;
-  const extras = { ...(overrides !== undefined && { overrides }), ...(announce !== undefined && { announce }), ...(limits !== undefined && { limits }) };
+  const extras = {
+    ...(overrides !== undefined && { overrides }),
+    ...(announce !== undefined && { announce }),
+    ...(limits !== undefined && { limits }),
+    // Only a surface's own route asks for approval: the defaults never do.
+    ...(specific.approval !== undefined && { approval: specific.approval }),
+  };
   if (specific.factory_uid) return { kind: 'factory', factory_uid: specific.factory_uid, ...(title !== undefined && { title }), ...extras };
   const specificRunsAgent = specific.config !== undefined || specific.agent_identity_uid !== undefined;
   if (defaults.factory_uid && !specificRunsAgent) {

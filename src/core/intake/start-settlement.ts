@@ -5,7 +5,7 @@
 import type { CreatedRun } from '../ports/agent-runs.js';
 import { receivedKey, transitionKey, type OutboxMessage } from '../ports/messages.js';
 import type { NewOutboxRow, StoredTriggerOf } from '../ports/store.js';
-import type { StartPayload } from '../ports/triggers.js';
+import { shownAs, type StartPayload } from '../ports/triggers.js';
 import { describeOptions } from '../request-options.js';
 import { sessionRows } from '../session-rows.js';
 import { accountingOf } from './accounting.js';
@@ -42,7 +42,8 @@ export function startedSettlement(ctx: StepContext, trigger: StoredTriggerOf<'st
         title,
         route,
         destinations,
-        triggerKey: trigger.key,
+        // An approved request's run edits the status message its held request already has.
+        triggerKey: shownAs(trigger),
         state: created.state,
         serverUpdatedAt: null,
         sessionLink: null,
@@ -67,7 +68,7 @@ function startOwed(ctx: StepContext, trigger: StoredTriggerOf<'start'>, started:
     ...(route.kind === 'run' && route.options && { options: describeOptions(route.options) }),
   };
   // The run's session, where its places show one: working from now on, created with who asked.
-  const session = { runId: created.run_id, title, destinations, triggerKey: trigger.key };
+  const session = { runId: created.run_id, title, destinations, triggerKey: shownAs(trigger) };
   const owed: NewOutboxRow[] = sessionRows(session, 0, 'working', ctx.deps.sessionPlaces, {
     ...(payload.requester && { initiator: payload.requester }),
   });
@@ -80,7 +81,7 @@ function startOwed(ctx: StepContext, trigger: StoredTriggerOf<'start'>, started:
         key: transitionKey(created.run_id, 0, destination, 'status'),
         destination,
         kind: 'status',
-        payload: { kind: 'status', run: snapshot, receivedKey: receivedKey(trigger.key, destination) } satisfies OutboxMessage,
+        payload: { kind: 'status', run: snapshot, receivedKey: receivedKey(shownAs(trigger), destination) } satisfies OutboxMessage,
       })),
   );
   return owed;

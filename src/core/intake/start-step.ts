@@ -8,6 +8,7 @@ import type { CreatedRun } from '../ports/agent-runs.js';
 import type { StoredTrigger, StoredTriggerOf } from '../ports/store.js';
 import { type StartPayload, promptWithReference } from '../ports/triggers.js';
 import { sendFollowup, withFollowupContext } from './followup-step.js';
+import { holdStep, needsApproval } from './hold-step.js';
 import { failureMessages } from './intake-messages.js';
 import { bindIssue, boundTitle, joinedNotice, type IssueBinding } from './issue-binding.js';
 import { takeIssueStart, type StartClaim } from './issue-start-lock.js';
@@ -39,6 +40,8 @@ export async function startStep(ctx: StepContext, trigger: StoredTriggerOf<'star
   const optioned = applyRequestOptions(trigger, read.payload, resolveRoute(ctx.deps.routing, read.payload.origin, ctx.surfaces), ctx.surfaces);
   if (optioned.kind === 'refused') return settle({ state: 'ignored', error: 'options not allowed' }, { owed: optioned.owed });
   const { route, payload } = optioned;
+  // Held before anything else is spent on it: the key is chosen, and the context read, once approved.
+  if (needsApproval(route, payload)) return holdStep(ctx, trigger, route, route.title ?? (issue ? boundTitle(issue) : payload.title));
   // Chosen before the context is gathered: a request that may not run costs no platform call.
   const choice = await ctx.keys.choose(payload.requester);
   if (choice.kind === 'refused') return ctx.noKey(trigger, 'start');
@@ -95,7 +98,7 @@ async function joinIssueRun(
   // after the finish must not lose the place. Adding it again on a retry changes nothing.
   if (done) await ctx.deps.store.trackedRuns.addDestination(binding.runId, trigger.anchor, ctx.deps.clock.now());
   const effects = { ...joined.effects, ...(done && { link: { anchor: trigger.anchor, runId: binding.runId } }), owed };
-  return settle(joined.outcome, effects);
+  return settle(joined.outcome, effects, joined.audit);
 }
 
 /** A start that ended before its run was created (a run has no `outcome`). */

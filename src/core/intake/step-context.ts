@@ -16,6 +16,7 @@ import { anchorAliasSetting } from '../ports/setting-names.js';
 import type { StoredTrigger, Store, TriggerEffects, TriggerOutcome } from '../ports/store.js';
 import type { Requester } from '../ports/triggers.js';
 import { Surfaces } from '../surfaces.js';
+import type { AuditFacts } from './audit-entry.js';
 import { keyProblemMessages } from './key-messages.js';
 import { callWithKey, type KeyedCall } from './key-step.js';
 import type { RoutingTable } from './routing.js';
@@ -65,9 +66,15 @@ export interface Settlement {
   effects: TriggerEffects;
   /** Another anchor to make the run's current one once the trigger is finished (an issue the run is bound to). */
   alsoLink?: string;
+  /** What the audit entry of this act says beyond the outcome (`audit-entry.ts`). */
+  audit?: AuditFacts;
 }
 
-export const settle = (outcome: TriggerOutcome, effects: TriggerEffects = {}): Settlement => ({ outcome, effects });
+export const settle = (outcome: TriggerOutcome, effects: TriggerEffects = {}, audit?: AuditFacts): Settlement => ({
+  outcome,
+  effects,
+  ...(audit && { audit }),
+});
 
 /** A key choice that lets the request run. */
 export type UsableKey = Extract<KeyChoice, { kind: 'use' }>;

@@ -23,6 +23,9 @@ export function renderText(message: OutboxMessage): string {
       return message.text;
     case 'session':
       return `${message.title}: ${SESSION_WORDS[message.phase]}`;
+    case 'approval':
+      if (message.outcome) return `${message.title}: ${message.outcome === 'rejected' ? 'rejected' : 'expired without approval'}`;
+      return `Waiting for approval: ${message.title}${message.requester ? ` (asked by ${message.requester})` : ''} on route ${message.route}. Expires ${new Date(message.expiresAt).toISOString().replace(/\.\d+Z$/, 'Z')}.`;
     default: {
       // Rows are stored JSON: one written by a newer version may carry a kind this one does not know.
       const unknown: never = message;

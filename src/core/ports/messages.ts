@@ -56,7 +56,27 @@ export type OutboxMessage =
    * `opening` (the run's first session row: its title belongs on the session) matter where the
    * session is created. `receivedKey` finds the thread at a bare channel.
    */
-  | { kind: 'session'; phase: SessionPhase; title: string; receivedKey: string; initiator?: { platform: string; id: string }; opening?: true };
+  | { kind: 'session'; phase: SessionPhase; title: string; receivedKey: string; initiator?: { platform: string; id: string }; opening?: true }
+  /**
+   * A request waits for approval (issue 31): the question, with Approve and Reject controls (a chat's
+   * buttons, `approve_run` / `reject_run`, value = `approvalId`) for the approvers. Posted where the
+   * route asks (`receivedKey`: at a bare channel, in the request's thread there) and to each approver
+   * directly, with `thread`: the place to link to (`receivedKey` finds its thread at a bare channel).
+   */
+  | {
+      kind: 'approval';
+      approvalId: string;
+      title: string;
+      requester?: string;
+      route: string;
+      /** Person ids who may decide. */
+      approvers: string[];
+      expiresAt: number;
+      receivedKey?: string;
+      thread?: { place: string; receivedKey?: string };
+      /** Set once it was rejected or expired: no question any more, the request's status message says so. */
+      outcome?: 'rejected' | 'expired';
+    };
 
 /**
  * A run's session as people see it: `working` while the agent works (queued to in progress, any

@@ -37,11 +37,15 @@ import type {
 } from './store-repositories.js';
 import type { ConsoleSessionRepository, OperatorRepository, PersonKeyRepository, PersonLinkRepository } from './operator-store.js';
 import type { UsageRepository } from './usage-store.js';
+import type { AuditRepository } from './audit-store.js';
+import type { ApprovalRepository } from './approval-store.js';
 
 export * from './store-records.js';
 export * from './store-repositories.js';
 export * from './operator-store.js';
 export * from './usage-store.js';
+export * from './audit-store.js';
+export * from './approval-store.js';
 
 /** What another process stored: new triggers to work on, or new outbox rows to deliver. */
 export type StoreChange = 'triggers' | 'outbox';
@@ -73,6 +77,10 @@ export interface Store {
   consoleSessions: ConsoleSessionRepository;
   /** Usage summed for people and operators, and the limits' reservations (issue 31). */
   usage: UsageRepository;
+  /** The audit trail (issue 31): one append-only entry per act that changes something. */
+  audit: AuditRepository;
+  /** Requests held until an approver decides (issue 31). */
+  approvals: ApprovalRepository;
   /** Cheap query proving the database answers (readiness). */
   ping(): Promise<void>;
   /**

@@ -52,6 +52,22 @@ export interface StartPayload {
    * (and that migration 0005 could not map) still use.
    */
   otherAnchors?: string[];
+  /**
+   * The request was held for approval and approved by this person (their id): it starts without being
+   * held again. Set only by the approvals (`core/approvals/`), never by an edge.
+   */
+  approvedBy?: string;
+  /**
+   * The trigger whose `received` messages stand for this one's: an approved request is shown by the
+   * status message (and thread) its held request already has, so nothing new is posted when it is
+   * stored and its run edits what people already see. Set only by the approvals, with `approvedBy`.
+   */
+  receivedAs?: string;
+}
+
+/** The key of the trigger whose `received` messages a start's run edits: its own, or the one it stands for. */
+export function shownAs(trigger: { key: string } & ({ kind: 'start'; payload: StartPayload } | { kind: 'followup' | 'cancel' })): string {
+  return trigger.kind === 'start' ? (trigger.payload.receivedAs ?? trigger.key) : trigger.key;
 }
 
 export interface FollowupPayload {

@@ -213,8 +213,26 @@ function barrierStore(store: Store, parties: number): Store {
     });
     return row;
   };
-  const { triggers, anchors, eventKeys, outbox, scheduleFires, leases, processes, settings, operator, personKeys, personLinks, consoleSessions, usage } = store;
+  const {
+    triggers,
+    anchors,
+    eventKeys,
+    outbox,
+    scheduleFires,
+    leases,
+    processes,
+    settings,
+    operator,
+    personKeys,
+    personLinks,
+    consoleSessions,
+    usage,
+    audit,
+    approvals,
+  } = store;
   return {
+    audit,
+    approvals,
     operator,
     usage,
     personKeys,

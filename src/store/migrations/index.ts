@@ -11,6 +11,8 @@ import { migration0010 } from './0010-console-sessions.js';
 import { migration0011 } from './0011-surface-person-links.js';
 import { migration0012 } from './0012-run-usage.js';
 import { migration0013 } from './0013-run-reservations.js';
+import { migration0014 } from './0014-audit-trail.js';
+import { migration0015 } from './0015-approvals.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -33,4 +35,6 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0011,
   migration0012,
   migration0013,
+  migration0014,
+  migration0015,
 ];

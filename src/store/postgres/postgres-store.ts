@@ -3,6 +3,8 @@ import { checkDatabaseUrl, describeTarget } from '../../config/database-url.js';
 import { StartupError } from '../../core/startup-error.js';
 import type { ChangeOrigin, Store, StoreChange } from '../../core/ports/store.js';
 import { PostgresAnchorRepository } from './anchor-repository.js';
+import { PostgresApprovalRepository } from './approval-repository.js';
+import { PostgresAuditRepository } from './audit-repository.js';
 import { ChangeListener } from './change-listener.js';
 import { PostgresConsoleSessionRepository } from './console-session-repository.js';
 import { PostgresEventKeyRepository } from './event-key-repository.js';
@@ -50,6 +52,8 @@ export class PostgresStore implements Store {
   readonly personLinks: PostgresPersonLinkRepository;
   readonly consoleSessions: PostgresConsoleSessionRepository;
   readonly usage: PostgresUsageRepository;
+  readonly audit: PostgresAuditRepository;
+  readonly approvals: PostgresApprovalRepository;
   private closed = false;
 
   /** Takes a pool on a migrated database; use `openPostgresStore`. */
@@ -76,6 +80,8 @@ export class PostgresStore implements Store {
     this.personLinks = new PostgresPersonLinkRepository(pool);
     this.consoleSessions = new PostgresConsoleSessionRepository(pool);
     this.usage = new PostgresUsageRepository(pool);
+    this.audit = new PostgresAuditRepository(pool);
+    this.approvals = new PostgresApprovalRepository(pool);
   }
 
   async ping(): Promise<void> {

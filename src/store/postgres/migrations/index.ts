@@ -12,6 +12,8 @@ import { pgMigration0010 } from './0010-console-sessions.js';
 import { pgMigration0011 } from './0011-surface-person-links.js';
 import { pgMigration0012 } from './0012-run-usage.js';
 import { pgMigration0013 } from './0013-run-reservations.js';
+import { pgMigration0014 } from './0014-audit-trail.js';
+import { pgMigration0015 } from './0015-approvals.js';
 
 /**
  * Every PostgreSQL migration, in order. Append-only. Migration N here makes the same change as the
@@ -32,4 +34,6 @@ export const PG_MIGRATIONS: readonly Migration[] = [
   pgMigration0011,
   pgMigration0012,
   pgMigration0013,
+  pgMigration0014,
+  pgMigration0015,
 ];
