@@ -2,10 +2,12 @@
  * Linking a Linear user to a Slack user on the console (issue 20, point 4): the keys page lists the
  * links (made by an admin, or found by the same email) and Linear people seen on recent runs who are
  * not linked yet; an admin links one by Linear user id and Slack user id, or removes a link. A link
- * makes that Linear user's requests run under the Slack user's key.
+ * makes that Linear user's requests run under the Slack user's key. A GitHub login is linked the same
+ * way (issue 29), kept as `github:<login>` among the links.
  */
 import { SLACK_USER_ID } from '../config/validators.js';
 import type { PersonLinkRecord } from '../core/ports/store.js';
+import { githubLinkId } from '../people/identity.js';
 import type { ConsoleDeps, Viewer } from './deps.js';
 import { html, type SafeHtml } from './html.js';
 import { action, when } from './layout.js';
@@ -16,18 +18,33 @@ export const LINEAR_USER_ID = /^[0-9a-z]{8}-[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}-
 
 /** What a link action did, shown once on the keys page (codes in the URL, words here). */
 export const LINK_FLASH: Record<string, string> = {
-  'link-saved': 'Linked: requests by that Linear user now run under the Slack user’s key.',
-  'link-bad-linear': 'Not linked: that is not a Linear user ID (a UUID such as 0a1b2c3d-…; the list of Linear people below has them).',
+  'link-saved': 'Linked: requests by that Linear or GitHub user now run under the Slack user’s key.',
+  'link-bad-linear':
+    'Not linked: that is not a Linear user ID (a UUID such as 0a1b2c3d-…; the list of Linear people below has them) nor a GitHub login (such as octocat).',
   'link-bad-slack': 'Not linked: that is not a Slack user ID (such as U0123ABCD).',
   'link-removed': 'Link removed: requests by that Linear user use the service’s key unless their email matches a Slack user’s.',
   'link-absent': 'Nothing to remove: that Linear user was not linked.',
 };
 
+/** A GitHub login as GitHub allows it: letters, digits and single hyphens, at most 39 characters. */
+export const GITHUB_LOGIN = /^[a-z0-9](?:[a-z0-9-]{0,38})$/i;
+
+/**
+ * The other side of a link from the form: a Linear user id (`linear`), or a GitHub login (`github`,
+ * stored as `github:<login>`, issue 29); undefined when it is neither.
+ */
+function otherUser(form: URLSearchParams): string | undefined {
+  const github = (form.get('github') ?? '').trim().replace(/^@/, '');
+  if (github !== '') return GITHUB_LOGIN.test(github) ? githubLinkId(github) : undefined;
+  const linearUserId = (form.get('linear') ?? '').trim().toLowerCase();
+  return LINEAR_USER_ID.test(linearUserId) ? linearUserId : undefined;
+}
+
 /** Stores an admin's link when both ids are well-formed (nothing stored otherwise); answers the flash code. */
 export async function linkPeople(deps: Pick<ConsoleDeps, 'store' | 'clock' | 'logger'>, form: URLSearchParams): Promise<string> {
-  const linearUserId = (form.get('linear') ?? '').trim().toLowerCase();
+  const linearUserId = otherUser(form);
   const slackUserId = (form.get('slack') ?? '').trim();
-  if (!LINEAR_USER_ID.test(linearUserId)) return 'link-bad-linear';
+  if (linearUserId === undefined) return 'link-bad-linear';
   if (!SLACK_USER_ID.test(slackUserId) || slackUserId.length > 40) return 'link-bad-slack';
   await deps.store.personLinks.put({ linearUserId, slackUserId, how: 'console', linkedAt: deps.clock.now() });
   deps.logger.info({ linearUserId, slackUserId }, 'Linear user linked to a Slack user in the console');
@@ -36,8 +53,8 @@ export async function linkPeople(deps: Pick<ConsoleDeps, 'store' | 'clock' | 'lo
 
 /** Removes a link; answers the flash code. */
 export async function unlinkPeople(deps: Pick<ConsoleDeps, 'store' | 'logger'>, form: URLSearchParams): Promise<string> {
-  const linearUserId = (form.get('linear') ?? '').trim().toLowerCase();
-  const removed = LINEAR_USER_ID.test(linearUserId) && (await deps.store.personLinks.remove(linearUserId));
+  const linearUserId = otherUser(form);
+  const removed = linearUserId !== undefined && (await deps.store.personLinks.remove(linearUserId));
   if (removed) deps.logger.info({ linearUserId }, 'link of a Linear user removed in the console');
   return removed ? 'link-removed' : 'link-absent';
 }
@@ -58,11 +75,18 @@ export async function linksSection(deps: Pick<ConsoleDeps, 'store' | 'names' | '
   const rows = links.map(
     (link) =>
       html`<tr>
-        <td><code>${link.linearUserId}</code></td>
+        <td>${link.linearUserId.startsWith('github:') ? html`GitHub <code>${link.linearUserId.slice('github:'.length)}</code>` : html`<code>${link.linearUserId}</code>`}</td>
         <td>${facts.names.has(link.slackUserId) ? html`<bdi>${facts.names.get(link.slackUserId)}</bdi> ` : ''}<code>${link.slackUserId}</code></td>
         <td>${link.how === 'console' ? 'linked here' : 'same email'}</td>
         <td>${when(link.linkedAt)}</td>
-        <td>${action('/console/keys/unlink', 'Remove', viewer.csrf, { linear: link.linearUserId })}</td>
+        <td>
+          ${action(
+            '/console/keys/unlink',
+            'Remove',
+            viewer.csrf,
+            link.linearUserId.startsWith('github:') ? { github: link.linearUserId.slice('github:'.length) } : { linear: link.linearUserId },
+          )}
+        </td>
       </tr>`,
   );
   const unlinked = [...seen].map(([id, name]) => html`<li><bdi>${name}</bdi> <code>${id}</code></li>`);
@@ -74,7 +98,7 @@ export async function linksSection(deps: Pick<ConsoleDeps, 'store' | 'names' | '
     <table data-testid="links">
       <thead>
         <tr>
-          <th>Linear user</th>
+          <th>Linear or GitHub user</th>
           <th>Slack user</th>
           <th>How</th>
           <th>Since</th>
@@ -82,13 +106,20 @@ export async function linksSection(deps: Pick<ConsoleDeps, 'store' | 'names' | '
         </tr>
       </thead>
       <tbody>
-        ${rows.length > 0 ? rows : html`<tr><td colspan="5" class="muted">No Linear user is linked.</td></tr>`}
+        ${rows.length > 0 ? rows : html`<tr><td colspan="5" class="muted">No Linear or GitHub user is linked.</td></tr>`}
       </tbody>
     </table>
     ${unlinked.length > 0 ? html`<p>Linear people on recent runs who are not linked:</p><ul data-testid="unlinked">${unlinked}</ul>` : ''}
     <form method="post" action="/console/keys/link" autocomplete="off">
       <input type="hidden" name="csrf" value="${viewer.csrf}" />
       <label>Linear user ID <input name="linear" required maxlength="36" placeholder="0a1b2c3d-0000-4000-8000-000000000000" /></label>
+      <label>Slack user ID <input name="slack" required maxlength="40" pattern="[UW][A-Z0-9]{2,}" placeholder="U0123ABCD" /></label>
+      <button type="submit">Link</button>
+    </form>
+    <p>A GitHub login is the same person as a Slack user only when linked here (GitHub tells an App no email).</p>
+    <form method="post" action="/console/keys/link" autocomplete="off">
+      <input type="hidden" name="csrf" value="${viewer.csrf}" />
+      <label>GitHub login <input name="github" required maxlength="39" placeholder="octocat" /></label>
       <label>Slack user ID <input name="slack" required maxlength="40" pattern="[UW][A-Z0-9]{2,}" placeholder="U0123ABCD" /></label>
       <button type="submit">Link</button>
     </form>`;

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../core/ports/logger.js';
 import type { Requester } from '../core/ports/triggers.js';
 import { openSqliteStore } from '../store/sqlite-store.js';
-import { LinkedIdentity, personFor, type EmailDirectory } from './identity.js';
+import { LinkedIdentity, githubLinkId, personFor, type EmailDirectory } from './identity.js';
 
 const LINEAR_EMAILS: Record<string, string> = { 'lin-ada': 'ada@example.com', 'lin-bob': 'bob@example.com' };
 const SLACK_BY_EMAIL: Record<string, string> = { 'ada@example.com': 'U_ADA' };
@@ -50,6 +50,13 @@ describe('LinkedIdentity', () => {
     expect(await identity.personFor({ platform: 'linear', id: 'lin-ada' })).toBe('U_ADA');
     expect(linearEmail).toHaveBeenCalledTimes(1);
     expect(slackUserByEmail).toHaveBeenCalledTimes(1);
+  });
+
+  it('a GitHub login is the Slack user an admin linked it to, whatever its case; unlinked, nobody', async () => {
+    const { identity, store } = setup();
+    expect(await identity.personFor({ platform: 'github', id: 'octocat' })).toBeUndefined();
+    await store.personLinks.put({ linearUserId: githubLinkId('OctoCat'), slackUserId: 'U_OCTO', how: 'console', linkedAt: 1 });
+    expect(await identity.personFor({ platform: 'github', id: 'octocat', name: 'OctoCat' })).toBe('U_OCTO');
   });
 
   it('prefers a console link to the email match', async () => {

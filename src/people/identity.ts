@@ -4,7 +4,7 @@
  * Slack requester is that person directly. A Linear user is a person through a link: one an admin made
  * on the console, or one found by the same verified email on both sides (the Linear user's email, then
  * Slack's `users.lookupByEmail`, which only finds confirmed emails), kept in `person_links` so it is
- * looked up once. Lookups happen in the intake worker, never in a webhook handler; a failed lookup is
+ * looked up once. A GitHub login is a person through a console link only. Lookups happen in the intake worker, never in a webhook handler; a failed lookup is
  * "no person" (the service key), logged at debug or warn.
  */
 import type { Clock } from '../core/ports/clock.js';
@@ -17,6 +17,14 @@ import type { Requester } from '../core/ports/triggers.js';
 export function personFor(requester: Pick<Requester, 'platform' | 'id'> | undefined): Promise<string | undefined> {
   if (requester?.platform === 'slack' && requester.id !== '') return Promise.resolve(requester.id);
   return Promise.resolve(undefined);
+}
+
+/**
+ * The key of a GitHub login's link among the person links (which Linear user ids, UUIDs, also key):
+ * `github:<login>`, lower-cased as logins are case-insensitive.
+ */
+export function githubLinkId(login: string): string {
+  return `github:${login.toLowerCase()}`;
 }
 
 /** The lookups by email, each absent when its platform is off. Both throw on failure; undefined = not found. */
@@ -55,6 +63,7 @@ export class LinkedIdentity implements PersonIdentity {
   async personFor(requester: Requester | undefined): Promise<string | undefined> {
     if (!requester || requester.id === '') return undefined;
     if (requester.platform === 'slack') return requester.id;
+    if (requester.platform === 'github') return this.linked(githubLinkId(requester.id));
     if (requester.platform !== 'linear') return undefined;
     try {
       const link = await this.options.links.get(requester.id);
@@ -63,6 +72,16 @@ export class LinkedIdentity implements PersonIdentity {
     } catch (error) {
       // Who asked decides only whose key a run uses: without an answer it uses the service key.
       this.failed(requester.id, describe(error));
+      return undefined;
+    }
+  }
+
+  /** A GitHub login is a person only through a console link (GitHub gives an App no verified email). */
+  private async linked(userId: string): Promise<string | undefined> {
+    try {
+      return (await this.options.links.get(userId))?.slackUserId;
+    } catch (error) {
+      this.failed(userId, describe(error));
       return undefined;
     }
   }

@@ -139,7 +139,7 @@ describe('the runs page’s Person filter', () => {
 describe('linking a Linear user to a Slack user', () => {
   it('lists Linear people of recent runs who are not linked, and no link yet', async () => {
     const page = await read('/console/keys');
-    expect(page).toContain('No Linear user is linked.');
+    expect(page).toContain('No Linear or GitHub user is linked.');
     expect(/data-testid="unlinked">([\s\S]*?)<\/ul>/.exec(page)?.[1]).toContain(`<bdi>Lin Ear</bdi> <code>${LINEAR_USER}</code>`);
   });
 
@@ -148,6 +148,8 @@ describe('linking a Linear user to a Slack user', () => {
     ['an empty Linear id', { linear: '', slack: ADA }, 'link-bad-linear'],
     ['a Slack id that is not one', { linear: LINEAR_USER, slack: 'ada@example.com' }, 'link-bad-slack'],
     ['a Slack channel id', { linear: LINEAR_USER, slack: 'C0DEV' }, 'link-bad-slack'],
+    ['a GitHub login with a slash', { github: 'acme/web', slack: ADA }, 'link-bad-linear'],
+    ['a GitHub login too long', { github: 'a'.repeat(40), slack: ADA }, 'link-bad-linear'],
   ])('refuses %s with a clear message and stores nothing', async (_what, form, flash) => {
     expect(await submit('/console/keys/link', form)).toBe(flash);
     expect(await service.store.personLinks.list()).toEqual([]);
@@ -175,6 +177,15 @@ describe('linking a Linear user to a Slack user', () => {
     expect(await submit('/console/keys/unlink', { linear: LINEAR_USER })).toBe('link-removed');
     expect(await service.store.personLinks.get(LINEAR_USER)).toBeUndefined();
     expect(await submit('/console/keys/unlink', { linear: LINEAR_USER })).toBe('link-absent');
+  });
+
+  it('links a GitHub login (issue 29), in any case and with an @, lists it, and removes it', async () => {
+    expect(await submit('/console/keys/link', { github: '@OctoCat', slack: GRACE })).toBe('link-saved');
+    expect(await service.store.personLinks.get('github:octocat')).toMatchObject({ slackUserId: GRACE, how: 'console' });
+    const links = /data-testid="links">([\s\S]*?)<\/table>/.exec(await read('/console/keys'))?.[1] ?? '';
+    expect(links).toContain('GitHub <code>octocat</code>');
+    expect(await submit('/console/keys/unlink', { github: 'octocat' })).toBe('link-removed');
+    expect(await service.store.personLinks.list()).toEqual([]);
   });
 
   it('never rendered a key', () => {
