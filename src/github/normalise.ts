@@ -35,8 +35,11 @@ export interface GithubReference {
 
 /** What a delivery asks for. */
 export type GithubAct =
-  /** A request about an issue or a run's pull request; `needsRun`: only when the place already has a run. */
-  | { kind: 'trigger'; input: TriggerInput; needsRun: boolean; checkFailure?: true }
+  /**
+   * A request about an issue or a run's pull request; `needsRun`: only when the place already has a
+   * run; `ifLinked`: what it is instead when the place has a run (an `@agent` comment steers it).
+   */
+  | { kind: 'trigger'; input: TriggerInput; needsRun: boolean; checkFailure?: true; ifLinked?: TriggerInput }
   /** A pull request was merged or closed: told once in every place of its run. */
   | { kind: 'closed'; place: string; merged: boolean; url: string; by: string }
   | { kind: 'ignored'; reason: string };
@@ -186,9 +189,20 @@ function commentAct(payload: GithubPayload<'issue_comment'>, config: GithubTrigg
   if (!isServedRepo(repo, config)) return { kind: 'ignored', reason: 'repository has no route' };
   const ref = `${repo}#${issue.number}`;
   const issueLines = `GitHub issue ${ref}: ${oneLine(issue.title)}\nURL: ${oneLine(issue.html_url)}`;
+  const steer: TriggerInput | undefined =
+    intent.kind === 'new' || !text
+      ? undefined
+      : {
+          kind: 'followup',
+          key,
+          source: 'github',
+          anchor,
+          payload: { message: text, requester, reference, heardAs: { what: 'a comment on the issue', link: comment.html_url } },
+        };
   return {
     kind: 'trigger',
     needsRun: false,
+    ...(steer && { ifLinked: steer }),
     input: {
       kind: 'start',
       key,

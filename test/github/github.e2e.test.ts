@@ -103,6 +103,14 @@ describe('an issue labelled with a trigger label starts a run and the issue tell
     expect(run.agent_config).toMatchObject({ environment_id: 'env_web', name: 'web' });
     await world.bridge.until(() => world.github.reactions.find((r) => r.subject === 'issue-comment:7001' && r.content === 'eyes'), 'eyes');
     await world.bridge.until(async () => (await world.bridge.service.store.anchors.currentRun(`github:${REPO}#${number}`)) === run.run_id, 'the run stored');
+    // A second @agent comment steers the same run: no second run, no second start comment; eyes and rocket.
+    world.github.addComment(REPO, number, '@agent and the lint cache', { login: 'octocat' }, 'MEMBER', 7002);
+    expect((await world.deliver('issue_comment', issueComment(number, '@agent and the lint cache', { id: 7002 }))).body['outcome']).toBe('stored');
+    await world.bridge.until(() => world.fakes.emulator.engine.followups(run.run_id).some((f) => f.message.includes('and the lint cache')), 'the follow-up');
+    await world.bridge.until(() => world.github.reactions.filter((r) => r.subject === 'issue-comment:7002').length === 2, 'eyes and rocket');
+    await quiet(world.bridge.service);
+    expect(runsFor(number)).toHaveLength(1);
+    expect(world.github.comments(REPO, number).filter((c) => c.body.includes('<!-- agent-bridge:received:'))).toHaveLength(1);
     expect((await world.deliver('issues', labeled(number, 'agent', { action: 'unlabeled' }))).body['outcome']).toBe('stored');
     await world.bridge.until(() => world.fakes.emulator.engine.list({}).runs.find((r) => r.run_id === run.run_id && r.state === 'CANCELLED'), 'the cancel');
     await world.bridge.until(() => bodies(number).find((body) => /cancelled/i.test(body) && !body.includes('Received')), 'the CANCELLED comment');
