@@ -44,13 +44,21 @@ function statusOf(error: unknown): number | undefined {
   return typeof status === 'number' ? status : undefined;
 }
 
-/** A GitHub failure as the outbox understands it: 5xx, 429 and rate limits retried, the rest not. */
+/**
+ * A GitHub failure as the outbox understands it: no answer, 5xx, 429 and rate limits (a 403 with
+ * `retry-after` or no requests left) are retried, after `retry-after` when GitHub says; the rest
+ * (401, a 403 for want of permission, 404, 422) are not.
+ */
 export function githubError(error: unknown, what: string): NotifierError {
   const status = statusOf(error);
-  const retryable = status === undefined || status >= 500 || status === 429 || status === 403;
+  const headers = (error as { response?: { headers?: Record<string, string | undefined> } } | null)?.response?.headers ?? {};
+  const retryAfter = Number(headers['retry-after']);
+  const rateLimited = status === 429 || (status === 403 && (headers['retry-after'] !== undefined || headers['x-ratelimit-remaining'] === '0'));
+  const retryable = status === undefined || status >= 500 || rateLimited;
   return new NotifierError(`GitHub refused to ${what} (${status ?? 'no answer'})`, {
     code: status ? `github_${status}` : 'github_unreachable',
     retryable,
+    ...(rateLimited && Number.isFinite(retryAfter) && retryAfter > 0 && { retryAfterMs: retryAfter * 1000 }),
     cause: error,
   });
 }
