@@ -228,6 +228,52 @@ describe('a Slack run’s pull request is one of its places', () => {
   });
 });
 
+describe('a crash between a line comment’s follow-up and its reactions', () => {
+  it('the follow-up is sent once, the reactions made once each after the restart', async () => {
+    await world.bridge.mention('tidy the login form');
+    const run = await world.bridge.until(
+      () => world.fakes.emulator.engine.list({}).runs.find((r) => r.prompt?.includes('tidy the login form')),
+      'the Slack run',
+    );
+    const pr = 960;
+    world.github.addIssue({
+      repo: REPO,
+      number: pr,
+      title: 'Tidy',
+      body: null,
+      user: { login: 'agent-bridge[bot]', id: 9, type: 'Bot' },
+      labels: [],
+      state: 'open',
+      pullRequest: true,
+    });
+    world.fakes.emulator.engine.drive(run.run_id, 'INPROGRESS', {
+      artifacts: [{ artifact_type: 'PULL_REQUEST', data: { url: `https://github.com/${REPO}/pull/${pr}`, branch: 'tidy' } }],
+    });
+    await world.bridge.until(
+      async () => (await world.bridge.service.store.anchors.currentRun(`github:${REPO}#${pr}`)) === run.run_id,
+      'the pull request bound',
+    );
+    // GitHub fails every reaction: the follow-up is sent, its reactions are still owed when the service stops.
+    world.github.failNext('reactToReviewComment', { status: 502, count: 1_000 });
+    const comment = reviewComment(pr, 'Use a const here', { id: 8501 });
+    expect((await world.deliver('pull_request_review_comment', comment)).body['outcome']).toBe('stored');
+    await world.bridge.until(() => world.fakes.emulator.engine.followups(run.run_id).some((f) => f.message.includes('Use a const here')), 'the follow-up');
+    await world.bridge.until(() => world.github.callsTo('reactToReviewComment').some((call) => call.status === 502), 'a failed reaction');
+    world.bridge = await world.bridge.restart();
+    world.github.failNext('reactToReviewComment', { count: 0 });
+    await world.bridge.until(
+      () => world.github.reactions.filter((r) => r.subject === 'review-comment:8501').length === 2,
+      'eyes and rocket after the restart',
+      20_000,
+    );
+    // GitHub delivering the comment again after the restart changes nothing.
+    expect((await world.deliver('pull_request_review_comment', comment)).body['outcome']).toBe('duplicate');
+    await quiet(world.bridge.service);
+    expect(world.fakes.emulator.engine.followups(run.run_id).filter((f) => f.message.includes('Use a const here'))).toHaveLength(1);
+    expect(world.github.reactions.filter((r) => r.subject === 'review-comment:8501').map((r) => r.content)).toEqual(['eyes', 'rocket']);
+  });
+});
+
 describe('secrets', () => {
   it('the private key, the installation tokens and the webhook secret never reach a log line', () => {
     const text = JSON.stringify(logger.lines, (_key, value: unknown) =>
