@@ -34,6 +34,8 @@ export interface GithubApi {
   findComment(repo: string, number: number, marker: string): Promise<number | undefined>;
   issue(repo: string, number: number, latestComments: number): Promise<GithubIssueFacts>;
   react(repo: string, target: ReactionTarget, content: 'eyes' | 'rocket'): Promise<void>;
+  /** The installation a verified delivery names for `repo`: kept, so its calls need no lookup first. */
+  knowInstallation(repo: string, installationId: number): void;
 }
 
 const silent = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
@@ -78,20 +80,30 @@ export function octokitGithubApi(settings: { appId: string; privateKey: string; 
   });
   const installations = new Map<string, Promise<Octokit>>();
 
-  /** The client of the installation on `repo` (found once with the App's JWT, then kept). */
+  const installationClient = (installationId: number) =>
+    new Octokit({
+      baseUrl: settings.baseUrl,
+      authStrategy: createAppAuth,
+      auth: { appId: settings.appId, privateKey: settings.privateKey, installationId },
+      log: silent,
+    });
+  /** One client per installation id, whichever repositories name it (each keeps its installation token). */
+  const clients = new Map<number, Octokit>();
+  const clientOf = (installationId: number): Octokit => {
+    let client = clients.get(installationId);
+    if (!client) {
+      client = installationClient(installationId);
+      clients.set(installationId, client);
+    }
+    return client;
+  };
+
+  /** The client of the installation on `repo` (named by a delivery, or found once with the App's JWT, then kept). */
   const clientFor = (repo: string): Promise<Octokit> => {
     const key = repo.toLowerCase();
     let client = installations.get(key);
     if (!client) {
-      client = app.rest.apps.getRepoInstallation(split(key)).then(
-        ({ data }) =>
-          new Octokit({
-            baseUrl: settings.baseUrl,
-            authStrategy: createAppAuth,
-            auth: { appId: settings.appId, privateKey: settings.privateKey, installationId: data.id },
-            log: silent,
-          }),
-      );
+      client = app.rest.apps.getRepoInstallation(split(key)).then(({ data }) => clientOf(data.id));
       // A failure is not kept: the next call asks again.
       client.catch(() => installations.delete(key));
       installations.set(key, client);
@@ -133,6 +145,10 @@ export function octokitGithubApi(settings: { appId: string; privateKey: string; 
     issue: async (repo, number, latestComments) => {
       const { issue, comments } = await listAll(repo, number, latestComments);
       return { title: issue.title, body: issue.body ?? '', url: issue.html_url, comments };
+    },
+    knowInstallation: (repo, installationId) => {
+      const key = repo.toLowerCase();
+      if (!installations.has(key)) installations.set(key, Promise.resolve(clientOf(installationId)));
     },
     react: async (repo, target, content) => {
       const octokit = await clientFor(repo);

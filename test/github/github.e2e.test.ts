@@ -88,8 +88,11 @@ describe('an issue labelled with a trigger label starts a run and the issue tell
     await quiet(world.bridge.service);
     // The person's comment, the start comment, the end comment: nothing doubled.
     expect(world.github.comments(REPO, number)).toHaveLength(3);
-    // Every call was made with an installation token the App's JWT obtained.
+    // Every call was made with an installation token the App's JWT obtained, for the installation the
+    // delivery named (77): no lookup of the repository's installation was needed.
     expect(world.github.calls.filter((call) => call.status === 401)).toEqual([]);
+    expect(world.github.tokens.map((token) => token.installationId)).toEqual([77]);
+    expect(world.github.callsTo('getRepoInstallation')).toEqual([]);
   });
 
   it('an @agent comment starts a run with eyes on the comment; removing the label cancels it', async () => {
