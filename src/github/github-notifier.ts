@@ -13,7 +13,7 @@ import type { OutboxMessage } from '../core/ports/messages.js';
 import { NotifierError, type Delivery, type Notifier } from '../core/ports/notifier.js';
 import { messageComment, receivedComment, startFailedComment, statusComment, stoppingComment } from '../linear/comment-text.js';
 import { githubError, type GithubApi, type ReactionTarget } from './github-api.js';
-import type { GithubReference } from './normalise.js';
+import type { GithubReference } from './acts.js';
 
 const PLACE = /^github:([A-Za-z0-9][A-Za-z0-9-]{0,38}\/[A-Za-z0-9._-]{1,100})#(\d{1,10})$/;
 

@@ -11,7 +11,7 @@ import type { Store } from '../core/ports/store.js';
 import type { Endpoint } from '../http/server.js';
 import type { GithubApi } from './github-api.js';
 import { GithubNotifier } from './github-notifier.js';
-import type { GithubTriggerConfig } from './normalise.js';
+import type { GithubTriggerConfig } from './acts.js';
 import { GithubPromptEnricher } from './prompt-context.js';
 import { githubWebhookEndpoint } from './webhook-endpoint.js';
 import { handleGithubWebhook } from './webhook-handler.js';

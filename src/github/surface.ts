@@ -6,7 +6,7 @@
  */
 import type { Route } from '../core/intake/routing.js';
 import type { Surface } from '../core/ports/surface.js';
-import { CHECKS_REQUESTER, isServedRepo, placeOfPullRequestUrl } from './normalise.js';
+import { CHECKS_REQUESTER, isServedRepo, placeOfPullRequestUrl } from './acts.js';
 
 const PLACE = /^github:[^/\s]+\/[^#\s]+#\d+$/;
 
