@@ -21,6 +21,8 @@ export function registerServeCommand(program: Command, context: CliContext, onSh
           config.linear.apiKey,
           config.linear.accessToken,
           config.linear.webhookSecret,
+          config.github.webhookSecret,
+          config.github.privateKey,
           config.database.kind === 'postgres' ? config.database.password : undefined,
           config.people.secret,
         ],

@@ -68,7 +68,8 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     },
     github: {
       ...config.github,
-      privateKey: maskSecret(config.github.privateKey, source('GITHUB_PRIVATE_KEY') ?? (config.github.privateKey !== undefined ? 'env' : undefined)) ?? null,
+      // Not from GITHUB_PRIVATE_KEY: from the file GITHUB_PRIVATE_KEY_PATH names.
+      privateKey: maskSecret(config.github.privateKey, source('GITHUB_PRIVATE_KEY') ?? 'file') ?? null,
       webhookSecret: maskSecret(config.github.webhookSecret, source('GITHUB_WEBHOOK_SECRET')) ?? null,
       repos: describeRoutes(config.github.repos),
       labels: describeRoutes(config.github.labels),

@@ -124,6 +124,11 @@ describe('GitHub in config check', () => {
     const described = describeConfig(config) as { github: { privateKey: unknown; webhookSecret: unknown } };
     expect(described.github.privateKey).toMatch(/^set \(from env\), \d+ characters$/);
     expect(described.github.webhookSecret).toBe(`set (from env), ${SECRET.length} characters`);
+    const fromFile = loadConfig({
+      env: { GITHUB_APP_ID: '1', GITHUB_PRIVATE_KEY_PATH: 'app.pem', GITHUB_WEBHOOK_SECRET: SECRET },
+      cwd: tempDir({ 'app.pem': PEM }),
+    });
+    expect((describeConfig(fromFile) as { github: { privateKey: unknown } }).github.privateKey).toMatch(/^set \(from file\), \d+ characters$/);
     const summary = integrationSummary(config);
     expect(summary).toContain(
       'GitHub: on (App 123456, webhook at POST /github/webhook; repos: 1 route: acme/web; labels: 1 route: agent; may start runs: write access; pull requests: reviews; handle @agent)',

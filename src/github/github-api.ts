@@ -34,6 +34,8 @@ export interface GithubApi {
   findComment(repo: string, number: number, marker: string): Promise<number | undefined>;
   issue(repo: string, number: number, latestComments: number): Promise<GithubIssueFacts>;
   react(repo: string, target: ReactionTarget, content: 'eyes' | 'rocket'): Promise<void>;
+  /** The installation a verified delivery names for `repo`: kept, so its calls need no lookup first. */
+  knowInstallation(repo: string, installationId: number): void;
 }
 
 const silent = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
@@ -44,13 +46,21 @@ function statusOf(error: unknown): number | undefined {
   return typeof status === 'number' ? status : undefined;
 }
 
-/** A GitHub failure as the outbox understands it: 5xx, 429 and rate limits retried, the rest not. */
+/**
+ * A GitHub failure as the outbox understands it: no answer, 5xx, 429 and rate limits (a 403 with
+ * `retry-after` or no requests left) are retried, after `retry-after` when GitHub says; the rest
+ * (401, a 403 for want of permission, 404, 422) are not.
+ */
 export function githubError(error: unknown, what: string): NotifierError {
   const status = statusOf(error);
-  const retryable = status === undefined || status >= 500 || status === 429 || status === 403;
+  const headers = (error as { response?: { headers?: Record<string, string | undefined> } } | null)?.response?.headers ?? {};
+  const retryAfter = Number(headers['retry-after']);
+  const rateLimited = status === 429 || (status === 403 && (headers['retry-after'] !== undefined || headers['x-ratelimit-remaining'] === '0'));
+  const retryable = status === undefined || status >= 500 || rateLimited;
   return new NotifierError(`GitHub refused to ${what} (${status ?? 'no answer'})`, {
     code: status ? `github_${status}` : 'github_unreachable',
     retryable,
+    ...(rateLimited && Number.isFinite(retryAfter) && retryAfter > 0 && { retryAfterMs: retryAfter * 1000 }),
     cause: error,
   });
 }
@@ -70,20 +80,30 @@ export function octokitGithubApi(settings: { appId: string; privateKey: string; 
   });
   const installations = new Map<string, Promise<Octokit>>();
 
-  /** The client of the installation on `repo` (found once with the App's JWT, then kept). */
+  const installationClient = (installationId: number) =>
+    new Octokit({
+      baseUrl: settings.baseUrl,
+      authStrategy: createAppAuth,
+      auth: { appId: settings.appId, privateKey: settings.privateKey, installationId },
+      log: silent,
+    });
+  /** One client per installation id, whichever repositories name it (each keeps its installation token). */
+  const clients = new Map<number, Octokit>();
+  const clientOf = (installationId: number): Octokit => {
+    let client = clients.get(installationId);
+    if (!client) {
+      client = installationClient(installationId);
+      clients.set(installationId, client);
+    }
+    return client;
+  };
+
+  /** The client of the installation on `repo` (named by a delivery, or found once with the App's JWT, then kept). */
   const clientFor = (repo: string): Promise<Octokit> => {
     const key = repo.toLowerCase();
     let client = installations.get(key);
     if (!client) {
-      client = app.rest.apps.getRepoInstallation(split(key)).then(
-        ({ data }) =>
-          new Octokit({
-            baseUrl: settings.baseUrl,
-            authStrategy: createAppAuth,
-            auth: { appId: settings.appId, privateKey: settings.privateKey, installationId: data.id },
-            log: silent,
-          }),
-      );
+      client = app.rest.apps.getRepoInstallation(split(key)).then(({ data }) => clientOf(data.id));
       // A failure is not kept: the next call asks again.
       client.catch(() => installations.delete(key));
       installations.set(key, client);
@@ -125,6 +145,10 @@ export function octokitGithubApi(settings: { appId: string; privateKey: string; 
     issue: async (repo, number, latestComments) => {
       const { issue, comments } = await listAll(repo, number, latestComments);
       return { title: issue.title, body: issue.body ?? '', url: issue.html_url, comments };
+    },
+    knowInstallation: (repo, installationId) => {
+      const key = repo.toLowerCase();
+      if (!installations.has(key)) installations.set(key, Promise.resolve(clientOf(installationId)));
     },
     react: async (repo, target, content) => {
       const octokit = await clientFor(repo);

@@ -13,7 +13,7 @@ import type { OutboxMessage } from '../core/ports/messages.js';
 import { NotifierError, type Delivery, type Notifier } from '../core/ports/notifier.js';
 import { messageComment, receivedComment, startFailedComment, statusComment, stoppingComment } from '../linear/comment-text.js';
 import { githubError, type GithubApi, type ReactionTarget } from './github-api.js';
-import type { GithubReference } from './normalise.js';
+import type { GithubReference } from './acts.js';
 
 const PLACE = /^github:([A-Za-z0-9][A-Za-z0-9-]{0,38}\/[A-Za-z0-9._-]{1,100})#(\d{1,10})$/;
 
@@ -41,8 +41,13 @@ export interface GithubNotifierOptions {
   logger?: Logger;
 }
 
+/** How many status comments of places without a start comment are remembered (each saves a read per state). */
+const REMEMBERED_STATUS_COMMENTS = 1_000;
+
 export class GithubNotifier implements Notifier {
   readonly platform = 'github';
+  /** `status_of:<received key>` → the status comment posted for it (found again on GitHub when forgotten). */
+  private readonly statusComments = new Map<string, number>();
 
   constructor(private readonly options: GithubNotifierOptions) {}
 
@@ -131,12 +136,17 @@ export class GithubNotifier implements Notifier {
       return { commentId: received.commentId };
     }
     const replacementKey = `status_of:${receivedKey}`;
-    const found = await this.options.api.findComment(place.repo, place.number, keyMarker(replacementKey));
+    const found = this.statusComments.get(replacementKey) ?? (await this.options.api.findComment(place.repo, place.number, keyMarker(replacementKey)));
+    let commentId: number;
     if (found !== undefined) {
       await this.options.api.updateComment(place.repo, found, `${text}\n\n${keyMarker(replacementKey)}`);
-      return { commentId: found };
+      commentId = found;
+    } else {
+      commentId = await this.comment({ ...delivery, attempt: 0 }, place, body, replacementKey);
     }
-    return { commentId: await this.comment({ ...delivery, attempt: 0 }, place, body, replacementKey) };
+    if (this.statusComments.size >= REMEMBERED_STATUS_COMMENTS) this.statusComments.delete(this.statusComments.keys().next().value ?? '');
+    this.statusComments.set(replacementKey, commentId);
+    return { commentId };
   }
 }
 

@@ -11,7 +11,7 @@ import type { Store } from '../core/ports/store.js';
 import type { Endpoint } from '../http/server.js';
 import type { GithubApi } from './github-api.js';
 import { GithubNotifier } from './github-notifier.js';
-import type { GithubTriggerConfig } from './normalise.js';
+import type { GithubTriggerConfig } from './acts.js';
 import { GithubPromptEnricher } from './prompt-context.js';
 import { githubWebhookEndpoint } from './webhook-endpoint.js';
 import { handleGithubWebhook } from './webhook-handler.js';
@@ -44,7 +44,12 @@ export async function startGithub(
   const route = githubWebhookEndpoint({
     secret: settings.webhookSecret,
     logger,
-    handle: (delivery, deliveryId) => handleGithubWebhook(delivery, deliveryId, { config: settings, intake, store, now, logger }),
+    handle: (delivery, deliveryId) => {
+      // Verified: the installation it names is the one to answer on that repository with.
+      const installation = delivery.payload.installation?.id;
+      if (installation !== undefined) api.knowInstallation(delivery.payload.repository.full_name, installation);
+      return handleGithubWebhook(delivery, deliveryId, { config: settings, intake, store, now, logger });
+    },
   });
   logger.info({ app: settings.appId, repos: Object.keys(settings.repos), labels: Object.keys(settings.labels) }, 'GitHub is on: POST /github/webhook');
   return { route, api, notifier: new GithubNotifier({ api, handle: settings.handle, logger }), enricher: new GithubPromptEnricher({ api }) };

@@ -6,7 +6,7 @@
  */
 import type { Route } from '../core/intake/routing.js';
 import type { Surface } from '../core/ports/surface.js';
-import { CHECKS_REQUESTER, isServedRepo, placeOfPullRequestUrl } from './normalise.js';
+import { CHECKS_REQUESTER, isServedRepo, placeOfPullRequestUrl } from './acts.js';
 
 const PLACE = /^github:[^/\s]+\/[^#\s]+#\d+$/;
 
@@ -29,8 +29,8 @@ export function githubSurface(config: {
     can: { editInPlace: true, react: true, speakPrivately: false, thread: false },
     isConversation: (destination) => PLACE.test(destination),
     route: (origin) => own(config.labels, origin['label']?.toLowerCase()) ?? own(config.repos, origin['repo']?.toLowerCase()) ?? own(config.repos, '*'),
-    // Logins: letters, digits and single hyphens, at most 39 characters; GitHub ignores their case.
-    users: { idPattern: /^[a-z\d](?:[a-z\d]|-(?=[a-z\d])){0,38}$/, example: 'octocat', normalise: (login) => login.toLowerCase() },
+    // Logins: letters, digits and single hyphens, at most 39 characters; GitHub ignores their case (and people write an @).
+    users: { idPattern: /^[a-z\d](?:[a-z\d]|-(?=[a-z\d])){0,38}$/, example: 'octocat', normalise: (login) => login.replace(/^@/, '').toLowerCase() },
     nameElsewhere: (login) => (login === CHECKS_REQUESTER ? 'GitHub' : `GitHub user ${login}`),
     placeOfArtifact: (url) => {
       if (!config.enabled) return undefined;

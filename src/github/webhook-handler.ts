@@ -34,7 +34,9 @@ export async function handleGithubWebhook(delivery: GithubEvent, deliveryId: str
   if (act.kind === 'ignored') return { outcome: 'ignored', reason: act.reason };
   if (act.kind === 'closed') return closed(act, deliveryId, deps);
 
-  const { input } = act;
+  let { input } = act;
+  // An @agent comment on an issue that has a run steers it (the worker would too, after a start comment owed for nothing).
+  if (act.ifLinked && (await deps.store.anchors.currentRun(input.anchor))) input = act.ifLinked;
   if (act.needsRun || (input.kind === 'start' && input.payload.unlessActive)) {
     const runId = await deps.store.anchors.currentRun(input.anchor);
     const run = runId ? await deps.store.trackedRuns.get(runId) : undefined;

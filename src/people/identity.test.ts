@@ -74,6 +74,13 @@ describe('LinkedIdentity', () => {
     ]);
   });
 
+  it('a GitHub login is the Slack user an admin linked it to; unlinked, nobody (GitHub shows no verified email)', async () => {
+    const { identity, store } = setup();
+    expect(await identity.personFor({ platform: 'github', id: 'octocat' })).toBeUndefined();
+    await store.personLinks.put({ surface: 'github', userId: 'octocat', personId: 'U_OCTO', how: 'console', linkedAt: 1 });
+    expect(await identity.personFor({ platform: 'github', id: 'octocat', name: 'OctoCat' })).toBe('U_OCTO');
+  });
+
   it('prefers a console link to the email match', async () => {
     const { identity, store } = setup();
     await store.personLinks.put({ surface: 'linear', userId: 'lin-ada', personId: 'U_OTHER', how: 'console', linkedAt: 1 });

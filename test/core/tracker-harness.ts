@@ -5,6 +5,7 @@
  */
 import { AgentApiClient } from '../../src/agent-api/index.js';
 import type { DrivePatch } from '../../src/emulator/index.js';
+import type { Surfaces } from '../../src/core/surfaces.js';
 import { startEmulator, type RequestLogEntry, type RunningEmulator } from '../../src/emulator/index.js';
 import { TestClock } from '../../src/core/ports/clock.js';
 import type { RunItem } from '../../src/core/ports/agent-runs.js';
@@ -45,10 +46,11 @@ export class TrackerHarness {
   tracker(
     owner = 'tracker-1',
     options: Partial<TrackerOptions> = {},
-    extra: { store?: Store; clock?: TestClock; sessionPlaces?: SessionPlaces } = {},
+    extra: { store?: Store; clock?: TestClock; sessionPlaces?: SessionPlaces; surfaces?: Surfaces } = {},
   ): Tracker {
     return new Tracker({
       ...(extra.sessionPlaces && { sessionPlaces: extra.sessionPlaces }),
+      ...(extra.surfaces && { surfaces: extra.surfaces }),
       store: extra.store ?? this.store,
       runs: this.client,
       clock: extra.clock ?? this.clock,

@@ -84,8 +84,8 @@ export interface FakeGithubApi {
   issue(repo: string, number: number): FakeGithubIssue | undefined;
   /** `subject` is `issue-comment:<id>` or `review-comment:<id>`. */
   reactions: Array<{ id: number; subject: string; content: string; user: string }>;
-  /** Makes the next `count` calls to `route` answer `status` (default 500). */
-  failNext(route: string, failure?: { status?: number; count?: number }): void;
+  /** Makes the next `count` calls to `route` answer `status` (default 500), after letting `after` through. */
+  failNext(route: string, failure?: { status?: number; count?: number; after?: number }): void;
   close(): Promise<void>;
 }
 
@@ -129,7 +129,7 @@ export async function startFakeGithubApi(options: FakeGithubOptions): Promise<Fa
   const reactions: FakeGithubApi['reactions'] = [];
   const calls: GithubCall[] = [];
   const tokens: FakeGithubApi['tokens'] = [];
-  const failures = new Map<string, { status: number; count: number }>();
+  const failures = new Map<string, { status: number; count: number; after: number }>();
   let nextId = 1_000;
   let clock = Date.parse('2026-03-02T10:00:00.000Z');
   const stamp = () => new Date((clock += 1000)).toISOString();
@@ -330,7 +330,8 @@ export async function startFakeGithubApi(options: FakeGithubOptions): Promise<Fa
         if (!known || Date.parse(known.expiresAt) <= Date.now()) return send(unauthorized, route.name);
       }
       const failure = failures.get(route.name);
-      if (failure && failure.count > 0) {
+      if (failure && failure.after > 0) failure.after -= 1;
+      else if (failure && failure.count > 0) {
         failure.count -= 1;
         return send({ status: failure.status, body: { message: 'Server Error' } }, route.name);
       }
@@ -355,7 +356,7 @@ export async function startFakeGithubApi(options: FakeGithubOptions): Promise<Fa
     addIssue,
     issue: (repo, number) => issues.get(issueKey(repo, number)),
     reactions,
-    failNext: (route, failure = {}) => failures.set(route, { status: failure.status ?? 500, count: failure.count ?? 1 }),
+    failNext: (route, failure = {}) => failures.set(route, { status: failure.status ?? 500, count: failure.count ?? 1, after: failure.after ?? 0 }),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -28,6 +28,7 @@ github:
 export interface GithubWorld {
   github: FakeGithubApi;
   fakes: SlackFakes;
+  /** The running bridge; a test that restarts it puts the new one here (`world.bridge = await world.bridge.restart()`). */
   bridge: SlackBridge;
   /** POSTs a delivery signed with the App's secret; resolves to the status and JSON answer. */
   deliver(
@@ -54,14 +55,13 @@ export async function startGithubWorld(options: { yaml?: string; logger?: Logger
       ...options.env,
     },
   });
-  const webhook = `${bridge.service.url}/github/webhook`;
-  return {
+  const world: GithubWorld = {
     github,
     fakes,
     bridge,
     deliver: async (event, payload, deliveryOptions = {}) => {
       const { body, headers } = githubDelivery(GITHUB_SECRET, event, payload, deliveryOptions);
-      const response = await fetch(webhook, { method: 'POST', headers, body });
+      const response = await fetch(`${world.bridge.service.url}/github/webhook`, { method: 'POST', headers, body });
       const text = await response.text();
       let parsed: Record<string, unknown>;
       try {
@@ -72,10 +72,11 @@ export async function startGithubWorld(options: { yaml?: string; logger?: Logger
       return { status: response.status, body: parsed };
     },
     stop: async () => {
-      await bridge.stop();
+      await world.bridge.stop();
       await fakes.emulator.close();
       await fakes.slack.close();
       await github.close();
     },
   };
+  return world;
 }

@@ -88,8 +88,11 @@ describe('an issue labelled with a trigger label starts a run and the issue tell
     await quiet(world.bridge.service);
     // The person's comment, the start comment, the end comment: nothing doubled.
     expect(world.github.comments(REPO, number)).toHaveLength(3);
-    // Every call was made with an installation token the App's JWT obtained.
+    // Every call was made with an installation token the App's JWT obtained, for the installation the
+    // delivery named (77): no lookup of the repository's installation was needed.
     expect(world.github.calls.filter((call) => call.status === 401)).toEqual([]);
+    expect(world.github.tokens.map((token) => token.installationId)).toEqual([77]);
+    expect(world.github.callsTo('getRepoInstallation')).toEqual([]);
   });
 
   it('an @agent comment starts a run with eyes on the comment; removing the label cancels it', async () => {
@@ -103,6 +106,14 @@ describe('an issue labelled with a trigger label starts a run and the issue tell
     expect(run.agent_config).toMatchObject({ environment_id: 'env_web', name: 'web' });
     await world.bridge.until(() => world.github.reactions.find((r) => r.subject === 'issue-comment:7001' && r.content === 'eyes'), 'eyes');
     await world.bridge.until(async () => (await world.bridge.service.store.anchors.currentRun(`github:${REPO}#${number}`)) === run.run_id, 'the run stored');
+    // A second @agent comment steers the same run: no second run, no second start comment; eyes and rocket.
+    world.github.addComment(REPO, number, '@agent and the lint cache', { login: 'octocat' }, 'MEMBER', 7002);
+    expect((await world.deliver('issue_comment', issueComment(number, '@agent and the lint cache', { id: 7002 }))).body['outcome']).toBe('stored');
+    await world.bridge.until(() => world.fakes.emulator.engine.followups(run.run_id).some((f) => f.message.includes('and the lint cache')), 'the follow-up');
+    await world.bridge.until(() => world.github.reactions.filter((r) => r.subject === 'issue-comment:7002').length === 2, 'eyes and rocket');
+    await quiet(world.bridge.service);
+    expect(runsFor(number)).toHaveLength(1);
+    expect(world.github.comments(REPO, number).filter((c) => c.body.includes('<!-- agent-bridge:received:'))).toHaveLength(1);
     expect((await world.deliver('issues', labeled(number, 'agent', { action: 'unlabeled' }))).body['outcome']).toBe('stored');
     await world.bridge.until(() => world.fakes.emulator.engine.list({}).runs.find((r) => r.run_id === run.run_id && r.state === 'CANCELLED'), 'the cancel');
     await world.bridge.until(() => bodies(number).find((body) => /cancelled/i.test(body) && !body.includes('Received')), 'the CANCELLED comment');
@@ -217,6 +228,52 @@ describe('a Slack run’s pull request is one of its places', () => {
     expect(heard()).toHaveLength(3);
     expect(bridge.threadPosts(thread).filter((call) => callText(call).includes('was merged'))).toHaveLength(1);
     expect(bodies(pr).filter((body) => body.includes('was merged'))).toHaveLength(1);
+  });
+});
+
+describe('a crash between a line comment’s follow-up and its reactions', () => {
+  it('the follow-up is sent once, the reactions made once each after the restart', async () => {
+    await world.bridge.mention('tidy the login form');
+    const run = await world.bridge.until(
+      () => world.fakes.emulator.engine.list({}).runs.find((r) => r.prompt?.includes('tidy the login form')),
+      'the Slack run',
+    );
+    const pr = 960;
+    world.github.addIssue({
+      repo: REPO,
+      number: pr,
+      title: 'Tidy',
+      body: null,
+      user: { login: 'agent-bridge[bot]', id: 9, type: 'Bot' },
+      labels: [],
+      state: 'open',
+      pullRequest: true,
+    });
+    world.fakes.emulator.engine.drive(run.run_id, 'INPROGRESS', {
+      artifacts: [{ artifact_type: 'PULL_REQUEST', data: { url: `https://github.com/${REPO}/pull/${pr}`, branch: 'tidy' } }],
+    });
+    await world.bridge.until(
+      async () => (await world.bridge.service.store.anchors.currentRun(`github:${REPO}#${pr}`)) === run.run_id,
+      'the pull request bound',
+    );
+    // GitHub fails every reaction: the follow-up is sent, its reactions are still owed when the service stops.
+    world.github.failNext('reactToReviewComment', { status: 502, count: 1_000 });
+    const comment = reviewComment(pr, 'Use a const here', { id: 8501 });
+    expect((await world.deliver('pull_request_review_comment', comment)).body['outcome']).toBe('stored');
+    await world.bridge.until(() => world.fakes.emulator.engine.followups(run.run_id).some((f) => f.message.includes('Use a const here')), 'the follow-up');
+    await world.bridge.until(() => world.github.callsTo('reactToReviewComment').some((call) => call.status === 502), 'a failed reaction');
+    world.bridge = await world.bridge.restart();
+    world.github.failNext('reactToReviewComment', { count: 0 });
+    await world.bridge.until(
+      () => world.github.reactions.filter((r) => r.subject === 'review-comment:8501').length === 2,
+      'eyes and rocket after the restart',
+      20_000,
+    );
+    // GitHub delivering the comment again after the restart changes nothing.
+    expect((await world.deliver('pull_request_review_comment', comment)).body['outcome']).toBe('duplicate');
+    await quiet(world.bridge.service);
+    expect(world.fakes.emulator.engine.followups(run.run_id).filter((f) => f.message.includes('Use a const here'))).toHaveLength(1);
+    expect(world.github.reactions.filter((r) => r.subject === 'review-comment:8501').map((r) => r.content)).toEqual(['eyes', 'rocket']);
   });
 });
 

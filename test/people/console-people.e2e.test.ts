@@ -148,6 +148,8 @@ describe('linking a Linear user to a Slack user (people of other surfaces)', () 
   it.each([
     ['a Linear id that is not a UUID', { surface: 'linear', user: 'lin-ear', slack: ADA }, 'link-bad-user'],
     ['an empty Linear id', { surface: 'linear', user: '', slack: ADA }, 'link-bad-user'],
+    ['a GitHub login with a slash', { surface: 'github', user: 'acme/web', slack: ADA }, 'link-bad-user'],
+    ['a GitHub login too long', { surface: 'github', user: 'a'.repeat(40), slack: ADA }, 'link-bad-user'],
     ['a surface that is not registered', { surface: 'myspace', user: LINEAR_USER, slack: ADA }, 'link-bad-user'],
     ['no surface', { user: LINEAR_USER, slack: ADA }, 'link-bad-user'],
     ['a Slack id that is not one', { surface: 'linear', user: LINEAR_USER, slack: 'ada@example.com' }, 'link-bad-slack'],
@@ -191,6 +193,16 @@ describe('linking a Linear user to a Slack user (people of other surfaces)', () 
     expect(await submit('/console/keys/unlink', { surface: 'linear', user: JIRA_ACCOUNT })).toBe('link-absent');
     expect(await submit('/console/keys/unlink', { surface: 'jira', user: JIRA_ACCOUNT })).toBe('link-removed');
     expect(await service.store.personLinks.get('jira', JIRA_ACCOUNT)).toBeUndefined();
+  });
+
+  it('links a GitHub login (issue 29), in any case and with an @, lists it, and removes it', async () => {
+    expect(await submit('/console/keys/link', { surface: 'github', user: '@OctoCat', slack: GRACE })).toBe('link-saved');
+    expect(await service.store.personLinks.get('github', 'octocat')).toMatchObject({ personId: GRACE, how: 'console' });
+    const links = /data-testid="links">([\s\S]*?)<\/table>/.exec(await read('/console/keys'))?.[1] ?? '';
+    expect(links).toContain('<td>GitHub</td>');
+    expect(links).toContain('<code>octocat</code>');
+    expect(await submit('/console/keys/unlink', { surface: 'github', user: 'OctoCat' })).toBe('link-removed');
+    expect(await service.store.personLinks.get('github', 'octocat')).toBeUndefined();
   });
 
   it('removes a link; removing again finds none', async () => {

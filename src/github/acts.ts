@@ -1,0 +1,85 @@
+/**
+ * What a GitHub delivery asks for, and the pieces every act shares (issue 29): the place of an issue
+ * or pull request, whether a repository is served, whether a comment addresses us, who may act.
+ */
+import { oneLine } from '../core/quote.js';
+import type { Requester, TriggerInput } from '../core/ports/triggers.js';
+
+export interface GithubTriggerConfig {
+  handle: string;
+  /** `owner/name` lower-cased (or `*`) → a route exists. */
+  repos: Readonly<Record<string, unknown>>;
+  /** Label name lower-cased → a route exists. */
+  labels: Readonly<Record<string, unknown>>;
+  /** Logins, lower-cased. */
+  allowedUsers: readonly string[];
+  pullRequests: 'none' | 'mentions' | 'reviews';
+  ciFailures: number;
+}
+
+/** A comment, review or review comment we act on: where the notifier puts `eyes` and `rocket`. */
+export interface GithubReference {
+  repo: string;
+  number: number;
+  comment?: number;
+  reviewComment?: number;
+  review?: number;
+}
+
+/** What a delivery asks for. */
+export type GithubAct =
+  /**
+   * A request about an issue or a run's pull request; `needsRun`: only when the place already has a
+   * run; `ifLinked`: what it is instead when the place has a run (an `@agent` comment steers it).
+   */
+  | { kind: 'trigger'; input: TriggerInput; needsRun: boolean; checkFailure?: true; ifLinked?: TriggerInput }
+  /** A pull request was merged or closed: told once in every place of its run. */
+  | { kind: 'closed'; place: string; merged: boolean; url: string; by: string }
+  | { kind: 'ignored'; reason: string };
+
+/** Who a failed check's follow-up is from: no person (a login never holds a colon). */
+export const CHECKS_REQUESTER = 'github:checks';
+
+const WRITE_ACCESS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
+
+/** A GitHub place: `github:<owner>/<repo>#<number>` (lower-cased: GitHub's names are case-insensitive). */
+export function githubPlace(repo: string, number: number): string {
+  return `github:${repo.toLowerCase()}#${number}`;
+}
+
+/** The place a pull request URL names (`<web>/<owner>/<repo>/pull/<n>`), if it is one. */
+export function placeOfPullRequestUrl(url: string, webUrl: string): { repo: string; number: number; place: string } | undefined {
+  const base = webUrl.replace(/\/+$/, '');
+  if (!url.toLowerCase().startsWith(`${base.toLowerCase()}/`)) return undefined;
+  const match = /^([^/]+)\/([^/]+)\/pull\/(\d+)(?:[/?#].*)?$/.exec(url.slice(base.length + 1));
+  if (!match) return undefined;
+  const repo = `${match[1]}/${match[2]}`.toLowerCase();
+  const number = Number(match[3]);
+  return { repo, number, place: githubPlace(repo, number) };
+}
+
+/** Whether the repository is served: it has a route, or `*` stands for every other. */
+export function isServedRepo(repo: string, config: Pick<GithubTriggerConfig, 'repos'>): boolean {
+  return Object.hasOwn(config.repos, repo.toLowerCase()) || Object.hasOwn(config.repos, '*');
+}
+
+/** The first word is the handle: the rest, else undefined. */
+export function addressedTo(body: string | null | undefined, handle: string): string | undefined {
+  const text = (body ?? '').trim();
+  const match = /^(\S+)([\s\S]*)$/.exec(text);
+  const word = (match?.[1] ?? '').toLowerCase().replace(/[.,:;!]+$/, '');
+  return word !== '' && word === handle.trim().toLowerCase() ? (match?.[2] ?? '').trim() : undefined;
+}
+
+type Person = { login: string; type?: string | undefined } | null | undefined;
+
+/** Why this person may not drive the agent, if they may not: a bot, or no write access and not listed. */
+export function refusal(person: Person, association: string | undefined, config: Pick<GithubTriggerConfig, 'allowedUsers'>): string | undefined {
+  if (!person) return 'no author';
+  if (person.type === 'Bot' || person.login.endsWith('[bot]')) return 'written by a bot (ours included)';
+  if (association !== undefined && WRITE_ACCESS.has(association)) return undefined;
+  if (config.allowedUsers.includes(person.login.toLowerCase())) return undefined;
+  return `${oneLine(person.login).slice(0, 40)} has no write access (${association ?? 'unknown'}) and is not in github.allowed_users`;
+}
+
+export const requesterOf = (login: string): Requester => ({ platform: 'github', id: login.toLowerCase(), name: login });
