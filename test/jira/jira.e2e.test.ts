@@ -70,7 +70,9 @@ describe('a trigger label starts a run and the issue tells the story', () => {
     expect((await bridge.deliver(labelsChanged(issue, []))).status).toBe(200);
 
     const start = await until(() => ours(issue.key)[0], 'the start comment');
-    expect(fake.text(start.body)).toMatch(new RegExp(`^agent-bridge · ${issue.key}: Fix the flaky login test\\nReceived from Grace Hopper`));
+    // As posted: it is edited to show the run soon after.
+    const posted = fake.callsTo('POST', `/rest/api/3/issue/${issue.key}/comment`)[0]?.body as { body: Parameters<typeof fake.text>[0] };
+    expect(fake.text(posted.body)).toMatch(new RegExp(`^agent-bridge · ${issue.key}: Fix the flaky login test\\nReceived from Grace Hopper`));
     expect(start.properties).toEqual([{ key: 'agent-bridge', value: { mark: expect.stringMatching(/^[0-9a-f]{32}$/) } }]);
     const run = await until(() => runsFor(issue.key)[0], 'the run');
     expect(run.title).toBe(`${issue.key}: Fix the flaky login test`);
