@@ -319,3 +319,31 @@ describe('followups: mentions carries what was said since the agent’s last tur
     expect(followup.message).toContain(`> ${fake.text(said.body)}`);
   });
 });
+
+describe('followups: all', () => {
+  it('any human comment steers the run, in order (jira.followup_window batches a burst); ours never', async () => {
+    const all = await startJiraBridge({
+      fake,
+      emulator: { baseUrl: emulator.baseUrl, apiKey: API_KEY },
+      yaml: `tracker:\n  interval: 1s\njira:\n  labels: { agent: {} }\n  followups: all\n  followup_window: 1s\n`,
+    });
+    try {
+      const issue = { ...newIssue(fake, 'All comments'), labels: ['agent'] };
+      expect((await all.deliver(labelsChanged(issue, []))).status).toBe(200);
+      const run = await until(() => runsFor(issue.key)[0], 'the run');
+      await until(async () => (await all.service.store.anchors.currentRun(`jira:${issue.key}`)) === run.run_id, 'the link');
+      expect((await all.deliver(commentCreated(issue, 'use pnpm'))).status).toBe(200);
+      expect((await all.deliver(commentCreated(issue, 'and node 20'))).status).toBe(200);
+      expect((await all.deliver(commentCreated(issue, 'ours', { accountId: fake.myself.accountId, displayName: 'agent-bridge' }))).body['outcome']).toBe(
+        'ignored',
+      );
+      await until(() => emulator.engine.followups(run.run_id).length > 0, 'the follow-up');
+      await quiet(all.service);
+      const messages = emulator.engine.followups(run.run_id).map((followup) => followup.message);
+      expect(messages.join('\n')).toMatch(/use pnpm[\s\S]*and node 20/);
+      expect(messages.join('\n')).not.toContain('ours');
+    } finally {
+      await all.service.stop();
+    }
+  });
+});
