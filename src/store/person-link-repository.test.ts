@@ -38,19 +38,3 @@ describeEachStore((adapter) => {
     expect((await store.personLinks.get('lin-1'))?.slackUserId).toBe('U4');
   });
 });
-
-describeEachStore((adapter) => {
-  it('keeps a Jira account’s link (jira:<accountId>, issue 30) beside a Linear user’s of the same id, on both engines', async () => {
-    const store = await adapter.open();
-    try {
-      const jiraId = 'jira:557058:f58131cb-b67d-43c7-b30d-6b58d40bd077';
-      await store.personLinks.put({ linearUserId: jiraId, slackUserId: 'U1', how: 'email', linkedAt: 1 });
-      await store.personLinks.put({ linearUserId: '557058:f58131cb-b67d-43c7-b30d-6b58d40bd077', slackUserId: 'U2', how: 'console', linkedAt: 2 });
-      expect(await store.personLinks.get(jiraId)).toEqual({ linearUserId: jiraId, slackUserId: 'U1', how: 'email', linkedAt: 1 });
-      expect(await store.personLinks.remove(jiraId)).toBe(true);
-      expect((await store.personLinks.list()).map((link) => link.slackUserId)).toEqual(['U2']);
-    } finally {
-      await store.close();
-    }
-  });
-});
