@@ -24,6 +24,9 @@ export const SLACK_TOKEN = 'xoxb-0000-1111-bench-token';
 export const LINEAR_SECRET = 'bench-linear-webhook-secret-0123456789';
 export const LINEAR_KEY = 'lin_api_bench_0123456789abcdef';
 export const RUN_API_KEY = 'bench-intake-run-api-key';
+export const JIRA_SECRET = 'bench-jira-webhook-secret-0123456789';
+export const JIRA_EMAIL = 'bench-bot@acme.example';
+export const JIRA_TOKEN = 'bench-jira-api-token-0123456789';
 
 export interface Server {
   url: string;

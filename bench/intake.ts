@@ -5,6 +5,8 @@
 import {
   LINEAR_KEY,
   LINEAR_SECRET,
+  JIRA_EMAIL,
+  JIRA_TOKEN,
   RUN_API_KEY,
   SLACK_SECRET,
   SLACK_TOKEN,
@@ -38,10 +40,12 @@ const SCHEDULE = {
  * service acknowledges in the whole section at ~1,500/s. The baseline gets issues the fake does not know.
  */
 const LINEAR_ISSUES = 30_000;
+/** Issues the fake Jira knows: more than the Jira worked section sends. */
+const JIRA_ISSUES = 5_000;
 
 /** The two children (world: fakes + emulator; load: autocannon) for the length of a section. */
 export async function withOutside(
-  kind: 'slack' | 'linear',
+  kind: 'slack' | 'linear' | 'jira',
   run: (parts: { load: Outside; world: Outside; urls: WorldUrls }) => Promise<Section>,
 ): Promise<Section> {
   const world = startOutside(`${kind}-world`);
@@ -52,6 +56,7 @@ export async function withOutside(
       linearKey: LINEAR_KEY,
       linearIssues: kind === 'linear' ? LINEAR_ISSUES : 0,
       emulatorKey: RUN_API_KEY,
+      ...(kind === 'jira' && { jira: { issues: JIRA_ISSUES, email: JIRA_EMAIL, apiToken: JIRA_TOKEN } }),
     });
     return await run({ load, world, urls });
   } finally {

@@ -3,15 +3,19 @@
  * so that neither its CPU nor its garbage shares the service's event loop:
  *
  * - `world`: the fake Slack Web API, the fake Linear GraphQL API (with issues ENG-1 … ENG-n seeded,
- *   the ones the load generator sends) and the run-API emulator in manual mode;
- * - `load`: autocannon sending correctly signed Slack `app_mention` events or Linear "label added"
- *   Issue webhooks, every request with its own ids and a fresh signature.
+ *   the ones the load generator sends), the fake Jira REST v3 (issues JB-1 … JB-n, when asked for)
+ *   and the run-API emulator in manual mode;
+ * - `load`: autocannon sending correctly signed Slack `app_mention` events, Linear "label added"
+ *   Issue webhooks or Jira `jira:issue_updated` label changes, every request with its own ids and a
+ *   fresh signature.
  *
  * One message in, one answer out, over the IPC channel: `{id, op, …}` → `{id, ok, value | error}`.
  */
 import autocannon, { type AutocannonRequest } from 'autocannon';
 import { startEmulator, type RunningEmulator } from '../src/emulator/index.js';
+import { startFakeJiraApi, type FakeJiraApi } from '../test/fakes/jira-api.js';
 import { startFakeLinearApi, type FakeLinearApi } from '../test/fakes/linear-api.js';
+import { jiraDelivery, labelsChanged } from '../test/fixtures/jira/webhooks.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../test/fakes/slack-api.js';
 import { signSlack } from '../test/fakes/slack-signing.js';
 import { LINEAR_IDS, labelAdded, linearDelivery } from '../test/fixtures/linear/index.js';
@@ -26,17 +30,21 @@ export interface WorldRequest {
   /** Issues ENG-1 … ENG-n known to the fake Linear API. */
   linearIssues: number;
   emulatorKey: string;
+  /** Issues JB-1 … JB-n known to the fake Jira, which answers this account's basic auth. */
+  jira?: { issues: number; email: string; apiToken: string };
 }
 
 export interface WorldUrls {
   slackUrl: string;
   linearUrl: string;
   emulatorBaseUrl: string;
+  /** The fake Jira site, when the world has one. */
+  jiraUrl?: string;
 }
 
 export interface LoadRequest {
   op: 'load';
-  kind: 'slack' | 'linear';
+  kind: 'slack' | 'linear' | 'jira';
   /** Several URLs (replicas): autocannon spreads the connections over them in turn. */
   url: string | string[];
   secret: string;
@@ -69,6 +77,8 @@ export type OutsideRequest = WorldRequest | LoadRequest | { op: 'stats' } | { op
 /** What people have seen so far: Slack Web API calls by method, and runs the emulator created. */
 export interface WorldSeen {
   slack: Record<string, number>;
+  /** Jira REST calls by method and path template (`POST /issue/{key}/comment`). */
+  jira: Record<string, number>;
   runsCreated: number;
 }
 
@@ -91,6 +101,8 @@ export const benchIssue = (n: number) => ({
 
 let slack: FakeSlackApi | undefined;
 let linear: FakeLinearApi | undefined;
+let jira: FakeJiraApi | undefined;
+let jiraIssue = 0;
 let emulator: RunningEmulator | undefined;
 let runsCreated = 0;
 let knownIssue = 0;
@@ -103,6 +115,10 @@ async function world(request: WorldRequest): Promise<WorldUrls> {
   const { agent, bug } = LINEAR_IDS.labels;
   linear = await startFakeLinearApi({ authorization: request.linearKey, labels: [agent, bug] });
   for (let n = 1; n <= request.linearIssues; n++) linear.addIssue(benchIssue(n));
+  if (request.jira) {
+    jira = await startFakeJiraApi({ email: request.jira.email, apiToken: request.jira.apiToken });
+    for (let n = 1; n <= request.jira.issues; n++) jira.addIssue({ ...benchJiraIssue(n), project: { id: '1', key: 'JB', name: 'Bench' } });
+  }
   emulator = await startEmulator({ apiKey: request.emulatorKey, port: 0, manual: true });
   // Counted here, where the runs are made: what the service claims to have created is checked against it.
   const engine = emulator.engine;
@@ -111,7 +127,7 @@ async function world(request: WorldRequest): Promise<WorldUrls> {
     runsCreated++;
     return createRun(input);
   };
-  return { slackUrl: slack.url, linearUrl: linear.url, emulatorBaseUrl: emulator.baseUrl };
+  return { slackUrl: slack.url, linearUrl: linear.url, emulatorBaseUrl: emulator.baseUrl, ...(jira && { jiraUrl: jira.url }) };
 }
 
 /** A signed `app_mention` with a fresh ts, event_ts, client_msg_id and event_id (fixture counters). */
@@ -138,8 +154,23 @@ function linearRequest(secret: string, known: boolean): AutocannonRequest {
   return { method: 'POST', path: '/linear/webhook', headers, body };
 }
 
+/** The nth Jira bench issue, as the fake Jira and the webhooks know it. */
+const benchJiraIssue = (n: number) => ({ id: String(100_000 + n), key: `JB-${n}`, summary: `Bench issue ${n}`, labels: [] as string[] });
+
+/** Jira issue JB-n gaining the trigger label `agent` (a changelog of its own), with a fresh delivery id. */
+function jiraRequest(secret: string): AutocannonRequest {
+  const issue = { ...benchJiraIssue(++jiraIssue), labels: ['agent'] };
+  const { body, headers } = jiraDelivery(secret, labelsChanged(issue, []));
+  return { method: 'POST', path: '/jira/webhook', headers, body };
+}
+
 function load(request: LoadRequest): Promise<LoadResult> {
-  const build = request.kind === 'slack' ? () => slackRequest(request.secret) : () => linearRequest(request.secret, request.knownIssues ?? false);
+  const build =
+    request.kind === 'slack'
+      ? () => slackRequest(request.secret)
+      : request.kind === 'jira'
+        ? () => jiraRequest(request.secret)
+        : () => linearRequest(request.secret, request.knownIssues ?? false);
   const latencies: number[] = [];
   const other: Record<string, number> = {};
   const cpu = process.cpuUsage();
@@ -185,7 +216,16 @@ function seen(): WorldSeen {
     const method = calls[slackCounted]?.method ?? '?';
     slackTally[method] = (slackTally[method] ?? 0) + 1;
   }
-  return { slack: { ...slackTally }, runsCreated };
+  const jiraTally: Record<string, number> = {};
+  for (const call of jira?.calls ?? []) {
+    const path = call.path
+      .replace(/^\/rest\/api\/3/, '')
+      .replace(/\/issue\/[^/]+/, '/issue/{key}')
+      .replace(/\/comment\/\d+/, '/comment/{id}');
+    const name = `${call.method} ${path}`;
+    jiraTally[name] = (jiraTally[name] ?? 0) + 1;
+  }
+  return { slack: { ...slackTally }, jira: jiraTally, runsCreated };
 }
 
 function stats(): WorldStats {
@@ -218,5 +258,5 @@ process.on('message', (message: OutsideRequest & { id: number }) => {
 });
 // The bench went away (or closed the channel): stop everything with it.
 process.on('disconnect', () => {
-  void Promise.allSettled([slack?.close(), linear?.close(), emulator?.close()]).then(() => process.exit(0));
+  void Promise.allSettled([slack?.close(), linear?.close(), jira?.close(), emulator?.close()]).then(() => process.exit(0));
 });

@@ -13,7 +13,7 @@ import type { Store } from '../src/core/ports/store.js';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.js';
 import { openSqliteStore } from '../src/store/sqlite-store.js';
 import { startPostgres, type PostgresServer } from '../test/helpers/postgres-server.js';
-import { RUN_API_KEY, SLACK_SECRET, SLACK_TOKEN } from './bench-service.js';
+import { JIRA_EMAIL, JIRA_SECRET, JIRA_TOKEN, RUN_API_KEY, SLACK_SECRET, SLACK_TOKEN } from './bench-service.js';
 import type { WorldUrls } from './outside.js';
 import { sleep } from './report.js';
 import type { SentStatements } from './service-child.js';
@@ -151,8 +151,9 @@ async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /**
- * Starts `count` replicas of the service with Slack over HTTP (the world's fakes and emulator) on one
- * fresh database, and opens the bench's own connection to that database to read progress.
+ * Starts `count` replicas of the service with Slack over HTTP (the world's fakes and emulator) — and
+ * Jira with `jira.labels.agent` when the world has a fake Jira — on one fresh database, and opens the
+ * bench's own connection to that database to read progress.
  */
 export async function startReplicas(
   engine: Engine,
@@ -177,7 +178,9 @@ export async function startReplicas(
     PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'error',
+    ...(world.jiraUrl !== undefined && { JIRA_BASE_URL: world.jiraUrl, JIRA_EMAIL, JIRA_API_TOKEN: JIRA_TOKEN, JIRA_WEBHOOK_SECRET: JIRA_SECRET }),
   };
+  if (world.jiraUrl !== undefined) writeFileSync(join(dir, 'agent-bridge.yml'), 'jira:\n  labels:\n    agent: {}\n');
   const children: ChildProcess[] = [];
   let store: Store | undefined;
   const stop = async () => {

@@ -4,7 +4,7 @@
  *
  *   npm run bench                 # all sections
  *   npm run bench -- tracker ack  # some of them: tracker, ack, intake, linear, people, footprint,
- *                                 #   replicas, worked, tracker-pg, flood, console, cpu
+ *                                 #   replicas, worked, worked-jira, tracker-pg, flood, console, cpu
  *   npm run bench -- postgres     # the PostgreSQL and flood sections (issue 18); add --quick for short phases
  *   BENCH_CPU_PROF=/tmp/prof npm run bench   # also CPU profiles of the measured phases (bench/profile.ts)
  *
@@ -22,7 +22,7 @@ import { trackerCostPostgres } from './tracker-cost-postgres.js';
 import { floodSection } from './flood.js';
 import { replicaIntake } from './replica-intake.js';
 import { stopBenchPostgres } from './replicas.js';
-import { workedSection } from './worked.js';
+import { workedJiraSection, workedSection } from './worked.js';
 import { consoleBench } from './console.js';
 import { cpuPerTrigger } from './cpu-per-trigger.js';
 
@@ -35,6 +35,7 @@ const SECTIONS: Array<{ key: string; title: string; limitMs: number; run: () => 
   { key: 'footprint', title: 'Footprint', limitMs: 150_000, run: () => footprint() },
   { key: 'replicas', title: 'Replicas: Slack intake', limitMs: 240_000, run: () => replicaIntake() },
   { key: 'worked', title: 'Worked end to end', limitMs: 240_000, run: () => workedSection() },
+  { key: 'worked-jira', title: 'Worked end to end: Jira', limitMs: 150_000, run: () => workedJiraSection() },
   { key: 'tracker-pg', title: 'Tracker cost on PostgreSQL', limitMs: 180_000, run: () => trackerCostPostgres() },
   { key: 'flood', title: 'Flood: work keeps pace', limitMs: 240_000, run: () => floodSection() },
   { key: 'console', title: 'Console', limitMs: 180_000, run: () => consoleBench() },

@@ -6,8 +6,11 @@
  *
  * On PostgreSQL it also counts the statements the replicas sent per worked trigger (issue 26, point 4):
  * three replicas against one, which the wake-ups between replicas must not make much dearer.
+ *
+ * `workedJiraSection` does the same for Jira label changes (issue 30): each worked to its run, the
+ * start comment posted and edited to show it, on one process and SQLite.
  */
-import { SLACK_SECRET } from './bench-service.js';
+import { JIRA_SECRET, SLACK_SECRET } from './bench-service.js';
 import { phase } from './bench-options.js';
 import { withOutside } from './intake.js';
 import type { LoadResult, WorldSeen } from './outside.js';
@@ -161,4 +164,61 @@ function statementFigures(results: readonly Result[]): Figure[] {
         },
       }),
   }));
+}
+
+const JIRA_SECTION = 'Worked end to end: Jira';
+/** What every Jira label change must cost Jira, once each: the start comment, and the issue read for the prompt. */
+const JIRA_ONCE_PER_RUN = ['POST /issue/{key}/comment', 'GET /issue/{key}'];
+
+/**
+ * Jira label changes worked per second end to end (issue 30): signed `jira:issue_updated` deliveries,
+ * each an issue gaining the trigger label, timed from the first request until every one has its run
+ * and every message owed for it is delivered (the start comment posted, then edited to show the run).
+ */
+export function workedJiraSection(): Promise<Section> {
+  const labels = phase(1_000, 200);
+  return withOutside('jira', async ({ load, world, urls }) => {
+    const set = await startReplicas('sqlite', 1, urls, 'jira-sqlite-1');
+    try {
+      const before = await world.seen();
+      const started = Date.now();
+      const acks = await load.load({ kind: 'jira', url: set.urls, secret: JIRA_SECRET, connections: CONNECTIONS, seconds: 60, amount: labels });
+      let complete = false;
+      while (!complete && Date.now() - started < LIMIT_MS) {
+        const progress = await set.progress();
+        complete = progress.stored === acks.ok && progress.worked === progress.stored && progress.owed === 0;
+        if (!complete) await sleep(POLL_MS);
+      }
+      const seconds = (Date.now() - started) / 1000;
+      const after = await world.seen();
+      const runs = after.runsCreated - before.runsCreated;
+      const jira = Object.fromEntries(Object.keys(after.jira).map((call) => [call, (after.jira[call] ?? 0) - (before.jira[call] ?? 0)]));
+      const rate = complete ? runs / seconds : Number.NaN;
+      const oncePerRun = complete && runs === acks.ok && JIRA_ONCE_PER_RUN.every((call) => jira[call] === runs);
+      return {
+        title: JIRA_SECTION,
+        figures: [
+          {
+            section: JIRA_SECTION,
+            name: 'Jira labels, SQLite, 1 process: worked/s',
+            value: rate,
+            unit: '/s',
+            baseline: { label: 'acknowledged/s, same run', value: acks.ok / acks.seconds },
+            target: { text: `≥ ${TARGET}/s, every label worked, one start comment and one issue read per run`, met: oncePerRun && rate >= TARGET },
+          },
+        ],
+        notes: [
+          `${labels.toLocaleString('en-US')} signed jira:issue_updated deliveries (each issue JB-n gaining the label agent, its own changelog and X-Atlassian-Webhook-Identifier) sent by autocannon over ${CONNECTIONS} connections to one service process (bench/service-child.ts, Slack and Jira on, a fresh SQLite file, the world child's fake Jira REST v3 and emulator); timed from the first request until the database holds every trigger finished and no message owed (polled every ${POLL_MS} ms). worked/s = runs created / that time.`,
+          `${acks.ok.toLocaleString('en-US')} acknowledged in ${acks.seconds.toFixed(1)} s, ${runs.toLocaleString('en-US')} runs created, ${complete ? `everything worked and delivered after ${seconds.toFixed(1)} s` : `NOT finished within ${LIMIT_MS / 1000} s`}; Jira calls: ${Object.entries(
+            jira,
+          )
+            .filter(([, n]) => n > 0)
+            .map(([call, n]) => `${call} ${n}`)
+            .join(', ')}.`,
+        ],
+      };
+    } finally {
+      await set.stop();
+    }
+  });
 }

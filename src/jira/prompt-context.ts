@@ -4,7 +4,7 @@ import { oneLine, quote } from '../core/quote.js';
 import type { StoredTrigger } from '../core/ports/store.js';
 import type { StartPayload } from '../core/ports/triggers.js';
 import type { JiraApi, JiraComment, JiraIssueFacts } from './jira-api.js';
-import { addressing } from './normalise.js';
+import { DESCRIPTION_START, addressing, descriptionBlock } from './normalise.js';
 
 /** `jira.context`: the latest earlier comments a start or follow-up carries, within both bounds. */
 export interface CommentLimits {
@@ -50,8 +50,9 @@ export function commentsBlock(issue: JiraIssueFacts, accountId: string, limits: 
 }
 
 /**
- * Adds an issue's most recent human comments to a Jira request, read in the intake worker (never in
- * the webhook handler), bounded by `jira.context`; and to a handle comment that steers a run
+ * Adds an issue's most recent human comments to a Jira request — and its description (ADF read as
+ * text) when the request does not carry it yet — read in the intake worker (never in the webhook
+ * handler), bounded by `jira.context`; and to a handle comment that steers a run
  * (`followups: mentions`), the comments written since the agent's previous turn — our latest comment
  * or the latest earlier handle comment (a stop is not a turn).
  */
@@ -66,8 +67,10 @@ export class JiraPromptEnricher implements PromptEnricher {
     const ref = payload.ticket?.ref;
     if (!ref) return payload.prompt;
     const issue = await this.deps.api.issue(ref, fetchCount(this.limits));
-    const block = commentsBlock(issue, this.deps.accountId, this.limits);
-    return block ? `${payload.prompt}\n\n${block}` : payload.prompt;
+    // A delivery may leave the description out (or the request came from a comment): REST v3's, read as text, then.
+    const described = payload.prompt.split('\n').includes(DESCRIPTION_START);
+    const blocks = [described ? undefined : descriptionBlock(issue.description), commentsBlock(issue, this.deps.accountId, this.limits)];
+    return [payload.prompt, ...blocks.filter((block) => block !== undefined)].join('\n\n');
   }
 
   async followupContext(_trigger: StoredTrigger, reference: unknown): Promise<string | undefined> {

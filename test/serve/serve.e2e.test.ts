@@ -26,8 +26,15 @@ describe('agent-bridge serve with no configuration at all', () => {
     expect(replica?.slice(1)).toEqual([hostname(), String(serve.child.pid)]);
     expect((await fetch(`${url}/slack/events`, { method: 'POST' })).status).toBe(404);
     expect((await fetch(`${url}/linear/webhook`, { method: 'POST' })).status).toBe(404);
+    const jira = await fetch(`${url}/jira/webhook`, { method: 'POST' });
+    expect(jira.status).toBe(404);
+    expect(await jira.json()).toMatchObject({
+      error: 'not_configured',
+      message: expect.stringMatching(/set JIRA_BASE_URL, JIRA_EMAIL, JIRA_API_TOKEN and JIRA_WEBHOOK_SECRET/),
+    });
 
     expect(output.stdout).toMatch(/BUILT-IN RUN-API EMULATOR/);
+    expect(output.stdout).toMatch(/Jira: off — set JIRA_BASE_URL/);
     expect(output.stdout).toMatch(/Slack: off — set SLACK_BOT_TOKEN/);
     expect(output.stdout).toMatch(/Linear: off — set LINEAR_API_KEY/);
     expect(existsSync(join(cwd, 'data', 'agent-bridge.db'))).toBe(true);

@@ -126,7 +126,7 @@ export function spoofText(rng: Prng): string {
 }
 
 /** Text people might send, from ordinary to nasty. */
-function hostileText(rng: Prng): string {
+export function hostileText(rng: Prng): string {
   switch (rng.int(9)) {
     case 0:
       return 'fix the flaky login test';
@@ -232,8 +232,8 @@ const TEXT_FIELDS = new Set([
   'action',
 ]);
 
-/** One structural mutation of a parsed JSON body, in place; returns its name. */
-function mutateOnce(rng: Prng, root: Json): string {
+/** One structural mutation of a parsed JSON body, in place; returns its name (also used by jira-hostile.test.ts). */
+export function mutateOnce(rng: Prng, root: Json): string {
   const all = paths(root);
   if (all.length === 0) return 'none';
   const texty = all.filter((path) => TEXT_FIELDS.has(String(path.at(-1))));

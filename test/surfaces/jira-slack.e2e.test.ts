@@ -91,8 +91,9 @@ describe('a Slack mention naming a Jira issue binds the run to it (slack.link_ji
     expect(run.prompt).toContain('> Only on Safari, it seems.');
     expect(run.prompt).toContain('> Seen since Monday.');
     expect(run.title).toBe(`${issue.key}: Checkout button does nothing`);
-    const start = await until(() => ours(issue.key)[0], 'the start comment on the issue');
-    expect(jira.text(start.body)).toContain(`Received from Slack user ${SLACK_IDS.user}`);
+    // The start comment as posted (it is edited to show the run soon after).
+    const posted = await until(() => jira.callsTo('POST', `/rest/api/3/issue/${issue.key}/comment`)[0], 'the start comment on the issue');
+    expect(jira.text((posted.body as { body: Parameters<typeof jira.text>[0] }).body)).toContain(`Received from Slack user ${SLACK_IDS.user}`);
     // The request's words stay in Slack: they may have been said in a private channel.
     expect(JSON.stringify(jira.callsTo('POST', '/rest/api/3/issue/*/comment').map((call) => call.body))).not.toContain('please look at');
 
