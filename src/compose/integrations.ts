@@ -99,6 +99,8 @@ export async function githubIntegration(config: AppConfig, intake: IntakeService
       handle: github.handle,
       repos: github.repos,
       labels: github.labels,
+      // Without Slack a route's slack_channel has nowhere to go (as Linear's and Jira's).
+      ...(config.slack.enabled && { slackChannels: github.slackChannels }),
       allowedUsers: github.allowedUsers,
       pullRequests: github.pullRequests,
       ciFailures: github.ciFailures,

@@ -283,21 +283,37 @@ const githubLogin = z.string().refine((login) => /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,
 const githubLabel = z.string().refine((label) => label.trim() !== '', { error: 'label name must not be empty' });
 
 /** `github:` (issue 29): which repositories and labels start runs, who may, and what on a run's pull request reaches it. */
+/**
+ * A GitHub route (a repository's or a label's) may name a Slack channel: its runs then get a thread
+ * there too (as a Linear label's), and a route that asks for approval posts its buttons there.
+ */
+const githubRouteSchema = z.preprocess(
+  emptyIfNull,
+  strict({ ...surfaceRouteShape, slack_channel: optional(slackChannelId) })
+    .superRefine(checkRouteTargets, always)
+    .superRefine(requireApprovalChannel, always),
+);
+
 const githubSection = section({
   handle: withDefault(
     text.refine((handle) => !/\s/.test(handle), { error: 'must be a single word (it is matched as the first word of a comment), e.g. "@agent"' }),
     '@agent',
   ),
-  repos: withDefault(z.record(githubRepoKey, routeSchema).superRefine(uniqueIgnoringCase('repository'), always), {}),
-  labels: withDefault(z.record(githubLabel, routeSchema).superRefine(uniqueIgnoringCase('label'), always), {}),
+  repos: withDefault(z.record(githubRepoKey, githubRouteSchema).superRefine(uniqueIgnoringCase('repository'), always), {}),
+  labels: withDefault(z.record(githubLabel, githubRouteSchema).superRefine(uniqueIgnoringCase('label'), always), {}),
   allowed_users: withDefault(z.array(githubLogin), []),
   pull_requests: withDefault(z.enum(['none', 'mentions', 'reviews']), 'reviews'),
   ci_failures: withDefault(z.int().min(0).max(100), 0),
 });
-/** A Jira label's route may also name a Slack channel (its runs then get a thread there too). */
+/**
+ * A Jira label's route may also name a Slack channel (its runs then get a thread there too), and ask
+ * for approval like every surface's route (its buttons then go to that channel).
+ */
 const jiraLabelRouteSchema = z.preprocess(
   emptyIfNull,
-  strict({ ...routeShape, slack_channel: optional(slackChannelId) }).superRefine(checkRouteTargets, always),
+  strict({ ...surfaceRouteShape, slack_channel: optional(slackChannelId) })
+    .superRefine(checkRouteTargets, always)
+    .superRefine(requireApprovalChannel, always),
 );
 
 /** Jira labels are single words: Jira itself refuses a label with a space. */

@@ -55,6 +55,7 @@ describe('loadConfig: valid files', () => {
         handle: '@agent',
         repos: {},
         labels: {},
+        slackChannels: { repos: {}, labels: {} },
         allowedUsers: [],
         pullRequests: 'reviews',
         ciFailures: 0,
@@ -414,6 +415,18 @@ describe('loadConfig: approval on surfaces’ routes (issue 31)', () => {
       /not a duration/,
     ],
     [
+      'a GitHub repository route without a Slack place',
+      'github: { repos: { acme/web: { approval: { approvers: [U0LEAD0001] } } } }',
+      `${F}: github.repos["acme/web"].approval`,
+      /needs slack_channel/,
+    ],
+    [
+      'a Jira route without a Slack place',
+      'jira: { labels: { prod: { approval: { approvers: [U0LEAD0001] } } } }',
+      `${F}: jira.labels.prod.approval`,
+      /needs slack_channel/,
+    ],
+    [
       'a Linear route without a Slack place',
       'linear: { labels: { prod: { approval: { approvers: [U0LEAD0001] } } } }',
       `${F}: linear.labels.prod.approval`,
@@ -422,6 +435,29 @@ describe('loadConfig: approval on surfaces’ routes (issue 31)', () => {
   ])('refuses %s, naming the key path', (_what, yaml, where, message) => {
     const problems = problemsOf(() => load(yaml));
     expect(problems).toContainEqual(expect.objectContaining({ where, message: expect.stringMatching(message) }));
+  });
+
+  it('reads approval and slack_channel on GitHub routes (buttons in that channel; its runs get a thread there)', () => {
+    const config = load(
+      'github:\n  repos:\n    Acme/Web: { slack_channel: C0PROD0001, approval: { approvers: [U0LEAD0001] } }\n  labels:\n    Ship: { slack_channel: C0SHIP0001 }\n',
+    );
+    expect(config.github.repos['acme/web']?.approval).toEqual({
+      approvers: ['U0LEAD0001'],
+      expiresMs: 24 * 3_600_000,
+      place: 'slack:C0PROD0001',
+      approverPlaces: ['slack:U0LEAD0001'],
+    });
+    expect(config.github.slackChannels).toEqual({ repos: { 'acme/web': 'C0PROD0001' }, labels: { ship: 'C0SHIP0001' } });
+  });
+
+  it('reads approval on a Jira label route (buttons in its slack_channel, as Linear’s)', () => {
+    const config = load('jira:\n  labels:\n    prod: { slack_channel: C0PROD0001, approval: { approvers: [U0LEAD0001], expires: 1h } }\n');
+    expect(config.jira.labels['prod']?.approval).toEqual({
+      approvers: ['U0LEAD0001'],
+      expiresMs: 3_600_000,
+      place: 'slack:C0PROD0001',
+      approverPlaces: ['slack:U0LEAD0001'],
+    });
   });
 
   it('refuses approval while Slack is off: approvers could not be asked', () => {

@@ -250,6 +250,7 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
       handle: file.github.handle,
       repos: toRoutes(file.github.repos, (name) => name.trim().toLowerCase()),
       labels: toRoutes(file.github.labels, (name) => name.trim().toLowerCase()),
+      slackChannels: { repos: slackChannelsOf(file.github.repos), labels: slackChannelsOf(file.github.labels) },
       allowedUsers: file.github.allowed_users.map((login) => login.toLowerCase()),
       pullRequests: file.github.pull_requests,
       ciFailures: file.github.ci_failures,
@@ -278,12 +279,20 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
   };
 }
 
+/** The `slack_channel` of each route that names one, by its lower-cased key. */
+function slackChannelsOf(routes: Record<string, { slack_channel?: string | undefined }>): Record<string, string> {
+  return Object.fromEntries(Object.entries(routes).flatMap(([name, route]) => (route.slack_channel ? [[name.trim().toLowerCase(), route.slack_channel]] : [])));
+}
+
 /** Routes that need approval while Slack, where approvers are asked, is off: each a problem at its key path. */
 function approvalsWithoutSlack(file: FileConfig, env: EnvSettings, label: string): ConfigProblem[] {
   if (env.slackBotToken !== undefined) return [];
   const needing = [
     ...Object.entries(file.slack.channels).map(([name, route]) => [`slack.channels.${name}.approval`, route.approval] as const),
     ...Object.entries(file.linear.labels).map(([name, route]) => [`linear.labels.${name}.approval`, route.approval] as const),
+    ...Object.entries(file.jira.labels).map(([name, route]) => [`jira.labels.${name}.approval`, route.approval] as const),
+    ...Object.entries(file.github.repos).map(([name, route]) => [`github.repos.${name}.approval`, route.approval] as const),
+    ...Object.entries(file.github.labels).map(([name, route]) => [`github.labels.${name}.approval`, route.approval] as const),
   ];
   return needing
     .filter(([, approval]) => approval !== undefined)

@@ -64,6 +64,8 @@ export interface GithubConfig {
   repos: Record<string, Route>;
   /** Label name, lower-cased → route. */
   labels: Record<string, Route>;
+  /** The Slack channel a route's runs also get a thread in (`slack_channel`), by repository and by label (keys as above). */
+  slackChannels: { repos: Record<string, string>; labels: Record<string, string> };
   /** Logins, lower-cased, that may start and steer besides people with write access. */
   allowedUsers: string[];
   pullRequests: GithubPullRequests;

@@ -11,6 +11,8 @@ export interface GithubTriggerConfig {
   repos: Readonly<Record<string, unknown>>;
   /** Label name lower-cased → a route exists. */
   labels: Readonly<Record<string, unknown>>;
+  /** The Slack channel a route's runs also get a thread in, by repository and by label (lower-cased keys); absent: none. */
+  slackChannels?: { repos: Readonly<Record<string, string>>; labels: Readonly<Record<string, string>> };
   /** Logins, lower-cased. */
   allowedUsers: readonly string[];
   pullRequests: 'none' | 'mentions' | 'reviews';
@@ -59,6 +61,31 @@ export function placeOfPullRequestUrl(url: string, webUrl: string): { repo: stri
 }
 
 /** Whether the repository is served: it has a route, or `*` stands for every other. */
+/**
+ * A start's places: the issue, and the Slack channel of the route it takes (the label's route over the
+ * repository's over `*`'s, as `Surface.route` chooses) when that route names one.
+ */
+export function startPlaces(
+  anchor: string,
+  repo: string,
+  label: string | undefined,
+  config: Pick<GithubTriggerConfig, 'repos' | 'labels' | 'slackChannels'>,
+): string[] {
+  const channels = config.slackChannels;
+  const key = label?.toLowerCase();
+  const lower = repo.toLowerCase();
+  const channel = !channels
+    ? undefined
+    : key !== undefined && Object.hasOwn(config.labels, key)
+      ? channels.labels[key]
+      : Object.hasOwn(config.repos, lower)
+        ? channels.repos[lower]
+        : Object.hasOwn(config.repos, '*')
+          ? channels.repos['*']
+          : undefined;
+  return channel ? [anchor, `slack:${channel}`] : [anchor];
+}
+
 export function isServedRepo(repo: string, config: Pick<GithubTriggerConfig, 'repos'>): boolean {
   return Object.hasOwn(config.repos, repo.toLowerCase()) || Object.hasOwn(config.repos, '*');
 }

@@ -72,10 +72,13 @@ describe('GithubNotifier', () => {
     expect(fake.comments(REPO, number)[0]?.body).toContain('SUCCEEDED');
   });
 
-  it('reacts eyes then rocket on a steering comment; a crash between them reacts once each on the retry', async () => {
+  it('reacts eyes on receipt and rocket once the run API took it; a failed reaction is retried, and reacts once', async () => {
     const { place } = newIssue();
-    fake.failNext('reactToReviewComment', { after: 1, status: 502 });
-    const message: OutboxMessage = { kind: 'followup_accepted', runId: 'run_1', reference: { repo: REPO, number: 1, reviewComment: 4242 } };
+    const reference = { repo: REPO, number: 1, reviewComment: 4242 };
+    await send('seen:1', place, { kind: 'seen', reference });
+    expect(fake.reactions.filter((r) => r.subject === 'review-comment:4242').map((r) => r.content)).toEqual(['eyes']);
+    fake.failNext('reactToReviewComment', { status: 502 });
+    const message: OutboxMessage = { kind: 'followup_accepted', runId: 'run_1', reference };
     await expect(send('accepted:1', place, message)).rejects.toMatchObject({ retryable: true });
     await send('accepted:1', place, message, 1);
     expect(fake.reactions.filter((r) => r.subject === 'review-comment:4242').map((r) => r.content)).toEqual(['eyes', 'rocket']);

@@ -72,12 +72,15 @@ export class GithubNotifier implements Notifier {
         case 'announce':
         case 'notice':
           return { commentId: await this.comment(delivery, place, this.text(message)) };
-        case 'followup_accepted': {
+        case 'seen': {
+          // 👀 on receipt (owed with the trigger by the edge), before the run API is asked anything.
           const target = reactionTarget(message.reference);
-          if (!target) return { reacted: false };
-          // Both here: a follow-up is worked soon after it is received, and GitHub answers a reaction made twice with the first.
-          const reacted = (await this.react(place.repo, target, 'eyes')) && (await this.react(place.repo, target, 'rocket'));
-          return { reacted };
+          return { reacted: target !== undefined && (await this.react(place.repo, target, 'eyes')) };
+        }
+        case 'followup_accepted': {
+          // 🚀 once the run API took it.
+          const target = reactionTarget(message.reference);
+          return { reacted: target !== undefined && (await this.react(place.repo, target, 'rocket')) };
         }
         case 'session':
           return { skipped: 'no session here' };

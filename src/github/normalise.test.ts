@@ -11,6 +11,7 @@ import {
   type Json,
 } from '../../test/fixtures/github/index.js';
 import { actOf, placeOfPullRequestUrl, type GithubTriggerConfig } from './normalise.js';
+import { startPlaces } from './acts.js';
 import { parseGithubWebhook } from './parse-webhook.js';
 
 const CONFIG: GithubTriggerConfig = {
@@ -137,5 +138,27 @@ describe('placeOfPullRequestUrl', () => {
     ['https://gitlab.com/acme/web/pull/12', 'https://github.com', undefined],
   ])('%s', (url, web, place) => {
     expect(placeOfPullRequestUrl(url, web)?.place).toBe(place);
+  });
+});
+
+describe('startPlaces: a route’s slack_channel gives its runs a Slack thread too', () => {
+  const config = {
+    repos: { 'acme/web': {}, 'acme/api': {}, '*': {} },
+    labels: { agent: {}, deploy: {} },
+    slackChannels: { repos: { 'acme/web': 'C0WEB00001', '*': 'C0ALL00001' }, labels: { deploy: 'C0DEPLOY01' } },
+  };
+  it.each<[string, string, string | undefined, string[]]>([
+    ['the label’s route names a channel', 'acme/web', 'deploy', ['github:acme/web#1', 'slack:C0DEPLOY01']],
+    ['the label’s route names none: none, even where the repository’s does', 'acme/web', 'agent', ['github:acme/web#1']],
+    ['no label: the repository’s route', 'acme/web', undefined, ['github:acme/web#1', 'slack:C0WEB00001']],
+    ['a repository route without a channel', 'acme/api', undefined, ['github:acme/web#1']],
+    ['a repository without a route: "*"’s', 'acme/docs', undefined, ['github:acme/web#1', 'slack:C0ALL00001']],
+    ['case does not matter', 'Acme/Web', 'Deploy', ['github:acme/web#1', 'slack:C0DEPLOY01']],
+  ])('%s', (_what, repo, label, places) => {
+    expect(startPlaces('github:acme/web#1', repo, label, config)).toEqual(places);
+  });
+
+  it('without Slack (no channels given) a start has its issue alone', () => {
+    expect(startPlaces('github:acme/web#1', 'acme/web', 'deploy', { repos: config.repos, labels: config.labels })).toEqual(['github:acme/web#1']);
   });
 });

@@ -10,7 +10,7 @@ import { intentOf } from '../core/intake/keywords.js';
 import { oneLine } from '../core/quote.js';
 import { limitTitle } from '../core/title.js';
 import type { TriggerInput } from '../core/ports/triggers.js';
-import { addressedTo, githubPlace, isServedRepo, refusal, requesterOf, type GithubAct, type GithubTriggerConfig } from './acts.js';
+import { addressedTo, githubPlace, isServedRepo, refusal, requesterOf, startPlaces, type GithubAct, type GithubTriggerConfig } from './acts.js';
 import type { GithubEvent, GithubPayload } from './parse-webhook.js';
 import { checkAct, reviewAct, reviewCommentAct } from './pull-request-acts.js';
 
@@ -83,7 +83,7 @@ function issueAct(payload: GithubPayload<'issues'>, deliveryId: string, config: 
         prompt: `Work on the GitHub issue ${ref}: ${oneLine(payload.issue.title)}\nURL: ${oneLine(payload.issue.html_url)}`,
         title: limitTitle(`${ref}: ${oneLine(payload.issue.title)}`),
         origin: { source: 'github', repo, label },
-        destinations: [anchor],
+        destinations: startPlaces(anchor, repo, label, config),
         requester,
         ticket: { ref, url: payload.issue.html_url },
         unlessActive: true,
@@ -146,7 +146,7 @@ function commentAct(payload: GithubPayload<'issue_comment'>, config: GithubTrigg
         prompt: text ? `${text}\n\n${issueLines}` : `Work on the ${issueLines}`,
         title: limitTitle(`${ref}: ${oneLine(issue.title)}`),
         origin: { source: 'github', repo },
-        destinations: [anchor],
+        destinations: startPlaces(anchor, repo, undefined, config),
         requester,
         ticket: { ref, url: issue.html_url },
         reference,

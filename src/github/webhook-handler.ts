@@ -2,6 +2,7 @@ import type { IntakeService } from '../core/intake/intake-service.js';
 import type { Logger } from '../core/ports/logger.js';
 import { receivedKey, type OutboxMessage } from '../core/ports/messages.js';
 import type { NewOutboxRow, Store } from '../core/ports/store.js';
+import type { TriggerInput } from '../core/ports/triggers.js';
 import { oneLine } from '../core/quote.js';
 import { actOf, type GithubTriggerConfig } from './normalise.js';
 import type { GithubEvent } from './parse-webhook.js';
@@ -50,8 +51,19 @@ export async function handleGithubWebhook(delivery: GithubEvent, deliveryId: str
         return { outcome: 'ignored', reason: `run ${run.runId} was told ${deps.config.ciFailures} failed checks already` };
     }
   }
-  const { accepted } = await deps.intake.submit(input, { rememberKeys: [deliveryKey(deliveryId)] });
+  const { accepted } = await deps.intake.submit(input, { rememberKeys: [deliveryKey(deliveryId)], alsoOwed: seenRows(input) });
   return accepted ? { outcome: 'stored' } : { outcome: 'duplicate', reason: 'act seen before' };
+}
+
+/**
+ * 👀 on the comment that steers or stops a run, owed with its trigger: on receipt, before the run API
+ * is asked (🚀 follows once it took the follow-up). A start's 👀 comes with its "received" row.
+ */
+function seenRows(input: TriggerInput): NewOutboxRow[] {
+  if (input.kind === 'start') return [];
+  const reference = 'reference' in input.payload ? input.payload.reference : undefined;
+  if (reference === undefined) return [];
+  return [{ key: `seen:${input.key}`, destination: input.anchor, kind: 'seen', payload: { kind: 'seen', reference } satisfies OutboxMessage }];
 }
 
 /** One of the run's `github.ci_failures` places, taken in the store (each an event key inserted once). */

@@ -78,6 +78,7 @@ export class JiraNotifier implements Notifier {
         case 'notice':
           return { commentId: await this.comment(delivery, issueKey, messageDoc(message, this.options.handle)) };
         case 'followup_accepted':
+        case 'seen':
           return { skipped: 'Jira comments take no reactions' };
         case 'session':
           return { skipped: 'no session here' };

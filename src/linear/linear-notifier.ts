@@ -90,6 +90,8 @@ export class LinearNotifier implements Notifier {
         case 'approval':
           // Approvals are asked in Slack (the route's slack_channel); the issue hears of it by a notice.
           return { skipped: 'approvals are asked in Slack' };
+        case 'seen':
+          return { skipped: 'Linear marks a request when its run answers, not on receipt' };
         case 'followup_accepted': {
           const commentId = (message.reference as { commentId?: unknown } | undefined)?.commentId;
           return { reacted: typeof commentId === 'string' && (await this.react(delivery, commentId, 'incoming_envelope')) };

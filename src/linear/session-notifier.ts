@@ -58,6 +58,8 @@ function activityOf(message: OutboxMessage): { type: ActivityType; body: string;
       return { type: 'error', body: renderText(inertMessage(message)) };
     case 'followup_accepted':
       return { type: 'thought', body: 'Sent your message to the run.' };
+    case 'seen':
+      return { type: 'thought', body: 'Received your message.', ephemeral: true };
     case 'notice':
       return { type: 'thought', body: inertKeepingCode(message.text) };
     case 'session':

@@ -121,6 +121,9 @@ export class SlackNotifier implements Notifier {
         if (reference) await this.react('reactions.add', reference, 'incoming_envelope');
         return { reacted: reference !== undefined };
       }
+      case 'seen':
+        // Slack's 👀 comes with the "received" row of a request that starts a run.
+        return { skipped: 'no mark of receipt in Slack' };
       case 'session':
         return this.session(delivery, target, message);
       case 'approval':

@@ -32,6 +32,12 @@ function newIssue(title = 'Fix the login') {
   });
   return number;
 }
+/** Sets (POST) or clears (DELETE) the emulator's injected faults (its /_emulator/faults endpoint). */
+async function faults(method: 'POST' | 'DELETE', fault?: object): Promise<void> {
+  const url = new URL('/_emulator/faults', world.fakes.emulator.baseUrl);
+  const answer = await fetch(url, { method, headers: { 'content-type': 'application/json' }, ...(fault && { body: JSON.stringify(fault) }) });
+  expect(answer.status).toBe(200);
+}
 const runsFor = (number: number) => world.fakes.emulator.engine.list({}).runs.filter((run) => run.title?.startsWith(`${REPO}#${number}:`));
 const bodies = (number: number) => world.github.comments(REPO, number).map((comment) => comment.body);
 const triggerCount = () => world.bridge.triggerCount();
@@ -106,11 +112,17 @@ describe('an issue labelled with a trigger label starts a run and the issue tell
     expect(run.agent_config).toMatchObject({ environment_id: 'env_web', name: 'web' });
     await world.bridge.until(() => world.github.reactions.find((r) => r.subject === 'issue-comment:7001' && r.content === 'eyes'), 'eyes');
     await world.bridge.until(async () => (await world.bridge.service.store.anchors.currentRun(`github:${REPO}#${number}`)) === run.run_id, 'the run stored');
-    // A second @agent comment steers the same run: no second run, no second start comment; eyes and rocket.
+    // A second @agent comment steers the same run: no second run, no second start comment. Eyes on
+    // receipt, while the run API refuses every follow-up; rocket only once it took it.
+    await faults('POST', { count: 1_000_000, status: 503, match: `POST /agent/runs/${run.run_id}/followups` });
     world.github.addComment(REPO, number, '@agent and the lint cache', { login: 'octocat' }, 'MEMBER', 7002);
     expect((await world.deliver('issue_comment', issueComment(number, '@agent and the lint cache', { id: 7002 }))).body['outcome']).toBe('stored');
+    await world.bridge.until(() => world.github.reactions.find((r) => r.subject === 'issue-comment:7002' && r.content === 'eyes'), 'eyes on receipt');
+    expect(world.github.reactions.filter((r) => r.subject === 'issue-comment:7002').map((r) => r.content)).toEqual(['eyes']);
+    await faults('DELETE');
     await world.bridge.until(() => world.fakes.emulator.engine.followups(run.run_id).some((f) => f.message.includes('and the lint cache')), 'the follow-up');
-    await world.bridge.until(() => world.github.reactions.filter((r) => r.subject === 'issue-comment:7002').length === 2, 'eyes and rocket');
+    await world.bridge.until(() => world.github.reactions.filter((r) => r.subject === 'issue-comment:7002').length === 2, 'rocket', 30_000);
+    expect(world.github.reactions.filter((r) => r.subject === 'issue-comment:7002').map((r) => r.content)).toEqual(['eyes', 'rocket']);
     await quiet(world.bridge.service);
     expect(runsFor(number)).toHaveLength(1);
     expect(world.github.comments(REPO, number).filter((c) => c.body.includes('<!-- agent-bridge:received:'))).toHaveLength(1);

@@ -33,9 +33,13 @@ export class IntakeService {
 
   /**
    * Stores the trigger; `accepted` is false for a key already seen (a retried or redelivered event).
-   * `rememberKeys` (e.g. a webhook's delivery id) are remembered in the same transaction.
+   * `rememberKeys` (e.g. a webhook's delivery id) are remembered in the same transaction, and
+   * `alsoOwed` (e.g. a mark of receipt on the request) is owed with the trigger, only when it is new.
    */
-  async submit(input: TriggerInput, options: { rememberKeys?: readonly string[] } = {}): Promise<{ accepted: boolean; triggerId: number }> {
+  async submit(
+    input: TriggerInput,
+    options: { rememberKeys?: readonly string[]; alsoOwed?: readonly NewOutboxRow[] } = {},
+  ): Promise<{ accepted: boolean; triggerId: number }> {
     validate(input);
     const denied = this.deps.access?.deny(input);
     const owed: NewOutboxRow[] = denied
@@ -55,7 +59,8 @@ export class IntakeService {
         : [];
     const now = this.deps.clock.now();
     const window = input.kind === 'followup' && !denied ? (this.deps.followupWindows?.[input.source] ?? 0) : 0;
-    const { inserted, trigger } = await this.deps.store.triggers.enqueue(input, owed, now, options.rememberKeys, now + window);
+    const rows = denied || !options.alsoOwed ? owed : [...owed, ...options.alsoOwed];
+    const { inserted, trigger } = await this.deps.store.triggers.enqueue(input, rows, now, options.rememberKeys, now + window);
     if (inserted) this.deps.onStored?.();
     // Stored due later: wake the workers when it is due rather than at their next idle poll.
     if (inserted && window > 0 && this.deps.onStored) this.deps.clock.setTimer(this.deps.onStored, window);

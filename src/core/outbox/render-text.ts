@@ -19,6 +19,8 @@ export function renderText(message: OutboxMessage): string {
       return `Could not start ${message.title}: ${message.reason}`;
     case 'followup_accepted':
       return `Follow-up delivered to run ${message.runId}`;
+    case 'seen':
+      return 'Received.';
     case 'notice':
       return message.text;
     case 'session':

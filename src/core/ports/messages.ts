@@ -44,6 +44,12 @@ export type OutboxMessage =
   /** A follow-up reached the run (a chat: ✉️ reaction on the reply). */
   | { kind: 'followup_accepted'; runId: string; reference?: unknown }
   /**
+   * A request was received where it was written (`reference`: the comment), before anything was done
+   * with it: a surface that marks receipt (a code host's 👀) marks it now; elsewhere nothing. Owed by
+   * the edge together with the trigger (`IntakeService.submit`'s `alsoOwed`).
+   */
+  | { kind: 'seen'; reference?: unknown }
+  /**
    * A one-off note for the people in the thread or issue; with `privateTo` (a platform user id) only
    * that person sees it where the surface can speak privately (a chat's ephemeral message). `receivedKey` names
    * the run's `received` row at this destination: at a bare channel the note goes into its thread.
