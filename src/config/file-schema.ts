@@ -294,11 +294,28 @@ const githubRouteSchema = z.preprocess(
     .superRefine(requireApprovalChannel, always),
 );
 
+/** How a comment addresses the bot: its first word, so one word (`linear.handle`, `jira.handle`, `github.handle`). */
+const handleSchema = withDefault(
+  text.refine((handle) => !/\s/.test(handle), {
+    error: 'must be a single word (it is matched as the first word of a comment), e.g. "@agent"',
+  }),
+  '@agent',
+);
+
+/** The keys an issue tracker's section shares (`linear:` and `jira:`, which has the same keys and meanings). */
+const trackerShape = {
+  handle: handleSchema,
+  followups: withDefault(followups, 'mentions'),
+  cancel_on_label_removed: withDefault(z.boolean(), true),
+  context: contextSchema,
+  // As slack.followup_window, for comments with followups: all.
+  followup_window: withDefault(duration(0, 60_000), 2_000),
+  // The workflow moves agent-bridge makes (by transition or state name): when a run starts, and when a pull request appears.
+  states: withDefault(section({ started: text.optional(), pull_request: text.optional() }), {}),
+};
+
 const githubSection = section({
-  handle: withDefault(
-    text.refine((handle) => !/\s/.test(handle), { error: 'must be a single word (it is matched as the first word of a comment), e.g. "@agent"' }),
-    '@agent',
-  ),
+  handle: handleSchema,
   repos: withDefault(z.record(githubRepoKey, githubRouteSchema).superRefine(uniqueIgnoringCase('repository'), always), {}),
   labels: withDefault(z.record(githubLabel, githubRouteSchema).superRefine(uniqueIgnoringCase('label'), always), {}),
   allowed_users: withDefault(z.array(githubLogin), []),
@@ -414,39 +431,16 @@ export const fileSchema = strict({
     unfurl_domains: withDefault(z.array(domainName), []),
   }),
   linear: section({
-    handle: withDefault(
-      text.refine((handle) => !/\s/.test(handle), {
-        error: 'must be a single word (it is matched as the first word of a comment), e.g. "@agent"',
-      }),
-      '@agent',
-    ),
-    followups: withDefault(followups, 'mentions'),
-    cancel_on_label_removed: withDefault(z.boolean(), true),
-    context: contextSchema,
-    // As slack.followup_window, for comments with followups: all.
-    followup_window: withDefault(duration(0, 60_000), 2_000),
+    ...trackerShape,
     labels: withDefault(labelsSchema, {}),
     teams: withDefault(z.array(text), []),
-    // The workflow moves agent-bridge makes: when a run starts, and when a pull request appears.
-    states: withDefault(section({ started: text.optional(), pull_request: text.optional() }), {}),
   }),
   github: githubSection,
   // Jira Cloud (issue 30): the keys and meanings of `linear:`, with `projects` (keys served; empty = all) for `teams`.
   jira: section({
-    handle: withDefault(
-      text.refine((handle) => !/\s/.test(handle), {
-        error: 'must be a single word (it is matched as the first word of a comment), e.g. "@agent"',
-      }),
-      '@agent',
-    ),
-    followups: withDefault(followups, 'mentions'),
-    cancel_on_label_removed: withDefault(z.boolean(), true),
-    context: contextSchema,
-    followup_window: withDefault(duration(0, 60_000), 2_000),
+    ...trackerShape,
     labels: withDefault(jiraLabelsSchema, {}),
     projects: withDefault(z.array(jiraProjectKey), []),
-    // The transitions agent-bridge makes, by name: when a run starts, and when a pull request appears.
-    states: withDefault(section({ started: text.optional(), pull_request: text.optional() }), {}),
   }),
   schedules: withDefault(schedulesSchema, []),
   console: section({

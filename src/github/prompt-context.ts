@@ -7,15 +7,12 @@
 import type { PromptEnricher } from '../core/ports/intake.js';
 import type { StoredTrigger } from '../core/ports/store.js';
 import type { StartPayload } from '../core/ports/triggers.js';
+import { DEFAULT_COMMENT_LIMITS, commentsToRead, latestWithin, type CommentLimits } from '../core/comment-window.js';
 import { oneLine, quote } from '../core/quote.js';
-import type { GithubApi, GithubComment, GithubIssueFacts } from './github-api.js';
+import type { GithubApi, GithubIssueFacts } from './github-api.js';
 
-export interface CommentLimits {
-  messages: number;
-  characters: number;
-}
-
-export const DEFAULT_LIMITS: CommentLimits = { messages: 20, characters: 8_000 };
+export type { CommentLimits };
+export const DEFAULT_LIMITS = DEFAULT_COMMENT_LIMITS;
 /** An issue body longer than this is cut (the agent can read the issue itself by its URL). */
 export const BODY_LIMIT = 8_000;
 
@@ -31,21 +28,9 @@ export class GithubPromptEnricher implements PromptEnricher {
   async enrich(_trigger: StoredTrigger, payload: StartPayload): Promise<string> {
     const match = REF.exec(payload.ticket?.ref ?? '');
     if (!match) return payload.prompt;
-    const issue = await this.deps.api.issue(match[1]!, Number(match[2]), Math.min(100, Math.max(10, this.limits.messages * 2)));
+    const issue = await this.deps.api.issue(match[1]!, Number(match[2]), commentsToRead(this.limits));
     return `${payload.prompt}\n\n${issueBlock(issue, this.limits)}`;
   }
-}
-
-/** The latest human comments within both bounds, oldest first. */
-function latestWithin(comments: readonly GithubComment[], limits: CommentLimits): GithubComment[] {
-  const chosen: GithubComment[] = [];
-  let budget = limits.characters;
-  for (const comment of comments.slice(-limits.messages).reverse()) {
-    if (limits.messages === 0 || comment.body.length > budget) break;
-    budget -= comment.body.length;
-    chosen.unshift(comment);
-  }
-  return chosen;
 }
 
 /** The issue's title, body and latest human comments (apps' and ours left out: status, not requirements). */

@@ -1,38 +1,18 @@
 import { intentOf } from '../core/intake/keywords.js';
 import type { PromptEnricher } from '../core/ports/intake.js';
+import { DEFAULT_COMMENT_LIMITS, commentsToRead, latestWithin, type CommentLimits } from '../core/comment-window.js';
 import { oneLine, quote } from '../core/quote.js';
 import type { StoredTrigger } from '../core/ports/store.js';
 import type { StartPayload } from '../core/ports/triggers.js';
 import type { JiraApi, JiraComment, JiraIssueFacts } from './jira-api.js';
 import { DESCRIPTION_START, addressing, descriptionBlock } from './normalise.js';
 
-/** `jira.context`: the latest earlier comments a start or follow-up carries, within both bounds. */
-export interface CommentLimits {
-  messages: number;
-  characters: number;
-}
-
-export const DEFAULT_LIMITS: CommentLimits = { messages: 20, characters: 8_000 };
-
-/** How many of an issue's latest comments to read: room for ours between the human ones. */
-export function fetchCount(limits: CommentLimits): number {
-  return Math.min(100, Math.max(10, limits.messages * 2));
-}
+/** `jira.context` (the shared comment window, `core/comment-window.ts`). */
+export type { CommentLimits };
+export const DEFAULT_LIMITS = DEFAULT_COMMENT_LIMITS;
+export const fetchCount = commentsToRead;
 
 const authorOf = (comment: JiraComment) => oneLine(comment.author ?? 'someone').replace(/\]/g, ')');
-
-/** The latest comments within both bounds (a comment over the remaining characters ends the choice), oldest first. */
-function latestWithin(comments: readonly JiraComment[], limits: CommentLimits): JiraComment[] {
-  const chosen: JiraComment[] = [];
-  if (limits.messages === 0) return chosen;
-  let budget = limits.characters;
-  for (const comment of comments.slice(-limits.messages).reverse()) {
-    if (comment.body.length > budget) break;
-    budget -= comment.body.length;
-    chosen.unshift(comment);
-  }
-  return chosen;
-}
 
 /**
  * The issue's latest human comments within the bounds, oldest first, in a marked and quoted block;

@@ -1,6 +1,7 @@
 import type { PromptEnricher } from '../core/ports/intake.js';
 import { intentOf } from '../core/intake/keywords.js';
 import { receivedKey } from '../core/ports/messages.js';
+import { latestWithin, type CommentLimits } from '../core/comment-window.js';
 import { oneLine, quote } from '../core/quote.js';
 import type { StoredTrigger } from '../core/ports/store.js';
 import type { StartPayload } from '../core/ports/triggers.js';
@@ -11,11 +12,8 @@ import { addressing } from './normalise.js';
 export const CONTEXT_COMMENTS = 20;
 export const CONTEXT_CHARACTERS = 8_000;
 
-/** `linear.context`: the latest earlier comments a start or follow-up carries, within both bounds. */
-export interface CommentLimits {
-  messages: number;
-  characters: number;
-}
+/** `linear.context` (the shared comment window, `core/comment-window.ts`). */
+export type { CommentLimits };
 
 /** `linear.context` when the config file does not set it. */
 export const DEFAULT_LIMITS: CommentLimits = { messages: CONTEXT_COMMENTS, characters: CONTEXT_CHARACTERS };
@@ -109,19 +107,6 @@ export function fetchCount(limits: CommentLimits): number {
 
 function authorOf(comment: IssueComment): string {
   return oneLine(comment.author ?? 'someone').replace(/\]/g, ')');
-}
-
-/** The latest comments within both bounds (a comment over the remaining characters ends the choice), oldest first. */
-function latestWithin(comments: readonly IssueComment[], limits: CommentLimits): IssueComment[] {
-  const chosen: IssueComment[] = [];
-  if (limits.messages === 0) return chosen;
-  let budget = limits.characters;
-  for (const comment of comments.slice(-limits.messages).reverse()) {
-    if (comment.body.length > budget) break;
-    budget -= comment.body.length;
-    chosen.unshift(comment);
-  }
-  return chosen;
 }
 
 /**
