@@ -111,6 +111,8 @@ function watch(child: ChildProcess): RunningCli {
       };
       const timer = setTimeout(() => {
         done();
+        // The test fails here and never stops it: a child left running would outlive the whole run.
+        child.kill('SIGKILL');
         reject(new Error(`no output matching ${pattern} within ${timeoutMs} ms; stdout: ${output.stdout}; stderr: ${output.stderr}`));
       }, timeoutMs);
       waiters.add(check);
