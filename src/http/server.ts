@@ -6,6 +6,7 @@ import { BodyBudget } from './body-budget.js';
 import { bodyUnread } from './body-state.js';
 import { answerError, sendJson, type HttpError } from './http-error.js';
 import type { Metrics } from './metrics.js';
+import { RequestTurns } from './request-turns.js';
 import { BODY_LIMIT_BYTES, BODY_STALL_MS, declaresTooLarge, isClientAbort, readBody } from './read-body.js';
 
 /**
@@ -60,10 +61,13 @@ export interface RunningHttpServer {
 /**
  * One `node:http` server owns the port and every route (docs/architecture.md §1, `http/`): integrations
  * mount handlers here, never a server of their own. Every request is counted and timed by route.
+ * Refusals made on the headers are answered at once; a route's handler starts in its turn
+ * (`RequestTurns`: one a turn of the event loop, so connections opened under load are accepted).
  */
 export function createHttpServer(options: HttpServerOptions): Server {
   const stallMs = options.bodyStallMs ?? BODY_STALL_MS;
   const budget = options.budget ?? new BodyBudget();
+  const turns = new RequestTurns();
   const byPath = new Map<string, Endpoint[]>();
   for (const route of options.routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
   const refused = (path: string, status: number, code: string) => options.logger.debug({ route: path, status, code }, 'request refused');
@@ -104,19 +108,25 @@ export function createHttpServer(options: HttpServerOptions): Server {
       if (route.acknowledges && options.ackFirst && !res.destroyed) res.once('close', options.ackFirst.begin());
       return body;
     };
-    Promise.resolve()
-      .then(() => route.handle(req, res, () => readBody(req, limit, { stallMs, budget }).then((body) => acknowledging(body))))
-      .catch((error: unknown) => {
-        // A client that went away mid-request is its own doing: debug, never an error with a stack.
-        if (isClientAbort(error)) {
-          options.logger.debug({ route: path, code: 'client_aborted' }, 'the client closed the connection before the request was complete');
-          if (!res.headersSent) res.destroy();
-          return;
-        }
-        const answered = answerError(res, error);
-        if (answered.internal) options.logger.error({ err: error, route: path }, 'request failed');
-        else refused(path, answered.status, answered.code);
-      });
+    // Waiting for its turn, a webhook's request holds background work back as it will while answered.
+    const queued = route.acknowledges ? options.ackFirst?.begin() : undefined;
+    turns.enqueue(() => {
+      queued?.();
+      if (res.destroyed) return;
+      Promise.resolve()
+        .then(() => route.handle(req, res, () => readBody(req, limit, { stallMs, budget }).then((body) => acknowledging(body))))
+        .catch((error: unknown) => {
+          // A client that went away mid-request is its own doing: debug, never an error with a stack.
+          if (isClientAbort(error)) {
+            options.logger.debug({ route: path, code: 'client_aborted' }, 'the client closed the connection before the request was complete');
+            if (!res.headersSent) res.destroy();
+            return;
+          }
+          const answered = answerError(res, error);
+          if (answered.internal) options.logger.error({ err: error, route: path }, 'request failed');
+          else refused(path, answered.status, answered.code);
+        });
+    });
   });
   // A connection idle past the body stall (a body nobody reads, a request that stopped mid-way) is
   // closed: routes that read a body answer 408 at `stallMs`, this catches everything else just after.
