@@ -12,6 +12,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    setupFiles: ['test/setup/temp-dirs.ts'],
     projects: [
       {
         extends: true,

@@ -1,9 +1,8 @@
-import { existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers/spawn-cli.js';
+import { ROOT, tempDir } from '../helpers/spawn-cli.js';
 import { longFunctions } from './function-length.js';
 import { folderCycles, importCycles, localImports, sourceFiles } from './import-graph.js';
 
@@ -36,7 +35,7 @@ describe('the layout stays readable', () => {
   });
 
   it('the function length check finds a long arrow function inside a short one, by the name it is bound to', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'long-'));
+    const dir = tempDir('long-');
     const body = Array.from({ length: 8 }, (_, line) => `    const v${line} = ${line};`).join('\n');
     writeFileSync(join(dir, 'long.ts'), `export function outer() {\n  const inner = () => {\n${body}\n  };\n  return inner;\n}\n`);
     expect(longFunctions([join(dir, 'long.ts')], 9).map(({ name, lines }) => ({ name, lines }))).toEqual([
@@ -76,7 +75,7 @@ describe('the layout stays readable', () => {
   });
 
   it('the cycle finder finds a cycle, also one closed by a type-only import', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cycles-'));
+    const dir = tempDir('cycles-');
     mkdirSync(join(dir, 'a'));
     writeFileSync(join(dir, 'a/one.ts'), "import { two } from '../two.js';\nexport const one = two;\n");
     writeFileSync(join(dir, 'two.ts'), "import type { Three } from './three.js';\nexport const two = 2 as unknown as Three;\n");
@@ -92,7 +91,7 @@ describe('the layout stays readable', () => {
   });
 
   it('the folder cycle finder finds a cycle through a third folder and a top-level file, and names the imports that close it', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'folder-cycles-'));
+    const dir = tempDir('folder-cycles-');
     for (const folder of ['a', 'b', 'c', 'd']) mkdirSync(join(dir, folder));
     writeFileSync(join(dir, 'a/one.ts'), "import { two } from '../b/two.js';\nexport const one = two;\n");
     writeFileSync(join(dir, 'b/two.ts'), 'export const two = 2;\n');

@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import type { RunningService } from '../../src/main.js';
 import type { FakeSlackApi } from '../fakes/slack-api.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
 import { CHROMIUM_PATH, chromiumSkipNote, requireChromium } from '../helpers/chromium.js';
+import { tempDir } from '../helpers/spawn-cli.js';
 import { startSlackBridge, type SlackBridge } from '../helpers/slack-bridge.js';
 import { until } from '../helpers/until.js';
 
@@ -20,7 +20,7 @@ import { until } from '../helpers/until.js';
 
 const TOKEN = 'console-browser-admin-token-0123456789';
 const CHANNEL = SLACK_IDS.channel;
-const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(import.meta.dirname, '../../docs/console') : mkdtempSync(join(tmpdir(), 'console-shots-'));
+const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(import.meta.dirname, '../../docs/console') : tempDir('console-shots-');
 const HOSTILE_TITLE = `<script>window.__pwned=1</script>"><img src=x onerror="window.__pwned=2"> \u202Eevil\u200B title`;
 const HOSTILE_NAME = `"><img src=x onerror="window.__pwned=3">\u202Eada`;
 

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -28,8 +28,20 @@ function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.Proces
   return env;
 }
 
+/** Folders `tempDir` made in this process, removed when it exits (every npm test made hundreds). */
+const made: string[] = [];
+
+/** A fresh empty folder under the system's temp folder, removed when this process exits. */
 export function tempDir(prefix = 'agent-bridge-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  if (made.length === 0) process.once('exit', removeMade);
+  made.push(dir);
+  return dir;
+}
+
+/** Removes the folders `tempDir` made so far (vitest calls it after each test file: its workers do not always exit). */
+export function removeMade(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
 /** Starts a TypeScript file of this repository as a real child process (through the tsx loader). */
