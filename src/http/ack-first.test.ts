@@ -4,6 +4,7 @@ import { TestClock } from '../core/ports/clock.js';
 import { silentLogger } from '../core/ports/logger.js';
 import { startLoop, type RunningLoop } from '../core/loop.js';
 import { AckFirst } from './ack-first.js';
+import { RequestTurns } from './request-turns.js';
 import { sendJson } from './http-error.js';
 import { createMetrics } from './metrics.js';
 import { createHttpServer, listen, type Endpoint, type RunningHttpServer } from './server.js';
@@ -18,7 +19,7 @@ afterEach(async () => {
 });
 
 /** A webhook route that answers only when the test says so, and a plain route beside it. */
-async function start(gate: AckFirst) {
+async function start(gate: AckFirst, turns?: RequestTurns) {
   const held: Array<() => void> = [];
   const webhook: Endpoint = {
     method: 'POST',
@@ -36,7 +37,13 @@ async function start(gate: AckFirst) {
       held.push(() => sendJson(res, 200, { ok: true }));
     },
   };
-  const server = createHttpServer({ routes: [webhook, plain], metrics: createMetrics({ defaultMetrics: false }), logger: silentLogger, ackFirst: gate });
+  const server = createHttpServer({
+    routes: [webhook, plain],
+    metrics: createMetrics({ defaultMetrics: false }),
+    logger: silentLogger,
+    ackFirst: gate,
+    ...(turns && { turns }),
+  });
   running = await listen(server, 0, '127.0.0.1');
   return { url: running.url, held };
 }
@@ -119,6 +126,26 @@ describe('AckFirst: background passes wait while webhooks are being acknowledged
     expect([first.count, second.count]).toEqual([1, 1]);
     expect(gate.waiting).toBe(1);
     held[0]?.();
+  });
+
+  it('counts a webhook waiting for its turn with its body complete, then until it is answered', async () => {
+    const clock = new TestClock();
+    const gate = new AckFirst(clock, SPACING_MS);
+    const turnsDue: Array<() => void> = [];
+    const turns = new RequestTurns((run) => void turnsDue.push(run));
+    const { url, held } = await start(gate, turns);
+    const sent = post(`${url}/hook`);
+    await until(() => turns.waiting === 1 && gate.waiting === 1);
+    const passes = countPasses(clock, gate);
+    await settle();
+    expect(passes.count).toBe(0);
+    turnsDue.shift()?.();
+    await until(() => held.length === 1);
+    expect(gate.waiting).toBe(1);
+    held[0]?.();
+    expect(await sent.answered).toBe(200);
+    await until(() => passes.count === 1);
+    expect(gate.waiting).toBe(0);
   });
 
   it('counts a client that went away as answered', async () => {

@@ -44,6 +44,8 @@ export interface HttpServerOptions {
   budget?: BodyBudget;
   /** Counts the requests of acknowledging routes, so background work lets them go first. */
   ackFirst?: AckFirst;
+  /** Starts the routes' handlers in turns of the event loop (default: one a turn). */
+  turns?: RequestTurns;
 }
 
 /** Node's own limits for the time a client may take to send its headers, and its whole request. */
@@ -67,7 +69,7 @@ export interface RunningHttpServer {
 export function createHttpServer(options: HttpServerOptions): Server {
   const stallMs = options.bodyStallMs ?? BODY_STALL_MS;
   const budget = options.budget ?? new BodyBudget();
-  const turns = new RequestTurns();
+  const turns = options.turns ?? new RequestTurns();
   const byPath = new Map<string, Endpoint[]>();
   for (const route of options.routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
   const refused = (path: string, status: number, code: string) => options.logger.debug({ route: path, status, code }, 'request refused');
@@ -108,13 +110,20 @@ export function createHttpServer(options: HttpServerOptions): Server {
       if (route.acknowledges && options.ackFirst && !res.destroyed) res.once('close', options.ackFirst.begin());
       return body;
     };
-    // Waiting for its turn, a webhook's request holds background work back as it will while answered.
+    // A webhook's request waiting for its turn with its body complete holds background work back as it
+    // will while answered; one whose body is still arriving stops counting until the body is complete.
     const queued = route.acknowledges ? options.ackFirst?.begin() : undefined;
+    if (queued) res.once('close', queued);
+    const read = () => {
+      if (!req.complete) queued?.();
+      return readBody(req, limit, { stallMs, budget })
+        .then(acknowledging)
+        .finally(() => queued?.());
+    };
     turns.enqueue(() => {
-      queued?.();
       if (res.destroyed) return;
       Promise.resolve()
-        .then(() => route.handle(req, res, () => readBody(req, limit, { stallMs, budget }).then((body) => acknowledging(body))))
+        .then(() => route.handle(req, res, read))
         .catch((error: unknown) => {
           // A client that went away mid-request is its own doing: debug, never an error with a stack.
           if (isClientAbort(error)) {
