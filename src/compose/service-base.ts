@@ -37,7 +37,7 @@ export interface ServiceBase {
 
 /** 1. The database (closed last), the metrics, and the tracker's last tick for the console's health page. */
 export async function openDatabase({ config, logger, clock, shutdown }: ServiceBase) {
-  const store = await openStore(config.database, { onProblem: (error) => logger.warn({ err: error }, 'database connection problem (recovering)') });
+  const store = await openStore(config.database, { clock, onProblem: (error) => logger.warn({ err: error }, 'database connection problem (recovering)') });
   shutdown.add('database', () => store.close());
   const metrics = createMetrics();
   const coreMetrics = createCoreMetrics(metrics.registry, { outboxCounts: () => store.outbox.counts(), usageTotals: () => store.usage.totals() });

@@ -1,10 +1,13 @@
 import type { DatabaseConfig } from '../config/types.js';
+import type { Clock } from '../core/ports/clock.js';
 import type { Store } from '../core/ports/store.js';
 import { openSqliteStore } from './sqlite-store.js';
 
 export interface OpenStoreOptions {
-  /** Told about database connection errors that are survived (PostgreSQL only). */
+  /** Told about database connection errors that are survived (and, on SQLite, a failed checkpoint worker). */
   onProblem?: (error: unknown) => void;
+  /** A long-running process: on SQLite, checkpoint the WAL in a worker thread on this clock's timer. */
+  clock?: Clock;
 }
 
 /**
@@ -12,7 +15,10 @@ export interface OpenStoreOptions {
  * (loaded only then: a SQLite installation never loads the driver). Migrations are applied either way.
  */
 export async function openStore(database: DatabaseConfig, options: OpenStoreOptions = {}): Promise<Store> {
-  if (database.kind === 'sqlite') return openSqliteStore({ path: database.path });
+  if (database.kind === 'sqlite') {
+    const { clock, onProblem } = options;
+    return openSqliteStore({ path: database.path, ...(clock && { checkpoints: { clock, ...(onProblem && { onProblem }) } }) });
+  }
   const { openPostgresStore } = await import('./postgres/postgres-store.js');
   return openPostgresStore({ url: database.url, ...(options.onProblem && { onProblem: options.onProblem }) });
 }

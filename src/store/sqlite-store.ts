@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import type { Clock } from '../core/ports/clock.js';
 import type { Store } from '../core/ports/store.js';
 import { SqliteAnchorRepository } from './anchor-repository.js';
 import { SqliteApprovalRepository } from './approval-repository.js';
@@ -19,6 +20,7 @@ import { SqliteSettingRepository } from './setting-repository.js';
 import { SqliteTrackedRunRepository } from './tracked-run-repository.js';
 import { SqliteUsageRepository } from './usage-repository.js';
 import { SqliteTriggerRepository } from './trigger-repository.js';
+import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.js';
 
 export interface SqliteStoreOptions {
   /** Database file (its directory is created), or `:memory:`. */
@@ -27,6 +29,11 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
   /** Clock for `schema_migrations.applied_at` only; the repositories take `now` from their callers. */
   now?: () => number;
+  /**
+   * A long-running process (the service): checkpoint the WAL in a worker thread on this clock's
+   * timer instead of inside the commits that fill it (`wal-checkpointer.ts`). File databases only.
+   */
+  checkpoints?: { clock: Clock; everyMs?: number; onProblem?: (error: Error) => void };
 }
 
 /** The `Store` on one better-sqlite3 connection. Use one per process. */
@@ -50,7 +57,11 @@ export class SqliteStore implements Store {
   private readonly pingStatement;
 
   /** Takes an open, migrated connection; use `openSqliteStore`. */
-  constructor(readonly db: Database.Database) {
+  constructor(
+    readonly db: Database.Database,
+    /** The WAL's checkpoints in a worker thread, when the store was opened with `checkpoints`. */
+    readonly checkpointer?: WalCheckpointer,
+  ) {
     this.outbox = new SqliteOutboxRepository(db);
     this.trackedRuns = new SqliteTrackedRunRepository(db, this.outbox);
     this.anchors = new SqliteAnchorRepository(db);
@@ -75,6 +86,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.checkpointer?.stop();
     if (this.db.open) this.db.close();
   }
 }
@@ -94,12 +106,35 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     migrate(db, options.now ?? Date.now);
-    return new SqliteStore(db);
+    return new SqliteStore(db, inMemory || !options.checkpoints ? undefined : checkpointInWorker(db, options.path, busyTimeoutMs, options.checkpoints));
   } catch (error) {
     db.close();
     throw error;
   }
 }
+
+/** Turns this connection's automatic checkpoints off and hands them to a worker; back on if the worker fails. */
+function checkpointInWorker(
+  db: Database.Database,
+  path: string,
+  busyTimeoutMs: number,
+  options: NonNullable<SqliteStoreOptions['checkpoints']>,
+): WalCheckpointer {
+  db.pragma('wal_autocheckpoint = 0');
+  return startWalCheckpointer({
+    path,
+    clock: options.clock,
+    busyTimeoutMs,
+    ...(options.everyMs !== undefined && { everyMs: options.everyMs }),
+    onProblem: (error) => {
+      if (db.open) db.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES}`);
+      options.onProblem?.(error);
+    },
+  });
+}
+
+/** SQLite's own default: a commit that takes the WAL past this many pages checkpoints it. */
+const SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
 
 /**
  * Puts a file database in WAL mode. On a new file that another process is setting up at the same
