@@ -4,6 +4,7 @@ import { IntakeService } from '../../src/core/intake/intake-service.js';
 import { referenceLine, type TriggerInput } from '../../src/core/ports/triggers.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
+import { cliStart } from '../helpers/cli-triggers.js';
 import { childWorkspace, startServiceChild, type ChildLine as Line, type ChildWorkspace } from '../helpers/service-child.js';
 import type { RunningCli } from '../helpers/spawn-cli.js';
 
@@ -44,13 +45,7 @@ async function submit(dbPath: string, triggers: TriggerInput[]): Promise<void> {
   await store.close();
 }
 
-const startTrigger = (key: string, prompt = 'Fix the build'): TriggerInput => ({
-  kind: 'start',
-  key,
-  source: 'cli',
-  anchor: `test:${key}`,
-  payload: { prompt, title: prompt, origin: { source: 'cli' }, destinations: [`test:${key}`] },
-});
+const startTrigger = (key: string, prompt = 'Fix the build') => cliStart(key, prompt);
 
 async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -5,6 +5,7 @@ import { TRACKER_LEASE } from '../../src/core/tracker/tracker.js';
 import { referenceLine, type TriggerInput } from '../../src/core/ports/triggers.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite-store.js';
+import { cliStart } from '../helpers/cli-triggers.js';
 import { childWorkspace, startServiceChild, type ChildWorkspace as Workspace } from '../helpers/service-child.js';
 import type { RunningCli } from '../helpers/spawn-cli.js';
 
@@ -61,13 +62,7 @@ async function startChild(space: Workspace, options: { hang: boolean; leaseMs?: 
   return { child, readyAt: Date.now(), startedAt };
 }
 
-const startTrigger = (key: string, anchor: string): TriggerInput => ({
-  kind: 'start',
-  key,
-  source: 'cli',
-  anchor,
-  payload: { prompt: `Fix ${key}`, title: `Fix ${key}`, origin: { source: 'cli' }, destinations: [anchor] },
-});
+const startTrigger = (key: string, anchor: string) => cliStart(key, `Fix ${key}`, anchor);
 
 async function submit(store: SqliteStore, trigger: TriggerInput): Promise<void> {
   await new IntakeService({ store, clock: systemClock }).submit(trigger);
