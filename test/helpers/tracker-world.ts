@@ -1,0 +1,41 @@
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import type { RunningService } from '../../src/main.js';
+
+/** What a tracker's end-to-end file works against; filled in by the beforeAll {@link useTrackerWorld} registers. */
+export interface TrackerWorld<Fake, Bridge> {
+  fake: Fake;
+  emulator: RunningEmulator;
+  /** The running bridge; a test that restarts it puts the new one here, so that afterAll stops that one. */
+  bridge: Bridge;
+}
+
+/**
+ * Registers the hooks of a tracker's end-to-end file: before all, its fake API (`startFake`), the
+ * manual run-API emulator under `apiKey` and the bridge (`startBridge`, given both); after all, the
+ * three stopped; with `resetEach`, the emulator forgets its runs after each test.
+ */
+export function useTrackerWorld<Fake extends { close(): Promise<void> }, Bridge extends { service: RunningService }>(options: {
+  apiKey: string;
+  startFake: () => Promise<Fake>;
+  startBridge: (fake: Fake, emulator: { baseUrl: string; apiKey: string }) => Promise<Bridge>;
+  resetEach?: boolean;
+}): TrackerWorld<Fake, Bridge> {
+  const world = {} as TrackerWorld<Fake, Bridge>;
+  beforeAll(async () => {
+    world.fake = await options.startFake();
+    world.emulator = await startEmulator({ apiKey: options.apiKey, port: 0, manual: true });
+    world.bridge = await options.startBridge(world.fake, { baseUrl: world.emulator.baseUrl, apiKey: options.apiKey });
+  });
+  afterAll(async () => {
+    await world.bridge.service.stop();
+    await world.emulator.close();
+    await world.fake.close();
+  });
+  if (options.resetEach) {
+    afterEach(() => {
+      world.emulator.engine.reset();
+    });
+  }
+  return world;
+}
