@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
+import { startSlackBridge, type SlackBridge, type SlackBridgeOptions } from './slack-bridge.js';
 
 /** What a tracker's end-to-end file works against; filled in by the beforeAll {@link useTrackerWorld} registers. */
 export interface TrackerWorld<Fake, Bridge> {
@@ -37,5 +38,35 @@ export function useTrackerWorld<Fake extends { close(): Promise<void> }, Bridge 
       world.emulator.engine.reset();
     });
   }
+  return world;
+}
+
+/** A tracker's fake beside a Slack bridge; filled in by the beforeAll {@link useSlackTrackerWorld} registers. */
+export interface SlackTrackerWorld<Fake> {
+  fake: Fake;
+  bridge: SlackBridge;
+}
+
+/**
+ * Registers the hooks of a file where a tracker works beside Slack: before all, the tracker's fake
+ * (`startFake`) and a Slack bridge configured with it (`bridgeOptions(fake)`); after all, both
+ * stopped; after each test, the emulator forgets its runs.
+ */
+export function useSlackTrackerWorld<Fake extends { close(): Promise<void> }>(
+  startFake: () => Promise<Fake>,
+  bridgeOptions: (fake: Fake) => SlackBridgeOptions,
+): SlackTrackerWorld<Fake> {
+  const world = {} as SlackTrackerWorld<Fake>;
+  beforeAll(async () => {
+    world.fake = await startFake();
+    world.bridge = await startSlackBridge(bridgeOptions(world.fake));
+  });
+  afterAll(async () => {
+    await world.bridge?.stop();
+    await world.fake?.close();
+  });
+  afterEach(() => {
+    world.bridge.emulator.engine.reset();
+  });
   return world;
 }

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
 import type { FakeLinearApi } from '../fakes/linear-api.js';
@@ -10,7 +10,8 @@ import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
 import { answerClick, answerSubmission, blockActionsCancel } from '../fixtures/slack/interactions.js';
 import { runCliInProcess } from '../helpers/cli-context.js';
 import { LINEAR_KEY, commentOn, labelAdded, labelRemoved, newIssue, quiet, startFakeLinearApi } from '../linear/linear-harness.js';
-import { AGENT_API_KEY, callText, type SlackBridge, startSlackBridge, tsOf } from '../helpers/slack-bridge.js';
+import { AGENT_API_KEY, callText, type SlackBridge, tsOf } from '../helpers/slack-bridge.js';
+import { useSlackTrackerWorld } from '../helpers/tracker-world.js';
 
 /*
  * One run, two places (issue 21, Linear → Slack): a Linear label whose route names `slack_channel`
@@ -23,26 +24,21 @@ const CONSOLE_TOKEN = 'surfaces-console-admin-token-0123456789';
 const CHANNEL = SLACK_IDS.channel;
 const { agent, bug } = LINEAR_IDS.labels;
 
-let bridge: SlackBridge;
-let slack: FakeSlackApi, fake: FakeLinearApi, emulator: RunningEmulator, service: RunningService, cwd: string;
-
-beforeAll(async () => {
-  fake = await startFakeLinearApi({ authorization: LINEAR_KEY, labels: [agent, bug] });
-  bridge = await startSlackBridge({
+const world = useSlackTrackerWorld(
+  () => startFakeLinearApi({ authorization: LINEAR_KEY, labels: [agent, bug] }),
+  (linear) => ({
     channels: { [CHANNEL]: 'dev' },
-    linear: fake,
-    describe: () => `linear comments: ${fake.comments().length}`,
+    linear,
+    describe: () => `linear comments: ${linear.comments().length}`,
     yaml: `tracker:\n  interval: 1s\nlinear:\n  labels:\n    agent: { config: { name: web }, slack_channel: ${CHANNEL} }\n`,
     env: { CONSOLE_ADMIN_TOKEN: CONSOLE_TOKEN },
-  });
+  }),
+);
+let bridge: SlackBridge;
+let slack: FakeSlackApi, fake: FakeLinearApi, emulator: RunningEmulator, service: RunningService, cwd: string;
+beforeAll(() => {
+  ({ fake, bridge } = world);
   ({ slack, emulator, service, cwd } = bridge);
-});
-afterAll(async () => {
-  await bridge?.stop();
-  await fake.close();
-});
-afterEach(() => {
-  emulator.engine.reset();
 });
 
 const until: SlackBridge['until'] = (find, what) => bridge.until(find, what);
