@@ -1,6 +1,10 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
+import { startFakeLinearApi, type FakeLinearApi } from '../fakes/linear-api.js';
+import { LINEAR_IDS } from '../fixtures/linear/index.js';
+import { SLACK_IDS } from '../fixtures/slack/ids.js';
+import { LINEAR_KEY } from '../linear/linear-harness.js';
 import { startSlackBridge, type SlackBridge, type SlackBridgeOptions } from './slack-bridge.js';
 
 /** What a tracker's end-to-end file works against; filled in by the beforeAll {@link useTrackerWorld} registers. */
@@ -69,4 +73,21 @@ export function useSlackTrackerWorld<Fake extends { close(): Promise<void> }>(
     world.bridge.emulator.engine.reset();
   });
   return world;
+}
+
+/**
+ * {@link useSlackTrackerWorld} for Linear beside Slack: the fake Linear API (labels `agent` and `bug`)
+ * and a Slack bridge that knows SLACK_IDS.channel as #dev; `options` add the config file and more.
+ */
+export function useSlackLinearWorld(options: Omit<SlackBridgeOptions, 'linear' | 'channels' | 'describe'>): SlackTrackerWorld<FakeLinearApi> {
+  const { agent, bug } = LINEAR_IDS.labels;
+  return useSlackTrackerWorld(
+    () => startFakeLinearApi({ authorization: LINEAR_KEY, labels: [agent, bug] }),
+    (linear) => ({
+      ...options,
+      channels: { [SLACK_IDS.channel]: 'dev' },
+      linear,
+      describe: () => `linear comments: ${linear.comments().length}`,
+    }),
+  );
 }

@@ -9,9 +9,9 @@ import { appMention, threadReply } from '../fixtures/slack/events.js';
 import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
 import { answerClick, answerSubmission, blockActionsCancel } from '../fixtures/slack/interactions.js';
 import { runCliInProcess } from '../helpers/cli-context.js';
-import { LINEAR_KEY, commentOn, labelAdded, labelRemoved, newIssue, quiet, startFakeLinearApi } from '../linear/linear-harness.js';
+import { commentOn, labelAdded, labelRemoved, newIssue, quiet } from '../linear/linear-harness.js';
 import { AGENT_API_KEY, callText, type SlackBridge, tsOf } from '../helpers/slack-bridge.js';
-import { useSlackTrackerWorld } from '../helpers/tracker-world.js';
+import { useSlackLinearWorld } from '../helpers/tracker-world.js';
 
 /*
  * One run, two places (issue 21, Linear → Slack): a Linear label whose route names `slack_channel`
@@ -24,16 +24,10 @@ const CONSOLE_TOKEN = 'surfaces-console-admin-token-0123456789';
 const CHANNEL = SLACK_IDS.channel;
 const { agent, bug } = LINEAR_IDS.labels;
 
-const world = useSlackTrackerWorld(
-  () => startFakeLinearApi({ authorization: LINEAR_KEY, labels: [agent, bug] }),
-  (linear) => ({
-    channels: { [CHANNEL]: 'dev' },
-    linear,
-    describe: () => `linear comments: ${linear.comments().length}`,
-    yaml: `tracker:\n  interval: 1s\nlinear:\n  labels:\n    agent: { config: { name: web }, slack_channel: ${CHANNEL} }\n`,
-    env: { CONSOLE_ADMIN_TOKEN: CONSOLE_TOKEN },
-  }),
-);
+const world = useSlackLinearWorld({
+  yaml: `tracker:\n  interval: 1s\nlinear:\n  labels:\n    agent: { config: { name: web }, slack_channel: ${CHANNEL} }\n`,
+  env: { CONSOLE_ADMIN_TOKEN: CONSOLE_TOKEN },
+});
 let bridge: SlackBridge;
 let slack: FakeSlackApi, fake: FakeLinearApi, emulator: RunningEmulator, service: RunningService, cwd: string;
 beforeAll(() => {

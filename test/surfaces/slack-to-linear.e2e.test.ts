@@ -6,9 +6,9 @@ import type { FakeSlackApi } from '../fakes/slack-api.js';
 import { LINEAR_IDS, type LinearEnvelopeFixture } from '../fixtures/linear/index.js';
 import { appMention, threadReply } from '../fixtures/slack/events.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
-import { LINEAR_KEY, commentOn, labelAdded, newIssue, quiet, startFakeLinearApi } from '../linear/linear-harness.js';
+import { commentOn, labelAdded, newIssue, quiet } from '../linear/linear-harness.js';
 import { callText, type SlackBridge, tsOf } from '../helpers/slack-bridge.js';
-import { useSlackTrackerWorld } from '../helpers/tracker-world.js';
+import { useSlackLinearWorld } from '../helpers/tracker-world.js';
 
 /*
  * One run, two places (issue 21, Slack → Linear): with `slack.link_linear_issues: true`, a mention
@@ -19,15 +19,9 @@ import { useSlackTrackerWorld } from '../helpers/tracker-world.js';
 const CHANNEL = SLACK_IDS.channel;
 const { agent, bug } = LINEAR_IDS.labels;
 
-const world = useSlackTrackerWorld(
-  () => startFakeLinearApi({ authorization: LINEAR_KEY, labels: [agent, bug] }),
-  (linear) => ({
-    channels: { [CHANNEL]: 'dev' },
-    linear,
-    describe: () => `linear comments: ${linear.comments().length}`,
-    yaml: `tracker:\n  interval: 1s\nslack:\n  link_linear_issues: true\nlinear:\n  labels:\n    agent: {}\n  teams: [ENG]\n  context: { messages: 2 }\n`,
-  }),
-);
+const world = useSlackLinearWorld({
+  yaml: `tracker:\n  interval: 1s\nslack:\n  link_linear_issues: true\nlinear:\n  labels:\n    agent: {}\n  teams: [ENG]\n  context: { messages: 2 }\n`,
+});
 let bridge: SlackBridge;
 let slack: FakeSlackApi, fake: FakeLinearApi, emulator: RunningEmulator, service: RunningService;
 beforeAll(() => {
