@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { referenceLine } from '../../src/core/ports/triggers.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
@@ -7,7 +7,7 @@ import type { FakeSlackApi } from '../fakes/slack-api.js';
 import { postSlackEvent } from '../fakes/slack-signing.js';
 import { appMention, channelMessage, eventCallback, reactionAdded } from '../fixtures/slack/events.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
-import { SLACK_SECRET, startSlackBridge, type SlackBridge } from '../helpers/slack-bridge.js';
+import { SLACK_SECRET, useSlackBridge, type SlackBridge } from '../helpers/slack-bridge.js';
 
 /*
  * Starting a run without a mention (issue 22, point 4), end to end: the real Bolt on the running
@@ -23,8 +23,8 @@ const REFUSED = SLACK_IDS.otherUser;
 let bridge: SlackBridge;
 let slack: FakeSlackApi, emulator: RunningEmulator, service: RunningService;
 
-beforeAll(async () => {
-  bridge = await startSlackBridge({
+const world = useSlackBridge(
+  {
     channels: { [CHANNEL]: 'dev' },
     users: { [ALLOWED]: { display_name: 'ada' }, [REFUSED]: { display_name: 'grace' } },
     yaml: [
@@ -37,12 +37,12 @@ beforeAll(async () => {
       `    ${QUIET}: { config: { name: quiet } }`,
       '',
     ].join('\n'),
-  });
+  },
+  { resetEach: true },
+);
+beforeAll(() => {
+  bridge = world.bridge;
   ({ slack, emulator, service } = bridge);
-});
-afterAll(() => bridge?.stop());
-afterEach(() => {
-  emulator.engine.reset();
 });
 
 const until: SlackBridge['until'] = (find, what, timeoutMs) => bridge.until(find, what, timeoutMs);
