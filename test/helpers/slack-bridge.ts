@@ -210,7 +210,7 @@ export const tsOf = (call: { response?: unknown }): string => (call.response as 
  * after all, the bridge stopped; with `resetEach`, the emulator forgets its runs after each test. A
  * test that restarts the bridge puts the new one in `world.bridge`, so that afterAll stops that one.
  */
-export function useSlackBridge(options: SlackBridgeOptions, { resetEach = false } = {}): { bridge: SlackBridge } {
+export function useSlackBridge({ resetEach = false, ...options }: SlackBridgeOptions & { resetEach?: boolean }): { bridge: SlackBridge } {
   const world = {} as { bridge: SlackBridge };
   beforeAll(async () => {
     world.bridge = await startSlackBridge(options);

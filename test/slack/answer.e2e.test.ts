@@ -20,7 +20,7 @@ const QUESTION = 'Which database should I migrate first: <orders> or users?';
 let bridge: SlackBridge;
 let slack: FakeSlackApi, emulator: RunningEmulator, service: RunningService;
 
-const world = useSlackBridge({ yaml: `tracker:\n  interval: 1s\nslack:\n  allowed_users: [${ALLOWED}]\n` }, { resetEach: true });
+const world = useSlackBridge({ yaml: `tracker:\n  interval: 1s\nslack:\n  allowed_users: [${ALLOWED}]\n`, resetEach: true });
 beforeAll(() => {
   bridge = world.bridge;
   ({ slack, emulator, service } = bridge);

@@ -15,19 +15,17 @@ const QUIET = 'C0QUIET0001'; // no overrides, announce: end
 let bridge: SlackBridge;
 let slack: FakeSlackApi, emulator: RunningEmulator;
 
-const world = useSlackBridge(
-  {
-    yaml: [
-      'tracker:',
-      '  interval: 1s',
-      'slack:',
-      '  channels:',
-      `    ${OPEN}: { config: { environment_id: env_web }, overrides: { environment_id: [env_web, env_api], model_id: "*" }, announce: all }`,
-      `    ${QUIET}: { config: { environment_id: env_web }, announce: end }`,
-    ].join('\n'),
-  },
-  { resetEach: true },
-);
+const world = useSlackBridge({
+  yaml: [
+    'tracker:',
+    '  interval: 1s',
+    'slack:',
+    '  channels:',
+    `    ${OPEN}: { config: { environment_id: env_web }, overrides: { environment_id: [env_web, env_api], model_id: "*" }, announce: all }`,
+    `    ${QUIET}: { config: { environment_id: env_web }, announce: end }`,
+  ].join('\n'),
+  resetEach: true,
+});
 beforeAll(() => {
   bridge = world.bridge;
   ({ slack, emulator } = bridge);

@@ -22,7 +22,7 @@ const CHANNEL = SLACK_IDS.channel;
 let bridge: SlackBridge;
 let slack: FakeSlackApi, emulator: RunningEmulator, service: RunningService, events: string;
 
-const world = useSlackBridge({ channels: { [CHANNEL]: 'dev' }, yaml: `tracker:\n  interval: 1s\n` }, { resetEach: true });
+const world = useSlackBridge({ channels: { [CHANNEL]: 'dev' }, yaml: `tracker:\n  interval: 1s\n`, resetEach: true });
 beforeAll(() => {
   bridge = world.bridge;
   ({ slack, emulator, service, events } = bridge);

@@ -23,14 +23,12 @@ const REFUSED = SLACK_IDS.otherUser;
 let bridge: SlackBridge;
 let slack: FakeSlackApi, emulator: RunningEmulator, service: RunningService, events: string;
 
-const world = useSlackBridge(
-  {
-    channels: { [CHANNEL]: 'dev' },
-    users: { [ALLOWED]: { display_name: 'ada' }, [REFUSED]: { display_name: 'grace' } },
-    yaml: `tracker:\n  interval: 1s\nslack:\n  allowed_users: [${ALLOWED}]\n  unfurl_domains: [127.0.0.1]\n  channels:\n    ${CHANNEL}: { config: { environment_id: env_web, name: web } }\n`,
-  },
-  { resetEach: true },
-);
+const world = useSlackBridge({
+  channels: { [CHANNEL]: 'dev' },
+  users: { [ALLOWED]: { display_name: 'ada' }, [REFUSED]: { display_name: 'grace' } },
+  yaml: `tracker:\n  interval: 1s\nslack:\n  allowed_users: [${ALLOWED}]\n  unfurl_domains: [127.0.0.1]\n  channels:\n    ${CHANNEL}: { config: { environment_id: env_web, name: web } }\n`,
+  resetEach: true,
+});
 beforeAll(() => {
   bridge = world.bridge;
   ({ slack, emulator, service, events } = bridge);

@@ -32,14 +32,12 @@ const ADMIN = 'U0ADMIN001';
 let bridge: SlackBridge;
 let slack: FakeSlackApi, emulator: RunningEmulator, service: RunningService, events: string;
 
-const world = useSlackBridge(
-  {
-    channels: { [CHANNEL]: 'dev' },
-    users: { [SLACK_IDS.user]: { display_name: 'ada' } },
-    yaml: `tracker:\n  interval: 1s\nslack:\n  channels:\n    ${CHANNEL}: { config: { environment_id: env_web, name: web } }\nconsole:\n  admins: [${ADMIN}]\n`,
-  },
-  { resetEach: true },
-);
+const world = useSlackBridge({
+  channels: { [CHANNEL]: 'dev' },
+  users: { [SLACK_IDS.user]: { display_name: 'ada' } },
+  yaml: `tracker:\n  interval: 1s\nslack:\n  channels:\n    ${CHANNEL}: { config: { environment_id: env_web, name: web } }\nconsole:\n  admins: [${ADMIN}]\n`,
+  resetEach: true,
+});
 beforeAll(() => {
   bridge = world.bridge;
   ({ slack, emulator, service, events } = bridge);

@@ -23,23 +23,21 @@ const REFUSED = SLACK_IDS.otherUser;
 let bridge: SlackBridge;
 let slack: FakeSlackApi, emulator: RunningEmulator, service: RunningService;
 
-const world = useSlackBridge(
-  {
-    channels: { [CHANNEL]: 'dev' },
-    users: { [ALLOWED]: { display_name: 'ada' }, [REFUSED]: { display_name: 'grace' } },
-    yaml: [
-      'tracker:',
-      '  interval: 1s',
-      'slack:',
-      `  allowed_users: [${ALLOWED}]`,
-      '  channels:',
-      `    ${CHANNEL}: { config: { environment_id: env_web, name: web }, trigger: { keywords: ["agent:"], emoji: ":robot_face:" } }`,
-      `    ${QUIET}: { config: { name: quiet } }`,
-      '',
-    ].join('\n'),
-  },
-  { resetEach: true },
-);
+const world = useSlackBridge({
+  channels: { [CHANNEL]: 'dev' },
+  users: { [ALLOWED]: { display_name: 'ada' }, [REFUSED]: { display_name: 'grace' } },
+  yaml: [
+    'tracker:',
+    '  interval: 1s',
+    'slack:',
+    `  allowed_users: [${ALLOWED}]`,
+    '  channels:',
+    `    ${CHANNEL}: { config: { environment_id: env_web, name: web }, trigger: { keywords: ["agent:"], emoji: ":robot_face:" } }`,
+    `    ${QUIET}: { config: { name: quiet } }`,
+    '',
+  ].join('\n'),
+  resetEach: true,
+});
 beforeAll(() => {
   bridge = world.bridge;
   ({ slack, emulator, service } = bridge);
