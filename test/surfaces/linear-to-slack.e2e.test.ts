@@ -10,6 +10,7 @@ import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
 import { answerClick, answerSubmission, blockActionsCancel } from '../fixtures/slack/interactions.js';
 import { runCliInProcess } from '../helpers/cli-context.js';
 import { commentOn, labelAdded, labelRemoved, newIssue, quiet } from '../linear/linear-harness.js';
+import { consoleHttp, signInWithToken } from '../helpers/console-http.js';
 import { AGENT_API_KEY, callText, type SlackBridge, tsOf } from '../helpers/slack-bridge.js';
 import { useSlackLinearWorld } from '../helpers/tracker-world.js';
 
@@ -47,18 +48,9 @@ const bodies = (identifier: string) => fake.comments(identifier).map((comment) =
 
 /** A console page as the admin sees it (signed in through the form, as a browser would). */
 async function consolePage(path: string): Promise<string> {
-  const get = (to: string, cookie = '') => fetch(`${service.url}${to}`, { redirect: 'manual', headers: { cookie } });
-  const cookies = (response: Response) => response.headers.getSetCookie().map((line) => line.split(';')[0] ?? '');
-  const form = await get('/console/sign-in');
-  const csrf = /name="csrf" value="([^"]+)"/.exec(await form.text())?.[1] ?? '';
-  const answer = await fetch(`${service.url}/console/sign-in`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { cookie: cookies(form).join('; '), 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ csrf, token: CONSOLE_TOKEN, next: '/console/runs' }).toString(),
-  });
-  const session = cookies(answer).find((line) => line.startsWith('agent_bridge_console=')) ?? '';
-  const page = await get(path, session);
+  const http = consoleHttp(() => service.url);
+  const session = await signInWithToken(http, CONSOLE_TOKEN, '/console/runs');
+  const page = await http.get(path, session);
   expect(page.status).toBe(200);
   return page.text();
 }
