@@ -1,25 +1,17 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
-import { runCliInProcess } from '../helpers/cli-context.js';
-import { tempDir } from '../helpers/spawn-cli.js';
+import { useCliFolder } from '../helpers/cli-context.js';
 
 const NOW = Date.parse('2026-03-26T12:00:00Z');
 const HOUR = 3_600_000;
 
-let cwd: string;
-let env: Record<string, string>;
-beforeEach(() => {
-  cwd = tempDir();
-  env = { DATABASE_PATH: join(cwd, 'data', 'bridge.db') };
-});
-
-const cli = (args: string[]) => runCliInProcess(args, env, cwd, NOW);
+const folder = useCliFolder(NOW);
+const cli = (args: string[]) => folder.cli(args);
 
 /** The service's database with three entries: 2 h, 2 days and 10 days old. */
 async function recorded(): Promise<void> {
-  const store = openSqliteStore({ path: env['DATABASE_PATH']! });
+  const store = openSqliteStore({ path: folder.db });
   await store.audit.record({
     at: NOW - 2 * HOUR,
     act: 'run.started',
@@ -75,7 +67,7 @@ describe('agent-bridge audit', () => {
     const empty = await cli(['audit']);
     expect(empty.code).toBe(0);
     expect(empty.stdout).toBe('No audit entries in the last 7d.');
-    expect(existsSync(env['DATABASE_PATH']!)).toBe(false);
+    expect(existsSync(folder.db)).toBe(false);
     const bad = await cli(['audit', '--since', 'a week']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--since a week is not a duration');

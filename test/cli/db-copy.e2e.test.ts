@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotifierError } from '../../src/core/ports/notifier.js';
-import type { TriggerInput } from '../../src/core/ports/triggers.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
 import { RecordingNotifier } from '../core/recording-notifier.js';
+import { cliStart } from '../helpers/cli-triggers.js';
 import { postgresSkipNote, requirePostgres, startPostgres, type PostgresServer } from '../helpers/postgres-server.js';
 import { runCli, tempDir } from '../helpers/spawn-cli.js';
 import { startBridge } from '../helpers/start-bridge.js';
@@ -42,13 +42,7 @@ describe.skipIf(!runs)(`agent-bridge db copy${postgresSkipNote()}`, () => {
     // 1. On SQLite: the run is created, but every message is still owed (the destination is down).
     const down = new RecordingNotifier('test', { failWith: () => new NotifierError('destination down', { code: 'unavailable', retryable: true }) });
     const first = await startBridge({ agentApi, cwd, yaml, overrides: { notifiers: [down] } });
-    const trigger: TriggerInput = {
-      kind: 'start',
-      key: 'copy-1',
-      source: 'cli',
-      anchor: DESTINATION,
-      payload: { prompt: 'Move me', title: 'Move me', origin: { source: 'cli' }, destinations: [DESTINATION] },
-    };
+    const trigger = cliStart('copy-1', 'Move me', DESTINATION);
     expect(await first.service.intake.submit(trigger)).toMatchObject({ accepted: true });
     await until(async () => (await first.service.store.trackedRuns.countTracked()) === 1, 'the run to be tracked on SQLite');
     await until(() => down.calls.length > 0, 'a failed delivery');

@@ -1,28 +1,21 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
-import { tempDir } from '../helpers/spawn-cli.js';
-import { runCliInProcess } from '../helpers/cli-context.js';
+import { useCliFolder } from '../helpers/cli-context.js';
 import { aRun } from '../store/helpers.js';
 
 /** Friday 2026-11-27 12:00 UTC. */
 const NOW = Date.parse('2026-11-27T12:00:00Z');
 const DAY = 86_400_000;
 
-let cwd: string;
-let env: Record<string, string>;
-beforeEach(() => {
-  cwd = tempDir();
-  env = { DATABASE_PATH: join(cwd, 'data', 'bridge.db') };
-});
-
-const cli = (args: string[]) => runCliInProcess(args, env, cwd, NOW);
+const folder = useCliFolder(NOW);
+const cli = (args: string[]) => folder.cli(args);
 
 /** The service's database with a few runs and the usage the tracker recorded for them. */
 async function seed(): Promise<void> {
-  mkdirSync(join(cwd, 'data'), { recursive: true });
-  const store = openSqliteStore({ path: env['DATABASE_PATH']! });
+  mkdirSync(join(folder.cwd, 'data'), { recursive: true });
+  const store = openSqliteStore({ path: folder.db });
   const runs = [
     { id: 'r1', at: NOW - 2 * DAY, askedBy: 'U_ANN', routeName: 'web', source: 'slack', usage: { inferenceCost: 1.25, computeCost: 0.25 } },
     { id: 'r2', at: NOW - DAY, askedBy: 'U_ANN', routeName: 'api', source: 'linear', usage: { inferenceCost: 0.5 } },
@@ -96,9 +89,9 @@ describe('agent-bridge usage', () => {
     const result = await cli(['usage']);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(
-      [`No database at ${env['DATABASE_PATH']} yet: no runs recorded.`, '', 'Usage by person since 2026-10-28 12:00 UTC (30d): 0 runs, 0 credits'].join('\n'),
+      [`No database at ${folder.db} yet: no runs recorded.`, '', 'Usage by person since 2026-10-28 12:00 UTC (30d): 0 runs, 0 credits'].join('\n'),
     );
-    expect(existsSync(env['DATABASE_PATH']!)).toBe(false);
+    expect(existsSync(folder.db)).toBe(false);
   });
 
   it.each([

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
 import { CapturingLogger } from '../core/capturing-logger.js';
+import { consoleHttp, cookiesOf, csrfIn, signInWithToken } from '../helpers/console-http.js';
 import { startBridge } from '../helpers/start-bridge.js';
 
 /*
@@ -24,28 +25,15 @@ afterAll(async () => {
   await emulator.close();
 });
 
-const get = (path: string, cookie = '') => fetch(`${service.url}${path}`, { redirect: 'manual', headers: { cookie } });
-const post = (path: string, form: Record<string, string>, cookie = '') =>
-  fetch(`${service.url}${path}`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(form).toString(),
-  });
-const cookiesOf = (response: Response) => response.headers.getSetCookie().map((line) => line.split(';')[0] ?? '');
-const csrfIn = (page: string) => /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
+const http = consoleHttp(() => service.url);
+const { get, post } = http;
 
 /** Signs in through the form as a browser would; returns the session cookie and a page's CSRF token. */
 async function signIn(): Promise<{ cookie: string; csrf: string }> {
-  const form = await get('/console/sign-in');
-  const nonce = cookiesOf(form).join('; ');
-  const answer = await post('/console/sign-in', { csrf: csrfIn(await form.text()), token: TOKEN, next: '/console/runs' }, nonce);
-  expect(answer.status).toBe(303);
-  const session = cookiesOf(answer).find((line) => line.startsWith('agent_bridge_console='));
-  expect(session).toMatch(/^agent_bridge_console=.+/);
+  const session = await signInWithToken(http, TOKEN, '/console/runs');
   const runs = await get('/console/runs', session);
   expect(runs.status).toBe(200);
-  return { cookie: session ?? '', csrf: csrfIn(await runs.text()) };
+  return { cookie: session, csrf: csrfIn(await runs.text()) };
 }
 
 describe('console access', () => {

@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
 import { freePort, startFakeOidcProvider, type FakeOidcProvider, type ProviderUser } from '../fakes/oidc-provider.js';
+import { cookiesOf, csrfIn, sessionCookieOf } from '../helpers/console-http.js';
 import { startBridge } from '../helpers/start-bridge.js';
 import { tempDir } from '../helpers/spawn-cli.js';
 
@@ -66,9 +67,6 @@ afterAll(async () => {
   await provider?.close();
 });
 
-const cookiesOf = (response: Response) => response.headers.getSetCookie().map((line) => line.split(';')[0] ?? '');
-const sessionCookieOf = (response: Response) => cookiesOf(response).find((line) => /^agent_bridge_console=./.test(line));
-const csrfIn = (page: string) => /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
 const get = (service: RunningService, path: string, cookie = '') =>
   fetch(path.startsWith('http') ? path : `${service.url}${path}`, { redirect: 'manual', headers: { cookie } });
 const post = (service: RunningService, path: string, form: Record<string, string>, cookie = '') =>

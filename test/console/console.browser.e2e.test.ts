@@ -1,12 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
 import type { FakeSlackApi } from '../fakes/slack-api.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
-import { CHROMIUM_PATH, chromiumSkipNote, requireChromium } from '../helpers/chromium.js';
+import { chromiumSkipNote, openPage, requireChromium } from '../helpers/chromium.js';
 import { tempDir } from '../helpers/spawn-cli.js';
 import { startSlackBridge, type SlackBridge } from '../helpers/slack-bridge.js';
 import { until } from '../helpers/until.js';
@@ -48,8 +48,7 @@ beforeAll(async () => {
     ].join('\n'),
   });
   ({ slack, emulator, service } = bridge);
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox'] });
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  ({ browser, page } = await openPage(1280, 800));
   mkdirSync(SHOTS, { recursive: true });
 }, 60_000);
 

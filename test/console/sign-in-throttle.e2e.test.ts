@@ -11,6 +11,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
+import { cookiesOf, csrfIn } from '../helpers/console-http.js';
 import { startBridge } from '../helpers/start-bridge.js';
 
 const TOKEN = 'console-admin-token-throttle-0123456789';
@@ -34,9 +35,6 @@ async function start(): Promise<RunningService> {
   ({ service } = await startBridge({ agentApi: { baseUrl: emulator.baseUrl, apiKey: API_KEY }, env: { CONSOLE_ADMIN_TOKEN: TOKEN } }));
   return service;
 }
-
-const cookiesOf = (response: Response) => response.headers.getSetCookie().map((line) => line.split(';')[0] ?? '');
-const csrfIn = (page: string) => /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
 
 /** A browser: it keeps the cookies the service sets (by name), as a real one does. */
 function browser(url: string) {

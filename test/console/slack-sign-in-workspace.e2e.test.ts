@@ -9,6 +9,7 @@ import type { RunningService } from '../../src/main.js';
 import { CapturingLogger } from '../core/capturing-logger.js';
 import type { FakeSlackApi } from '../fakes/slack-api.js';
 import { startFakeOidcProvider, type FakeOidcProvider, type ProviderUser } from '../fakes/oidc-provider.js';
+import { consoleHttp, cookiesOf, sessionCookieOf } from '../helpers/console-http.js';
 import { startSlackBridge, type SlackBridge } from '../helpers/slack-bridge.js';
 
 const CLIENT_ID = '1234567890.1122334455';
@@ -36,9 +37,7 @@ afterAll(async () => {
   await provider?.close();
 });
 
-const get = (url: string, cookie = '') => fetch(url.startsWith('http') ? url : `${service.url}${url}`, { redirect: 'manual', headers: { cookie } });
-const cookiesOf = (response: Response) => response.headers.getSetCookie().map((line) => line.split(';')[0] ?? '');
-const sessionCookieOf = (response: Response) => cookiesOf(response).find((line) => /^agent_bridge_console=./.test(line));
+const { get } = consoleHttp(() => service.url);
 
 /** The whole sign-in as a browser does it, up to the callback's answer. */
 async function signInAs(user: ProviderUser): Promise<Response> {

@@ -1,9 +1,9 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/main.js';
 import { startFakeOidcProvider, type FakeOidcProvider } from '../fakes/oidc-provider.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
-import { CHROMIUM_PATH, chromiumSkipNote, requireChromium } from '../helpers/chromium.js';
+import { chromiumSkipNote, openPage, requireChromium } from '../helpers/chromium.js';
 import { startSlackBridge, type SlackBridge } from '../helpers/slack-bridge.js';
 import { until } from '../helpers/until.js';
 
@@ -39,8 +39,7 @@ beforeAll(async () => {
     yaml: 'tracker:\n  interval: 1s\n',
   });
   ({ service } = bridge);
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox'] });
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  ({ browser, page } = await openPage(1280, 800));
 }, 60_000);
 
 afterAll(async () => {

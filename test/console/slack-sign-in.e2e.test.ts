@@ -10,6 +10,7 @@ import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js
 import type { RunningService } from '../../src/main.js';
 import { CapturingLogger } from '../core/capturing-logger.js';
 import { freePort, startFakeOidcProvider, type FakeOidcProvider, type ProviderUser, type Tamper } from '../fakes/oidc-provider.js';
+import { consoleHttp, cookiesOf, csrfIn, sessionCookieOf } from '../helpers/console-http.js';
 import { startBridge } from '../helpers/start-bridge.js';
 import { aRun, aTrigger } from '../store/helpers.js';
 
@@ -88,25 +89,12 @@ afterAll(async () => {
   await provider?.close();
 });
 
-const cookiesOf = (response: Response) => response.headers.getSetCookie().map((line) => line.split(';')[0] ?? '');
-const sessionCookieOf = (response: Response) => cookiesOf(response).find((line) => /^agent_bridge_console=./.test(line));
-const csrfIn = (page: string) => /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
-async function get(path: string, cookie = ''): Promise<Response> {
-  const response = await fetch(path.startsWith('http') ? path : `${service.url}${path}`, { redirect: 'manual', headers: { cookie } });
-  return response;
-}
+const { get, post } = consoleHttp(() => service.url);
 async function text(response: Response): Promise<string> {
   const body = await response.text();
   pages.push(body);
   return body;
 }
-const post = (path: string, form: Record<string, string>, cookie = '') =>
-  fetch(`${service.url}${path}`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(form).toString(),
-  });
 
 /** The cancel triggers stored for a run (trigger ids count up from 1; the run id is in the payload). */
 async function cancelsOf(runId: string) {

@@ -1,7 +1,7 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
-import { CHROMIUM_PATH, chromiumSkipNote, requireChromium } from '../helpers/chromium.js';
+import { chromiumSkipNote, openPage, requireChromium } from '../helpers/chromium.js';
 import { startSlackBridge, type SlackBridge } from '../helpers/slack-bridge.js';
 import { until } from '../helpers/until.js';
 
@@ -27,8 +27,7 @@ beforeAll(async () => {
     env: { CONSOLE_ADMIN_TOKEN: TOKEN },
     yaml: ['tracker:', '  interval: 1s', 'slack:', '  channels:', `    ${CHANNEL}: { config: { name: web } }`, ''].join('\n'),
   });
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox'] });
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  ({ browser, page } = await openPage(1280, 900));
 }, 60_000);
 
 afterAll(async () => {

@@ -7,6 +7,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import type { Logger } from '../../src/core/ports/logger.js';
 import { startFakeGithubApi, type FakeGithubApi } from '../fakes/github-api.js';
 import { githubDelivery, type Json } from '../fixtures/github/index.js';
+import { postDelivery } from '../helpers/deliveries.js';
 import { startSlackBridge, startSlackFakes, type SlackBridge, type SlackFakes } from '../helpers/slack-bridge.js';
 
 export const GITHUB_APP_ID = '4242';
@@ -60,16 +61,7 @@ export async function startGithubWorld(options: { yaml?: string; logger?: Logger
     fakes,
     bridge,
     deliver: async (event, payload, deliveryOptions = {}) => {
-      const { body, headers } = githubDelivery(GITHUB_SECRET, event, payload, deliveryOptions);
-      const response = await fetch(`${world.bridge.service.url}/github/webhook`, { method: 'POST', headers, body });
-      const text = await response.text();
-      let parsed: Record<string, unknown>;
-      try {
-        parsed = JSON.parse(text) as Record<string, unknown>;
-      } catch {
-        parsed = { text };
-      }
-      return { status: response.status, body: parsed };
+      return postDelivery(`${world.bridge.service.url}/github/webhook`, githubDelivery(GITHUB_SECRET, event, payload, deliveryOptions));
     },
     stop: async () => {
       await world.bridge.stop();

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /**
  * Debian's Chromium for the browser tests (`apt-get install -y chromium`; `.ci/run` installs it).
@@ -18,4 +19,10 @@ export function requireChromium(what: string): boolean {
 /** Title suffix for a skipped browser suite, so the report names what did not run. */
 export function chromiumSkipNote(): string {
   return existsSync(CHROMIUM_PATH) ? '' : ` (SKIPPED: no Chromium at ${CHROMIUM_PATH})`;
+}
+
+/** Launches the Chromium at CHROMIUM_PATH (headless, no sandbox) and opens one page of `width` × `height`. */
+export async function openPage(width: number, height: number): Promise<{ browser: Browser; page: Page }> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox'] });
+  return { browser, page: await browser.newPage({ viewport: { width, height } }) };
 }

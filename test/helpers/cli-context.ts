@@ -1,5 +1,8 @@
+import { join } from 'node:path';
+import { beforeEach } from 'vitest';
 import type { CliContext } from '../../src/cli/context.js';
 import { runCli } from '../../src/cli/program.js';
+import { tempDir } from './spawn-cli.js';
 
 export interface InProcessRun {
   code: number;
@@ -27,4 +30,27 @@ export async function runCliInProcess(args: string[], env: Record<string, string
     throw new Error('long-running commands are tested as child processes');
   });
   return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+}
+
+/** A test's own folder for the CLI: its database path (not created) and the command tree run there. */
+export interface CliFolder {
+  cwd: string;
+  /** `data/bridge.db` in the folder, as DATABASE_PATH says. */
+  db: string;
+  /** Runs the CLI in the folder (see {@link runCliInProcess}) with only DATABASE_PATH set. */
+  cli(args: string[]): Promise<InProcessRun>;
+}
+
+/** Registers a beforeEach that gives each test a fresh {@link CliFolder}, its clock fixed at `now`. */
+export function useCliFolder(now: number): CliFolder {
+  const folder: CliFolder = {
+    cwd: '',
+    db: '',
+    cli: (args) => runCliInProcess(args, { DATABASE_PATH: folder.db }, folder.cwd, now),
+  };
+  beforeEach(() => {
+    folder.cwd = tempDir();
+    folder.db = join(folder.cwd, 'data', 'bridge.db');
+  });
+  return folder;
 }

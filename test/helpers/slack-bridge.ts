@@ -4,7 +4,7 @@
  * run-API emulator (manual: runs move only when a test drives them), and helpers to post correctly
  * signed requests and to wait on what Slack was told.
  */
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { referenceLine } from '../../src/core/ports/triggers.js';
 import type { RunItem } from '../../src/core/ports/agent-runs.js';
 import type { Clock } from '../../src/core/ports/clock.js';
@@ -204,3 +204,22 @@ async function serve(options: SlackBridgeOptions, fakes: SlackFakes, owned: bool
 export const callText = (call: { args: Record<string, unknown> }): string => JSON.stringify([call.args['text'], call.args['blocks']]);
 /** The ts Slack answered a post with. */
 export const tsOf = (call: { response?: unknown }): string => (call.response as { ts: string }).ts;
+
+/**
+ * Registers the hooks of a Slack end-to-end file: before all, {@link startSlackBridge} with `options`;
+ * after all, the bridge stopped; with `resetEach`, the emulator forgets its runs after each test. A
+ * test that restarts the bridge puts the new one in `world.bridge`, so that afterAll stops that one.
+ */
+export function useSlackBridge({ resetEach = false, ...options }: SlackBridgeOptions & { resetEach?: boolean }): { bridge: SlackBridge } {
+  const world = {} as { bridge: SlackBridge };
+  beforeAll(async () => {
+    world.bridge = await startSlackBridge(options);
+  });
+  afterAll(() => world.bridge?.stop());
+  if (resetEach) {
+    afterEach(() => {
+      world.bridge.emulator.engine.reset();
+    });
+  }
+  return world;
+}

@@ -7,6 +7,7 @@ import type { RunningService } from '../../src/main.js';
 import type { Logger } from '../../src/core/ports/logger.js';
 import { adfParagraph, startFakeJiraApi, type FakeJiraApi } from '../fakes/jira-api.js';
 import { jiraDelivery, type JiraIssueFixture, type Json } from '../fixtures/jira/webhooks.js';
+import { postDelivery } from '../helpers/deliveries.js';
 import { startBridge } from '../helpers/start-bridge.js';
 import { until } from '../helpers/until.js';
 
@@ -67,27 +68,10 @@ export async function startJiraBridge(options: {
     cwd,
     webhook,
     deliver: async (payload, deliveryOptions = {}) => {
-      const { body, headers } = jiraDelivery(JIRA_SECRET, payload, deliveryOptions);
-      const response = await fetch(webhook, { method: 'POST', headers, body });
-      const text = await response.text();
-      let parsed: Record<string, unknown>;
-      try {
-        parsed = JSON.parse(text) as Record<string, unknown>;
-      } catch {
-        parsed = { text };
-      }
-      return { status: response.status, body: parsed };
+      return postDelivery(webhook, jiraDelivery(JIRA_SECRET, payload, deliveryOptions));
     },
   };
 }
 
 export { startFakeJiraApi, until };
-
-/** Waits until the service has nothing left to do: no trigger waiting or being worked, no message owed. */
-export async function quiet(service: RunningService): Promise<void> {
-  await until(async () => {
-    const triggers = await service.store.triggers.countByState();
-    const outbox = await service.store.outbox.counts();
-    return triggers.pending + triggers.working + outbox.pending + outbox.sending === 0;
-  }, 'the service to be quiet');
-}
+export { quiet } from '../helpers/deliveries.js';

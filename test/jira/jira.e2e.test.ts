@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { FakeJiraApi, FakeJiraComment } from '../fakes/jira-api.js';
 import { PERSON, commentCreated, commentUpdated, issueCreated, jiraDelivery, jiraEvilBodies, labelsChanged } from '../fixtures/jira/webhooks.js';
-import { tempDir } from '../helpers/spawn-cli.js';
+import { useTrackerWorld } from '../helpers/tracker-world.js';
 import {
   JIRA_EMAIL,
   JIRA_SECRET,
@@ -22,24 +22,15 @@ import {
  */
 
 const API_KEY = 'jira-e2e-run-api-key';
-let fake: FakeJiraApi;
-let emulator: RunningEmulator;
-let bridge: JiraBridge;
-let cwd: string;
-
-beforeAll(async () => {
-  fake = await startFakeJiraApi({ email: JIRA_EMAIL, apiToken: JIRA_TOKEN });
-  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
-  cwd = tempDir();
-  bridge = await startJiraBridge({ fake, emulator: { baseUrl: emulator.baseUrl, apiKey: API_KEY }, cwd });
+const world = useTrackerWorld({
+  apiKey: API_KEY,
+  startFake: () => startFakeJiraApi({ email: JIRA_EMAIL, apiToken: JIRA_TOKEN }),
+  startBridge: (fake, emulator) => startJiraBridge({ fake, emulator }),
+  resetEach: true,
 });
-afterAll(async () => {
-  await bridge.service.stop();
-  await emulator.close();
-  await fake.close();
-});
-afterEach(() => {
-  emulator.engine.reset();
+let fake: FakeJiraApi, emulator: RunningEmulator, bridge: JiraBridge;
+beforeAll(() => {
+  ({ fake, emulator, bridge } = world);
 });
 
 const runsFor = (key: string) => emulator.engine.list({}).runs.filter((run) => run.title?.startsWith(`${key}:`));
@@ -118,7 +109,7 @@ describe('a trigger label starts a run and the issue tells the story', () => {
     await until(() => texts(issue.key).some((text) => text.includes('tests failed')), 'the failure comment');
 
     await bridge.service.stop();
-    bridge = await startJiraBridge({ fake, emulator: { baseUrl: emulator.baseUrl, apiKey: API_KEY }, cwd });
+    bridge = world.bridge = await startJiraBridge({ fake, emulator: { baseUrl: emulator.baseUrl, apiKey: API_KEY }, cwd: bridge.cwd });
     // The run ended: only the trigger's own key (issue, label, changelog id) keeps the change from starting another.
     expect((await bridge.deliver(delivery)).body['outcome']).toBe('duplicate');
     await quiet(bridge.service);

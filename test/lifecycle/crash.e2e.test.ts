@@ -1,12 +1,12 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/ports/clock.js';
 import { IntakeService } from '../../src/core/intake/intake-service.js';
 import { referenceLine, type TriggerInput } from '../../src/core/ports/triggers.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
-import { ROOT, startTs, tempDir, type RunningCli } from '../helpers/spawn-cli.js';
+import { cliStart } from '../helpers/cli-triggers.js';
+import { childWorkspace, startServiceChild, type ChildLine as Line, type ChildWorkspace } from '../helpers/service-child.js';
+import type { RunningCli } from '../helpers/spawn-cli.js';
 
 /*
  * Crash windows of docs/architecture.md §5, each with the real service in a child process killed by SIGKILL
@@ -14,7 +14,6 @@ import { ROOT, startTs, tempDir, type RunningCli } from '../helpers/spawn-cli.js
  * where the destination takes an idempotency key.
  */
 
-const CHILD = join(ROOT, 'test/lifecycle/service-child.ts');
 const API_KEY = 'crash-test-key-0123456789';
 let emulator: RunningEmulator;
 const children: RunningCli[] = [];
@@ -30,42 +29,10 @@ afterEach(async () => {
   emulator.engine.reset();
 });
 
-interface Line {
-  key: string;
-  kind: string;
-  state?: string;
-  runId?: string;
-}
+const workspace = () => childWorkspace('agent-bridge-crash-', 'tracker:\n  interval: 1s\n');
 
-function workspace() {
-  const dir = tempDir('agent-bridge-crash-');
-  writeFileSync(join(dir, 'agent-bridge.yml'), 'tracker:\n  interval: 1s\n');
-  const files = { dir, db: join(dir, 'bridge.db'), notifyFile: join(dir, 'notify.jsonl'), attemptsFile: join(dir, 'attempts.jsonl') };
-  const read = (file: string): Line[] =>
-    existsSync(file)
-      ? readFileSync(file, 'utf8')
-          .split('\n')
-          .filter(Boolean)
-          .map((text) => JSON.parse(text) as Line)
-      : [];
-  return { ...files, delivered: () => read(files.notifyFile), attempts: () => read(files.attemptsFile) };
-}
-
-function startChild(space: ReturnType<typeof workspace>, extra: Record<string, string> = {}): RunningCli {
-  const child = startTs(CHILD, {
-    cwd: space.dir,
-    env: {
-      AGENT_API_BASE_URL: emulator.baseUrl,
-      AGENT_API_KEY: API_KEY,
-      DATABASE_PATH: space.db,
-      NOTIFY_FILE: space.notifyFile,
-      ATTEMPTS_FILE: space.attemptsFile,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      ...extra,
-    },
-  });
+function startChild(space: ChildWorkspace, extra: Record<string, string> = {}): RunningCli {
+  const child = startServiceChild(space.dir, { baseUrl: emulator.baseUrl, apiKey: API_KEY }, extra);
   children.push(child);
   return child;
 }
@@ -78,13 +45,7 @@ async function submit(dbPath: string, triggers: TriggerInput[]): Promise<void> {
   await store.close();
 }
 
-const startTrigger = (key: string, prompt = 'Fix the build'): TriggerInput => ({
-  kind: 'start',
-  key,
-  source: 'cli',
-  anchor: `test:${key}`,
-  payload: { prompt, title: prompt, origin: { source: 'cli' }, destinations: [`test:${key}`] },
-});
+const startTrigger = (key: string, prompt = 'Fix the build') => cliStart(key, prompt);
 
 async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentRuns, CreatedRun, CreateRunRequest } from '../../src/core/ports/agent-runs.js';
-import type { TriggerInput } from '../../src/core/ports/triggers.js';
+import type { AgentRuns } from '../../src/core/ports/agent-runs.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { INTAKE_CONCURRENCY, type RunningService } from '../../src/main.js';
 import { RecordingNotifier } from '../core/recording-notifier.js';
+import { cliStart, withCreateRun } from '../helpers/cli-triggers.js';
 import { startBridge } from '../helpers/start-bridge.js';
 import { until } from '../helpers/until.js';
 
@@ -33,37 +33,23 @@ held.gate = new Promise<void>((resolve) => (held.release = resolve));
 const firstLine = (prompt: string) => prompt.split('\n')[0] ?? '';
 
 function holdingCreates(runs: AgentRuns): AgentRuns {
-  return {
-    async createRun(request: CreateRunRequest): Promise<CreatedRun> {
-      const name = firstLine(request.prompt);
-      // Two triggers of one thread in flight together would break its order.
-      if (name.startsWith('same') && [...held.inFlight].some((other) => other.startsWith('same'))) held.overlaps.push(name);
-      held.inFlight.add(name);
-      held.started.push(name);
-      held.most = Math.max(held.most, held.inFlight.size);
-      try {
-        await held.gate;
-        return await runs.createRun(request);
-      } finally {
-        held.inFlight.delete(name);
-      }
-    },
-    dispatchToFactory: (factoryUid, request) => runs.dispatchToFactory(factoryUid, request),
-    listRuns: (query) => runs.listRuns(query),
-    allRuns: (query) => runs.allRuns(query),
-    getRun: (runId) => runs.getRun(runId),
-    sendFollowup: (runId, message) => runs.sendFollowup(runId, message),
-    cancelRun: (runId) => runs.cancelRun(runId),
-  };
+  return withCreateRun(runs, async (request, original) => {
+    const name = firstLine(request.prompt);
+    // Two triggers of one thread in flight together would break its order.
+    if (name.startsWith('same') && [...held.inFlight].some((other) => other.startsWith('same'))) held.overlaps.push(name);
+    held.inFlight.add(name);
+    held.started.push(name);
+    held.most = Math.max(held.most, held.inFlight.size);
+    try {
+      await held.gate;
+      return await original.createRun(request);
+    } finally {
+      held.inFlight.delete(name);
+    }
+  });
 }
 
-const start = (key: string, anchor: string, prompt: string): TriggerInput => ({
-  kind: 'start',
-  key,
-  source: 'cli',
-  anchor,
-  payload: { prompt, title: prompt, origin: { source: 'cli' }, destinations: [anchor] },
-});
+const start = (key: string, anchor: string, prompt: string) => cliStart(key, prompt, anchor);
 
 beforeAll(async () => {
   emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });

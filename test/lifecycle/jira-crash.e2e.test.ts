@@ -1,11 +1,10 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
 import { startFakeJiraApi, type FakeJiraApi } from '../fakes/jira-api.js';
 import { jiraDelivery, labelsChanged, type Json } from '../fixtures/jira/webhooks.js';
-import { ROOT, startTs, tempDir, type RunningCli } from '../helpers/spawn-cli.js';
+import { childWorkspace, startServiceChild, type ChildWorkspace } from '../helpers/service-child.js';
+import type { RunningCli } from '../helpers/spawn-cli.js';
 import { until } from '../helpers/until.js';
 import { JIRA_EMAIL, JIRA_SECRET, JIRA_TOKEN, newIssue } from '../jira/jira-harness.js';
 
@@ -16,7 +15,6 @@ import { JIRA_EMAIL, JIRA_SECRET, JIRA_TOKEN, newIssue } from '../jira/jira-harn
  * one end comment — Jira takes no client-chosen comment id, so this is the comment mark at work.
  */
 
-const CHILD = join(ROOT, 'test/lifecycle/service-child.ts');
 const API_KEY = 'jira-crash-key-0123456789';
 let emulator: RunningEmulator;
 let jira: FakeJiraApi;
@@ -36,31 +34,14 @@ afterEach(async () => {
   emulator.engine.reset();
 });
 
-function workspace() {
-  const dir = tempDir('agent-bridge-jira-crash-');
-  writeFileSync(join(dir, 'agent-bridge.yml'), 'tracker:\n  interval: 1s\njira:\n  labels:\n    agent: {}\n');
-  return { dir, db: join(dir, 'bridge.db') };
-}
+const workspace = () => childWorkspace('agent-bridge-jira-crash-', 'tracker:\n  interval: 1s\njira:\n  labels:\n    agent: {}\n');
 
-async function startChild(space: ReturnType<typeof workspace>, extra: Record<string, string> = {}): Promise<{ child: RunningCli; url: string }> {
-  const child = startTs(CHILD, {
-    cwd: space.dir,
-    env: {
-      AGENT_API_BASE_URL: emulator.baseUrl,
-      AGENT_API_KEY: API_KEY,
-      DATABASE_PATH: space.db,
-      NOTIFY_FILE: join(space.dir, 'notify.jsonl'),
-      ATTEMPTS_FILE: join(space.dir, 'attempts.jsonl'),
-      JIRA_BASE_URL: jira.url,
-      JIRA_EMAIL,
-      JIRA_API_TOKEN: JIRA_TOKEN,
-      JIRA_WEBHOOK_SECRET: JIRA_SECRET,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      ...extra,
-    },
-  });
+async function startChild(space: ChildWorkspace, extra: Record<string, string> = {}): Promise<{ child: RunningCli; url: string }> {
+  const child = startServiceChild(
+    space.dir,
+    { baseUrl: emulator.baseUrl, apiKey: API_KEY },
+    { JIRA_BASE_URL: jira.url, JIRA_EMAIL, JIRA_API_TOKEN: JIRA_TOKEN, JIRA_WEBHOOK_SECRET: JIRA_SECRET, ...extra },
+  );
   children.push(child);
   const ready = await child.waitFor(/child ready (\S+)/, 30_000);
   return { child, url: ready[1] ?? '' };

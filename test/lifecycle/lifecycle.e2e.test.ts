@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TriggerInput } from '../../src/core/ports/triggers.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
 import { RecordingNotifier } from '../core/recording-notifier.js';
+import { cliStart } from '../helpers/cli-triggers.js';
 import { startBridge } from '../helpers/start-bridge.js';
 
 /*
@@ -42,13 +42,7 @@ async function until(check: () => boolean, what: string): Promise<void> {
 
 describe('a trigger through the running service', () => {
   it('announces every observed state exactly once, and a revived run its second end', async () => {
-    const trigger: TriggerInput = {
-      kind: 'start',
-      key: 'lifecycle-1',
-      source: 'cli',
-      anchor: DESTINATION,
-      payload: { prompt: 'Ship it', title: 'Ship it', origin: { source: 'cli' }, destinations: [DESTINATION] },
-    };
+    const trigger = cliStart('lifecycle-1', 'Ship it', DESTINATION);
     expect(await service.intake.submit(trigger)).toMatchObject({ accepted: true });
     expect(await service.intake.submit(trigger)).toMatchObject({ accepted: false });
     await until(() => states('status').includes('QUEUED'), 'the first status');

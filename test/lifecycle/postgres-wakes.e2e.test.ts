@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IntakeService } from '../../src/core/intake/intake-service.js';
 import { TestClock } from '../../src/core/ports/clock.js';
-import { referenceLine, type TriggerInput } from '../../src/core/ports/triggers.js';
+import { referenceLine } from '../../src/core/ports/triggers.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { POLL_MS } from '../../src/compose/work-loops.js';
 import type { RunningService } from '../../src/main.js';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { RecordingNotifier } from '../core/recording-notifier.js';
+import { cliStart } from '../helpers/cli-triggers.js';
 import { postgresSkipNote, requirePostgres, startPostgres, type PostgresServer } from '../helpers/postgres-server.js';
 import { startBridge } from '../helpers/start-bridge.js';
 import { until } from '../helpers/until.js';
@@ -109,13 +110,7 @@ describe.skipIf(!runs)(`wake-ups between replicas on PostgreSQL${postgresSkipNot
     await settled();
   }
 
-  const start = (key: string): TriggerInput => ({
-    kind: 'start',
-    key,
-    source: 'cli',
-    anchor: `test:${key}`,
-    payload: { prompt: `Work ${key}`, title: `Work ${key}`, origin: { source: 'cli' }, destinations: [`test:${key}`] },
-  });
+  const start = (key: string) => cliStart(key, `Work ${key}`);
   const store = () => (replicas[0] as Replica).service.store;
   const runsOf = (key: string) => emulator.engine.list({}).runs.filter((run) => run.prompt?.includes(referenceLine(key)));
   const deliveriesTo = (key: string) => notifier.delivered.filter((call) => call.destination === `test:${key}`);

@@ -1,5 +1,3 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/ports/clock.js';
 import { IntakeService } from '../../src/core/intake/intake-service.js';
@@ -7,7 +5,9 @@ import { TRACKER_LEASE } from '../../src/core/tracker/tracker.js';
 import { referenceLine, type TriggerInput } from '../../src/core/ports/triggers.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite-store.js';
-import { ROOT, startTs, tempDir, type RunningCli } from '../helpers/spawn-cli.js';
+import { cliStart } from '../helpers/cli-triggers.js';
+import { childWorkspace, startServiceChild, type ChildWorkspace as Workspace } from '../helpers/service-child.js';
+import type { RunningCli } from '../helpers/spawn-cli.js';
 
 /*
  * Issue 16: a restart is not blind for half a minute. The real service in a child process holds the
@@ -17,7 +17,6 @@ import { ROOT, startTs, tempDir, type RunningCli } from '../helpers/spawn-cli.js
  * within one tracker interval + 5 s of its start, by a surviving process within 15 s of the kill.
  */
 
-const CHILD = join(ROOT, 'test/lifecycle/service-child.ts');
 const API_KEY = 'liveness-test-key-0123456789';
 const TRACKER_INTERVAL_MS = 2_000;
 const RESTART_DEADLINE_MS = TRACKER_INTERVAL_MS + 5_000;
@@ -45,58 +44,25 @@ async function emulatorCall(method: string, path: string, body?: object): Promis
   return response.json();
 }
 
-interface Line {
-  key: string;
-  kind: string;
-  state?: string;
-  runId?: string;
-}
-
-function workspace() {
-  const dir = tempDir('agent-bridge-liveness-');
-  writeFileSync(join(dir, 'agent-bridge.yml'), `tracker:\n  interval: ${TRACKER_INTERVAL_MS / 1000}s\n`);
-  const files = { dir, db: join(dir, 'bridge.db'), notifyFile: join(dir, 'notify.jsonl'), attemptsFile: join(dir, 'attempts.jsonl') };
-  const read = (file: string): Line[] =>
-    existsSync(file)
-      ? readFileSync(file, 'utf8')
-          .split('\n')
-          .filter(Boolean)
-          .map((text) => JSON.parse(text) as Line)
-      : [];
-  return { ...files, delivered: () => read(files.notifyFile) };
-}
-type Workspace = ReturnType<typeof workspace>;
+const workspace = () => childWorkspace('agent-bridge-liveness-', `tracker:\n  interval: ${TRACKER_INTERVAL_MS / 1000}s\n`);
 
 /** A child with the service's own lease lengths (or `leaseMs`); `hang` makes deliveries to `test:hang…` never end. */
 async function startChild(space: Workspace, options: { hang: boolean; leaseMs?: number }): Promise<{ child: RunningCli; readyAt: number; startedAt: number }> {
   const startedAt = Date.now();
-  const child = startTs(CHILD, {
-    cwd: space.dir,
-    env: {
-      AGENT_API_BASE_URL: emulator.baseUrl,
-      AGENT_API_KEY: API_KEY,
-      DATABASE_PATH: space.db,
-      NOTIFY_FILE: space.notifyFile,
-      ATTEMPTS_FILE: space.attemptsFile,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
+  const child = startServiceChild(
+    space.dir,
+    { baseUrl: emulator.baseUrl, apiKey: API_KEY },
+    {
       LEASE_MS: options.leaseMs === undefined ? 'default' : String(options.leaseMs),
       ...(options.hang && { HANG_DESTINATION: 'test:hang' }),
     },
-  });
+  );
   children.push(child);
   await child.waitFor(/child ready/, 30_000);
   return { child, readyAt: Date.now(), startedAt };
 }
 
-const startTrigger = (key: string, anchor: string): TriggerInput => ({
-  kind: 'start',
-  key,
-  source: 'cli',
-  anchor,
-  payload: { prompt: `Fix ${key}`, title: `Fix ${key}`, origin: { source: 'cli' }, destinations: [anchor] },
-});
+const startTrigger = (key: string, anchor: string) => cliStart(key, `Fix ${key}`, anchor);
 
 async function submit(store: SqliteStore, trigger: TriggerInput): Promise<void> {
   await new IntakeService({ store, clock: systemClock }).submit(trigger);

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentRuns, CreatedRun, CreateRunRequest } from '../../src/core/ports/agent-runs.js';
+import type { AgentRuns } from '../../src/core/ports/agent-runs.js';
 import { TestClock } from '../../src/core/ports/clock.js';
-import { referenceLine, type TriggerInput } from '../../src/core/ports/triggers.js';
+import { referenceLine } from '../../src/core/ports/triggers.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
 import { RecordingNotifier } from '../core/recording-notifier.js';
+import { cliStart, withCreateRun } from '../helpers/cli-triggers.js';
 import { startBridge } from '../helpers/start-bridge.js';
 import { until } from '../helpers/until.js';
 
@@ -24,33 +25,19 @@ const creating = new Set<string>();
 
 /** Creates whose prompt starts with "slow" wait for `release`. */
 function slowCreates(runs: AgentRuns): AgentRuns {
-  return {
-    async createRun(request: CreateRunRequest): Promise<CreatedRun> {
-      const name = request.prompt.split('\n')[0] ?? '';
-      creating.add(name);
-      try {
-        if (name.startsWith('slow')) await gate;
-        return await runs.createRun(request);
-      } finally {
-        creating.delete(name);
-      }
-    },
-    dispatchToFactory: (factoryUid, request) => runs.dispatchToFactory(factoryUid, request),
-    listRuns: (query) => runs.listRuns(query),
-    allRuns: (query) => runs.allRuns(query),
-    getRun: (runId) => runs.getRun(runId),
-    sendFollowup: (runId, message) => runs.sendFollowup(runId, message),
-    cancelRun: (runId) => runs.cancelRun(runId),
-  };
+  return withCreateRun(runs, async (request, original) => {
+    const name = request.prompt.split('\n')[0] ?? '';
+    creating.add(name);
+    try {
+      if (name.startsWith('slow')) await gate;
+      return await original.createRun(request);
+    } finally {
+      creating.delete(name);
+    }
+  });
 }
 
-const start = (key: string, prompt: string): TriggerInput => ({
-  kind: 'start',
-  key,
-  source: 'cli',
-  anchor: `test:${key}`,
-  payload: { prompt, title: prompt, origin: { source: 'cli' }, destinations: [`test:${key}`] },
-});
+const start = (key: string, prompt: string) => cliStart(key, prompt);
 const runsOf = (key: string) => emulator.engine.list({}).runs.filter((run) => run.prompt?.includes(referenceLine(key)));
 
 beforeAll(async () => {

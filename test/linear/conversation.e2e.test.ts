@@ -1,8 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { FakeLinearApi } from '../fakes/linear-api.js';
 import { LINEAR_IDS } from '../fixtures/linear/index.js';
 import { commentOn, labelAdded, newIssue, quiet, startFakeLinearApi, startLinearBridge, until, type LinearBridge } from './linear-harness.js';
+import { useTrackerWorld } from '../helpers/tracker-world.js';
 
 /*
  * Issue 22 in Linear, end to end (signed deliveries, the real SDK against the fake GraphQL API, the
@@ -19,22 +20,15 @@ linear:
     agent-web: {}
   teams: [ENG]
 `;
-let fake: FakeLinearApi;
-let emulator: RunningEmulator;
-let bridge: LinearBridge;
-
-beforeAll(async () => {
-  fake = await startFakeLinearApi({ authorization: 'lin_api_e2e_0123456789abcdef', labels: [agent, agentWeb, bug] });
-  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
-  bridge = await startLinearBridge({ fake, emulator: { baseUrl: emulator.baseUrl, apiKey: API_KEY }, yaml: YAML });
+const world = useTrackerWorld({
+  apiKey: API_KEY,
+  startFake: () => startFakeLinearApi({ authorization: 'lin_api_e2e_0123456789abcdef', labels: [agent, agentWeb, bug] }),
+  startBridge: (fake, emulator) => startLinearBridge({ fake, emulator, yaml: YAML }),
+  resetEach: true,
 });
-afterAll(async () => {
-  await bridge.service.stop();
-  await emulator.close();
-  await fake.close();
-});
-afterEach(() => {
-  emulator.engine.reset();
+let fake: FakeLinearApi, emulator: RunningEmulator, bridge: LinearBridge;
+beforeAll(() => {
+  ({ fake, emulator, bridge } = world);
 });
 
 const runsFor = (identifier: string) => emulator.engine.list({}).runs.filter((run) => run.title?.startsWith(`${identifier}:`));

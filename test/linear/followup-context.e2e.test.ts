@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { FakeLinearApi, FakeLinearIssue } from '../fakes/linear-api.js';
 import { LINEAR_IDS } from '../fixtures/linear/index.js';
 import { commentOn, labelAdded, newIssue, startFakeLinearApi, startLinearBridge, until, type LinearBridge } from './linear-harness.js';
+import { useTrackerWorld } from '../helpers/tracker-world.js';
 
 /*
  * Issue 22, point 1 in Linear (the handle rule, `linear.followups: mentions`): an `@agent …` comment
@@ -29,22 +30,20 @@ linear:
 `;
 /** With `followups: all`: every comment is a follow-up, and a burst goes as one. */
 const YAML_ALL = YAML.replace('linear:\n', 'linear:\n  followups: all\n');
-let fake: FakeLinearApi;
-let emulator: RunningEmulator;
-let bridge: LinearBridge;
+const world = useTrackerWorld({
+  apiKey: API_KEY,
+  startFake: () => startFakeLinearApi({ authorization: 'lin_api_e2e_0123456789abcdef', labels: [agent, bug] }),
+  startBridge: (fake, emulator) => startLinearBridge({ fake, emulator, yaml: YAML }),
+});
+let fake: FakeLinearApi, emulator: RunningEmulator, bridge: LinearBridge;
 let bridgeAll: LinearBridge;
 
 beforeAll(async () => {
-  fake = await startFakeLinearApi({ authorization: 'lin_api_e2e_0123456789abcdef', labels: [agent, bug] });
-  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
-  bridge = await startLinearBridge({ fake, emulator: { baseUrl: emulator.baseUrl, apiKey: API_KEY }, yaml: YAML });
+  ({ fake, emulator, bridge } = world);
   bridgeAll = await startLinearBridge({ fake, emulator: { baseUrl: emulator.baseUrl, apiKey: API_KEY }, yaml: YAML_ALL });
 });
 afterAll(async () => {
-  await bridge.service.stop();
   await bridgeAll.service.stop();
-  await emulator.close();
-  await fake.close();
 });
 
 /** A comment a person writes: Linear has it (the issue's comments), and the bridge hears its webhook. Its id. */

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { RunningService } from '../../src/main.js';
 import { startFakeLinearApi, type FakeLinearApi, type FakeLinearIssue } from '../fakes/linear-api.js';
 import { LINEAR_IDS, commentCreated, labelAdded, labelRemoved, linearDelivery, type Json, type LinearEnvelopeFixture } from '../fixtures/linear/index.js';
+import { postDelivery } from '../helpers/deliveries.js';
 import { startBridge } from '../helpers/start-bridge.js';
 import type { Logger } from '../../src/core/ports/logger.js';
 
@@ -80,33 +81,11 @@ export async function startLinearBridge(options: {
     cwd,
     webhook,
     deliver: async (payload, deliveryOptions = {}) => {
-      const { body, headers } = linearDelivery(LINEAR_SECRET, payload, deliveryOptions);
-      const response = await fetch(webhook, { method: 'POST', headers, body });
-      const text = await response.text();
-      let parsed: Record<string, unknown>;
-      try {
-        parsed = JSON.parse(text) as Record<string, unknown>;
-      } catch {
-        parsed = { text };
-      }
-      return { status: response.status, body: parsed };
+      return postDelivery(webhook, linearDelivery(LINEAR_SECRET, payload, deliveryOptions));
     },
   };
 }
 
 export { startFakeLinearApi };
-
-import { until } from '../helpers/until.js';
-export { until };
-
-/**
- * Waits until the service has nothing left to do: no trigger waiting or being worked, no message
- * owed. For "nothing else happened" checks, instead of sleeping a while and hoping.
- */
-export async function quiet(service: RunningService): Promise<void> {
-  await until(async () => {
-    const triggers = await service.store.triggers.countByState();
-    const outbox = await service.store.outbox.counts();
-    return triggers.pending + triggers.working + outbox.pending + outbox.sending === 0;
-  }, 'the service to be quiet');
-}
+export { until } from '../helpers/until.js';
+export { quiet } from '../helpers/deliveries.js';

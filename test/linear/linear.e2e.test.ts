@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { FakeLinearApi } from '../fakes/linear-api.js';
 import { LINEAR_IDS, issueCreated, linearEvilBodies, linearDelivery } from '../fixtures/linear/index.js';
-import { tempDir } from '../helpers/spawn-cli.js';
+import { useTrackerWorld } from '../helpers/tracker-world.js';
 import {
   LINEAR_SECRET,
   commentOn,
@@ -25,24 +25,15 @@ const API_KEY = 'linear-e2e-run-api-key';
 const { agent, agentWeb, bug } = LINEAR_IDS.labels;
 /** A third team the harness allows (LINEAR_YAML), to move issues to. */
 const WEB = { id: '0a1b2c3d-0000-4000-8000-0000000team3', key: 'WEB' };
-let fake: FakeLinearApi;
-let emulator: RunningEmulator;
-let bridge: LinearBridge;
-let cwd: string;
-
-beforeAll(async () => {
-  fake = await startFakeLinearApi({ authorization: 'lin_api_e2e_0123456789abcdef', labels: [agent, agentWeb, bug] });
-  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
-  cwd = tempDir();
-  bridge = await startLinearBridge({ fake, emulator: { baseUrl: emulator.baseUrl, apiKey: API_KEY }, cwd });
+const world = useTrackerWorld({
+  apiKey: API_KEY,
+  startFake: () => startFakeLinearApi({ authorization: 'lin_api_e2e_0123456789abcdef', labels: [agent, agentWeb, bug] }),
+  startBridge: (fake, emulator) => startLinearBridge({ fake, emulator }),
+  resetEach: true,
 });
-afterAll(async () => {
-  await bridge.service.stop();
-  await emulator.close();
-  await fake.close();
-});
-afterEach(() => {
-  emulator.engine.reset();
+let fake: FakeLinearApi, emulator: RunningEmulator, bridge: LinearBridge;
+beforeAll(() => {
+  ({ fake, emulator, bridge } = world);
 });
 
 const runsFor = (identifier: string) => emulator.engine.list({}).runs.filter((run) => run.title?.startsWith(`${identifier}:`));
@@ -120,7 +111,7 @@ describe('a trigger label starts a run and the issue tells the story', () => {
     expect((await bridge.deliver({ ...delivery, webhookTimestamp: Date.now() })).body['outcome']).toBe('duplicate');
 
     await bridge.service.stop();
-    bridge = await startLinearBridge({ fake, emulator: { baseUrl: emulator.baseUrl, apiKey: API_KEY }, cwd });
+    bridge = world.bridge = await startLinearBridge({ fake, emulator: { baseUrl: emulator.baseUrl, apiKey: API_KEY }, cwd: bridge.cwd });
     expect((await bridge.deliver({ ...delivery, webhookTimestamp: Date.now() })).body['outcome']).toBe('duplicate');
     await quiet(bridge.service);
     expect(runsFor(issue.identifier)).toHaveLength(1);

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { FakeLinearApi } from '../fakes/linear-api.js';
 import { FIXTURE_PROJECTS, LINEAR_IDS, inProject, issueCreated, projectChanged } from '../fixtures/linear/index.js';
 import { newIssue, quiet, startFakeLinearApi, startLinearBridge, until, type LinearBridge } from './linear-harness.js';
+import { useTrackerWorld } from '../helpers/tracker-world.js';
 
 /*
  * A Linear route that matches by project (issue 22, point 4), end to end: signed deliveries to the
@@ -19,19 +20,14 @@ linear:
     agent: { projects: [${docs.id}] }
     web: { config: { environment_id: env_web, name: web }, projects: [checkout revamp] }
 `;
-let fake: FakeLinearApi;
-let emulator: RunningEmulator;
-let bridge: LinearBridge;
-
-beforeAll(async () => {
-  fake = await startFakeLinearApi({ authorization: 'lin_api_e2e_0123456789abcdef', labels: [LINEAR_IDS.labels.agent] });
-  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
-  bridge = await startLinearBridge({ fake, emulator: { baseUrl: emulator.baseUrl, apiKey: API_KEY }, yaml: YAML });
+const world = useTrackerWorld({
+  apiKey: API_KEY,
+  startFake: () => startFakeLinearApi({ authorization: 'lin_api_e2e_0123456789abcdef', labels: [LINEAR_IDS.labels.agent] }),
+  startBridge: (fake, emulator) => startLinearBridge({ fake, emulator, yaml: YAML }),
 });
-afterAll(async () => {
-  await bridge.service.stop();
-  await emulator.close();
-  await fake.close();
+let fake: FakeLinearApi, emulator: RunningEmulator, bridge: LinearBridge;
+beforeAll(() => {
+  ({ fake, emulator, bridge } = world);
 });
 
 const runsFor = (identifier: string) => emulator.engine.list({}).runs.filter((run) => run.title?.startsWith(`${identifier}:`));

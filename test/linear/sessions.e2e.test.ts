@@ -1,8 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { FakeLinearApi } from '../fakes/linear-api.js';
 import { LINEAR_IDS, sessionCreated, sessionPrompted } from '../fixtures/linear/index.js';
 import { labelAdded, newIssue, quiet, startFakeLinearApi, startLinearBridge, until, type LinearBridge } from './linear-harness.js';
+import { useTrackerWorld } from '../helpers/tracker-world.js';
 
 /*
  * Linear's agent platform end to end: signed AgentSessionEvent deliveries, the real SDK writing
@@ -22,22 +23,15 @@ linear:
     agent: {}
   states: { started: In Progress, pull_request: In Review }
 `;
-let fake: FakeLinearApi;
-let emulator: RunningEmulator;
-let bridge: LinearBridge;
-
-beforeAll(async () => {
-  fake = await startFakeLinearApi({ labels: [LINEAR_IDS.labels.agent], states: { [LINEAR_IDS.team.id]: STATES } });
-  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
-  bridge = await startLinearBridge({ fake, emulator: { baseUrl: emulator.baseUrl, apiKey: API_KEY }, yaml: YAML });
+const world = useTrackerWorld({
+  apiKey: API_KEY,
+  startFake: () => startFakeLinearApi({ labels: [LINEAR_IDS.labels.agent], states: { [LINEAR_IDS.team.id]: STATES } }),
+  startBridge: (fake, emulator) => startLinearBridge({ fake, emulator, yaml: YAML }),
+  resetEach: true,
 });
-afterAll(async () => {
-  await bridge.service.stop();
-  await emulator.close();
-  await fake.close();
-});
-afterEach(() => {
-  emulator.engine.reset();
+let fake: FakeLinearApi, emulator: RunningEmulator, bridge: LinearBridge;
+beforeAll(() => {
+  ({ fake, emulator, bridge } = world);
 });
 
 const activitiesOf = (sessionId: string) =>

@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/config/index.js';
 import { startService, type RunningService } from '../../src/main.js';
 import { checkKey } from '../../src/people/key-check.js';
 import { CapturingLogger } from '../core/capturing-logger.js';
+import { consoleHttp, csrfIn, signInWithToken } from '../helpers/console-http.js';
 
 /**
  * `npm start` with no configuration runs the built-in emulator: a person trying personal keys there
@@ -70,25 +71,15 @@ describe('the console on the built-in emulator', () => {
     rmSync(home, { recursive: true, force: true });
   });
 
-  const cookiesOf = (response: Response) => response.headers.getSetCookie().map((line) => line.split(';')[0] ?? '');
-  const csrfIn = (page: string) => /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
-  const post = (path: string, form: Record<string, string>, cookie: string) =>
-    fetch(`${service.url}${path}`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(form).toString(),
-    });
+  const http = consoleHttp(() => service.url);
 
   it('connects a personal key the emulator accepts, as docs/people.md says it does', async () => {
     expect(service.emulated).toBe(true);
-    const form = await fetch(`${service.url}/console/sign-in`, { redirect: 'manual' });
-    const signedIn = await post('/console/sign-in', { csrf: csrfIn(await form.text()), token: TOKEN, next: '/console/keys' }, cookiesOf(form).join('; '));
-    const cookie = cookiesOf(signedIn).find((line) => line.startsWith('agent_bridge_console=')) ?? '';
+    const cookie = await signInWithToken(http, TOKEN, '/console/keys');
     const keys = await fetch(`${service.url}/console/keys`, { headers: { cookie } });
     expect(keys.status).toBe(200);
 
-    const connected = await post('/console/keys/connect', { csrf: csrfIn(await keys.text()), person: PERSON, key: KEY }, cookie);
+    const connected = await http.post('/console/keys/connect', { csrf: csrfIn(await keys.text()), person: PERSON, key: KEY }, cookie);
     expect(connected.status).toBe(303);
     expect(new URL(connected.headers.get('location') ?? '', service.url).searchParams.get('flash')).toBe('key-connected');
     expect(await service.store.personKeys.get(PERSON)).toMatchObject({ personId: PERSON, lastFour: '7Q7q' });

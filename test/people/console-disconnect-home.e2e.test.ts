@@ -17,6 +17,7 @@ import { type FakeSlackApi, type SlackCall } from '../fakes/slack-api.js';
 import { postSlackEvent } from '../fakes/slack-signing.js';
 import { eventCallback } from '../fixtures/slack/events.js';
 import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
+import { consoleHttp, cookiesOf, csrfIn, sessionCookieOf, signInWithToken as signInWithAdminToken } from '../helpers/console-http.js';
 import { SLACK_SECRET, startSlackBridge, type SlackBridge } from '../helpers/slack-bridge.js';
 
 const TEAM = 'T0HOMETEAM';
@@ -57,17 +58,9 @@ afterAll(async () => {
   await provider?.close();
 });
 
-const get = (url: string, cookie = '') => fetch(url.startsWith('http') ? url : `${service.url}${url}`, { redirect: 'manual', headers: { cookie } });
-const post = (path: string, form: Record<string, string>, cookie: string) =>
-  fetch(`${service.url}${path}`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(form).toString(),
-  });
-const cookiesOf = (response: Response) => response.headers.getSetCookie().map((line) => line.split(';')[0] ?? '');
-const sessionOf = (response: Response) => cookiesOf(response).find((line) => /^agent_bridge_console=./.test(line)) ?? '';
-const csrfIn = (page: string) => /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
+const http = consoleHttp(() => service.url);
+const { get, post } = http;
+const sessionOf = (response: Response) => sessionCookieOf(response) ?? '';
 
 const publishesFor = (user: string) => slack.callsTo('views.publish').filter((call) => call.args['user_id'] === user);
 const keyLine = (call: SlackCall | undefined) =>
@@ -93,9 +86,7 @@ async function signInWithSlack(user: string, page: string): Promise<{ cookie: st
 }
 
 async function signInWithToken(): Promise<{ cookie: string; csrf: string }> {
-  const form = await get('/console/sign-in');
-  const answer = await post('/console/sign-in', { csrf: csrfIn(await form.text()), token: TOKEN, next: '/console/keys' }, cookiesOf(form).join('; '));
-  const cookie = sessionOf(answer);
+  const cookie = await signInWithAdminToken(http, TOKEN, '/console/keys');
   return { cookie, csrf: csrfIn(await (await get('/console/keys', cookie)).text()) };
 }
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
 import { CapturingLogger } from '../core/capturing-logger.js';
+import { consoleHttp, csrfIn, signInWithToken } from '../helpers/console-http.js';
 import { startBridge } from '../helpers/start-bridge.js';
 
 const TOKEN = 'console-admin-token-0123456789abcdef';
@@ -31,16 +32,8 @@ afterAll(async () => {
   await emulator.close();
 });
 
-const get = (path: string, cookie = '') => fetch(`${service.url}${path}`, { redirect: 'manual', headers: { cookie } });
-const post = (path: string, form: Record<string, string>, cookie = '') =>
-  fetch(`${service.url}${path}`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(form).toString(),
-  });
-const cookiesOf = (response: Response) => response.headers.getSetCookie().map((line) => line.split(';')[0] ?? '');
-const csrfIn = (page: string) => /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
+const http = consoleHttp(() => service.url);
+const { get, post } = http;
 
 let session: { cookie: string; csrf: string };
 const pages: string[] = [];
@@ -63,10 +56,7 @@ async function connect(person: string, key: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  const form = await get('/console/sign-in');
-  const answer = await post('/console/sign-in', { csrf: csrfIn(await form.text()), token: TOKEN, next: '/console/keys' }, cookiesOf(form).join('; '));
-  const cookie = cookiesOf(answer).find((line) => line.startsWith('agent_bridge_console=')) ?? '';
-  session = { cookie, csrf: '' };
+  session = { cookie: await signInWithToken(http, TOKEN, '/console/keys'), csrf: '' };
   session.csrf = csrfIn(await keysPage());
 });
 

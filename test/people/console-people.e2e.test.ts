@@ -9,6 +9,7 @@ import type { RunningService } from '../../src/main.js';
 import { KeyBox } from '../../src/people/key-box.js';
 import { PersonKeys } from '../../src/people/person-keys.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite-store.js';
+import { consoleHttp, csrfIn, signInWithToken } from '../helpers/console-http.js';
 import { startSlackBridge, type SlackBridge } from '../helpers/slack-bridge.js';
 import { aRun, aTrigger } from '../store/helpers.js';
 
@@ -56,16 +57,8 @@ afterAll(async () => {
   await bridge.stop();
 });
 
-const get = (path: string, cookie = '') => fetch(`${service.url}${path}`, { redirect: 'manual', headers: { cookie } });
-const post = (path: string, form: Record<string, string>, cookie = '') =>
-  fetch(`${service.url}${path}`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(form).toString(),
-  });
-const cookiesOf = (response: Response) => response.headers.getSetCookie().map((line) => line.split(';')[0] ?? '');
-const csrfIn = (page: string) => /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
+const http = consoleHttp(() => service.url);
+const { get, post } = http;
 let session: { cookie: string; csrf: string };
 const pages: string[] = [];
 
@@ -88,9 +81,7 @@ async function submit(path: string, form: Record<string, string>): Promise<strin
 const rowOf = (page: string, runId: string) => new RegExp(`<tr data-run="${runId}">([\\s\\S]*?)</tr>`).exec(page)?.[1] ?? '';
 
 beforeAll(async () => {
-  const form = await get('/console/sign-in');
-  const answer = await post('/console/sign-in', { csrf: csrfIn(await form.text()), token: TOKEN, next: '/console/keys' }, cookiesOf(form).join('; '));
-  session = { cookie: cookiesOf(answer).find((line) => line.startsWith('agent_bridge_console=')) ?? '', csrf: '' };
+  session = { cookie: await signInWithToken(http, TOKEN, '/console/keys'), csrf: '' };
   session.csrf = csrfIn(await read('/console/keys'));
 });
 

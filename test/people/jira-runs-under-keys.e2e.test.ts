@@ -5,71 +5,44 @@
  * users.lookupByEmail), our REST client against the fake Jira, the emulator in owner visibility
  * recording each run's creator.
  */
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { creatorUidFor } from '../../src/emulator/keys.js';
-import type { RunningService } from '../../src/main.js';
-import { KeyBox } from '../../src/people/key-box.js';
-import { PersonKeys } from '../../src/people/person-keys.js';
-import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import { startFakeJiraApi, type FakeJiraApi } from '../fakes/jira-api.js';
-import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
 import { jiraDelivery, labelsChanged } from '../fixtures/jira/webhooks.js';
-import { startBridge } from '../helpers/start-bridge.js';
+import { ADA, BOB, startPeopleBridge, type PeopleBridge } from '../helpers/people-bridge.js';
 import { until } from '../helpers/until.js';
 import { JIRA_EMAIL, JIRA_SECRET, JIRA_TOKEN, newIssue } from '../jira/jira-harness.js';
 
-const BOT_TOKEN = 'xoxb-jira-people';
-const BRIDGE_SECRET = 'bridge-secret-'.padEnd(48, 'j');
 const SERVICE_KEY = 'svc_service_key_jira_0123456789Sv1c';
 const ADA_KEY = 'wk_personal_ada_jira_0123456789Ad4x';
 const BOB_KEY = 'wk_personal_bob_jira_9876543210B0b2';
-const ADA = 'U0ADA0001';
-const BOB = 'U0BOB0002';
 const SHOWN = { accountId: '5f000000000000000000shown', displayName: 'Ada in Jira', emailAddress: 'ada@example.com' };
 const HIDDEN = { accountId: '5f0000000000000000hidden', displayName: 'Hides Email' };
 const LINKED = { accountId: '557058:f58131cb-b67d-43c7-b30d-6b58d40bd077', displayName: 'Linked by hand' };
 
 let jira: FakeJiraApi;
-let slack: FakeSlackApi;
-let emulator: RunningEmulator;
-let service: RunningService;
-let store: SqliteStore;
+let bridge: PeopleBridge;
+let slack: PeopleBridge['slack'];
+let emulator: PeopleBridge['emulator'];
+let service: PeopleBridge['service'];
 
 beforeAll(async () => {
   jira = await startFakeJiraApi({ email: JIRA_EMAIL, apiToken: JIRA_TOKEN, users: [SHOWN, HIDDEN, LINKED] });
-  slack = await startFakeSlackApi({ token: BOT_TOKEN });
-  slack.setUser(ADA, { real_name: 'Ada Lovelace', email: 'ada@example.com' });
-  slack.setUser(BOB, { real_name: 'Bob', email: 'bob@example.com' });
-  emulator = await startEmulator({ apiKey: SERVICE_KEY, port: 0, manual: true, visibility: 'owner' });
-  let cwd: string;
-  ({ service, cwd } = await startBridge({
-    agentApi: { baseUrl: emulator.baseUrl, apiKey: SERVICE_KEY },
-    env: {
-      JIRA_BASE_URL: jira.url,
-      JIRA_EMAIL,
-      JIRA_API_TOKEN: JIRA_TOKEN,
-      JIRA_WEBHOOK_SECRET: JIRA_SECRET,
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_SIGNING_SECRET: 'jira-people-signing-secret',
-      SLACK_API_URL: slack.url,
-      AGENT_BRIDGE_SECRET: BRIDGE_SECRET,
-    },
-    yaml: ['tracker:', '  interval: 1s', 'people:', '  attribution: personal_if_connected', 'jira:', '  labels:', '    agent: {}'].join('\n'),
-  }));
-  store = openSqliteStore({ path: join(cwd, 'bridge.db') });
-  const people = new PersonKeys(store.personKeys, new KeyBox(BRIDGE_SECRET));
-  await people.connect(ADA, ADA_KEY, Date.now());
-  await people.connect(BOB, BOB_KEY, Date.now());
-  await store.personLinks.put({ surface: 'jira', userId: LINKED.accountId, personId: BOB, how: 'console', linkedAt: Date.now() });
+  bridge = await startPeopleBridge({
+    surface: 'jira',
+    env: { JIRA_BASE_URL: jira.url, JIRA_EMAIL, JIRA_API_TOKEN: JIRA_TOKEN, JIRA_WEBHOOK_SECRET: JIRA_SECRET },
+    adaEmail: 'ada@example.com',
+    linkedUserId: LINKED.accountId,
+    botToken: 'xoxb-jira-people',
+    signingSecret: 'jira-people-signing-secret',
+    bridgeSecret: 'bridge-secret-'.padEnd(48, 'j'),
+    keys: { service: SERVICE_KEY, ada: ADA_KEY, bob: BOB_KEY },
+  });
+  ({ slack, emulator, service } = bridge);
 });
 afterAll(async () => {
-  await store.close();
-  await service.stop();
-  await emulator.close();
+  await bridge.close();
   await jira.close();
-  await slack.close();
 });
 
 /** Labels a fresh issue `agent` as `user`; answers the run it started. */

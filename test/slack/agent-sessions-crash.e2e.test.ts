@@ -1,5 +1,3 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { referenceLine } from '../../src/core/ports/triggers.js';
 import { startEmulator, type RequestLogEntry, type RunningEmulator } from '../../src/emulator/index.js';
@@ -9,7 +7,8 @@ import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
 import { postSlackEvent } from '../fakes/slack-signing.js';
 import { agentSessionStopped, appMention, eventCallback } from '../fixtures/slack/events.js';
 import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
-import { ROOT, startTs, tempDir, type RunningCli } from '../helpers/spawn-cli.js';
+import { childWorkspace, startServiceChild } from '../helpers/service-child.js';
+import type { RunningCli } from '../helpers/spawn-cli.js';
 import { until as waitFor } from '../helpers/until.js';
 
 /*
@@ -20,7 +19,6 @@ import { until as waitFor } from '../helpers/until.js';
  * once, and its session, never left spinning, is set away from processing once.
  */
 
-const CHILD = join(ROOT, 'test/lifecycle/service-child.ts');
 const SECRET = 'agent-sessions-crash-secret-0123';
 const BOT_TOKEN = 'xoxb-0000-1111-agent-sessions-crash';
 const API_KEY = 'agent-sessions-crash-key';
@@ -45,23 +43,11 @@ const until = <T>(find: () => T | undefined | false | Promise<T | undefined | fa
   waitFor(find, what, timeoutMs, () => `slack calls: ${slack.calls.map((call) => call.method).join(', ')}`);
 
 async function startChild(dir: string, extra: Record<string, string> = {}): Promise<{ child: RunningCli; events: string }> {
-  const child = startTs(CHILD, {
-    cwd: dir,
-    env: {
-      AGENT_API_BASE_URL: emulator.baseUrl,
-      AGENT_API_KEY: API_KEY,
-      DATABASE_PATH: join(dir, 'bridge.db'),
-      NOTIFY_FILE: join(dir, 'notify.jsonl'),
-      ATTEMPTS_FILE: join(dir, 'attempts.jsonl'),
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SECRET,
-      SLACK_API_URL: slack.url,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      ...extra,
-    },
-  });
+  const child = startServiceChild(
+    dir,
+    { baseUrl: emulator.baseUrl, apiKey: API_KEY },
+    { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.url, ...extra },
+  );
   children.push(child);
   const [, url] = await child.waitFor(/child ready (\S+)/, 30_000);
   return { child, events: `${url}/slack/events` };
@@ -69,8 +55,7 @@ async function startChild(dir: string, extra: Record<string, string> = {}): Prom
 
 describe('a crash after the run API took a stop pressed in Slack, before the session status was owed', { timeout: 90_000 }, () => {
   it('cancels the run once and sets its session away from processing once, after the restart', async () => {
-    const dir = tempDir('agent-bridge-session-crash-');
-    writeFileSync(join(dir, 'agent-bridge.yml'), 'tracker:\n  interval: 1s\n');
+    const { dir, db } = childWorkspace('agent-bridge-session-crash-', 'tracker:\n  interval: 1s\n');
     const first = await startChild(dir, { CRASH_AFTER_CANCEL: '1' });
 
     const ts = nextTs();
@@ -91,7 +76,7 @@ describe('a crash after the run API took a stop pressed in Slack, before the ses
     await startChild(dir);
     await until(() => slack.agentSession(CHANNEL, ts)?.status === 'active', 'the session away from processing after the restart');
     await until(() => slack.messages(CHANNEL, ts).some((message) => message.text === `Cancelled by <@${SLACK_IDS.user}>`), 'who stopped it');
-    const store = openSqliteStore({ path: join(dir, 'bridge.db') });
+    const store = openSqliteStore({ path: db });
     try {
       await until(async () => (await store.trackedRuns.get(run.run_id))?.tracked === false, 'the end observed');
       await until(async () => (await store.outbox.list()).every((row) => row.state === 'sent'), 'every row delivered');

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { referenceLine } from '../../src/core/ports/triggers.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { RequestLogEntry } from '../../src/emulator/index.js';
@@ -9,7 +9,7 @@ import { postSlackEvent } from '../fakes/slack-signing.js';
 import { agentSessionStopped, appContextChanged, appMention, channelEntity, directMessage, eventCallback, threadReply } from '../fixtures/slack/events.js';
 import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
 import { CapturingLogger } from '../core/capturing-logger.js';
-import { SLACK_SECRET, type SlackBridge, startSlackBridge } from '../helpers/slack-bridge.js';
+import { SLACK_SECRET, type SlackBridge, useSlackBridge } from '../helpers/slack-bridge.js';
 
 /*
  * Issue 27, end to end: Slack's agent experience on the running service — the real Bolt receives
@@ -26,16 +26,16 @@ let bridge: SlackBridge;
 let slack: FakeSlackApi, emulator: RunningEmulator, service: RunningService, events: string;
 const logger = new CapturingLogger();
 
-beforeAll(async () => {
-  bridge = await startSlackBridge({
-    channels: { [CHANNEL]: 'dev' },
-    users: { [ALLOWED]: { display_name: 'ada' }, [REFUSED]: { display_name: 'grace' } },
-    yaml: `tracker:\n  interval: 1s\nslack:\n  allowed_users: [${ALLOWED}]\n  channels:\n    ${CHANNEL}: { config: { environment_id: env_web, name: web } }\n`,
-    logger,
-  });
+const world = useSlackBridge({
+  channels: { [CHANNEL]: 'dev' },
+  users: { [ALLOWED]: { display_name: 'ada' }, [REFUSED]: { display_name: 'grace' } },
+  yaml: `tracker:\n  interval: 1s\nslack:\n  allowed_users: [${ALLOWED}]\n  channels:\n    ${CHANNEL}: { config: { environment_id: env_web, name: web } }\n`,
+  logger,
+});
+beforeAll(() => {
+  bridge = world.bridge;
   ({ slack, emulator, service, events } = bridge);
 });
-afterAll(() => bridge?.stop());
 afterEach(() => {
   emulator.engine.reset();
   slack.setAgentSessionStopSubscribed(true);

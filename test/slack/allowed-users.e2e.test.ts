@@ -1,20 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { FakeSlackApi } from '../fakes/slack-api.js';
 import { appMention } from '../fixtures/slack/events.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
-import { type SlackBridge, startSlackBridge } from '../helpers/slack-bridge.js';
+import { type SlackBridge, useSlackBridge } from '../helpers/slack-bridge.js';
 
 /** `slack.allowed_users`: others are refused privately and nothing happens. */
 
 let bridge: SlackBridge;
 let slack: FakeSlackApi, emulator: RunningEmulator;
 
-beforeAll(async () => {
-  bridge = await startSlackBridge({ yaml: `slack:\n  allowed_users: [${SLACK_IDS.otherUser}]\n` });
+const world = useSlackBridge({ yaml: `slack:\n  allowed_users: [${SLACK_IDS.otherUser}]\n` });
+beforeAll(() => {
+  bridge = world.bridge;
   ({ slack, emulator } = bridge);
 });
-afterAll(() => bridge?.stop());
 
 describe('slack.allowed_users', () => {
   it('someone not listed is told privately and no run starts; a listed person starts one', async () => {

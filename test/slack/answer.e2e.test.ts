@@ -1,11 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
 import type { FakeSlackApi, SlackCall } from '../fakes/slack-api.js';
 import { appMention } from '../fixtures/slack/events.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
 import { answerClick, answerSubmission } from '../fixtures/slack/interactions.js';
-import { type SlackBridge, startSlackBridge } from '../helpers/slack-bridge.js';
+import { type SlackBridge, useSlackBridge } from '../helpers/slack-bridge.js';
 
 /*
  * Answering a BLOCKED run in place (issue 22, point 6), end to end: the real Bolt on the running
@@ -20,13 +20,10 @@ const QUESTION = 'Which database should I migrate first: <orders> or users?';
 let bridge: SlackBridge;
 let slack: FakeSlackApi, emulator: RunningEmulator, service: RunningService;
 
-beforeAll(async () => {
-  bridge = await startSlackBridge({ yaml: `tracker:\n  interval: 1s\nslack:\n  allowed_users: [${ALLOWED}]\n` });
+const world = useSlackBridge({ yaml: `tracker:\n  interval: 1s\nslack:\n  allowed_users: [${ALLOWED}]\n`, resetEach: true });
+beforeAll(() => {
+  bridge = world.bridge;
   ({ slack, emulator, service } = bridge);
-});
-afterAll(() => bridge?.stop());
-afterEach(() => {
-  emulator.engine.reset();
 });
 
 const until: SlackBridge['until'] = (find, what) => bridge.until(find, what);

@@ -1,9 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { FakeSlackApi } from '../fakes/slack-api.js';
 import { appMention, threadReply } from '../fixtures/slack/events.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
-import { callText, type SlackBridge, startSlackBridge } from '../helpers/slack-bridge.js';
+import { callText, type SlackBridge, useSlackBridge } from '../helpers/slack-bridge.js';
 
 /*
  * Issue 22 in Slack, end to end (real Bolt, fake Slack Web API, the emulator): options in a request
@@ -15,22 +15,20 @@ const QUIET = 'C0QUIET0001'; // no overrides, announce: end
 let bridge: SlackBridge;
 let slack: FakeSlackApi, emulator: RunningEmulator;
 
-beforeAll(async () => {
-  bridge = await startSlackBridge({
-    yaml: [
-      'tracker:',
-      '  interval: 1s',
-      'slack:',
-      '  channels:',
-      `    ${OPEN}: { config: { environment_id: env_web }, overrides: { environment_id: [env_web, env_api], model_id: "*" }, announce: all }`,
-      `    ${QUIET}: { config: { environment_id: env_web }, announce: end }`,
-    ].join('\n'),
-  });
-  ({ slack, emulator } = bridge);
+const world = useSlackBridge({
+  yaml: [
+    'tracker:',
+    '  interval: 1s',
+    'slack:',
+    '  channels:',
+    `    ${OPEN}: { config: { environment_id: env_web }, overrides: { environment_id: [env_web, env_api], model_id: "*" }, announce: all }`,
+    `    ${QUIET}: { config: { environment_id: env_web }, announce: end }`,
+  ].join('\n'),
+  resetEach: true,
 });
-afterAll(() => bridge?.stop());
-afterEach(() => {
-  emulator.engine.reset();
+beforeAll(() => {
+  bridge = world.bridge;
+  ({ slack, emulator } = bridge);
 });
 
 const until: SlackBridge['until'] = (find, what) => bridge.until(find, what);

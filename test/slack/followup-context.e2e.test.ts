@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { FakeSlackApi } from '../fakes/slack-api.js';
 import { appMention, threadReply, type SlackEvent } from '../fixtures/slack/events.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
-import { type SlackBridge, startSlackBridge } from '../helpers/slack-bridge.js';
+import { type SlackBridge, useSlackBridge } from '../helpers/slack-bridge.js';
 
 /*
  * Issue 22, point 1 in Slack: with `followups: mentions`, a mention in a run's thread is a follow-up
@@ -14,14 +14,14 @@ const CHANNEL = SLACK_IDS.channel;
 let bridge: SlackBridge;
 let slack: FakeSlackApi, emulator: RunningEmulator;
 
-beforeAll(async () => {
-  bridge = await startSlackBridge({
-    users: { [SLACK_IDS.user]: { display_name: 'ada' }, [SLACK_IDS.otherUser]: { display_name: 'grace' } },
-    yaml: 'slack:\n  followups: mentions\n',
-  });
+const world = useSlackBridge({
+  users: { [SLACK_IDS.user]: { display_name: 'ada' }, [SLACK_IDS.otherUser]: { display_name: 'grace' } },
+  yaml: 'slack:\n  followups: mentions\n',
+});
+beforeAll(() => {
+  bridge = world.bridge;
   ({ slack, emulator } = bridge);
 });
-afterAll(() => bridge?.stop());
 
 const until: SlackBridge['until'] = (find, what) => bridge.until(find, what);
 

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
 import type { FakeSlackApi } from '../fakes/slack-api.js';
 import { appMention, threadReply, type SlackEvent } from '../fixtures/slack/events.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
-import { type SlackBridge, startSlackBridge } from '../helpers/slack-bridge.js';
+import { type SlackBridge, useSlackBridge } from '../helpers/slack-bridge.js';
 
 /*
  * Issue 22, point 1 with `slack.followups: all`: replies that arrive within `slack.followup_window`
@@ -17,11 +17,11 @@ const CHANNEL = SLACK_IDS.channel;
 let bridge: SlackBridge;
 let slack: FakeSlackApi, emulator: RunningEmulator, service: RunningService;
 
-beforeAll(async () => {
-  bridge = await startSlackBridge({ yaml: 'slack:\n  followups: all\n' });
+const world = useSlackBridge({ yaml: 'slack:\n  followups: all\n' });
+beforeAll(() => {
+  bridge = world.bridge;
   ({ slack, emulator, service } = bridge);
 });
-afterAll(() => bridge?.stop());
 
 const until: SlackBridge['until'] = (find, what) => bridge.until(find, what, 15_000);
 

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { referenceLine } from '../../src/core/ports/triggers.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
@@ -9,7 +9,7 @@ import { postSlackEvent } from '../fakes/slack-signing.js';
 import { appMention, eventCallback } from '../fixtures/slack/events.js';
 import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
 import { quiet } from '../linear/linear-harness.js';
-import { SLACK_SECRET, type SlackBridge, startSlackBridge } from '../helpers/slack-bridge.js';
+import { SLACK_SECRET, type SlackBridge, useSlackBridge } from '../helpers/slack-bridge.js';
 
 /*
  * The Home tab stays current for runs asked for before it was first opened (issue 26, point 3), end to
@@ -22,13 +22,10 @@ const CHANNEL = SLACK_IDS.channel;
 let bridge: SlackBridge;
 let slack: FakeSlackApi, emulator: RunningEmulator, service: RunningService, events: string;
 
-beforeAll(async () => {
-  bridge = await startSlackBridge({ channels: { [CHANNEL]: 'dev' }, yaml: `tracker:\n  interval: 1s\n` });
+const world = useSlackBridge({ channels: { [CHANNEL]: 'dev' }, yaml: `tracker:\n  interval: 1s\n`, resetEach: true });
+beforeAll(() => {
+  bridge = world.bridge;
   ({ slack, emulator, service, events } = bridge);
-});
-afterAll(() => bridge?.stop());
-afterEach(() => {
-  emulator.engine.reset();
 });
 
 const until: SlackBridge['until'] = (find, what) => bridge.until(find, what);

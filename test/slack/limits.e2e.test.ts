@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
 import type { FakeSlackApi } from '../fakes/slack-api.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
-import { type SlackBridge, startSlackBridge } from '../helpers/slack-bridge.js';
+import { type SlackBridge, useSlackBridge } from '../helpers/slack-bridge.js';
 import { messageKey } from '../../src/slack/normalise.js';
 
 /**
@@ -15,11 +15,11 @@ const CHANNEL = SLACK_IDS.channel;
 let bridge: SlackBridge;
 let slack: FakeSlackApi, emulator: RunningEmulator, service: RunningService;
 
-beforeAll(async () => {
-  bridge = await startSlackBridge({ channels: { [CHANNEL]: 'dev' }, yaml: 'tracker:\n  interval: 1s\nlimits:\n  per_person: { concurrent: 1 }\n' });
+const world = useSlackBridge({ channels: { [CHANNEL]: 'dev' }, yaml: 'tracker:\n  interval: 1s\nlimits:\n  per_person: { concurrent: 1 }\n' });
+beforeAll(() => {
+  bridge = world.bridge;
   ({ slack, emulator, service } = bridge);
 });
-afterAll(() => bridge?.stop());
 
 describe('limits.per_person.concurrent through Slack', () => {
   it('a second mention while the first run works starts nothing: the asker is told privately which limit and when it frees; the thread sees why; after the first ends, a third starts', async () => {

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { referenceLine } from '../../src/core/ports/triggers.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
@@ -9,7 +9,7 @@ import { postSlackEvent, postSlackInteraction } from '../fakes/slack-signing.js'
 import { appMention, directMessage, eventCallback } from '../fixtures/slack/events.js';
 import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
 import { homeStartClick, sendToAgentShortcut, startRunSubmission } from '../fixtures/slack/interactions.js';
-import { SLACK_SECRET, type SlackBridge, startSlackBridge } from '../helpers/slack-bridge.js';
+import { SLACK_SECRET, type SlackBridge, useSlackBridge } from '../helpers/slack-bridge.js';
 
 /*
  * Slack's own places for the agent (issue 23), end to end: the real Bolt on the running service
@@ -23,17 +23,15 @@ const REFUSED = SLACK_IDS.otherUser;
 let bridge: SlackBridge;
 let slack: FakeSlackApi, emulator: RunningEmulator, service: RunningService, events: string;
 
-beforeAll(async () => {
-  bridge = await startSlackBridge({
-    channels: { [CHANNEL]: 'dev' },
-    users: { [ALLOWED]: { display_name: 'ada' }, [REFUSED]: { display_name: 'grace' } },
-    yaml: `tracker:\n  interval: 1s\nslack:\n  allowed_users: [${ALLOWED}]\n  unfurl_domains: [127.0.0.1]\n  channels:\n    ${CHANNEL}: { config: { environment_id: env_web, name: web } }\n`,
-  });
-  ({ slack, emulator, service, events } = bridge);
+const world = useSlackBridge({
+  channels: { [CHANNEL]: 'dev' },
+  users: { [ALLOWED]: { display_name: 'ada' }, [REFUSED]: { display_name: 'grace' } },
+  yaml: `tracker:\n  interval: 1s\nslack:\n  allowed_users: [${ALLOWED}]\n  unfurl_domains: [127.0.0.1]\n  channels:\n    ${CHANNEL}: { config: { environment_id: env_web, name: web } }\n`,
+  resetEach: true,
 });
-afterAll(() => bridge?.stop());
-afterEach(() => {
-  emulator.engine.reset();
+beforeAll(() => {
+  bridge = world.bridge;
+  ({ slack, emulator, service, events } = bridge);
 });
 
 const until: SlackBridge['until'] = (find, what, timeoutMs) => bridge.until(find, what, timeoutMs);

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { referenceLine } from '../../src/core/ports/triggers.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
@@ -19,7 +19,7 @@ import {
 import { evilBodies } from '../fixtures/slack/evil.js';
 import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
 import { blockActionsCancel, malformedSlashCommands, unknownInteraction } from '../fixtures/slack/interactions.js';
-import { callText, SLACK_SECRET, type SlackBridge, startSlackBridge } from '../helpers/slack-bridge.js';
+import { callText, SLACK_SECRET, type SlackBridge, useSlackBridge } from '../helpers/slack-bridge.js';
 
 /*
  * Slack end to end: the real Bolt on the running server receives correctly signed requests, the
@@ -32,17 +32,15 @@ const ADMIN = 'U0ADMIN001';
 let bridge: SlackBridge;
 let slack: FakeSlackApi, emulator: RunningEmulator, service: RunningService, events: string;
 
-beforeAll(async () => {
-  bridge = await startSlackBridge({
-    channels: { [CHANNEL]: 'dev' },
-    users: { [SLACK_IDS.user]: { display_name: 'ada' } },
-    yaml: `tracker:\n  interval: 1s\nslack:\n  channels:\n    ${CHANNEL}: { config: { environment_id: env_web, name: web } }\nconsole:\n  admins: [${ADMIN}]\n`,
-  });
-  ({ slack, emulator, service, events } = bridge);
+const world = useSlackBridge({
+  channels: { [CHANNEL]: 'dev' },
+  users: { [SLACK_IDS.user]: { display_name: 'ada' } },
+  yaml: `tracker:\n  interval: 1s\nslack:\n  channels:\n    ${CHANNEL}: { config: { environment_id: env_web, name: web } }\nconsole:\n  admins: [${ADMIN}]\n`,
+  resetEach: true,
 });
-afterAll(() => bridge?.stop());
-afterEach(() => {
-  emulator.engine.reset();
+beforeAll(() => {
+  bridge = world.bridge;
+  ({ slack, emulator, service, events } = bridge);
 });
 
 const until: SlackBridge['until'] = (find, what, timeoutMs) => bridge.until(find, what, timeoutMs);
@@ -184,7 +182,7 @@ describe('never twice, never ourselves', () => {
     await postSlackEvent(events, SLACK_SECRET, envelope);
     await postSlackEvent(events, SLACK_SECRET, envelope, { retryNum: 1, retryReason: 'http_timeout' });
     await until(() => runFor(event['ts'] as string), 'the run');
-    bridge = await bridge.restart();
+    bridge = world.bridge = await bridge.restart();
     ({ service, events } = bridge);
     await postSlackEvent(events, SLACK_SECRET, envelope, { retryNum: 2, retryReason: 'http_timeout' });
     await new Promise((resolve) => setTimeout(resolve, 1500));

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { referenceLine } from '../../src/core/ports/triggers.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
@@ -7,7 +7,7 @@ import type { FakeSlackApi } from '../fakes/slack-api.js';
 import { postSlackEvent } from '../fakes/slack-signing.js';
 import { appMention, channelMessage, eventCallback, reactionAdded } from '../fixtures/slack/events.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
-import { SLACK_SECRET, startSlackBridge, type SlackBridge } from '../helpers/slack-bridge.js';
+import { SLACK_SECRET, useSlackBridge, type SlackBridge } from '../helpers/slack-bridge.js';
 
 /*
  * Starting a run without a mention (issue 22, point 4), end to end: the real Bolt on the running
@@ -23,26 +23,24 @@ const REFUSED = SLACK_IDS.otherUser;
 let bridge: SlackBridge;
 let slack: FakeSlackApi, emulator: RunningEmulator, service: RunningService;
 
-beforeAll(async () => {
-  bridge = await startSlackBridge({
-    channels: { [CHANNEL]: 'dev' },
-    users: { [ALLOWED]: { display_name: 'ada' }, [REFUSED]: { display_name: 'grace' } },
-    yaml: [
-      'tracker:',
-      '  interval: 1s',
-      'slack:',
-      `  allowed_users: [${ALLOWED}]`,
-      '  channels:',
-      `    ${CHANNEL}: { config: { environment_id: env_web, name: web }, trigger: { keywords: ["agent:"], emoji: ":robot_face:" } }`,
-      `    ${QUIET}: { config: { name: quiet } }`,
-      '',
-    ].join('\n'),
-  });
-  ({ slack, emulator, service } = bridge);
+const world = useSlackBridge({
+  channels: { [CHANNEL]: 'dev' },
+  users: { [ALLOWED]: { display_name: 'ada' }, [REFUSED]: { display_name: 'grace' } },
+  yaml: [
+    'tracker:',
+    '  interval: 1s',
+    'slack:',
+    `  allowed_users: [${ALLOWED}]`,
+    '  channels:',
+    `    ${CHANNEL}: { config: { environment_id: env_web, name: web }, trigger: { keywords: ["agent:"], emoji: ":robot_face:" } }`,
+    `    ${QUIET}: { config: { name: quiet } }`,
+    '',
+  ].join('\n'),
+  resetEach: true,
 });
-afterAll(() => bridge?.stop());
-afterEach(() => {
-  emulator.engine.reset();
+beforeAll(() => {
+  bridge = world.bridge;
+  ({ slack, emulator, service } = bridge);
 });
 
 const until: SlackBridge['until'] = (find, what, timeoutMs) => bridge.until(find, what, timeoutMs);

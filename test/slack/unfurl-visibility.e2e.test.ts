@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
 import type { FakeSlackApi } from '../fakes/slack-api.js';
 import { postSlackEvent } from '../fakes/slack-signing.js';
 import { appMention, directMessage, eventCallback } from '../fixtures/slack/events.js';
 import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
-import { SLACK_SECRET, type SlackBridge, startSlackBridge } from '../helpers/slack-bridge.js';
+import { SLACK_SECRET, type SlackBridge, useSlackBridge } from '../helpers/slack-bridge.js';
 
 /*
  * Issue 26, point 7: a pasted session link unfurls only where its run may be seen — in a channel the
@@ -22,15 +22,15 @@ const SOMEONE = SLACK_IDS.otherUser;
 let bridge: SlackBridge;
 let slack: FakeSlackApi, emulator: RunningEmulator, service: RunningService;
 
-beforeAll(async () => {
-  bridge = await startSlackBridge({
-    channels: { [CHANNEL]: 'dev', [ELSEWHERE]: 'random' },
-    users: { [STARTER]: { display_name: 'ada' }, [SOMEONE]: { display_name: 'grace' } },
-    yaml: 'tracker:\n  interval: 1s\nslack:\n  unfurl_domains: [127.0.0.1]\n',
-  });
+const world = useSlackBridge({
+  channels: { [CHANNEL]: 'dev', [ELSEWHERE]: 'random' },
+  users: { [STARTER]: { display_name: 'ada' }, [SOMEONE]: { display_name: 'grace' } },
+  yaml: 'tracker:\n  interval: 1s\nslack:\n  unfurl_domains: [127.0.0.1]\n',
+});
+beforeAll(() => {
+  bridge = world.bridge;
   ({ slack, emulator, service } = bridge);
 });
-afterAll(() => bridge?.stop());
 
 const until: SlackBridge['until'] = (find, what) => bridge.until(find, what);
 

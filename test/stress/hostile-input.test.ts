@@ -34,7 +34,7 @@ import { startBridge } from '../helpers/start-bridge.js';
 import { Prng, invalidRequest, seedHostileContext, signedRequest, type GeneratorContext, type HostileRequest } from './hostile-payloads.js';
 import { checkPrompt, maskEchoedIds, requestsByReference } from './hostile-prompts.js';
 import { sleep, until } from './outage-helpers.js';
-import { SECRETS, SecretScanner, captureConsole, scanningLogger, secretEnv } from './secrets-scan.js';
+import { SECRETS, SecretScanner, captureConsole, endConsoleCapture, scanningLogger, secretEnv } from './secrets-scan.js';
 
 const SEED = Number(process.env['HOSTILE_SEED'] ?? Math.floor(Math.random() * 2 ** 31));
 const PHASE1 = 2_600;
@@ -634,10 +634,7 @@ describe('secrets (item 5) across this file', () => {
     scanner.scanSlack(slack);
     scanner.scanLinear(linear);
     scanner.scanRuns(emulator.engine);
-    stray.restore();
-    console.log(
-      `[hostile-input] ${scanner.summary()}; console lines bypassing the logger: ${stray.lines.length}${stray.lines.length > 0 ? ` (first: ${JSON.stringify(stray.lines[0]!.slice(0, 120))})` : ''}`,
-    );
+    endConsoleCapture('hostile-input', scanner, stray);
     scanner.assertClean();
   });
 });

@@ -21,7 +21,7 @@ import { SLACK_IDS } from '../fixtures/slack/ids.js';
 import { startBridge } from '../helpers/start-bridge.js';
 import { newIssue } from '../linear/linear-harness.js';
 import { isMonotonic, linearIssueStory, linearStateOf, sleep, slackKeyOf, slackStateOf, slackThreadStory, until } from './outage-helpers.js';
-import { SECRETS, SecretScanner, captureConsole, scanningLogger, secretEnv } from './secrets-scan.js';
+import { SECRETS, SecretScanner, captureConsole, endConsoleCapture, scanningLogger, secretEnv } from './secrets-scan.js';
 
 const CHANNEL = SLACK_IDS.channel;
 const { agent, bug } = LINEAR_IDS.labels;
@@ -190,10 +190,7 @@ describe('secrets (item 5) across this file', () => {
   it('no secret in any log line, Slack call, Linear call, run or HTTP answer', () => {
     scanner.scanSlack(slack);
     scanner.scanLinear(linear);
-    stray.restore();
-    console.log(
-      `[outage-platforms] ${scanner.summary()}; console lines bypassing the logger: ${stray.lines.length}${stray.lines.length > 0 ? ` (first: ${JSON.stringify(stray.lines[0]!.slice(0, 120))})` : ''}`,
-    );
+    endConsoleCapture('outage-platforms', scanner, stray);
     scanner.assertClean();
   });
 });

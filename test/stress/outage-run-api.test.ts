@@ -35,7 +35,7 @@ import {
   until,
   type SwitchableEmulator,
 } from './outage-helpers.js';
-import { SECRETS, SecretScanner, captureConsole, scanningLogger, secretEnv } from './secrets-scan.js';
+import { SECRETS, SecretScanner, captureConsole, endConsoleCapture, scanningLogger, secretEnv } from './secrets-scan.js';
 
 const CHANNEL = SLACK_IDS.channel;
 const { agent, bug } = LINEAR_IDS.labels;
@@ -319,10 +319,7 @@ describe('secrets (item 5) across this file', () => {
   it('no secret in any log line, Slack call, Linear call, run or HTTP answer', () => {
     scanner.scanSlack(slack);
     scanner.scanLinear(linear);
-    stray.restore();
-    console.log(
-      `[outage-run-api] ${scanner.summary()}; console lines bypassing the logger: ${stray.lines.length}${stray.lines.length > 0 ? ` (first: ${JSON.stringify(stray.lines[0]!.slice(0, 120))})` : ''}`,
-    );
+    endConsoleCapture('outage-run-api', scanner, stray);
     scanner.assertClean();
   });
 });

@@ -237,3 +237,14 @@ export function captureConsole(scanner: SecretScanner): { lines: string[]; resto
     restore: () => methods.forEach((method, index) => (console[method] = originals[index]!)),
   };
 }
+
+/**
+ * Ends a file's console capture: puts the console back, then prints `[label]` with the scanner's
+ * summary and how many console lines bypassed the logger (the first of them, cut short).
+ */
+export function endConsoleCapture(label: string, scanner: SecretScanner, stray: { lines: string[]; restore(): void }): void {
+  stray.restore();
+  console.log(
+    `[${label}] ${scanner.summary()}; console lines bypassing the logger: ${stray.lines.length}${stray.lines.length > 0 ? ` (first: ${JSON.stringify(stray.lines[0]!.slice(0, 120))})` : ''}`,
+  );
+}

@@ -1,11 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
 import type { FakeJiraApi } from '../fakes/jira-api.js';
 import type { FakeSlackApi } from '../fakes/slack-api.js';
 import { commentCreated, jiraDelivery, labelsChanged, type Json } from '../fixtures/jira/webhooks.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
-import { callText, type SlackBridge, startSlackBridge, tsOf } from '../helpers/slack-bridge.js';
+import { callText, type SlackBridge, tsOf } from '../helpers/slack-bridge.js';
+import { useSlackTrackerWorld } from '../helpers/tracker-world.js';
 import { JIRA_EMAIL, JIRA_SECRET, JIRA_TOKEN, describeIssue, newIssue, quiet, startFakeJiraApi } from '../jira/jira-harness.js';
 
 /*
@@ -16,25 +17,20 @@ import { JIRA_EMAIL, JIRA_SECRET, JIRA_TOKEN, describeIssue, newIssue, quiet, st
  */
 
 const CHANNEL = SLACK_IDS.channel;
+const world = useSlackTrackerWorld(
+  () => startFakeJiraApi({ email: JIRA_EMAIL, apiToken: JIRA_TOKEN }),
+  (fake) => ({
+    channels: { [CHANNEL]: 'dev' },
+    env: { JIRA_BASE_URL: fake.url, JIRA_EMAIL, JIRA_API_TOKEN: JIRA_TOKEN, JIRA_WEBHOOK_SECRET: JIRA_SECRET },
+    describe: () => `jira calls: ${fake.calls.length}`,
+    yaml: `tracker:\n  interval: 1s\nslack:\n  link_jira_issues: true\njira:\n  labels:\n    agent: { slack_channel: ${CHANNEL} }\n  projects: [ENG]\n`,
+  }),
+);
 let bridge: SlackBridge;
 let slack: FakeSlackApi, jira: FakeJiraApi, emulator: RunningEmulator, service: RunningService;
-
-beforeAll(async () => {
-  jira = await startFakeJiraApi({ email: JIRA_EMAIL, apiToken: JIRA_TOKEN });
-  bridge = await startSlackBridge({
-    channels: { [CHANNEL]: 'dev' },
-    env: { JIRA_BASE_URL: jira.url, JIRA_EMAIL, JIRA_API_TOKEN: JIRA_TOKEN, JIRA_WEBHOOK_SECRET: JIRA_SECRET },
-    describe: () => `jira calls: ${jira.calls.length}`,
-    yaml: `tracker:\n  interval: 1s\nslack:\n  link_jira_issues: true\njira:\n  labels:\n    agent: { slack_channel: ${CHANNEL} }\n  projects: [ENG]\n`,
-  });
+beforeAll(() => {
+  ({ fake: jira, bridge } = world);
   ({ slack, emulator, service } = bridge);
-});
-afterAll(async () => {
-  await bridge?.stop();
-  await jira.close();
-});
-afterEach(() => {
-  emulator.engine.reset();
 });
 
 const until: SlackBridge['until'] = (find, what) => bridge.until(find, what);

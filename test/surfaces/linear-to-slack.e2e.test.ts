@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
 import type { FakeLinearApi } from '../fakes/linear-api.js';
@@ -9,8 +9,10 @@ import { appMention, threadReply } from '../fixtures/slack/events.js';
 import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
 import { answerClick, answerSubmission, blockActionsCancel } from '../fixtures/slack/interactions.js';
 import { runCliInProcess } from '../helpers/cli-context.js';
-import { LINEAR_KEY, commentOn, labelAdded, labelRemoved, newIssue, quiet, startFakeLinearApi } from '../linear/linear-harness.js';
-import { AGENT_API_KEY, callText, type SlackBridge, startSlackBridge, tsOf } from '../helpers/slack-bridge.js';
+import { commentOn, labelAdded, labelRemoved, newIssue, quiet } from '../linear/linear-harness.js';
+import { consoleHttp, signInWithToken } from '../helpers/console-http.js';
+import { AGENT_API_KEY, callText, type SlackBridge, tsOf } from '../helpers/slack-bridge.js';
+import { useSlackLinearWorld } from '../helpers/tracker-world.js';
 
 /*
  * One run, two places (issue 21, Linear → Slack): a Linear label whose route names `slack_channel`
@@ -23,26 +25,15 @@ const CONSOLE_TOKEN = 'surfaces-console-admin-token-0123456789';
 const CHANNEL = SLACK_IDS.channel;
 const { agent, bug } = LINEAR_IDS.labels;
 
+const world = useSlackLinearWorld({
+  yaml: `tracker:\n  interval: 1s\nlinear:\n  labels:\n    agent: { config: { name: web }, slack_channel: ${CHANNEL} }\n`,
+  env: { CONSOLE_ADMIN_TOKEN: CONSOLE_TOKEN },
+});
 let bridge: SlackBridge;
 let slack: FakeSlackApi, fake: FakeLinearApi, emulator: RunningEmulator, service: RunningService, cwd: string;
-
-beforeAll(async () => {
-  fake = await startFakeLinearApi({ authorization: LINEAR_KEY, labels: [agent, bug] });
-  bridge = await startSlackBridge({
-    channels: { [CHANNEL]: 'dev' },
-    linear: fake,
-    describe: () => `linear comments: ${fake.comments().length}`,
-    yaml: `tracker:\n  interval: 1s\nlinear:\n  labels:\n    agent: { config: { name: web }, slack_channel: ${CHANNEL} }\n`,
-    env: { CONSOLE_ADMIN_TOKEN: CONSOLE_TOKEN },
-  });
+beforeAll(() => {
+  ({ fake, bridge } = world);
   ({ slack, emulator, service, cwd } = bridge);
-});
-afterAll(async () => {
-  await bridge?.stop();
-  await fake.close();
-});
-afterEach(() => {
-  emulator.engine.reset();
 });
 
 const until: SlackBridge['until'] = (find, what) => bridge.until(find, what);
@@ -57,18 +48,9 @@ const bodies = (identifier: string) => fake.comments(identifier).map((comment) =
 
 /** A console page as the admin sees it (signed in through the form, as a browser would). */
 async function consolePage(path: string): Promise<string> {
-  const get = (to: string, cookie = '') => fetch(`${service.url}${to}`, { redirect: 'manual', headers: { cookie } });
-  const cookies = (response: Response) => response.headers.getSetCookie().map((line) => line.split(';')[0] ?? '');
-  const form = await get('/console/sign-in');
-  const csrf = /name="csrf" value="([^"]+)"/.exec(await form.text())?.[1] ?? '';
-  const answer = await fetch(`${service.url}/console/sign-in`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { cookie: cookies(form).join('; '), 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ csrf, token: CONSOLE_TOKEN, next: '/console/runs' }).toString(),
-  });
-  const session = cookies(answer).find((line) => line.startsWith('agent_bridge_console=')) ?? '';
-  const page = await get(path, session);
+  const http = consoleHttp(() => service.url);
+  const session = await signInWithToken(http, CONSOLE_TOKEN, '/console/runs');
+  const page = await http.get(path, session);
   expect(page.status).toBe(200);
   return page.text();
 }

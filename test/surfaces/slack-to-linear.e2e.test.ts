@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';
 import type { FakeLinearApi } from '../fakes/linear-api.js';
@@ -6,8 +6,9 @@ import type { FakeSlackApi } from '../fakes/slack-api.js';
 import { LINEAR_IDS, type LinearEnvelopeFixture } from '../fixtures/linear/index.js';
 import { appMention, threadReply } from '../fixtures/slack/events.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
-import { LINEAR_KEY, commentOn, labelAdded, newIssue, quiet, startFakeLinearApi } from '../linear/linear-harness.js';
-import { callText, type SlackBridge, startSlackBridge, tsOf } from '../helpers/slack-bridge.js';
+import { commentOn, labelAdded, newIssue, quiet } from '../linear/linear-harness.js';
+import { callText, type SlackBridge, tsOf } from '../helpers/slack-bridge.js';
+import { useSlackLinearWorld } from '../helpers/tracker-world.js';
 
 /*
  * One run, two places (issue 21, Slack → Linear): with `slack.link_linear_issues: true`, a mention
@@ -18,25 +19,14 @@ import { callText, type SlackBridge, startSlackBridge, tsOf } from '../helpers/s
 const CHANNEL = SLACK_IDS.channel;
 const { agent, bug } = LINEAR_IDS.labels;
 
+const world = useSlackLinearWorld({
+  yaml: `tracker:\n  interval: 1s\nslack:\n  link_linear_issues: true\nlinear:\n  labels:\n    agent: {}\n  teams: [ENG]\n  context: { messages: 2 }\n`,
+});
 let bridge: SlackBridge;
 let slack: FakeSlackApi, fake: FakeLinearApi, emulator: RunningEmulator, service: RunningService;
-
-beforeAll(async () => {
-  fake = await startFakeLinearApi({ authorization: LINEAR_KEY, labels: [agent, bug] });
-  bridge = await startSlackBridge({
-    channels: { [CHANNEL]: 'dev' },
-    linear: fake,
-    describe: () => `linear comments: ${fake.comments().length}`,
-    yaml: `tracker:\n  interval: 1s\nslack:\n  link_linear_issues: true\nlinear:\n  labels:\n    agent: {}\n  teams: [ENG]\n  context: { messages: 2 }\n`,
-  });
+beforeAll(() => {
+  ({ fake, bridge } = world);
   ({ slack, emulator, service } = bridge);
-});
-afterAll(async () => {
-  await bridge?.stop();
-  await fake.close();
-});
-afterEach(() => {
-  emulator.engine.reset();
 });
 
 const until: SlackBridge['until'] = (find, what) => bridge.until(find, what);
