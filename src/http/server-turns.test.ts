@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { spawnTs, ROOT } from '../../test/helpers/spawn-cli.js';
+import { ROOT, runTs } from '../../test/helpers/spawn-cli.js';
 import { silentLogger } from '../core/ports/logger.js';
 import { sendJson } from './http-error.js';
 import { createMetrics } from './metrics.js';
@@ -36,19 +36,10 @@ const work: Endpoint = {
   },
 };
 
-function flood(url: string, busy: number, fresh: number): Promise<{ busyAnswersMeanwhile: number; freshAnswered: number }> {
-  const child = spawnTs(`${ROOT}/test/helpers/keep-alive-flood.ts`, [url, String(busy), String(fresh)]);
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      if (code !== 0) return reject(new Error(`the flood client exited with ${code}: ${stderr}`));
-      resolve(JSON.parse(stdout) as { busyAnswersMeanwhile: number; freshAnswered: number });
-    });
-  });
+async function flood(url: string, busy: number, fresh: number): Promise<{ busyAnswersMeanwhile: number; freshAnswered: number }> {
+  const run = await runTs(`${ROOT}/test/helpers/keep-alive-flood.ts`, [url, String(busy), String(fresh)]);
+  if (run.code !== 0) throw new Error(`the flood client exited with ${run.code}: ${run.stderr}`);
+  return JSON.parse(run.stdout) as { busyAnswersMeanwhile: number; freshAnswered: number };
 }
 
 describe('connections opened under load', () => {

@@ -60,7 +60,12 @@ export function spawnCli(args: string[], options: SpawnOptions = {}): ChildProce
 
 /** Runs `agent-bridge <args>` to completion and returns its exit code and output. */
 export function runCli(args: string[], options: SpawnOptions = {}): Promise<CliRun> {
-  const child = spawnCli(args, options);
+  return runTs(CLI, args, options);
+}
+
+/** Runs a TypeScript file of this repository to completion and returns its exit code and output. */
+export function runTs(file: string, args: string[], options: SpawnOptions = {}): Promise<CliRun> {
+  const child = spawnTs(file, args, options);
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
