@@ -84,18 +84,21 @@ describe(`hostile GitHub deliveries (seed ${SEED})`, () => {
       expect((await world.deliver(event, body, { signature: null })).status).toBe(401);
       expect((await world.deliver(event, body, { signature: `sha256=${'f'.repeat(64)}` })).status).toBe(401);
       expect((await world.deliver(event, body, { signature: 'sha1=abc' })).status).toBe(401);
-      const signed = await world.deliver(event, body);
-      expect(signed.status).toBe(200);
       // Tampered after signing: the signature of the original body, a changed body.
       const { headers } = githubDelivery(GITHUB_SECRET, event, body);
       const tampered = await fetch(`${world.bridge.service.url}/github/webhook`, { method: 'POST', headers, body: body.replace('acme', 'acmf') });
       expect(tampered.status).toBe(401);
       const huge = await fetch(`${world.bridge.service.url}/github/webhook`, { method: 'POST', headers, body: 'x'.repeat(2 * 1024 * 1024) });
       expect(huge.status).toBe(413);
+      await quiet(world.bridge.service);
+      expect(await stored()).toEqual(before);
+      expect(world.github.calls.length).toBe(calls);
+
+      // Only the correctly signed delivery may act: at most one trigger. It may also reach GitHub without
+      // one (a pull request that is a run's place, closed: the run's thread is told through the outbox).
+      expect((await world.deliver(event, body)).status).toBe(200);
       const after = await stored();
-      // Only the one correctly signed delivery may have stored something (when it acts at all).
       expect(after.triggers - before.triggers).toBeLessThanOrEqual(1);
-      if (after.triggers === before.triggers) expect(world.github.calls.length).toBe(calls);
     },
   );
 
