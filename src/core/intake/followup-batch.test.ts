@@ -1,10 +1,7 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useIntakeWorld } from '../../../test/core/intake-harness.js';
 import { CapturingLogger } from '../../../test/core/capturing-logger.js';
-import { AgentApiClient } from '../../agent-api/index.js';
-import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
-import { openSqliteStore, type SqliteStore } from '../../store/sqlite-store.js';
 import { AgentApiError, type AgentRuns } from '../ports/agent-runs.js';
-import { TestClock } from '../ports/clock.js';
 import type { TriggerInput } from '../ports/triggers.js';
 import { IntakeService } from './intake-service.js';
 import { IntakeWorker } from './intake-worker.js';
@@ -22,34 +19,14 @@ const ANCHOR = 'slack:C1:1700.1';
 const WINDOW = 2_000;
 const routing: RoutingTable = { defaults: { config: { environment_id: 'env_main' } }, schedules: {} };
 
-let emulator: RunningEmulator;
-let client: AgentApiClient;
-let store: SqliteStore;
-let clock: TestClock;
+const world = useIntakeWorld(API_KEY, { resetEach: true });
 
-beforeAll(async () => {
-  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
-  client = new AgentApiClient({ baseUrl: emulator.baseUrl, apiKey: API_KEY, sleep: async () => {} });
-});
-afterAll(async () => {
-  await client.close();
-  await emulator.close();
-});
-beforeEach(() => {
-  store = openSqliteStore({ path: ':memory:' });
-  clock = new TestClock();
-});
-afterEach(async () => {
-  await store.close();
-  emulator.engine.reset();
-});
-
-const intake = (window = WINDOW) => new IntakeService({ store, clock, followupWindows: { slack: window } });
+const intake = (window = WINDOW) => new IntakeService({ store: world.store, clock: world.clock, followupWindows: { slack: window } });
 function worker(options: { owner?: string; runs?: AgentRuns; window?: number } = {}) {
   return new IntakeWorker({
-    store,
-    runs: options.runs ?? client,
-    clock,
+    store: world.store,
+    runs: options.runs ?? world.client,
+    clock: world.clock,
     logger: new CapturingLogger(),
     routing,
     surfaces: testSurfaces(),
@@ -80,7 +57,7 @@ const stop: TriggerInput = { kind: 'cancel', key: 'Stop', source: 'slack', ancho
 async function aRun(service: IntakeService, work: IntakeWorker): Promise<string> {
   await service.submit(start);
   await work.drain();
-  const runId = await store.anchors.currentRun(ANCHOR);
+  const runId = await world.store.anchors.currentRun(ANCHOR);
   expect(runId).toBeDefined();
   return runId as string;
 }
@@ -88,14 +65,14 @@ async function aRun(service: IntakeService, work: IntakeWorker): Promise<string>
 /** Submits replies `every` ms apart on the test clock. */
 async function replies(service: IntakeService, keys: string[], every = 200, who?: string): Promise<void> {
   for (const [index, key] of keys.entries()) {
-    if (index > 0) await clock.advance(every);
+    if (index > 0) await world.clock.advance(every);
     await service.submit(reply(key, who));
   }
 }
 
-const sent = (runId: string) => emulator.engine.followups(runId).map((entry) => entry.message);
+const sent = (runId: string) => world.emulator.engine.followups(runId).map((entry) => entry.message);
 const acknowledged = async () =>
-  (await store.outbox.list()).filter((row) => row.kind === 'followup_accepted').map((row) => (row.payload as { reference: { ts: string } }).reference.ts);
+  (await world.store.outbox.list()).filter((row) => row.kind === 'followup_accepted').map((row) => (row.payload as { reference: { ts: string } }).reference.ts);
 
 describe('followups: all with a window', () => {
   it('five replies within a second go as one follow-up once the window after the first has passed, each acknowledged', async () => {
@@ -104,11 +81,11 @@ describe('followups: all with a window', () => {
     const runId = await aRun(service, work);
     await replies(service, ['R1', 'R2', 'R3', 'R4', 'R5']);
     expect(await work.drain()).toBe(0);
-    await clock.advance(WINDOW - 800);
+    await world.clock.advance(WINDOW - 800);
     expect(await work.drain()).toBe(1);
     expect(sent(runId)).toEqual(['text of R1\n\ntext of R2\n\ntext of R3\n\ntext of R4\n\ntext of R5']);
     expect(await acknowledged()).toEqual(['R1', 'R2', 'R3', 'R4', 'R5']);
-    expect((await store.triggers.countByState()).done).toBe(6);
+    expect((await world.store.triggers.countByState()).done).toBe(6);
   });
 
   it('a window of 0 keeps each reply its own follow-up', async () => {
@@ -127,11 +104,11 @@ describe('followups: all with a window', () => {
     await replies(service, ['R1', 'R2']);
     await service.submit(stop);
     await service.submit(reply('R3'));
-    await clock.advance(WINDOW);
+    await world.clock.advance(WINDOW);
     await work.drain();
     expect(sent(runId)).toEqual(['text of R1\n\ntext of R2', 'text of R3']);
     // Stopped between the two: the last follow-up continued the cancelled run.
-    expect(emulator.engine.history(runId).map((entry) => entry.state)).toEqual(['QUEUED', 'CANCELLED', 'QUEUED']);
+    expect(world.emulator.engine.history(runId).map((entry) => entry.state)).toEqual(['QUEUED', 'CANCELLED', 'QUEUED']);
   });
 
   it('replies by someone else go as the next follow-up (each is sent with its asker’s key), still in order', async () => {
@@ -141,7 +118,7 @@ describe('followups: all with a window', () => {
     await replies(service, ['A1', 'A2']);
     await replies(service, ['B1'], 0, 'U2');
     await replies(service, ['A3']);
-    await clock.advance(WINDOW);
+    await world.clock.advance(WINDOW);
     await work.drain();
     expect(sent(runId)).toEqual(['text of A1\n\ntext of A2', 'text of B1', 'text of A3']);
     expect(await acknowledged()).toEqual(['A1', 'A2', 'B1', 'A3']);
@@ -149,21 +126,21 @@ describe('followups: all with a window', () => {
 
   it('a failed call gives the gathered replies back; the retry sends all of them once', async () => {
     let failures = 1;
-    const flaky: AgentRuns = Object.assign(Object.create(client) as AgentRuns, {
+    const flaky: AgentRuns = Object.assign(Object.create(world.client) as AgentRuns, {
       sendFollowup: async (runId: string, message: string) => {
         if (failures-- > 0) throw new AgentApiError('busy', { kind: 'server', retryable: true, status: 503 });
-        return client.sendFollowup(runId, message);
+        return world.client.sendFollowup(runId, message);
       },
     });
     const service = intake();
     const work = worker({ runs: flaky });
     const runId = await aRun(service, work);
     await replies(service, ['R1', 'R2', 'R3']);
-    await clock.advance(WINDOW);
+    await world.clock.advance(WINDOW);
     await work.drain();
     expect(sent(runId)).toEqual([]);
-    expect((await store.triggers.countByState()).pending).toBe(3);
-    await clock.advance(60_000);
+    expect((await world.store.triggers.countByState()).pending).toBe(3);
+    await world.clock.advance(60_000);
     await work.drain();
     expect(sent(runId)).toEqual(['text of R1\n\ntext of R2\n\ntext of R3']);
     expect(await acknowledged()).toEqual(['R1', 'R2', 'R3']);
@@ -173,13 +150,13 @@ describe('followups: all with a window', () => {
     const service = intake();
     const runId = await aRun(service, worker());
     await replies(service, ['R1', 'R2', 'R3']);
-    await clock.advance(WINDOW);
+    await world.clock.advance(WINDOW);
     // The crashed worker claimed the first and gathered the others, then never finished.
-    const head = await store.triggers.claimNext('crashed', clock.now(), 30_000);
-    expect(await store.triggers.claimFollowing(head!, 'crashed', clock.now(), 30_000, 10)).toHaveLength(2);
+    const head = await world.store.triggers.claimNext('crashed', world.clock.now(), 30_000);
+    expect(await world.store.triggers.claimFollowing(head!, 'crashed', world.clock.now(), 30_000, 10)).toHaveLength(2);
     const next = worker({ owner: 'worker-2' });
     expect(await next.drain()).toBe(0);
-    await clock.advance(30_000);
+    await world.clock.advance(30_000);
     expect(await next.drain()).toBe(1);
     expect(sent(runId)).toEqual(['text of R1\n\ntext of R2\n\ntext of R3']);
     expect(await acknowledged()).toEqual(['R1', 'R2', 'R3']);

@@ -1,11 +1,8 @@
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { useIntakeWorld } from '../../../test/core/intake-harness.js';
 import { CapturingLogger } from '../../../test/core/capturing-logger.js';
 import { testSurfaces } from '../../../test/helpers/surfaces.js';
-import { AgentApiClient } from '../../agent-api/index.js';
-import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
-import { openSqliteStore, type SqliteStore } from '../../store/sqlite-store.js';
 import type { AgentRuns } from '../ports/agent-runs.js';
-import { TestClock } from '../ports/clock.js';
 import type { RunKeys } from '../ports/people.js';
 import type { StoredTrigger } from '../ports/store.js';
 import type { Requester, TriggerInput } from '../ports/triggers.js';
@@ -28,26 +25,7 @@ const alice: Requester = { platform: 'slack', id: 'U0ALICE', name: '<@U0ALICE>' 
 const bob: Requester = { platform: 'slack', id: 'U0BOB', name: '<@U0BOB>' };
 const routing: RoutingTable = { defaults: { config: { environment_id: 'env_main', name: 'web' } }, schedules: {} };
 
-let emulator: RunningEmulator;
-let service: AgentApiClient;
-let store: SqliteStore;
-let clock: TestClock;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ apiKey: KEY, port: 0, manual: true });
-  service = new AgentApiClient({ baseUrl: emulator.baseUrl, apiKey: KEY, sleep: async () => {} });
-});
-afterAll(async () => {
-  await service.close();
-  await emulator.close();
-});
-beforeEach(() => {
-  store = openSqliteStore({ path: ':memory:' });
-  clock = new TestClock();
-});
-afterEach(async () => {
-  await store.close();
-});
+const world = useIntakeWorld(KEY);
 
 /** Alice's requests run under "her key" (the service client, marked as hers); Bob's under the service key. */
 function keys(runs: AgentRuns): RunKeys {
@@ -62,19 +40,19 @@ function keys(runs: AgentRuns): RunKeys {
 
 const worker = () =>
   new IntakeWorker({
-    store,
-    runs: service,
-    clock,
+    store: world.store,
+    runs: world.client,
+    clock: world.clock,
     logger: new CapturingLogger(),
     routing,
     surfaces: testSurfaces(),
     owner: 'worker-1',
     options: { retryWindowMs: 60_000 },
-    keys: keys(service),
+    keys: keys(world.client),
   });
 
 it('records a start, a follow-up and a cancel once each, with who, where, which run, the route and the key, and no text', async () => {
-  const intake = new IntakeService({ store, clock });
+  const intake = new IntakeService({ store: world.store, clock: world.clock });
   const words = `Fix the ${MARKER} bug; my key is ${ALICE_KEY}`;
   const start: TriggerInput = {
     kind: 'start',
@@ -85,14 +63,14 @@ it('records a start, a follow-up and a cancel once each, with who, where, which 
   };
   await intake.submit(start);
   await worker().drain();
-  const runId = (await store.triggers.getByKey('Ev1'))?.runId;
+  const runId = (await world.store.triggers.getByKey('Ev1'))?.runId;
   expect(runId).toBeTruthy();
   await intake.submit({ kind: 'followup', key: 'Ev2', source: 'slack', anchor: ANCHOR, payload: { message: `also ${MARKER} ${ALICE_KEY}`, requester: bob } });
   await worker().drain();
   await intake.submit({ kind: 'cancel', key: 'Ev3', source: 'slack', anchor: ANCHOR, payload: { requester: alice } });
   await worker().drain();
 
-  const entries = await store.audit.list({ limit: 10 });
+  const entries = await world.store.audit.list({ limit: 10 });
   expect(
     entries
       .map((entry) => ({ act: entry.act, personId: entry.personId, surface: entry.surface, runId: entry.runId, detail: entry.detail, onceKey: entry.onceKey }))
@@ -103,7 +81,7 @@ it('records a start, a follow-up and a cancel once each, with who, where, which 
     { act: 'run.cancelled', personId: alice.id, surface: 'slack', runId, detail: { route: 'web', key: 'personal' }, onceKey: 'trigger:Ev3' },
   ]);
   // Neither the words people wrote nor a key they pasted reach any row of the trail.
-  const rows = JSON.stringify(store.db.prepare('SELECT * FROM audit_entries').all());
+  const rows = JSON.stringify(world.store.db.prepare('SELECT * FROM audit_entries').all());
   expect(rows).not.toContain(MARKER);
   expect(rows).not.toContain(ALICE_KEY);
   expect(rows).not.toContain('Fix the');

@@ -1,9 +1,6 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useIntakeWorld } from '../../../test/core/intake-harness.js';
 import { CapturingLogger } from '../../../test/core/capturing-logger.js';
-import { AgentApiClient } from '../../agent-api/index.js';
-import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
-import { openSqliteStore, type SqliteStore } from '../../store/sqlite-store.js';
-import { TestClock } from '../ports/clock.js';
 import type { OutboxMessage } from '../ports/messages.js';
 import type { TriggerInput } from '../ports/triggers.js';
 import { IntakeService } from './intake-service.js';
@@ -22,35 +19,17 @@ const LOG = 'log:cli';
 /** The Slack thread shows sessions; the log destination does not. */
 const sessionPlaces = (destination: string) => destination.startsWith('slack:');
 
-let emulator: RunningEmulator;
-let client: AgentApiClient;
-let store: SqliteStore;
-let clock: TestClock;
+const world = useIntakeWorld(API_KEY, { resetEach: true });
 let service: IntakeService;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
-  client = new AgentApiClient({ baseUrl: emulator.baseUrl, apiKey: API_KEY, sleep: async () => {} });
-});
-afterAll(async () => {
-  await client.close();
-  await emulator.close();
-});
 beforeEach(() => {
-  store = openSqliteStore({ path: ':memory:' });
-  clock = new TestClock();
-  service = new IntakeService({ store, clock });
-});
-afterEach(async () => {
-  await store.close();
-  await fetch(`${emulator.url}/_emulator/reset`, { method: 'POST' });
+  service = new IntakeService({ store: world.store, clock: world.clock });
 });
 
 const worker = () =>
   new IntakeWorker({
-    store,
-    runs: client,
-    clock,
+    store: world.store,
+    runs: world.client,
+    clock: world.clock,
     logger: new CapturingLogger(),
     routing: { defaults: {}, schedules: {} },
     surfaces: testSurfaces(),
@@ -79,18 +58,18 @@ const trigger = (kind: 'start' | 'followup' | 'cancel', key: string): TriggerInp
       ? { kind, key, source: 'slack', anchor: ANCHOR, payload: { message: 'also the docs', requester } }
       : { kind, key, source: 'slack', anchor: ANCHOR, payload: { requester } };
 const sessionRows = async () =>
-  (await store.outbox.list()).filter((row) => row.kind === 'session').map((row) => ({ key: row.key, message: row.payload as OutboxMessage }));
+  (await world.store.outbox.list()).filter((row) => row.kind === 'session').map((row) => ({ key: row.key, message: row.payload as OutboxMessage }));
 
 async function started(): Promise<string> {
   await service.submit(trigger('start', 'Ev1'));
   await worker().drain();
-  return emulator.engine.list({}).runs[0]!.run_id;
+  return world.emulator.engine.list({}).runs[0]!.run_id;
 }
 
 /** The tracker's record of an observed state (what it would write), without its rows. */
 async function observed(runId: string, state: string, tracked: boolean): Promise<void> {
-  const run = (await store.trackedRuns.get(runId))!;
-  await store.trackedRuns.recordTransition(runId, run.transition, { state, serverUpdatedAt: null, sessionLink: null, tracked }, [], clock.now());
+  const run = (await world.store.trackedRuns.get(runId))!;
+  await world.store.trackedRuns.recordTransition(runId, run.transition, { state, serverUpdatedAt: null, sessionLink: null, tracked }, [], world.clock.now());
 }
 
 describe('the session rows the intake worker owes', () => {
@@ -109,7 +88,7 @@ describe('the session rows the intake worker owes', () => {
         },
       },
     ]);
-    const keys = (await store.outbox.list()).map((row) => row.key);
+    const keys = (await world.store.outbox.list()).map((row) => row.key);
     expect(keys.indexOf(`run:${runId}:0:${ANCHOR}:session:working`)).toBeLessThan(keys.indexOf(`run:${runId}:0:${ANCHOR}:status`));
   });
 
@@ -118,7 +97,7 @@ describe('the session rows the intake worker owes', () => {
     await service.submit(trigger('followup', 'Ev2'));
     await worker().drain();
     expect(await sessionRows()).toHaveLength(1);
-    emulator.engine.drive(runId, 'SUCCEEDED');
+    world.emulator.engine.drive(runId, 'SUCCEEDED');
     await observed(runId, 'SUCCEEDED', false);
     await service.submit(trigger('followup', 'Ev3'));
     await worker().drain();
@@ -129,18 +108,18 @@ describe('the session rows the intake worker owes', () => {
     const runId = await started();
     await service.submit(trigger('cancel', 'Ev2'));
     await worker().drain();
-    expect(emulator.engine.get(runId)?.state).toBe('CANCELLED');
-    const keys = (await store.outbox.list()).map((row) => row.key);
+    expect(world.emulator.engine.get(runId)?.state).toBe('CANCELLED');
+    const keys = (await world.store.outbox.list()).map((row) => row.key);
     expect((await sessionRows()).map((row) => row.key)).toEqual([`run:${runId}:0:${ANCHOR}:session:working`, `run:${runId}:1:${ANCHOR}:session:idle`]);
     expect(keys.indexOf(`run:${runId}:1:${ANCHOR}:session:idle`)).toBeLessThan(keys.indexOf(`stopping:Ev2:${ANCHOR}`));
   });
 
   it('a stop that finds the run already over (the tracker has not seen it yet, or an earlier attempt cancelled it) still owes idle', async () => {
     const runId = await started();
-    emulator.engine.drive(runId, 'SUCCEEDED');
+    world.emulator.engine.drive(runId, 'SUCCEEDED');
     await service.submit(trigger('cancel', 'Ev2'));
     await worker().drain();
     expect((await sessionRows()).map((row) => row.key)).toEqual([`run:${runId}:0:${ANCHOR}:session:working`, `run:${runId}:1:${ANCHOR}:session:idle`]);
-    expect((await store.outbox.list()).map((row) => row.key)).toContain('notice:not-cancellable:Ev2');
+    expect((await world.store.outbox.list()).map((row) => row.key)).toContain('notice:not-cancellable:Ev2');
   });
 });

@@ -1,10 +1,8 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useIntakeWorld } from '../../../test/core/intake-harness.js';
 import { CapturingLogger } from '../../../test/core/capturing-logger.js';
 import { AgentApiClient } from '../../agent-api/index.js';
-import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
-import { openSqliteStore, type SqliteStore } from '../../store/sqlite-store.js';
 import { AgentApiError, type AgentRuns } from '../ports/agent-runs.js';
-import { TestClock } from '../ports/clock.js';
 import type { AccessPolicy, PromptEnricher } from '../ports/intake.js';
 import { IntakeWorker } from './intake-worker.js';
 import { type OutboxMessage } from '../ports/messages.js';
@@ -22,39 +20,21 @@ const routing: RoutingTable = {
 };
 const surfaces = testSurfaces({ slack: { C_FACTORY: { factory_uid: 'fac_1' } } });
 
-let emulator: RunningEmulator;
-let client: AgentApiClient;
-let store: SqliteStore;
-let clock: TestClock;
+const world = useIntakeWorld(API_KEY, { resetEach: true });
 let logger: CapturingLogger;
 let service: IntakeService;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
-  client = new AgentApiClient({ baseUrl: emulator.baseUrl, apiKey: API_KEY, sleep: async () => {} });
-});
-afterAll(async () => {
-  await client.close();
-  await emulator.close();
-});
 beforeEach(() => {
-  store = openSqliteStore({ path: ':memory:' });
-  clock = new TestClock();
   logger = new CapturingLogger();
-  service = new IntakeService({ store, clock });
-});
-afterEach(async () => {
-  await store.close();
-  await fetch(`${emulator.url}/_emulator/reset`, { method: 'POST' });
+  service = new IntakeService({ store: world.store, clock: world.clock });
 });
 
 function worker(
   overrides: { runs?: AgentRuns; owner?: string; access?: AccessPolicy; retryWindowMs?: number; enrichers?: Record<string, PromptEnricher> } = {},
 ) {
   return new IntakeWorker({
-    store,
-    runs: overrides.runs ?? client,
-    clock,
+    store: world.store,
+    runs: overrides.runs ?? world.client,
+    clock: world.clock,
     logger,
     routing,
     surfaces,
@@ -98,10 +78,10 @@ const cancel = (key: string): TriggerInput => ({
   payload: { requester: { platform: 'slack', id: 'U2', name: 'grace' } },
 });
 
-const runs = () => emulator.engine.list({}).runs;
-const messages = async () => (await store.outbox.list()).map((row) => ({ key: row.key, message: row.payload as OutboxMessage }));
+const runs = () => world.emulator.engine.list({}).runs;
+const messages = async () => (await world.store.outbox.list()).map((row) => ({ key: row.key, message: row.payload as OutboxMessage }));
 async function faults(fault: Record<string, unknown>) {
-  await fetch(`${emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify(fault) });
+  await fetch(`${world.emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify(fault) });
 }
 
 describe('waking other workers', () => {
@@ -128,8 +108,8 @@ describe('starting a run', () => {
     const [run] = runs();
     expect(run?.prompt).toBe(`Fix the flaky test\n\n${referenceLine('Ev1')}`);
     expect(run?.agent_config).toMatchObject({ environment_id: 'env_main', name: 'slack' });
-    expect(await store.anchors.currentRun(ANCHOR)).toBe(run?.run_id);
-    expect(await store.trackedRuns.get(run!.run_id)).toMatchObject({
+    expect(await world.store.anchors.currentRun(ANCHOR)).toBe(run?.run_id);
+    expect(await world.store.trackedRuns.get(run!.run_id)).toMatchObject({
       anchor: ANCHOR,
       destinations: [ANCHOR],
       triggerKey: 'Ev1',
@@ -139,7 +119,7 @@ describe('starting a run', () => {
       askedBy: 'U1',
       routeName: 'slack',
     });
-    expect((await store.triggers.getByKey('Ev1'))?.state).toBe('done');
+    expect((await world.store.triggers.getByKey('Ev1'))?.state).toBe('done');
     expect((await messages()).map((row) => row.message.kind)).toEqual(['received', 'status']);
   });
 
@@ -156,28 +136,28 @@ describe('starting a run', () => {
     await worker().drain();
     const [run] = runs();
     expect(run).toMatchObject({ source: 'FACTORY', factory_uid: 'fac_1', ticket_ref: 'ENG-1' });
-    expect(await store.trackedRuns.get(run!.run_id)).toMatchObject({ askedBy: 'U1', routeName: 'slack' });
+    expect(await world.store.trackedRuns.get(run!.run_id)).toMatchObject({ askedBy: 'U1', routeName: 'slack' });
   });
 
   it('after a create whose answer was lost, adopts the run instead of creating a second', async () => {
     let creates = 0;
-    const losesAnswer: AgentRuns = Object.assign(Object.create(client) as AgentRuns, {
+    const losesAnswer: AgentRuns = Object.assign(Object.create(world.client) as AgentRuns, {
       createRun: async (request: Parameters<AgentRuns['createRun']>[0]) => {
         creates++;
-        await client.createRun(request);
+        await world.client.createRun(request);
         throw new AgentApiError('POST /agent/run timed out', { kind: 'timeout', retryable: true });
       },
     });
     await service.submit(start('Ev1'));
     await worker({ runs: losesAnswer }).drain();
     expect(creates).toBe(1);
-    expect((await store.triggers.getByKey('Ev1'))?.state).toBe('pending');
+    expect((await world.store.triggers.getByKey('Ev1'))?.state).toBe('pending');
 
-    await clock.advance(60_000);
+    await world.clock.advance(60_000);
     await worker({ runs: losesAnswer }).drain();
     expect(creates).toBe(1);
     expect(runs()).toHaveLength(1);
-    const trigger = await store.triggers.getByKey('Ev1');
+    const trigger = await world.store.triggers.getByKey('Ev1');
     expect(trigger).toMatchObject({ state: 'done', runId: runs()[0]?.run_id });
   });
 
@@ -185,7 +165,7 @@ describe('starting a run', () => {
     await service.submit(start('Ev1'));
     await worker({ access: { deny: () => 'Only members of #agents may start runs.' } }).drain();
     expect(runs()).toHaveLength(0);
-    expect((await store.triggers.getByKey('Ev1'))?.state).toBe('ignored');
+    expect((await world.store.triggers.getByKey('Ev1'))?.state).toBe('ignored');
     expect((await messages()).at(-1)?.message).toEqual({ kind: 'notice', text: 'Only members of #agents may start runs.', privateTo: 'U1' });
   });
 });
@@ -213,7 +193,7 @@ describe('context and mentions in linked threads', () => {
     await service.submit(start('Ev2', { prompt: 'and the docs', followupIfLinked: true, reference: { ts: '2' } }));
     await worker().drain();
     expect(runs()).toHaveLength(1);
-    expect(emulator.engine.followups(runs()[0]!.run_id).map((entry) => entry.message)).toEqual(['and the docs']);
+    expect(world.emulator.engine.followups(runs()[0]!.run_id).map((entry) => entry.message)).toEqual(['and the docs']);
   });
 
   it('unlessActive: a second start stored before the first had a run starts nothing and says why; after the end it starts', async () => {
@@ -221,12 +201,18 @@ describe('context and mentions in linked threads', () => {
     await service.submit(start('L2', { unlessActive: true }));
     await worker().drain();
     expect(runs()).toHaveLength(1);
-    expect((await store.triggers.getByKey('L2'))?.state).toBe('ignored');
+    expect((await world.store.triggers.getByKey('L2'))?.state).toBe('ignored');
     const failed = (await messages()).filter((row) => row.message.kind === 'failed').map((row) => row.message);
     expect(failed).toEqual([expect.objectContaining({ reason: expect.stringContaining(`run ${runs()[0]!.run_id} is still active`) })]);
 
     const first = runs()[0]!.run_id;
-    await store.trackedRuns.recordTransition(first, 0, { state: 'SUCCEEDED', serverUpdatedAt: null, sessionLink: null, tracked: false }, [], clock.now());
+    await world.store.trackedRuns.recordTransition(
+      first,
+      0,
+      { state: 'SUCCEEDED', serverUpdatedAt: null, sessionLink: null, tracked: false },
+      [],
+      world.clock.now(),
+    );
     await service.submit(start('L3', { unlessActive: true }));
     await worker().drain();
     expect(runs()).toHaveLength(2);
@@ -240,10 +226,10 @@ describe('when the run API fails', () => {
     const intake = worker();
     for (let step = 0; step < 10; step++) {
       await intake.drain();
-      await clock.advance(60_000);
+      await world.clock.advance(60_000);
     }
     expect(runs()).toHaveLength(1);
-    expect((await store.triggers.getByKey('Ev1'))?.attempts).toBeGreaterThan(1);
+    expect((await world.store.triggers.getByKey('Ev1'))?.attempts).toBeGreaterThan(1);
     const notices = (await messages()).filter((row) => row.message.kind === 'notice');
     expect(notices.map((row) => row.message)).toEqual([{ kind: 'notice', text: expect.stringContaining('not answering') }]);
   });
@@ -252,20 +238,20 @@ describe('when the run API fails', () => {
     await faults({ count: 20, status: 429, retry_after: 120 });
     await service.submit(start('Ev1'));
     await worker().drain();
-    const trigger = await store.triggers.getByKey('Ev1');
+    const trigger = await world.store.triggers.getByKey('Ev1');
     expect(trigger?.state).toBe('pending');
-    expect(trigger!.nextAttemptAt - clock.now()).toBeGreaterThanOrEqual(120_000);
+    expect(trigger!.nextAttemptAt - world.clock.now()).toBeGreaterThanOrEqual(120_000);
     expect((await messages()).filter((row) => row.message.kind === 'notice').map((row) => row.message)).toEqual([
       { kind: 'notice', text: expect.stringContaining('at capacity') },
     ]);
   });
 
   it('reports a refused key at once, with what to check, and creates nothing', async () => {
-    const wrongKey = new AgentApiClient({ baseUrl: emulator.baseUrl, apiKey: 'wrong-key', sleep: async () => {} });
+    const wrongKey = new AgentApiClient({ baseUrl: world.emulator.baseUrl, apiKey: 'wrong-key', sleep: async () => {} });
     await service.submit(start('Ev1'));
     await worker({ runs: wrongKey }).drain();
     await wrongKey.close();
-    expect((await store.triggers.getByKey('Ev1'))?.state).toBe('failed');
+    expect((await world.store.triggers.getByKey('Ev1'))?.state).toBe('failed');
     const failed = (await messages()).find((row) => row.message.kind === 'failed');
     expect(failed?.message).toMatchObject({ kind: 'failed', reason: '401: the run API refused the key; check AGENT_API_KEY' });
     expect(JSON.stringify(await messages())).not.toContain('wrong-key');
@@ -277,9 +263,9 @@ describe('when the run API fails', () => {
     const intake = worker({ retryWindowMs: 5 * 60_000 });
     for (let step = 0; step < 10; step++) {
       await intake.drain();
-      await clock.advance(60_000);
+      await world.clock.advance(60_000);
     }
-    expect((await store.triggers.getByKey('Ev1'))?.state).toBe('failed');
+    expect((await world.store.triggers.getByKey('Ev1'))?.state).toBe('failed');
     expect((await messages()).filter((row) => row.message.kind === 'failed')).toHaveLength(1);
   });
 });
@@ -293,29 +279,35 @@ describe('follow-ups and cancel', () => {
 
   it('a reply goes to the thread’s run, re-tracks it and owes the ✉️ acknowledgement', async () => {
     const runId = await startedRun();
-    emulator.engine.drive(runId, 'SUCCEEDED');
-    await store.trackedRuns.recordTransition(runId, 0, { state: 'SUCCEEDED', serverUpdatedAt: null, sessionLink: null, tracked: false }, [], clock.now());
+    world.emulator.engine.drive(runId, 'SUCCEEDED');
+    await world.store.trackedRuns.recordTransition(
+      runId,
+      0,
+      { state: 'SUCCEEDED', serverUpdatedAt: null, sessionLink: null, tracked: false },
+      [],
+      world.clock.now(),
+    );
     await service.submit(followup('Ev2'));
     await worker().drain();
-    expect(emulator.engine.followups(runId).map((entry) => entry.message)).toEqual(['also update the docs']);
-    expect((await store.trackedRuns.get(runId))?.tracked).toBe(true);
+    expect(world.emulator.engine.followups(runId).map((entry) => entry.message)).toEqual(['also update the docs']);
+    expect((await world.store.trackedRuns.get(runId))?.tracked).toBe(true);
     expect((await messages()).at(-1)?.message).toEqual({ kind: 'followup_accepted', runId, reference: { ts: '1700.2' } });
   });
 
   it('a reply in a thread without a run is ignored', async () => {
     await service.submit(followup('Ev2'));
     await worker().drain();
-    expect((await store.triggers.getByKey('Ev2'))?.state).toBe('ignored');
+    expect((await world.store.triggers.getByKey('Ev2'))?.state).toBe('ignored');
     expect(await messages()).toEqual([]);
   });
 
   it('cancel stops the run and remembers who asked', async () => {
     const runId = await startedRun();
-    emulator.engine.drive(runId, 'INPROGRESS');
+    world.emulator.engine.drive(runId, 'INPROGRESS');
     await service.submit(cancel('Ev3'));
     await worker().drain();
-    expect(emulator.engine.get(runId)?.state).toBe('CANCELLED');
-    expect(await store.settings.get(`cancelled_by:${runId}`)).toBe('grace');
+    expect(world.emulator.engine.get(runId)?.state).toBe('CANCELLED');
+    expect(await world.store.settings.get(`cancelled_by:${runId}`)).toBe('grace');
     // Acknowledged by editing the status message (no new message: the CANCELLED announcement is the one).
     expect((await messages()).at(-1)).toEqual({
       key: `stopping:Ev3:${ANCHOR}`,
@@ -333,7 +325,7 @@ describe('follow-ups and cancel', () => {
     await service.submit(start('schedule:deps:1', {}, 'schedule:deps:1'));
     await worker().drain();
     const runId = runs()[0]!.run_id;
-    await store.settings.set(anchorAliasSetting('linear:ENG-42'), 'schedule:deps:1');
+    await world.store.settings.set(anchorAliasSetting('linear:ENG-42'), 'schedule:deps:1');
     await service.submit({
       kind: 'followup',
       key: 'Ev5',
@@ -342,7 +334,7 @@ describe('follow-ups and cancel', () => {
       payload: { message: 'use pnpm', otherAnchors: ['linear:ENG-42'] },
     });
     await worker().drain();
-    expect(emulator.engine.followups(runId).map((entry) => entry.message)).toEqual(['use pnpm']);
+    expect(world.emulator.engine.followups(runId).map((entry) => entry.message)).toEqual(['use pnpm']);
   });
 
   it('a stop asked at another name of the place reaches its run (a Linear issue’s identifier anchor)', async () => {
@@ -352,13 +344,13 @@ describe('follow-ups and cancel', () => {
     const reference = { commentId: 'comment-1' };
     await service.submit({ kind: 'cancel', key: 'Ev4', source: 'linear', anchor: 'linear:issue-uuid', payload: { reference, otherAnchors: ['linear:ENG-7'] } });
     await worker().drain();
-    expect(emulator.engine.get(runId)?.state).toBe('CANCELLED');
+    expect(world.emulator.engine.get(runId)?.state).toBe('CANCELLED');
     expect((await messages()).at(-1)?.message).toMatchObject({ kind: 'stopping', receivedKey: 'received:Ev1:linear:ENG-7', reference });
   });
 
   it('cancel of an ended run says so', async () => {
     const runId = await startedRun();
-    emulator.engine.drive(runId, 'SUCCEEDED');
+    world.emulator.engine.drive(runId, 'SUCCEEDED');
     await service.submit(cancel('Ev3'));
     await worker().drain();
     expect((await messages()).at(-1)?.message).toEqual({ kind: 'notice', text: 'The run has already ended (SUCCEEDED); there is nothing to stop.' });
@@ -366,15 +358,15 @@ describe('follow-ups and cancel', () => {
 
   it('cancel of a run still being prepared is retried, not reported as an error', async () => {
     const runId = await startedRun();
-    emulator.engine.drive(runId, 'PENDING');
+    world.emulator.engine.drive(runId, 'PENDING');
     await service.submit(cancel('Ev3'));
     const intake = worker();
     await intake.drain();
-    expect((await store.triggers.getByKey('Ev3'))?.state).toBe('pending');
-    emulator.engine.drive(runId, 'INPROGRESS');
-    await clock.advance(60_000);
+    expect((await world.store.triggers.getByKey('Ev3'))?.state).toBe('pending');
+    world.emulator.engine.drive(runId, 'INPROGRESS');
+    await world.clock.advance(60_000);
     await intake.drain();
-    expect(emulator.engine.get(runId)?.state).toBe('CANCELLED');
+    expect(world.emulator.engine.get(runId)?.state).toBe('CANCELLED');
     expect((await messages()).some((row) => row.message.kind === 'failed')).toBe(false);
   });
 });
@@ -386,6 +378,6 @@ describe('two workers on one store', () => {
     const [handledA, handledB] = await Promise.all([a.drain(), b.drain()]);
     expect(handledA + handledB).toBe(12);
     expect(runs()).toHaveLength(12);
-    expect((await store.triggers.countByState()).done).toBe(12);
+    expect((await world.store.triggers.countByState()).done).toBe(12);
   });
 });

@@ -1,9 +1,7 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useIntakeWorld } from '../../../test/core/intake-harness.js';
 import { CapturingLogger } from '../../../test/core/capturing-logger.js';
-import { AgentApiClient } from '../../agent-api/index.js';
-import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
-import { openSqliteStore, type SqliteStore } from '../../store/sqlite-store.js';
-import { TestClock } from '../ports/clock.js';
+import { type SqliteStore } from '../../store/sqlite-store.js';
 import type { IssueLinker } from '../ports/issue-links.js';
 import type { Store } from '../ports/store.js';
 import type { TriggerInput } from '../ports/triggers.js';
@@ -36,33 +34,13 @@ const linker: IssueLinker = {
       : undefined,
 };
 
-let emulator: RunningEmulator;
-let client: AgentApiClient;
-let store: SqliteStore;
-let clock: TestClock;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
-  client = new AgentApiClient({ baseUrl: emulator.baseUrl, apiKey: API_KEY, sleep: async () => {} });
-});
-afterAll(async () => {
-  await client.close();
-  await emulator.close();
-});
-beforeEach(() => {
-  store = openSqliteStore({ path: ':memory:' });
-  clock = new TestClock();
-});
-afterEach(async () => {
-  await store.close();
-  emulator.engine.reset();
-});
+const world = useIntakeWorld(API_KEY, { resetEach: true });
 
 const worker = (on: Store) =>
   new IntakeWorker({
     store: on,
-    runs: client,
-    clock,
+    runs: world.client,
+    clock: world.clock,
     logger: new CapturingLogger(),
     routing: { defaults: { config: {} }, schedules: {} },
     surfaces: testSurfaces(),
@@ -101,22 +79,22 @@ function killedAfterFinish(real: SqliteStore): Store {
 
 describe('a thread joining an issue’s active run', () => {
   it('is one of the run’s places even when the process dies right after the trigger is finished', async () => {
-    const intake = new IntakeService({ store, clock });
+    const intake = new IntakeService({ store: world.store, clock: world.clock });
     await intake.submit(mention('Ev1', 'slack:C1:1700.1', 'ENG-7 make search faster'));
-    expect(await worker(store).drain()).toBe(1);
-    const [run] = emulator.engine.list({}).runs;
+    expect(await worker(world.store).drain()).toBe(1);
+    const [run] = world.emulator.engine.list({}).runs;
     expect(run).toBeDefined();
 
     await intake.submit(mention('Ev2', 'slack:C2:1700.2', 'ENG-7 and cache the results'));
-    await expect(worker(killedAfterFinish(store)).drain()).rejects.toThrow(/SIGKILL/);
-    expect((await store.triggers.getByKey('Ev2'))?.state).toBe('done');
-    expect(emulator.engine.list({}).runs).toHaveLength(1);
+    await expect(worker(killedAfterFinish(world.store)).drain()).rejects.toThrow(/SIGKILL/);
+    expect((await world.store.triggers.getByKey('Ev2'))?.state).toBe('done');
+    expect(world.emulator.engine.list({}).runs).toHaveLength(1);
     expect(
-      emulator.engine
+      world.emulator.engine
         .followups(run!.run_id)
         .map((followup) => followup.message)
         .join('\n'),
     ).toContain('cache the results');
-    expect((await store.trackedRuns.get(run!.run_id))?.destinations).toEqual(['slack:C1:1700.1', ISSUE, 'slack:C2:1700.2']);
+    expect((await world.store.trackedRuns.get(run!.run_id))?.destinations).toEqual(['slack:C1:1700.1', ISSUE, 'slack:C2:1700.2']);
   });
 });

@@ -1,10 +1,7 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useIntakeWorld } from '../../../test/core/intake-harness.js';
 import { CapturingLogger } from '../../../test/core/capturing-logger.js';
 import { testSurfaces } from '../../../test/helpers/surfaces.js';
-import { AgentApiClient } from '../../agent-api/index.js';
-import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
-import { openSqliteStore, type SqliteStore } from '../../store/sqlite-store.js';
-import { TestClock } from '../ports/clock.js';
 import type { OutboxMessage } from '../ports/messages.js';
 import type { TriggerInput } from '../ports/triggers.js';
 import { IntakeService } from '../intake/intake-service.js';
@@ -18,36 +15,18 @@ const routing: RoutingTable = { defaults: { config: { environment_id: 'env_main'
 /** #web's route allows 2 runs a day; other channels route by the defaults (no limits of their own). */
 const surfaces = testSurfaces({ slack: { C_WEB: { config: { name: 'web' }, limits: limits({ perDay: 2 }) } } });
 
-let emulator: RunningEmulator;
-let client: AgentApiClient;
-let store: SqliteStore;
-let clock: TestClock;
+// Friday 2026-11-27 15:00 UTC.
+const world = useIntakeWorld(API_KEY, { clockStart: Date.UTC(2026, 10, 27, 15), resetEach: true });
 let service: IntakeService;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
-  client = new AgentApiClient({ baseUrl: emulator.baseUrl, apiKey: API_KEY, sleep: async () => {} });
-});
-afterAll(async () => {
-  await client.close();
-  await emulator.close();
-});
 beforeEach(() => {
-  store = openSqliteStore({ path: ':memory:' });
-  // Friday 2026-11-27 15:00 UTC.
-  clock = new TestClock(Date.UTC(2026, 10, 27, 15));
-  service = new IntakeService({ store, clock });
-});
-afterEach(async () => {
-  await store.close();
-  await fetch(`${emulator.url}/_emulator/reset`, { method: 'POST' });
+  service = new IntakeService({ store: world.store, clock: world.clock });
 });
 
 function worker(perPerson: Limits = limits({})) {
   return new IntakeWorker({
-    store,
-    runs: client,
-    clock,
+    store: world.store,
+    runs: world.client,
+    clock: world.clock,
     logger: new CapturingLogger(),
     routing,
     surfaces,
@@ -75,9 +54,9 @@ function start(key: string, user = 'U1', channel = 'C1'): TriggerInput {
   };
 }
 
-const runs = () => emulator.engine.list({}).runs;
+const runs = () => world.emulator.engine.list({}).runs;
 async function said(key: string): Promise<OutboxMessage[]> {
-  return (await store.outbox.list())
+  return (await world.store.outbox.list())
     .filter((row) => row.key.includes(key) && (row.kind === 'notice' || row.kind === 'failed'))
     .map((row) => row.payload as OutboxMessage);
 }
@@ -89,8 +68,8 @@ describe('limits in the intake worker (issue 31 point 2)', () => {
     await service.submit(start('EvBob', 'U2'));
     await worker(limits({ concurrent: 1 })).drain();
     expect(runs()).toHaveLength(2);
-    expect(await store.triggers.getByKey('Ev2')).toMatchObject({ state: 'ignored', lastError: 'limit', runId: null, createAttemptedAt: null });
-    expect(await store.triggers.getByKey('EvBob')).toMatchObject({ state: 'done' });
+    expect(await world.store.triggers.getByKey('Ev2')).toMatchObject({ state: 'ignored', lastError: 'limit', runId: null, createAttemptedAt: null });
+    expect(await world.store.triggers.getByKey('EvBob')).toMatchObject({ state: 'done' });
     expect(await said('Ev2')).toEqual([
       {
         kind: 'notice',
@@ -103,7 +82,7 @@ describe('limits in the intake worker (issue 31 point 2)', () => {
       }),
     ]);
     // Settled: a later pass does nothing with it.
-    await clock.advance(60 * 60_000);
+    await world.clock.advance(60 * 60_000);
     expect(await worker(limits({ concurrent: 1 })).drain()).toBe(0);
     expect(runs()).toHaveLength(2);
   });
@@ -113,28 +92,28 @@ describe('limits in the intake worker (issue 31 point 2)', () => {
     await service.submit(start('Other', 'U1', 'C1'));
     await worker().drain();
     expect(runs()).toHaveLength(3);
-    expect(await store.triggers.getByKey('W3')).toMatchObject({ state: 'ignored', lastError: 'limit' });
-    expect(await store.triggers.getByKey('Other')).toMatchObject({ state: 'done' });
+    expect(await world.store.triggers.getByKey('W3')).toMatchObject({ state: 'ignored', lastError: 'limit' });
+    expect(await world.store.triggers.getByKey('Other')).toMatchObject({ state: 'done' });
     expect((await said('W3'))[0]).toEqual({
       kind: 'notice',
       privateTo: 'U1',
       text: 'No run was started: the route "web" has reached its limit of 2 runs a day (UTC); it frees up at 2026-11-28 00:00 UTC (limits.per_day of route "web").',
     });
     // The next UTC day has room again.
-    await clock.advance(9 * 3_600_000);
+    await world.clock.advance(9 * 3_600_000);
     await service.submit(start('W4', 'U1', 'C_WEB'));
     await worker().drain();
-    expect(await store.triggers.getByKey('W4')).toMatchObject({ state: 'done' });
+    expect(await world.store.triggers.getByKey('W4')).toMatchObject({ state: 'done' });
   });
 
   it('credits_per_month counts the usage the tracker recorded; it frees up on the 1st of next month', async () => {
     await service.submit(start('Ev1'));
     await worker(limits({ creditsPerMonth: 0.5 })).drain();
     const [first] = runs();
-    await store.trackedRuns.recordUsage([{ runId: first!.run_id, usage: { inferenceCost: 0.4, computeCost: 0.1 } }], clock.now());
+    await world.store.trackedRuns.recordUsage([{ runId: first!.run_id, usage: { inferenceCost: 0.4, computeCost: 0.1 } }], world.clock.now());
     await service.submit(start('Ev2'));
     await worker(limits({ creditsPerMonth: 0.5 })).drain();
-    expect(await store.triggers.getByKey('Ev2')).toMatchObject({ state: 'ignored', lastError: 'limit' });
+    expect(await world.store.triggers.getByKey('Ev2')).toMatchObject({ state: 'ignored', lastError: 'limit' });
     expect((await said('Ev2'))[0]).toMatchObject({
       text: 'No run was started: you have reached your limit of 0.5 credits a month (UTC; 0.5 used); it frees up on 2026-12-01 00:00 UTC (limits.per_person.credits_per_month).',
     });
@@ -144,6 +123,6 @@ describe('limits in the intake worker (issue 31 point 2)', () => {
     await service.submit(start('Ev1'));
     await worker().drain();
     expect(runs()).toHaveLength(1);
-    expect(store.db.prepare('SELECT COUNT(*) AS n FROM run_reservations').get()).toEqual({ n: 0 });
+    expect(world.store.db.prepare('SELECT COUNT(*) AS n FROM run_reservations').get()).toEqual({ n: 0 });
   });
 });
