@@ -10,7 +10,7 @@
  */
 import type { Logger } from '../core/ports/logger.js';
 import type { OutboxMessage } from '../core/ports/messages.js';
-import { NotifierError, type Delivery, type Notifier } from '../core/ports/notifier.js';
+import { NotifierError, unknownMessageKind, type Delivery, type Notifier } from '../core/ports/notifier.js';
 import { messageComment, receivedComment, startFailedComment, statusComment, stoppingComment } from '../linear/comment-text.js';
 import { githubError, type GithubApi, type ReactionTarget } from './github-api.js';
 import type { GithubReference } from './acts.js';
@@ -87,11 +87,8 @@ export class GithubNotifier implements Notifier {
         case 'approval':
           // Approvals are asked in Slack (the route's slack_channel); the issue hears of it by a notice.
           return { skipped: 'approvals are asked in Slack' };
-        default: {
-          const unknown: never = message;
-          const kind = String((unknown as { kind?: unknown }).kind).slice(0, 40);
-          throw new NotifierError(`unknown message kind ${kind}`, { code: 'unknown_kind', retryable: false });
-        }
+        default:
+          throw unknownMessageKind(message);
       }
     } catch (error) {
       if (error instanceof NotifierError) throw error;

@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Logger } from '../core/ports/logger.js';
-import { NotifierError, type Delivery, type Notifier } from '../core/ports/notifier.js';
+import { NotifierError, unknownMessageKind, type Delivery, type Notifier } from '../core/ports/notifier.js';
 import type { AdfDoc } from './adf.js';
 import { messageDoc, receivedDoc, startFailedDoc, statusDoc, stoppingDoc, withJiraNames } from './comment-text.js';
 import type { JiraApi } from './jira-api.js';
@@ -85,11 +85,8 @@ export class JiraNotifier implements Notifier {
         case 'approval':
           // Approvals are asked in Slack (the route's slack_channel); the issue hears of it by a notice.
           return { skipped: 'approvals are asked in Slack' };
-        default: {
-          const unknown: never = message;
-          const kind = String((unknown as { kind?: unknown }).kind).slice(0, 40);
-          throw new NotifierError(`unknown message kind ${kind}`, { code: 'unknown_kind', retryable: false });
-        }
+        default:
+          throw unknownMessageKind(message);
       }
     } catch (error) {
       throw toJiraNotifierError(error, message.kind);

@@ -11,7 +11,7 @@
  * carries the API user and no `botActor` when we use a personal API key — be recognised and ignored.
  */
 import type { Logger } from '../core/ports/logger.js';
-import { NotifierError, type Delivery, type Notifier } from '../core/ports/notifier.js';
+import { NotifierError, unknownMessageKind, type Delivery, type Notifier } from '../core/ports/notifier.js';
 import { messageComment, receivedComment, startFailedComment, statusComment, stoppingComment, withLinearNames } from './comment-text.js';
 import type { LinearApi } from './linear-api.js';
 import type { OwnIds } from './own-ids.js';
@@ -99,11 +99,8 @@ export class LinearNotifier implements Notifier {
         case 'session':
           // An issue has no live session to show (Linear's own agent sessions are `linear-session:` places).
           return { skipped: 'no session here' };
-        default: {
-          const unknown: never = message;
-          const kind = String((unknown as { kind?: unknown }).kind).slice(0, 40);
-          throw new NotifierError(`unknown message kind ${kind}`, { code: 'unknown_kind', retryable: false });
-        }
+        default:
+          throw unknownMessageKind(message);
       }
     } catch (error) {
       throw toLinearNotifierError(error, message.kind);

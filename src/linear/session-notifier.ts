@@ -10,7 +10,7 @@
  * Exactly once: every activity is created under an id derived from its outbox key; a retried create
  * whose id Linear already has (answered as an input error) counts as delivered.
  */
-import { NotifierError, type Delivery, type Notifier } from '../core/ports/notifier.js';
+import { NotifierError, unknownMessageKind, type Delivery, type Notifier } from '../core/ports/notifier.js';
 import type { OutboxMessage, RunSnapshot } from '../core/ports/messages.js';
 import { renderText } from '../core/outbox/render-text.js';
 import type { LinearApi } from './linear-api.js';
@@ -66,10 +66,8 @@ function activityOf(message: OutboxMessage): { type: ActivityType; body: string;
       return { type: 'thought', body: renderText(inertMessage(message)), ephemeral: true };
     case 'approval':
       return { type: 'thought', body: renderText(inertMessage(message)) };
-    default: {
-      const unknown: never = message;
-      throw new NotifierError(`unknown message kind ${String((unknown as { kind?: unknown }).kind).slice(0, 40)}`, { code: 'unknown_kind', retryable: false });
-    }
+    default:
+      throw unknownMessageKind(message);
   }
 }
 

@@ -60,6 +60,14 @@ async function failure(promise: Promise<unknown>): Promise<NotifierError> {
 }
 
 describe('SlackNotifier', () => {
+  it('refuses a message of a kind it does not know (a row of a newer version): not retryable, and Slack is not called', async () => {
+    const strange = { kind: `from-the-future-${'x'.repeat(60)}` } as unknown as OutboxMessage;
+    const refused = await deliver(strange, 'strange').catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(NotifierError);
+    expect(refused).toMatchObject({ code: 'unknown_kind', retryable: false, message: `unknown message kind from-the-future-${'x'.repeat(24)}` });
+    expect(fake.calls).toEqual([]);
+  });
+
   it('parses destinations', () => {
     expect(parseSlackDestination('slack:C1:1700000000.000100')).toEqual({ channel: 'C1', threadTs: '1700000000.000100' });
     expect(parseSlackDestination('slack:C1')).toEqual({ channel: 'C1' });

@@ -13,7 +13,7 @@ import type { KnownBlock } from '@slack/types';
 import { isTerminalState } from '../core/ports/agent-runs.js';
 import type { Logger } from '../core/ports/logger.js';
 import type { OutboxMessage, RunSnapshot } from '../core/ports/messages.js';
-import { NotifierError, type Delivery, type Notifier } from '../core/ports/notifier.js';
+import { NotifierError, unknownMessageKind, type Delivery, type Notifier } from '../core/ports/notifier.js';
 import type { SlackSessions } from './agent-session.js';
 import { approvalBlocks } from './approval-blocks.js';
 import { announceBlocks, failedBlocks, fallbackText, noticeBlocks, statusBlocks, type StatusAbout, type StatusView } from './blocks.js';
@@ -134,11 +134,8 @@ export class SlackNotifier implements Notifier {
         if (message.privateTo) return this.ephemeral(where, message.privateTo, fallbackText(message));
         return this.post(delivery, where, noticeBlocks(message.text));
       }
-      default: {
-        const unknown: never = message;
-        const kind = String((unknown as { kind?: unknown }).kind).slice(0, 40);
-        throw new NotifierError(`unknown message kind ${kind}`, { code: 'unknown_kind', retryable: false });
-      }
+      default:
+        throw unknownMessageKind(message);
     }
   }
 

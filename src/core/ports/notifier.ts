@@ -38,6 +38,15 @@ export class NotifierError extends Error {
   }
 }
 
+/**
+ * The error for a message whose kind a notifier's exhaustive `switch` does not know (a row written by a
+ * newer version): not retryable, and naming at most 40 characters of the kind it was given.
+ */
+export function unknownMessageKind(message: never): NotifierError {
+  const kind = String((message as { kind?: unknown }).kind).slice(0, 40);
+  return new NotifierError(`unknown message kind ${kind}`, { code: 'unknown_kind', retryable: false });
+}
+
 /** The platform part of a destination (`<surface>:C1:1700.1` → `<surface>`). */
 export function platformOf(destination: string): string {
   const colon = destination.indexOf(':');
