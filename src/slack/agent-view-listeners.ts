@@ -1,4 +1,3 @@
-import type { App } from '@slack/bolt';
 import type { AccessPolicy } from '../core/ports/intake.js';
 import type { OutboxMessage } from '../core/ports/messages.js';
 import { anchorAliasSetting } from '../core/ports/setting-names.js';
@@ -9,6 +8,7 @@ import { messagesTabPromptsRow, readContextChange, readMessagesOpened, readSessi
 import { slackUserRefusal } from './access.js';
 import { cancelGrant, cancelRefusal, starterOf } from './cancel-permission.js';
 import { threadKey } from './normalise.js';
+import type { ListenerApp } from './event-router.js';
 
 export interface AgentViewDeps {
   intake: Pick<IntakeService, 'owe'>;
@@ -30,7 +30,7 @@ export interface AgentViewDeps {
  * store — no Slack call. The older assistant panel's events stay in listeners.ts for apps installed
  * with `assistant_view`.
  */
-export function registerAgentViewListeners(app: App, deps: AgentViewDeps): void {
+export function registerAgentViewListeners(app: ListenerApp, deps: AgentViewDeps): void {
   const denied = (user: string) => slackUserRefusal(deps.access, user);
 
   // The person opened their DM with the app: its suggested prompts (once a day), and what they view.

@@ -1,4 +1,3 @@
-import type { App } from '@slack/bolt';
 import type { View } from '@slack/types';
 import type { AccessPolicy } from '../core/ports/intake.js';
 import type { Logger } from '../core/ports/logger.js';
@@ -17,6 +16,7 @@ import {
   unknownRunText,
 } from './answer.js';
 import { slackUserRefusal } from './access.js';
+import type { ListenerApp } from './event-router.js';
 
 export interface AnswerListenerDeps {
   access: AccessPolicy;
@@ -34,7 +34,7 @@ export interface AnswerListenerDeps {
  * Someone `slack.allowed_users` leaves out, or a button whose run this service does not know, gets a
  * modal saying why (seen by them alone) and nothing is stored; the submission is checked again.
  */
-export function registerAnswerListeners(app: App, deps: AnswerListenerDeps): void {
+export function registerAnswerListeners(app: ListenerApp, deps: AnswerListenerDeps): void {
   app.action({ action_id: ANSWER_ACTION_ID, type: 'block_actions' }, async ({ ack, body }) => {
     await ack();
     const click = readAnswerClick(body);

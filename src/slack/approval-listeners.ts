@@ -3,11 +3,11 @@
  * the click is acknowledged at once and handed to the core's approvals, which decide in one store
  * statement and owe what follows (a private word to someone who may not decide or came second).
  */
-import type { App } from '@slack/bolt';
 import type { ApprovalDesk } from '../core/approvals/approval-desk.js';
 import type { Logger } from '../core/ports/logger.js';
 import { APPROVE_ACTION_ID, REJECT_ACTION_ID } from './approval-blocks.js';
 import { isConversationId, isMessageTs } from './slack-ids.js';
+import type { ListenerApp } from './event-router.js';
 
 export interface ApprovalListenerDeps {
   approvals: Pick<ApprovalDesk, 'decide'>;
@@ -15,7 +15,7 @@ export interface ApprovalListenerDeps {
 }
 
 /** Registers `approve_run` and `reject_run`. */
-export function registerApprovalListeners(app: App, deps: ApprovalListenerDeps): void {
+export function registerApprovalListeners(app: ListenerApp, deps: ApprovalListenerDeps): void {
   for (const [actionId, decision] of [
     [APPROVE_ACTION_ID, 'approve'],
     [REJECT_ACTION_ID, 'reject'],

@@ -4,15 +4,15 @@
  * remembered with the channel the person is looking at (its route is the panel's requests' route),
  * and its suggested prompts owed.
  */
-import type { App } from '@slack/bolt';
 import type { AccessPolicy } from '../core/ports/intake.js';
 import { assistantContextSetting, assistantThreadSetting } from '../core/ports/setting-names.js';
 import { slackUserRefusal } from './access.js';
 import { promptsRow, readAssistantThread } from './assistant.js';
 import type { ListenerDeps } from './listener-deps.js';
+import type { ListenerApp } from './event-router.js';
 
 /** Registers the assistant panel's listeners. */
-export function registerAssistantListeners(app: App, deps: Pick<ListenerDeps, 'settings' | 'intake'>, access: AccessPolicy): void {
+export function registerAssistantListeners(app: ListenerApp, deps: Pick<ListenerDeps, 'settings' | 'intake'>, access: AccessPolicy): void {
   app.event('assistant_thread_started', async ({ event }) => {
     const thread = readAssistantThread(event);
     if (!thread) return;

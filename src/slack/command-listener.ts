@@ -3,7 +3,6 @@
  * own HTTP response (ephemeral): no Slack call from the listener.
  */
 import { slackUserRefusal } from './access.js';
-import type { App } from '@slack/bolt';
 import {
   AGENT_HELP,
   cancelCommandTrigger,
@@ -19,12 +18,13 @@ import { checkSlashCommand, refusedCommandText } from './command-form.js';
 import { republishHomeAfterKeyRemoved } from './home-refresh.js';
 import type { SubmitTrigger } from './listener-submit.js';
 import type { ListenerDeps } from './listener-deps.js';
+import type { ListenerApp } from './event-router.js';
 
 type CommandDeps = Pick<ListenerDeps, 'access' | 'keyPageUrl' | 'personKeys' | 'audit' | 'now' | 'trackedRuns' | 'triggers' | 'admins' | 'intake' | 'settings'>;
-type CommandArgs = Parameters<Parameters<App['command']>[1]>[0];
+type CommandArgs = Parameters<Parameters<ListenerApp['command']>[1]>[0];
 
 /** Registers `/agent`. */
-export function registerAgentCommand(app: App, deps: CommandDeps, submit: SubmitTrigger): void {
+export function registerAgentCommand(app: ListenerApp, deps: CommandDeps, submit: SubmitTrigger): void {
   app.command('/agent', async ({ command, ack, context }) => {
     // HTTP requests were checked before Bolt (inspect-request); Socket Mode commands are checked here.
     const form = checkSlashCommand(command);

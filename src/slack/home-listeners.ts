@@ -3,7 +3,6 @@
  * Start a run button (the one Slack call a listener makes: the modal needs the click's trigger_id
  * within 3 s) and the modal's submission.
  */
-import type { App } from '@slack/bolt';
 import type { AccessPolicy } from '../core/ports/intake.js';
 import { homeOpenedSetting } from '../core/ports/setting-names.js';
 import { keyRefusal } from '../people/key-refusals.js';
@@ -13,11 +12,12 @@ import { readStartRunSubmission, startRunTrigger, submissionErrors } from './hom
 import { HOME_START_ACTION_ID, homeDestination, homeUserOf, START_RUN_CALLBACK_ID, startRunModal } from './home-view.js';
 import type { SubmitTrigger } from './listener-submit.js';
 import type { ListenerDeps } from './listener-deps.js';
+import type { ListenerApp } from './event-router.js';
 
 type HomeDeps = Pick<ListenerDeps, 'now' | 'settings' | 'personKeys' | 'intake' | 'routeChoices' | 'openModal' | 'logger'>;
 
 /** Registers the Home tab's listeners. */
-export function registerHomeListeners(app: App, deps: HomeDeps, access: AccessPolicy, submit: SubmitTrigger): void {
+export function registerHomeListeners(app: ListenerApp, deps: HomeDeps, access: AccessPolicy, submit: SubmitTrigger): void {
   // The Home tab is published from the outbox, never from here: once a day on opening, and at every
   // state change of the runs the person starts from now on (their Home destination) and of their
   // unfinished earlier ones (the opening's delivery adds it to them: HomeNotifier.keepCurrent).

@@ -1,6 +1,7 @@
 import type { App } from '@slack/bolt';
 import { registerAgentViewListeners } from './agent-view-listeners.js';
 import { registerAnswerListeners } from './answer-listeners.js';
+import { EventRouter, type ListenerApp } from './event-router.js';
 import { registerApprovalListeners } from './approval-listeners.js';
 import { registerAssistantListeners } from './assistant-listeners.js';
 import { registerAgentCommand } from './command-listener.js';
@@ -16,9 +17,13 @@ export type { ListenerDeps } from './listener-deps.js';
  * HTTP our route checked Slack's signature (events-endpoint.ts; Bolt's own check is off, slack-app.ts), in
  * Socket Mode it came over the connection opened with the app token. The trigger is stored
  * before Bolt answers Slack (processBeforeResponse); a store failure throws, Slack gets an error and
- * retries, and the retry is deduplicated on the message's key.
+ * retries, and the retry is deduplicated on the message's key. Events API events reach their
+ * listeners through one table (event-router.ts), not through every listener's chain.
  */
-export function registerListeners(app: App, deps: ListenerDeps): void {
+export function registerListeners(bolt: App, deps: ListenerDeps): void {
+  const router = new EventRouter();
+  bolt.use(router.middleware);
+  const app = router.listenerApp(bolt);
   const access = deps.access;
   const routedChannels = new Set(deps.routeChoices.map((choice) => choice.value).filter((value) => value !== '*'));
   const submit = listenerSubmit({ intake: deps.intake, settings: deps.settings, routedChannels, logger: deps.logger });
@@ -36,7 +41,7 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
 }
 
 /** Bolt answers an interaction nobody acknowledges with a 404 after 3 s: acknowledge the rest. */
-function acknowledgeTheRest(app: App): void {
+function acknowledgeTheRest(app: ListenerApp): void {
   app.action(/^(?!(cancel_run|home_start_run|answer_run|approve_run|reject_run)$).*/, async ({ ack }) => ack());
   app.shortcut(/^(?!send_to_agent$).*/, async ({ ack }) => ack());
   app.view(/^(?!(start_run|answer_run)$).*/, async ({ ack }) => ack());

@@ -3,7 +3,6 @@
  * with a run, a DM, a channel keyword), the channel's trigger emoji, the status message's Cancel
  * button, the "Send to agent" shortcut — and the link previews owed for pasted session links.
  */
-import type { App } from '@slack/bolt';
 import type { AccessPolicy } from '../core/ports/intake.js';
 import { slackUserRefusal } from './access.js';
 import { CANCEL_ACTION_ID } from './blocks.js';
@@ -14,6 +13,7 @@ import { addressedTrigger, messageTrigger, type SlackMessage } from './normalise
 import { readMessageShortcut, SEND_TO_AGENT_CALLBACK_ID, sendToAgentTrigger } from './shortcut.js';
 import { keywordTrigger, reactionTrigger, readReaction, triggerOf } from './start-triggers.js';
 import { unfurlRow } from './unfurl.js';
+import type { ListenerApp } from './event-router.js';
 
 type RequestDeps = Pick<ListenerDeps, 'botUserId' | 'followups' | 'startTriggers' | 'intake' | 'unfurlDomains'>;
 
@@ -33,7 +33,7 @@ function humanMessage(event: Record<string, unknown>, botUserId: string): SlackM
 }
 
 /** Registers the listeners of requests written in Slack. */
-export function registerRequestListeners(app: App, deps: RequestDeps, access: AccessPolicy, submit: SubmitTrigger): void {
+export function registerRequestListeners(app: ListenerApp, deps: RequestDeps, access: AccessPolicy, submit: SubmitTrigger): void {
   app.event('app_mention', async ({ event, context }) => {
     const message = humanMessage(event as unknown as Record<string, unknown>, deps.botUserId);
     if (message) await submit(addressedTrigger(message, deps.botUserId), context);
