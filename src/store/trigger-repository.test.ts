@@ -96,6 +96,13 @@ describeEachStore((adapter) => {
       expect(await store.triggers.countByState()).toEqual({ pending: 1, working: 0, done: 0, failed: 0, ignored: 0 });
     });
 
+    it('answers a new trigger exactly as it reads it back', async () => {
+      const { inserted, trigger } = await store.triggers.enqueue(aTrigger({ key: 'Back1', anchor: 'slack:C1:1.2' }), [], 1000, [], 1500);
+      expect(inserted).toBe(true);
+      expect(trigger).toEqual(await store.triggers.get(trigger.id));
+      expect(trigger).toMatchObject({ state: 'pending', attempts: 0, nextAttemptAt: 1500, receivedAt: 1000, updatedAt: 1000 });
+    });
+
     it('keeps an undefined payload as null', async () => {
       const { trigger } = await store.triggers.enqueue(aTrigger({ payload: undefined }), [], 1);
       expect(trigger.payload).toBeNull();

@@ -70,6 +70,29 @@ export function toTrigger(row: Row): StoredTrigger {
   };
 }
 
+/**
+ * The row `enqueue` has just inserted, from what it was given: reading it back (`RETURNING *`) and
+ * parsing its payload again cost a tenth of storing a trigger on the acknowledgement's path.
+ */
+function insertedTrigger(trigger: NewTrigger, id: number, now: number, dueAt: number): StoredTrigger {
+  // As stored: JSON has no undefined.
+  const input = { ...trigger, payload: trigger.payload ?? null } as NewTrigger;
+  return {
+    ...input,
+    id,
+    state: 'pending',
+    attempts: 0,
+    nextAttemptAt: dueAt,
+    leaseOwner: null,
+    leaseUntil: null,
+    createAttemptedAt: null,
+    runId: null,
+    lastError: null,
+    receivedAt: now,
+    updatedAt: now,
+  };
+}
+
 /** Working, but its holder is done with it: the lease ran out or its process is gone. */
 const ABANDONED = (table: string) => `(${table}.state = 'working' AND (${table}.lease_until <= @now OR ${holderGone(`${table}.lease_process`)}))`;
 
@@ -152,11 +175,11 @@ export class SqliteTriggerRepository implements TriggerRepository {
       eventKeys: SqliteEventKeyRepository;
     },
   ) {
-    this.insertTrigger = db.prepare<{ key: string; kind: string; source: string; anchor: string; payload: string; now: number; dueAt: number }, Row>(
+    this.insertTrigger = db.prepare<{ key: string; kind: string; source: string; anchor: string; payload: string; now: number; dueAt: number }, { id: number }>(
       `INSERT INTO triggers (key, kind, source, anchor, payload, state, attempts, next_attempt_at, received_at, updated_at)
        VALUES (@key, @kind, @source, @anchor, @payload, 'pending', 0, @dueAt, @now, @now)
        ON CONFLICT (key) DO NOTHING
-       RETURNING *`,
+       RETURNING id`,
     );
     this.claimTrigger = db.prepare<{ owner: string; process: string; now: number; leaseUntil: number }, Row & { more_due: number }>(CLAIM_SQL);
     this.anyClaimable = db.prepare<{ now: number }, { found: number }>(ANY_CLAIMABLE_SQL);
@@ -238,7 +261,7 @@ export class SqliteTriggerRepository implements TriggerRepository {
     for (const key of item.rememberKeys) this.related.eventKeys.rememberWithin(key, now);
     if (row) {
       this.related.outbox.addWithin(owed, now);
-      return { inserted: true, trigger: toTrigger(row) };
+      return { inserted: true, trigger: insertedTrigger(trigger, row.id, now, item.dueAt) };
     }
     const existing = this.byKey.get(trigger.key);
     if (!existing) throw new Error(`trigger ${trigger.key} conflicted but cannot be read`);
