@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { HTTPReceiver } from '@slack/bolt';
+import type { App, HTTPReceiver } from '@slack/bolt';
 import type { Logger } from '../core/ports/logger.js';
 import { HttpError, sendJson } from '../http/http-error.js';
 import type { Endpoint } from '../http/server.js';
@@ -17,9 +17,16 @@ const signatureHeaders = (req: IncomingMessage) => ({ signature: header(req, 'x-
 /**
  * `POST /slack/events`: refuse what the signature headers already condemn (missing, stale) before
  * reading, read the raw body (1 MiB limit), verify the signature over those exact bytes, check the
- * shape, then hand the request — body already buffered — to Bolt's receiver.
+ * shape, then hand the request on: an Events API event straight to Bolt's app (`handOnEvent`), anything
+ * else — body already buffered — to Bolt's receiver.
  */
-export function slackEventsEndpoint(options: { receiver: HTTPReceiver; signingSecret: string; logger: Logger; now?: () => number }): Endpoint {
+export function slackEventsEndpoint(options: {
+  receiver: HTTPReceiver;
+  app: Pick<App, 'processEvent'>;
+  signingSecret: string;
+  logger: Logger;
+  now?: () => number;
+}): Endpoint {
   const now = options.now ?? Date.now;
   return {
     method: 'POST',
@@ -51,6 +58,9 @@ export function slackEventsEndpoint(options: { receiver: HTTPReceiver; signingSe
         options.logger.debug({ reason: inspection.reason }, 'slack request ignored');
         return sendJson(res, 200, { ok: true });
       }
+      const callback = inspection.eventCallback;
+      // A workflow step's event waits for its listener's ack (Bolt's receiver times that): not ours to short-cut.
+      if (callback && callback.event['type'] !== 'function_executed') return handOnEvent(options.app, req, res, callback);
       // Bolt reads `rawBody` when present instead of the (already consumed) stream, and parses form
       // bodies only under the exact content type.
       Object.assign(req, { rawBody: raw });
@@ -60,4 +70,23 @@ export function slackEventsEndpoint(options: { receiver: HTTPReceiver; signingSe
       options.receiver.requestListener(req, res);
     },
   };
+}
+
+/**
+ * An Events API event, given to Bolt's app as its HTTP receiver would give it (processBeforeResponse:
+ * answered once the listeners are done, so a trigger is stored before Slack hears 200), without the
+ * receiver's second parse of the body and its per-request 3 s timer: Bolt acknowledges an event before
+ * its listeners run. Bolt's answer to an acknowledged event is a bare 200. A listener's failure
+ * propagates and the server answers 500, as Bolt's receiver does, so Slack retries.
+ */
+async function handOnEvent(app: Pick<App, 'processEvent'>, req: IncomingMessage, res: ServerResponse, body: Record<string, unknown>): Promise<void> {
+  const retryNum = Number.parseInt(header(req, 'x-slack-retry-num') ?? '', 10);
+  const retryReason = header(req, 'x-slack-retry-reason');
+  await app.processEvent({
+    body,
+    ack: () => Promise.resolve(),
+    ...(Number.isInteger(retryNum) && { retryNum }),
+    ...(retryReason !== undefined && { retryReason }),
+  });
+  res.writeHead(200).end();
 }

@@ -44,7 +44,7 @@ export async function startSlack(config: SlackConfig, parts: SlackParts & { stor
   const transport = config.transport;
   let route: Endpoint | undefined;
   if (transport.kind === 'http' && slack.receiver) {
-    route = slackEventsEndpoint({ receiver: slack.receiver, signingSecret: transport.signingSecret, logger });
+    route = slackEventsEndpoint({ receiver: slack.receiver, app: slack.app, signingSecret: transport.signingSecret, logger });
     logger.info({ botUserId: slack.botUserId }, 'Slack is on (HTTP): POST /slack/events');
   } else {
     await slack.app.start();

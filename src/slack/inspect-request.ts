@@ -4,7 +4,8 @@ import { isConversationId, isMessageTs } from './slack-ids.js';
 
 /** What to do with a verified request to `/slack/events` before Bolt sees it. */
 export type Inspection =
-  | { action: 'forward' }
+  /** Hand on to Bolt; for an Events API callback, with its body already parsed (`eventCallback`). */
+  | { action: 'forward'; eventCallback?: Record<string, unknown> & { event: Record<string, unknown> } }
   /** A request we do not handle: 200, nothing happens. */
   | { action: 'ignore'; reason: string }
   /** Malformed: 400 with the reason. */
@@ -133,5 +134,7 @@ export function inspectSlackRequest(contentType: string | undefined, text: strin
   const problem = eventProblem(event);
   if (problem) return { action: 'reject', reason: problem };
   const unusable = unusablePlace(event);
-  return unusable ? { action: 'ignore', reason: unusable } : { action: 'forward' };
+  return unusable
+    ? { action: 'ignore', reason: unusable }
+    : { action: 'forward', eventCallback: body as Record<string, unknown> & { event: Record<string, unknown> } };
 }
