@@ -10,6 +10,7 @@ import { systemClock, type Clock } from './core/ports/clock.js';
 import type { Logger } from './core/ports/logger.js';
 import type { Store } from './core/ports/store.js';
 import { AckFirst } from './http/ack-first.js';
+import { RequestTurns } from './http/request-turns.js';
 import type { Metrics } from './http/metrics.js';
 import { describeDatabase } from './store/open-store.js';
 
@@ -48,8 +49,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const base: ServiceBase = { config, logger, clock, shutdown, overrides: options.overrides };
 
   try {
+    // Requests' handlers start one a turn (step 7); a batch of triggers they store is committed once
+    // the requests already waiting have started, so a burst shares one commit.
+    const turns = new RequestTurns();
     // 1. The database (closed last). 2. The run API. 3. This process among the replicas.
-    const { store, metrics, coreMetrics, trackerWatch } = await openDatabase(base);
+    const { store, metrics, coreMetrics, trackerWatch } = await openDatabase(base, (commit) => turns.enqueue(commit));
     const { api, emulated, apiHooks, agentRuns } = await connectRunApi(base, metrics);
     const { self, liveness } = await joinReplicas(base, store);
 
@@ -85,7 +89,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     shutdown.add('scheduler', () => scheduler.stop());
 
     // 7. The HTTP server (stopped first: no new requests while the workers finish).
-    const http = await serveHttp(base, { store, metrics, api, agentRuns, front, scheduler, loops, lastTick: trackerWatch.lastTick, ackFirst });
+    const http = await serveHttp(base, { store, metrics, api, agentRuns, front, scheduler, loops, lastTick: trackerWatch.lastTick, ackFirst, turns });
 
     announceStart(logger, config, http.url);
     http.webConsole.announce(logger, http.url);

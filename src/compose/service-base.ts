@@ -12,6 +12,7 @@ import type { Logger } from '../core/ports/logger.js';
 import type { Notifier } from '../core/ports/notifier.js';
 import { isRunningOnThisHost, newProcessIdentity, releaseProcessIdentity } from '../host/process-identity.js';
 import { createCoreMetrics, createMetrics } from '../http/metrics.js';
+import type { GroupCommit } from '../store/group-commit.js';
 import { openStore } from '../store/open-store.js';
 import { watchTracker } from './console.js';
 import { agentApiEndpoint } from './integrations.js';
@@ -35,9 +36,16 @@ export interface ServiceBase {
   overrides: ServiceOverrides | undefined;
 }
 
-/** 1. The database (closed last), the metrics, and the tracker's last tick for the console's health page. */
-export async function openDatabase({ config, logger, clock, shutdown }: ServiceBase) {
-  const store = await openStore(config.database, { clock, onProblem: (error) => logger.warn({ err: error }, 'database connection problem (recovering)') });
+/**
+ * 1. The database (closed last), the metrics, and the tracker's last tick for the console's health
+ * page. `groupCommit`: when a batch of triggers stored by acknowledging requests is committed.
+ */
+export async function openDatabase({ config, logger, clock, shutdown }: ServiceBase, groupCommit?: GroupCommit) {
+  const store = await openStore(config.database, {
+    clock,
+    onProblem: (error) => logger.warn({ err: error }, 'database connection problem (recovering)'),
+    ...(groupCommit && { groupCommit }),
+  });
   shutdown.add('database', () => store.close());
   const metrics = createMetrics();
   const coreMetrics = createCoreMetrics(metrics.registry, { outboxCounts: () => store.outbox.counts(), usageTotals: () => store.usage.totals() });

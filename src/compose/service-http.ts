@@ -7,6 +7,7 @@ import type { AgentRuns } from '../core/ports/agent-runs.js';
 import type { Store } from '../core/ports/store.js';
 import type { Scheduler } from '../core/schedules/scheduler.js';
 import type { AckFirst } from '../http/ack-first.js';
+import type { RequestTurns } from '../http/request-turns.js';
 import type { Metrics } from '../http/metrics.js';
 import { createHttpServer, listen } from '../http/server.js';
 import { consoleIntegration, type watchTracker } from './console.js';
@@ -28,6 +29,8 @@ export interface HttpParts {
   loops: { wakeOutbox(): void; wakeIntake(): void };
   lastTick: ReturnType<typeof watchTracker>['lastTick'];
   ackFirst: AckFirst;
+  /** The turns the routes' handlers start in (also the store's group commit, main.ts). */
+  turns: RequestTurns;
 }
 
 /** 7. Serves the routes and the console; resolves with where it listens and what to announce. */
@@ -67,7 +70,7 @@ export async function serveHttp({ config, logger, clock, shutdown }: ServiceBase
     ...(slack && { keyRemoved: (person: string) => slack.keyRemoved(person) }),
   });
   const http = await listen(
-    createHttpServer({ routes: [...routes, ...webConsole.routes], metrics, logger, ackFirst: parts.ackFirst }),
+    createHttpServer({ routes: [...routes, ...webConsole.routes], metrics, logger, ackFirst: parts.ackFirst, turns: parts.turns }),
     config.http.port,
     config.http.host,
   );

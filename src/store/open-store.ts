@@ -1,6 +1,7 @@
 import type { DatabaseConfig } from '../config/types.js';
 import type { Clock } from '../core/ports/clock.js';
 import type { Store } from '../core/ports/store.js';
+import type { GroupCommit } from './group-commit.js';
 import { openSqliteStore } from './sqlite-store.js';
 
 export interface OpenStoreOptions {
@@ -8,6 +9,8 @@ export interface OpenStoreOptions {
   onProblem?: (error: unknown) => void;
   /** A long-running process: on SQLite, checkpoint the WAL in a worker thread on this clock's timer. */
   clock?: Clock;
+  /** When a batch of enqueued triggers is committed (group-commit.ts); default: the next turn. */
+  groupCommit?: GroupCommit;
 }
 
 /**
@@ -16,11 +19,19 @@ export interface OpenStoreOptions {
  */
 export async function openStore(database: DatabaseConfig, options: OpenStoreOptions = {}): Promise<Store> {
   if (database.kind === 'sqlite') {
-    const { clock, onProblem } = options;
-    return openSqliteStore({ path: database.path, ...(clock && { checkpoints: { clock, ...(onProblem && { onProblem }) } }) });
+    const { clock, onProblem, groupCommit } = options;
+    return openSqliteStore({
+      path: database.path,
+      ...(clock && { checkpoints: { clock, ...(onProblem && { onProblem }) } }),
+      ...(groupCommit && { groupCommit }),
+    });
   }
   const { openPostgresStore } = await import('./postgres/postgres-store.js');
-  return openPostgresStore({ url: database.url, ...(options.onProblem && { onProblem: options.onProblem }) });
+  return openPostgresStore({
+    url: database.url,
+    ...(options.onProblem && { onProblem: options.onProblem }),
+    ...(options.groupCommit && { groupCommit: options.groupCommit }),
+  });
 }
 
 /** How the database is named in messages and logs: the SQLite file, or the URL with its password masked. */

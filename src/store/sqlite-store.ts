@@ -20,6 +20,7 @@ import { SqliteSettingRepository } from './setting-repository.js';
 import { SqliteTrackedRunRepository } from './tracked-run-repository.js';
 import { SqliteUsageRepository } from './usage-repository.js';
 import { SqliteTriggerRepository } from './trigger-repository.js';
+import type { GroupCommit } from './group-commit.js';
 import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.js';
 
 export interface SqliteStoreOptions {
@@ -34,6 +35,8 @@ export interface SqliteStoreOptions {
    * timer instead of inside the commits that fill it (`wal-checkpointer.ts`). File databases only.
    */
   checkpoints?: { clock: Clock; everyMs?: number; onProblem?: (error: Error) => void };
+  /** When a batch of enqueued triggers is committed (`GroupCommit`); default: the next turn of the event loop. */
+  groupCommit?: GroupCommit;
 }
 
 /** The `Store` on one better-sqlite3 connection. Use one per process. */
@@ -61,12 +64,17 @@ export class SqliteStore implements Store {
     readonly db: Database.Database,
     /** The WAL's checkpoints in a worker thread, when the store was opened with `checkpoints`. */
     readonly checkpointer?: WalCheckpointer,
+    groupCommit?: GroupCommit,
   ) {
     this.outbox = new SqliteOutboxRepository(db);
     this.trackedRuns = new SqliteTrackedRunRepository(db, this.outbox);
     this.anchors = new SqliteAnchorRepository(db);
     this.eventKeys = new SqliteEventKeyRepository(db);
-    this.triggers = new SqliteTriggerRepository(db, { outbox: this.outbox, runs: this.trackedRuns, anchors: this.anchors, eventKeys: this.eventKeys });
+    this.triggers = new SqliteTriggerRepository(
+      db,
+      { outbox: this.outbox, runs: this.trackedRuns, anchors: this.anchors, eventKeys: this.eventKeys },
+      groupCommit,
+    );
     this.scheduleFires = new SqliteScheduleFireRepository(db);
     this.leases = new SqliteLeaseRepository(db);
     this.processes = new SqliteProcessRepository(db);
@@ -106,7 +114,8 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     migrate(db, options.now ?? Date.now);
-    return new SqliteStore(db, inMemory || !options.checkpoints ? undefined : checkpointInWorker(db, options.path, busyTimeoutMs, options.checkpoints));
+    const checkpointer = inMemory || !options.checkpoints ? undefined : checkpointInWorker(db, options.path, busyTimeoutMs, options.checkpoints);
+    return new SqliteStore(db, checkpointer, options.groupCommit);
   } catch (error) {
     db.close();
     throw error;

@@ -96,6 +96,30 @@ describeEachStore((adapter) => {
       expect(await store.triggers.countByState()).toEqual({ pending: 1, working: 0, done: 0, failed: 0, ignored: 0 });
     });
 
+    it('commits a batch when its group commit comes: triggers enqueued in later turns join it', async () => {
+      const commits: Array<() => void> = [];
+      const held = await adapter.open({ groupCommit: (commit) => void commits.push(commit) });
+      try {
+        const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+        const first = held.triggers.enqueue(aTrigger({ key: 'Group1' }), [anOutboxRow('Group1:received')], 1000);
+        await nextTurn();
+        const second = held.triggers.enqueue(aTrigger({ key: 'Group2' }), [], 1000);
+        await nextTurn();
+        expect(commits).toHaveLength(1);
+        expect(await held.triggers.getByKey('Group1')).toBeUndefined();
+        commits[0]?.();
+        expect((await Promise.all([first, second])).map((result) => result.inserted)).toEqual([true, true]);
+        expect((await held.outbox.list()).map((row) => row.key)).toEqual(['Group1:received']);
+        // The next trigger starts the next batch, which waits for a commit of its own.
+        const third = held.triggers.enqueue(aTrigger({ key: 'Group3' }), [], 1000);
+        expect(commits).toHaveLength(2);
+        commits[1]?.();
+        expect((await third).trigger.id).toBe(3);
+      } finally {
+        await held.close();
+      }
+    });
+
     it('answers a new trigger exactly as it reads it back', async () => {
       const { inserted, trigger } = await store.triggers.enqueue(aTrigger({ key: 'Back1', anchor: 'slack:C1:1.2' }), [], 1000, [], 1500);
       expect(inserted).toBe(true);

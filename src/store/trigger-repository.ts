@@ -15,6 +15,7 @@ import {
 import type { SqliteAnchorRepository } from './anchor-repository.js';
 import type { SqliteEventKeyRepository } from './event-key-repository.js';
 import type { SqliteOutboxRepository } from './outbox-repository.js';
+import { nextTurn, type GroupCommit } from './group-commit.js';
 import { holderGone } from './process-statements.js';
 import { countStates, fromJson, isMoreDue, moreDueColumn, toJson } from './sql.js';
 import type { SqliteTrackedRunRepository } from './tracked-run-repository.js';
@@ -174,6 +175,7 @@ export class SqliteTriggerRepository implements TriggerRepository {
       anchors: SqliteAnchorRepository;
       eventKeys: SqliteEventKeyRepository;
     },
+    private readonly groupCommit: GroupCommit = nextTurn,
   ) {
     this.insertTrigger = db.prepare<{ key: string; kind: string; source: string; anchor: string; payload: string; now: number; dueAt: number }, { id: number }>(
       `INSERT INTO triggers (key, kind, source, anchor, payload, state, attempts, next_attempt_at, received_at, updated_at)
@@ -211,9 +213,10 @@ export class SqliteTriggerRepository implements TriggerRepository {
   }
 
   /**
-   * Group commit: the triggers submitted in one turn of the event loop (a burst of webhooks) are
-   * stored in one transaction, and each caller is answered after that commit. A batch that fails is
-   * retried one trigger at a time, so one bad trigger fails only its own caller.
+   * Group commit: the triggers submitted until the batch's commit comes (`GroupCommit`: by default the
+   * next turn of the event loop; in the service, after the requests already waiting have started, a
+   * burst of webhooks) are stored in one transaction, and each caller is answered after that commit.
+   * A batch that fails is retried one trigger at a time, so one bad trigger fails only its own caller.
    */
   enqueue(
     trigger: NewTrigger,
@@ -224,7 +227,7 @@ export class SqliteTriggerRepository implements TriggerRepository {
   ): Promise<{ inserted: boolean; trigger: StoredTrigger }> {
     return new Promise((resolve, reject) => {
       this.batch.push({ trigger, owed, now, rememberKeys, dueAt, resolve, reject });
-      if (this.batch.length === 1) setImmediate(() => this.flush());
+      if (this.batch.length === 1) this.groupCommit(() => this.flush());
     });
   }
 

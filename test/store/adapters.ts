@@ -11,6 +11,7 @@
 import { afterAll, describe } from 'vitest';
 import type { Store } from '../../src/core/ports/store.js';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/postgres-store.js';
+import type { GroupCommit } from '../../src/store/group-commit.js';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
 import { postgresSkipNote, requirePostgres, startPostgres, type PostgresServer } from '../helpers/postgres-server.js';
 
@@ -19,7 +20,7 @@ export interface StoreAdapter {
   /** True when this adapter's tests cannot run here (the title says why). */
   skipped: boolean;
   /** A fresh, empty, migrated store; the caller closes it. */
-  open(): Promise<Store>;
+  open(options?: { groupCommit?: GroupCommit }): Promise<Store>;
 }
 
 let server: Promise<PostgresServer> | undefined;
@@ -54,15 +55,15 @@ async function emptyTables(store: PostgresStore): Promise<void> {
 const sqlite: StoreAdapter = {
   name: 'sqlite',
   skipped: false,
-  open: () => Promise.resolve(openSqliteStore({ path: ':memory:' })),
+  open: (options = {}) => Promise.resolve(openSqliteStore({ path: ':memory:', ...options })),
 };
 
 const postgresRuns = requirePostgres('Store contract tests');
 const postgres: StoreAdapter = {
   name: `postgres${postgresSkipNote()}`,
   skipped: !postgresRuns,
-  async open() {
-    const store = await openPostgresStore({ url: await postgresDatabase() });
+  async open(options = {}) {
+    const store = await openPostgresStore({ url: await postgresDatabase(), ...options });
     await emptyTables(store);
     return store;
   },

@@ -9,6 +9,7 @@ import { ChangeListener } from './change-listener.js';
 import { PostgresConsoleSessionRepository } from './console-session-repository.js';
 import { PostgresEventKeyRepository } from './event-key-repository.js';
 import { PostgresLeaseRepository } from './lease-repository.js';
+import type { GroupCommit } from '../group-commit.js';
 import { SchemaTooNewError } from '../migrate.js';
 import { migratePostgres } from './migrate.js';
 import { PostgresOperatorRepository } from './operator-repository.js';
@@ -34,6 +35,8 @@ export interface PostgresStoreOptions {
   now?: () => number;
   /** Told about connection errors that are survived (an idle pooled connection or the listener dropped). */
   onProblem?: (error: unknown) => void;
+  /** When a batch of enqueued triggers is sent (group-commit.ts); default: the next turn. */
+  groupCommit?: GroupCommit;
 }
 
 /** The `Store` on a node-postgres pool: several processes (replicas) may share the database. */
@@ -60,6 +63,7 @@ export class PostgresStore implements Store {
   constructor(
     readonly pool: pg.Pool,
     private readonly changes: ChangeListener,
+    groupCommit?: GroupCommit,
   ) {
     // What this store writes is signed while its process listens, and told to it at once (change-listener.ts).
     this.outbox = new PostgresOutboxRepository(pool, changes);
@@ -70,6 +74,7 @@ export class PostgresStore implements Store {
       pool,
       { outbox: this.outbox, runs: this.trackedRuns, anchors: this.anchors, eventKeys: this.eventKeys },
       changes,
+      groupCommit,
     );
     this.scheduleFires = new PostgresScheduleFireRepository(pool);
     this.leases = new PostgresLeaseRepository(pool);
@@ -143,7 +148,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         'The user in DATABASE_URL needs to create tables in its public schema (e.g. make it the database owner).',
     );
   }
-  return new PostgresStore(pool, new ChangeListener(config, onProblem));
+  return new PostgresStore(pool, new ChangeListener(config, onProblem), options.groupCommit);
 }
 
 /** Why a connection failed, in words that never contain the password. */

@@ -21,6 +21,7 @@ import type { PostgresEventKeyRepository } from './event-key-repository.js';
 import type { PostgresOutboxRepository } from './outbox-repository.js';
 import { bindable, changes, row, rows, run, texts } from './pg-sql.js';
 import type { PostgresTrackedRunRepository } from './tracked-run-repository.js';
+import { nextTurn, type GroupCommit } from '../group-commit.js';
 
 type Row = Parameters<typeof toTrigger>[0];
 type EnqueueResult = { inserted: boolean; trigger: StoredTrigger };
@@ -182,18 +183,19 @@ export class PostgresTriggerRepository implements TriggerRepository {
     },
     /** Signs the notifications of what it stores and tells this store's listeners (change-listener.ts). */
     private readonly changes: ChangeSigner,
+    private readonly groupCommit: GroupCommit = nextTurn,
   ) {}
 
   /**
-   * Group commit, as on SQLite: the triggers submitted in one turn of the event loop are stored in one
-   * statement (one commit, one round of notifications), each caller answered after it. A batch that
+   * Group commit, as on SQLite: the triggers submitted until the batch's commit comes (`GroupCommit`)
+   * are stored in one statement (one commit, one round of notifications), each caller answered after it. A batch that
    * fails — a bad trigger, or a deadlock with another replica's batch — is retried one trigger at a
    * time, so one bad trigger fails only its own caller.
    */
   enqueue(trigger: NewTrigger, owed: NewOutboxRow[], now: number, rememberKeys: readonly string[] = [], dueAt: number = now): Promise<EnqueueResult> {
     return new Promise((resolve, reject) => {
       this.batch.push({ trigger, owed, now, rememberKeys, dueAt, resolve, reject });
-      if (this.batch.length === 1) setImmediate(() => void this.flush());
+      if (this.batch.length === 1) this.groupCommit(() => void this.flush());
     });
   }
 
