@@ -25,7 +25,7 @@ export const slackFetch: typeof fetch = async (input, init) => {
       headers: plainHeaders(init?.headers),
       ...(typeof body === 'string' && { body }),
       ...(signal && { signal }),
-      dispatcher: pool(),
+      dispatcher: slackPool(),
     });
   } catch (error) {
     throw signal?.aborted ? signal.reason : new TypeError('fetch failed', { cause: error });
@@ -35,8 +35,8 @@ export const slackFetch: typeof fetch = async (input, init) => {
 };
 
 let shared: Agent | undefined;
-/** One pool for every Slack client of the process, as the global `fetch` has one. */
-const pool = (): Agent => (shared ??= new Agent({ keepAliveTimeout: 10_000 }));
+/** One keep-alive pool for every Slack client of the process (this `fetch` and `SlackWebApi`), as the global `fetch` has one. */
+export const slackPool = (): Agent => (shared ??= new Agent({ keepAliveTimeout: 10_000 }));
 
 function plainHeaders(headers: RequestInit['headers']): Record<string, string> {
   if (!headers) return {};
