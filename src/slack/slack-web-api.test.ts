@@ -2,13 +2,16 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import type { AddressInfo } from 'node:net';
 import { WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeSlackApi } from '../../test/fakes/slack-api.js';
 import type { Logger } from '../core/ports/logger.js';
 import { secretScrubber } from '../core/scrub.js';
+import { createLogger } from '../log/create-logger.js';
 import { boltLogger } from './bolt-logger.js';
 import { webClientOptions } from './slack-app.js';
 import type { SlackCalls } from './slack-calls.js';
 import { toNotifierError } from './slack-errors.js';
 import { SlackWebApi } from './slack-web-api.js';
+import { slackDisplayName, slackUserByEmail } from './user-directory.js';
 
 const TOKEN = 'xoxb-1234-5678-SECRETsecret';
 const WORDS = 'the words of a private message';
@@ -166,5 +169,31 @@ describe('SlackWebApi', () => {
       `${json({ method: 'agents.sessions.setStatus', warnings: ['missing_agent_session_stopped_event_subscription'] })} Slack warned about agents.sessions.setStatus`,
     ]);
     expect(quiet.lines.filter((line) => line.level === 'warn')).toEqual([]);
+  });
+});
+
+describe('the people lookups at LOG_LEVEL=debug (docs/people.md)', () => {
+  it('log users.lookupByEmail and users.info by method and outcome, without the address or the token', async () => {
+    const email = 'ada.lovelace@example.com';
+    const slack = await startFakeSlackApi({ token: TOKEN });
+    slack.setUser('U0ADA00001', { display_name: 'ada', email });
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'debug', secrets: [], destination: { write: (line: string) => void lines.push(line) } });
+    const thin = new SlackWebApi({ token: TOKEN, apiUrl: slack.url, logger });
+    try {
+      expect(await slackUserByEmail(thin, email)).toBe('U0ADA00001');
+      expect(await slackDisplayName(thin, 'U0ADA00001')).toBe('ada');
+    } finally {
+      await slack.close();
+    }
+    const said = lines.map((line) => JSON.parse(line) as { method?: string; outcome?: string });
+    expect(said.map(({ method, outcome }) => ({ method, outcome }))).toEqual([
+      { method: 'users.lookupByEmail', outcome: 'ok' },
+      { method: 'users.info', outcome: 'ok' },
+    ]);
+    const log = lines.join('');
+    expect(log.toLowerCase()).not.toContain('example.com');
+    expect(log).not.toContain('ada');
+    expect(log).not.toContain('SECRET');
   });
 });
