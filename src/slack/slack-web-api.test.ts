@@ -112,7 +112,13 @@ describe('SlackWebApi against WebClient, answer for answer', () => {
     expect(ours.seen).toEqual(theirs.seen);
     if (ours.raw !== undefined) expect((ours.raw as Error).constructor).toBe((theirs.raw as Error).constructor);
     // Neither the token nor the message's words reach an error or a log line.
-    const said = [...logger.lines.map((line) => line.text), String(ours.raw), (ours.raw as Error | undefined)?.stack ?? '', json({ ...(ours.raw as object) })];
+    const said = [
+      ...logger.lines.map((line) => line.text),
+      json(ours.seen),
+      String(ours.raw),
+      (ours.raw as Error | undefined)?.stack ?? '',
+      json({ ...(ours.raw as object) }),
+    ];
     for (const text of said) {
       expect(text).not.toContain('SECRET');
       expect(text).not.toContain(WORDS);
@@ -157,15 +163,14 @@ describe('SlackWebApi', () => {
   });
 
   it("says Slack's warnings at warn unless told not to", async () => {
-    const loud = clients(url).thin;
+    const said = recordingLogger();
     const quiet = recordingLogger();
+    const loud = new SlackWebApi({ token: TOKEN, apiUrl: url, logger: said });
     const silent = new SlackWebApi({ token: TOKEN, apiUrl: url, logger: quiet, warnings: false });
-    const warned = { body: json({ ok: true, response_metadata: { warnings: ['missing_agent_session_stopped_event_subscription'] } }) };
-    next = warned;
+    next = { body: json({ ok: true, response_metadata: { warnings: ['missing_agent_session_stopped_event_subscription'] } }) };
     await loud.agents.sessions.setStatus({ channel_id: 'C1', thread_ts: '1.2', status: 'processing' });
     await silent.agents.sessions.setStatus({ channel_id: 'C1', thread_ts: '1.2', status: 'processing' });
-    const loudLines = (loud as unknown as { options: { logger: ReturnType<typeof recordingLogger> } }).options.logger.lines;
-    expect(loudLines.filter((line) => line.level === 'warn').map((line) => line.text)).toEqual([
+    expect(said.lines.filter((line) => line.level === 'warn').map((line) => line.text)).toEqual([
       `${json({ method: 'agents.sessions.setStatus', warnings: ['missing_agent_session_stopped_event_subscription'] })} Slack warned about agents.sessions.setStatus`,
     ]);
     expect(quiet.lines.filter((line) => line.level === 'warn')).toEqual([]);
