@@ -14,7 +14,7 @@
  * not subscribed to `agent_session_stopped`), naming what to fix in the app's settings.
  */
 import type { Logger as BoltLogger } from '@slack/bolt';
-import type { WebClient } from '@slack/web-api';
+import type { SlackCalls } from './slack-calls.js';
 import type { Logger } from '../core/ports/logger.js';
 import type { OutboxMessage, SessionPhase } from '../core/ports/messages.js';
 import { RETRYABLE_PLATFORM_ERRORS, redactSecrets, slackErrorCode, toNotifierError } from './slack-errors.js';
@@ -48,7 +48,7 @@ const NOT_THE_INITIATOR: ReadonlySet<string> = new Set([
 ]);
 
 type SessionMessage = Extract<OutboxMessage, { kind: 'session' }>;
-type SetStatusArguments = Parameters<WebClient['agents']['sessions']['setStatus']>[0];
+type SetStatusArguments = Parameters<SlackCalls['agents']['sessions']['setStatus']>[0];
 /** The fields of Slack's answer read here, as untyped JSON (`warning` and the session's `title` are not always there). */
 type Answer = Record<string, unknown>;
 
@@ -67,8 +67,8 @@ export class SlackSessions {
 
   constructor(
     private readonly deps: {
-      /** A client whose logger does not warn (`withoutWarnings`): Slack's warnings are said here, once. */
-      client: WebClient;
+      /** A client that does not warn of its own (`SlackWebApi` with `warnings: false`, or a WebClient logging `withoutWarnings`): Slack's warnings are said here, once. */
+      client: SlackCalls;
       logger: Logger;
       scrub?: (text: string) => string;
     },

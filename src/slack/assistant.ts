@@ -1,4 +1,4 @@
-import type { WebClient } from '@slack/web-api';
+import type { SlackCalls } from './slack-calls.js';
 import { isTerminalState } from '../core/ports/agent-runs.js';
 import type { Delivery, Notifier } from '../core/ports/notifier.js';
 import { assistantContextSetting, assistantThreadSetting } from '../core/ports/setting-names.js';
@@ -102,7 +102,7 @@ export function withAssistantStatus(trigger: TriggerInput): TriggerInput {
 export class AssistantNotifier implements Notifier {
   readonly platform = 'slack';
 
-  constructor(private readonly deps: { client: WebClient; settings: Pick<SettingRepository, 'get'> }) {}
+  constructor(private readonly deps: { client: SlackCalls; settings: Pick<SettingRepository, 'get'> }) {}
 
   async deliver(delivery: Delivery): Promise<unknown> {
     const message = delivery.message as { kind: string; run?: { state?: unknown } };

@@ -1,4 +1,4 @@
-import type { WebClient } from '@slack/web-api';
+import type { SlackCalls } from './slack-calls.js';
 import type { AccessPolicy } from '../core/ports/intake.js';
 import type { Delivery, Notifier } from '../core/ports/notifier.js';
 import { NotifierError } from '../core/ports/notifier.js';
@@ -33,7 +33,7 @@ export class HomeNotifier implements Notifier {
 
   constructor(
     private readonly deps: {
-      client: WebClient;
+      client: SlackCalls;
       runs: Pick<OperatorRepository, 'listRuns'>;
       /** To make the tab a place of runs asked for before it was first opened. */
       trackedRuns: Pick<TrackedRunRepository, 'addDestination'>;

@@ -1,4 +1,4 @@
-import type { WebClient } from '@slack/web-api';
+import type { SlackCalls } from './slack-calls.js';
 import type { PromptEnricher, ReadRequest } from '../core/ports/intake.js';
 import { readReactedMessage } from './reacted-message.js';
 import type { StoredTrigger } from '../core/ports/store.js';
@@ -29,7 +29,7 @@ export class SlackPromptEnricher implements PromptEnricher {
 
   /** `followups` (`slack.followups`): with `mentions`, a follow-up carries the replies written since the previous turn. */
   constructor(
-    private readonly deps: { client: WebClient; botUserId: string; followups?: 'all' | 'mentions'; context?: { messages: number; characters: number } },
+    private readonly deps: { client: SlackCalls; botUserId: string; followups?: 'all' | 'mentions'; context?: { messages: number; characters: number } },
   ) {}
 
   /**

@@ -1,4 +1,4 @@
-import type { WebClient } from '@slack/web-api';
+import type { SlackCalls } from './slack-calls.js';
 import { withAttachments } from '../core/attachments.js';
 import type { ReadRequest } from '../core/ports/intake.js';
 import { slackFiles } from './files.js';
@@ -15,7 +15,7 @@ const PERSON_SUBTYPES = new Set([undefined, 'file_share', 'thread_broadcast']);
  * a reply), written by a person; anything else is refused with a reason the status message shows.
  * Slack refusing the read is a refusal too; a network failure throws, and the trigger is retried.
  */
-export async function readReactedMessage(client: WebClient, reference: unknown, botUserId: string): Promise<ReadRequest> {
+export async function readReactedMessage(client: SlackCalls, reference: unknown, botUserId: string): Promise<ReadRequest> {
   const { channel, ts } = (reference ?? {}) as { channel?: unknown; ts?: unknown };
   if (typeof channel !== 'string' || typeof ts !== 'string') return { kind: 'refused', reason: 'the reaction did not say which message it was on' };
   let messages: Array<Record<string, unknown>>;

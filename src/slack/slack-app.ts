@@ -6,9 +6,10 @@ import type { AccessPolicy } from '../core/ports/intake.js';
 import type { Store } from '../core/ports/store.js';
 import { secretScrubber } from '../core/scrub.js';
 import { StartupError } from '../core/startup-error.js';
-import { withoutWarnings } from './agent-session.js';
 import { boltLogger } from './bolt-logger.js';
 import { slackFetch } from './slack-fetch.js';
+import type { SlackCalls } from './slack-calls.js';
+import { SlackWebApi } from './slack-web-api.js';
 import { registerListeners } from './listeners.js';
 import { StoreThenAckSocketReceiver } from './socket-receiver.js';
 import type { SlackConfig } from './slack-config.js';
@@ -30,10 +31,10 @@ export interface SlackApp {
   app: App;
   /** Set in HTTP mode: `/slack/events` hands requests to it. */
   receiver: HTTPReceiver | undefined;
-  /** Web API client for notifiers and context: no retries of its own (the outbox owns retries). */
-  client: WebClient;
+  /** Web API client for notifiers and context (`SlackWebApi`): no queue or retries of its own (the outbox owns retries). */
+  client: SlackCalls;
   /** The same for agent sessions, whose warnings are said once by the caller rather than at every call. */
-  sessionClient: WebClient;
+  sessionClient: SlackCalls;
   botUserId: string;
   botId: string | undefined;
   /** The workspace the bot token belongs to (`auth.test`'s team_id): Sign in with Slack admits only its people. */
@@ -58,11 +59,11 @@ export async function createSlackApp(config: SlackConfig, parts: SlackParts): Pr
   const { transport, botToken, apiUrl } = config;
   const { store } = parts;
   const scrub = secretScrubber([botToken, transport.kind === 'http' ? transport.signingSecret : transport.appToken]);
-  const webApiLogger = boltLogger(parts.logger.child({ component: 'slack-web-api' }), scrub);
-  const client = new WebClient(botToken, webClientOptions(apiUrl, webApiLogger));
+  const callsLogger = parts.logger.child({ component: 'slack-web-api' });
+  const webApiLogger = boltLogger(callsLogger, scrub);
   let identity: { user_id?: string; bot_id?: string; team_id?: string };
   try {
-    identity = await client.auth.test();
+    identity = await new WebClient(botToken, webClientOptions(apiUrl, webApiLogger)).auth.test();
   } catch (error) {
     const refused = (error as { data?: { error?: string } }).data?.error;
     if (refused) {
@@ -131,8 +132,8 @@ export async function createSlackApp(config: SlackConfig, parts: SlackParts): Pr
   return {
     app,
     receiver: receiver instanceof HTTPReceiver ? receiver : undefined,
-    client,
-    sessionClient: new WebClient(botToken, webClientOptions(apiUrl, withoutWarnings(webApiLogger))),
+    client: new SlackWebApi({ token: botToken, apiUrl, logger: callsLogger }),
+    sessionClient: new SlackWebApi({ token: botToken, apiUrl, logger: callsLogger, warnings: false }),
     botUserId: identity.user_id,
     botId: identity.bot_id,
     teamId: identity.team_id,

@@ -2,12 +2,14 @@ import { STATUS_CODES } from 'node:http';
 import { Agent, request, type Dispatcher } from 'undici';
 
 /**
- * The `fetch` our Slack Web API clients are given (`WebClientOptions.fetch`): the same HTTP exchange
- * over undici's `request` on one keep-alive pool instead of the global `fetch`. The client sends every
- * call as a form-encoded string; the global `fetch` wraps that string in a web stream, a `Request`, an
- * abort controller and a `Response` per call, which cost about a fifth of the CPU of a worked mention
- * (docs/benchmarks.md, "CPU per worked trigger"). A body that is not a string (a file upload's form
- * data) still goes through the global `fetch`.
+ * The `fetch` our `WebClient`s are given (`WebClientOptions.fetch`: Bolt's client for listeners and
+ * modals, Socket Mode's, `auth.test` at start): the same HTTP exchange over undici's `request` on one
+ * keep-alive pool instead of the global `fetch`. The client sends every call as a form-encoded string;
+ * the global `fetch` wraps that string in a web stream, a `Request`, an abort controller and a
+ * `Response` per call, which cost about a fifth of the CPU of a worked mention (docs/benchmarks.md,
+ * "CPU per worked trigger"). The outbox side's calls skip WebClient altogether (slack-web-api.ts) but
+ * share the pool. A body that is not a string (a file upload's form data) still goes through the
+ * global `fetch`.
  *
  * Errors keep `fetch`'s shapes, which `slack-errors.ts` reads: a network failure is a `TypeError` whose
  * `cause` carries the system code (ECONNREFUSED, …), and an aborted or timed-out call rejects with the
@@ -25,7 +27,7 @@ export const slackFetch: typeof fetch = async (input, init) => {
       headers: plainHeaders(init?.headers),
       ...(typeof body === 'string' && { body }),
       ...(signal && { signal }),
-      dispatcher: pool(),
+      dispatcher: slackPool(),
     });
   } catch (error) {
     throw signal?.aborted ? signal.reason : new TypeError('fetch failed', { cause: error });
@@ -35,8 +37,8 @@ export const slackFetch: typeof fetch = async (input, init) => {
 };
 
 let shared: Agent | undefined;
-/** One pool for every Slack client of the process, as the global `fetch` has one. */
-const pool = (): Agent => (shared ??= new Agent({ keepAliveTimeout: 10_000 }));
+/** One keep-alive pool for every Slack client of the process (this `fetch` and `SlackWebApi`), as the global `fetch` has one. */
+export const slackPool = (): Agent => (shared ??= new Agent({ keepAliveTimeout: 10_000 }));
 
 function plainHeaders(headers: RequestInit['headers']): Record<string, string> {
   if (!headers) return {};

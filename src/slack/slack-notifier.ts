@@ -8,7 +8,7 @@
  * so a post that reached Slack before a crash or timeout is not posted twice. Reactions and edits are
  * idempotent by nature. Errors become NotifierErrors (slack-errors.ts); the outbox owns retries.
  */
-import type { WebClient } from '@slack/web-api';
+import type { SlackCalls } from './slack-calls.js';
 import type { KnownBlock } from '@slack/types';
 import { isTerminalState } from '../core/ports/agent-runs.js';
 import type { Logger } from '../core/ports/logger.js';
@@ -55,10 +55,10 @@ const LOOKUP_PAGES = 5;
 /** Reaction errors that mean "already as wanted". */
 const REACTION_NOOPS = new Set(['already_reacted', 'no_reaction']);
 
-/** Delivers outbox rows to Slack through a WebClient built with `retryConfig: {retries: 0}`, `rejectRateLimitedCalls: true`. */
+/** Delivers outbox rows to Slack through a client that fails at once, without retries of its own (`SlackWebApi`, or a WebClient built with `retryConfig: {retries: 0}`, `rejectRateLimitedCalls: true`). */
 export class SlackNotifier implements Notifier {
   readonly platform = 'slack';
-  private readonly client: WebClient;
+  private readonly client: SlackCalls;
   private readonly logger: Logger | undefined;
 
   private readonly scrub: (text: string) => string;
@@ -70,7 +70,7 @@ export class SlackNotifier implements Notifier {
    * starts a new thread, so replies and the Cancel button in that thread can find the run.
    */
   constructor(options: {
-    client: WebClient;
+    client: SlackCalls;
     logger?: Logger;
     onThreadStarted?: (threadKey: string, receivedKey: string) => Promise<void>;
     /** Takes the Slack secrets out of Slack's own error strings before they are logged. */

@@ -1,4 +1,4 @@
-import type { WebClient } from '@slack/web-api';
+import type { SlackCalls } from './slack-calls.js';
 import type { Delivery, Notifier } from '../core/ports/notifier.js';
 import type { TrackedRun, TrackedRunRepository, TriggerRepository } from '../core/ports/store.js';
 import type { NewOutboxRow } from '../core/ports/store.js';
@@ -84,7 +84,7 @@ export class UnfurlNotifier implements Notifier {
 
   constructor(
     private readonly deps: {
-      client: WebClient;
+      client: SlackCalls;
       runs: Pick<TrackedRunRepository, 'findBySessionLink'>;
       /** Who started a run (its starting trigger's requester). */
       triggers: Pick<TriggerRepository, 'getByKey'>;
@@ -114,7 +114,7 @@ export class UnfurlNotifier implements Notifier {
     if (count === 0) return { unfurled: 0 };
     const where = request.unfurlId && request.source ? { unfurl_id: request.unfurlId, source: request.source } : { channel: request.channel, ts: request.ts };
     try {
-      await this.deps.client.chat.unfurl({ ...where, unfurls } as Parameters<WebClient['chat']['unfurl']>[0]);
+      await this.deps.client.chat.unfurl({ ...where, unfurls } as Parameters<SlackCalls['chat']['unfurl']>[0]);
     } catch (error) {
       throw toNotifierError(error, 'chat.unfurl');
     }

@@ -2,10 +2,10 @@
  * Slack users by email and by id (issue 20, point 4): `users.lookupByEmail` (scope `users:read.email`) finds a
  * user only by a confirmed email, which is what makes a Linear user with that email the same person.
  */
-import type { WebClient } from '@slack/web-api';
+import type { SlackCalls } from './slack-calls.js';
 
 /** The id of the active human Slack user with this confirmed email; undefined when there is none. Throws on other failures. */
-export async function slackUserByEmail(client: Pick<WebClient, 'users'>, email: string): Promise<string | undefined> {
+export async function slackUserByEmail(client: Pick<SlackCalls, 'users'>, email: string): Promise<string | undefined> {
   try {
     const answer = await client.users.lookupByEmail({ email });
     const user = answer.user;
@@ -19,7 +19,7 @@ export async function slackUserByEmail(client: Pick<WebClient, 'users'>, email: 
 }
 
 /** A Slack user's name as people know it (`users.info`): the display name, else the real name; undefined for an unknown user. */
-export async function slackDisplayName(client: Pick<WebClient, 'users'>, user: string): Promise<string | undefined> {
+export async function slackDisplayName(client: Pick<SlackCalls, 'users'>, user: string): Promise<string | undefined> {
   try {
     const answer = await client.users.info({ user });
     const profile = answer.user?.profile;
