@@ -88,7 +88,10 @@ describe('EventRouter', () => {
   });
 
   it.each([
-    { failing: 1, expected: (error: unknown) => expect((error as { original?: Error }).original?.message ?? (error as Error).message).toBe('handler 0 failed') },
+    {
+      failing: 1,
+      expected: (error: unknown) => expect((error as { original?: Error }).original?.message ?? (error as Error).message).toBe('handler 0 failed'),
+    },
     { failing: 2, expected: (error: unknown) => expect(error).toBeInstanceOf(MultipleListenerError) },
   ])("gives Bolt's error handling a failure as Bolt would ($failing failing)", async ({ failing, expected }) => {
     const { listeners, send, errors } = boltWithRouter();
@@ -108,6 +111,12 @@ describe('EventRouter', () => {
   it('refuses a pattern or several handlers in one call', () => {
     const { listeners } = boltWithRouter();
     expect(() => listeners.event(/app_.*/, async () => {})).toThrow(/exact type name/);
-    expect(() => listeners.event('app_mention', async () => {}, async () => {})).toThrow(/one handler/);
+    expect(() =>
+      listeners.event(
+        'app_mention',
+        async () => {},
+        async () => {},
+      ),
+    ).toThrow(/one handler/);
   });
 });
