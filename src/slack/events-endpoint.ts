@@ -1,3 +1,4 @@
+import { createSecretKey } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App, HTTPReceiver } from '@slack/bolt';
 import type { Logger } from '../core/ports/logger.js';
@@ -28,6 +29,7 @@ export function slackEventsEndpoint(options: {
   now?: () => number;
 }): Endpoint {
   const now = options.now ?? Date.now;
+  const key = createSecretKey(Buffer.from(options.signingSecret, 'utf8'));
   return {
     method: 'POST',
     path: '/slack/events',
@@ -40,7 +42,7 @@ export function slackEventsEndpoint(options: {
     },
     handle: async (req: IncomingMessage, res: ServerResponse, readBody) => {
       const raw = await readBody();
-      const check = verifySlackSignature(options.signingSecret, signatureHeaders(req), raw, Math.floor(now() / 1000));
+      const check = verifySlackSignature(key, signatureHeaders(req), raw, Math.floor(now() / 1000));
       if (!check.ok) throw new HttpError(401, 'invalid_signature', `request signature ${check.reason}`);
       let text: string;
       try {

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { slackHeadersProblem, verifySlackSignature } from './verify-signature.js';
 
@@ -20,6 +20,8 @@ describe('verifySlackSignature', () => {
     ['a timestamp that is not a number', SIGNATURE, '15314x', TIMESTAMP, { ok: false, reason: 'missing' }],
   ])('%s', (_what, signature, timestamp, now, expected) => {
     expect(verifySlackSignature(SECRET, { signature, timestamp }, Buffer.from(BODY), now)).toEqual(expected);
+    // The same with the secret as a key made once, as the route gives it.
+    expect(verifySlackSignature(createSecretKey(Buffer.from(SECRET)), { signature, timestamp }, Buffer.from(BODY), now)).toEqual(expected);
   });
 
   it('signs the raw bytes, not a re-encoded string', () => {

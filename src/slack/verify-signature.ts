@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual, type KeyObject } from 'node:crypto';
 
 /** Slack refuses requests older than five minutes; so do we (replays). */
 export const MAX_AGE_SECONDS = 5 * 60;
@@ -25,9 +25,11 @@ export function slackHeadersProblem(
 /**
  * Verifies `x-slack-signature` = `v0=` + hex HMAC-SHA256(secret, `v0:<timestamp>:<raw body>`) over the
  * exact bytes received, and that `x-slack-request-timestamp` is within five minutes of `nowSeconds`.
+ * A route checking every request gives the secret as a `KeyObject` made once (`createSecretKey`): from
+ * a string, node prepares a key for every HMAC.
  */
 export function verifySlackSignature(
-  secret: string,
+  secret: string | KeyObject,
   headers: { signature: string | undefined; timestamp: string | undefined },
   rawBody: Buffer,
   nowSeconds: number,
