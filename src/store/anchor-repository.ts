@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { AnchorRepository } from '../core/ports/store.js';
+import { inWriteTransaction } from './write-transaction.js';
 
 /** `currentRunVia` (both stores run it): the anchor's run, else the run of the anchor its alias setting names. */
 export const CURRENT_RUN_VIA_SQL = `
@@ -43,7 +44,7 @@ export class SqliteAnchorRepository implements AnchorRepository {
   }
 
   async link(anchor: string, runId: string, now: number): Promise<void> {
-    this.db.transaction(() => this.linkWithin(anchor, runId, now)).immediate();
+    inWriteTransaction(this.db, () => this.linkWithin(anchor, runId, now));
   }
 
   async currentRun(anchor: string): Promise<string | undefined> {

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { ConsoleSessionRepository } from '../core/ports/store.js';
+import { inWriteTransaction } from './write-transaction.js';
 
 /** The name of the one row of `console_keys`: the key console sessions are signed with. */
 const SESSION_KEY = 'session';
@@ -29,23 +30,19 @@ export class SqliteConsoleSessionRepository implements ConsoleSessionRepository 
   }
 
   async signingKey(candidate: string, now: number): Promise<string> {
-    return this.db
-      .transaction(() => {
-        this.offerKey.run({ candidate, now });
-        const stored = this.readKey.get();
-        if (stored === undefined) throw new Error('console_keys has no session key after storing one');
-        return stored;
-      })
-      .immediate();
+    return inWriteTransaction(this.db, () => {
+      this.offerKey.run({ candidate, now });
+      const stored = this.readKey.get();
+      if (stored === undefined) throw new Error('console_keys has no session key after storing one');
+      return stored;
+    });
   }
 
   async end(sid: string, expiresAt: number, now: number): Promise<void> {
-    this.db
-      .transaction(() => {
-        this.forgetExpired.run({ now });
-        this.endSession.run({ sid, expiresAt, now });
-      })
-      .immediate();
+    inWriteTransaction(this.db, () => {
+      this.forgetExpired.run({ now });
+      this.endSession.run({ sid, expiresAt, now });
+    });
   }
 
   async isEnded(sid: string): Promise<boolean> {

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { EventKeyRepository } from '../core/ports/store.js';
+import { inWriteTransaction } from './write-transaction.js';
 
 export class SqliteEventKeyRepository implements EventKeyRepository {
   private readonly insertKey;
@@ -13,7 +14,7 @@ export class SqliteEventKeyRepository implements EventKeyRepository {
   }
 
   async remember(key: string, now: number): Promise<boolean> {
-    return this.db.transaction(() => this.rememberWithin(key, now)).immediate();
+    return inWriteTransaction(this.db, () => this.rememberWithin(key, now));
   }
 
   /** `remember` inside a transaction the caller holds. */
@@ -26,6 +27,6 @@ export class SqliteEventKeyRepository implements EventKeyRepository {
   }
 
   async prune(olderThan: number): Promise<number> {
-    return this.db.transaction(() => this.deleteOld.run({ olderThan }).changes).immediate();
+    return inWriteTransaction(this.db, () => this.deleteOld.run({ olderThan }).changes);
   }
 }

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { processOfOwner, type LeaseRepository } from '../core/ports/store.js';
 import { holderGone } from './process-statements.js';
+import { inWriteTransaction } from './write-transaction.js';
 
 /**
  * Takes a free or expired lease, or one whose holder's process is gone, or renews one `owner` holds,
@@ -27,11 +28,11 @@ export class SqliteLeaseRepository implements LeaseRepository {
   }
 
   async acquire(name: string, owner: string, now: number, ttlMs: number): Promise<boolean> {
-    const row = this.db.transaction(() => this.acquireLease.get({ name, owner, process: processOfOwner(owner), now, until: now + ttlMs })).immediate();
+    const row = inWriteTransaction(this.db, () => this.acquireLease.get({ name, owner, process: processOfOwner(owner), now, until: now + ttlMs }));
     return row?.owner === owner;
   }
 
   async release(name: string, owner: string): Promise<void> {
-    this.db.transaction(() => this.releaseLease.run({ name, owner })).immediate();
+    inWriteTransaction(this.db, () => this.releaseLease.run({ name, owner }));
   }
 }

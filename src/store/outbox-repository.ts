@@ -10,6 +10,7 @@ import {
 } from '../core/ports/store.js';
 import { holderGone } from './process-statements.js';
 import { compactParams, countStates, fromJson, isMoreDue, moreDueColumn, outboxListSql, toJson } from './sql.js';
+import { inWriteTransaction } from './write-transaction.js';
 
 interface Row {
   id: number;
@@ -144,12 +145,12 @@ export class SqliteOutboxRepository implements OutboxRepository {
 
   async add(rows: readonly NewOutboxRow[], now: number): Promise<number> {
     if (rows.length === 0) return 0;
-    return this.db.transaction(() => this.addWithin(rows, now)).immediate();
+    return inWriteTransaction(this.db, () => this.addWithin(rows, now));
   }
 
   async claimNext(owner: string, now: number, leaseMs: number): Promise<Claimed<OutboxRow> | undefined> {
     if (this.anyClaimable.get({ now })?.found !== 1) return undefined;
-    const row = this.db.transaction(() => this.claimRow.get({ owner, process: processOfOwner(owner), now, leaseUntil: now + leaseMs })).immediate();
+    const row = inWriteTransaction(this.db, () => this.claimRow.get({ owner, process: processOfOwner(owner), now, leaseUntil: now + leaseMs }));
     return row ? { ...toOutboxRow(row), moreDue: isMoreDue(row) } : undefined;
   }
 
@@ -164,12 +165,10 @@ export class SqliteOutboxRepository implements OutboxRepository {
     now: number,
     leaseMs: number,
   ): Promise<{ sent: boolean; next: Claimed<OutboxRow> | undefined }> {
-    const found = this.db
-      .transaction(() => {
-        const sent = this.sentRow.run({ id, owner, result: toJson(result ?? null), now }).changes > 0;
-        return { sent, next: this.claimRow.get({ owner, process: processOfOwner(owner), now, leaseUntil: now + leaseMs }) };
-      })
-      .immediate();
+    const found = inWriteTransaction(this.db, () => {
+      const sent = this.sentRow.run({ id, owner, result: toJson(result ?? null), now }).changes > 0;
+      return { sent, next: this.claimRow.get({ owner, process: processOfOwner(owner), now, leaseUntil: now + leaseMs }) };
+    });
     return { sent: found.sent, next: found.next ? { ...toOutboxRow(found.next), moreDue: isMoreDue(found.next) } : undefined };
   }
 
@@ -201,6 +200,6 @@ export class SqliteOutboxRepository implements OutboxRepository {
   }
 
   private write(change: () => number): boolean {
-    return this.db.transaction(change).immediate() > 0;
+    return inWriteTransaction(this.db, change) > 0;
   }
 }

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { PersonKeyRecord, PersonKeyRepository } from '../core/ports/store.js';
+import { inWriteTransaction } from './write-transaction.js';
 
 interface PersonKeyRow {
   person_id: string;
@@ -64,6 +65,6 @@ export class SqlitePersonKeyRepository implements PersonKeyRepository {
   }
 
   async reseal(updates: readonly { personId: string; sealed: string }[]): Promise<number> {
-    return this.db.transaction(() => updates.reduce((changed, update) => changed + this.resealRow.run(update.sealed, update.personId).changes, 0)).immediate();
+    return inWriteTransaction(this.db, () => updates.reduce((changed, update) => changed + this.resealRow.run(update.sealed, update.personId).changes, 0));
   }
 }

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { ProcessRecord, ProcessRepository } from '../core/ports/store.js';
 import { PROCESS_SQL, toProcessRecord, type ProcessRow } from './process-statements.js';
+import { inWriteTransaction } from './write-transaction.js';
 
 export class SqliteProcessRepository implements ProcessRepository {
   private readonly beat;
@@ -20,18 +21,15 @@ export class SqliteProcessRepository implements ProcessRepository {
   }
 
   async heartbeat(process: { id: string; host: string; pid: number }, now: number, ttlMs: number): Promise<void> {
-    this.db.transaction(() => this.beat.run({ id: process.id, host: process.host, pid: process.pid, now, until: now + ttlMs })).immediate();
+    inWriteTransaction(this.db, () => this.beat.run({ id: process.id, host: process.host, pid: process.pid, now, until: now + ttlMs }));
   }
 
   async markStopped(id: string, now: number): Promise<void> {
-    this.db.transaction(() => this.stop.run({ id, now })).immediate();
+    inWriteTransaction(this.db, () => this.stop.run({ id, now }));
   }
 
   async reap(now: number): Promise<string[]> {
-    return this.db
-      .transaction(() => this.reapDead.all({ now }))
-      .immediate()
-      .map((row) => row.id);
+    return inWriteTransaction(this.db, () => this.reapDead.all({ now })).map((row) => row.id);
   }
 
   async listRunning(host: string): Promise<ProcessRecord[]> {
@@ -43,6 +41,6 @@ export class SqliteProcessRepository implements ProcessRepository {
   }
 
   async prune(olderThan: number): Promise<number> {
-    return this.db.transaction(() => this.deleteOld.run({ olderThan }).changes).immediate();
+    return inWriteTransaction(this.db, () => this.deleteOld.run({ olderThan }).changes);
   }
 }

@@ -6,6 +6,7 @@
 import type Database from 'better-sqlite3';
 import type { LimitName, Limits } from '../core/limits/limits.js';
 import type { ReservationOutcome, StartReservation } from '../core/ports/store.js';
+import { inWriteTransaction } from './write-transaction.js';
 
 interface Used {
   concurrent: number;
@@ -60,24 +61,22 @@ export class SqliteReservations {
   }
 
   reserve(reservation: StartReservation): ReservationOutcome {
-    return this.db
-      .transaction((): ReservationOutcome => {
-        const { triggerKey, person, route, now, dayStart, monthStart, recent } = reservation;
-        if (this.held.get(triggerKey) !== undefined) return { reserved: true };
-        const scopes = [
-          { scope: 'person' as const, key: person?.id, limits: person?.limits },
-          { scope: 'route' as const, key: route.name, limits: route.limits },
-        ];
-        for (const { scope, key, limits } of scopes) {
-          if (key === undefined || !limited(limits)) continue;
-          const used = this.usedBy[scope].get({ key, triggerKey, recent, dayStart, monthStart });
-          const full = used && fullLimit(limits, { concurrent: used.concurrent, perDay: used.per_day, credits: used.credits });
-          if (full) return { reserved: false, scope, ...full };
-        }
-        this.prune.run(recent);
-        this.insert.run(triggerKey, person?.id ?? null, route.name, now);
-        return { reserved: true };
-      })
-      .immediate();
+    return inWriteTransaction(this.db, (): ReservationOutcome => {
+      const { triggerKey, person, route, now, dayStart, monthStart, recent } = reservation;
+      if (this.held.get(triggerKey) !== undefined) return { reserved: true };
+      const scopes = [
+        { scope: 'person' as const, key: person?.id, limits: person?.limits },
+        { scope: 'route' as const, key: route.name, limits: route.limits },
+      ];
+      for (const { scope, key, limits } of scopes) {
+        if (key === undefined || !limited(limits)) continue;
+        const used = this.usedBy[scope].get({ key, triggerKey, recent, dayStart, monthStart });
+        const full = used && fullLimit(limits, { concurrent: used.concurrent, perDay: used.per_day, credits: used.credits });
+        if (full) return { reserved: false, scope, ...full };
+      }
+      this.prune.run(recent);
+      this.insert.run(triggerKey, person?.id ?? null, route.name, now);
+      return { reserved: true };
+    });
   }
 }

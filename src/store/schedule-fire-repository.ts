@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { ScheduleFire, ScheduleFireRepository } from '../core/ports/store.js';
+import { inWriteTransaction } from './write-transaction.js';
 
 interface Row {
   schedule: string;
@@ -68,7 +69,7 @@ export class SqliteScheduleFireRepository implements ScheduleFireRepository {
       reason: fire.reason ?? null,
       triggerKey: fire.triggerKey ?? null,
     };
-    return this.db.transaction(() => this.insertFire.run(params).changes).immediate() > 0;
+    return inWriteTransaction(this.db, () => this.insertFire.run(params).changes) > 0;
   }
 
   async update(schedule: string, slot: string, patch: { status?: string; reason?: string | null; runId?: string | null }): Promise<void> {
@@ -82,7 +83,7 @@ export class SqliteScheduleFireRepository implements ScheduleFireRepository {
       setRunId: patch.runId === undefined ? 0 : 1,
       runId: patch.runId ?? null,
     };
-    this.db.transaction(() => this.updateFire.run(params)).immediate();
+    inWriteTransaction(this.db, () => this.updateFire.run(params));
   }
 
   async latest(schedule: string): Promise<ScheduleFire | undefined> {

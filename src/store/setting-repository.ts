@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { SettingRepository } from '../core/ports/store.js';
+import { inWriteTransaction } from './write-transaction.js';
 
 export class SqliteSettingRepository implements SettingRepository {
   private readonly getValue;
@@ -17,6 +18,6 @@ export class SqliteSettingRepository implements SettingRepository {
   }
 
   async set(name: string, value: string): Promise<void> {
-    this.db.transaction(() => this.setValue.run({ name, value })).immediate();
+    inWriteTransaction(this.db, () => this.setValue.run({ name, value }));
   }
 }

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { MeteredRun, NewOutboxRow, NewTrackedRun, RunObservation, RunUsage, TrackedRun, TrackedRunRepository } from '../core/ports/store.js';
 import type { SqliteOutboxRepository } from './outbox-repository.js';
 import { fromJson, toFlag, toJson } from './sql.js';
+import { inWriteTransaction } from './write-transaction.js';
 
 interface Row {
   run_id: string;
@@ -265,50 +266,48 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
   }
 
   async recordTransition(runId: string, expectedTransition: number, observation: RunObservation, owed: NewOutboxRow[], now: number): Promise<boolean> {
-    return this.db
-      .transaction(() => {
-        const { changes } = this.transitionRow.run({
-          runId,
-          expected: expectedTransition,
-          state: observation.state,
-          serverUpdatedAt: observation.serverUpdatedAt,
-          sessionLink: observation.sessionLink,
-          tracked: toFlag(observation.tracked),
-          ...usageParams(observation.usage),
-          now,
-        });
-        if (changes === 0) return false;
-        this.observedState.run({ runId, transition: expectedTransition + 1, state: observation.state, serverUpdatedAt: observation.serverUpdatedAt, now });
-        this.outbox.addWithin(owed, now);
-        return true;
-      })
-      .immediate();
+    return inWriteTransaction(this.db, () => {
+      const { changes } = this.transitionRow.run({
+        runId,
+        expected: expectedTransition,
+        state: observation.state,
+        serverUpdatedAt: observation.serverUpdatedAt,
+        sessionLink: observation.sessionLink,
+        tracked: toFlag(observation.tracked),
+        ...usageParams(observation.usage),
+        now,
+      });
+      if (changes === 0) return false;
+      this.observedState.run({ runId, transition: expectedTransition + 1, state: observation.state, serverUpdatedAt: observation.serverUpdatedAt, now });
+      this.outbox.addWithin(owed, now);
+      return true;
+    });
   }
 
   async touch(runIds: readonly string[], now: number): Promise<void> {
     if (runIds.length === 0) return;
-    this.db.transaction(() => this.touchRows.run({ ids: JSON.stringify(runIds), now })).immediate();
+    inWriteTransaction(this.db, () => this.touchRows.run({ ids: JSON.stringify(runIds), now }));
   }
 
   async recordUsage(runs: readonly MeteredRun[], now: number): Promise<void> {
     if (runs.length === 0) return;
     const reports = runs.map((run) => ({ runId: run.runId, ...usageParams(run.usage) }));
-    this.db.transaction(() => this.meterRows.run({ runs: JSON.stringify(reports), now })).immediate();
+    inWriteTransaction(this.db, () => this.meterRows.run({ runs: JSON.stringify(reports), now }));
   }
 
   async retrack(runId: string, now: number): Promise<void> {
-    this.db.transaction(() => this.retrackWithin(runId, now)).immediate();
+    inWriteTransaction(this.db, () => this.retrackWithin(runId, now));
   }
 
   async insert(run: NewTrackedRun, now: number): Promise<boolean> {
-    return this.db.transaction(() => this.insertWithin(run, now)).immediate();
+    return inWriteTransaction(this.db, () => this.insertWithin(run, now));
   }
 
   async recordWorkflowMove(runId: string, move: string, now: number): Promise<boolean> {
-    return this.db.transaction(() => this.addMove.run({ runId, move, now }).changes > 0).immediate();
+    return inWriteTransaction(this.db, () => this.addMove.run({ runId, move, now }).changes > 0);
   }
 
   async addDestination(runId: string, destination: string, now: number): Promise<boolean> {
-    return this.db.transaction(() => this.addPlace.run({ runId, destination, now }).changes > 0).immediate();
+    return inWriteTransaction(this.db, () => this.addPlace.run({ runId, destination, now }).changes > 0);
   }
 }

@@ -19,6 +19,7 @@ import { nextTurn, type GroupCommit } from './group-commit.js';
 import { holderGone } from './process-statements.js';
 import { countStates, fromJson, isMoreDue, moreDueColumn, toJson } from './sql.js';
 import type { SqliteTrackedRunRepository } from './tracked-run-repository.js';
+import { inWriteTransaction } from './write-transaction.js';
 
 type EnqueueResult = { inserted: boolean; trigger: StoredTrigger };
 
@@ -236,14 +237,14 @@ export class SqliteTriggerRepository implements TriggerRepository {
     this.batch = [];
     let results: EnqueueResult[] | undefined;
     try {
-      results = this.db.transaction(() => batch.map((item) => this.enqueueWithin(item))).immediate();
+      results = inWriteTransaction(this.db, () => batch.map((item) => this.enqueueWithin(item)));
     } catch {
       // Fall through: each alone, below.
     }
     batch.forEach((item, index) => {
       if (results) return item.resolve(results[index] as EnqueueResult);
       try {
-        item.resolve(this.db.transaction(() => this.enqueueWithin(item)).immediate());
+        item.resolve(inWriteTransaction(this.db, () => this.enqueueWithin(item)));
       } catch (error) {
         item.reject(error);
       }
@@ -273,22 +274,20 @@ export class SqliteTriggerRepository implements TriggerRepository {
 
   async claimNext(owner: string, now: number, leaseMs: number): Promise<Claimed<StoredTrigger> | undefined> {
     if (this.anyClaimable.get({ now })?.found !== 1) return undefined;
-    const row = this.db.transaction(() => this.claimTrigger.get({ owner, process: processOfOwner(owner), now, leaseUntil: now + leaseMs })).immediate();
+    const row = inWriteTransaction(this.db, () => this.claimTrigger.get({ owner, process: processOfOwner(owner), now, leaseUntil: now + leaseMs }));
     return row ? { ...toTrigger(row), moreDue: isMoreDue(row) } : undefined;
   }
 
   async claimFollowing(head: Pick<StoredTrigger, 'id' | 'anchor'>, owner: string, now: number, leaseMs: number, limit: number): Promise<StoredTrigger[]> {
-    const found = this.db
-      .transaction(() =>
-        this.claimGathered.all({ owner, process: processOfOwner(owner), now, leaseUntil: now + leaseMs, anchor: head.anchor, head: head.id, limit }),
-      )
-      .immediate();
+    const found = inWriteTransaction(this.db, () =>
+      this.claimGathered.all({ owner, process: processOfOwner(owner), now, leaseUntil: now + leaseMs, anchor: head.anchor, head: head.id, limit }),
+    );
     return found.map(toTrigger).sort((a, b) => a.id - b.id);
   }
 
   async release(ids: readonly number[], owner: string, now: number): Promise<number> {
     if (ids.length === 0) return 0;
-    return this.db.transaction(() => ids.reduce((released, id) => released + this.giveBack.run({ id, owner, now }).changes, 0)).immediate();
+    return inWriteTransaction(this.db, () => ids.reduce((released, id) => released + this.giveBack.run({ id, owner, now }).changes, 0));
   }
 
   async markCreateAttempted(id: number, owner: string, now: number): Promise<boolean> {
@@ -304,26 +303,24 @@ export class SqliteTriggerRepository implements TriggerRepository {
   }
 
   async finish(id: number, owner: string, outcome: TriggerOutcome, effects: TriggerEffects, now: number): Promise<boolean> {
-    return this.db
-      .transaction(() => {
-        const { changes } = this.end.run({
-          id,
-          owner,
-          now,
-          state: outcome.state,
-          runId: outcome.runId ?? null,
-          error: outcome.error ?? null,
-        });
-        if (changes === 0) return false;
-        for (const other of effects.together ?? [])
-          this.end.run({ id: other, owner, now, state: outcome.state, runId: outcome.runId ?? null, error: outcome.error ?? null });
-        if (effects.run) this.related.runs.insertWithin(effects.run, now);
-        if (effects.link) this.related.anchors.linkWithin(effects.link.anchor, effects.link.runId, now);
-        if (effects.retrack !== undefined) this.related.runs.retrackWithin(effects.retrack, now);
-        if (effects.owed) this.related.outbox.addWithin(effects.owed, now);
-        return true;
-      })
-      .immediate();
+    return inWriteTransaction(this.db, () => {
+      const { changes } = this.end.run({
+        id,
+        owner,
+        now,
+        state: outcome.state,
+        runId: outcome.runId ?? null,
+        error: outcome.error ?? null,
+      });
+      if (changes === 0) return false;
+      for (const other of effects.together ?? [])
+        this.end.run({ id: other, owner, now, state: outcome.state, runId: outcome.runId ?? null, error: outcome.error ?? null });
+      if (effects.run) this.related.runs.insertWithin(effects.run, now);
+      if (effects.link) this.related.anchors.linkWithin(effects.link.anchor, effects.link.runId, now);
+      if (effects.retrack !== undefined) this.related.runs.retrackWithin(effects.retrack, now);
+      if (effects.owed) this.related.outbox.addWithin(effects.owed, now);
+      return true;
+    });
   }
 
   async get(id: number): Promise<StoredTrigger | undefined> {
@@ -341,6 +338,6 @@ export class SqliteTriggerRepository implements TriggerRepository {
   }
 
   private write(change: () => number): boolean {
-    return this.db.transaction(change).immediate() > 0;
+    return inWriteTransaction(this.db, change) > 0;
   }
 }
