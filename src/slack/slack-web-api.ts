@@ -18,7 +18,6 @@ import { STATUS_CODES } from 'node:http';
 import { stringify } from 'node:querystring';
 import { WebAPIHTTPError, WebAPIPlatformError, WebAPIRateLimitedError, WebAPIRequestError, type WebAPICallResult } from '@slack/web-api';
 import { getUserAgent } from '@slack/web-api/dist/instrument.js';
-import { request } from 'undici';
 import type { Logger } from '../core/ports/logger.js';
 import type { SlackCalls } from './slack-calls.js';
 import { redactSecrets } from './slack-errors.js';
@@ -87,9 +86,15 @@ export class SlackWebApi implements SlackCalls {
 
   private readonly headers: Record<string, string>;
   private readonly timeoutMs: number;
+  /** `apiUrl` read once: undici's `request(url)` parses the URL again on every call. */
+  private readonly origin: string;
+  private readonly basePath: string;
 
   constructor(private readonly options: SlackWebApiOptions) {
     this.timeoutMs = options.timeoutMs ?? 10_000;
+    const api = new URL(options.apiUrl);
+    this.origin = api.origin;
+    this.basePath = api.pathname;
     this.headers = {
       'user-agent': getUserAgent(),
       accept: 'application/json',
@@ -118,11 +123,12 @@ export class SlackWebApi implements SlackCalls {
     let answerHeaders: Record<string, string | string[] | undefined>;
     let text: string;
     try {
-      const answer = await request(`${this.options.apiUrl}${method}`, {
+      const answer = await slackPool().request({
+        origin: this.origin,
+        path: `${this.basePath}${method}`,
         method: 'POST',
         headers,
         body: formBody(args),
-        dispatcher: slackPool(),
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
       });
