@@ -1,6 +1,6 @@
 import { AgentApiError } from '../ports/agent-runs.js';
 import { explainAgentApiError } from '../explain-error.js';
-import type { Logger } from '../ports/logger.js';
+import { lazyChild, type Logger } from '../ports/logger.js';
 import { deniedNotice } from '../ports/intake.js';
 import type { StoredTrigger, TriggerEffects, TriggerOutcome } from '../ports/store.js';
 import { auditEntryOf } from './audit-entry.js';
@@ -45,7 +45,7 @@ export class IntakeWorker {
     this.moreDue = trigger?.moreDue ?? false;
     if (!trigger) return false;
     if (trigger.moreDue) onClaimed?.();
-    const log = this.deps.logger.child({ trigger: trigger.key, kind: trigger.kind, attempt: trigger.attempts });
+    const log = lazyChild(this.deps.logger, { trigger: trigger.key, kind: trigger.kind, attempt: trigger.attempts });
     // A short lease kept alive while we work: a crashed worker's trigger is taken over within
     // one lease, while a slow run-API call never lets a second worker start on it.
     const stopHeartbeat = this.heartbeat(trigger);

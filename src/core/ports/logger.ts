@@ -23,3 +23,21 @@ export const silentLogger: Logger = {
   error: () => {},
   child: () => silentLogger,
 };
+
+/**
+ * `parent.child(bindings)`, made only when a line is first written through it. A pino child
+ * serialises its bindings when it is made; the intake worker makes one per trigger and most triggers
+ * log nothing, which cost 2% of a worked mention's CPU (docs/benchmarks.md, "CPU per worked trigger").
+ */
+export function lazyChild(parent: Logger, bindings: object): Logger {
+  let made: Logger | undefined;
+  const child = () => (made ??= parent.child(bindings));
+  return {
+    debug: (fields, message) => child().debug(fields, message),
+    info: (fields, message) => child().info(fields, message),
+    warn: (fields, message) => child().warn(fields, message),
+    error: (fields, message) => child().error(fields, message),
+    child: (more) => lazyChild(child(), more),
+    ...(parent.isLevelEnabled && { isLevelEnabled: (level) => parent.isLevelEnabled?.(level) ?? true }),
+  };
+}
