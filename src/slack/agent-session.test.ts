@@ -1,11 +1,10 @@
-import { LogLevel, WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CapturingLogger } from '../../test/core/capturing-logger.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../../test/fakes/slack-api.js';
 import type { OutboxMessage } from '../core/ports/messages.js';
 import { NotifierError } from '../core/ports/notifier.js';
-import { boltLogger } from './bolt-logger.js';
-import { SlackSessions, showsSlackSession, withoutWarnings } from './agent-session.js';
+import { SlackSessions, showsSlackSession } from './agent-session.js';
+import { SlackWebApi } from './slack-web-api.js';
 
 /* Issue 27.2: a `session` row as agents.sessions.setStatus, against the fake Web API through the real WebClient. */
 
@@ -31,13 +30,8 @@ afterAll(() => fake.close());
 beforeEach(() => {
   fake.reset();
   logger = new CapturingLogger();
-  // The client logs through ours as the service's does, its warnings turned down (said once by SlackSessions).
-  const client = new WebClient('xoxb-test', {
-    slackApiUrl: fake.url,
-    retryConfig: { retries: 0 },
-    logger: withoutWarnings(boltLogger(logger)),
-    logLevel: LogLevel.DEBUG,
-  });
+  // The client as the service builds it (slack-app.ts): its own warnings off, said once by SlackSessions.
+  const client = new SlackWebApi({ token: 'xoxb-test', apiUrl: fake.url, logger, warnings: false });
   sessions = new SlackSessions({ client, logger });
 });
 

@@ -13,7 +13,6 @@
  * without an indicator must not hold back its messages — and so are Slack's warnings (e.g. the app
  * not subscribed to `agent_session_stopped`), naming what to fix in the app's settings.
  */
-import type { Logger as BoltLogger } from '@slack/bolt';
 import type { SlackCalls } from './slack-calls.js';
 import type { Logger } from '../core/ports/logger.js';
 import type { OutboxMessage, SessionPhase } from '../core/ports/messages.js';
@@ -56,18 +55,13 @@ function answerOf(result: object): Answer {
   return { ...result };
 }
 
-/** The Web API client's own logger without its warnings: the sessions say each of theirs once (below), not at every call. */
-export function withoutWarnings(logger: BoltLogger): BoltLogger {
-  return { ...logger, warn: (...parts: unknown[]) => logger.debug(...parts) };
-}
-
 /** Sets the sessions of runs' threads; one per process (it remembers what it has warned about). */
 export class SlackSessions {
   private readonly warned = new Set<string>();
 
   constructor(
     private readonly deps: {
-      /** A client that does not warn of its own (`SlackWebApi` with `warnings: false`, or a WebClient logging `withoutWarnings`): Slack's warnings are said here, once. */
+      /** A client that does not warn of its own (`SlackWebApi` with `warnings: false`): Slack's warnings are said here, once. */
       client: SlackCalls;
       logger: Logger;
       scrub?: (text: string) => string;

@@ -1,8 +1,9 @@
 import { App, MultipleListenerError, type Receiver, type ReceiverEvent } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
+import { SLACK_IDS, appMention, blockActionsCancel, eventCallback, reactionAdded } from '../../test/fixtures/slack/index.js';
 import { EventRouter } from './event-router.js';
 
-const BOT_USER = 'UBOT';
+const BOT_USER = SLACK_IDS.botUser;
 
 /** A real Bolt app whose requests the test hands to `processEvent` itself, as a receiver would. */
 function boltWithRouter() {
@@ -23,24 +24,6 @@ function boltWithRouter() {
   return { app, router, listeners: router.listenerApp(app), errors, send };
 }
 
-const eventBody = (event: Record<string, unknown>) => ({
-  type: 'event_callback',
-  team_id: 'T1',
-  api_app_id: 'A1',
-  event_id: 'Ev1',
-  event_time: 1,
-  event,
-});
-
-const blockAction = {
-  type: 'block_actions',
-  team: { id: 'T1' },
-  user: { id: 'U1' },
-  api_app_id: 'A1',
-  trigger_id: 't1',
-  actions: [{ type: 'button', action_id: 'cancel_run', block_id: 'b', value: 'slack:C1:1.2', action_ts: '3.4' }],
-};
-
 describe('EventRouter', () => {
   it('hands an event to every handler of its type and to no other', async () => {
     const { listeners, send } = boltWithRouter();
@@ -48,7 +31,7 @@ describe('EventRouter', () => {
     listeners.event('app_home_opened', async ({ event }) => void seen.push(`home A ${event.user}`));
     listeners.event('app_home_opened', async ({ event }) => void seen.push(`home B ${event.user}`));
     listeners.event('app_mention', async () => void seen.push('mention'));
-    const { acked } = await send(eventBody({ type: 'app_home_opened', user: 'U1', channel: 'D1', tab: 'home' }));
+    const { acked } = await send(eventCallback({ type: 'app_home_opened', user: 'U1', channel: 'D1', tab: 'home' }));
     expect(seen.sort()).toEqual(['home A U1', 'home B U1']);
     expect(acked).toBe(true);
   });
@@ -59,16 +42,17 @@ describe('EventRouter', () => {
     listeners.event('app_mention', async ({ event, body, context }) => {
       got = { text: event.text, eventId: (body as { event_id?: unknown }).event_id, ...(context.botUserId && { botUserId: context.botUserId }) };
     });
-    await send(eventBody({ type: 'app_mention', user: 'U1', channel: 'C1', ts: '1.2', text: `<@${BOT_USER}> hi` }));
-    expect(got).toEqual({ text: `<@${BOT_USER}> hi`, eventId: 'Ev1', botUserId: BOT_USER });
+    const body = eventCallback(appMention({ text: `<@${BOT_USER}> hi` }));
+    await send(body);
+    expect(got).toEqual({ text: `<@${BOT_USER}> hi`, eventId: body.event_id, botUserId: BOT_USER });
   });
 
   it("drops the bot's own events (Bolt's ignoreSelf runs first) and answers an event nobody handles", async () => {
     const { listeners, send, errors } = boltWithRouter();
     const seen: string[] = [];
     listeners.event('reaction_added', async () => void seen.push('reaction'));
-    await send(eventBody({ type: 'reaction_added', user: BOT_USER, reaction: 'eyes', item: { type: 'message', channel: 'C1', ts: '1.2' } }));
-    const { acked } = await send(eventBody({ type: 'channel_created', channel: { id: 'C9' } }));
+    await send(eventCallback(reactionAdded({ user: BOT_USER, reaction: 'eyes', ts: '1710000000.000100' })));
+    const { acked } = await send(eventCallback({ type: 'channel_created', channel: { id: 'C9' } }));
     expect(seen).toEqual([]);
     expect(acked).toBe(true);
     expect(errors).toEqual([]);
@@ -82,7 +66,7 @@ describe('EventRouter', () => {
       seen.push('cancel');
       await ack();
     });
-    const { acked } = await send(blockAction);
+    const { acked } = await send(blockActionsCancel());
     expect(seen).toEqual(['cancel']);
     expect(acked).toBe(true);
   });
@@ -102,7 +86,7 @@ describe('EventRouter', () => {
         if (index < failing) throw new Error(`handler ${index} failed`);
       });
     }
-    await send(eventBody({ type: 'app_home_opened', user: 'U1', channel: 'D1', tab: 'home' }));
+    await send(eventCallback({ type: 'app_home_opened', user: 'U1', channel: 'D1', tab: 'home' }));
     expect(ran.sort()).toEqual([0, 1]);
     expect(errors).toHaveLength(1);
     expected(errors[0]);

@@ -1,13 +1,13 @@
 import { App, HTTPReceiver, LogLevel, type Logger } from '@slack/bolt';
 import { afterEach, describe, expect, it } from 'vitest';
 import { postSlackEvent, postSlackInteraction } from '../../test/fakes/slack-signing.js';
+import { SLACK_IDS, appMention, blockActionsCancel, eventCallback, urlVerification } from '../../test/fixtures/slack/index.js';
 import { silentLogger } from '../core/ports/logger.js';
 import { createMetrics } from '../http/metrics.js';
 import { createHttpServer, listen, type RunningHttpServer } from '../http/server.js';
 import { slackEventsEndpoint } from './events-endpoint.js';
 
 const SECRET = 'events-endpoint-test-secret';
-const BOT_USER = 'UBOT';
 
 let running: RunningHttpServer | undefined;
 afterEach(async () => {
@@ -34,7 +34,15 @@ async function start(): Promise<{ app: App; url: string }> {
     signatureVerification: false,
     logger: quiet,
   });
-  const app = new App({ receiver, token: 'xoxb-test', botUserId: BOT_USER, botId: 'BBOT', tokenVerificationEnabled: false, convoStore: false, logger: quiet });
+  const app = new App({
+    receiver,
+    token: 'xoxb-test',
+    botUserId: SLACK_IDS.botUser,
+    botId: 'BBOT',
+    tokenVerificationEnabled: false,
+    convoStore: false,
+    logger: quiet,
+  });
   const server = createHttpServer({
     routes: [slackEventsEndpoint({ receiver, app, signingSecret: SECRET, logger: silentLogger })],
     metrics: createMetrics({ defaultMetrics: false }),
@@ -43,15 +51,6 @@ async function start(): Promise<{ app: App; url: string }> {
   running = await listen(server, 0, '127.0.0.1');
   return { app, url: `${running.url}/slack/events` };
 }
-
-const mention = (eventId: string) => ({
-  type: 'event_callback',
-  team_id: 'T1',
-  api_app_id: 'A1',
-  event_id: eventId,
-  event_time: 1,
-  event: { type: 'app_mention', user: 'U1', channel: 'C0123456789', ts: '1700000000.000100', text: `<@${BOT_USER}> hi` },
-});
 
 describe('POST /slack/events', () => {
   it("answers an event only once its listener is done, with Bolt's bare 200, and gives the listener Slack's retry headers", async () => {
@@ -66,19 +65,20 @@ describe('POST /slack/events', () => {
       await new Promise<void>((resolve) => (release = resolve));
     });
     let answered = false;
-    const response = postSlackEvent(url, SECRET, mention('Ev1'), { retryNum: 2, retryReason: 'http_timeout' }).then((answer) => {
+    const mention = eventCallback(appMention());
+    const response = postSlackEvent(url, SECRET, mention, { retryNum: 2, retryReason: 'http_timeout' }).then((answer) => {
       answered = true;
       return answer;
     });
     await inListener;
     // Another request answered meanwhile shows the server had time to answer the first, had it not waited.
-    expect((await postSlackEvent(url, SECRET, { type: 'url_verification', challenge: 'c1' })).status).toBe(200);
+    expect((await postSlackEvent(url, SECRET, urlVerification())).status).toBe(200);
     expect(answered).toBe(false);
     release();
     const answer = await response;
     expect(answer.status).toBe(200);
     expect(await answer.text()).toBe('');
-    expect(got).toEqual([{ eventId: 'Ev1', retryNum: 2, retryReason: 'http_timeout' }]);
+    expect(got).toEqual([{ eventId: mention.event_id, retryNum: 2, retryReason: 'http_timeout' }]);
   });
 
   it('answers 500 when a listener fails, so Slack delivers the event again', async () => {
@@ -86,7 +86,7 @@ describe('POST /slack/events', () => {
     app.event('app_mention', async () => {
       throw new Error('the store is gone');
     });
-    expect((await postSlackEvent(url, SECRET, mention('Ev2'))).status).toBe(500);
+    expect((await postSlackEvent(url, SECRET, eventCallback(appMention()))).status).toBe(500);
   });
 
   it("leaves what is not an event to Bolt's receiver: the URL check and interactions", async () => {
@@ -98,15 +98,8 @@ describe('POST /slack/events', () => {
     });
     const check = await postSlackEvent(url, SECRET, { type: 'url_verification', challenge: 'challenge-1' });
     expect(await check.json()).toEqual({ challenge: 'challenge-1' });
-    const click = await postSlackInteraction(url, SECRET, {
-      type: 'block_actions',
-      team: { id: 'T1' },
-      user: { id: 'U1' },
-      api_app_id: 'A1',
-      trigger_id: 't1',
-      actions: [{ type: 'button', action_id: 'cancel_run', block_id: 'b', value: 'slack:C1:1.2', action_ts: '3.4' }],
-    });
+    const click = await postSlackInteraction(url, SECRET, blockActionsCancel());
     expect(click.status).toBe(200);
-    expect(clicked).toEqual(['U1']);
+    expect(clicked).toEqual([SLACK_IDS.user]);
   });
 });
