@@ -87,6 +87,11 @@ export class SqliteAuditRepository implements AuditRepository {
   }
 
   async record(entry: AuditEntry): Promise<void> {
+    this.recordWithin(entry);
+  }
+
+  /** `record` inside a caller's transaction (a trigger's finish). */
+  recordWithin(entry: AuditEntry): void {
     this.recordRow.run(auditParams(entry));
   }
 

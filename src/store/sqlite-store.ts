@@ -70,9 +70,10 @@ export class SqliteStore implements Store {
     this.trackedRuns = new SqliteTrackedRunRepository(db, this.outbox);
     this.anchors = new SqliteAnchorRepository(db);
     this.eventKeys = new SqliteEventKeyRepository(db);
+    this.audit = new SqliteAuditRepository(db);
     this.triggers = new SqliteTriggerRepository(
       db,
-      { outbox: this.outbox, runs: this.trackedRuns, anchors: this.anchors, eventKeys: this.eventKeys },
+      { outbox: this.outbox, runs: this.trackedRuns, anchors: this.anchors, eventKeys: this.eventKeys, audit: this.audit },
       groupCommit,
     );
     this.scheduleFires = new SqliteScheduleFireRepository(db);
@@ -84,7 +85,6 @@ export class SqliteStore implements Store {
     this.personLinks = new SqlitePersonLinkRepository(db);
     this.consoleSessions = new SqliteConsoleSessionRepository(db);
     this.usage = new SqliteUsageRepository(db);
-    this.audit = new SqliteAuditRepository(db);
     this.approvals = new SqliteApprovalRepository(db);
     this.pingStatement = db.prepare('SELECT 1');
   }

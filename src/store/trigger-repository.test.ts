@@ -269,6 +269,27 @@ describeEachStore((adapter) => {
       expect(await store.triggers.finish(trigger.id, 'w1', { state: 'failed' }, {}, 60)).toBe(false);
     });
 
+    it('writes the audit entry with the end: once per once key, and not at all when the lease was lost', async () => {
+      const entry = {
+        at: 40,
+        act: 'run.started' as const,
+        personId: 'slack:U1',
+        surface: 'slack',
+        runId: 'r1',
+        detail: { route: 'default' },
+        onceKey: 'trigger:T1',
+      };
+      const [first, again, lost] = await Promise.all(['A', 'B', 'C'].map((anchor) => store.triggers.enqueue(aTrigger({ key: `T${anchor}`, anchor }), [], 0)));
+      for (let claimed = 0; claimed < 3; claimed++) await store.triggers.claimNext('w1', 0, 100);
+      expect(await store.triggers.finish(first!.trigger.id, 'w1', { state: 'done', runId: 'r1' }, { audit: entry }, 50)).toBe(true);
+      // The same act ended again (another trigger carrying its once key): the trigger ends, the trail gains nothing.
+      expect(await store.triggers.finish(again!.trigger.id, 'w1', { state: 'done', runId: 'r1' }, { audit: { ...entry, at: 60 } }, 60)).toBe(true);
+      // A lease lost: nothing changes, the entry included.
+      expect(await store.triggers.finish(lost!.trigger.id, 'w2', { state: 'done' }, { audit: { ...entry, onceKey: 'trigger:T3' } }, 60)).toBe(false);
+      expect(await store.audit.list({ limit: 10 })).toEqual([{ id: expect.any(Number) as number, ...entry }]);
+      expect(await store.triggers.get(lost!.trigger.id)).toMatchObject({ state: 'working' });
+    });
+
     it('finishes a follow-up by tracking its ended run again', async () => {
       await store.trackedRuns.insert(aRun('r1'), 0);
       await store.trackedRuns.recordTransition('r1', 0, { state: 'SUCCEEDED', serverUpdatedAt: null, sessionLink: null, tracked: false }, [], 1);

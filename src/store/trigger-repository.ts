@@ -13,6 +13,7 @@ import {
   type TriggerState,
 } from '../core/ports/store.js';
 import type { SqliteAnchorRepository } from './anchor-repository.js';
+import type { SqliteAuditRepository } from './audit-repository.js';
 import type { SqliteEventKeyRepository } from './event-key-repository.js';
 import type { SqliteOutboxRepository } from './outbox-repository.js';
 import { nextTurn, type GroupCommit } from './group-commit.js';
@@ -175,6 +176,7 @@ export class SqliteTriggerRepository implements TriggerRepository {
       runs: SqliteTrackedRunRepository;
       anchors: SqliteAnchorRepository;
       eventKeys: SqliteEventKeyRepository;
+      audit: SqliteAuditRepository;
     },
     private readonly groupCommit: GroupCommit = nextTurn,
   ) {
@@ -319,6 +321,7 @@ export class SqliteTriggerRepository implements TriggerRepository {
       if (effects.link) this.related.anchors.linkWithin(effects.link.anchor, effects.link.runId, now);
       if (effects.retrack !== undefined) this.related.runs.retrackWithin(effects.retrack, now);
       if (effects.owed) this.related.outbox.addWithin(effects.owed, now);
+      if (effects.audit) this.related.audit.recordWithin(effects.audit);
       return true;
     });
   }

@@ -59,26 +59,17 @@ export class IntakeWorker {
         await this.failedAttempt(trigger, error, log);
         return true;
       }
-      if (settlement && (await this.finish(trigger, settlement.outcome, settlement.effects))) {
+      // The act's audit entry is written with the end (keyed by the trigger: a retry adds nothing).
+      const audit = settlement && auditEntryOf(trigger, settlement, clock.now());
+      if (settlement && (await this.finish(trigger, settlement.outcome, { ...settlement.effects, ...(audit && { audit }) }))) {
         const runId = settlement.outcome.runId;
         if (settlement.alsoLink && runId) await store.anchors.link(settlement.alsoLink, runId, clock.now());
         for (const anchor of starting) await releaseIssueStart(store, anchor, trigger.key);
-        await this.audit(trigger, settlement, log);
       }
       return true;
     } finally {
       stopHeartbeat();
     }
-  }
-
-  /**
-   * The act's audit entry, once the trigger is finished (keyed by the trigger: a retry adds nothing). A
-   * failure to record it is logged and the work stands: the run exists whether or not the line does.
-   */
-  private async audit(trigger: StoredTrigger, settlement: Settlement, log: Logger): Promise<void> {
-    const entry = auditEntryOf(trigger, settlement, this.deps.clock.now());
-    if (!entry) return;
-    await this.deps.store.audit.record(entry).catch((error: unknown) => log.warn({ err: error, act: entry.act }, 'could not record the audit entry'));
   }
 
   private heartbeat(trigger: StoredTrigger): () => void {

@@ -1,4 +1,5 @@
 /** The records the `Store` port keeps (see `store.ts` for its rules): triggers, owed messages, tracked runs, schedule fires. */
+import type { AuditEntry } from './audit.js';
 import type { TriggerInput } from './triggers.js';
 
 export const TRIGGER_KINDS = ['start', 'followup', 'cancel'] as const;
@@ -175,6 +176,11 @@ export interface TriggerEffects {
    * ended with the same state and run in the same transaction, where the owner still holds them.
    */
   together?: readonly number[];
+  /**
+   * The act's audit entry, written in the same transaction (one commit per trigger instead of two); a
+   * retried act with the same `onceKey` adds nothing.
+   */
+  audit?: AuditEntry;
 }
 
 export interface TriggerOutcome {

@@ -11,9 +11,11 @@ import {
   type TriggerRepository,
   type TriggerState,
 } from '../../core/ports/store.js';
+import type { AuditEntry } from '../../core/ports/audit.js';
 import { holderGone } from '../process-statements.js';
 import { countStates, isMoreDue, moreDueColumn, toJson } from '../sql.js';
 import { CLAIM_FOLLOWING_SQL, toTrigger } from '../trigger-repository.js';
+import { auditParams } from '../audit-repository.js';
 import type { PostgresAnchorRepository } from './anchor-repository.js';
 import { CHANGES_CHANNEL, changePayload, type ChangeSigner } from './change-listener.js';
 import { owedCte, owedParams, WOKEN_CTE } from './owed-rows-insert.js';
@@ -74,9 +76,9 @@ const RELEASED = 'lease_owner = NULL, lease_process = NULL, lease_until = NULL';
  * `finish` in ONE statement, for the same reason as ENQUEUE_SQL: every effect happens only if the
  * guarded update ended the trigger (`FROM ended`), and a failing effect fails the whole statement,
  * so nothing changes. It writes the rows `trackedRuns.insert` (the run and its first observed state),
- * `anchors.link`, `trackedRuns.retrack` and `outbox.add` write (tracked-run-repository.ts,
- * anchor-repository.ts, outbox-repository.ts): a change to those belongs here too (the store contract
- * tests cover both paths).
+ * `anchors.link`, `trackedRuns.retrack`, `outbox.add` and `audit.record` write (tracked-run-repository.ts,
+ * anchor-repository.ts, outbox-repository.ts, audit-repository.ts): a change to those belongs here too
+ * (the store contract tests cover both paths).
  */
 const FINISH_SQL = `
 WITH ended AS (
@@ -120,6 +122,12 @@ together AS (
   UPDATE triggers
   SET state = @state::text, run_id = COALESCE(@runId::text, run_id), last_error = @error::text, ${RELEASED}, updated_at = @now::bigint
   WHERE id = ANY(@together::bigint[]) AND state = 'working' AND lease_owner = @owner::text AND EXISTS (SELECT 1 FROM ended)
+),
+audited AS (
+  INSERT INTO audit_entries (at, act, person_id, surface, run_id, detail, once_key)
+  SELECT @auditAt::bigint, @auditAct::text, @auditPersonId::text, @auditSurface::text, @auditRunId::text, @auditDetail::text, @auditOnceKey::text
+  FROM ended WHERE @auditOnceKey::text IS NOT NULL
+  ON CONFLICT (once_key) DO NOTHING
 ),
 ${WOKEN_CTE}
 SELECT (SELECT count(*) FROM ended) AS ended, (SELECT count(*) FROM woken) AS woken`;
@@ -359,6 +367,7 @@ export class PostgresTriggerRepository implements TriggerRepository {
       retrack: effects.retrack ?? null,
       ...owedParams(owed),
       together: [...(effects.together ?? [])],
+      ...auditFields(effects.audit),
       writer: this.changes.signature(),
     });
     if (Number(found?.woken ?? 0) > 0) this.changes.wrote('outbox');
@@ -383,4 +392,19 @@ export class PostgresTriggerRepository implements TriggerRepository {
   private async write(sql: string, params: Record<string, unknown>): Promise<boolean> {
     return (await changes(this.pool, sql, params)) > 0;
   }
+}
+
+/** The audit entry's columns as FINISH_SQL's parameters (all null when there is none). */
+function auditFields(entry: AuditEntry | undefined): Record<string, unknown> {
+  const params: Record<string, unknown> = entry ? auditParams(entry) : {};
+  const field = (name: string) => params[name] ?? null;
+  return {
+    auditAt: field('at'),
+    auditAct: field('act'),
+    auditPersonId: field('personId'),
+    auditSurface: field('surface'),
+    auditRunId: field('runId'),
+    auditDetail: field('detail'),
+    auditOnceKey: field('onceKey'),
+  };
 }
