@@ -9,7 +9,7 @@ import {
   type OutboxState,
 } from '../core/ports/store.js';
 import { holderGone } from './process-statements.js';
-import { compactParams, countStates, fromJson, isMoreDue, moreDueColumn, outboxListSql, toJson } from './sql.js';
+import { compactParams, countStates, fromJson, isMoreDue, moreDueColumn, outboxListSql, stateCountSql, toJson } from './sql.js';
 import { inWriteTransaction } from './write-transaction.js';
 
 interface Row {
@@ -124,7 +124,7 @@ export class SqliteOutboxRepository implements OutboxRepository {
        WHERE ${HELD}`,
     );
     this.byKey = db.prepare<[string], Row>('SELECT * FROM outbox WHERE key = ?');
-    this.countRows = db.prepare<[], { state: string; n: number }>('SELECT state, COUNT(*) AS n FROM outbox GROUP BY state');
+    this.countRows = db.prepare<[], { state: string; n: number }>(stateCountSql('outbox'));
   }
 
   /** Inserts rows inside the caller's transaction; returns how many were new. */

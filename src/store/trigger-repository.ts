@@ -18,7 +18,7 @@ import type { SqliteEventKeyRepository } from './event-key-repository.js';
 import type { SqliteOutboxRepository } from './outbox-repository.js';
 import { nextTurn, type GroupCommit } from './group-commit.js';
 import { holderGone } from './process-statements.js';
-import { countStates, fromJson, isMoreDue, moreDueColumn, toJson } from './sql.js';
+import { countStates, fromJson, isMoreDue, moreDueColumn, stateCountSql, toJson } from './sql.js';
 import type { SqliteTrackedRunRepository } from './tracked-run-repository.js';
 import { inWriteTransaction } from './write-transaction.js';
 
@@ -212,7 +212,7 @@ export class SqliteTriggerRepository implements TriggerRepository {
     );
     this.byId = db.prepare<[number], Row>('SELECT * FROM triggers WHERE id = ?');
     this.byKey = db.prepare<[string], Row>('SELECT * FROM triggers WHERE key = ?');
-    this.countRows = db.prepare<[], { state: string; n: number }>('SELECT state, COUNT(*) AS n FROM triggers GROUP BY state');
+    this.countRows = db.prepare<[], { state: string; n: number }>(stateCountSql('triggers'));
   }
 
   /**

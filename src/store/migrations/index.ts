@@ -13,6 +13,7 @@ import { migration0012 } from './0012-run-usage.js';
 import { migration0013 } from './0013-run-reservations.js';
 import { migration0014 } from './0014-audit-trail.js';
 import { migration0015 } from './0015-approvals.js';
+import { migration0016 } from './0016-state-count-indexes.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -37,4 +38,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0013,
   migration0014,
   migration0015,
+  migration0016,
 ];
