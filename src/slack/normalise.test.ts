@@ -11,6 +11,8 @@ describe('stripMention', () => {
     ['<@UBOT>', ''],
     ['<@UOTHER> fix', '<@UOTHER> fix'],
     ['  <@UBOT>\nline two  ', 'line two'],
+    ['<@UBOT>\tfix \t the  build\tnow', 'fix the build now'],
+    ['<@UBOT> one two\n  three', 'one two\n three'],
   ])('%j → %j', (text, expected) => {
     expect(stripMention(text, BOT)).toBe(expected);
   });

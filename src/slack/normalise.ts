@@ -36,10 +36,13 @@ export function mentionsBot(text: string, botUserId: string): boolean {
 
 /** The text without the bot's mention(s), trimmed. */
 export function stripMention(text: string, botUserId: string): string {
-  return text
-    .replace(mentionOf(botUserId), ' ')
-    .replace(/[ \t]+/g, ' ')
-    .trim();
+  return (
+    text
+      .replace(mentionOf(botUserId), ' ')
+      // Only runs and tabs: a pattern matching every single space rebuilt long texts space by space.
+      .replace(/[ \t]{2,}|\t/g, ' ')
+      .trim()
+  );
 }
 
 /**
