@@ -11,7 +11,7 @@ import {
   type TriggerRepository,
   type TriggerState,
 } from '../../core/ports/store.js';
-import { holderGone } from '../process-statements.js';
+import { abandoned } from '../process-statements.js';
 import { countStates, isMoreDue, moreDueColumn, toJson } from '../sql.js';
 import { CLAIM_FOLLOWING_SQL, toTrigger } from '../trigger-repository.js';
 import type { PostgresAnchorRepository } from './anchor-repository.js';
@@ -36,8 +36,7 @@ interface PendingEnqueue {
   reject: (error: unknown) => void;
 }
 
-/** Working, but its holder is done with it: the lease ran out or its process is gone. */
-const ABANDONED = (table: string) => `(${table}.state = 'working' AND (${table}.lease_until <= @now OR ${holderGone(`${table}.lease_process`)}))`;
+const ABANDONED = (table: string) => abandoned(table, 'working');
 
 /**
  * The SQLite claim (see `../trigger-repository.ts`) with `FOR UPDATE SKIP LOCKED`, as for the outbox:
