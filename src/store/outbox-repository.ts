@@ -8,7 +8,7 @@ import {
   type OutboxRow,
   type OutboxState,
 } from '../core/ports/store.js';
-import { holderGone } from './process-statements.js';
+import { abandoned } from './process-statements.js';
 import { compactParams, countStates, fromJson, isMoreDue, moreDueColumn, outboxListSql, stateCountSql, toJson } from './sql.js';
 import { inWriteTransaction } from './write-transaction.js';
 
@@ -49,8 +49,7 @@ export function toOutboxRow(row: Row): OutboxRow {
   };
 }
 
-/** Sending, but its holder is done with it: the lease ran out or its process is gone. */
-const ABANDONED = (table: string) => `(${table}.state = 'sending' AND (${table}.lease_until <= @now OR ${holderGone(`${table}.lease_process`)}))`;
+const ABANDONED = (table: string) => abandoned(table, 'sending');
 
 /** Claimable: pending or abandoned; and due. */
 const CLAIMABLE = `(outbox.state = 'pending' OR ${ABANDONED('outbox')}) AND outbox.next_attempt_at <= @now`;

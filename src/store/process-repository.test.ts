@@ -153,6 +153,57 @@ describeEachStore((adapter) => {
     });
   });
 
+  describe('the work a dead process held', () => {
+    const intake = (id: string, index: number) => workerOwner(id, `intake-${index}`);
+    const outbox = (id: string, index: number) => workerOwner(id, `outbox-${index}`);
+
+    beforeEach(async () => {
+      await store.processes.heartbeat(A, 0, TTL);
+      await store.processes.heartbeat(B, 0, TTL);
+    });
+
+    it('is taken over by a chain of claims: each one that takes a trigger over says another is due', async () => {
+      for (const [index, key] of ['t1', 't2', 't3'].entries()) {
+        await store.triggers.enqueue(aTrigger({ key, anchor: `slack:C1:${key}` }), [], 0);
+        await store.triggers.claimNext(intake(A.id, index), 0, LONG);
+      }
+      // A stops beating; B goes on. Nothing pending: only A's abandoned triggers are due.
+      await store.processes.heartbeat(B, TTL, TTL);
+      expect(await store.triggers.claimNext(intake(B.id, 0), TTL, LONG)).toMatchObject({ key: 't1', moreDue: true });
+      expect(await store.triggers.claimNext(intake(B.id, 1), TTL, LONG)).toMatchObject({ key: 't2', moreDue: true });
+      expect(await store.triggers.claimNext(intake(B.id, 2), TTL, LONG)).toMatchObject({ key: 't3', moreDue: false });
+    });
+
+    it('is taken over by a chain of claims: each one that takes a delivery over says another is due', async () => {
+      await store.outbox.add([anOutboxRow('o1', 'slack:C1:1'), anOutboxRow('o2', 'slack:C1:2'), anOutboxRow('o3', 'slack:C1:3')], 0);
+      for (let index = 0; index < 3; index++) await store.outbox.claimNext(outbox(A.id, index), 0, LONG);
+      await store.processes.markStopped(A.id, 1_000);
+      expect(await store.outbox.claimNext(outbox(B.id, 0), 1_000, LONG)).toMatchObject({ key: 'o1', moreDue: true });
+      expect(await store.outbox.claimNext(outbox(B.id, 1), 1_000, LONG)).toMatchObject({ key: 'o2', moreDue: true });
+      expect(await store.outbox.claimNext(outbox(B.id, 2), 1_000, LONG)).toMatchObject({ key: 'o3', moreDue: false });
+    });
+
+    it('a trigger whose lease ran out counts as due too, though its process beats', async () => {
+      await store.triggers.enqueue(aTrigger({ key: 'later', anchor: 'slack:C1:later' }), [], 0, [], 1_000);
+      await store.triggers.enqueue(aTrigger({ key: 'held', anchor: 'slack:C1:held' }), [], 0);
+      await store.triggers.claimNext(intake(A.id, 0), 0, 1_000);
+      // A beats and its lease holds: nothing is due.
+      expect(await store.triggers.claimNext(intake(B.id, 0), 999, LONG)).toBeUndefined();
+      // A still beats, but its lease ran out: "later" falls due, and the claim taking it sees A's trigger due too.
+      await store.processes.heartbeat(A, 1_000, TTL);
+      expect(await store.triggers.claimNext(intake(B.id, 0), 1_000, LONG)).toMatchObject({ key: 'later', moreDue: true });
+      expect(await store.triggers.claimNext(intake(B.id, 1), 1_000, LONG)).toMatchObject({ key: 'held', moreDue: false });
+    });
+
+    it('a trigger its live holder keeps is not due: a claim beside it says nothing more is', async () => {
+      await store.triggers.enqueue(aTrigger({ key: 'held', anchor: 'slack:C1:held' }), [], 0);
+      await store.triggers.claimNext(intake(A.id, 0), 0, LONG);
+      await store.triggers.enqueue(aTrigger({ key: 'p1', anchor: 'slack:C1:p1' }), [], 0);
+      await store.processes.heartbeat(A, 2_000, TTL);
+      expect(await store.triggers.claimNext(intake(B.id, 0), 2_000, LONG)).toMatchObject({ key: 'p1', moreDue: false });
+    });
+  });
+
   describe('a named lease held by a registered process', () => {
     beforeEach(async () => {
       await store.processes.heartbeat(A, 0, TTL);

@@ -15,6 +15,15 @@ export function holderGone(column: string): string {
   return `EXISTS (SELECT 1 FROM processes AS holder WHERE holder.id = ${column} AND holder.alive_until <= @now)`;
 }
 
+/**
+ * Claimed (`working` trigger, `sending` outbox row) but its holder is done with it: the lease ran out
+ * or its process is gone. Claimable again, as a pending row is: by the claims, and in the `more_due`
+ * column that says whether another claim would find something (`moreDueColumn`).
+ */
+export function abandoned(alias: string, working: 'working' | 'sending'): string {
+  return `(${alias}.state = '${working}' AND (${alias}.lease_until <= @now OR ${holderGone(`${alias}.lease_process`)}))`;
+}
+
 export const PROCESS_SQL = {
   heartbeat: `INSERT INTO processes (id, host, pid, started_at, heartbeat_at, alive_until, stopped_at)
        VALUES (@id, @host, @pid, @now, @now, @until, NULL)

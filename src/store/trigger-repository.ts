@@ -17,7 +17,7 @@ import type { SqliteAuditRepository } from './audit-repository.js';
 import type { SqliteEventKeyRepository } from './event-key-repository.js';
 import type { SqliteOutboxRepository } from './outbox-repository.js';
 import { nextTurn, type GroupCommit } from './group-commit.js';
-import { holderGone } from './process-statements.js';
+import { abandoned } from './process-statements.js';
 import { countStates, fromJson, isMoreDue, moreDueColumn, stateCountSql, toJson } from './sql.js';
 import type { SqliteTrackedRunRepository } from './tracked-run-repository.js';
 import { inWriteTransaction } from './write-transaction.js';
@@ -96,8 +96,7 @@ function insertedTrigger(trigger: NewTrigger, id: number, now: number, dueAt: nu
   };
 }
 
-/** Working, but its holder is done with it: the lease ran out or its process is gone. */
-const ABANDONED = (table: string) => `(${table}.state = 'working' AND (${table}.lease_until <= @now OR ${holderGone(`${table}.lease_process`)}))`;
+const ABANDONED = (table: string) => abandoned(table, 'working');
 
 /**
  * The oldest claimable trigger whose anchor has no earlier unfinished trigger. As for the outbox, the

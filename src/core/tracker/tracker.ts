@@ -3,9 +3,9 @@
  *
  * Cost is what matters at scale: one tick lists only the runs the server changed since the
  * watermark (`updated_after`), so 10,000 quiet runs cost one list page, not 10,000 requests. The
- * watermark is the largest `updated_at` the server returned (minus a margin for races), never our
- * clock. A bounded number of per-run GETs per tick covers what a list cannot show: runs in states we
- * do not know, and runs we have never observed or not for too long.
+ * watermark is the largest `updated_at` on a traversal's first page (minus a margin for races), never
+ * our clock. A bounded number of per-run GETs per tick covers what a list cannot show: runs in states
+ * we do not know, and runs we have never observed or not for too long.
  *
  * Runs under people's own keys (issue 20): the run API may show a run only to the key that created
  * it, so a tick lists once per key that has runs still tracked — the service key's list, plus one per
@@ -15,7 +15,8 @@
  *
  * Exactly once: every transition is recorded with a compare-and-set on the run's transition number,
  * together with its outbox rows, so two processes (or a tick that outlived its lease) cannot announce
- * one transition twice. The `tracker` lease makes one process tick at a time.
+ * one transition twice; the one that lost compares its answer again with what the other stored, which
+ * may be older. The `tracker` lease makes one process tick at a time.
  */
 import {
   KNOWN_RUN_STATES,
@@ -84,6 +85,8 @@ const OUTAGE: ReadonlySet<AgentApiErrorKind> = new Set(['authentication', 'permi
 const LIST_OUTAGE: ReadonlySet<AgentApiErrorKind> = new Set(['rate_limited', 'server', 'connection', 'timeout']);
 /** `listStale` threshold that selects only runs never observed (lastSeenAt null). */
 const NEVER_SEEN = Number.MIN_SAFE_INTEGER;
+/** How many times one answer is compared again with a run another tracker changed meanwhile (`observe`). */
+const RACE_RETRIES = 2;
 /** With per-person keys, GET candidates are read with this much margin: those of a key unusable this tick are skipped for free. */
 const CANDIDATE_MARGIN = 4;
 
@@ -152,10 +155,12 @@ export class Tracker {
 
   /**
    * Lists runs updated after watermark − margin, newest first, page by page. A traversal longer than
-   * `maxPagesPerTick` resumes from its cursor next tick. Its watermark is then the largest
-   * `updated_at` of its FIRST tick: a run changed later, on a page already passed, has a later
-   * `updated_at` and is listed by the next traversal. A person's key without a watermark yet lists
-   * all its runs once (newest first), which sets it.
+   * `maxPagesPerTick` resumes from its cursor next tick. A traversal's watermark is the largest
+   * `updated_at` of its FIRST page: a run changed after that page was read, on a page already passed,
+   * has a later `updated_at` and is listed by the next traversal. A later page's newest `updated_at`
+   * may be later than such a change (pages are read one after the other, each page's runs observed in
+   * between, which on a busy machine can outlast the margin), so it does not count. A person's key
+   * without a watermark yet lists all its runs once (newest first), which sets it.
    */
   private async listPhase(pass: Pass, scope: ListScope, watermark: string | undefined): Promise<void> {
     const saved = await loadScan(this.store.settings, scope.scanKey, scope.person !== undefined);
@@ -185,10 +190,11 @@ export class Tracker {
         return;
       }
       if (scope.person !== undefined) this.keys.worked(scope.person);
+      const firstPage = !resumed && pages === 0;
       // One read for the page, not one per run: on PostgreSQL each is a round trip.
       const known = new Map((await this.store.trackedRuns.getMany(page.runs.map((item) => item.run_id))).map((run) => [run.runId, run]));
       for (const item of page.runs) {
-        if (!resumed) scan.top = later(scan.top, item.updated_at);
+        if (firstPage) scan.top = later(scan.top, item.updated_at);
         const stored = known.get(item.run_id);
         if (stored?.tracked) await this.observe(pass, stored, item);
       }
@@ -288,8 +294,11 @@ export class Tracker {
       );
   }
 
-  /** Compares what the API reports with the stored observation; records a transition or marks it seen. */
-  private async observe(pass: Pass, observed: TrackedRun, reported: RunItem): Promise<void> {
+  /**
+   * Compares what the API reports with the stored observation; records a transition or marks it seen.
+   * `retries`: how many times a transition another tracker recorded first is looked at again.
+   */
+  private async observe(pass: Pass, observed: TrackedRun, reported: RunItem, retries = RACE_RETRIES): Promise<void> {
     pass.observed.add(observed.runId);
     // An answer older than what is stored (another process saw a later one) must not undo it.
     if (isLater(observed.serverUpdatedAt, reported.updated_at)) return;
@@ -326,9 +335,14 @@ export class Tracker {
     if (await this.store.trackedRuns.recordTransition(stored.runId, stored.transition, observation, owed, pass.now)) {
       pass.changed++;
       this.logger.info({ runId: stored.runId, from: stored.state, to: reported.state, transition: stored.transition + 1 }, 'run state changed');
-    } else {
-      this.logger.debug({ runId: stored.runId }, 'transition already recorded by another process');
+      return;
     }
+    // Another tracker recorded a transition since the run was read (a tick that outlived its lease).
+    // What it saw may be older than this answer, and the watermark may move past this answer, so that
+    // no later list shows it again: compared once more with what is stored now.
+    const current = retries > 0 ? await this.store.trackedRuns.get(stored.runId) : undefined;
+    if (current?.tracked) await this.observe(pass, current, reported, retries - 1);
+    else this.logger.debug({ runId: stored.runId }, 'transition already recorded by another process');
   }
 
   /**

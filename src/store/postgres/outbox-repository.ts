@@ -9,7 +9,7 @@ import {
   type OutboxState,
 } from '../../core/ports/store.js';
 import { toOutboxRow } from '../outbox-repository.js';
-import { holderGone } from '../process-statements.js';
+import { abandoned } from '../process-statements.js';
 import { compactParams, countStates, isMoreDue, moreDueColumn, outboxListSql, toJson } from '../sql.js';
 import type { ChangeSigner } from './change-listener.js';
 import { changes, row, rows, run } from './pg-sql.js';
@@ -17,8 +17,7 @@ import { owedCte, owedParams, WOKEN_CTE } from './owed-rows-insert.js';
 
 type Row = Parameters<typeof toOutboxRow>[0];
 
-/** Sending, but its holder is done with it: the lease ran out or its process is gone. */
-const ABANDONED = (table: string) => `(${table}.state = 'sending' AND (${table}.lease_until <= @now OR ${holderGone(`${table}.lease_process`)}))`;
+const ABANDONED = (table: string) => abandoned(table, 'sending');
 
 /**
  * The SQLite claim (see `../outbox-repository.ts`) with `FOR UPDATE SKIP LOCKED`: concurrent claimers

@@ -12,7 +12,7 @@ import {
   type TriggerState,
 } from '../../core/ports/store.js';
 import type { AuditEntry } from '../../core/ports/audit.js';
-import { holderGone } from '../process-statements.js';
+import { abandoned } from '../process-statements.js';
 import { countStates, isMoreDue, moreDueColumn, toJson } from '../sql.js';
 import { CLAIM_FOLLOWING_SQL, toTrigger } from '../trigger-repository.js';
 import { auditParams } from '../audit-repository.js';
@@ -38,8 +38,7 @@ interface PendingEnqueue {
   reject: (error: unknown) => void;
 }
 
-/** Working, but its holder is done with it: the lease ran out or its process is gone. */
-const ABANDONED = (table: string) => `(${table}.state = 'working' AND (${table}.lease_until <= @now OR ${holderGone(`${table}.lease_process`)}))`;
+const ABANDONED = (table: string) => abandoned(table, 'working');
 
 /**
  * The SQLite claim (see `../trigger-repository.ts`) with `FOR UPDATE SKIP LOCKED`, as for the outbox:
