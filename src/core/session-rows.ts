@@ -4,7 +4,7 @@
  * it observes a change of phase. Each is keyed by the transition that makes the change, so the worker
  * and the tracker owing the same change owe one row. Pure.
  */
-import { receivedKey, sessionKey, sessionPhaseOf, type OutboxMessage, type SessionPhase } from './ports/messages.js';
+import { receivedKey, sessionKey, sessionPhaseOf, type OutboxMessage, type SessionChange, type SessionPhase } from './ports/messages.js';
 import type { SessionPlaces } from './ports/notifier.js';
 import type { NewOutboxRow, TrackedRun } from './ports/store.js';
 
@@ -65,4 +65,33 @@ export function revivedSessionRows(run: TrackedRun, places: SessionPlaces | unde
 export function endedSessionRows(run: TrackedRun, places: SessionPlaces | undefined): NewOutboxRow[] {
   if (sessionPhaseOf(run.state) === 'idle') return [];
   return sessionRows(run, run.transition + 1, 'idle', places);
+}
+
+/**
+ * `rows` with each place's session row folded into the status row owed at the same place: one
+ * delivery instead of two, the session change first (the order the two rows had). A place without a
+ * status row keeps its session row. Only for rows no one else owes under the session row's key — a
+ * run's start (transition 0): the tracker and a stop owe a later transition's session row by its key,
+ * and a fold would owe that change twice.
+ */
+export function foldSessionRows(rows: readonly NewOutboxRow[]): NewOutboxRow[] {
+  const statusAt = new Set(rows.filter((row) => row.kind === 'status').map((row) => row.destination));
+  const sessions = new Map<string, SessionChange>();
+  for (const row of rows) {
+    if (row.kind !== 'session' || !statusAt.has(row.destination) || sessions.has(row.destination)) continue;
+    const message = row.payload as Extract<OutboxMessage, { kind: 'session' }>;
+    sessions.set(row.destination, {
+      phase: message.phase,
+      title: message.title,
+      ...(message.initiator && { initiator: message.initiator }),
+      ...(message.opening && { opening: message.opening }),
+    });
+  }
+  return rows.flatMap((row) => {
+    const change = sessions.get(row.destination);
+    if (!change) return [row];
+    if (row.kind === 'session') return [];
+    if (row.kind !== 'status') return [row];
+    return [{ ...row, payload: { ...(row.payload as Extract<OutboxMessage, { kind: 'status' }>), session: change } }];
+  });
 }

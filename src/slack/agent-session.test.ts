@@ -4,6 +4,7 @@ import { startFakeSlackApi, type FakeSlackApi } from '../../test/fakes/slack-api
 import type { OutboxMessage } from '../core/ports/messages.js';
 import { NotifierError } from '../core/ports/notifier.js';
 import { SlackSessions, showsSlackSession } from './agent-session.js';
+import { SlackNotifier } from './slack-notifier.js';
 import { SlackWebApi } from './slack-web-api.js';
 
 /* Issue 27.2: a `session` row as agents.sessions.setStatus, against the fake Web API through the real WebClient. */
@@ -81,5 +82,67 @@ describe('SlackSessions', () => {
   it('shows sessions in Slack threads and channels only, not in the Home tab, previews or the assistant panel', () => {
     expect(['slack:C0CHANNEL01:1700000000.000100', 'slack:C0CHANNEL01', 'slack:U0HUMAN001', 'slack:D0DIRECT01:1.2'].every(showsSlackSession)).toBe(true);
     expect(['slack:home:U1', 'slack:unfurl:C1', 'slack:assistant:D1:1.2', 'linear:ENG-1', 'log:cli', 'slack:c1'].some(showsSlackSession)).toBe(false);
+  });
+});
+
+/*
+ * A run's start owes its session change and its status edit as one row (core/session-rows.ts,
+ * foldSessionRows): the notifier makes the session change first, as the session row used to be
+ * delivered first, and a refused session never holds back the edit.
+ */
+describe('a status row carrying the session change', () => {
+  const RECEIVED = 'received:Ev1:thread';
+  let notifier: SlackNotifier;
+  let results: Map<string, unknown>;
+  let thread: string;
+  beforeEach(async () => {
+    const client = new SlackWebApi({ token: 'xoxb-test', apiUrl: fake.url, logger, warnings: false });
+    notifier = new SlackNotifier({ client, sessions });
+    results = new Map();
+    thread = fake.addUserMessage({ channel: C, user: 'U0HUMAN001', text: '<@UBOT> fix the build' }).ts;
+    const received = await notifier.deliver({
+      key: RECEIVED,
+      destination: `slack:${C}:${thread}`,
+      message: { kind: 'received', title: 'Fix the build', reference: { channel: C, ts: thread } },
+      attempt: 0,
+      resultOf: async () => undefined,
+    });
+    results.set(RECEIVED, received);
+  });
+  const change = { phase: opening.phase, title: opening.title, opening: true as const, initiator: opening.initiator! };
+  const status = () =>
+    notifier.deliver({
+      key: `run:run_1:0:slack:${C}:${thread}:status`,
+      destination: `slack:${C}:${thread}`,
+      message: { kind: 'status', run: { runId: 'run_1', title: 'Fix the build', state: 'QUEUED', pullRequests: [] }, receivedKey: RECEIVED, session: change },
+      attempt: 0,
+      resultOf: async (key) => results.get(key),
+    });
+  const methods = () => fake.calls.map((call) => call.method).filter((method) => method === 'agents.sessions.setStatus' || method === 'chat.update');
+
+  it('sets the session first, with who asked and the title, then edits the status message', async () => {
+    await status();
+    expect(methods()).toEqual(['agents.sessions.setStatus', 'chat.update']);
+    expect(fake.callsTo('agents.sessions.setStatus')[0]?.args).toMatchObject({
+      channel_id: C,
+      thread_ts: thread,
+      status: 'processing',
+      initiator_user_id: 'U0HUMAN001',
+    });
+    expect(fake.agentSession(C, thread)?.title).toBe('Fix the build');
+  });
+
+  it('a session Slack refuses is skipped and the status message is still edited', async () => {
+    fake.failNext('agents.sessions.setStatus', { error: 'missing_scope', count: 2 });
+    await status();
+    expect(methods()).toEqual(['agents.sessions.setStatus', 'chat.update']);
+  });
+
+  it('a session Slack fails to set is retried with the row: the edit waits for it', async () => {
+    fake.failNext('agents.sessions.setStatus', { status: 500 });
+    await expect(status()).rejects.toMatchObject({ retryable: true, code: 'http_500' });
+    expect(methods()).toEqual(['agents.sessions.setStatus']);
+    await status();
+    expect(methods()).toEqual(['agents.sessions.setStatus', 'agents.sessions.setStatus', 'chat.update']);
   });
 });

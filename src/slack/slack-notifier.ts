@@ -75,7 +75,7 @@ export class SlackNotifier implements Notifier {
     onThreadStarted?: (threadKey: string, receivedKey: string) => Promise<void>;
     /** Takes the Slack secrets out of Slack's own error strings before they are logged. */
     scrub?: (text: string) => string;
-    /** Runs' agent sessions (`session` rows); absent: those rows are skipped. */
+    /** Runs' agent sessions (`session` rows, and the session change a `status` row carries); absent: skipped. */
     sessions?: SlackSessions;
   }) {
     this.client = options.client;
@@ -92,6 +92,9 @@ export class SlackNotifier implements Notifier {
       case 'received':
         return this.received(delivery, target, message);
       case 'status':
+        // The session change owed with it (a run's start) first, as its own row was delivered before.
+        if (message.session) await this.session(delivery, target, { kind: 'session', ...message.session, receivedKey: message.receivedKey });
+        return this.status(delivery, target, message);
       case 'stopping':
         return this.status(delivery, target, message);
       case 'announce': {

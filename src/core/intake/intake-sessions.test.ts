@@ -59,6 +59,11 @@ const trigger = (kind: 'start' | 'followup' | 'cancel', key: string): TriggerInp
       : { kind, key, source: 'slack', anchor: ANCHOR, payload: { requester } };
 const sessionRows = async () =>
   (await world.store.outbox.list()).filter((row) => row.kind === 'session').map((row) => ({ key: row.key, message: row.payload as OutboxMessage }));
+/** Every session change owed, in order: `session` rows by their key, a change a status row carries as `<key>+session`. */
+const sessionChanges = async () =>
+  (await world.store.outbox.list()).flatMap((row) =>
+    row.kind === 'session' ? [row.key] : row.kind === 'status' && (row.payload as { session?: unknown }).session ? [`${row.key}+session`] : [],
+  );
 
 async function started(): Promise<string> {
   await service.submit(trigger('start', 'Ev1'));
@@ -73,35 +78,32 @@ async function observed(runId: string, state: string, tracked: boolean): Promise
 }
 
 describe('the session rows the intake worker owes', () => {
-  it('a start owes working at transition 0, created with who asked and the run’s title, only where sessions are shown, before the status', async () => {
+  it('a start owes working at transition 0, created with who asked and the run’s title, only where sessions are shown, with the status edit', async () => {
     const runId = await started();
-    expect(await sessionRows()).toEqual([
-      {
-        key: `run:${runId}:0:${ANCHOR}:session:working`,
-        message: {
-          kind: 'session',
-          phase: 'working',
-          title: 'Fix the flaky test',
-          receivedKey: `received:Ev1:${ANCHOR}`,
-          opening: true,
-          initiator: { platform: 'slack', id: 'U1' },
-        },
-      },
-    ]);
-    const keys = (await world.store.outbox.list()).map((row) => row.key);
-    expect(keys.indexOf(`run:${runId}:0:${ANCHOR}:session:working`)).toBeLessThan(keys.indexOf(`run:${runId}:0:${ANCHOR}:status`));
+    // One row for the two where both are owed: the status edit carries the session change, made first.
+    expect(await sessionRows()).toEqual([]);
+    const rows = await world.store.outbox.list();
+    expect(rows.find((row) => row.key === `run:${runId}:0:${ANCHOR}:status`)?.payload).toEqual({
+      kind: 'status',
+      run: expect.objectContaining({ runId, title: 'Fix the flaky test' }) as unknown,
+      receivedKey: `received:Ev1:${ANCHOR}`,
+      session: { phase: 'working', title: 'Fix the flaky test', opening: true, initiator: { platform: 'slack', id: 'U1' } },
+    });
+    expect(rows.filter((row) => row.destination === LOG).map((row) => row.payload)).not.toContainEqual(
+      expect.objectContaining({ session: expect.anything() as unknown }),
+    );
   });
 
   it('a follow-up that revives an ended run owes working with the next transition; one to a working run owes nothing', async () => {
     const runId = await started();
     await service.submit(trigger('followup', 'Ev2'));
     await worker().drain();
-    expect(await sessionRows()).toHaveLength(1);
+    expect(await sessionChanges()).toHaveLength(1);
     world.emulator.engine.drive(runId, 'SUCCEEDED');
     await observed(runId, 'SUCCEEDED', false);
     await service.submit(trigger('followup', 'Ev3'));
     await worker().drain();
-    expect((await sessionRows()).map((row) => row.key)).toEqual([`run:${runId}:0:${ANCHOR}:session:working`, `run:${runId}:2:${ANCHOR}:session:working`]);
+    expect(await sessionChanges()).toEqual([`run:${runId}:0:${ANCHOR}:status+session`, `run:${runId}:2:${ANCHOR}:session:working`]);
   });
 
   it('a stop the run API took owes idle with the next transition, before the status edit', async () => {
@@ -110,7 +112,7 @@ describe('the session rows the intake worker owes', () => {
     await worker().drain();
     expect(world.emulator.engine.get(runId)?.state).toBe('CANCELLED');
     const keys = (await world.store.outbox.list()).map((row) => row.key);
-    expect((await sessionRows()).map((row) => row.key)).toEqual([`run:${runId}:0:${ANCHOR}:session:working`, `run:${runId}:1:${ANCHOR}:session:idle`]);
+    expect(await sessionChanges()).toEqual([`run:${runId}:0:${ANCHOR}:status+session`, `run:${runId}:1:${ANCHOR}:session:idle`]);
     expect(keys.indexOf(`run:${runId}:1:${ANCHOR}:session:idle`)).toBeLessThan(keys.indexOf(`stopping:Ev2:${ANCHOR}`));
   });
 
@@ -119,7 +121,7 @@ describe('the session rows the intake worker owes', () => {
     world.emulator.engine.drive(runId, 'SUCCEEDED');
     await service.submit(trigger('cancel', 'Ev2'));
     await worker().drain();
-    expect((await sessionRows()).map((row) => row.key)).toEqual([`run:${runId}:0:${ANCHOR}:session:working`, `run:${runId}:1:${ANCHOR}:session:idle`]);
+    expect(await sessionChanges()).toEqual([`run:${runId}:0:${ANCHOR}:status+session`, `run:${runId}:1:${ANCHOR}:session:idle`]);
     expect((await world.store.outbox.list()).map((row) => row.key)).toContain('notice:not-cancellable:Ev2');
   });
 });

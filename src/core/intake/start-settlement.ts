@@ -7,7 +7,7 @@ import { receivedKey, transitionKey, type OutboxMessage } from '../ports/message
 import type { NewOutboxRow, StoredTriggerOf } from '../ports/store.js';
 import { shownAs, type StartPayload } from '../ports/triggers.js';
 import { describeOptions } from '../request-options.js';
-import { sessionRows } from '../session-rows.js';
+import { foldSessionRows, sessionRows } from '../session-rows.js';
 import { accountingOf } from './accounting.js';
 import { issueReceived, type IssueBinding } from './issue-binding.js';
 import type { ResolvedRoute } from './routing.js';
@@ -84,5 +84,6 @@ function startOwed(ctx: StepContext, trigger: StoredTriggerOf<'start'>, started:
         payload: { kind: 'status', run: snapshot, receivedKey: receivedKey(shownAs(trigger), destination) } satisfies OutboxMessage,
       })),
   );
-  return owed;
+  // Where both are owed, the session opens with the status edit: one delivery for the two.
+  return foldSessionRows(owed);
 }

@@ -29,8 +29,12 @@ export type OutboxMessage =
    * comment). `reference` is edge data to find the request again (a chat: the message to react to).
    */
   | { kind: 'received'; title: string; requester?: string; reference?: unknown; ticket?: Ticket }
-  /** The run's current state: edit the status message / start comment in place. */
-  | { kind: 'status'; run: RunSnapshot; receivedKey: string }
+  /**
+   * The run's current state: edit the status message / start comment in place. `session`: the
+   * session change owed at the same place with it (`foldSessionRows`), made first, as its own row
+   * would have been.
+   */
+  | { kind: 'status'; run: RunSnapshot; receivedKey: string; session?: SessionChange }
   /**
    * Someone asked to stop the run and the run API took the cancel. Shown without a new message
    * (docs/architecture.md §6: only the CANCELLED that follows is announced): the status message / start comment
@@ -83,6 +87,14 @@ export type OutboxMessage =
       /** Set once it was rejected or expired: no question any more, the request's status message says so. */
       outcome?: 'rejected' | 'expired';
     };
+
+/** A session change without the place's `receivedKey`: what a `session` row says, carried by a `status` row. */
+export interface SessionChange {
+  phase: SessionPhase;
+  title: string;
+  initiator?: { platform: string; id: string };
+  opening?: true;
+}
 
 /**
  * A run's session as people see it: `working` while the agent works (queued to in progress, any
