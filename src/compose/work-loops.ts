@@ -150,6 +150,7 @@ function startOutboxChain(parts: WorkLoopParts, gate: Held): { loops: RunningLoo
       idleMs: POLL_MS.outbox,
       poll: index === 0,
       ...gate,
+      holding: () => worker.holding,
       work: () => worker.deliverNext(() => wakeFree(loops, index + 1)),
     }),
   );

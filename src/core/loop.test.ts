@@ -87,4 +87,39 @@ describe('startLoop', () => {
     expect(passes).toBe(2);
     await loop.stop();
   });
+
+  it('asks the gate before a pass, except when the worker already holds claimed work for it', async () => {
+    const clock = new TestClock();
+    let open = false;
+    let waiting: Array<() => void> = [];
+    const gate = { clear: () => (open ? Promise.resolve() : new Promise<void>((resolve) => waiting.push(resolve))) };
+    let holding = true;
+    const passes: boolean[] = [];
+    const loop = startLoop({
+      name: 'gated',
+      clock,
+      logger: new CapturingLogger(),
+      idleMs: 1_000,
+      poll: false,
+      gate,
+      holding: () => holding,
+      // Each pass says more may be due; the first hands over nothing more to hold.
+      work: async () => {
+        passes.push(holding);
+        holding = false;
+        return true;
+      },
+    });
+    await turns();
+    // The first pass held claimed work and went at once; the second waits at the gate.
+    expect(passes).toEqual([true]);
+    expect(waiting).toHaveLength(1);
+    open = true;
+    const held = waiting;
+    waiting = [];
+    for (const go of held) go();
+    await turns(2);
+    expect(passes.slice(0, 2)).toEqual([true, false]);
+    await loop.stop();
+  });
 });

@@ -22,6 +22,12 @@ export interface LoopOptions {
   work: () => Promise<boolean>;
   /** Asked before each pass: holds the pass while acknowledgements are being answered (acks first). */
   gate?: WorkGate;
+  /**
+   * True when the worker already holds claimed work for its next pass (a row claimed with the last
+   * one's delivery): that pass is not held at the gate, since the claim's lease runs meanwhile and a
+   * lease that ran out lets another worker deliver the same row.
+   */
+  holding?: () => boolean;
 }
 
 export interface RunningLoop {
@@ -65,7 +71,7 @@ export function startLoop(options: LoopOptions): RunningLoop {
       let next: number | undefined = options.poll === false ? undefined : options.idleMs;
       try {
         wakeRequested = false;
-        await options.gate?.clear();
+        if (!options.holding?.()) await options.gate?.clear();
         if (stopped) return;
         const more = await options.work();
         if (more || wakeRequested) next = 0;

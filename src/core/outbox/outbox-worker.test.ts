@@ -129,8 +129,12 @@ describe('OutboxWorker delivery', () => {
     });
     const outbox = worker([slack], { store: Object.assign(Object.create(store) as Store, { outbox: countingOutbox }) });
     // a1, then b1 (claimed when a1 was marked sent): more may be due after the first.
+    expect(outbox.holding).toBe(false);
     expect(await outbox.deliverNext()).toBe(true);
+    // b1 is held for the next pass, which a loop starts without waiting at the gate (its lease runs).
+    expect(outbox.holding).toBe(true);
     expect(await outbox.deliverNext()).toBe(false);
+    expect(outbox.holding).toBe(false);
     expect(keysOf(slack)).toEqual(['a1', 'b1']);
     expect(claims).toEqual(['claimNext']);
     // A row stored later is found by the next pass its wake-up starts.

@@ -154,6 +154,11 @@ export class OutboxWorker {
     return (await this.deliverOnce(onClaimed)) && !this.foundNoNext;
   }
 
+  /** Whether the next `deliverOnce` delivers a row already claimed (by the last one's `markSentAndClaimNext`). */
+  get holding(): boolean {
+    return this.held !== undefined;
+  }
+
   /** What an earlier row delivered: from this process's recent deliveries, else from the store. */
   private async resultOf(key: string): Promise<unknown> {
     const known = this.sentResults.lookup(key);
