@@ -137,6 +137,17 @@ describeEachStore((adapter) => {
       expect(await store.outbox.getByKey('k1')).toEqual(before);
     });
 
+    it('extends the lease of its holder only: a renewed row is not re-claimed, one taken over is not renewed', async () => {
+      await store.outbox.add([anOutboxRow('k1')], 0);
+      const row = await store.outbox.claimNext('w1', 0, 100);
+      expect(await store.outbox.extendLease(row!.id, 'w1', 90, 100)).toBe(true);
+      expect(await store.outbox.getByKey('k1')).toMatchObject({ state: 'sending', leaseOwner: 'w1', leaseUntil: 190 });
+      expect(await store.outbox.claimNext('w2', 150, 100)).toBeUndefined();
+      expect(await store.outbox.claimNext('w2', 190, 100)).toMatchObject({ id: row!.id, leaseOwner: 'w2' });
+      expect(await store.outbox.extendLease(row!.id, 'w1', 200, 100)).toBe(false);
+      expect(await store.outbox.getByKey('k1')).toMatchObject({ leaseOwner: 'w2', leaseUntil: 290 });
+    });
+
     it('an expired lease nobody took over is still held', async () => {
       await store.outbox.add([anOutboxRow('k1')], 0);
       const row = await store.outbox.claimNext('w1', 0, 100);

@@ -95,6 +95,7 @@ export class SqliteOutboxRepository implements OutboxRepository {
   private readonly claimRow;
   private readonly anyClaimable;
   private readonly sentRow;
+  private readonly extendRow;
   private readonly retryRow;
   private readonly failRow;
   private readonly byKey;
@@ -114,6 +115,7 @@ export class SqliteOutboxRepository implements OutboxRepository {
       `UPDATE outbox SET state = 'sent', result = @result, sent_at = @now, lease_owner = NULL, lease_process = NULL, lease_until = NULL
        WHERE ${HELD}`,
     );
+    this.extendRow = db.prepare<{ id: number; owner: string; leaseUntil: number }>(`UPDATE outbox SET lease_until = @leaseUntil WHERE ${HELD}`);
     this.retryRow = db.prepare<{ id: number; owner: string; nextAttemptAt: number; error: string }>(
       `UPDATE outbox SET state = 'pending', next_attempt_at = @nextAttemptAt, last_error = @error, lease_owner = NULL, lease_process = NULL, lease_until = NULL
        WHERE ${HELD}`,
@@ -169,6 +171,10 @@ export class SqliteOutboxRepository implements OutboxRepository {
       return { sent, next: this.claimRow.get({ owner, process: processOfOwner(owner), now, leaseUntil: now + leaseMs }) };
     });
     return { sent: found.sent, next: found.next ? { ...toOutboxRow(found.next), moreDue: isMoreDue(found.next) } : undefined };
+  }
+
+  async extendLease(id: number, owner: string, now: number, leaseMs: number): Promise<boolean> {
+    return this.extendRow.run({ id, owner, leaseUntil: now + leaseMs }).changes > 0;
   }
 
   async retryLater(id: number, owner: string, nextAttemptAt: number, error: string): Promise<boolean> {

@@ -349,7 +349,27 @@ describe('OutboxWorker across workers', () => {
     expect(await store.outbox.markSent(1, 'worker-A', { late: true }, clock.now())).toBe(false);
   });
 
-  it('steps back quietly when its lease was lost during a slow delivery', async () => {
+  it('renews its lease while a slow delivery lasts: no other worker delivers the row again', async () => {
+    let calls = 0;
+    const slow: Notifier = {
+      platform: 'slack',
+      deliver: async () => {
+        calls++;
+        // The delivery outlives its lease twice over; another worker looks for work meanwhile.
+        for (let step = 0; step < 6; step++) await clock.advance(LEASE / 3);
+        expect(await second.deliverOnce()).toBe(false);
+        return { call: calls };
+      },
+    };
+    await add(row('a1', A));
+    const first = worker([slow], { owner: 'worker-A' });
+    const second = worker([slow], { owner: 'worker-B' });
+    expect(await first.deliverOnce()).toBe(true);
+    expect(calls).toBe(1);
+    expect(await store.outbox.getByKey('a1')).toMatchObject({ state: 'sent', attempts: 1, result: { call: 1 } });
+  });
+
+  it('steps back quietly when its lease was lost during a slow delivery (its renewals could not reach the store)', async () => {
     let calls = 0;
     const slow: Notifier = {
       platform: 'slack',
@@ -364,13 +384,17 @@ describe('OutboxWorker across workers', () => {
       },
     };
     await add(row('a1', A));
-    const first = worker([slow], { owner: 'worker-A' });
+    const unreachable = Object.assign(Object.create(store.outbox) as OutboxRepository, {
+      extendLease: () => Promise.reject(new Error('connection terminated')),
+    });
+    const first = worker([slow], { owner: 'worker-A', store: Object.assign(Object.create(store) as Store, { outbox: unreachable }) });
     const second = worker([slow], { owner: 'worker-B' });
 
     expect(await first.deliverOnce()).toBe(true);
 
     expect(await store.outbox.getByKey('a1')).toMatchObject({ state: 'sent', result: { call: 2 } });
     expect(logger.at('debug')).toEqual([expect.objectContaining({ fields: expect.objectContaining({ outboxKey: 'a1', action: 'markSent' }) })]);
+    expect(logger.at('warn').map((line) => line.msg)).toContain('could not renew the lease on a row being delivered');
   });
 
   it('two workers draining one store concurrently deliver every row exactly once, in order per destination', async () => {

@@ -124,6 +124,7 @@ export class OutboxWorker {
     }
 
     let result: unknown;
+    const stopRenewing = this.renewLease(row);
     try {
       result = await notifier.deliver({
         key: row.key,
@@ -133,9 +134,11 @@ export class OutboxWorker {
         resultOf: (key) => this.resultOf(key),
       });
     } catch (error) {
+      stopRenewing();
       await this.failed(row, platform, fields, error);
       return true;
     }
+    stopRenewing();
     this.metrics.outboxDelivered(platform);
     const { sent, next } = await this.store.outbox.markSentAndClaimNext(row.id, this.owner, result ?? null, this.clock.now(), this.options.leaseMs);
     await this.guarded(row, 'markSent', Promise.resolve(sent));
@@ -152,6 +155,39 @@ export class OutboxWorker {
    */
   async deliverNext(onClaimed?: () => void): Promise<boolean> {
     return (await this.deliverOnce(onClaimed)) && !this.foundNoNext;
+  }
+
+  /**
+   * Renews the row's lease every third of it while its delivery lasts, as the intake worker does for a
+   * trigger: a platform call slower than the lease is not delivered a second time by another worker
+   * while this one is alive (a dead one's rows come free through liveness). Returns the stop.
+   */
+  private renewLease(row: OutboxRow): () => void {
+    let stopped = false;
+    let cancel: (() => void) | undefined;
+    const renew = () => {
+      cancel = this.clock.setTimer(
+        () => {
+          this.store.outbox.extendLease(row.id, this.owner, this.clock.now(), this.options.leaseMs).then(
+            (held) => {
+              if (stopped) return;
+              if (held) renew();
+              else this.logger.warn({ outboxKey: row.key }, 'lost the lease on a row while delivering it');
+            },
+            (error: unknown) => {
+              this.logger.warn({ err: error, outboxKey: row.key }, 'could not renew the lease on a row being delivered');
+              if (!stopped) renew();
+            },
+          );
+        },
+        Math.floor(this.options.leaseMs / 3),
+      );
+    };
+    renew();
+    return () => {
+      stopped = true;
+      cancel?.();
+    };
   }
 
   /** Whether the next `deliverOnce` delivers a row already claimed (by the last one's `markSentAndClaimNext`). */

@@ -180,6 +180,11 @@ export interface OutboxRepository {
     now: number,
     leaseMs: number,
   ): Promise<{ sent: boolean; next: Claimed<OutboxRow> | undefined }>;
+  /**
+   * Extends `owner`'s lease on a row it is delivering to `now + leaseMs`: a delivery slower than the
+   * lease is not taken over by another worker while its own is alive. False if `owner` lost the lease.
+   */
+  extendLease(id: number, owner: string, now: number, leaseMs: number): Promise<boolean>;
   /** Back to pending (lease cleared) until `nextAttemptAt`, noting the error. False if `owner` lost the lease. */
   retryLater(id: number, owner: string, nextAttemptAt: number, error: string, now: number): Promise<boolean>;
   /** Gives the row up (state failed); later rows of its destination proceed. False if `owner` lost the lease. */

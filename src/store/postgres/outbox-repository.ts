@@ -139,6 +139,10 @@ export class PostgresOutboxRepository implements OutboxRepository {
     return { sent: Number(found?.sent ?? 0) > 0, next };
   }
 
+  async extendLease(id: number, owner: string, now: number, leaseMs: number): Promise<boolean> {
+    return (await changes(this.pool, `UPDATE outbox SET lease_until = @leaseUntil WHERE ${HELD}`, { id, owner, leaseUntil: now + leaseMs })) > 0;
+  }
+
   async retryLater(id: number, owner: string, nextAttemptAt: number, error: string): Promise<boolean> {
     const sql = `UPDATE outbox SET state = 'pending', next_attempt_at = @nextAttemptAt, last_error = @error, ${RELEASED} WHERE ${HELD}`;
     return (await changes(this.pool, sql, { id, owner, nextAttemptAt, error })) > 0;
