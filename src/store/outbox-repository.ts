@@ -174,7 +174,7 @@ export class SqliteOutboxRepository implements OutboxRepository {
   }
 
   async extendLease(id: number, owner: string, now: number, leaseMs: number): Promise<boolean> {
-    return this.extendRow.run({ id, owner, leaseUntil: now + leaseMs }).changes > 0;
+    return this.write(() => this.extendRow.run({ id, owner, leaseUntil: now + leaseMs }).changes);
   }
 
   async retryLater(id: number, owner: string, nextAttemptAt: number, error: string): Promise<boolean> {
