@@ -10,6 +10,7 @@ import { failureMessages, retryNotice } from './intake-messages.js';
 import { IssueStartBusyError, releaseIssueStart } from './issue-start-lock.js';
 import { keyProblemMessages } from './key-messages.js';
 import { KeyRefusedError } from './key-step.js';
+import { renewLease } from '../lease-renewal.js';
 import { startStep } from './start-step.js';
 import { settle, StepContext, type IntakeDeps, type Settlement } from './step-context.js';
 
@@ -73,21 +74,15 @@ export class IntakeWorker {
   }
 
   private heartbeat(trigger: StoredTrigger): () => void {
-    const { clock, store, owner } = this.deps;
-    let cancel: (() => void) | undefined;
-    const beat = () => {
-      cancel = clock.setTimer(
-        () => {
-          store.triggers.extendLease(trigger.id, owner, clock.now(), this.ctx.leaseMs).then(
-            (held) => (held ? beat() : this.deps.logger.warn({ trigger: trigger.key }, 'lost the lease while working')),
-            (error: unknown) => this.deps.logger.error({ err: error, trigger: trigger.key }, 'could not renew the lease'),
-          );
-        },
-        Math.floor(this.ctx.leaseMs / 3),
-      );
-    };
-    beat();
-    return () => cancel?.();
+    const { clock, store, owner, logger } = this.deps;
+    return renewLease(clock, this.ctx.leaseMs, {
+      extend: () => store.triggers.extendLease(trigger.id, owner, clock.now(), this.ctx.leaseMs),
+      lost: () => logger.warn({ trigger: trigger.key }, 'lost the lease while working'),
+      failed: (error) => {
+        logger.error({ err: error, trigger: trigger.key }, 'could not renew the lease');
+        return false;
+      },
+    });
   }
 
   /**

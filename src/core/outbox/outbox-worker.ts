@@ -4,6 +4,7 @@ import type { OutboxMessage } from '../ports/messages.js';
 import { noMetrics, type CoreMetrics } from '../ports/metrics.js';
 import { NotifierError, platformOf, type Notifier } from '../ports/notifier.js';
 import type { Claimed, OutboxRow, Store } from '../ports/store.js';
+import { renewLease } from '../lease-renewal.js';
 import { SentResults } from './sent-results.js';
 
 /** Tuning of the outbox worker; every field has a default. */
@@ -124,7 +125,7 @@ export class OutboxWorker {
     }
 
     let result: unknown;
-    const stopRenewing = this.renewLease(row);
+    const stopRenewing = this.keepLease(row);
     try {
       result = await notifier.deliver({
         key: row.key,
@@ -158,36 +159,19 @@ export class OutboxWorker {
   }
 
   /**
-   * Renews the row's lease every third of it while its delivery lasts, as the intake worker does for a
-   * trigger: a platform call slower than the lease is not delivered a second time by another worker
-   * while this one is alive (a dead one's rows come free through liveness). Returns the stop.
+   * Keeps the row's lease while its delivery lasts (`renewLease`, as intake does for a trigger): a
+   * platform call slower than the lease is not delivered a second time by another worker while this
+   * one is alive. Returns the stop.
    */
-  private renewLease(row: OutboxRow): () => void {
-    let stopped = false;
-    let cancel: (() => void) | undefined;
-    const renew = () => {
-      cancel = this.clock.setTimer(
-        () => {
-          this.store.outbox.extendLease(row.id, this.owner, this.clock.now(), this.options.leaseMs).then(
-            (held) => {
-              if (stopped) return;
-              if (held) renew();
-              else this.logger.warn({ outboxKey: row.key }, 'lost the lease on a row while delivering it');
-            },
-            (error: unknown) => {
-              this.logger.warn({ err: error, outboxKey: row.key }, 'could not renew the lease on a row being delivered');
-              if (!stopped) renew();
-            },
-          );
-        },
-        Math.floor(this.options.leaseMs / 3),
-      );
-    };
-    renew();
-    return () => {
-      stopped = true;
-      cancel?.();
-    };
+  private keepLease(row: OutboxRow): () => void {
+    return renewLease(this.clock, this.options.leaseMs, {
+      extend: () => this.store.outbox.extendLease(row.id, this.owner, this.clock.now(), this.options.leaseMs),
+      lost: () => this.logger.warn({ outboxKey: row.key }, 'lost the lease on a row while delivering it'),
+      failed: (error) => {
+        this.logger.warn({ err: error, outboxKey: row.key }, 'could not renew the lease on a row being delivered');
+        return true;
+      },
+    });
   }
 
   /** Whether the next `deliverOnce` delivers a row already claimed (by the last one's `markSentAndClaimNext`). */
