@@ -11,7 +11,7 @@ import { githubIntegration, jiraIntegration, linearIntegration, slackIntegration
 import { personIdentity } from './people.js';
 import { composeRunKeys, type RunKeyParts } from './run-keys.js';
 import type { ServiceBase } from './service-base.js';
-import { Wake } from './wake.js';
+import { FreeWorkers, Wake } from './wake.js';
 
 /** What the front door is built on: the store, the run API and its hooks. */
 export interface FrontDoorParts {
@@ -25,6 +25,7 @@ export interface FrontDoorParts {
 export async function openFrontDoor({ config, logger, clock, shutdown, overrides }: ServiceBase, parts: FrontDoorParts) {
   const { store, agentRuns } = parts;
   const stored = new Wake();
+  const freeWorkers = new FreeWorkers();
   const access = overrides?.access ?? slackAccessPolicy(config.slack.allowedUsers);
   // followups: all — a burst of replies within the window goes to the run as one follow-up.
   const followupWindows = {
@@ -32,7 +33,7 @@ export async function openFrontDoor({ config, logger, clock, shutdown, overrides
     linear: config.linear.followups === 'all' ? config.linear.followupWindowMs : 0,
     jira: config.jira.followups === 'all' ? config.jira.followupWindowMs : 0,
   };
-  const intake = new IntakeService({ store, clock, access, onStored: stored.fire, followupWindows });
+  const intake = new IntakeService({ store, clock, access, onStored: stored.fire, reserveWorker: freeWorkers.reserve, followupWindows });
   // Requests held for approval (issue 31): decided by Slack's buttons, expired by the work loops' sweep.
   const approvals = new ApprovalDesk({ store, intake, clock, logger: logger.child({ component: 'approvals' }) });
   const slack = await slackIntegration(config, intake, store, logger, access, approvals);
@@ -50,5 +51,5 @@ export async function openFrontDoor({ config, logger, clock, shutdown, overrides
   const identity = personIdentity(store, { ...(slack && { slack }), emailOf }, clock, logger);
   const runKeys = composeRunKeys(config, { service: agentRuns, baseUrl: parts.baseUrl, store, clock, identity, hooks: parts.apiHooks });
   shutdown.add('personal run API clients', () => runKeys.close());
-  return { stored, access, followupWindows, intake, slack, linear, github, jira, runKeys, approvals };
+  return { stored, freeWorkers, access, followupWindows, intake, slack, linear, github, jira, runKeys, approvals };
 }

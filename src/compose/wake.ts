@@ -1,3 +1,5 @@
+import type { TriggerTaker } from '../core/intake/intake-service.js';
+
 /**
  * A wake-up that the parts built first (the intake service, the store's change feed) can be handed
  * before the loops it wakes exist, so the composition root needs no variable assigned later. A wake
@@ -13,5 +15,20 @@ export class Wake {
 
   connect(...targets: Array<{ wake(): void }>): void {
     this.targets.push(...targets);
+  }
+}
+
+/**
+ * The intake loops' free workers, for the intake service built before the loops (`TriggerTaker`):
+ * none until the loops are connected.
+ */
+export class FreeWorkers {
+  private source: (() => TriggerTaker | undefined) | undefined;
+
+  /** A free worker kept for one trigger being stored (bound: pass it as a callback). */
+  readonly reserve = (): TriggerTaker | undefined => this.source?.();
+
+  connect(source: () => TriggerTaker | undefined): void {
+    this.source = source;
   }
 }

@@ -1,3 +1,4 @@
+import type { TriggerTaker } from '../core/intake/intake-service.js';
 import type { IntakeWorker } from '../core/intake/intake-worker.js';
 import type { Liveness } from '../core/liveness/liveness.js';
 import { startLoop, type RunningLoop } from '../core/loop.js';
@@ -43,6 +44,11 @@ export interface WorkLoops {
   wakeIntake(): void;
   /** Messages are owed. */
   wakeOutbox(): void;
+  /**
+   * A free intake worker kept for a trigger about to be stored (the intake service hands it over in
+   * the commit that stores it, `TriggerTaker`); undefined when none is free or the loops are stopping.
+   */
+  reserveIntakeWorker(): TriggerTaker | undefined;
   /** Stops every loop after its pass in flight, then stops beating and gives up the tracker lease. */
   stop(): Promise<void>;
 }
@@ -66,7 +72,8 @@ export function startWorkLoops(parts: WorkLoopParts): WorkLoops {
 
   const outbox = startOutboxChain(parts, gate);
   const wakeOutbox = outbox.wake;
-  const intake = startIntakeChain(parts, gate, wakeOutbox);
+  let stopping = false;
+  const intake = startIntakeChain(parts, gate, wakeOutbox, () => stopping);
   const wakeIntake = intake.wake;
   const intakeLoops = intake.loops;
   const outboxLoops = outbox.loops;
@@ -121,10 +128,14 @@ export function startWorkLoops(parts: WorkLoopParts): WorkLoops {
       wakeOutbox();
     },
     wakeOutbox,
+    reserveIntakeWorker: () => (stopping ? undefined : intake.reserve()),
     stop: async () => {
       // From now on this process takes no new work: what its last passes store wakes the others.
+      stopping = true;
       unsubscribe?.();
       await Promise.all(workLoops.map((loop) => loop.stop()));
+      // A trigger handed over whose pass never came goes back to pending: another process takes it at once.
+      await Promise.all(parts.intake.map((worker) => worker.letGo()));
       // Beating until the work in flight is finished, so nobody takes it over meanwhile.
       await livenessLoop.stop();
       // Let another process tick right away instead of waiting out our lease.
@@ -164,8 +175,17 @@ function startOutboxChain(parts: WorkLoopParts, gate: Held): { loops: RunningLoo
  * another due, or when something was stored meanwhile: a later trigger of the same thread, stored
  * while this one was worked, is claimable only now that it is done (its own wake-up found nothing).
  */
-function startIntakeChain(parts: WorkLoopParts, gate: Held, wakeOutbox: () => void): { loops: RunningLoop[]; wake: () => void } {
+function startIntakeChain(
+  parts: WorkLoopParts,
+  gate: Held,
+  wakeOutbox: () => void,
+  stopping: () => boolean,
+): { loops: RunningLoop[]; wake: () => void; reserve: () => TriggerTaker | undefined } {
   let wakes = 0;
+  /** Loops kept for a trigger being stored, until the store hands it over or does not. */
+  const reserved = new Set<number>();
+  // A loop with a trigger coming or waiting for its pass is not woken for other work.
+  const free = (index: number) => !loops[index]?.busy && !reserved.has(index) && !parts.intake[index]?.holding;
   const loops: RunningLoop[] = parts.intake.map((worker, index) =>
     startLoop({
       name: `intake-${index}`,
@@ -176,7 +196,7 @@ function startIntakeChain(parts: WorkLoopParts, gate: Held, wakeOutbox: () => vo
       ...gate,
       work: async () => {
         const wakesBefore = wakes;
-        const worked = await worker.workOnce(() => wakeFree(loops, index + 1));
+        const worked = await worker.workOnce(() => wakeFree(loops, index + 1, free));
         if (worked) wakeOutbox();
         return worked && (worker.sawMoreDue || wakes !== wakesBefore);
       },
@@ -186,7 +206,27 @@ function startIntakeChain(parts: WorkLoopParts, gate: Held, wakeOutbox: () => vo
     loops,
     wake: () => {
       wakes++;
-      wakeFree(loops, 0);
+      wakeFree(loops, 0, free);
+    },
+    reserve: () => {
+      const index = parts.intake.findIndex((_, candidate) => free(candidate));
+      const worker = parts.intake[index];
+      const loop = loops[index];
+      if (!worker || !loop) return undefined;
+      reserved.add(index);
+      return {
+        owner: worker.owner,
+        leaseMs: worker.leaseMs,
+        take: (trigger) => {
+          reserved.delete(index);
+          worker.hold(trigger);
+          // Stored while the loops stop: no pass will come, so it goes back to pending now.
+          if (stopping()) return void worker.letGo().catch((error: unknown) => parts.logger.warn({ err: error }, 'could not give back a trigger'));
+          loop.wake();
+          wakeOutbox();
+        },
+        release: () => void reserved.delete(index),
+      };
     },
   };
 }
@@ -196,10 +236,10 @@ function startIntakeChain(parts: WorkLoopParts, gate: Held, wakeOutbox: () => vo
  * when all are busy (it goes again after its pass). A wake that waited behind a slow pass (a run-API
  * call) would otherwise wait for it, now that only the first loop of a chain polls.
  */
-function wakeFree(loops: readonly RunningLoop[], from: number): void {
+function wakeFree(loops: readonly RunningLoop[], from: number, free = (index: number) => !loops[index]?.busy): void {
   for (let step = 0; step < loops.length; step++) {
-    const loop = loops[(from + step) % loops.length] as RunningLoop;
-    if (!loop.busy) return loop.wake();
+    const index = (from + step) % loops.length;
+    if (free(index)) return (loops[index] as RunningLoop).wake();
   }
   loops[from % loops.length]?.wake();
 }

@@ -127,6 +127,59 @@ describeEachStore((adapter) => {
       expect(trigger).toMatchObject({ state: 'pending', attempts: 0, nextAttemptAt: 1500, receivedAt: 1000, updatedAt: 1000 });
     });
 
+    describe('handed to a free worker (holder)', () => {
+      const holder = { owner: 'host:1:w1', leaseMs: LEASE };
+      // The port's rule: only a store whose transaction sees every unfinished trigger of the anchor hands over.
+      const handsOver = adapter.name === 'sqlite';
+
+      it(handsOver ? 'stores a due trigger of a free anchor claimed by the holder, as a claim would' : 'declines: stores it pending', async () => {
+        const { inserted, held, trigger } = await store.triggers.enqueue(
+          aTrigger({ key: 'Hand1', anchor: 'A' }),
+          [anOutboxRow('Hand1:received', 'A')],
+          1000,
+          [],
+          1000,
+          holder,
+        );
+        expect(inserted).toBe(true);
+        expect(held ?? false).toBe(handsOver);
+        expect(trigger).toEqual(await store.triggers.get(trigger.id));
+        if (!handsOver) return expect(trigger).toMatchObject({ state: 'pending', attempts: 0, leaseOwner: null });
+        expect(trigger).toMatchObject({ state: 'working', attempts: 1, leaseOwner: holder.owner, leaseUntil: 1000 + LEASE, nextAttemptAt: 1000 });
+        // Nothing left to claim, and the holder's lease writes work on it.
+        expect(await store.triggers.claimNext('w2', 1000, LEASE)).toBeUndefined();
+        expect(await store.triggers.extendLease(trigger.id, holder.owner, 2000, LEASE)).toBe(true);
+        expect(await store.triggers.finish(trigger.id, holder.owner, { state: 'done' }, {}, 3000)).toBe(true);
+        expect((await store.outbox.list()).map((row) => row.key)).toEqual(['Hand1:received']);
+      });
+
+      it('keeps an anchor in order: a trigger behind an unfinished one of its anchor is stored pending', async () => {
+        const first = await store.triggers.enqueue(aTrigger({ key: 'Ahead', anchor: 'A' }), [], 1000);
+        const second = await store.triggers.enqueue(aTrigger({ key: 'Behind', anchor: 'A' }), [], 1000, [], 1000, holder);
+        const other = await store.triggers.enqueue(aTrigger({ key: 'Elsewhere', anchor: 'B' }), [], 1000, [], 1000, holder);
+        expect(second.held ?? false).toBe(false);
+        expect(second.trigger.state).toBe('pending');
+        expect(other.held ?? false).toBe(handsOver);
+        // The anchor's order is the claim's: the earlier one first, the later one only once it is done.
+        const claimed = await store.triggers.claimNext('w2', 1000, LEASE);
+        expect(claimed?.key).toBe('Ahead');
+        expect((await store.triggers.claimNext('w3', 1000, LEASE))?.key).toBe(handsOver ? undefined : 'Elsewhere');
+        await store.triggers.finish(first.trigger.id, 'w2', { state: 'done' }, {}, 1100);
+        expect((await store.triggers.claimNext('w4', 1100, LEASE))?.key).toBe('Behind');
+      });
+
+      it('stores pending what is due later, and hands nothing over for a known key', async () => {
+        const later = await store.triggers.enqueue(aTrigger({ key: 'Later', anchor: 'A' }), [], 1000, [], 5000, holder);
+        expect(later.held ?? false).toBe(false);
+        expect(later.trigger).toMatchObject({ state: 'pending', nextAttemptAt: 5000 });
+        await store.triggers.enqueue(aTrigger({ key: 'Known', anchor: 'B' }), [], 1000);
+        const again = await store.triggers.enqueue(aTrigger({ key: 'Known', anchor: 'B' }), [anOutboxRow('Known:again', 'B')], 1000, [], 1000, holder);
+        expect(again).toMatchObject({ inserted: false, trigger: { state: 'pending', leaseOwner: null } });
+        expect(again.held ?? false).toBe(false);
+        expect(await store.outbox.list()).toHaveLength(0);
+      });
+    });
+
     it('keeps an undefined payload as null', async () => {
       const { trigger } = await store.triggers.enqueue(aTrigger({ payload: undefined }), [], 1);
       expect(trigger.payload).toBeNull();

@@ -7,6 +7,7 @@ import {
   type NewTrigger,
   type StoredTrigger,
   type TriggerEffects,
+  type TriggerHolder,
   type TriggerKind,
   type TriggerOutcome,
   type TriggerRepository,
@@ -22,7 +23,7 @@ import { countStates, fromJson, isMoreDue, moreDueColumn, stateCountSql, toJson 
 import type { SqliteTrackedRunRepository } from './tracked-run-repository.js';
 import { inWriteTransaction } from './write-transaction.js';
 
-type EnqueueResult = { inserted: boolean; trigger: StoredTrigger };
+type EnqueueResult = { inserted: boolean; trigger: StoredTrigger; held?: boolean };
 
 interface PendingEnqueue {
   trigger: NewTrigger;
@@ -30,6 +31,7 @@ interface PendingEnqueue {
   now: number;
   rememberKeys: readonly string[];
   dueAt: number;
+  holder: TriggerHolder | undefined;
   resolve: (result: EnqueueResult) => void;
   reject: (error: unknown) => void;
 }
@@ -77,17 +79,17 @@ export function toTrigger(row: Row): StoredTrigger {
  * The row `enqueue` has just inserted, from what it was given: reading it back (`RETURNING *`) and
  * parsing its payload again cost a tenth of storing a trigger on the acknowledgement's path.
  */
-function insertedTrigger(trigger: NewTrigger, id: number, now: number, dueAt: number): StoredTrigger {
+function insertedTrigger(trigger: NewTrigger, id: number, now: number, dueAt: number, holder: TriggerHolder | undefined): StoredTrigger {
   // As stored: JSON has no undefined.
   const input = { ...trigger, payload: trigger.payload ?? null } as NewTrigger;
   return {
     ...input,
     id,
-    state: 'pending',
-    attempts: 0,
+    state: holder ? 'working' : 'pending',
+    attempts: holder ? 1 : 0,
     nextAttemptAt: dueAt,
-    leaseOwner: null,
-    leaseUntil: null,
+    leaseOwner: holder?.owner ?? null,
+    leaseUntil: holder ? now + holder.leaseMs : null,
     createAttemptedAt: null,
     runId: null,
     lastError: null,
@@ -153,8 +155,13 @@ const ANY_CLAIMABLE_SQL = `SELECT EXISTS (${NEXT_CLAIMABLE_SQL}) AS found`;
 /** Held: `owner` claimed the trigger and nobody has claimed it since. */
 const HELD = `id = @id AND state = 'working' AND lease_owner = @owner`;
 
+/** Whether the anchor has a trigger not finished: a trigger stored behind it waits its turn (NEXT_CLAIMABLE_SQL). */
+const ANCHOR_BUSY_SQL = `SELECT EXISTS (SELECT 1 FROM triggers WHERE anchor = @anchor AND state IN ('pending', 'working')) AS busy`;
+
 export class SqliteTriggerRepository implements TriggerRepository {
   private readonly insertTrigger;
+  private readonly insertHeld;
+  private readonly anchorBusy;
   private readonly claimTrigger;
   private readonly anyClaimable;
   private readonly createAttempted;
@@ -185,6 +192,17 @@ export class SqliteTriggerRepository implements TriggerRepository {
        ON CONFLICT (key) DO NOTHING
        RETURNING id`,
     );
+    // As CLAIM_SQL would leave it once claimed: the claim that would follow is saved.
+    this.insertHeld = db.prepare<
+      { key: string; kind: string; source: string; anchor: string; payload: string; now: number; owner: string; process: string; leaseUntil: number },
+      { id: number }
+    >(
+      `INSERT INTO triggers (key, kind, source, anchor, payload, state, attempts, next_attempt_at, received_at, updated_at, lease_owner, lease_process, lease_until)
+       VALUES (@key, @kind, @source, @anchor, @payload, 'working', 1, @now, @now, @now, @owner, @process, @leaseUntil)
+       ON CONFLICT (key) DO NOTHING
+       RETURNING id`,
+    );
+    this.anchorBusy = db.prepare<{ anchor: string }, { busy: number }>(ANCHOR_BUSY_SQL);
     this.claimTrigger = db.prepare<{ owner: string; process: string; now: number; leaseUntil: number }, Row & { more_due: number }>(CLAIM_SQL);
     this.anyClaimable = db.prepare<{ now: number }, { found: number }>(ANY_CLAIMABLE_SQL);
     this.createAttempted = db.prepare<{ id: number; owner: string; now: number }>(
@@ -226,9 +244,10 @@ export class SqliteTriggerRepository implements TriggerRepository {
     now: number,
     rememberKeys: readonly string[] = [],
     dueAt: number = now,
-  ): Promise<{ inserted: boolean; trigger: StoredTrigger }> {
+    holder?: TriggerHolder,
+  ): Promise<EnqueueResult> {
     return new Promise((resolve, reject) => {
-      this.batch.push({ trigger, owed, now, rememberKeys, dueAt, resolve, reject });
+      this.batch.push({ trigger, owed, now, rememberKeys, dueAt, holder, resolve, reject });
       if (this.batch.length === 1) this.groupCommit(() => this.flush());
     });
   }
@@ -254,19 +273,16 @@ export class SqliteTriggerRepository implements TriggerRepository {
 
   private enqueueWithin(item: PendingEnqueue): EnqueueResult {
     const { trigger, owed, now } = item;
-    const row = this.insertTrigger.get({
-      key: trigger.key,
-      kind: trigger.kind,
-      source: trigger.source,
-      anchor: trigger.anchor,
-      payload: toJson(trigger.payload),
-      now,
-      dueAt: item.dueAt,
-    });
+    const fields = { key: trigger.key, kind: trigger.kind, source: trigger.source, anchor: trigger.anchor, payload: toJson(trigger.payload), now };
+    // The transaction holds the only write lock: what it reads of the anchor stays true until its commit.
+    const holder = item.holder && item.dueAt <= now && this.anchorBusy.get({ anchor: trigger.anchor })?.busy !== 1 ? item.holder : undefined;
+    const row = holder
+      ? this.insertHeld.get({ ...fields, owner: holder.owner, process: processOfOwner(holder.owner), leaseUntil: now + holder.leaseMs })
+      : this.insertTrigger.get({ ...fields, dueAt: item.dueAt });
     for (const key of item.rememberKeys) this.related.eventKeys.rememberWithin(key, now);
     if (row) {
       this.related.outbox.addWithin(owed, now);
-      return { inserted: true, trigger: insertedTrigger(trigger, row.id, now, item.dueAt) };
+      return { inserted: true, trigger: insertedTrigger(trigger, row.id, now, item.dueAt, holder), held: holder !== undefined };
     }
     const existing = this.byKey.get(trigger.key);
     if (!existing) throw new Error(`trigger ${trigger.key} conflicted but cannot be read`);

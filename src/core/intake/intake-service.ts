@@ -1,12 +1,23 @@
 import type { Clock } from '../ports/clock.js';
 import { deniedNotice, type AccessPolicy } from '../ports/intake.js';
 import { receivedKey, type OutboxMessage } from '../ports/messages.js';
-import type { NewOutboxRow, Store } from '../ports/store.js';
+import type { NewOutboxRow, Store, StoredTrigger, TriggerHolder } from '../ports/store.js';
 import { requesterName, type TriggerInput } from '../ports/triggers.js';
 
 /** A trigger an edge tried to submit that breaks the core's rules: a bug at the edge, not bad user input. */
 export class InvalidTriggerError extends Error {
   override readonly name = 'InvalidTriggerError';
+}
+
+/**
+ * A worker of this process kept free for one trigger being stored (`IntakeService`): the store may
+ * hand the trigger to it in the commit that stores it, saving the claim a wake-up would cost.
+ */
+export interface TriggerTaker extends TriggerHolder {
+  /** The store handed the trigger over (it is leased to `owner`): work it. */
+  take(trigger: StoredTrigger): void;
+  /** It did not (a known key, an earlier trigger of the anchor unfinished, a store that never does): free again. */
+  release(): void;
 }
 
 /**
@@ -19,8 +30,10 @@ export class IntakeService {
     private readonly deps: {
       store: Store;
       clock: Clock;
-      /** Told after a new trigger is stored (wakes the intake worker). */
+      /** Told after a new trigger is stored and not handed to a worker (wakes the intake workers). */
       onStored?: () => void;
+      /** A free worker to hand a trigger due now to (`TriggerTaker`); undefined when none is free. */
+      reserveWorker?: () => TriggerTaker | undefined;
       /** Who may ask: a refused request is stored (so a retry is still recognised) but owes only a private notice. */
       access?: AccessPolicy;
       /**
@@ -60,8 +73,17 @@ export class IntakeService {
     const now = this.deps.clock.now();
     const window = input.kind === 'followup' && !denied ? (this.deps.followupWindows?.[input.source] ?? 0) : 0;
     const rows = denied || !options.alsoOwed ? owed : [...owed, ...options.alsoOwed];
-    const { inserted, trigger } = await this.deps.store.triggers.enqueue(input, rows, now, options.rememberKeys, now + window);
-    if (inserted) this.deps.onStored?.();
+    const taker = window === 0 ? this.deps.reserveWorker?.() : undefined;
+    const stored = await this.deps.store.triggers.enqueue(input, rows, now, options.rememberKeys, now + window, taker).catch((error: unknown) => {
+      taker?.release();
+      throw error;
+    });
+    const { inserted, trigger } = stored;
+    if (stored.held && taker) taker.take(trigger);
+    else {
+      taker?.release();
+      if (inserted) this.deps.onStored?.();
+    }
     // Stored due later: wake the workers when it is due rather than at their next idle poll.
     if (inserted && window > 0 && this.deps.onStored) this.deps.clock.setTimer(this.deps.onStored, window);
     return { accepted: inserted, triggerId: trigger.id };

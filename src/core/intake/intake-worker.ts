@@ -26,6 +26,8 @@ export type { IntakeDeps, IntakeOptions } from './step-context.js';
 export class IntakeWorker {
   private readonly ctx: StepContext;
   private moreDue = false;
+  /** A trigger the store handed to this worker as it was stored (`hold`), with its lease's renewal. */
+  private held: { trigger: StoredTrigger; stopHeartbeat: () => void } | undefined;
 
   constructor(deps: IntakeDeps) {
     this.ctx = new StepContext(deps);
@@ -42,14 +44,16 @@ export class IntakeWorker {
    */
   async workOnce(onClaimed?: () => void): Promise<boolean> {
     const { store, clock, owner } = this.deps;
-    const trigger = await store.triggers.claimNext(owner, clock.now(), this.ctx.leaseMs);
+    const held = this.held;
+    this.held = undefined;
+    const trigger = held ? { ...held.trigger, moreDue: false } : await store.triggers.claimNext(owner, clock.now(), this.ctx.leaseMs);
     this.moreDue = trigger?.moreDue ?? false;
     if (!trigger) return false;
     if (trigger.moreDue) onClaimed?.();
     const log = lazyChild(this.deps.logger, { trigger: trigger.key, kind: trigger.kind, attempt: trigger.attempts });
     // A short lease kept alive while we work: a crashed worker's trigger is taken over within
     // one lease, while a slow run-API call never lets a second worker start on it.
-    const stopHeartbeat = this.heartbeat(trigger);
+    const stopHeartbeat = held?.stopHeartbeat ?? this.heartbeat(trigger);
     /** Anchors whose start lease this attempt took (issue-start-lock.ts): given up once the trigger is finished. */
     const starting: string[] = [];
     try {
@@ -71,6 +75,43 @@ export class IntakeWorker {
     } finally {
       stopHeartbeat();
     }
+  }
+
+  /** The lease this worker's triggers are claimed for (a trigger handed over as it is stored included). */
+  get leaseMs(): number {
+    return this.ctx.leaseMs;
+  }
+
+  /** This worker's lease owner. */
+  get owner(): string {
+    return this.deps.owner;
+  }
+
+  /**
+   * The store handed `trigger` to this worker as it was stored (`IntakeService`, `TriggerTaker`): the
+   * next `workOnce` works it without claiming. Its lease is renewed from now on, since the pass may
+   * wait at the work gate first.
+   */
+  hold(trigger: StoredTrigger): void {
+    if (this.held) throw new Error(`worker ${this.deps.owner} already holds trigger ${this.held.trigger.key}`);
+    this.held = { trigger, stopHeartbeat: this.heartbeat(trigger) };
+  }
+
+  /** Whether the next `workOnce` works a trigger handed over (`hold`). */
+  get holding(): boolean {
+    return this.held !== undefined;
+  }
+
+  /**
+   * Gives back a trigger handed over and not worked (the loops stopped before its pass): pending
+   * again, due as before, so any worker takes it at once rather than after its lease.
+   */
+  async letGo(): Promise<void> {
+    const held = this.held;
+    if (!held) return;
+    this.held = undefined;
+    held.stopHeartbeat();
+    await this.deps.store.triggers.release([held.trigger.id], this.deps.owner, this.deps.clock.now());
   }
 
   private heartbeat(trigger: StoredTrigger): () => void {

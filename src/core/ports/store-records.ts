@@ -72,6 +72,16 @@ export interface OutboxRow extends NewOutboxRow {
  */
 export type Claimed<T> = T & { moreDue: boolean };
 
+/**
+ * A worker of this process, free now, that a trigger being stored may be handed to at once
+ * (`TriggerRepository.enqueue`): the trigger is then stored already claimed by it, as `claimNext`
+ * would claim it, and no claim follows.
+ */
+export interface TriggerHolder {
+  owner: string;
+  leaseMs: number;
+}
+
 /** A run the bridge created or adopted, as first stored. */
 export interface NewTrackedRun {
   runId: string;

@@ -11,6 +11,7 @@ import type {
   ScheduleFire,
   StoredTrigger,
   TrackedRun,
+  TriggerHolder,
   TriggerEffects,
   TriggerOutcome,
   TriggerState,
@@ -24,6 +25,13 @@ export interface TriggerRepository {
    * stored trigger either way (the earlier one when the key was known). `rememberKeys` are event keys
    * (e.g. a webhook's delivery id) remembered in the same transaction, new trigger or not. `dueAt`
    * (default `now`) is when a new trigger first becomes claimable: follow-ups gathered for a window.
+   *
+   * `holder`: a free worker of this process. A store may store the new trigger claimed by it
+   * (`held`: state `working`, lease to `holder.owner` for `holder.leaseMs`, attempts 1), saving the
+   * claim that would follow, but only when it can tell within the transaction that the trigger is due
+   * now and no earlier trigger of its anchor is unfinished, so the order `claimNext` keeps holds.
+   * SQLite can (one writer at a time); PostgreSQL never hands over, since two replicas' transactions
+   * cannot see each other's uncommitted triggers of one anchor. Not held: the trigger is stored pending.
    */
   enqueue(
     trigger: NewTrigger,
@@ -31,7 +39,8 @@ export interface TriggerRepository {
     now: number,
     rememberKeys?: readonly string[],
     dueAt?: number,
-  ): Promise<{ inserted: boolean; trigger: StoredTrigger }>;
+    holder?: TriggerHolder,
+  ): Promise<{ inserted: boolean; trigger: StoredTrigger; held?: boolean }>;
   /**
    * Claims the oldest due trigger — pending, or working with an expired lease or a holder that is not
    * alive, and `nextAttemptAt <= now` — in ONE `UPDATE … RETURNING`: state `working`, lease to `owner` until

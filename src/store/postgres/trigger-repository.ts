@@ -199,6 +199,8 @@ export class PostgresTriggerRepository implements TriggerRepository {
    * fails — a bad trigger, or a deadlock with another replica's batch — is retried one trigger at a
    * time, so one bad trigger fails only its own caller.
    */
+  // `holder` is declined (the port's rule): a trigger of the same anchor stored by another replica at
+  // the same moment is not visible to this statement, so handing over could work the two at once.
   enqueue(trigger: NewTrigger, owed: NewOutboxRow[], now: number, rememberKeys: readonly string[] = [], dueAt: number = now): Promise<EnqueueResult> {
     return new Promise((resolve, reject) => {
       this.batch.push({ trigger, owed, now, rememberKeys, dueAt, resolve, reject });

@@ -1,0 +1,102 @@
+import { afterEach, expect, it, vi } from 'vitest';
+import { useIntakeWorld } from '../../test/core/intake-harness.js';
+import { testSurfaces } from '../../test/helpers/surfaces.js';
+import { IntakeService } from '../core/intake/intake-service.js';
+import { IntakeWorker } from '../core/intake/intake-worker.js';
+import type { Liveness } from '../core/liveness/liveness.js';
+import { silentLogger } from '../core/ports/logger.js';
+import type { TriggerInput } from '../core/ports/triggers.js';
+import type { Scheduler } from '../core/schedules/scheduler.js';
+import type { Tracker } from '../core/tracker/tracker.js';
+import { startWorkLoops, type WorkLoops } from './work-loops.js';
+
+/** The intake loops' side of handing a trigger over as it is stored (`reserveIntakeWorker`). */
+const DAY = 86_400_000;
+const world = useIntakeWorld('loops-hand-over-key', { resetEach: true });
+let loops: WorkLoops | undefined;
+afterEach(async () => {
+  await loops?.stop();
+  loops = undefined;
+});
+
+function startLoops(workers: number): { loops: WorkLoops; workers: IntakeWorker[] } {
+  const intake = Array.from(
+    { length: workers },
+    (_, index) =>
+      new IntakeWorker({
+        store: world.store,
+        runs: world.client,
+        clock: world.clock,
+        logger: silentLogger,
+        routing: { defaults: { config: { environment_id: 'env_main' } }, schedules: {} },
+        surfaces: testSurfaces({}),
+        owner: `host:1:intake-${index}`,
+        options: { retryWindowMs: 60_000 },
+      }),
+  );
+  loops = startWorkLoops({
+    store: world.store,
+    clock: world.clock,
+    logger: silentLogger,
+    intake,
+    outbox: [],
+    tracker: { tick: async () => ({ changed: 0 }), release: async () => {} } as unknown as Tracker,
+    scheduler: { check: async () => {} } as unknown as Scheduler,
+    liveness: { beatMs: DAY, beat: async () => [] } as unknown as Liveness,
+    intervals: { trackerMs: DAY, dedupeRetentionMs: DAY, auditRetentionMs: DAY },
+  });
+  return { loops, workers: intake };
+}
+
+const start = (key: string, anchor: string): TriggerInput => ({
+  kind: 'start',
+  key,
+  source: 'slack',
+  anchor,
+  payload: {
+    prompt: 'Fix the flaky test',
+    title: 'Fix the flaky test',
+    origin: { source: 'slack', channel: 'C1' },
+    destinations: [anchor],
+    requester: { platform: 'slack', id: 'U1', name: 'ada' },
+  },
+});
+
+/** Lets the loops' first passes (each a claim that finds nothing) end: a few turns of the event loop, no time. */
+async function settle(): Promise<void> {
+  for (let turn = 0; turn < 10; turn++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+it('keeps each free worker for one trigger at a time, and frees it when the store keeps the trigger', async () => {
+  const { loops } = startLoops(2);
+  await settle();
+  const first = loops.reserveIntakeWorker();
+  const second = loops.reserveIntakeWorker();
+  expect([first?.owner, second?.owner]).toEqual(['host:1:intake-0', 'host:1:intake-1']);
+  expect(loops.reserveIntakeWorker()).toBeUndefined();
+  first?.release();
+  expect(loops.reserveIntakeWorker()?.owner).toBe('host:1:intake-0');
+});
+
+it('works a trigger handed to a loop in the pass it wakes, without a claim', async () => {
+  const { loops } = startLoops(2);
+  await settle();
+  const claims = vi.spyOn(world.store.triggers, 'claimNext');
+  const intake = new IntakeService({ store: world.store, clock: world.clock, reserveWorker: () => loops.reserveIntakeWorker() });
+  await intake.submit(start('Loop1', 'slack:C1:1'));
+  await vi.waitFor(async () => expect(await world.store.triggers.getByKey('Loop1')).toMatchObject({ state: 'done', attempts: 1 }));
+  expect(claims).not.toHaveBeenCalled();
+});
+
+it('gives a handed trigger back, pending, when the loops stop before its pass', async () => {
+  const { loops, workers } = startLoops(1);
+  await settle();
+  const intake = new IntakeService({ store: world.store, clock: world.clock, reserveWorker: () => loops.reserveIntakeWorker() });
+  await intake.submit(start('Stopped', 'slack:C1:2'));
+  expect(workers[0]?.holding).toBe(true);
+  // In the same turn: the pass the hand-over woke has not started.
+  await loops.stop();
+  expect(workers[0]?.holding).toBe(false);
+  expect(await world.store.triggers.getByKey('Stopped')).toMatchObject({ state: 'pending', leaseOwner: null });
+  expect(loops.reserveIntakeWorker()).toBeUndefined();
+});
