@@ -59,7 +59,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
 
     // 4. The front door and the edges that hand it requests.
     const front = await openFrontDoor(base, { store, agentRuns, baseUrl: api.baseUrl, apiHooks });
-    const { intake, stored, freeWorkers } = front;
+    const { intake, stored, owed, freeWorkers } = front;
 
     // 5. The workers of the core.
     const workers = buildCoreWorkers(base, { store, agentRuns, coreMetrics, trackerWatch, owner: self.id, front });
@@ -83,7 +83,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       gate: ackFirst,
     });
     stored.connect({ wake: () => loops.wakeIntake() });
-    freeWorkers.connect(() => loops.reserveIntakeWorker());
+    owed.connect({ wake: () => loops.wakeOutbox() });
+    freeWorkers.connect({ intake: () => loops.reserveIntakeWorker(), outbox: () => loops.reserveOutboxWorker() });
     shutdown.add('work loops', () => loops.stop());
     // After the loops, so a fire at start (catch-up, an unfinished fire) is worked at once.
     await scheduler.start();

@@ -25,6 +25,7 @@ export interface FrontDoorParts {
 export async function openFrontDoor({ config, logger, clock, shutdown, overrides }: ServiceBase, parts: FrontDoorParts) {
   const { store, agentRuns } = parts;
   const stored = new Wake();
+  const owed = new Wake();
   const freeWorkers = new FreeWorkers();
   const access = overrides?.access ?? slackAccessPolicy(config.slack.allowedUsers);
   // followups: all — a burst of replies within the window goes to the run as one follow-up.
@@ -33,7 +34,15 @@ export async function openFrontDoor({ config, logger, clock, shutdown, overrides
     linear: config.linear.followups === 'all' ? config.linear.followupWindowMs : 0,
     jira: config.jira.followups === 'all' ? config.jira.followupWindowMs : 0,
   };
-  const intake = new IntakeService({ store, clock, access, onStored: stored.fire, reserveWorker: freeWorkers.reserve, followupWindows });
+  const intake = new IntakeService({
+    store,
+    clock,
+    access,
+    onStored: stored.fire,
+    onOwed: owed.fire,
+    ...(store.triggers.handsOver && { freeWorkers }),
+    followupWindows,
+  });
   // Requests held for approval (issue 31): decided by Slack's buttons, expired by the work loops' sweep.
   const approvals = new ApprovalDesk({ store, intake, clock, logger: logger.child({ component: 'approvals' }) });
   const slack = await slackIntegration(config, intake, store, logger, access, approvals);
@@ -51,5 +60,5 @@ export async function openFrontDoor({ config, logger, clock, shutdown, overrides
   const identity = personIdentity(store, { ...(slack && { slack }), emailOf }, clock, logger);
   const runKeys = composeRunKeys(config, { service: agentRuns, baseUrl: parts.baseUrl, store, clock, identity, hooks: parts.apiHooks });
   shutdown.add('personal run API clients', () => runKeys.close());
-  return { stored, freeWorkers, access, followupWindows, intake, slack, linear, github, jira, runKeys, approvals };
+  return { stored, owed, freeWorkers, access, followupWindows, intake, slack, linear, github, jira, runKeys, approvals };
 }

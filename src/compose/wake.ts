@@ -1,4 +1,4 @@
-import type { TriggerTaker } from '../core/intake/intake-service.js';
+import type { FreeWorkerSource, RowTaker, TriggerTaker } from '../core/intake/intake-service.js';
 
 /**
  * A wake-up that the parts built first (the intake service, the store's change feed) can be handed
@@ -19,16 +19,21 @@ export class Wake {
 }
 
 /**
- * The intake loops' free workers, for the intake service built before the loops (`TriggerTaker`):
+ * The work loops' free workers, for the intake service built before the loops (`FreeWorkerSource`):
  * none until the loops are connected.
  */
-export class FreeWorkers {
-  private source: (() => TriggerTaker | undefined) | undefined;
+export class FreeWorkers implements FreeWorkerSource {
+  private source: FreeWorkerSource | undefined;
 
-  /** A free worker kept for one trigger being stored (bound: pass it as a callback). */
-  readonly reserve = (): TriggerTaker | undefined => this.source?.();
+  intake(): TriggerTaker | undefined {
+    return this.source?.intake();
+  }
 
-  connect(source: () => TriggerTaker | undefined): void {
+  outbox(): RowTaker | undefined {
+    return this.source?.outbox();
+  }
+
+  connect(source: FreeWorkerSource): void {
     this.source = source;
   }
 }

@@ -3,6 +3,8 @@ import { useIntakeWorld } from '../../test/core/intake-harness.js';
 import { testSurfaces } from '../../test/helpers/surfaces.js';
 import { IntakeService } from '../core/intake/intake-service.js';
 import { IntakeWorker } from '../core/intake/intake-worker.js';
+import { OutboxWorker } from '../core/outbox/outbox-worker.js';
+import type { Delivery } from '../core/ports/notifier.js';
 import type { Liveness } from '../core/liveness/liveness.js';
 import { silentLogger } from '../core/ports/logger.js';
 import type { TriggerInput } from '../core/ports/triggers.js';
@@ -19,7 +21,7 @@ afterEach(async () => {
   loops = undefined;
 });
 
-function startLoops(workers: number): { loops: WorkLoops; workers: IntakeWorker[] } {
+function startLoops(workers: number, senders: OutboxWorker[] = []): { loops: WorkLoops; workers: IntakeWorker[] } {
   const intake = Array.from(
     { length: workers },
     (_, index) =>
@@ -39,7 +41,7 @@ function startLoops(workers: number): { loops: WorkLoops; workers: IntakeWorker[
     clock: world.clock,
     logger: silentLogger,
     intake,
-    outbox: [],
+    outbox: senders,
     tracker: { tick: async () => ({ changed: 0 }), release: async () => {} } as unknown as Tracker,
     scheduler: { check: async () => {} } as unknown as Scheduler,
     liveness: { beatMs: DAY, beat: async () => [] } as unknown as Liveness,
@@ -82,7 +84,11 @@ it('works a trigger handed to a loop in the pass it wakes, without a claim', asy
   const { loops } = startLoops(2);
   await settle();
   const claims = vi.spyOn(world.store.triggers, 'claimNext');
-  const intake = new IntakeService({ store: world.store, clock: world.clock, reserveWorker: () => loops.reserveIntakeWorker() });
+  const intake = new IntakeService({
+    store: world.store,
+    clock: world.clock,
+    freeWorkers: { intake: () => loops.reserveIntakeWorker(), outbox: () => loops.reserveOutboxWorker() },
+  });
   await intake.submit(start('Loop1', 'slack:C1:1'));
   await vi.waitFor(async () => expect(await world.store.triggers.getByKey('Loop1')).toMatchObject({ state: 'done', attempts: 1 }));
   expect(claims).not.toHaveBeenCalled();
@@ -91,12 +97,53 @@ it('works a trigger handed to a loop in the pass it wakes, without a claim', asy
 it('gives a handed trigger back, pending, when the loops stop before its pass', async () => {
   const { loops, workers } = startLoops(1);
   await settle();
-  const intake = new IntakeService({ store: world.store, clock: world.clock, reserveWorker: () => loops.reserveIntakeWorker() });
+  const intake = new IntakeService({
+    store: world.store,
+    clock: world.clock,
+    freeWorkers: { intake: () => loops.reserveIntakeWorker(), outbox: () => loops.reserveOutboxWorker() },
+  });
   await intake.submit(start('Stopped', 'slack:C1:2'));
-  expect(workers[0]?.holding).toBe(true);
+  expect(workers[0]?.holdsWork).toBe(true);
   // In the same turn: the pass the hand-over woke has not started.
   await loops.stop();
-  expect(workers[0]?.holding).toBe(false);
+  expect(workers[0]?.holdsWork).toBe(false);
   expect(await world.store.triggers.getByKey('Stopped')).toMatchObject({ state: 'pending', leaseOwner: null });
   expect(loops.reserveIntakeWorker()).toBeUndefined();
+});
+
+function sender(owner: string, delivered: Delivery[]): OutboxWorker {
+  const notifier = { platform: 'slack', deliver: async (delivery: Delivery) => void delivered.push(delivery) };
+  return new OutboxWorker({ store: world.store, notifiers: [notifier], clock: world.clock, logger: silentLogger, owner });
+}
+
+it('delivers the message handed to an outbox loop in the pass it wakes, without a claim', async () => {
+  const delivered: Delivery[] = [];
+  const { loops } = startLoops(1, [sender('host:1:outbox-0', delivered), sender('host:1:outbox-1', delivered)]);
+  await settle();
+  const claims = vi.spyOn(world.store.outbox, 'claimNext');
+  const intake = new IntakeService({
+    store: world.store,
+    clock: world.clock,
+    freeWorkers: { intake: () => undefined, outbox: () => loops.reserveOutboxWorker() },
+  });
+  await intake.submit(start('Sent1', 'slack:C1:3'));
+  await vi.waitFor(() => expect(delivered.map((delivery) => delivery.destination)).toEqual(['slack:C1:3']));
+  expect(claims).not.toHaveBeenCalled();
+});
+
+it('gives a handed message back, pending, when the loops stop before its pass', async () => {
+  const senders = [sender('host:1:outbox-0', [])];
+  const { loops } = startLoops(1, senders);
+  await settle();
+  const intake = new IntakeService({
+    store: world.store,
+    clock: world.clock,
+    freeWorkers: { intake: () => undefined, outbox: () => loops.reserveOutboxWorker() },
+  });
+  await intake.submit(start('Unsent1', 'slack:C1:4'));
+  expect(senders[0]?.holdsWork).toBe(true);
+  await loops.stop();
+  expect(senders[0]?.holdsWork).toBe(false);
+  expect((await world.store.outbox.list()).map((row) => [row.destination, row.state, row.leaseOwner])).toEqual([['slack:C1:4', 'pending', null]]);
+  expect(loops.reserveOutboxWorker()).toBeUndefined();
 });

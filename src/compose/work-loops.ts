@@ -1,4 +1,4 @@
-import type { TriggerTaker } from '../core/intake/intake-service.js';
+import type { RowTaker, TriggerTaker } from '../core/intake/intake-service.js';
 import type { IntakeWorker } from '../core/intake/intake-worker.js';
 import type { Liveness } from '../core/liveness/liveness.js';
 import { startLoop, type RunningLoop } from '../core/loop.js';
@@ -9,6 +9,7 @@ import type { WorkGate } from '../core/ports/work-gate.js';
 import type { Store } from '../core/ports/store.js';
 import type { Scheduler } from '../core/schedules/scheduler.js';
 import type { Tracker } from '../core/tracker/tracker.js';
+import { loopReservations } from './loop-reservations.js';
 
 const HOUR = 3_600_000;
 /** How long a stopped or dead process stays listed in the database (diagnostics). */
@@ -49,6 +50,8 @@ export interface WorkLoops {
    * the commit that stores it, `TriggerTaker`); undefined when none is free or the loops are stopping.
    */
   reserveIntakeWorker(): TriggerTaker | undefined;
+  /** The same for the first message owed with it: a free outbox worker (`RowTaker`). */
+  reserveOutboxWorker(): RowTaker | undefined;
   /** Stops every loop after its pass in flight, then stops beating and gives up the tracker lease. */
   stop(): Promise<void>;
 }
@@ -70,9 +73,9 @@ export function startWorkLoops(parts: WorkLoopParts): WorkLoops {
   const { store, clock, logger, intervals } = parts;
   const gate = parts.gate && { gate: parts.gate };
 
-  const outbox = startOutboxChain(parts, gate);
-  const wakeOutbox = outbox.wake;
   let stopping = false;
+  const outbox = startOutboxChain(parts, gate, () => stopping);
+  const wakeOutbox = outbox.wake;
   const intake = startIntakeChain(parts, gate, wakeOutbox, () => stopping);
   const wakeIntake = intake.wake;
   const intakeLoops = intake.loops;
@@ -129,13 +132,14 @@ export function startWorkLoops(parts: WorkLoopParts): WorkLoops {
     },
     wakeOutbox,
     reserveIntakeWorker: () => (stopping ? undefined : intake.reserve()),
+    reserveOutboxWorker: () => (stopping ? undefined : outbox.reserve()),
     stop: async () => {
       // From now on this process takes no new work: what its last passes store wakes the others.
       stopping = true;
       unsubscribe?.();
       await Promise.all(workLoops.map((loop) => loop.stop()));
-      // A trigger handed over whose pass never came goes back to pending: another process takes it at once.
-      await Promise.all(parts.intake.map((worker) => worker.letGo()));
+      // What was handed over and never worked goes back to pending: another process takes it at once.
+      await Promise.all([...parts.intake, ...parts.outbox].map((worker) => worker.letGo()));
       // Beating until the work in flight is finished, so nobody takes it over meanwhile.
       await livenessLoop.stop();
       // Let another process tick right away instead of waiting out our lease.
@@ -152,7 +156,11 @@ type Held = { gate: WorkGate } | undefined;
  * costs one claim. Only the first loop polls: a poll that finds a row starts the chain like a wake,
  * and sixteen loops polling each would cost sixteen claims per interval for nothing.
  */
-function startOutboxChain(parts: WorkLoopParts, gate: Held): { loops: RunningLoop[]; wake: () => void } {
+function startOutboxChain(
+  parts: WorkLoopParts,
+  gate: Held,
+  stopping: () => boolean,
+): { loops: RunningLoop[]; wake: () => void; reserve: () => RowTaker | undefined } {
   const loops: RunningLoop[] = parts.outbox.map((worker, index) =>
     startLoop({
       name: `outbox-${index}`,
@@ -162,10 +170,11 @@ function startOutboxChain(parts: WorkLoopParts, gate: Held): { loops: RunningLoo
       poll: index === 0,
       ...gate,
       holding: () => worker.holding,
-      work: () => worker.deliverNext(() => wakeFree(loops, index + 1)),
+      work: () => worker.deliverNext(() => wakeFree(loops, index + 1, kept.free)),
     }),
   );
-  return { loops, wake: () => wakeFree(loops, 0) };
+  const kept = loopReservations(loops, parts.outbox, { stopping, logger: parts.logger });
+  return { loops, wake: () => wakeFree(loops, 0, kept.free), reserve: kept.reserve };
 }
 
 /**
@@ -182,10 +191,6 @@ function startIntakeChain(
   stopping: () => boolean,
 ): { loops: RunningLoop[]; wake: () => void; reserve: () => TriggerTaker | undefined } {
   let wakes = 0;
-  /** Loops kept for a trigger being stored, until the store hands it over or does not. */
-  const reserved = new Set<number>();
-  // A loop with a trigger coming or waiting for its pass is not woken for other work.
-  const free = (index: number) => !loops[index]?.busy && !reserved.has(index) && !parts.intake[index]?.holding;
   const loops: RunningLoop[] = parts.intake.map((worker, index) =>
     startLoop({
       name: `intake-${index}`,
@@ -196,38 +201,20 @@ function startIntakeChain(
       ...gate,
       work: async () => {
         const wakesBefore = wakes;
-        const worked = await worker.workOnce(() => wakeFree(loops, index + 1, free));
+        const worked = await worker.workOnce(() => wakeFree(loops, index + 1, kept.free));
         if (worked) wakeOutbox();
         return worked && (worker.sawMoreDue || wakes !== wakesBefore);
       },
     }),
   );
+  const kept = loopReservations(loops, parts.intake, { stopping, logger: parts.logger });
   return {
     loops,
     wake: () => {
       wakes++;
-      wakeFree(loops, 0, free);
+      wakeFree(loops, 0, kept.free);
     },
-    reserve: () => {
-      const index = parts.intake.findIndex((_, candidate) => free(candidate));
-      const worker = parts.intake[index];
-      const loop = loops[index];
-      if (!worker || !loop) return undefined;
-      reserved.add(index);
-      return {
-        owner: worker.owner,
-        leaseMs: worker.leaseMs,
-        take: (trigger) => {
-          reserved.delete(index);
-          worker.hold(trigger);
-          // Stored while the loops stop: no pass will come, so it goes back to pending now.
-          if (stopping()) return void worker.letGo().catch((error: unknown) => parts.logger.warn({ err: error }, 'could not give back a trigger'));
-          loop.wake();
-          wakeOutbox();
-        },
-        release: () => void reserved.delete(index),
-      };
-    },
+    reserve: kept.reserve,
   };
 }
 
@@ -236,7 +223,7 @@ function startIntakeChain(
  * when all are busy (it goes again after its pass). A wake that waited behind a slow pass (a run-API
  * call) would otherwise wait for it, now that only the first loop of a chain polls.
  */
-function wakeFree(loops: readonly RunningLoop[], from: number, free = (index: number) => !loops[index]?.busy): void {
+function wakeFree(loops: readonly RunningLoop[], from: number, free: (index: number) => boolean): void {
   for (let step = 0; step < loops.length; step++) {
     const index = (from + step) % loops.length;
     if (free(index)) return (loops[index] as RunningLoop).wake();

@@ -7,6 +7,7 @@ import {
   type OutboxRepository,
   type OutboxRow,
   type OutboxState,
+  type WorkHolder,
 } from '../core/ports/store.js';
 import { abandoned } from './process-statements.js';
 import { compactParams, countStates, fromJson, isMoreDue, moreDueColumn, outboxListSql, stateCountSql, toJson } from './sql.js';
@@ -49,6 +50,26 @@ export function toOutboxRow(row: Row): OutboxRow {
   };
 }
 
+/** The row `addWithinHolding` has just stored claimed, from what it was given (as `toOutboxRow` would read it). */
+function heldRow(row: NewOutboxRow, id: number, now: number, owner: string, leaseUntil: number): OutboxRow {
+  return {
+    id,
+    key: row.key,
+    destination: row.destination,
+    kind: row.kind,
+    payload: row.payload ?? null,
+    state: 'sending',
+    attempts: 1,
+    nextAttemptAt: now,
+    leaseOwner: owner,
+    leaseUntil,
+    result: null,
+    lastError: null,
+    createdAt: now,
+    sentAt: null,
+  };
+}
+
 const ABANDONED = (table: string) => abandoned(table, 'sending');
 
 /** Claimable: pending or abandoned; and due. */
@@ -87,11 +108,16 @@ RETURNING *, ${moreDueColumn('outbox', true)}`;
  */
 const ANY_CLAIMABLE_SQL = `SELECT EXISTS (${NEXT_CLAIMABLE_SQL}) AS found`;
 
+/** Whether the destination has a row not yet sent: a row added behind it waits its turn (NEXT_CLAIMABLE_SQL). */
+const DESTINATION_BUSY_SQL = `SELECT EXISTS (SELECT 1 FROM outbox WHERE destination = @destination AND state IN ('pending', 'sending')) AS busy`;
+
 /** Held: `owner` claimed the row and nobody has claimed it since. */
 const HELD = `id = @id AND state = 'sending' AND lease_owner = @owner`;
 
 export class SqliteOutboxRepository implements OutboxRepository {
   private readonly insertRow;
+  private readonly insertHeld;
+  private readonly destinationBusy;
   private readonly claimRow;
   private readonly anyClaimable;
   private readonly sentRow;
@@ -109,6 +135,17 @@ export class SqliteOutboxRepository implements OutboxRepository {
        VALUES (@key, @destination, @kind, @payload, 'pending', 0, @now, @now)
        ON CONFLICT (key) DO NOTHING`,
     );
+    // As CLAIM_SQL would leave it once claimed: the claim that would follow is saved.
+    this.insertHeld = db.prepare<
+      { key: string; destination: string; kind: string; payload: string; now: number; owner: string; process: string; leaseUntil: number },
+      { id: number }
+    >(
+      `INSERT INTO outbox (key, destination, kind, payload, state, attempts, next_attempt_at, created_at, lease_owner, lease_process, lease_until)
+       VALUES (@key, @destination, @kind, @payload, 'sending', 1, @now, @now, @owner, @process, @leaseUntil)
+       ON CONFLICT (key) DO NOTHING
+       RETURNING id`,
+    );
+    this.destinationBusy = db.prepare<{ destination: string }, { busy: number }>(DESTINATION_BUSY_SQL);
     this.claimRow = db.prepare<{ owner: string; process: string; now: number; leaseUntil: number }, Row & { more_due: number }>(CLAIM_SQL);
     this.anyClaimable = db.prepare<{ now: number }, { found: number }>(ANY_CLAIMABLE_SQL);
     this.sentRow = db.prepare<{ id: number; owner: string; result: string; now: number }>(
@@ -142,6 +179,26 @@ export class SqliteOutboxRepository implements OutboxRepository {
       inserted += changes;
     }
     return inserted;
+  }
+
+  /**
+   * `addWithin`, handing the first new row whose destination has nothing unsent to `holder` (stored
+   * `sending`, leased to it, as a claim would leave it): that row, or undefined. The caller's write
+   * transaction holds the only write lock, so what it reads of the destination stays true until its commit.
+   */
+  addWithinHolding(rows: readonly NewOutboxRow[], now: number, holder: WorkHolder): OutboxRow | undefined {
+    let held: OutboxRow | undefined;
+    for (const row of rows) {
+      if (held || this.destinationBusy.get({ destination: row.destination })?.busy === 1) {
+        this.addWithin([row], now);
+        continue;
+      }
+      const leaseUntil = now + holder.leaseMs;
+      const fields = { key: row.key, destination: row.destination, kind: row.kind, payload: toJson(row.payload), now };
+      const inserted = this.insertHeld.get({ ...fields, owner: holder.owner, process: processOfOwner(holder.owner), leaseUntil });
+      if (inserted) held = heldRow(row, inserted.id, now, holder.owner, leaseUntil);
+    }
+    return held;
   }
 
   async add(rows: readonly NewOutboxRow[], now: number): Promise<number> {

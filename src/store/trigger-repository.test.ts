@@ -129,6 +129,7 @@ describeEachStore((adapter) => {
 
     describe('handed to a free worker (holder)', () => {
       const holder = { owner: 'host:1:w1', leaseMs: LEASE };
+      const holders = { trigger: holder };
       // The port's rule: only a store whose transaction sees every unfinished trigger of the anchor hands over.
       const handsOver = adapter.name === 'sqlite';
 
@@ -139,9 +140,10 @@ describeEachStore((adapter) => {
           1000,
           [],
           1000,
-          holder,
+          holders,
         );
         expect(inserted).toBe(true);
+        expect(store.triggers.handsOver).toBe(handsOver);
         expect(held ?? false).toBe(handsOver);
         expect(trigger).toEqual(await store.triggers.get(trigger.id));
         if (!handsOver) return expect(trigger).toMatchObject({ state: 'pending', attempts: 0, leaseOwner: null });
@@ -155,8 +157,8 @@ describeEachStore((adapter) => {
 
       it('keeps an anchor in order: a trigger behind an unfinished one of its anchor is stored pending', async () => {
         const first = await store.triggers.enqueue(aTrigger({ key: 'Ahead', anchor: 'A' }), [], 1000);
-        const second = await store.triggers.enqueue(aTrigger({ key: 'Behind', anchor: 'A' }), [], 1000, [], 1000, holder);
-        const other = await store.triggers.enqueue(aTrigger({ key: 'Elsewhere', anchor: 'B' }), [], 1000, [], 1000, holder);
+        const second = await store.triggers.enqueue(aTrigger({ key: 'Behind', anchor: 'A' }), [], 1000, [], 1000, holders);
+        const other = await store.triggers.enqueue(aTrigger({ key: 'Elsewhere', anchor: 'B' }), [], 1000, [], 1000, holders);
         expect(second.held ?? false).toBe(false);
         expect(second.trigger.state).toBe('pending');
         expect(other.held ?? false).toBe(handsOver);
@@ -169,14 +171,58 @@ describeEachStore((adapter) => {
       });
 
       it('stores pending what is due later, and hands nothing over for a known key', async () => {
-        const later = await store.triggers.enqueue(aTrigger({ key: 'Later', anchor: 'A' }), [], 1000, [], 5000, holder);
+        const later = await store.triggers.enqueue(aTrigger({ key: 'Later', anchor: 'A' }), [], 1000, [], 5000, holders);
         expect(later.held ?? false).toBe(false);
         expect(later.trigger).toMatchObject({ state: 'pending', nextAttemptAt: 5000 });
         await store.triggers.enqueue(aTrigger({ key: 'Known', anchor: 'B' }), [], 1000);
-        const again = await store.triggers.enqueue(aTrigger({ key: 'Known', anchor: 'B' }), [anOutboxRow('Known:again', 'B')], 1000, [], 1000, holder);
+        const again = await store.triggers.enqueue(aTrigger({ key: 'Known', anchor: 'B' }), [anOutboxRow('Known:again', 'B')], 1000, [], 1000, holders);
         expect(again).toMatchObject({ inserted: false, trigger: { state: 'pending', leaseOwner: null } });
         expect(again.held ?? false).toBe(false);
         expect(await store.outbox.list()).toHaveLength(0);
+      });
+    });
+
+    describe('its first owed row handed to a free outbox worker (holders.outbox)', () => {
+      const rowHolder = { owner: 'host:1:o1', leaseMs: 20_000 };
+      const handsOver = adapter.name === 'sqlite';
+
+      it(handsOver ? 'stores the first row of a free destination sending, leased to it; the rest pending' : 'declines: every row pending', async () => {
+        const owed = [anOutboxRow('Row1:received', 'A'), anOutboxRow('Row1:mark', 'A'), anOutboxRow('Row1:elsewhere', 'B')];
+        const { heldRow } = await store.triggers.enqueue(aTrigger({ key: 'Row1', anchor: 'A' }), owed, 1000, [], 1000, { outbox: rowHolder });
+        const rows = await store.outbox.list();
+        if (!handsOver) {
+          expect(heldRow).toBeUndefined();
+          return expect(rows.map((row) => row.state)).toEqual(['pending', 'pending', 'pending']);
+        }
+        expect(heldRow).toEqual(await store.outbox.getByKey('Row1:received'));
+        expect(heldRow).toMatchObject({ state: 'sending', attempts: 1, leaseOwner: rowHolder.owner, leaseUntil: 1000 + 20_000 });
+        expect(rows.map((row) => [row.key, row.state])).toEqual([
+          ['Row1:received', 'sending'],
+          ['Row1:mark', 'pending'],
+          ['Row1:elsewhere', 'pending'],
+        ]);
+        // The destination's order is the claim's: B's row now, A's second only after the first is sent.
+        expect((await store.outbox.claimNext('o2', 1000, LEASE))?.key).toBe('Row1:elsewhere');
+        expect(await store.outbox.claimNext('o3', 1000, LEASE)).toBeUndefined();
+        const { sent, next } = await store.outbox.markSentAndClaimNext(heldRow!.id, rowHolder.owner, { ts: '1' }, 1100, LEASE);
+        expect(sent).toBe(true);
+        expect(next?.key).toBe('Row1:mark');
+      });
+
+      it('hands over no row whose destination has one unsent, and none for a known trigger', async () => {
+        await store.outbox.add([anOutboxRow('Earlier', 'A')], 900);
+        const behind = await store.triggers.enqueue(aTrigger({ key: 'Row2', anchor: 'A' }), [anOutboxRow('Row2:received', 'A')], 1000, [], 1000, {
+          outbox: rowHolder,
+        });
+        expect(behind.heldRow).toBeUndefined();
+        const again = await store.triggers.enqueue(aTrigger({ key: 'Row2', anchor: 'A' }), [anOutboxRow('Row2:again', 'C')], 1000, [], 1000, {
+          outbox: rowHolder,
+        });
+        expect(again.heldRow).toBeUndefined();
+        expect((await store.outbox.list()).map((row) => [row.key, row.state])).toEqual([
+          ['Earlier', 'pending'],
+          ['Row2:received', 'pending'],
+        ]);
       });
     });
 

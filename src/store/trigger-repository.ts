@@ -7,7 +7,8 @@ import {
   type NewTrigger,
   type StoredTrigger,
   type TriggerEffects,
-  type TriggerHolder,
+  type WorkHolder,
+  type OutboxRow,
   type TriggerKind,
   type TriggerOutcome,
   type TriggerRepository,
@@ -23,7 +24,7 @@ import { countStates, fromJson, isMoreDue, moreDueColumn, stateCountSql, toJson 
 import type { SqliteTrackedRunRepository } from './tracked-run-repository.js';
 import { inWriteTransaction } from './write-transaction.js';
 
-type EnqueueResult = { inserted: boolean; trigger: StoredTrigger; held?: boolean };
+type EnqueueResult = { inserted: boolean; trigger: StoredTrigger; held?: boolean; heldRow?: OutboxRow };
 
 interface PendingEnqueue {
   trigger: NewTrigger;
@@ -31,7 +32,7 @@ interface PendingEnqueue {
   now: number;
   rememberKeys: readonly string[];
   dueAt: number;
-  holder: TriggerHolder | undefined;
+  holders: { trigger?: WorkHolder; outbox?: WorkHolder } | undefined;
   resolve: (result: EnqueueResult) => void;
   reject: (error: unknown) => void;
 }
@@ -79,7 +80,7 @@ export function toTrigger(row: Row): StoredTrigger {
  * The row `enqueue` has just inserted, from what it was given: reading it back (`RETURNING *`) and
  * parsing its payload again cost a tenth of storing a trigger on the acknowledgement's path.
  */
-function insertedTrigger(trigger: NewTrigger, id: number, now: number, dueAt: number, holder: TriggerHolder | undefined): StoredTrigger {
+function insertedTrigger(trigger: NewTrigger, id: number, now: number, dueAt: number, holder: WorkHolder | undefined): StoredTrigger {
   // As stored: JSON has no undefined.
   const input = { ...trigger, payload: trigger.payload ?? null } as NewTrigger;
   return {
@@ -159,6 +160,8 @@ const HELD = `id = @id AND state = 'working' AND lease_owner = @owner`;
 const ANCHOR_BUSY_SQL = `SELECT EXISTS (SELECT 1 FROM triggers WHERE anchor = @anchor AND state IN ('pending', 'working')) AS busy`;
 
 export class SqliteTriggerRepository implements TriggerRepository {
+  /** One writer at a time: a transaction sees every unfinished trigger and unsent row it could overtake. */
+  readonly handsOver = true;
   private readonly insertTrigger;
   private readonly insertHeld;
   private readonly anchorBusy;
@@ -244,10 +247,10 @@ export class SqliteTriggerRepository implements TriggerRepository {
     now: number,
     rememberKeys: readonly string[] = [],
     dueAt: number = now,
-    holder?: TriggerHolder,
+    holders?: { trigger?: WorkHolder; outbox?: WorkHolder },
   ): Promise<EnqueueResult> {
     return new Promise((resolve, reject) => {
-      this.batch.push({ trigger, owed, now, rememberKeys, dueAt, holder, resolve, reject });
+      this.batch.push({ trigger, owed, now, rememberKeys, dueAt, holders, resolve, reject });
       if (this.batch.length === 1) this.groupCommit(() => this.flush());
     });
   }
@@ -275,14 +278,16 @@ export class SqliteTriggerRepository implements TriggerRepository {
     const { trigger, owed, now } = item;
     const fields = { key: trigger.key, kind: trigger.kind, source: trigger.source, anchor: trigger.anchor, payload: toJson(trigger.payload), now };
     // The transaction holds the only write lock: what it reads of the anchor stays true until its commit.
-    const holder = item.holder && item.dueAt <= now && this.anchorBusy.get({ anchor: trigger.anchor })?.busy !== 1 ? item.holder : undefined;
+    const wanted = item.holders?.trigger;
+    const holder = wanted && item.dueAt <= now && this.anchorBusy.get({ anchor: trigger.anchor })?.busy !== 1 ? wanted : undefined;
     const row = holder
       ? this.insertHeld.get({ ...fields, owner: holder.owner, process: processOfOwner(holder.owner), leaseUntil: now + holder.leaseMs })
       : this.insertTrigger.get({ ...fields, dueAt: item.dueAt });
     for (const key of item.rememberKeys) this.related.eventKeys.rememberWithin(key, now);
     if (row) {
-      this.related.outbox.addWithin(owed, now);
-      return { inserted: true, trigger: insertedTrigger(trigger, row.id, now, item.dueAt, holder), held: holder !== undefined };
+      const rowHolder = item.holders?.outbox;
+      const heldRow = rowHolder ? this.related.outbox.addWithinHolding(owed, now, rowHolder) : void this.related.outbox.addWithin(owed, now);
+      return { inserted: true, trigger: insertedTrigger(trigger, row.id, now, item.dueAt, holder), held: holder !== undefined, ...(heldRow && { heldRow }) };
     }
     const existing = this.byKey.get(trigger.key);
     if (!existing) throw new Error(`trigger ${trigger.key} conflicted but cannot be read`);

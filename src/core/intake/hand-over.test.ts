@@ -4,8 +4,12 @@ import { testSurfaces } from '../../../test/helpers/surfaces.js';
 import { silentLogger } from '../ports/logger.js';
 import type { StoredTrigger } from '../ports/store.js';
 import type { TriggerInput } from '../ports/triggers.js';
-import { IntakeService, type TriggerTaker } from './intake-service.js';
+import { IntakeService, type FreeWorkerSource, type TriggerTaker } from './intake-service.js';
 import { IntakeWorker } from './intake-worker.js';
+import { OutboxWorker } from '../outbox/outbox-worker.js';
+import type { Delivery } from '../ports/notifier.js';
+import { receivedKey } from '../ports/messages.js';
+import type { OutboxRow } from '../ports/store.js';
 
 /**
  * A trigger handed to a free worker in the commit that stores it (`TriggerTaker`): worked without a
@@ -44,45 +48,59 @@ function worker(owner: string): IntakeWorker {
   });
 }
 
-/** A taker over `target` that records what happened to it, as the intake loops' reservation does. */
-function takerFor(target: IntakeWorker) {
-  const seen = { taken: [] as StoredTrigger[], released: 0 };
-  const taker: TriggerTaker = {
+/** A taker over `target` that records what happened to it, as the loops' reservations do (loop-reservations.ts). */
+function takerFor<T extends StoredTrigger | OutboxRow>(target: { owner: string; leaseMs: number; hold(handed: T): void }) {
+  const seen = { taken: [] as T[], released: 0 };
+  const taker = {
     owner: target.owner,
     leaseMs: target.leaseMs,
-    take: (trigger) => {
-      seen.taken.push(trigger);
-      target.hold(trigger);
+    take: (handed: T) => {
+      seen.taken.push(handed);
+      target.hold(handed);
     },
     release: () => void seen.released++,
   };
   return { taker, seen };
 }
 
+function outboxWorker(owner: string, delivered: Delivery[]): OutboxWorker {
+  const notifier = { platform: 'slack', deliver: async (delivery: Delivery) => void delivered.push(delivery) };
+  return new OutboxWorker({ store: world.store, notifiers: [notifier], clock: world.clock, logger: silentLogger, owner, options: { leaseMs: LEASE } });
+}
+
 describe('a trigger handed to a free worker as it is stored', () => {
   let stored: number;
+  let owed: number;
   let first: IntakeWorker;
   beforeEach(() => {
     stored = 0;
+    owed = 0;
     first = worker('host:1:w1');
   });
   const service = (reserve: () => TriggerTaker | undefined) =>
-    new IntakeService({ store: world.store, clock: world.clock, onStored: () => stored++, reserveWorker: reserve });
+    new IntakeService({
+      store: world.store,
+      clock: world.clock,
+      onStored: () => stored++,
+      onOwed: () => owed++,
+      freeWorkers: { intake: reserve, outbox: () => undefined },
+    });
 
   it('is worked by that worker without a claim, and wakes no other worker', async () => {
     const { taker, seen } = takerFor(first);
     const claims = vi.spyOn(world.store.triggers, 'claimNext');
     await service(() => taker).submit(start('Hand1'));
     expect(seen.taken.map((trigger) => trigger.key)).toEqual(['Hand1']);
-    expect(stored).toBe(0);
-    expect(first.holding).toBe(true);
+    // Only the message it owes is left to a wake-up: no outbox worker was free for it.
+    expect([stored, owed]).toEqual([0, 1]);
+    expect(first.holdsWork).toBe(true);
 
     expect(await first.workOnce()).toBe(true);
     expect(claims).not.toHaveBeenCalled();
     const done = await world.store.triggers.getByKey('Hand1');
     expect(done).toMatchObject({ state: 'done', attempts: 1 });
     expect(done?.runId).toBeTruthy();
-    expect(first.holding).toBe(false);
+    expect(first.holdsWork).toBe(false);
   });
 
   it('frees the worker and wakes the others when the store keeps it pending (an earlier trigger of its anchor)', async () => {
@@ -91,8 +109,8 @@ describe('a trigger handed to a free worker as it is stored', () => {
     const result = await service(() => taker).submit(start('Behind'));
     expect(result.accepted).toBe(true);
     expect(seen).toEqual({ taken: [], released: 1 });
-    expect(stored).toBe(1);
-    expect(first.holding).toBe(false);
+    expect([stored, owed]).toEqual([1, 0]);
+    expect(first.holdsWork).toBe(false);
   });
 
   it('frees the worker for a key already stored, and when storing fails', async () => {
@@ -110,7 +128,8 @@ describe('a trigger handed to a free worker as it is stored', () => {
 
   it('asks for no worker for a follow-up gathered for a window', async () => {
     const reserve = vi.fn(() => undefined);
-    const intake = new IntakeService({ store: world.store, clock: world.clock, reserveWorker: reserve, followupWindows: { slack: 5_000 } });
+    const freeWorkers: FreeWorkerSource = { intake: reserve, outbox: reserve };
+    const intake = new IntakeService({ store: world.store, clock: world.clock, freeWorkers, followupWindows: { slack: 5_000 } });
     await intake.submit({
       kind: 'followup',
       key: 'Later',
@@ -130,7 +149,7 @@ describe('a trigger handed to a free worker as it is stored', () => {
     expect(await world.store.triggers.claimNext('host:1:w2', world.clock.now(), LEASE)).toBeUndefined();
 
     await first.letGo();
-    expect(first.holding).toBe(false);
+    expect(first.holdsWork).toBe(false);
     expect(await world.store.triggers.getByKey('Waiting')).toMatchObject({ state: 'pending', leaseOwner: null });
     const other = worker('host:1:w2');
     expect(await other.workOnce()).toBe(true);
@@ -138,6 +157,64 @@ describe('a trigger handed to a free worker as it is stored', () => {
     // The renewal stopped with the giving back: the first worker holds nothing and writes nothing more.
     await world.clock.advance(2 * LEASE);
     expect(await first.workOnce()).toBe(false);
+  });
+
+  it('hands its first message to a free outbox worker too: delivered without a claim, nothing woken', async () => {
+    const delivered: Delivery[] = [];
+    const sender = outboxWorker('host:1:o1', delivered);
+    const trigger = takerFor(first);
+    const row = takerFor(sender);
+    const intake = new IntakeService({
+      store: world.store,
+      clock: world.clock,
+      onStored: () => stored++,
+      onOwed: () => owed++,
+      freeWorkers: { intake: () => trigger.taker, outbox: () => row.taker },
+    });
+    const claims = vi.spyOn(world.store.outbox, 'claimNext');
+    await intake.submit(start('Both'));
+    expect(row.seen.taken.map((taken) => taken.key)).toEqual([receivedKey('Both', 'slack:C1:1700.1')]);
+    expect([stored, owed]).toEqual([0, 0]);
+    expect(sender.holdsWork).toBe(true);
+
+    expect(await sender.deliverOnce()).toBe(true);
+    expect(claims).not.toHaveBeenCalled();
+    expect(delivered.map((delivery) => [delivery.key, delivery.attempt])).toEqual([[receivedKey('Both', 'slack:C1:1700.1'), 0]]);
+    expect(await world.store.outbox.getByKey(receivedKey('Both', 'slack:C1:1700.1'))).toMatchObject({ state: 'sent', attempts: 1 });
+    expect(sender.holdsWork).toBe(false);
+  });
+
+  it('frees the outbox worker and wakes the others when the message waits behind another of its place', async () => {
+    await world.store.outbox.add(
+      [{ key: 'earlier', destination: 'slack:C1:1700.1', kind: 'notice', payload: { kind: 'notice', text: 'hi' } }],
+      world.clock.now(),
+    );
+    const sender = outboxWorker('host:1:o1', []);
+    const row = takerFor(sender);
+    const intake = new IntakeService({
+      store: world.store,
+      clock: world.clock,
+      onOwed: () => owed++,
+      freeWorkers: { intake: () => undefined, outbox: () => row.taker },
+    });
+    await intake.submit(start('Queued'));
+    expect(row.seen).toEqual({ taken: [], released: 1 });
+    expect(sender.holdsWork).toBe(false);
+  });
+
+  it('gives a message handed over back, pending, when its pass never comes; its lease renewed meanwhile', async () => {
+    const delivered: Delivery[] = [];
+    const sender = outboxWorker('host:1:o1', delivered);
+    const row = takerFor(sender);
+    const intake = new IntakeService({ store: world.store, clock: world.clock, freeWorkers: { intake: () => undefined, outbox: () => row.taker } });
+    await intake.submit(start('Unsent'));
+    await world.clock.advance(2 * LEASE);
+    expect(await world.store.outbox.claimNext('host:1:o2', world.clock.now(), LEASE)).toBeUndefined();
+    await sender.letGo();
+    expect(await world.store.outbox.getByKey(receivedKey('Unsent', 'slack:C1:1700.1'))).toMatchObject({ state: 'pending', leaseOwner: null });
+    const other = outboxWorker('host:1:o2', delivered);
+    expect(await other.deliverOnce()).toBe(true);
+    expect(delivered.map((delivery) => delivery.key)).toEqual([receivedKey('Unsent', 'slack:C1:1700.1')]);
   });
 
   it('refuses a second trigger for a worker that already holds one', async () => {

@@ -1,7 +1,7 @@
 import type { Clock } from '../ports/clock.js';
 import { deniedNotice, type AccessPolicy } from '../ports/intake.js';
 import { receivedKey, type OutboxMessage } from '../ports/messages.js';
-import type { NewOutboxRow, Store, StoredTrigger, TriggerHolder } from '../ports/store.js';
+import type { NewOutboxRow, OutboxRow, Store, StoredTrigger, WorkHolder } from '../ports/store.js';
 import { requesterName, type TriggerInput } from '../ports/triggers.js';
 
 /** A trigger an edge tried to submit that breaks the core's rules: a bug at the edge, not bad user input. */
@@ -10,14 +10,23 @@ export class InvalidTriggerError extends Error {
 }
 
 /**
- * A worker of this process kept free for one trigger being stored (`IntakeService`): the store may
- * hand the trigger to it in the commit that stores it, saving the claim a wake-up would cost.
+ * A worker of this process kept free for what is being stored (`IntakeService`): the store may hand
+ * it over in the commit that stores it (`TriggerRepository.enqueue`), saving the claim a wake-up costs.
  */
-export interface TriggerTaker extends TriggerHolder {
-  /** The store handed the trigger over (it is leased to `owner`): work it. */
-  take(trigger: StoredTrigger): void;
-  /** It did not (a known key, an earlier trigger of the anchor unfinished, a store that never does): free again. */
+export interface Taker<T> extends WorkHolder {
+  /** The store handed it over (leased to `owner`): work it. */
+  take(handed: T): void;
+  /** It did not (a known key, an earlier trigger or row in the way, a store that never does): free again. */
   release(): void;
+}
+
+export type TriggerTaker = Taker<StoredTrigger>;
+export type RowTaker = Taker<OutboxRow>;
+
+/** Free workers of this process, each kept for one thing being stored; undefined when none is free. */
+export interface FreeWorkerSource {
+  intake(): TriggerTaker | undefined;
+  outbox(): RowTaker | undefined;
 }
 
 /**
@@ -30,10 +39,12 @@ export class IntakeService {
     private readonly deps: {
       store: Store;
       clock: Clock;
-      /** Told after a new trigger is stored and not handed to a worker (wakes the intake workers). */
+      /** Told after a new trigger is stored and not handed to a worker (wakes the intake and outbox workers). */
       onStored?: () => void;
-      /** A free worker to hand a trigger due now to (`TriggerTaker`); undefined when none is free. */
-      reserveWorker?: () => TriggerTaker | undefined;
+      /** Told after messages are owed that no worker was handed (wakes the outbox workers). */
+      onOwed?: () => void;
+      /** Free workers to hand a trigger due now and its first message to (`Taker`). */
+      freeWorkers?: FreeWorkerSource;
       /** Who may ask: a refused request is stored (so a retry is still recognised) but owes only a private notice. */
       access?: AccessPolicy;
       /**
@@ -73,17 +84,24 @@ export class IntakeService {
     const now = this.deps.clock.now();
     const window = input.kind === 'followup' && !denied ? (this.deps.followupWindows?.[input.source] ?? 0) : 0;
     const rows = denied || !options.alsoOwed ? owed : [...owed, ...options.alsoOwed];
-    const taker = window === 0 ? this.deps.reserveWorker?.() : undefined;
-    const stored = await this.deps.store.triggers.enqueue(input, rows, now, options.rememberKeys, now + window, taker).catch((error: unknown) => {
-      taker?.release();
+    const free = window === 0 ? this.deps.freeWorkers : undefined;
+    const takers = { trigger: free?.intake(), outbox: rows.length > 0 ? free?.outbox() : undefined };
+    const release = () => {
+      takers.trigger?.release();
+      takers.outbox?.release();
+    };
+    const holders = takers.trigger || takers.outbox ? takers : undefined;
+    const stored = await this.deps.store.triggers.enqueue(input, rows, now, options.rememberKeys, now + window, holders).catch((error: unknown) => {
+      release();
       throw error;
     });
-    const { inserted, trigger } = stored;
-    if (stored.held && taker) taker.take(trigger);
-    else {
-      taker?.release();
-      if (inserted) this.deps.onStored?.();
-    }
+    const { inserted, trigger, held, heldRow } = stored;
+    if (held) takers.trigger?.take(trigger);
+    else takers.trigger?.release();
+    if (heldRow) takers.outbox?.take(heldRow);
+    else takers.outbox?.release();
+    if (inserted && !held) this.deps.onStored?.();
+    else if (inserted && rows.length > (heldRow ? 1 : 0)) this.deps.onOwed?.();
     // Stored due later: wake the workers when it is due rather than at their next idle poll.
     if (inserted && window > 0 && this.deps.onStored) this.deps.clock.setTimer(this.deps.onStored, window);
     return { accepted: inserted, triggerId: trigger.id };

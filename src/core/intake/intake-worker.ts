@@ -98,7 +98,7 @@ export class IntakeWorker {
   }
 
   /** Whether the next `workOnce` works a trigger handed over (`hold`). */
-  get holding(): boolean {
+  get holdsWork(): boolean {
     return this.held !== undefined;
   }
 

@@ -67,11 +67,14 @@ export class OutboxWorker {
   private readonly clock: Clock;
   private readonly logger: Logger;
   private readonly metrics: CoreMetrics;
-  private readonly owner: string;
+  /** Lease owner of the rows this worker claims. */
+  readonly owner: string;
   private readonly options: Required<OutboxWorkerOptions>;
   private readonly random: () => number;
   /** The row the last `markSentAndClaimNext` claimed for us: delivered by the next `deliverOnce`. */
   private held: Claimed<OutboxRow> | undefined;
+  /** A row the store handed to this worker as it was added (`hold`), with its lease's renewal. */
+  private handed: { row: OutboxRow; stopRenewing: () => void } | undefined;
   /** The last `deliverOnce` marked its row sent and that statement's claim found no next row. */
   private foundNoNext = false;
   private readonly sentResults: SentResults;
@@ -108,7 +111,11 @@ export class OutboxWorker {
    */
   async deliverOnce(onClaimed?: () => void): Promise<boolean> {
     this.foundNoNext = false;
-    const row = this.held ?? (await this.store.outbox.claimNext(this.owner, this.clock.now(), this.options.leaseMs));
+    // A row claimed with the last delivery goes first: it is the older claim.
+    const handed = this.held ? undefined : this.handed;
+    if (handed) this.handed = undefined;
+    const row =
+      this.held ?? (handed && { ...handed.row, moreDue: false }) ?? (await this.store.outbox.claimNext(this.owner, this.clock.now(), this.options.leaseMs));
     this.held = undefined;
     if (!row) return false;
     if (row.moreDue) onClaimed?.();
@@ -116,6 +123,7 @@ export class OutboxWorker {
     const fields = { outboxKey: row.key, destination: row.destination, kind: row.kind, attempt: row.attempts };
     const notifier = this.notifiers.get(platform);
     if (!notifier) {
+      handed?.stopRenewing();
       // A configuration problem (e.g. rows for a surface that is off): retrying cannot help.
       const error = `no notifier for platform "${platform}"`;
       this.logger.error({ ...fields, platform }, `outbox row dropped: ${error}`);
@@ -125,7 +133,7 @@ export class OutboxWorker {
     }
 
     let result: unknown;
-    const stopRenewing = this.keepLease(row);
+    const stopRenewing = handed?.stopRenewing ?? this.keepLease(row);
     try {
       result = await notifier.deliver({
         key: row.key,
@@ -172,6 +180,38 @@ export class OutboxWorker {
         return true;
       },
     });
+  }
+
+  /** The lease its rows are claimed for (a row handed over as it is added included). */
+  get leaseMs(): number {
+    return this.options.leaseMs;
+  }
+
+  /**
+   * The store handed `row` to this worker as it was added (`IntakeService`, `RowTaker`): a later
+   * `deliverOnce` delivers it without claiming. Its lease is renewed from now on, since the pass may
+   * wait at the work gate first.
+   */
+  hold(row: OutboxRow): void {
+    if (this.handed) throw new Error(`outbox worker ${this.owner} already holds row ${this.handed.row.key}`);
+    this.handed = { row, stopRenewing: this.keepLease(row) };
+  }
+
+  /** Whether a row claimed for this worker (handed over, or claimed with the last delivery) waits for its delivery. */
+  get holdsWork(): boolean {
+    return this.handed !== undefined || this.held !== undefined;
+  }
+
+  /**
+   * Gives back a row handed over and not delivered (the loops stopped before its pass): pending
+   * again, so any worker delivers it at once rather than after its lease.
+   */
+  async letGo(): Promise<void> {
+    const handed = this.handed;
+    if (!handed) return;
+    this.handed = undefined;
+    handed.stopRenewing();
+    await this.store.outbox.retryLater(handed.row.id, this.owner, this.clock.now(), 'given back unsent: the worker stopped', this.clock.now());
   }
 
   /** Whether the next `deliverOnce` delivers a row already claimed (by the last one's `markSentAndClaimNext`). */

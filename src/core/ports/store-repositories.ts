@@ -11,7 +11,7 @@ import type {
   ScheduleFire,
   StoredTrigger,
   TrackedRun,
-  TriggerHolder,
+  WorkHolder,
   TriggerEffects,
   TriggerOutcome,
   TriggerState,
@@ -20,18 +20,25 @@ import type {
 /** The inbox: triggers are stored once, then claimed and worked on by one worker at a time. */
 export interface TriggerRepository {
   /**
+   * Whether `enqueue` ever hands work to `holders`. A caller keeps no worker free for a store that
+   * never does: a kept worker is left out of wake-ups until the store answers, for nothing.
+   */
+  readonly handsOver: boolean;
+  /**
    * Stores a trigger once per key (INSERT … ON CONFLICT DO NOTHING) together with the outbox rows
    * owed for it, in one transaction; the rows are only added when the trigger is new. Returns the
    * stored trigger either way (the earlier one when the key was known). `rememberKeys` are event keys
    * (e.g. a webhook's delivery id) remembered in the same transaction, new trigger or not. `dueAt`
    * (default `now`) is when a new trigger first becomes claimable: follow-ups gathered for a window.
    *
-   * `holder`: a free worker of this process. A store may store the new trigger claimed by it
-   * (`held`: state `working`, lease to `holder.owner` for `holder.leaseMs`, attempts 1), saving the
-   * claim that would follow, but only when it can tell within the transaction that the trigger is due
-   * now and no earlier trigger of its anchor is unfinished, so the order `claimNext` keeps holds.
-   * SQLite can (one writer at a time); PostgreSQL never hands over, since two replicas' transactions
-   * cannot see each other's uncommitted triggers of one anchor. Not held: the trigger is stored pending.
+   * `holders`: free workers of this process. A store may store the new trigger claimed by
+   * `holders.trigger` (`held`: state `working`, lease to its owner for its `leaseMs`, attempts 1), and
+   * the first owed row it may deliver at once claimed by `holders.outbox` (`heldRow`: `sending`, the
+   * same lease terms), saving the claims that would follow. It does so only when it can tell within
+   * the transaction that the order the claims keep holds: the trigger is due now and no earlier
+   * trigger of its anchor is unfinished; the row's destination has no earlier unsent row. SQLite can
+   * (one writer at a time); PostgreSQL never hands over, since two replicas' transactions cannot see
+   * each other's uncommitted triggers and rows. What is not handed over is stored as always.
    */
   enqueue(
     trigger: NewTrigger,
@@ -39,8 +46,8 @@ export interface TriggerRepository {
     now: number,
     rememberKeys?: readonly string[],
     dueAt?: number,
-    holder?: TriggerHolder,
-  ): Promise<{ inserted: boolean; trigger: StoredTrigger; held?: boolean }>;
+    holders?: { trigger?: WorkHolder; outbox?: WorkHolder },
+  ): Promise<{ inserted: boolean; trigger: StoredTrigger; held?: boolean; heldRow?: OutboxRow }>;
   /**
    * Claims the oldest due trigger — pending, or working with an expired lease or a holder that is not
    * alive, and `nextAttemptAt <= now` — in ONE `UPDATE … RETURNING`: state `working`, lease to `owner` until

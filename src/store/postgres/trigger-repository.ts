@@ -176,6 +176,8 @@ woken AS (
 SELECT inserted.*, (SELECT count(*) FROM woken) AS woken FROM inserted`;
 
 export class PostgresTriggerRepository implements TriggerRepository {
+  /** Never (`enqueue`): another replica's uncommitted triggers and rows are not visible to this one's statement. */
+  readonly handsOver = false;
   private batch: PendingEnqueue[] = [];
   private storedSinceAnalyze = 0;
   private lastAnalyzeAt = Number.NEGATIVE_INFINITY;
@@ -199,8 +201,8 @@ export class PostgresTriggerRepository implements TriggerRepository {
    * fails — a bad trigger, or a deadlock with another replica's batch — is retried one trigger at a
    * time, so one bad trigger fails only its own caller.
    */
-  // `holder` is declined (the port's rule): a trigger of the same anchor stored by another replica at
-  // the same moment is not visible to this statement, so handing over could work the two at once.
+  // `holders` are declined (`handsOver`): handing over could work a trigger, or deliver a row, while
+  // another replica's earlier one of the same anchor or destination is still uncommitted.
   enqueue(trigger: NewTrigger, owed: NewOutboxRow[], now: number, rememberKeys: readonly string[] = [], dueAt: number = now): Promise<EnqueueResult> {
     return new Promise((resolve, reject) => {
       this.batch.push({ trigger, owed, now, rememberKeys, dueAt, resolve, reject });
