@@ -15,9 +15,9 @@ export interface HandOverWorker<T> {
 
 export interface Reservations<T> {
   /** Whether loop `index` may be woken for other work or kept: no pass in flight, not kept, nothing waiting for it. */
-  free(index: number): boolean;
+  readonly free: (index: number) => boolean;
   /** Keeps the first free loop for one thing being stored (`Taker`); undefined when none is free. */
-  reserve(): Taker<T> | undefined;
+  readonly reserve: () => Taker<T> | undefined;
 }
 
 /**
