@@ -169,7 +169,6 @@ function startOutboxChain(
       idleMs: POLL_MS.outbox,
       poll: index === 0,
       ...gate,
-      holding: () => worker.holding,
       work: () => worker.deliverNext(() => wakeFree(loops, index + 1, kept.free)),
     }),
   );

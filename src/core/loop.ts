@@ -22,12 +22,6 @@ export interface LoopOptions {
   work: () => Promise<boolean>;
   /** Asked before each pass: holds the pass while acknowledgements are being answered (acks first). */
   gate?: WorkGate;
-  /**
-   * True when the worker already holds claimed work for its next pass (a row claimed with the last
-   * one's delivery): that pass is not held at the gate, since the claim's lease runs meanwhile and a
-   * lease that ran out lets another worker deliver the same row.
-   */
-  holding?: () => boolean;
 }
 
 export interface RunningLoop {
@@ -71,7 +65,7 @@ export function startLoop(options: LoopOptions): RunningLoop {
       let next: number | undefined = options.poll === false ? undefined : options.idleMs;
       try {
         wakeRequested = false;
-        if (!options.holding?.()) await options.gate?.clear();
+        await options.gate?.clear();
         if (stopped) return;
         const more = await options.work();
         if (more || wakeRequested) next = 0;

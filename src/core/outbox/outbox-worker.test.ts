@@ -129,12 +129,12 @@ describe('OutboxWorker delivery', () => {
     });
     const outbox = worker([slack], { store: Object.assign(Object.create(store) as Store, { outbox: countingOutbox }) });
     // a1, then b1 (claimed when a1 was marked sent): more may be due after the first.
-    expect(outbox.holding).toBe(false);
+    expect(outbox.holdsWork).toBe(false);
     expect(await outbox.deliverNext()).toBe(true);
-    // b1 is held for the next pass, which a loop starts without waiting at the gate (its lease runs).
-    expect(outbox.holding).toBe(true);
+    // b1 is held for the next pass, its lease renewed while that pass waits at the gate.
+    expect(outbox.holdsWork).toBe(true);
     expect(await outbox.deliverNext()).toBe(false);
-    expect(outbox.holding).toBe(false);
+    expect(outbox.holdsWork).toBe(false);
     expect(keysOf(slack)).toEqual(['a1', 'b1']);
     expect(claims).toEqual(['claimNext']);
     // A row stored later is found by the next pass its wake-up starts.
@@ -367,6 +367,28 @@ describe('OutboxWorker across workers', () => {
     expect(await first.deliverOnce()).toBe(true);
     expect(calls).toBe(1);
     expect(await store.outbox.getByKey('a1')).toMatchObject({ state: 'sent', attempts: 1, result: { call: 1 } });
+  });
+
+  it('keeps the lease of the row claimed with its last delivery until that row is delivered, and gives it back when stopped', async () => {
+    const slack = new RecordingNotifier('slack');
+    await add(row('a1', A), row('a2', A), row('a3', A));
+    const first = worker([slack], { owner: 'worker-A' });
+    const second = worker([slack], { owner: 'worker-B' });
+    expect(await first.deliverOnce()).toBe(true);
+    // a2 was claimed with a1's delivery; its pass waits (the work gate) for two leases and more.
+    for (let step = 0; step < 7; step++) await clock.advance(LEASE / 3);
+    expect(await second.deliverOnce()).toBe(false);
+    expect(await first.deliverOnce()).toBe(true);
+    expect(keysOf(slack)).toEqual(['a1', 'a2']);
+    // a3 was claimed with a2's delivery: the worker stops before its pass and gives it back at once.
+    await first.letGo();
+    expect(first.holdsWork).toBe(false);
+    expect(await store.outbox.getByKey('a3')).toMatchObject({ state: 'pending', leaseOwner: null });
+    expect(await second.deliverOnce()).toBe(true);
+    expect(keysOf(slack)).toEqual(['a1', 'a2', 'a3']);
+    // The renewal stopped with the giving back: nothing more is written for the first worker.
+    await clock.advance(2 * LEASE);
+    expect(await store.outbox.getByKey('a3')).toMatchObject({ state: 'sent', attempts: 2 });
   });
 
   it('steps back quietly when its lease was lost during a slow delivery (its renewals could not reach the store)', async () => {

@@ -44,6 +44,12 @@ const DEFAULTS: Required<OutboxWorkerOptions> = {
   giveUpAfterMs: 24 * 60 * 60 * 1000,
 };
 
+/** A row claimed for a worker before the pass that delivers it, with the stop of its lease's renewal. */
+interface Waiting {
+  row: Claimed<OutboxRow>;
+  stopRenewing: () => void;
+}
+
 /** Longest error text stored on a row or logged. */
 const MAX_ERROR_LENGTH = 500;
 
@@ -71,10 +77,13 @@ export class OutboxWorker {
   readonly owner: string;
   private readonly options: Required<OutboxWorkerOptions>;
   private readonly random: () => number;
-  /** The row the last `markSentAndClaimNext` claimed for us: delivered by the next `deliverOnce`. */
-  private held: Claimed<OutboxRow> | undefined;
-  /** A row the store handed to this worker as it was added (`hold`), with its lease's renewal. */
-  private handed: { row: OutboxRow; stopRenewing: () => void } | undefined;
+  /**
+   * Rows claimed for this worker before the pass that delivers them, each with its lease's renewal
+   * (the pass may wait at the work gate first): the one the last `markSentAndClaimNext` claimed, and
+   * one the store handed over as it was added (`hold`). The first goes first: it is the older claim.
+   */
+  private held: Waiting | undefined;
+  private handed: Waiting | undefined;
   /** The last `deliverOnce` marked its row sent and that statement's claim found no next row. */
   private foundNoNext = false;
   private readonly sentResults: SentResults;
@@ -106,24 +115,22 @@ export class OutboxWorker {
    *
    * A row delivered is marked sent and the next one claimed in the same store call, and that row is
    * this call's answer's follow-up: the next `deliverOnce` delivers it without claiming (one round
-   * trip per row instead of two on PostgreSQL). A worker stopped in between leaves it leased to a
-   * stopped process, which any worker takes over at once (core/liveness.ts), or after the lease.
+   * trip per row instead of two on PostgreSQL), its lease renewed meanwhile. A worker stopped in
+   * between gives it back (`letGo`).
    */
   async deliverOnce(onClaimed?: () => void): Promise<boolean> {
     this.foundNoNext = false;
-    // A row claimed with the last delivery goes first: it is the older claim.
-    const handed = this.held ? undefined : this.handed;
-    if (handed) this.handed = undefined;
-    const row =
-      this.held ?? (handed && { ...handed.row, moreDue: false }) ?? (await this.store.outbox.claimNext(this.owner, this.clock.now(), this.options.leaseMs));
-    this.held = undefined;
+    const waiting = this.held ?? this.handed;
+    if (waiting === this.held) this.held = undefined;
+    else this.handed = undefined;
+    const row = waiting?.row ?? (await this.store.outbox.claimNext(this.owner, this.clock.now(), this.options.leaseMs));
     if (!row) return false;
     if (row.moreDue) onClaimed?.();
     const platform = platformOf(row.destination);
     const fields = { outboxKey: row.key, destination: row.destination, kind: row.kind, attempt: row.attempts };
     const notifier = this.notifiers.get(platform);
     if (!notifier) {
-      handed?.stopRenewing();
+      waiting?.stopRenewing();
       // A configuration problem (e.g. rows for a surface that is off): retrying cannot help.
       const error = `no notifier for platform "${platform}"`;
       this.logger.error({ ...fields, platform }, `outbox row dropped: ${error}`);
@@ -133,7 +140,7 @@ export class OutboxWorker {
     }
 
     let result: unknown;
-    const stopRenewing = handed?.stopRenewing ?? this.keepLease(row);
+    const stopRenewing = waiting?.stopRenewing ?? this.keepLease(row);
     try {
       result = await notifier.deliver({
         key: row.key,
@@ -152,7 +159,7 @@ export class OutboxWorker {
     const { sent, next } = await this.store.outbox.markSentAndClaimNext(row.id, this.owner, result ?? null, this.clock.now(), this.options.leaseMs);
     await this.guarded(row, 'markSent', Promise.resolve(sent));
     if (sent) this.sentResults.record(row.key, result);
-    this.held = next;
+    this.held = next && { row: next, stopRenewing: this.keepLease(next) };
     this.foundNoNext = next === undefined;
     return true;
   }
@@ -194,7 +201,7 @@ export class OutboxWorker {
    */
   hold(row: OutboxRow): void {
     if (this.handed) throw new Error(`outbox worker ${this.owner} already holds row ${this.handed.row.key}`);
-    this.handed = { row, stopRenewing: this.keepLease(row) };
+    this.handed = { row: { ...row, moreDue: false }, stopRenewing: this.keepLease(row) };
   }
 
   /** Whether a row claimed for this worker (handed over, or claimed with the last delivery) waits for its delivery. */
@@ -203,20 +210,17 @@ export class OutboxWorker {
   }
 
   /**
-   * Gives back a row handed over and not delivered (the loops stopped before its pass): pending
-   * again, so any worker delivers it at once rather than after its lease.
+   * Gives back the rows claimed for this worker and not delivered (the loops stopped before their
+   * pass): pending again, so any worker delivers them at once rather than after their lease.
    */
   async letGo(): Promise<void> {
-    const handed = this.handed;
-    if (!handed) return;
+    const waiting = [this.held, this.handed].filter((entry): entry is Waiting => entry !== undefined);
+    this.held = undefined;
     this.handed = undefined;
-    handed.stopRenewing();
-    await this.store.outbox.retryLater(handed.row.id, this.owner, this.clock.now(), 'given back unsent: the worker stopped', this.clock.now());
-  }
-
-  /** Whether the next `deliverOnce` delivers a row already claimed (by the last one's `markSentAndClaimNext`). */
-  get holding(): boolean {
-    return this.held !== undefined;
+    for (const { row, stopRenewing } of waiting) {
+      stopRenewing();
+      await this.store.outbox.retryLater(row.id, this.owner, this.clock.now(), 'given back unsent: the worker stopped', this.clock.now());
+    }
   }
 
   /** What an earlier row delivered: from this process's recent deliveries, else from the store. */
