@@ -128,6 +128,34 @@ describe('AckFirst: background passes wait while webhooks are being acknowledged
     held[0]?.();
   });
 
+  it('lets held passes go one a turn once nothing is in flight, and holds the rest again when a webhook arrives', async () => {
+    const clock = new TestClock();
+    const gate = new AckFirst(clock, SPACING_MS);
+    const answered = gate.begin();
+    const gone: string[] = [];
+    for (const name of ['a', 'b', 'c', 'd']) void gate.clear().then(() => gone.push(name));
+    answered();
+    await Promise.resolve();
+    // The first at once; each next one a turn later, behind whatever the turn brings in.
+    expect(gone).toEqual(['a']);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(gone).toEqual(['a', 'b']);
+    // A pass asking now queues behind the held ones rather than overtaking them.
+    void gate.clear().then(() => gone.push('late'));
+    const another = gate.begin();
+    for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(gone).toEqual(['a', 'b']);
+    await clock.advance(SPACING_MS);
+    expect(gone).toEqual(['a', 'b', 'c']);
+    another();
+    for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(gone).toEqual(['a', 'b', 'c', 'd', 'late']);
+    // Nothing held, nothing in flight: a pass goes at once again.
+    let now = false;
+    await gate.clear().then(() => (now = true));
+    expect(now).toBe(true);
+  });
+
   it('counts a webhook waiting for its turn with its body complete, then until it is answered', async () => {
     const clock = new TestClock();
     const gate = new AckFirst(clock, SPACING_MS);

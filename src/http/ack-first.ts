@@ -19,6 +19,8 @@ export class AckFirst implements WorkGate {
   private inFlight = 0;
   private held: Array<() => void> = [];
   private cancelRelease: (() => void) | undefined;
+  /** Held passes are being let go one a turn, nothing being in flight (`releaseAll`). */
+  private draining = false;
 
   constructor(
     private readonly clock: Clock,
@@ -43,10 +45,10 @@ export class AckFirst implements WorkGate {
   }
 
   clear(): Promise<void> {
-    if (this.inFlight === 0) return Promise.resolve();
+    if (this.inFlight === 0 && !this.draining) return Promise.resolve();
     return new Promise<void>((resolve) => {
       this.held.push(resolve);
-      this.cancelRelease ??= this.clock.setTimer(() => this.releaseOne(), this.spacingMs);
+      if (this.inFlight > 0) this.cancelRelease ??= this.clock.setTimer(() => this.releaseOne(), this.spacingMs);
     });
   }
 
@@ -56,11 +58,25 @@ export class AckFirst implements WorkGate {
     if (this.held.length > 0) this.cancelRelease = this.clock.setTimer(() => this.releaseOne(), this.spacingMs);
   }
 
+  /**
+   * Nothing in flight: the held passes go one a turn of the event loop, not all in one, so a request
+   * that arrives meanwhile is read between them instead of behind all of their synchronous steps; once
+   * one does, the rest go at the held pace again.
+   */
   private releaseAll(): void {
     this.cancelRelease?.();
     this.cancelRelease = undefined;
-    const held = this.held;
-    this.held = [];
-    for (const go of held) go();
+    if (this.draining) return;
+    this.draining = true;
+    const next = () => {
+      if (this.inFlight > 0 || this.held.length === 0) {
+        this.draining = false;
+        if (this.held.length > 0) this.cancelRelease ??= this.clock.setTimer(() => this.releaseOne(), this.spacingMs);
+        return;
+      }
+      this.held.shift()?.();
+      setImmediate(next);
+    };
+    next();
   }
 }
