@@ -7,7 +7,8 @@
  * or it was sent before a restart) is read from the store as before.
  */
 export class SentResults {
-  private readonly results = new Map<string, unknown>();
+  /** As JSON: each lookup parses its own copy, which costs less than `structuredClone` of the object. */
+  private readonly results = new Map<string, string>();
 
   /** Keeps at most `capacity` results, forgetting the oldest first. */
   constructor(private readonly capacity = 10_000) {}
@@ -15,13 +16,14 @@ export class SentResults {
   /** Records a row's result once its `markSent` succeeded, as the store returns it (JSON). */
   record(key: string, result: unknown): void {
     this.results.delete(key);
-    this.results.set(key, JSON.parse(JSON.stringify(result ?? null)) as unknown);
+    this.results.set(key, JSON.stringify(result ?? null));
     if (this.results.size > this.capacity) this.results.delete(this.results.keys().next().value as string);
   }
 
   /** Whether a result is known for `key`, and which (a copy, so a caller cannot change it for others). */
   lookup(key: string): { found: true; result: unknown } | { found: false } {
-    if (!this.results.has(key)) return { found: false };
-    return { found: true, result: structuredClone(this.results.get(key)) };
+    const text = this.results.get(key);
+    if (text === undefined) return { found: false };
+    return { found: true, result: JSON.parse(text) as unknown };
   }
 }
