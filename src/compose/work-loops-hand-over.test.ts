@@ -1,13 +1,12 @@
 import { afterEach, expect, it, vi } from 'vitest';
-import { useIntakeWorld } from '../../test/core/intake-harness.js';
-import { testSurfaces } from '../../test/helpers/surfaces.js';
+import { useIntakeWorld, worldWorker } from '../../test/core/intake-harness.js';
+import { slackStart as start } from '../../test/helpers/slack-start.js';
 import { IntakeService } from '../core/intake/intake-service.js';
 import { IntakeWorker } from '../core/intake/intake-worker.js';
 import { OutboxWorker } from '../core/outbox/outbox-worker.js';
 import type { Delivery } from '../core/ports/notifier.js';
 import type { Liveness } from '../core/liveness/liveness.js';
 import { silentLogger } from '../core/ports/logger.js';
-import type { TriggerInput } from '../core/ports/triggers.js';
 import type { Scheduler } from '../core/schedules/scheduler.js';
 import type { Tracker } from '../core/tracker/tracker.js';
 import { startWorkLoops, type WorkLoops } from './work-loops.js';
@@ -22,20 +21,7 @@ afterEach(async () => {
 });
 
 function startLoops(workers: number, senders: OutboxWorker[] = []): { loops: WorkLoops; workers: IntakeWorker[] } {
-  const intake = Array.from(
-    { length: workers },
-    (_, index) =>
-      new IntakeWorker({
-        store: world.store,
-        runs: world.client,
-        clock: world.clock,
-        logger: silentLogger,
-        routing: { defaults: { config: { environment_id: 'env_main' } }, schedules: {} },
-        surfaces: testSurfaces({}),
-        owner: `host:1:intake-${index}`,
-        options: { retryWindowMs: 60_000 },
-      }),
-  );
+  const intake = Array.from({ length: workers }, (_, index) => worldWorker(world, `host:1:intake-${index}`));
   loops = startWorkLoops({
     store: world.store,
     clock: world.clock,
@@ -49,20 +35,6 @@ function startLoops(workers: number, senders: OutboxWorker[] = []): { loops: Wor
   });
   return { loops, workers: intake };
 }
-
-const start = (key: string, anchor: string): TriggerInput => ({
-  kind: 'start',
-  key,
-  source: 'slack',
-  anchor,
-  payload: {
-    prompt: 'Fix the flaky test',
-    title: 'Fix the flaky test',
-    origin: { source: 'slack', channel: 'C1' },
-    destinations: [anchor],
-    requester: { platform: 'slack', id: 'U1', name: 'ada' },
-  },
-});
 
 /** Lets the loops' first passes (each a claim that finds nothing) end: a few turns of the event loop, no time. */
 async function settle(): Promise<void> {

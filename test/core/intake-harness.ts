@@ -3,6 +3,9 @@ import { AgentApiClient } from '../../src/agent-api/index.js';
 import { TestClock } from '../../src/core/ports/clock.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite-store.js';
+import { IntakeWorker, type IntakeOptions } from '../../src/core/intake/intake-worker.js';
+import { silentLogger } from '../../src/core/ports/logger.js';
+import { testSurfaces } from '../helpers/surfaces.js';
 
 /** What the intake's unit tests work against; `store` and `clock` are new for every test. */
 export interface IntakeWorld {
@@ -45,4 +48,18 @@ export function useIntakeWorld(apiKey: string, options: IntakeWorldOptions = {})
     if (options.resetEach) await fetch(`${world.emulator.url}/_emulator/reset`, { method: 'POST' });
   });
   return world;
+}
+
+/** An intake worker on the world's store, client and clock: every start to `env_main`, no surface's places, no log. */
+export function worldWorker(world: IntakeWorld, owner: string, options: IntakeOptions = { retryWindowMs: 60_000 }): IntakeWorker {
+  return new IntakeWorker({
+    store: world.store,
+    runs: world.client,
+    clock: world.clock,
+    logger: silentLogger,
+    routing: { defaults: { config: { environment_id: 'env_main' } }, schedules: {} },
+    surfaces: testSurfaces({}),
+    owner,
+    options,
+  });
 }

@@ -1,9 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { useIntakeWorld } from '../../../test/core/intake-harness.js';
-import { testSurfaces } from '../../../test/helpers/surfaces.js';
+import { useIntakeWorld, worldWorker } from '../../../test/core/intake-harness.js';
+import { slackStart as start } from '../../../test/helpers/slack-start.js';
 import { silentLogger } from '../ports/logger.js';
 import type { StoredTrigger } from '../ports/store.js';
-import type { TriggerInput } from '../ports/triggers.js';
 import { IntakeService, type FreeWorkerSource, type TriggerTaker } from './intake-service.js';
 import { IntakeWorker } from './intake-worker.js';
 import { OutboxWorker } from '../outbox/outbox-worker.js';
@@ -19,34 +18,7 @@ const API_KEY = 'hand-over-key';
 const LEASE = 30_000;
 const world = useIntakeWorld(API_KEY, { resetEach: true });
 
-function start(key: string, anchor = 'slack:C1:1700.1'): TriggerInput {
-  return {
-    kind: 'start',
-    key,
-    source: 'slack',
-    anchor,
-    payload: {
-      prompt: 'Fix the flaky test',
-      title: 'Fix the flaky test',
-      origin: { source: 'slack', channel: 'C1' },
-      destinations: [anchor],
-      requester: { platform: 'slack', id: 'U1', name: 'ada' },
-    },
-  };
-}
-
-function worker(owner: string): IntakeWorker {
-  return new IntakeWorker({
-    store: world.store,
-    runs: world.client,
-    clock: world.clock,
-    logger: silentLogger,
-    routing: { defaults: { config: { environment_id: 'env_main' } }, schedules: {} },
-    surfaces: testSurfaces({}),
-    owner,
-    options: { retryWindowMs: 60_000, leaseMs: LEASE },
-  });
-}
+const worker = (owner: string): IntakeWorker => worldWorker(world, owner, { retryWindowMs: 60_000, leaseMs: LEASE });
 
 /** A taker over `target` that records what happened to it, as the loops' reservations do (loop-reservations.ts). */
 function takerFor<T extends StoredTrigger | OutboxRow>(target: { owner: string; leaseMs: number; hold(handed: T): void }) {
