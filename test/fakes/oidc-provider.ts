@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
+import { reservedPort } from '../helpers/ports.js';
 
 /**
  * A small OpenID provider playing Slack's "Sign in with Slack" on 127.0.0.1: the discovery document,
@@ -154,11 +155,7 @@ export async function startFakeOidcProvider(options: { clientId: string; clientS
   };
 }
 
-/** A port that was free a moment ago: for a service that must know its own URL (PUBLIC_URL) before it listens. */
+/** A port held for this test before anything listens on it: for a service that must know its own URL (PUBLIC_URL) before it listens. */
 export async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const port = (probe.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
+  return reservedPort();
 }

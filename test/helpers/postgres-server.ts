@@ -13,10 +13,10 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { reservedPort } from './ports.js';
 
 export type PostgresAvailability = { available: true; bin: string } | { available: false; reason: string };
 
@@ -67,17 +67,6 @@ export interface PostgresServer {
   admin<T extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params?: unknown[]): Promise<pg.QueryResult<T>>;
   /** Stops the server at once and removes its directory; calling it again does nothing. */
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 const isRoot = () => process.getuid?.() === 0;
@@ -131,9 +120,9 @@ export async function startPostgres(options: { settings?: Record<string, string>
   try {
     runBinary(bin, 'initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-sync', '--no-instructions']);
     startWatchdog(bin, dir, process.pid);
-    // A free port can be taken by someone else before the server binds it: try a few.
+    // A port held for this process (no other test is given it); something outside the tests could still hold it: try a few.
     for (let attempt = 1; ; attempt++) {
-      port = await freePort();
+      port = await reservedPort();
       const settings = Object.entries({ ...TEST_SETTINGS, ...options.settings }).map(([name, value]) => `-c ${name}=${value}`);
       const serverOptions = [`-p ${port}`, `-k ${dir}`, `-c listen_addresses=${host}`, ...settings].join(' ');
       try {

@@ -1,6 +1,6 @@
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresSkipNote, requirePostgres, startPostgres, type PostgresServer } from '../helpers/postgres-server.js';
+import { reservedPort } from '../helpers/ports.js';
 import { runCli } from '../helpers/spawn-cli.js';
 
 /*
@@ -10,15 +10,6 @@ import { runCli } from '../helpers/spawn-cli.js';
  */
 const PASSWORD = 'Pw-s3cret-77';
 const runs = requirePostgres('choosing the store at start');
-
-/** A loopback port nobody listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe.skipIf(!runs)(`choosing the store${postgresSkipNote()}`, () => {
   let server: PostgresServer;
@@ -34,7 +25,7 @@ describe.skipIf(!runs)(`choosing the store${postgresSkipNote()}`, () => {
   it.each([
     [
       'a database nobody listens for',
-      async () => ({ DATABASE_URL: `postgres://bridge:${PASSWORD}@127.0.0.1:${await closedPort()}/app` }),
+      async () => ({ DATABASE_URL: `postgres://bridge:${PASSWORD}@127.0.0.1:${await reservedPort()}/app` }),
       /Cannot open the PostgreSQL database 127\.0\.0\.1:\d+\/app: ECONNREFUSED/,
     ],
     [

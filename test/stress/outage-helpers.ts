@@ -5,11 +5,11 @@
  * recorded calls per Slack thread and per Linear issue.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { AgentApiError, type AgentRuns, type RunPage } from '../../src/core/ports/agent-runs.js';
 import { createEmulatorHandler, type RunEngine, type Timings } from '../../src/emulator/index.js';
 import type { FakeLinearApi, LinearCall } from '../fakes/linear-api.js';
 import type { FakeSlackApi, SlackCall } from '../fakes/slack-api.js';
+import { releasePort, reservedPort } from '../helpers/ports.js';
 
 /** Polls until `find` gives something truthy; fails after `timeoutMs` naming what it waited for. */
 export async function until<T>(find: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 15_000, everyMs = 50): Promise<T> {
@@ -63,8 +63,9 @@ export async function startSwitchableEmulator(options: { apiKey: string; timings
       current.close(() => resolve());
       current.closeAllConnections();
     });
-  server = await listen(0);
-  const port = (server.address() as AddressInfo).port;
+  // A held port: while the emulator is down nobody else's server can take it and answer in its place.
+  const port = await reservedPort();
+  server = await listen(port);
   const url = `http://127.0.0.1:${port}`;
   emulator.engine.setPublicUrl(url);
   const call = async (method: string, body?: Record<string, unknown>) => {
@@ -89,7 +90,7 @@ export async function startSwitchableEmulator(options: { apiKey: string; timings
     },
     comeUp: async () => {
       if (server) return;
-      // The port was ours a moment ago; on a busy machine a retry or two may be needed.
+      // The port is held for us, but the old socket may take a moment to let it go on a busy machine.
       for (let attempt = 1; ; attempt++) {
         try {
           server = await listen(port);
@@ -107,6 +108,7 @@ export async function startSwitchableEmulator(options: { apiKey: string; timings
       const current = server;
       server = undefined;
       if (current) await close(current);
+      releasePort(port);
     },
   };
 }

@@ -7,7 +7,6 @@
  * 2 s retry window (the config allows 1 s and up; 2 s leaves room for one retry) facing a run API that never comes back reports
  * its triggers failed, in words. Secrets are scanned across everything at the end (item 5).
  */
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunItem } from '../../src/core/ports/agent-runs.js';
 import { referenceLine } from '../../src/core/ports/triggers.js';
@@ -22,6 +21,7 @@ import { appMention, eventCallback } from '../fixtures/slack/events.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
 import { startBridge } from '../helpers/start-bridge.js';
 import { newIssue } from '../linear/linear-harness.js';
+import { reservedPort } from '../helpers/ports.js';
 import {
   TimeoutSwitch,
   isMonotonic,
@@ -251,21 +251,13 @@ describe('run API outage: 503, 429 + Retry-After, connection refused, timeouts, 
   }, 100_000);
 });
 
-/** A port nothing listens on (taken from the OS, then released). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 describe('retry window: a run API that never comes back', () => {
   let service: RunningService;
   const logs = new CapturingLogger();
 
   beforeAll(async () => {
-    const port = await closedPort();
+    // Held for this file, never listened on: every connection is refused, and no other test's server can take it.
+    const port = await reservedPort();
     ({ service } = await startBridge({
       agentApi: { baseUrl: `http://127.0.0.1:${port}/api/v1`, apiKey: SECRETS.AGENT_API_KEY },
       env: secretEnv(slack.url, linear.url),

@@ -8,8 +8,6 @@
  * console line, every Slack and Linear call, every run, every HTTP answer, every thrown error.
  * The outage and hostile suites end with the same scan.
  */
-import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/main.js';
@@ -23,6 +21,7 @@ import { SLACK_IDS } from '../fixtures/slack/ids.js';
 import { startCli, tempDir } from '../helpers/spawn-cli.js';
 import { startBridge } from '../helpers/start-bridge.js';
 import { newIssue } from '../linear/linear-harness.js';
+import { reservedPort } from '../helpers/ports.js';
 import { sleep, startSwitchableEmulator, until, type SwitchableEmulator } from './outage-helpers.js';
 import { SECRETS, SecretScanner, captureConsole, scanningLogger, secretEnv, serialise } from './secrets-scan.js';
 
@@ -352,11 +351,5 @@ describe('summary', () => {
 });
 
 async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
+  return reservedPort();
 }
