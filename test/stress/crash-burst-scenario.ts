@@ -33,6 +33,7 @@ import {
   type Mention,
   type Outcome,
 } from './crash-burst-checks.js';
+import { traceEnds } from './end-trace.js';
 import { deliverLikeSlack, planKills, runKills, seededRandom, sleep, stressSeed, sumReports, until, type BridgePool } from './crash-harness.js';
 
 /** Mentions in a burst. */
@@ -177,6 +178,19 @@ export async function verifyBurst(
   expectSettledBooks(books, mentions.length);
 }
 
+/** For every mention whose thread has not shown its end: where that end is, read from the books while the pool runs. */
+async function whereTheEndsAre(view: ThreadView, mentions: readonly Mention[], openBooks: () => Promise<Store>): Promise<string> {
+  const runs = view.runsByReference();
+  const byThread = view.threads();
+  const open = mentions.filter((mention) => !view.settled(mention, runs, byThread));
+  const store = await openBooks();
+  try {
+    return (await traceEnds(store, open, runs, Date.now())).join('\n');
+  } finally {
+    await store.close();
+  }
+}
+
 interface BurstRun {
   scenario: CrashBurstScenario;
   slack: FakeSlackApi;
@@ -216,7 +230,7 @@ async function crashBurst({ scenario, slack, emulator, pool: bridges, openBooks 
       () => mentions.every((mention) => mention.settledAt !== undefined),
       'every run to end and every thread to show its end',
       SETTLE_MS,
-      () => `${view.unsettled(mentions)}\nkills so far: ${kills()}\n${bridges.tails()}`,
+      async () => `${view.unsettled(mentions)}\n${await whereTheEndsAre(view, mentions, openBooks)}\nkills so far: ${kills()}\n${bridges.tails()}`,
       100,
     );
     settledAt = Date.now();

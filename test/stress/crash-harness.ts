@@ -34,14 +34,17 @@ export async function until<T>(
   check: () => T | undefined | false | Promise<T | undefined | false>,
   what: string,
   timeoutMs: number,
-  describe: () => string = () => '',
+  describe: () => string | Promise<string> = () => '',
   intervalMs = 100,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const found = await check();
     if (found) return found;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${describe() ? `\n${describe()}` : ''}`);
+    if (Date.now() > deadline) {
+      const detail = await describe();
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${detail ? `\n${detail}` : ''}`);
+    }
     await sleep(intervalMs);
   }
 }

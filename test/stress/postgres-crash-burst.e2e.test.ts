@@ -25,7 +25,7 @@ describe.skipIf(!runs)(`a burst of Slack mentions while replicas on PostgreSQL a
   });
   const crashBurst = useCrashBurst();
 
-  it('three replicas on one database, killed 5 times: one run per mention, every state announced once', { timeout: 75_000 }, async () => {
+  it('three replicas on one database, killed 5 times: one run per mention, every state announced once', { timeout: 150_000 }, async () => {
     await crashBurst({ label: 'three replicas on PostgreSQL', processes: 3, kills: 5, database: { kind: 'postgres', url: () => server!.createDatabase() } });
   });
 });
