@@ -35,8 +35,11 @@ export type GithubAct =
    * run; `ifLinked`: what it is instead when the place has a run (an `@agent` comment steers it).
    */
   | { kind: 'trigger'; input: TriggerInput; needsRun: boolean; checkFailure?: true; ifLinked?: TriggerInput }
-  /** A pull request was merged or closed: told once in every place of its run. */
-  | { kind: 'closed'; place: string; merged: boolean; url: string; by: string }
+  /**
+   * A pull request was merged or closed: told once in every place of its run. `name` is how people
+   * read it (`Codertocat/Hello-World#2`, GitHub's spelling); `url` its page, from the payload.
+   */
+  | { kind: 'closed'; place: string; name: string; merged: boolean; url: string; by: string }
   | { kind: 'ignored'; reason: string };
 
 /** Who a failed check's follow-up is from: no person (a login never holds a colon). */

@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGithubApi, type FakeGithubApi } from '../../test/fakes/github-api.js';
+import { noticeOf } from '../core/outbox/notice-parts.js';
 import type { OutboxMessage, RunSnapshot } from '../core/ports/messages.js';
 import { NotifierError, type Delivery } from '../core/ports/notifier.js';
 import { octokitGithubApi } from './github-api.js';
@@ -98,6 +99,30 @@ describe('GithubNotifier', () => {
     expect(body).not.toMatch(/(^|[^\u2060])@octocat/);
     expect(body).not.toContain('![x](https://evil');
     expect(defuseMentions('answer with @agent, not @someone', '@agent')).toBe('answer with @agent, not @\u2060someone');
+  });
+
+  it('a notice’s links are live Markdown links; a URL in its words is inert; a link’s URL is never defused', async () => {
+    const { number, place } = newIssue();
+    const review = 'https://github.com/Codertocat/Hello-World/pull/2#discussion_r17';
+    await send(
+      'notice:link',
+      place,
+      noticeOf(['GitHub user @Codertocat sent the run ', { url: review, label: 'a comment on src/a.ts line 3' }, ' from GitHub.']),
+    );
+    const body = fake.comments(REPO, number)[0]?.body ?? '';
+    expect(body).toContain(`GitHub user @\u2060Codertocat sent the run [a comment on src/a.ts line 3](<${review}>) from GitHub.`);
+    // A row stored before notices had links: the URL inert, as it was.
+    await send('notice:old', place, { kind: 'notice', text: `merged: ${review}` });
+    expect(fake.comments(REPO, number)[1]?.body).toContain('merged: https\\://github.com/Codertocat/Hello-World/pull/2\\#discussion\\_r17');
+    // Our session link keeps an `@` in its URL whole; the same words in text are defused.
+    const session = 'https://agent.example/@team/sessions/1';
+    await send(`run:run_1:4:${place}:announce`, place, {
+      kind: 'announce',
+      run: run('SUCCEEDED', { sessionLink: session }),
+      receivedKey: `received:t:${place}`,
+    });
+    expect(fake.comments(REPO, number)[2]?.body).toContain(`Session: <${session}>`);
+    expect(defuseMentions(`[Open session](<${session}>) by @team`, '@agent')).toBe(`[Open session](<${session}>) by @\u2060team`);
   });
 
   it('refuses a destination that is not a GitHub place, for good', async () => {

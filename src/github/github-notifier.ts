@@ -160,9 +160,14 @@ function reactionTarget(reference: unknown): ReactionTarget | undefined {
 
 /**
  * Foreign text must not notify people or teams on GitHub: `@name` gets a word joiner after the `@`
- * (it reads the same and mentions no one), except our own handle, which the BLOCKED hint names.
+ * (it reads the same and mentions no one), except our own handle, which the BLOCKED hint names. The
+ * URL of a link we built (`](<url>)`, `<url>`) is left whole: a word joiner there would break it, and
+ * foreign text cannot contain either form (markdown.ts escapes its brackets and breaks its schemes).
  */
 export function defuseMentions(text: string, handle: string): string {
   const ours = handle.startsWith('@') ? handle.slice(1) : undefined;
-  return text.replace(/(^|[^\w`\\])@(?=[A-Za-z0-9])([\w-]*)/g, (all, before: string, name: string) => (name === ours ? all : `${before}@\u2060${name}`));
+  return text.replace(
+    /(\]\(<[^<>\s]*>\)|<https?:\/\/[^<>\s]*>)|(^|[^\w`\\])@(?=[A-Za-z0-9])([\w-]*)/g,
+    (all, link: string | undefined, before: string, name: string) => (link !== undefined || name === ours ? all : `${before}@\u2060${name}`),
+  );
 }

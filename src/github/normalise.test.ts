@@ -129,6 +129,56 @@ describe('a run’s pull request steers it', () => {
   });
 });
 
+describe('the repository as GitHub spells it', () => {
+  /** The delivery as GitHub sends it for a repository named `Acme/Web` (served as `acme/web`). */
+  const spelt = (payload: Json): Json => ({ ...payload, repository: { ...(payload['repository'] as Json), full_name: 'Acme/Web' } });
+  const followup = (result: ReturnType<typeof act>) => (result.kind === 'trigger' && result.input.kind === 'followup' ? result.input.payload : undefined);
+
+  it('names it in titles, tickets and prompts; places, routes and references stay lower-cased', () => {
+    for (const result of [act('issues', spelt(labeled(7, 'agent'))), act('issue_comment', spelt(issueComment(7, '@agent fix it', { id: 57 })))]) {
+      expect(result).toMatchObject({
+        kind: 'trigger',
+        input: {
+          kind: 'start',
+          anchor: 'github:acme/web#7',
+          payload: { title: 'Acme/Web#7: Fix the login', ticket: { ref: 'Acme/Web#7' }, origin: { repo: 'acme/web' }, destinations: ['github:acme/web#7'] },
+        },
+      });
+      expect(result.kind === 'trigger' && result.input.kind === 'start' ? result.input.payload.prompt : '').toContain('GitHub issue Acme/Web#7: Fix the login');
+    }
+    const review = followup(act('pull_request_review', spelt(reviewSubmitted(12, 'changes_requested', 'x', { id: 9 }))));
+    expect(review?.message).toContain('on the pull request Acme/Web#12');
+    expect(review?.reference).toEqual({ repo: 'acme/web', number: 12, review: 9 });
+    expect(followup(act('pull_request_review_comment', spelt(reviewComment(12, 'x'))))?.message).toContain('of the pull request Acme/Web#12');
+    expect(followup(act('check_run', spelt(checkRunCompleted(12))))?.message).toContain('on the pull request Acme/Web#12');
+  });
+
+  it('a merged pull request is told by its name, with its page from the payload', () => {
+    expect(act('pull_request', spelt(pullRequestClosed(12, true)))).toEqual({
+      kind: 'closed',
+      place: 'github:acme/web#12',
+      name: 'Acme/Web#12',
+      merged: true,
+      url: 'https://github.com/acme/web/pull/12',
+      by: 'octocat',
+    });
+  });
+
+  it('what the run’s other places hear links to GitHub’s own page: a check’s, never the page its App chose', () => {
+    expect(followup(act('pull_request_review', reviewSubmitted(12, 'changes_requested', 'x', { id: 9 })))?.heardAs).toEqual({
+      what: 'a review requesting changes',
+      link: 'https://github.com/acme/web/pull/12#pullrequestreview-9',
+    });
+    const check = checkRunCompleted(12, 'failure', { id: 4, name: 'unit' });
+    expect(followup(act('check_run', check))?.heardAs).toEqual({ what: 'a failed check (unit)', link: 'https://github.com/acme/web/runs/4' });
+    const onlyDetails = { ...check, check_run: { ...(check['check_run'] as Json), html_url: null } };
+    const result = followup(act('check_run', onlyDetails));
+    expect(result?.heardAs).toEqual({ what: 'a failed check (unit)' });
+    // The agent still reads where the check's App points.
+    expect(result?.message).toContain('https://github.com/acme/web/actions/runs/4');
+  });
+});
+
 describe('placeOfPullRequestUrl', () => {
   it.each<[string, string, string | undefined]>([
     ['https://github.com/Acme/Web/pull/12', 'https://github.com', 'github:acme/web#12'],

@@ -40,9 +40,10 @@ export function actOf(delivery: GithubEvent, deliveryId: string, config: GithubT
     case 'pull_request': {
       const { payload } = delivery;
       if (payload.action !== 'closed') return { kind: 'ignored', reason: `pull_request ${payload.action.slice(0, 40)} is not acted on` };
-      const repo = payload.repository.full_name.toLowerCase();
-      const place = githubPlace(repo, payload.pull_request.number);
-      return { kind: 'closed', place, merged: payload.pull_request.merged === true, url: payload.pull_request.html_url, by: payload.sender.login };
+      const { number, html_url: url } = payload.pull_request;
+      const place = githubPlace(payload.repository.full_name, number);
+      const name = `${payload.repository.full_name}#${number}`;
+      return { kind: 'closed', place, name, merged: payload.pull_request.merged === true, url, by: payload.sender.login };
     }
     case 'check_run':
       // Several pull requests: the handler asks each; this is the first's (GitHub lists the head's PRs).
@@ -70,7 +71,8 @@ function issueAct(payload: GithubPayload<'issues'>, deliveryId: string, config: 
     };
   }
   if (!isServedRepo(repo, config)) return { kind: 'ignored', reason: 'repository has no route' };
-  const ref = `${repo}#${payload.issue.number}`;
+  // People and the agent read the repository as GitHub spells it; places and routes match it lower-cased.
+  const ref = `${payload.repository.full_name}#${payload.issue.number}`;
   return {
     kind: 'trigger',
     needsRun: false,
@@ -121,7 +123,7 @@ function commentAct(payload: GithubPayload<'issue_comment'>, config: GithubTrigg
     };
   }
   if (!isServedRepo(repo, config)) return { kind: 'ignored', reason: 'repository has no route' };
-  const ref = `${repo}#${issue.number}`;
+  const ref = `${payload.repository.full_name}#${issue.number}`;
   const issueLines = `GitHub issue ${ref}: ${oneLine(issue.title)}\nURL: ${oneLine(issue.html_url)}`;
   const steer: TriggerInput | undefined =
     intent.kind === 'new' || !text

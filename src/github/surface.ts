@@ -31,7 +31,8 @@ export function githubSurface(config: {
     route: (origin) => own(config.labels, origin['label']?.toLowerCase()) ?? own(config.repos, origin['repo']?.toLowerCase()) ?? own(config.repos, '*'),
     // Logins: letters, digits and single hyphens, at most 39 characters; GitHub ignores their case (and people write an @).
     users: { idPattern: /^[a-z\d](?:[a-z\d]|-(?=[a-z\d])){0,38}$/, example: 'octocat', normalise: (login) => login.replace(/^@/, '').toLowerCase() },
-    nameElsewhere: (login) => (login === CHECKS_REQUESTER ? 'GitHub' : `GitHub user ${login}`),
+    // By the login as GitHub spells it (`Codertocat`); the id is lower-cased for matching.
+    nameElsewhere: (login, name) => (login === CHECKS_REQUESTER ? 'GitHub' : `GitHub user ${name ?? login}`),
     placeOfArtifact: (url) => {
       if (!config.enabled) return undefined;
       const found = placeOfPullRequestUrl(url, config.webUrl);

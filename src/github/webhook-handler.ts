@@ -1,5 +1,6 @@
 import type { IntakeService } from '../core/intake/intake-service.js';
 import type { Logger } from '../core/ports/logger.js';
+import { noticeOf } from '../core/outbox/notice-parts.js';
 import { receivedKey, type OutboxMessage } from '../core/ports/messages.js';
 import type { NewOutboxRow, Store } from '../core/ports/store.js';
 import type { TriggerInput } from '../core/ports/triggers.js';
@@ -79,15 +80,13 @@ async function closed(act: Extract<ReturnType<typeof actOf>, { kind: 'closed' }>
   const runId = await deps.store.anchors.currentRun(act.place);
   const run = runId ? await deps.store.trackedRuns.get(runId) : undefined;
   if (!run) return { outcome: 'ignored', reason: `${act.place} has no run` };
-  const ref = act.place.slice('github:'.length);
-  const text = act.merged
-    ? `The pull request ${ref} was merged by ${oneLine(act.by)}: ${oneLine(act.url)}`
-    : `The pull request ${ref} was closed without merging by ${oneLine(act.by)}: ${oneLine(act.url)}`;
+  // The pull request by GitHub's name for it, linked to its page (`html_url` of the verified payload).
+  const parts = ['The pull request ', { url: act.url, label: act.name }, ` was ${act.merged ? 'merged' : 'closed without merging'} by ${oneLine(act.by)}.`];
   const rows: NewOutboxRow[] = run.destinations.map((destination) => ({
     key: `github:${act.merged ? 'merged' : 'closed'}:${act.place}:${run.runId}:${destination}`,
     destination,
     kind: 'notice',
-    payload: { kind: 'notice', text, receivedKey: receivedKey(run.triggerKey ?? run.runId, destination) } satisfies OutboxMessage,
+    payload: noticeOf(parts, { receivedKey: receivedKey(run.triggerKey ?? run.runId, destination) }) satisfies OutboxMessage,
   }));
   const added = await deps.intake.owe(rows);
   await deps.store.eventKeys.remember(deliveryKey(deliveryId), deps.now());

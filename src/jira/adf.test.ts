@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { adfToText, bounded, doc, link, oneLineText, paragraph, text, textDoc, COMMENT_LIMIT, type AdfDoc } from './adf.js';
+import { noticeOf } from '../core/outbox/notice-parts.js';
 import { messageDoc, receivedDoc, statusDoc } from './comment-text.js';
 
 /* Text is text (issue 30, point 5): what people and the agent wrote goes into ADF as text nodes only. */
@@ -84,6 +85,31 @@ describe('the comments we write', () => {
     const adf = messageDoc({ kind: 'announce', run: { ...run, state: 'FAILED', statusText: 'see https://evil.example/x' }, receivedKey: 'r' }, '@agent');
     expect(adfToText(adf)).toContain('see https://evil.example/x');
     expect(hrefs(adf)).toEqual([run.sessionLink, run.pullRequests[0]]);
+  });
+
+  it('a notice’s link is a link mark on its label; a URL in its words is text, and a link that is not http(s) is text', () => {
+    const url = 'https://github.com/Codertocat/Hello-World/pull/2';
+    const adf = messageDoc(
+      noticeOf([
+        `${HOSTILE[2]!} — the pull request `,
+        { url, label: 'Codertocat/Hello-World#2' },
+        ' was merged.\n\nNext: ',
+        { url: 'javascript:alert(1)', label: 'x' },
+      ]),
+      '@agent',
+    );
+    expect(hrefs(adf)).toEqual([url]);
+    expect(adf.content[0]?.content.find((node) => node.type === 'text' && node.marks)).toEqual({
+      type: 'text',
+      text: 'Codertocat/Hello-World#2',
+      marks: [{ type: 'link', attrs: { href: url } }],
+    });
+    expect(adf.content).toHaveLength(2);
+    expect(adfToText(adf)).toBe(`${HOSTILE[2]!} — the pull request Codertocat/Hello-World#2 was merged.\nNext: x (javascript:alert(1))`);
+    // A row stored before notices had links: its text, words only, paragraphs as before.
+    const old = messageDoc({ kind: 'notice', text: `merged: ${url}\n\nbye` }, '@agent');
+    expect(old).toEqual(textDoc(`merged: ${url}\n\nbye`));
+    expect(hrefs(old)).toEqual([]);
   });
 
   it('BLOCKED says how to answer in Jira', () => {

@@ -2,11 +2,13 @@
  * The comments agent-bridge writes on a Jira issue, in ADF (issue 30): the start comment (edited at
  * every state), one comment per BLOCKED and end state, failures and notices. Titles, names, states,
  * status messages and reasons are foreign text: text nodes only (adf.ts), never markup; the session
- * and pull request links are link marks built from the URLs the run API gave.
+ * and pull request links are link marks built from the URLs the run API gave, and a notice's links
+ * from the URLs its owner held.
  */
+import { partsOf, plainLink } from '../core/outbox/notice-parts.js';
 import { renderText } from '../core/outbox/render-text.js';
-import type { OutboxMessage, RunSnapshot } from '../core/ports/messages.js';
-import { code, doc, link, oneLineText, paragraph, strong, text, textDoc, type AdfDoc, type AdfParagraph } from './adf.js';
+import type { NoticePart, OutboxMessage, RunSnapshot } from '../core/ports/messages.js';
+import { COMMENT_LIMIT, code, doc, link, oneLineText, paragraph, strong, text, textDoc, type AdfDoc, type AdfInline, type AdfParagraph } from './adf.js';
 
 const brand = (title: string) => paragraph(strong('agent-bridge'), text(' · '), oneLineText(title, 300));
 
@@ -61,6 +63,7 @@ const REPLY = 'Reply in this thread to answer.';
  * from the run's own URLs, and "reply in this thread" becomes how Jira answers.
  */
 export function messageDoc(message: OutboxMessage, handle: string): AdfDoc {
+  if (message.kind === 'notice') return noticeDoc(partsOf(message));
   let words = renderText(message);
   const run = message.kind === 'announce' ? message.run : undefined;
   const trailing = run ? [...(run.sessionLink ? [`Session: ${run.sessionLink}`] : []), ...run.pullRequests.map((url) => `Pull request: ${url}`)] : [];
@@ -74,6 +77,28 @@ export function messageDoc(message: OutboxMessage, handle: string): AdfDoc {
   }
   const body = textDoc(words);
   return run ? doc(...body.content, ...links(run)) : body;
+}
+
+/**
+ * A notice's words and links: the words as text nodes (a blank line starts a paragraph, as in a
+ * notice of words alone), each link a link mark on its label — or, when its URL is not an http(s)
+ * URL, its label and URL as text.
+ */
+function noticeDoc(parts: readonly NoticePart[]): AdfDoc {
+  const paragraphs: AdfInline[][] = [[]];
+  for (const part of parts) {
+    const current = paragraphs[paragraphs.length - 1]!;
+    if (typeof part !== 'string') {
+      const linked = link(part.label || part.url, part.url);
+      current.push(...(linked.length > 0 ? linked : text(plainLink(part), COMMENT_LIMIT)));
+      continue;
+    }
+    part.split(/\n{2,}/).forEach((block, index) => {
+      if (index > 0) paragraphs.push([]);
+      paragraphs[paragraphs.length - 1]!.push(...text(block, COMMENT_LIMIT));
+    });
+  }
+  return doc(...paragraphs.map((content) => paragraph(content)));
 }
 
 /** A Slack mention (`<@U123>`, how Slack requesters are named) as words that mean something in Jira. */

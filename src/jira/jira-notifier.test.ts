@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Delivery } from '../core/ports/notifier.js';
+import { noticeOf } from '../core/outbox/notice-parts.js';
 import type { OutboxMessage } from '../core/ports/messages.js';
 import { startFakeJiraApi, type FakeJiraApi } from '../../test/fakes/jira-api.js';
 import { restJiraApi, type JiraApi } from './jira-api.js';
@@ -54,6 +55,17 @@ describe('JiraNotifier', () => {
     await deliver('notice-1', { kind: 'notice', text: 'hello' }, 1);
     expect(texts()).toEqual(['hello']);
     expect(fake.comments(key)[0]?.properties).toEqual([{ key: 'agent-bridge', value: { mark: markFor('notice-1') } }]);
+  });
+
+  it('a notice’s link reaches Jira as a link mark; its words as text', async () => {
+    const url = 'https://github.com/Codertocat/Hello-World/pull/2';
+    await deliver('notice-link', noticeOf(['The pull request ', { url, label: 'Codertocat/Hello-World#2' }, ' was merged (https://evil.example).']));
+    const body = fake.comments(key)[0]?.body as unknown as { content: Array<{ content: unknown[] }> };
+    expect(body.content[0]?.content).toEqual([
+      { type: 'text', text: 'The pull request ' },
+      { type: 'text', text: 'Codertocat/Hello-World#2', marks: [{ type: 'link', attrs: { href: url } }] },
+      { type: 'text', text: ' was merged (https://evil.example).' },
+    ]);
   });
 
   it('without a start comment, a replacement is created once and edited after', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { noticeOf } from '../core/outbox/notice-parts.js';
 import type { OutboxMessage, RunSnapshot } from '../core/ports/messages.js';
 import type { Delivery } from '../core/ports/notifier.js';
 import { messageComment, receivedComment, startFailedComment, statusComment, stoppingComment, withLinearNames } from './comment-text.js';
@@ -15,6 +16,7 @@ import { LinearSessionNotifier } from './session-notifier.js';
 const EVIL = '![x](https://evil/pixel) [click](https://evil) <img src=https://evil/p.png> www.evil.example';
 const SESSION = 'https://agent.example/sessions/1';
 const PR = 'https://github.com/acme/web/pull/7';
+const REVIEW = 'https://github.com/Codertocat/Hello-World/pull/2#pullrequestreview-1';
 const OURS = [`[Open session](<${SESSION}>)`, `<${SESSION}>`, `<${PR}>`];
 
 /** Link and image syntax a Markdown reader would act on (links, images, autolinks, bare URLs), escapes and code spans honoured. */
@@ -83,6 +85,18 @@ describe('comments on a Linear issue', () => {
     expect(comment).not.toContain('Open session');
   });
 
+  it('a notice’s links are links; a URL in its words is not', () => {
+    const notice = noticeOf([`GitHub user Codertocat (${EVIL}) sent the run `, { url: REVIEW, label: 'a review' }, ` from GitHub: ${EVIL}.`]);
+    const comment = messageComment(notice, '@agent');
+    expect(comment).toContain(`sent the run [a review](<${REVIEW}>) from GitHub`);
+    expect(activeLinks(comment)).toEqual([`[a review](<${REVIEW}>)`]);
+    expect(comment).toContain('\\!\\[x\\]\\(https\\://evil/pixel\\)');
+    // A row stored before notices had links: its text, inert as it was.
+    const old = messageComment({ kind: 'notice', text: `merged: ${REVIEW}` }, '@agent');
+    expect(old).toBe(`merged: ${REVIEW.replace('https:', 'https\\:').replace('#', '\\#')}`);
+    expect(activeLinks(old)).toEqual([]);
+  });
+
   it('plain words read as before', () => {
     expect(receivedComment('ENG-1: Fix the login test', 'Ada Lovelace')).toBe(
       '**agent-bridge** · ENG-1: Fix the login test\n\nReceived from Ada Lovelace — starting a run…',
@@ -127,11 +141,23 @@ describe('agent activities in a Linear agent session', () => {
     expectInert(body);
     expect(body).toContain('\\!\\[x\\]\\(https\\://evil/pixel\\)');
   });
+
+  it('a notice’s links are links in the activity; its words are not', async () => {
+    await deliver(noticeOf([`${EVIL} sent the run `, { url: REVIEW, label: 'a review' }, '.']));
+    const body = bodies.at(-1)!;
+    expect(activeLinks(body)).toEqual([`[a review](<${REVIEW}>)`]);
+    expect(body).toContain('\\!\\[x\\]\\(https\\://evil/pixel\\)');
+  });
 });
 
 describe('Slack people in a notice on an issue (issue 31: who rejected a request)', () => {
   it('names them as Slack users, not as Slack markup', () => {
     const message: OutboxMessage = { kind: 'notice', text: '<@U0ALICE1>: your request was rejected by <@U0LEAD01>.' };
     expect(withLinearNames(message)).toEqual({ kind: 'notice', text: 'Slack user U0ALICE1: your request was rejected by Slack user U0LEAD01.' });
+  });
+
+  it('in the words of a notice with links too, never in a link', () => {
+    const message = noticeOf(['<@U0ALICE1> sent the run ', { url: REVIEW, label: 'a review' }, '.']);
+    expect(messageComment(withLinearNames(message), '@agent')).toBe(`Slack user U0ALICE1 sent the run [a review](<${REVIEW}>).`);
   });
 });

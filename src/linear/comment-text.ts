@@ -4,6 +4,7 @@
  * Titles, names, states, status messages and reasons are foreign text, made inert (markdown.ts).
  */
 import type { OutboxMessage, RunSnapshot } from '../core/ports/messages.js';
+import { mapNoticeWords } from '../core/outbox/notice-parts.js';
 import { renderText } from '../core/outbox/render-text.js';
 import { inertMarkdown, inertMessage, inertRun, markdownCode, markdownLink } from './markdown.js';
 
@@ -76,7 +77,7 @@ export function withLinearNames(message: OutboxMessage): OutboxMessage {
       return message.cancelledBy === undefined ? message : { ...message, cancelledBy: linearName(message.cancelledBy) };
     case 'notice':
       // Notices the bridge words may name Slack people (an approval's approver): readable, not markup.
-      return { ...message, text: message.text.replace(/<@([UW][A-Z0-9]+)>/g, 'Slack user $1') };
+      return mapNoticeWords(message, (words) => words.replace(/<@([UW][A-Z0-9]+)>/g, 'Slack user $1'));
     default:
       return message;
   }

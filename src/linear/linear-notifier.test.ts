@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { noticeOf } from '../core/outbox/notice-parts.js';
 import type { OutboxMessage, RunSnapshot } from '../core/ports/messages.js';
 import { NotifierError, type Delivery } from '../core/ports/notifier.js';
 import type { LinearApi } from './linear-api.js';
@@ -129,6 +130,13 @@ describe('LinearNotifier', () => {
     await notifier.deliver({ ...delivery('n1', { kind: 'notice', text: 'hello' }), destination: `linear:${id}` });
     await notifier.deliver(delivery('n2', { kind: 'notice', text: 'hi' }));
     expect([...comments.values()].map((comment) => comment.issueId)).toEqual([id, 'uuid-of-ENG-1']);
+  });
+
+  it('a notice’s link is a Markdown link in the comment; a URL in its words stays words', async () => {
+    const { notifier, comments } = memoryLinear();
+    const url = 'https://github.com/Codertocat/Hello-World/pull/2';
+    await notifier.deliver(delivery('n3', noticeOf(['The pull request ', { url, label: 'Codertocat/Hello-World#2' }, ' was merged (https://evil.example).'])));
+    expect(comments.get(idFromKey('n3'))?.body).toBe(`The pull request [Codertocat/Hello-World#2](<${url}>) was merged \\(https\\://evil.example\\).`);
   });
 
   it.each([

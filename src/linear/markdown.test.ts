@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inertKeepingCode, inertMarkdown, markdownCode, markdownLink, markdownUrl } from './markdown.js';
+import { inertKeepingCode, inertMarkdown, markdownCode, markdownLink, markdownParts, markdownUrl } from './markdown.js';
 
 /** CommonMark's reading of backslash escapes: `\` before ASCII punctuation stands for that character. */
 const unescape = (markdown: string) => markdown.replace(/\\([!-/:-@[-`{-~])/g, '$1');
@@ -76,5 +76,29 @@ describe('markdownUrl and markdownLink', () => {
   ])('%j', (url, autolink, link) => {
     expect(markdownUrl(url)).toBe(autolink);
     expect(markdownLink('Open session', url)).toBe(link);
+  });
+});
+
+describe('markdownParts', () => {
+  const PR = 'https://github.com/Codertocat/Hello-World/pull/2';
+
+  it('links a labelled link on its label, a bare one as an autolink; the words around them inert', () => {
+    expect(markdownParts(['The pull request ', { url: PR, label: 'Codertocat/Hello-World#2' }, ' was merged by a_b (see https://x).'])).toBe(
+      `The pull request [Codertocat/Hello-World#2](<${PR}>) was merged by a\\_b \\(see https\\://x\\).`,
+    );
+    expect(markdownParts(['Session: ', { url: PR }])).toBe(`Session: <${PR}>`);
+  });
+
+  it('a label is words, whatever it holds', () => {
+    expect(markdownParts([{ url: PR, label: 'a comment on [x](https://evil) `y` <b>*z*</b>\nline' }])).toBe(
+      `[a comment on \\[x\\](https\\://evil) \\\`y\\\` \\<b\\>\\*z\\*\\</b\\> line](<${PR}>)`,
+    );
+  });
+
+  it('a URL that could break out of the link is shown as inert words', () => {
+    expect(markdownParts([{ url: 'https://x/a>)![p](https://evil/pixel)', label: 'the check' }])).toBe(
+      'the check \\(https\\://x/a\\>\\)\\!\\[p\\]\\(https\\://evil/pixel\\)\\)',
+    );
+    expect(markdownParts([{ url: 'javascript:alert(1)' }])).toBe('javascript:alert\\(1\\)');
   });
 });

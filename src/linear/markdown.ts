@@ -5,7 +5,8 @@
  * tracking pixel in every reader's browser) and `[Open session](https://evil)` a forged link. Every
  * foreign string goes through one of these functions; only the links we compose stay links.
  */
-import type { OutboxMessage, RunSnapshot } from '../core/ports/messages.js';
+import { partsOf, plainLink } from '../core/outbox/notice-parts.js';
+import type { MessageLink, NoticePart, OutboxMessage, RunSnapshot } from '../core/ports/messages.js';
 
 /**
  * Characters that start Markdown syntax anywhere in a line: emphasis, links, images, code, HTML,
@@ -69,9 +70,36 @@ export function markdownUrl(url: string): string {
   return linkable(url) ? `<${url}>` : inertMarkdown(url);
 }
 
-/** `[label](<url>)` with our own label, or undefined when the URL is not a plain http(s) URL. */
+/**
+ * Our label as a link's text: on one line, with what would start syntax inside link text escaped
+ * (brackets, emphasis, code, HTML, entities) and URL schemes broken, so the label is words whatever
+ * it holds (a file path, a repository name). `#` and parentheses mean nothing there and stay as they are.
+ */
+function markdownLabel(label: string): string {
+  return label
+    .replace(/[\r\n\u2028\u2029]+/g, ' ')
+    .replace(/[\\`*_[\]<>!&~|]/g, (character) => `\\${character}`)
+    .replace(/\b([a-z][a-z0-9+.-]{1,31}):(?=\/\/)/gi, '$1\\:')
+    .replace(/\bwww\./gi, 'www\\.');
+}
+
+/** `[label](<url>)` with our own label (escaped), or undefined when the URL is not a plain http(s) URL. */
 export function markdownLink(label: string, url: string | undefined): string | undefined {
-  return linkable(url) ? `[${label}](<${url}>)` : undefined;
+  return linkable(url) ? `[${markdownLabel(label)}](<${url}>)` : undefined;
+}
+
+/**
+ * A notice's words and links as Markdown: the words inert (our code spans kept), each link
+ * `[label](<url>)` (`<url>` without a label) — or, when its URL is not a plain http(s) URL, its label
+ * and URL as inert words.
+ */
+export function markdownParts(parts: readonly NoticePart[]): string {
+  return parts.map((part) => (typeof part === 'string' ? inertKeepingCode(part) : linkMarkdown(part))).join('');
+}
+
+function linkMarkdown(link: MessageLink): string {
+  if (!link.label) return markdownUrl(link.url);
+  return markdownLink(link.label, link.url) ?? inertMarkdown(plainLink(link));
 }
 
 /** A run with its words made inert and its URLs turned into autolinks (the run id is left for `markdownCode`). */
@@ -95,6 +123,8 @@ const WORDS = ['title', 'requester', 'reason', 'text', 'cancelledBy', 'requested
  * covered as long as they use these names.
  */
 export function inertMessage(message: OutboxMessage): OutboxMessage {
+  // A notice's words and links: words inert, links ours (a row without links renders its text as before).
+  if (message.kind === 'notice') return { ...message, text: markdownParts(partsOf(message)) };
   const copy: Record<string, unknown> = { ...message };
   for (const field of WORDS) {
     const value = copy[field];

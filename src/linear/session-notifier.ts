@@ -15,7 +15,7 @@ import type { OutboxMessage, RunSnapshot } from '../core/ports/messages.js';
 import { renderText } from '../core/outbox/render-text.js';
 import type { LinearApi } from './linear-api.js';
 import { isInvalidInput, toLinearNotifierError } from './linear-errors.js';
-import { inertKeepingCode, inertMarkdown, inertMessage, inertRun, markdownCode } from './markdown.js';
+import { inertMarkdown, inertMessage, inertRun, markdownCode } from './markdown.js';
 import type { OwnIds } from './own-ids.js';
 import type { WorkflowMover } from './workflow-states.js';
 
@@ -61,7 +61,7 @@ function activityOf(message: OutboxMessage): { type: ActivityType; body: string;
     case 'seen':
       return { type: 'thought', body: 'Received your message.', ephemeral: true };
     case 'notice':
-      return { type: 'thought', body: inertKeepingCode(message.text) };
+      return { type: 'thought', body: renderText(inertMessage(message)) };
     case 'session':
       return { type: 'thought', body: renderText(inertMessage(message)), ephemeral: true };
     case 'approval':

@@ -1,5 +1,6 @@
 import type { KnownBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
+import { noticeOf, partsOf } from '../core/outbox/notice-parts.js';
 import type { RunSnapshot } from '../core/ports/messages.js';
 import {
   ANSWER_ACTION_ID,
@@ -11,6 +12,7 @@ import {
   fallbackText,
   limitText,
   noticeBlocks,
+  noticeMrkdwn,
   safeUrl,
   statusBlocks,
   type StatusView,
@@ -166,7 +168,29 @@ describe('announceBlocks', () => {
 describe('other messages', () => {
   it('failed and notice blocks escape the text, notices keep user mentions', () => {
     expect(texts(failedBlocks('Fix <it>', 'the run API said <no>'))).toContain('Could not start *Fix &lt;it&gt;*: the run API said &lt;no&gt;');
-    expect(texts(noticeBlocks('Stopping the run (requested by <@U7>) <!channel>'))).toContain('(requested by <@U7>) &lt;!channel&gt;');
+    expect(texts(noticeBlocks(['Stopping the run (requested by <@U7>) <!channel>']))).toContain('(requested by <@U7>) &lt;!channel&gt;');
+  });
+
+  it('a notice’s links are mrkdwn links; a URL in its words stays words, and an unsafe link is shown as words', () => {
+    const notice = noticeOf([
+      'GitHub user Codertocat sent the run ',
+      { url: 'https://github.com/Codertocat/Hello-World/pull/2#discussion_r1&x', label: 'a comment on <src/a.ts>' },
+      ' from GitHub.',
+    ]);
+    const mrkdwn = noticeMrkdwn(partsOf(notice));
+    expect(mrkdwn).toBe(
+      'GitHub user Codertocat sent the run <https://github.com/Codertocat/Hello-World/pull/2#discussion_r1&amp;x|a comment on &lt;src/a.ts&gt;> from GitHub.',
+    );
+    expect(texts(noticeBlocks(partsOf(notice)))).toContain(JSON.stringify(mrkdwn).slice(1, -1));
+    // The notification text says the same, links included.
+    expect(fallbackText(notice)).toBe(mrkdwn);
+    // Words someone wrote hold no link: `<…|…>` is escaped (Slack shows a bare URL as itself).
+    expect(noticeMrkdwn(['see <https://evil.example|your session>'])).toBe('see &lt;https://evil.example|your session&gt;');
+    expect(noticeMrkdwn([{ url: 'javascript:alert(1)', label: 'click' }, ' and ', { url: 'https://a.example/x|y' }])).toBe(
+      'click (javascript:alert(1)) and https://a.example/x|y',
+    );
+    // A row stored before notices had links renders its text as before.
+    expect(fallbackText({ kind: 'notice', text: 'merged: https://github.com/acme/web/pull/2' })).toBe('merged: https://github.com/acme/web/pull/2');
   });
 
   it('fallback text is the plain rendering, escaped', () => {

@@ -5,11 +5,13 @@
  *
  * Everything that comes from people or the run API (titles, status texts, reasons) is escaped
  * (`&`, `<`, `>`), so a prompt cannot mention `@channel`, a user or hide a link. Only a bare user mention
- * such as `<@U123>` in texts we compose ourselves (who cancelled, notices) is kept.
+ * such as `<@U123>` in texts we compose ourselves (who cancelled, notices) is kept, and the only links
+ * are those we build from URLs we hold (a session, a pull request, a notice's links).
  */
 import type { KnownBlock, SectionBlock } from '@slack/types';
 import { isTerminalState } from '../core/ports/agent-runs.js';
-import type { OutboxMessage, RunSnapshot, Ticket } from '../core/ports/messages.js';
+import type { NoticePart, OutboxMessage, RunSnapshot, Ticket } from '../core/ports/messages.js';
+import { partsOf, plainLink } from '../core/outbox/notice-parts.js';
 import { renderText } from '../core/outbox/render-text.js';
 
 /** `action_id` of the Cancel button; its `value` is the thread key (`slack:<channel>:<thread_ts>`). */
@@ -195,9 +197,23 @@ export function failedBlocks(title: string, reason: string): KnownBlock[] {
   return [section('failed_result', `:x: Could not start *${escapeMrkdwn(title)}*: ${escapeMrkdwn(reason)}`)];
 }
 
-/** A one-off note in the thread (composed by the bridge; user mentions in it are kept). */
-export function noticeBlocks(text: string): KnownBlock[] {
-  return [section('notice', escapeKeepingMentions(text))];
+/** A one-off note in the thread (composed by the bridge; user mentions in its words are kept, its links are links). */
+export function noticeBlocks(parts: readonly NoticePart[]): KnownBlock[] {
+  return [section('notice', noticeMrkdwn(parts))];
+}
+
+/**
+ * A notice's words and links as mrkdwn: the words escaped (user mentions kept), each link
+ * `<url|label>` — or, when Slack could not link its URL safely, its label and URL as escaped words.
+ */
+export function noticeMrkdwn(parts: readonly NoticePart[]): string {
+  return parts
+    .map((part) => {
+      if (typeof part === 'string') return escapeKeepingMentions(part);
+      const url = safeUrl(part.url);
+      return url ? link(url, part.label || url) : escapeMrkdwn(plainLink(part));
+    })
+    .join('');
 }
 
 /**
@@ -232,7 +248,7 @@ export function fallbackText(message: OutboxMessage): string {
       safe = { ...message, title: e(message.title), reason: e(message.reason) };
       break;
     case 'notice':
-      safe = { ...message, text: escapeKeepingMentions(message.text) };
+      safe = { ...message, text: noticeMrkdwn(partsOf(message)) };
       break;
     case 'approval':
       safe = {

@@ -1,6 +1,7 @@
 import { LogLevel, WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeSlackApi, type FakeSlackApi, type SlackCall } from '../../test/fakes/slack-api.js';
+import { noticeOf } from '../core/outbox/notice-parts.js';
 import type { OutboxMessage, RunSnapshot } from '../core/ports/messages.js';
 import { NotifierError, type Delivery } from '../core/ports/notifier.js';
 import { parseSlackDestination, SlackNotifier } from './slack-notifier.js';
@@ -194,6 +195,19 @@ describe('SlackNotifier', () => {
     expect(thread()[0]?.text).toContain('a &lt; b &amp; c');
     await deliver({ kind: 'notice', text: 'Sorry <@U1>, only a < b & c may', privateTo: 'U1' }, 'notice:private');
     expect(fake.callsTo('chat.postEphemeral')[0]?.args['text']).toBe('Sorry <@U1>, only a &lt; b &amp; c may');
+  });
+
+  it('a notice’s links are posted as links, in the blocks and the text; the words stay words', async () => {
+    await receive();
+    const url = 'https://github.com/Codertocat/Hello-World/pull/2';
+    await deliver(
+      noticeOf(['The pull request ', { url, label: 'Codertocat/Hello-World#2' }, ' was merged by <https://evil.example|octocat>.']),
+      'notice:merged',
+    );
+    const posted = fake.callsTo('chat.postMessage').at(-1);
+    const shown = `The pull request <${url}|Codertocat/Hello-World#2> was merged by &lt;https://evil.example|octocat&gt;.`;
+    expect(blocksText(posted)).toContain(JSON.stringify(shown).slice(1, -1));
+    expect(posted?.args['text']).toBe(shown);
   });
 
   it('finds an earlier post on a later page of a long thread', async () => {

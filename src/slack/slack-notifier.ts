@@ -14,6 +14,7 @@ import { isTerminalState } from '../core/ports/agent-runs.js';
 import type { Logger } from '../core/ports/logger.js';
 import type { OutboxMessage, RunSnapshot } from '../core/ports/messages.js';
 import { NotifierError, unknownMessageKind, type Delivery, type Notifier } from '../core/ports/notifier.js';
+import { partsOf } from '../core/outbox/notice-parts.js';
 import type { SlackSessions } from './agent-session.js';
 import { approvalBlocks } from './approval-blocks.js';
 import { announceBlocks, failedBlocks, fallbackText, noticeBlocks, statusBlocks, type StatusAbout, type StatusView } from './blocks.js';
@@ -135,7 +136,7 @@ export class SlackNotifier implements Notifier {
         const received = message.receivedKey !== undefined ? await this.receivedOf(delivery, message.receivedKey) : undefined;
         const where = threadOf(target, received);
         if (message.privateTo) return this.ephemeral(where, message.privateTo, fallbackText(message));
-        return this.post(delivery, where, noticeBlocks(message.text));
+        return this.post(delivery, where, noticeBlocks(partsOf(message)));
       }
       default:
         throw unknownMessageKind(message);

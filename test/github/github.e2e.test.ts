@@ -203,9 +203,9 @@ describe('a Slack run’s pull request is one of its places', () => {
     );
     await bridge.until(() => fakes.emulator.engine.followups(run.run_id).some((f) => f.message.includes('> Please add a test')), 'the review follow-up');
     await bridge.until(() => heard().length === 1, 'Slack told of the review');
-    // Who, what kind, a link — never the text.
+    // Who, what kind, a link to it (a live one: GitHub's own page) — never the text.
     expect(callText(heard()[0]!)).toContain(
-      `GitHub user reviewer sent the run a review requesting changes from GitHub: https://github.com/${REPO}/pull/${pr}#pullrequestreview-8001`,
+      `GitHub user reviewer sent the run <https://github.com/${REPO}/pull/${pr}#pullrequestreview-8001|a review requesting changes> from GitHub.`,
     );
     expect(callText(heard()[0]!)).not.toContain('Please add a test');
     // A comment on a line: the follow-up names the file and line; eyes, then rocket.
@@ -227,19 +227,23 @@ describe('a Slack run’s pull request is one of its places', () => {
     expect((await world.deliver('check_run', checkRunCompleted(pr, 'failure', { id: 8101, name: 'unit' }))).body['outcome']).toBe('stored');
     expect((await world.deliver('check_run', checkRunCompleted(pr, 'failure', { id: 8102, name: 'lint' }))).body['outcome']).toBe('ignored');
     await bridge.until(() => fakes.emulator.engine.followups(run.run_id).some((f) => f.message.includes('The check "unit" failed')), 'the check follow-up');
-    // Merged: told once in every place.
-    expect((await world.deliver('pull_request', pullRequestClosed(pr, true, 'octocat'))).body['outcome']).toBe('stored');
-    expect((await world.deliver('pull_request', pullRequestClosed(pr, true, 'octocat'))).body['outcome']).toBe('duplicate');
+    // Merged: told once in every place, naming the repository as GitHub spells it (its place is lower-cased).
+    expect((await world.deliver('pull_request', pullRequestClosed(pr, true, 'octocat', 'Acme/Web'))).body['outcome']).toBe('stored');
+    expect((await world.deliver('pull_request', pullRequestClosed(pr, true, 'octocat', 'Acme/Web'))).body['outcome']).toBe('duplicate');
     await bridge.until(() => bridge.threadPosts(thread).some((call) => callText(call).includes('was merged by octocat')), 'the merge in Slack');
     await bridge.until(() => bodies(pr).some((body) => body.includes('was merged by octocat')), 'the merge on the pull request');
     await quiet(bridge.service);
 
     expect(fakes.emulator.engine.followups(run.run_id)).toHaveLength(3);
-    expect(callText(heard()[1]!)).toContain('a comment on src/login.ts line 12 from GitHub');
-    expect(callText(heard()[2]!)).toContain(`GitHub sent the run a failed check (unit) from GitHub: https://github.com/${REPO}/runs/8101`);
+    expect(callText(heard()[1]!)).toContain(`<https://github.com/${REPO}/pull/${pr}#discussion_r8002|a comment on src/login.ts line 12> from GitHub.`);
+    expect(callText(heard()[2]!)).toContain(`GitHub sent the run <https://github.com/${REPO}/runs/8101|a failed check (unit)> from GitHub.`);
     expect(heard()).toHaveLength(3);
-    expect(bridge.threadPosts(thread).filter((call) => callText(call).includes('was merged'))).toHaveLength(1);
-    expect(bodies(pr).filter((body) => body.includes('was merged'))).toHaveLength(1);
+    const merged = bridge.threadPosts(thread).filter((call) => callText(call).includes('was merged'));
+    expect(merged).toHaveLength(1);
+    expect(callText(merged[0]!)).toContain(`The pull request <https://github.com/${REPO}/pull/${pr}|Acme/Web#${pr}> was merged by octocat.`);
+    const onGithub = bodies(pr).filter((body) => body.includes('was merged'));
+    expect(onGithub).toHaveLength(1);
+    expect(onGithub[0]).toContain(`The pull request [Acme/Web#${pr}](<https://github.com/${REPO}/pull/${pr}>) was merged by octocat.`);
   });
 });
 

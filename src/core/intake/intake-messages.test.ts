@@ -58,6 +58,28 @@ describe('followupHeardElsewhere', () => {
     ]);
   });
 
+  it('links what came to the page its edge gave, and names a GitHub person as GitHub spells them', () => {
+    const review = 'https://github.com/Codertocat/Hello-World/pull/2#pullrequestreview-1';
+    const trigger = {
+      ...followup('github:codertocat/hello-world#2', 'x'),
+      payload: { message: 'x', heardAs: { what: 'a review requesting changes', link: review } },
+    } as unknown as StoredTrigger;
+    const rows = followupHeardElsewhere(
+      trigger,
+      run(['github:codertocat/hello-world#2', 'slack:C1']),
+      { platform: 'github', id: 'codertocat', name: 'Codertocat' },
+      testSurfaces(),
+    );
+    expect(rows.map((row) => row.payload)).toEqual([
+      {
+        kind: 'notice',
+        text: `GitHub user Codertocat sent the run a review requesting changes (${review}) from GitHub.`,
+        parts: ['GitHub user Codertocat sent the run ', { url: review, label: 'a review requesting changes' }, ' from GitHub.'],
+        receivedKey: 'received:linear:label:1:slack:C1',
+      },
+    ]);
+  });
+
   it('tells only places where people talk, not views such as a Home tab', () => {
     const rows = followupHeardElsewhere(
       followup('slack:C1:1700.1', 'x'),

@@ -1,5 +1,6 @@
 import type { AgentApiError } from '../ports/agent-runs.js';
-import { receivedKey, type OutboxMessage, type RunSnapshot } from '../ports/messages.js';
+import { noticeOf } from '../outbox/notice-parts.js';
+import { receivedKey, type NoticePart, type OutboxMessage, type RunSnapshot } from '../ports/messages.js';
 import { platformOf } from '../ports/notifier.js';
 import type { NewOutboxRow, StoredTrigger, TrackedRun } from '../ports/store.js';
 import { shownAs, type Requester } from '../ports/triggers.js';
@@ -80,28 +81,30 @@ export function isPlaceOf(destination: string, anchor: string): boolean {
 function nameFor(requester: Requester | undefined, destination: string, surfaces: Surfaces): string {
   if (!requester) return 'Someone';
   const foreign = requester.platform !== platformOf(destination);
-  const elsewhere = foreign ? surfaces.of(requester.platform)?.nameElsewhere?.(requester.id) : undefined;
+  const elsewhere = foreign ? surfaces.of(requester.platform)?.nameElsewhere?.(requester.id, requester.name) : undefined;
   return elsewhere ?? requester.name ?? requester.id;
 }
 
 /**
  * What the run's other places are told when a follow-up reached it from one of them: that one came,
  * from whom and where — never its text, so nothing said in a private place (a DM, a private channel)
- * is copied into a public one. The place it was written in gets the acknowledgement instead.
+ * is copied into a public one. What it was ("a review") links to it when its edge gave a link
+ * (`FollowupPayload.heardAs`). The place it was written in gets the acknowledgement instead.
  */
 export function followupHeardElsewhere(trigger: StoredTrigger, run: TrackedRun, requester: Requester | undefined, surfaces: Surfaces): NewOutboxRow[] {
   const where = surfaces.title(trigger.anchor);
   const heard = trigger.kind === 'followup' ? trigger.payload.heardAs : undefined;
+  const kind = heard?.what ?? 'a follow-up';
+  // The edge took the link from its platform's verified payload: the words that say what came link to it.
+  const what: NoticePart = heard?.link ? { url: heard.link, label: kind } : kind;
   return run.destinations
     .filter((destination) => surfaces.isConversation(destination) && !isPlaceOf(destination, trigger.anchor))
     .map((destination) => ({
       key: `followup-heard:${trigger.key}:${destination}`,
       destination,
       kind: 'notice',
-      payload: {
-        kind: 'notice',
-        text: `${nameFor(requester, destination, surfaces)} sent the run ${heard?.what ?? 'a follow-up'} from ${where}${heard?.link ? `: ${heard.link}` : ''}.`,
+      payload: noticeOf([`${nameFor(requester, destination, surfaces)} sent the run `, what, ` from ${where}.`], {
         receivedKey: receivedKey(run.triggerKey ?? run.runId, destination),
-      } satisfies OutboxMessage,
+      }) satisfies OutboxMessage,
     }));
 }

@@ -17,6 +17,19 @@ export interface RunSnapshot {
   options?: string;
 }
 
+/**
+ * A link the bridge composes: a URL it holds from a verified payload of a served platform (a code
+ * host's page of a review) or from the run API — never one read out of people's or the agent's text.
+ * Shown as `label` where the surface can link words, else as the URL itself.
+ */
+export interface MessageLink {
+  url: string;
+  label?: string;
+}
+
+/** A piece of a notice: words (inert on every surface) or a link we compose. */
+export type NoticePart = string | MessageLink;
+
 /** The issue a run is about (e.g. `ENG-7` and its URL), shown where the run is carried elsewhere. */
 export interface Ticket {
   ref?: string;
@@ -57,8 +70,10 @@ export type OutboxMessage =
    * A one-off note for the people in the thread or issue; with `privateTo` (a platform user id) only
    * that person sees it where the surface can speak privately (a chat's ephemeral message). `receivedKey` names
    * the run's `received` row at this destination: at a bare channel the note goes into its thread.
+   * `parts`: the same note as words and links we compose (`noticeOf`), each notifier rendering a link
+   * in its own syntax; `text` is its plain form, all that rows written before `parts` existed carry.
    */
-  | { kind: 'notice'; text: string; privateTo?: string; receivedKey?: string }
+  | { kind: 'notice'; text: string; parts?: NoticePart[]; privateTo?: string; receivedKey?: string }
   /**
    * The run's session changed phase, for places that show a run as a live session (a working
    * indicator and a stop control, e.g. a chat's agent sessions): owed once per phase change, only where

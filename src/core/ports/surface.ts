@@ -44,9 +44,10 @@ export interface Surface<TRoute = unknown> {
   readonly users?: SurfaceUsers;
   /**
    * How a person of this surface is named in another surface's place, where this surface's own mention
-   * of them means nothing; undefined: by their name, as anywhere.
+   * of them means nothing; undefined: by their name, as anywhere. `name` is how the surface spelt them
+   * (the id may be stored lower-cased).
    */
-  nameElsewhere?(personId: string): string;
+  nameElsewhere?(personId: string, name?: string): string;
   /**
    * The place a schedule's `notify` names on this surface, read from its own key there; undefined when
    * it names none. Where the surface does not thread (`can.thread` false), replies there reach the

@@ -90,6 +90,8 @@ export interface FollowupPayload {
   /**
    * What kind of follow-up this is, for the run's other places ("a review requesting changes") with a
    * link to it: they are told that it came, from whom and where, never its text. Unset: "a follow-up".
+   * `link` is shown as a live link, so it is only ever a URL from the platform's verified payload (the
+   * comment's own `html_url`), never one read out of what people wrote.
    */
   heardAs?: { what: string; link?: string };
 }
