@@ -87,7 +87,7 @@ function issueAct(payload: GithubPayload<'issues'>, deliveryId: string, config: 
         origin: { source: 'github', repo, label },
         destinations: startPlaces(anchor, repo, label, config),
         requester,
-        ticket: { ref, url: payload.issue.html_url },
+        ticket: { ref, url: payload.issue.html_url, from: 'GitHub' },
         unlessActive: true,
       },
     },
@@ -150,7 +150,7 @@ function commentAct(payload: GithubPayload<'issue_comment'>, config: GithubTrigg
         origin: { source: 'github', repo },
         destinations: startPlaces(anchor, repo, undefined, config),
         requester,
-        ticket: { ref, url: issue.html_url },
+        ticket: { ref, url: issue.html_url, from: 'GitHub' },
         reference,
         // A handle comment on an issue with a run steers it; `new` starts another.
         followupIfLinked: intent.kind !== 'new',

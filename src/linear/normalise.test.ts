@@ -50,7 +50,7 @@ describe('labelTrigger', () => {
         origin: { source: 'linear', label: 'Agent', team: 'ENG' },
         destinations: [`linear:${String(fixture.data['id'])}`],
         requester: { platform: 'linear', id: LINEAR_IDS.user.id, name: LINEAR_IDS.user.name },
-        ticket: { ref: 'ENG-42', url: fixture.data['url'] },
+        ticket: { ref: 'ENG-42', url: fixture.data['url'], from: 'Linear' },
         reference: { issueId: fixture.data['id'], identifier: 'ENG-42', labelId: agent.id, deliveryId: DELIVERY },
         unlessActive: true,
         otherAnchors: ['linear:ENG-42'],

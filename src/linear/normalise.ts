@@ -151,7 +151,7 @@ function issueStart(envelope: LinearIssueWebhook, config: LinearTriggerConfig, l
       origin: { source: 'linear', label, ...(issue.team && { team: issue.team.key }) },
       destinations: channel ? [anchor, `slack:${channel}`] : [anchor],
       ...(requester && { requester }),
-      ticket: { ref: issue.identifier, url: issue.url },
+      ticket: { ref: issue.identifier, url: issue.url, from: 'Linear' },
       reference: { issueId: issue.id, identifier: issue.identifier, ...reference },
       // The same label again, a second trigger label or a routed project, while a run works on the issue, starts nothing.
       unlessActive: true,
@@ -267,7 +267,7 @@ export function commentTrigger(envelope: LinearWebhook, config: LinearTriggerCon
         origin: { source: 'linear', label: '' },
         destinations: [anchor],
         ...(requester && { requester }),
-        ticket: { ref: identifier, ...(comment.issue?.url !== undefined && { url: comment.issue.url }) },
+        ticket: { ref: identifier, ...(comment.issue?.url !== undefined && { url: comment.issue.url }), from: 'Linear' },
         reference,
         followupIfLinked: false,
       },

@@ -57,7 +57,7 @@ export function sessionTrigger(envelope: LinearSessionWebhook, config: LinearTri
         origin: { source: 'linear', label: '', ...(issue.team && { team: issue.team.key }) },
         destinations: [anchor],
         ...(requester && { requester }),
-        ticket: { ref: issue.identifier, ...(issue.url !== undefined && { url: issue.url }) },
+        ticket: { ref: issue.identifier, ...(issue.url !== undefined && { url: issue.url }), from: 'Linear' },
         reference,
       },
     };

@@ -210,7 +210,15 @@ describe('the status message of a run asked for in Linear', () => {
       '<https://linear.app/acme/issue/ENG-7|ENG-7>',
       'asked by Ada',
     ],
-    ['an unsafe URL stays text', { ticket: { ref: 'ENG-7', url: 'javascript:alert(1)' } }, 'From Linear ENG-7', undefined],
+    ['an unsafe URL stays text', { ticket: { ref: 'ENG-7', url: 'javascript:alert(1)', from: 'Linear' } }, 'From Linear ENG-7', undefined],
+    [
+      'a Jira issue is from Jira',
+      { ticket: { ref: 'OPS-3', url: 'https://acme.atlassian.net/browse/OPS-3', from: 'Jira' } },
+      'From Jira <https://acme.atlassian.net/browse/OPS-3|OPS-3>',
+      undefined,
+    ],
+    ['a GitHub issue is from GitHub', { ticket: { ref: 'Acme/Web#9', from: 'GitHub' } }, 'From GitHub Acme/Web#9', undefined],
+    ['a row that names no tracker claims none', { ticket: { ref: 'ENG-7' } }, '"From ENG-7', undefined],
     ['hostile names are escaped', { ticket: { ref: '<!channel>' }, requester: '<@U999> & co' }, '&lt;!channel&gt;', 'asked by &lt;@U999&gt; &amp; co'],
   ])('%s', (_name, value, shows, asked) => {
     const line = about(statusBlocks(view({ about: value })));

@@ -264,12 +264,14 @@ export function fallbackText(message: OutboxMessage): string {
   return limitText(renderText(safe));
 }
 
-/** `From Linear ENG-7 (linked) · asked by Ann`: the issue as a link when its URL is safe, everything escaped. */
+/** `From Jira ENG-7 (linked) · asked by Ann`: the issue as a link when its URL is safe, everything escaped. */
 function aboutLine(about: StatusAbout): string {
   const ref = about.ticket.ref ?? 'the issue';
   const url = safeUrl(about.ticket.url);
   const issue = url ? link(url, ref) : escapeMrkdwn(ref);
-  return `From Linear ${issue}${about.requester ? ` · asked by ${escapeMrkdwn(about.requester)}` : ''}`;
+  // A row written before tickets named their tracker says only where it came from by its reference.
+  const from = about.ticket.from ? `From ${escapeMrkdwn(about.ticket.from)} ` : 'From ';
+  return `${from}${issue}${about.requester ? ` · asked by ${escapeMrkdwn(about.requester)}` : ''}`;
 }
 
 /** An http(s) URL without spaces that Slack accepts in a button or link, else undefined. */

@@ -394,10 +394,14 @@ function threadOf(target: SlackDestination, received: SlackMessageRef | undefine
 /** A stored `about` read back defensively: only its string fields. */
 function asAbout(value: unknown): StatusAbout | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  const { ticket, requester } = value as { ticket?: { ref?: unknown; url?: unknown }; requester?: unknown };
+  const { ticket, requester } = value as { ticket?: { ref?: unknown; url?: unknown; from?: unknown }; requester?: unknown };
   if (typeof ticket !== 'object' || ticket === null) return undefined;
   return {
-    ticket: { ...(typeof ticket.ref === 'string' && { ref: ticket.ref }), ...(typeof ticket.url === 'string' && { url: ticket.url }) },
+    ticket: {
+      ...(typeof ticket.ref === 'string' && { ref: ticket.ref }),
+      ...(typeof ticket.url === 'string' && { url: ticket.url }),
+      ...(typeof ticket.from === 'string' && { from: ticket.from }),
+    },
     ...(typeof requester === 'string' && { requester }),
   };
 }

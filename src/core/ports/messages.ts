@@ -34,6 +34,8 @@ export type NoticePart = string | MessageLink;
 export interface Ticket {
   ref?: string;
   url?: string;
+  /** Where the issue lives, as people name the tracker (its surface's title); rows written before it say nothing. */
+  from?: string;
 }
 
 export type OutboxMessage =

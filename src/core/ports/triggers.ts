@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Ticket } from './messages.js';
 
 /**
  * Where a request came from on a surface, as far as routing cares: the surface's name as `source` and
@@ -24,7 +25,7 @@ export interface StartPayload {
   destinations: string[];
   requester?: Requester;
   /** For factory dispatch: the ticket the run is about (e.g. an issue). */
-  ticket?: { ref?: string; url?: string };
+  ticket?: Ticket;
   /** Edge data to find the request again (a chat: the message to react to). */
   reference?: unknown;
   /**
