@@ -14,6 +14,7 @@ import type { CoreMetrics } from '../core/ports/metrics.js';
 import { cronCalendar } from '../cron-calendar/cron-calendar.js';
 import { notConfiguredEndpoint } from '../http/health-endpoints.js';
 import type { Endpoint } from '../http/server.js';
+import { redirect } from '../console/http-io.js';
 import { describeDatabase } from '../store/open-store.js';
 import type { RunsForKey } from '../people/key-check.js';
 import { consoleKeys } from './people.js';
@@ -66,7 +67,29 @@ export interface ConsoleParts extends Omit<ConsoleDeps, 'schedules' | 'health' |
 }
 
 /**
- * The console's routes (or a 404 on /console saying how to turn it on), and what to log once listening.
+ * `GET /`: where a person who typed the service's address lands — the console when it is on; else a
+ * few plain lines saying what this is and where its health and console are (`consoleOff` says why it is off).
+ */
+function rootEndpoint(consoleOff: string | undefined): Endpoint {
+  if (consoleOff === undefined) return { method: 'GET', path: '/', handle: (_req, res) => redirect(res, '/console') };
+  const text = [
+    'agent-bridge: turns Slack mentions, issue labels and schedules into runs of a cloud coding agent.',
+    'Health: /healthz (alive), /readyz (ready to work), /metrics (Prometheus).',
+    `Web console: /console is off here; ${consoleOff}.`,
+    '',
+  ].join('\n');
+  return {
+    method: 'GET',
+    path: '/',
+    handle: (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text), 'x-content-type-options': 'nosniff' });
+      res.end(text);
+    },
+  };
+}
+
+/**
+ * The console's routes (or a 404 on /console saying how to turn it on) with `GET /`, and what to log once listening.
  * Reads (or, the first time, stores) the sessions' signing key in the database when
  * AGENT_BRIDGE_SECRET is not set.
  */
@@ -75,7 +98,8 @@ export async function consoleIntegration(
   parts: ConsoleParts,
 ): Promise<{ routes: Endpoint[]; announce: (logger: Logger, url: string) => void }> {
   const access = consoleAccess(config);
-  if (access.mode === 'off') return { routes: [{ ...notConfiguredEndpoint('/console', 'The web console', access.why), method: 'GET' }], announce: () => {} };
+  if (access.mode === 'off')
+    return { routes: [{ ...notConfiguredEndpoint('/console', 'The web console', access.why), method: 'GET' }, rootEndpoint(access.why)], announce: () => {} };
   const version = packageVersion();
   const health = (): Promise<HealthReport> => {
     const tick = parts.lastTick();
@@ -101,7 +125,7 @@ export async function consoleIntegration(
     .flatMap(({ name, title, users }) => (users ? [{ name, title, users }] : []));
   const { routes, oneTimePath } = consoleEndpoints(access, { ...parts, schedules, health, linkable, ...(keys && { keys }) }, signingKey);
   return {
-    routes,
+    routes: [...routes, rootEndpoint(undefined)],
     announce(logger, url) {
       const base = access.publicUrl ?? url.replace('//0.0.0.0:', '//127.0.0.1:');
       if (oneTimePath) logger.info({ console: `${base}/console` }, `web console: sign in once with ${base}${oneTimePath}`);
