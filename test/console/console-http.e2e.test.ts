@@ -4,6 +4,7 @@ import type { RunningService } from '../../src/main.js';
 import { CapturingLogger } from '../core/capturing-logger.js';
 import { consoleHttp, cookiesOf, csrfIn, signInWithToken } from '../helpers/console-http.js';
 import { startBridge } from '../helpers/start-bridge.js';
+import { aRun } from '../store/helpers.js';
 
 /*
  * The console's doors over plain HTTP: no session → the sign-in page; a state-changing POST without
@@ -138,6 +139,27 @@ describe('console access', () => {
     expect(blocked.headers.getSetCookie().some((line) => line.startsWith('agent_bridge_console='))).toBe(false);
     expect(logger.at('error')).toEqual([]);
     expect(JSON.stringify(logger.lines)).not.toContain(TOKEN);
+  });
+});
+
+describe('the usage page', () => {
+  it('says there is no usage yet instead of a chart and tables of zeros, then lists only the days that had runs', async () => {
+    const { cookie } = await signIn();
+    const empty = await (await get('/console/usage', cookie)).text();
+    expect(empty).toContain('No usage yet in the last 30d');
+    expect(empty).not.toContain('<svg');
+    expect(empty).not.toContain('data-testid="usage-days"');
+
+    const day = 86_400_000;
+    const startedAt = Date.now() - 2 * day;
+    await service.store.trackedRuns.insert(aRun('run-with-usage', { source: 'console', routeName: 'console', state: 'SUCCEEDED' }), startedAt);
+    await service.store.trackedRuns.recordUsage([{ runId: 'run-with-usage', usage: { inferenceCost: 0.5, computeCost: 0.25 } }], startedAt + 1);
+    const used = await (await get('/console/usage', cookie)).text();
+    expect(used).not.toContain('No usage yet');
+    // The chart keeps every day of the window (no gaps); the day table only the day that had a run.
+    expect(used.match(/<rect /g)).toHaveLength(31);
+    const days = /data-testid="usage-days">([\s\S]*?)<\/table>/.exec(used)?.[1] ?? '';
+    expect([...days.matchAll(/<tr>\s*<td>([\d-]+)<\/td>/g)].map((match) => match[1])).toEqual([new Date(startedAt).toISOString().slice(0, 10)]);
   });
 });
 
