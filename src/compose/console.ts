@@ -7,6 +7,7 @@ import type { AppConfig } from '../config/types.js';
 import { consoleAccess } from '../console/console-config.js';
 import type { ConsoleDeps, HealthReport } from '../console/deps.js';
 import { consoleEndpoints } from '../console/endpoints.js';
+import { routeChoices } from '../console/route-choices.js';
 import { consoleSigningKey } from '../console/signing-key.js';
 import type { Clock } from '../core/ports/clock.js';
 import type { Logger } from '../core/ports/logger.js';
@@ -60,7 +61,7 @@ function integrations(config: AppConfig): HealthReport['integrations'] {
   ];
 }
 
-export interface ConsoleParts extends Omit<ConsoleDeps, 'schedules' | 'health' | 'keys' | 'linkable'> {
+export interface ConsoleParts extends Omit<ConsoleDeps, 'schedules' | 'health' | 'keys' | 'linkable' | 'routes' | 'defaults'> {
   lastTick: () => LastTick | undefined;
   /** A run API client per personal key (to check a key before it is stored); default: AGENT_API_BASE_URL's. */
   runsFor?: RunsForKey;
@@ -123,7 +124,11 @@ export async function consoleIntegration(
   const linkable = registeredSurfaces(config)
     .all()
     .flatMap(({ name, title, users }) => (users ? [{ name, title, users }] : []));
-  const { routes, oneTimePath } = consoleEndpoints(access, { ...parts, schedules, health, linkable, ...(keys && { keys }) }, signingKey);
+  const { routes, oneTimePath } = consoleEndpoints(
+    access,
+    { ...parts, schedules, health, linkable, routes: routeChoices(config), defaults: config.defaults, ...(keys && { keys }) },
+    signingKey,
+  );
   return {
     routes: [...routes, rootEndpoint(undefined)],
     announce(logger, url) {

@@ -37,6 +37,27 @@ async function signIn(): Promise<{ cookie: string; csrf: string }> {
   return { cookie: session, csrf: csrfIn(await runs.text()) };
 }
 
+describe('the usage page', () => {
+  it('says there is no usage yet instead of a chart and tables of zeros, then lists only the days that had runs', async () => {
+    const { cookie } = await signIn();
+    const empty = await (await get('/console/usage', cookie)).text();
+    expect(empty).toContain('No usage yet in the last 30d');
+    expect(empty).not.toContain('<svg');
+    expect(empty).not.toContain('data-testid="usage-days"');
+
+    const day = 86_400_000;
+    const startedAt = Date.now() - 2 * day;
+    await service.store.trackedRuns.insert(aRun('run-with-usage', { source: 'console', routeName: 'console', state: 'SUCCEEDED' }), startedAt);
+    await service.store.trackedRuns.recordUsage([{ runId: 'run-with-usage', usage: { inferenceCost: 0.5, computeCost: 0.25 } }], startedAt + 1);
+    const used = await (await get('/console/usage', cookie)).text();
+    expect(used).not.toContain('No usage yet');
+    // The chart keeps every day of the window (no gaps); the day table only the day that had a run.
+    expect(used.match(/<rect /g)).toHaveLength(31);
+    const days = /data-testid="usage-days">([\s\S]*?)<\/table>/.exec(used)?.[1] ?? '';
+    expect([...days.matchAll(/<tr>\s*<td>([\d-]+)<\/td>/g)].map((match) => match[1])).toEqual([new Date(startedAt).toISOString().slice(0, 10)]);
+  });
+});
+
 describe('console access', () => {
   it.each(['/console', '/console/runs', '/console/run?id=x', '/console/attention', '/console/schedules', '/console/health', '/console/audit'])(
     'GET %s without a session leads to the sign-in page',
@@ -139,27 +160,6 @@ describe('console access', () => {
     expect(blocked.headers.getSetCookie().some((line) => line.startsWith('agent_bridge_console='))).toBe(false);
     expect(logger.at('error')).toEqual([]);
     expect(JSON.stringify(logger.lines)).not.toContain(TOKEN);
-  });
-});
-
-describe('the usage page', () => {
-  it('says there is no usage yet instead of a chart and tables of zeros, then lists only the days that had runs', async () => {
-    const { cookie } = await signIn();
-    const empty = await (await get('/console/usage', cookie)).text();
-    expect(empty).toContain('No usage yet in the last 30d');
-    expect(empty).not.toContain('<svg');
-    expect(empty).not.toContain('data-testid="usage-days"');
-
-    const day = 86_400_000;
-    const startedAt = Date.now() - 2 * day;
-    await service.store.trackedRuns.insert(aRun('run-with-usage', { source: 'console', routeName: 'console', state: 'SUCCEEDED' }), startedAt);
-    await service.store.trackedRuns.recordUsage([{ runId: 'run-with-usage', usage: { inferenceCost: 0.5, computeCost: 0.25 } }], startedAt + 1);
-    const used = await (await get('/console/usage', cookie)).text();
-    expect(used).not.toContain('No usage yet');
-    // The chart keeps every day of the window (no gaps); the day table only the day that had a run.
-    expect(used.match(/<rect /g)).toHaveLength(31);
-    const days = /data-testid="usage-days">([\s\S]*?)<\/table>/.exec(used)?.[1] ?? '';
-    expect([...days.matchAll(/<tr>\s*<td>([\d-]+)<\/td>/g)].map((match) => match[1])).toEqual([new Date(startedAt).toISOString().slice(0, 10)]);
   });
 });
 
