@@ -19,6 +19,7 @@ import { redirect } from '../console/http-io.js';
 import { describeDatabase } from '../store/open-store.js';
 import type { RunsForKey } from '../people/key-check.js';
 import { consoleKeys } from './people.js';
+import { emulatorRunsFile } from './built-in-emulator.js';
 import { registeredSurfaces } from './surfaces.js';
 
 type LastTick = { at: number; requests: number; changed: number; tracked: number };
@@ -67,6 +68,14 @@ export interface ConsoleParts extends Omit<ConsoleDeps, 'schedules' | 'health' |
   runsFor?: RunsForKey;
 }
 
+/** The built-in emulator on the health page, with what it keeps across a restart. */
+function builtInEmulatorWords(config: AppConfig): string {
+  const file = emulatorRunsFile(config.database);
+  return `the built-in emulator (AGENT_API_BASE_URL is not set; runs are simulated): its runs are kept ${
+    file ? `in ${file} across restarts` : 'in memory only, and are gone when the service stops'
+  }`;
+}
+
 /**
  * `GET /`: where a person who typed the service's address lands — the console when it is on; else a
  * few plain lines saying what this is and where its health and console are (`consoleOff` says why it is off).
@@ -107,7 +116,7 @@ export async function consoleIntegration(
     return Promise.resolve({
       version,
       store: `${config.database.kind === 'sqlite' ? 'SQLite' : 'PostgreSQL'} at ${describeDatabase(config.database)}`,
-      runApi: config.agentApi.emulated ? 'the built-in emulator (AGENT_API_BASE_URL is not set)' : (config.agentApi.baseUrl ?? ''),
+      runApi: config.agentApi.emulated ? builtInEmulatorWords(config) : (config.agentApi.baseUrl ?? ''),
       integrations: integrations(config),
       tracker: {
         lastTickAt: tick?.at ?? null,

@@ -172,6 +172,10 @@ describe('console with the built-in emulator and no token', () => {
     const log = new CapturingLogger();
     const emulated = await startService({ config: loadConfig({ cwd, env: { DATABASE_PATH: ':memory:', PORT: '0', HOST: '127.0.0.1' } }), logger: log });
     try {
+      // Nothing to keep its runs beside: the start says they are gone when it stops.
+      expect(log.lines.find((entry) => entry.msg?.includes('BUILT-IN RUN-API EMULATOR'))?.msg).toContain(
+        'Its runs are kept in memory only (the database is not a SQLite file): they and their session pages are gone when the service stops.',
+      );
       const line = log.lines.map((entry) => entry.msg ?? '').find((message) => message.startsWith('web console: sign in once with '));
       const link = line?.slice('web console: sign in once with '.length) ?? '';
       expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/console\/sign-in\?once=[\w-]{20,}$/);
