@@ -55,7 +55,7 @@ export async function startBuiltInEmulator(config: AppConfig, logger: Logger): P
     { emulator: running.baseUrl, runsKept: runsFile ?? 'in memory only', sessionPages: `${base ?? EMULATOR_PATH}/sessions/…` },
     'AGENT_API_BASE_URL is not set: using the BUILT-IN RUN-API EMULATOR — runs are simulated, no agent does real work. ' +
       (runsFile
-        ? `Its runs are kept in ${runsFile} (${kept?.loaded ?? 0} from before; one that was under way goes on) and their session pages are served by this service under ${EMULATOR_PATH}/sessions/, so they survive a restart. `
+        ? `Its runs are kept in ${runsFile} (${kept?.loaded ?? 0} taken back at this start; a run under way when the service stopped goes on) and their session pages are served by this service under ${EMULATOR_PATH}/sessions/, so both survive a restart. `
         : 'Its runs are kept in memory only (the database is not a SQLite file): they and their session pages are gone when the service stops. ') +
       'Set AGENT_API_BASE_URL and AGENT_API_KEY to use the real Cloud Agent Run API.',
   );

@@ -60,7 +60,9 @@ describe('the built-in emulator across a restart', () => {
     const logger = new CapturingLogger();
     const second = await start(logger);
     const warning = logger.lines.find((line) => line.msg?.includes('BUILT-IN RUN-API EMULATOR'))?.msg ?? '';
-    expect(warning).toContain(`Its runs are kept in ${join(cwd, 'data', 'agent-bridge.emulator-runs.json')} (2 from before; one that was under way goes on)`);
+    expect(warning).toContain(
+      `Its runs are kept in ${join(cwd, 'data', 'agent-bridge.emulator-runs.json')} (2 taken back at this start; a run under way when the service stopped goes on)`,
+    );
     const page = await fetch(link);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Write the changelog');
