@@ -6,6 +6,7 @@ import { parseDuration } from '../config/duration.js';
 import { printJson, withClient, type CliContext } from './context.js';
 import { ExitCode, ExitWith, UsageError } from './exit-codes.js';
 import { pullRequestLinks, statusText } from './format.js';
+import { runViaService } from './run-via-service.js';
 
 interface RunOptions {
   title?: string;
@@ -111,10 +112,34 @@ function printOutcome(run: RunItem, context: CliContext): void {
   if (run.session_link) context.out(`Session: ${run.session_link}`);
 }
 
+/** The flags that shape the run config: only a run API called directly takes them. */
+const CONFIG_FLAGS: Array<[keyof RunOptions, string]> = [
+  ['name', '--name'],
+  ['model', '--model'],
+  ['environment', '--environment'],
+  ['skill', '--skill'],
+  ['basePrompt', '--base-prompt'],
+  ['mcp', '--mcp'],
+  ['agent', '--agent'],
+  ['factory', '--factory'],
+];
+
+/** Without AGENT_API_BASE_URL the service starts the run on its own routes: a config flag would be silently dropped. */
+function refuseConfigFlags(options: RunOptions): void {
+  const given = CONFIG_FLAGS.filter(([key]) => options[key] !== undefined).map(([, flag]) => flag);
+  if (given.length === 0) return;
+  throw new UsageError(
+    `${given.join(', ')} ${given.length === 1 ? 'needs' : 'need'} AGENT_API_BASE_URL: without it the run is handed to the agent-bridge service, ` +
+      'which starts it on its configured defaults (agent-bridge.yml `defaults`). Drop them, or set AGENT_API_BASE_URL and AGENT_API_KEY to call the run API directly',
+  );
+}
+
 export function registerRunCommand(program: Command, context: CliContext): void {
   program
     .command('run')
-    .description('start a run of the cloud agent and print its id (with --wait: follow it to the end)')
+    .description(
+      'start a run of the cloud agent and print its id (with --wait: follow it to the end); without AGENT_API_BASE_URL the running agent-bridge service on this folder’s database starts it',
+    )
     .argument('<prompt>', 'what the agent should do')
     .option('--title <title>', 'run title (default: chosen by the run API)')
     .option('--name <name>', 'config name the run is filed under (default: cli)')
@@ -132,6 +157,10 @@ export function registerRunCommand(program: Command, context: CliContext): void 
       if (!prompt.trim()) throw new UsageError('<prompt> is empty: say what the agent should do');
       const pollMs = parseDuration(options.poll);
       if (pollMs === undefined || pollMs < 100) throw new UsageError('--poll: expected a duration of at least 100ms, e.g. 500ms or 2s');
+      if (!context.env['AGENT_API_BASE_URL']) {
+        refuseConfigFlags(options);
+        return runViaService(context, prompt, options, pollMs);
+      }
       await withClient(context, async (client) => {
         const created = await startRun(client, prompt, options, context.cwd);
         if (!options.wait) {

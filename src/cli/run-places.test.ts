@@ -12,6 +12,8 @@ describe('placeLabel', () => {
     ['github:acme/web#12', 'GitHub issue or pull request acme/web#12'],
     ['jira:ENG-42', 'Jira issue ENG-42'],
     ['log:schedule:nightly', 'log:schedule:nightly'],
+    ['log:console:0123456789abcdef01234567', "the console's New run (the service log, log:console:0123456789abcdef01234567)"],
+    ['log:cli:0123456789abcdef01234567', 'agent-bridge run (the service log, log:cli:0123456789abcdef01234567)'],
   ])('%s', (place, label) => {
     expect(placeLabel(place)).toBe(label);
   });

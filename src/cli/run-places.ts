@@ -21,6 +21,8 @@ export function placeLabel(place: string): string {
   const github = /^github:([^/\s]+\/[^#\s]+)#(\d+)$/.exec(place);
   if (github) return `GitHub issue or pull request ${github[1]}#${github[2]}`;
   if (place.startsWith('jira:')) return `Jira issue ${place.slice('jira:'.length)}`;
+  if (place.startsWith('log:console:')) return `the console's New run (the service log, ${place})`;
+  if (place.startsWith('log:cli:')) return `agent-bridge run (the service log, ${place})`;
   return place;
 }
 

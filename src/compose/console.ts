@@ -7,6 +7,7 @@ import type { AppConfig } from '../config/types.js';
 import { consoleAccess } from '../console/console-config.js';
 import type { ConsoleDeps, HealthReport } from '../console/deps.js';
 import { consoleEndpoints } from '../console/endpoints.js';
+import { routeChoices } from '../console/route-choices.js';
 import { consoleSigningKey } from '../console/signing-key.js';
 import type { Clock } from '../core/ports/clock.js';
 import type { Logger } from '../core/ports/logger.js';
@@ -14,9 +15,11 @@ import type { CoreMetrics } from '../core/ports/metrics.js';
 import { cronCalendar } from '../cron-calendar/cron-calendar.js';
 import { notConfiguredEndpoint } from '../http/health-endpoints.js';
 import type { Endpoint } from '../http/server.js';
+import { redirect } from '../console/http-io.js';
 import { describeDatabase } from '../store/open-store.js';
 import type { RunsForKey } from '../people/key-check.js';
 import { consoleKeys } from './people.js';
+import { emulatorRunsFile } from './built-in-emulator.js';
 import { registeredSurfaces } from './surfaces.js';
 
 type LastTick = { at: number; requests: number; changed: number; tracked: number };
@@ -59,14 +62,44 @@ function integrations(config: AppConfig): HealthReport['integrations'] {
   ];
 }
 
-export interface ConsoleParts extends Omit<ConsoleDeps, 'schedules' | 'health' | 'keys' | 'linkable'> {
+export interface ConsoleParts extends Omit<ConsoleDeps, 'schedules' | 'health' | 'keys' | 'linkable' | 'routes' | 'defaults'> {
   lastTick: () => LastTick | undefined;
   /** A run API client per personal key (to check a key before it is stored); default: AGENT_API_BASE_URL's. */
   runsFor?: RunsForKey;
 }
 
+/** The built-in emulator on the health page, with what it keeps across a restart. */
+function builtInEmulatorWords(config: AppConfig): string {
+  const file = emulatorRunsFile(config.database);
+  return `the built-in emulator (AGENT_API_BASE_URL is not set; runs are simulated): its runs are kept ${
+    file ? `in ${file} across restarts` : 'in memory only, and are gone when the service stops'
+  }`;
+}
+
 /**
- * The console's routes (or a 404 on /console saying how to turn it on), and what to log once listening.
+ * `GET /`: where a person who typed the service's address lands — the console when it is on; else a
+ * few plain lines saying what this is and where its health and console are (`consoleOff` says why it is off).
+ */
+function rootEndpoint(consoleOff: string | undefined): Endpoint {
+  if (consoleOff === undefined) return { method: 'GET', path: '/', handle: (_req, res) => redirect(res, '/console') };
+  const text = [
+    'agent-bridge: turns Slack mentions, issue labels and schedules into runs of a cloud coding agent.',
+    'Health: /healthz (alive), /readyz (ready to work), /metrics (Prometheus).',
+    `Web console: /console is off here; ${consoleOff}.`,
+    '',
+  ].join('\n');
+  return {
+    method: 'GET',
+    path: '/',
+    handle: (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text), 'x-content-type-options': 'nosniff' });
+      res.end(text);
+    },
+  };
+}
+
+/**
+ * The console's routes (or a 404 on /console saying how to turn it on) with `GET /`, and what to log once listening.
  * Reads (or, the first time, stores) the sessions' signing key in the database when
  * AGENT_BRIDGE_SECRET is not set.
  */
@@ -75,14 +108,15 @@ export async function consoleIntegration(
   parts: ConsoleParts,
 ): Promise<{ routes: Endpoint[]; announce: (logger: Logger, url: string) => void }> {
   const access = consoleAccess(config);
-  if (access.mode === 'off') return { routes: [{ ...notConfiguredEndpoint('/console', 'The web console', access.why), method: 'GET' }], announce: () => {} };
+  if (access.mode === 'off')
+    return { routes: [{ ...notConfiguredEndpoint('/console', 'The web console', access.why), method: 'GET' }, rootEndpoint(access.why)], announce: () => {} };
   const version = packageVersion();
   const health = (): Promise<HealthReport> => {
     const tick = parts.lastTick();
     return Promise.resolve({
       version,
       store: `${config.database.kind === 'sqlite' ? 'SQLite' : 'PostgreSQL'} at ${describeDatabase(config.database)}`,
-      runApi: config.agentApi.emulated ? 'the built-in emulator (AGENT_API_BASE_URL is not set)' : (config.agentApi.baseUrl ?? ''),
+      runApi: config.agentApi.emulated ? builtInEmulatorWords(config) : (config.agentApi.baseUrl ?? ''),
       integrations: integrations(config),
       tracker: {
         lastTickAt: tick?.at ?? null,
@@ -99,9 +133,13 @@ export async function consoleIntegration(
   const linkable = registeredSurfaces(config)
     .all()
     .flatMap(({ name, title, users }) => (users ? [{ name, title, users }] : []));
-  const { routes, oneTimePath } = consoleEndpoints(access, { ...parts, schedules, health, linkable, ...(keys && { keys }) }, signingKey);
+  const { routes, oneTimePath } = consoleEndpoints(
+    access,
+    { ...parts, schedules, health, linkable, routes: routeChoices(config), defaults: config.defaults, ...(keys && { keys }) },
+    signingKey,
+  );
   return {
-    routes,
+    routes: [...routes, rootEndpoint(undefined)],
     announce(logger, url) {
       const base = access.publicUrl ?? url.replace('//0.0.0.0:', '//127.0.0.1:');
       if (oneTimePath) logger.info({ console: `${base}/console` }, `web console: sign in once with ${base}${oneTimePath}`);

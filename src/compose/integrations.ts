@@ -3,7 +3,6 @@
  * lazily (Bolt and the Linear SDK are large and unused when their platform is off), and the run API is
  * either the configured one or the built-in emulator.
  */
-import { randomBytes } from 'node:crypto';
 import type { AppConfig } from '../config/types.js';
 import type { Logger } from '../core/ports/logger.js';
 import type { ApprovalDesk } from '../core/approvals/approval-desk.js';
@@ -11,7 +10,7 @@ import type { IntakeService } from '../core/intake/intake-service.js';
 import type { AccessPolicy } from '../core/ports/intake.js';
 import type { Store } from '../core/ports/store.js';
 import { keyPageUrl } from '../people/key-page.js';
-import { startEmulator, type RunningEmulator } from '../emulator/index.js';
+import { startBuiltInEmulator, type BuiltInEmulator } from './built-in-emulator.js';
 
 /** The Slack integration when configured (loaded lazily: Bolt is large and unused when Slack is off). */
 export async function slackIntegration(
@@ -144,18 +143,10 @@ export async function jiraIntegration(config: AppConfig, intake: IntakeService, 
   );
 }
 
-/** The configured run API, or the built-in emulator on a free local port when none is configured. */
-export async function agentApiEndpoint(config: AppConfig, logger: Logger): Promise<{ baseUrl: string; apiKey: string; emulator?: RunningEmulator }> {
+/** The configured run API, or the built-in emulator (`built-in-emulator.ts`) when none is configured. */
+export async function agentApiEndpoint(config: AppConfig, logger: Logger): Promise<{ baseUrl: string; apiKey: string; emulator?: BuiltInEmulator }> {
   if (!config.agentApi.emulated && config.agentApi.baseUrl && config.agentApi.apiKey) {
     return { baseUrl: config.agentApi.baseUrl, apiKey: config.agentApi.apiKey };
   }
-  const apiKey = randomBytes(16).toString('hex');
-  // Personal keys can be tried against it too (issue 20): it is a simulation bound to 127.0.0.1.
-  const emulator = await startEmulator({ apiKey, port: 0, host: '127.0.0.1', acceptAnyKey: true });
-  logger.warn(
-    { emulator: emulator.baseUrl },
-    'AGENT_API_BASE_URL is not set: using the BUILT-IN RUN-API EMULATOR — runs are simulated, no agent does real work. ' +
-      'Set AGENT_API_BASE_URL and AGENT_API_KEY to use the real Cloud Agent Run API.',
-  );
-  return { baseUrl: emulator.baseUrl, apiKey, emulator };
+  return startBuiltInEmulator(config, logger);
 }

@@ -69,11 +69,13 @@ export async function serveHttp({ config, logger, clock, shutdown }: ServiceBase
     ...(slack?.teamId && { workspace: slack.teamId }),
     ...(slack && { keyRemoved: (person: string) => slack.keyRemoved(person) }),
   });
+  const emulatorPages = api.emulator ? [api.emulator.sessions] : [];
   const http = await listen(
-    createHttpServer({ routes: [...routes, ...webConsole.routes], metrics, logger, ackFirst: parts.ackFirst, turns: parts.turns }),
+    createHttpServer({ routes: [...routes, ...emulatorPages, ...webConsole.routes], metrics, logger, ackFirst: parts.ackFirst, turns: parts.turns }),
     config.http.port,
     config.http.host,
   );
   shutdown.add('http', () => http.close());
+  api.emulator?.listening(http.url);
   return { url: http.url, webConsole };
 }

@@ -6,6 +6,8 @@
  * "Adding a surface").
  */
 import type { AppConfig } from '../config/types.js';
+import { consoleSurface } from '../console/surface.js';
+import { routeChoices } from '../console/route-choices.js';
 import { Surfaces } from '../core/surfaces.js';
 import { githubSurface } from '../github/surface.js';
 import { jiraSurface } from '../jira/surface.js';
@@ -16,11 +18,12 @@ import { slackSurface } from '../slack/surface.js';
  * Every surface the config describes, whether or not its edge is on: a run's places and stored
  * triggers outlive a surface being switched off, and how those places behave does not change with it.
  */
-export function registeredSurfaces(config: Pick<AppConfig, 'slack' | 'linear' | 'github' | 'jira'>): Surfaces {
+export function registeredSurfaces(config: Pick<AppConfig, 'slack' | 'linear' | 'github' | 'jira' | 'schedules'>): Surfaces {
   return new Surfaces([
     slackSurface(config.slack.channels),
     linearSurface(config.linear.labels),
     githubSurface(config.github),
     jiraSurface(config.jira.labels),
+    consoleSurface(routeChoices(config)),
   ]);
 }

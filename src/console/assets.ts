@@ -35,6 +35,9 @@ a.button { display: inline-block; padding: .4rem .9rem; border: 1px solid var(--
 dl { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; }
 dt { color: var(--muted); }
 dd { margin: 0; }
+form.new-run label { display: block; margin: 0 0 .75rem; font-size: .85rem; color: var(--muted); }
+form.new-run textarea, form.new-run input, form.new-run select { display: block; width: 100%; max-width: 48rem; margin-top: .2rem; color: inherit; }
+h1 a.button { font-size: .85rem; margin-left: .75rem; vertical-align: middle; }
 svg.chart { color: var(--accent); max-width: 720px; display: block; margin: .5rem 0 1rem; }
 `;
 

@@ -10,6 +10,8 @@ import type { KeyCheck } from '../people/key-check.js';
 import type { PersonKeys } from '../people/person-keys.js';
 import type { SignedInPerson } from './auth.js';
 import type { DisplayNames } from '../people/display-names.js';
+import type { Route } from '../core/intake/routing.js';
+import type { RouteChoice } from './route-choices.js';
 
 /** A configured schedule as the console shows it. */
 export type ConsoleSchedule = ScheduleDefinition & { cron: string; timezone: string };
@@ -40,6 +42,9 @@ export interface ConsoleDeps {
   /** The prompt as sent is read back from the run API. */
   runs: Pick<AgentRuns, 'getRun'>;
   schedules: ConsoleSchedule[];
+  /** New run: the named routes a run may be started on, and the defaults every run starts from. */
+  routes: readonly RouteChoice[];
+  defaults: Route;
   /** `Trigger now`: the running scheduler (same rules as `agent-bridge schedules trigger`). */
   triggerSchedule(name: string): Promise<FireOutcome>;
   /** Wakes the outbox workers after a delivery is retried, and the intake worker after a trigger is. */

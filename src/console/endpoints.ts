@@ -19,6 +19,7 @@ import { runPage } from './pages/run-page.js';
 import { runsPage } from './pages/runs-page.js';
 import { schedulesPage } from './pages/schedules-page.js';
 import { usagePage } from './pages/usage-page.js';
+import { newRunEndpoints } from './new-run-endpoints.js';
 import { runEndpoints } from './run-endpoints.js';
 import { scheduleEndpoints } from './schedule-endpoints.js';
 import { showSignIn, submitSignIn, type SignInDeps } from './sign-in.js';
@@ -107,6 +108,13 @@ function pageEndpoints(gate: ConsoleGate): Endpoint[] {
 export function consoleEndpoints(access: SignedInAccess, deps: ConsoleDeps, signingKey: Buffer): { routes: Endpoint[]; oneTimePath: string | undefined } {
   const auth = new ConsoleAuth(access, signingKey);
   const gate = consoleGate(auth, deps);
-  const routes = [...signInEndpoints(access, auth, gate), ...pageEndpoints(gate), ...keyEndpoints(gate), ...runEndpoints(gate), ...scheduleEndpoints(gate)];
+  const routes = [
+    ...signInEndpoints(access, auth, gate),
+    ...pageEndpoints(gate),
+    ...keyEndpoints(gate),
+    ...runEndpoints(gate),
+    ...newRunEndpoints(gate),
+    ...scheduleEndpoints(gate),
+  ];
   return { routes, oneTimePath: auth.oneTimePath() };
 }

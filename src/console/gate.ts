@@ -12,8 +12,8 @@ import { asksFor, ownRunsOnly } from './own-runs.js';
 /** Pages and actions only admins may use (everyone else gets a 403 page): the whole service, not one person's runs. */
 export type Who = 'admins' | 'everyone';
 
-/** What a page renders: its HTML, or undefined for "not found". */
-export type Render = (viewer: Viewer, req: IncomingMessage) => Promise<ReturnType<typeof html> | undefined>;
+/** What a page renders: its HTML, somewhere else to go (a 303), or undefined for "not found". */
+export type Render = (viewer: Viewer, req: IncomingMessage) => Promise<ReturnType<typeof html> | { redirect: string } | undefined>;
 
 /** What a form does once its sender is signed in, allowed and has sent the session's CSRF token. */
 export type Act = (form: URLSearchParams, viewer: Viewer, res: ServerResponse) => Promise<void>;
@@ -31,9 +31,9 @@ export interface ConsoleGate {
   page(path: string, who: Who, render: Render): Endpoint;
   /**
    * A state-changing form: refused before its body is read without a session (403), then without the
-   * session's CSRF token (403, nothing changed).
+   * session's CSRF token (403, nothing changed). `limitBytes`: its biggest body (default: a few fields).
    */
-  action(path: string, who: Who, act: Act): Endpoint;
+  action(path: string, who: Who, act: Act, limitBytes?: number): Endpoint;
 }
 
 function forbidden(): ReturnType<typeof document> {
@@ -93,14 +93,15 @@ export function consoleGate(auth: ConsoleAuth, deps: ConsoleDeps): ConsoleGate {
         if (who === 'admins' && !viewer.admin) return sendHtml(res, 403, forbidden());
         const rendered = await render(viewer, req);
         if (!rendered) return sendHtml(res, 404, notFound());
+        if ('redirect' in rendered) return redirect(res, rendered.redirect);
         sendHtml(res, 200, rendered);
       },
     }),
-    action: (path, who, act) => ({
+    action: (path, who, act, limitBytes = FORM_LIMIT_BYTES) => ({
       method: 'POST',
       path,
       body: {
-        limitBytes: FORM_LIMIT_BYTES,
+        limitBytes,
         refuse: (req) => (sessionOf(req) ? undefined : new HttpError(403, 'no_session', 'sign in to the console first')),
       },
       async handle(req, res, readBody: ReadRequestBody) {

@@ -28,10 +28,14 @@ export function page(options: {
   body: SafeHtml;
   viewer?: Pick<Viewer, 'admin' | 'person'>;
   flash?: string | undefined;
+  /** How often the script refreshes <main> (default 5 s); 0: never (a page with a form people fill in). */
   refreshSeconds?: number;
+  /** Reload the whole page this often, without script (a page that waits for something to exist, then leads there). */
+  reloadSeconds?: number;
 }): SafeHtml {
   const viewer = options.viewer ?? { admin: true };
   const shown = SECTIONS.filter(([section, , , who]) => (section === 'me' ? viewer.person !== undefined : who === 'everyone' || viewer.admin));
+  const refresh = options.refreshSeconds ?? 5;
   const nav = shown.map(([section, label, href]) => html`<a href="${href}" ${section === options.section ? html` aria-current="page"` : ''}>${label}</a>`);
   return document(
     options.title,
@@ -44,18 +48,20 @@ export function page(options: {
           <button type="submit">Sign out</button>
         </form>
       </header>
-      <main data-refresh="${options.refreshSeconds ?? 5}">
+      <main ${refresh > 0 ? html`data-refresh="${refresh}"` : ''}>
         ${options.flash ? html`<p class="flash" role="status">${options.flash}</p>` : ''} ${options.body}
       </main>`,
+    options.reloadSeconds,
   );
 }
 
-/** The bare HTML document: the stylesheet and the one script, both from /console/assets. */
-export function document(title: string, content: SafeHtml): SafeHtml {
+/** The bare HTML document: the stylesheet and the one script, both from /console/assets; reloaded every `reloadSeconds` when given. */
+export function document(title: string, content: SafeHtml, reloadSeconds?: number): SafeHtml {
   return html`<!doctype html>
     <html lang="en">
       <head>
         <meta charset="utf-8" />
+        ${reloadSeconds ? html`<meta http-equiv="refresh" content="${reloadSeconds}" />` : ''}
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${title} · agent-bridge</title>
         <link rel="stylesheet" href="/console/assets/console.css" />

@@ -31,6 +31,13 @@ describe('place: where a run was asked for, as the console shows it', () => {
     expect(shown).toContain(words);
   });
 
+  it.each([
+    ['log:console:0123456789abcdef01234567', 'console', 'the console (New run)'],
+    ['log:cli:0123456789abcdef01234567', 'cli', 'the command line'],
+  ])('%s: %s', (anchor, source, words) => {
+    expect(place(anchor, source).toString()).toBe(words);
+  });
+
   it('escapes a hostile key-like anchor instead of rendering it', () => {
     expect(place('jira:<img src=x>', 'jira').toString()).not.toContain('<img');
   });

@@ -20,6 +20,9 @@ export function place(anchor: string, source: string, ticketUrl?: string): SafeH
     const name = schedule?.[1] ?? anchor;
     return html`<a href="/console/schedules#schedule-${name}">schedule ${name}</a>`;
   }
+  // The log places of requests with no conversation of their own: New run, and `agent-bridge run` handed to the service.
+  if (anchor.startsWith('log:console:')) return html`the console (New run)`;
+  if (anchor.startsWith('log:cli:')) return html`the command line`;
   return html`${anchor}`;
 }
 

@@ -4,6 +4,7 @@ import { recordConsoleAct } from './audit-acts.js';
 import { withFlash } from './flash.js';
 import type { ConsoleGate } from './gate.js';
 import { redirect } from './http-io.js';
+import { consoleRequester } from './requester.js';
 
 /** Where a form says to go back to, when it is a console page; `fallback` otherwise (never another site). */
 function back(form: URLSearchParams, fallback: string): string {
@@ -32,12 +33,7 @@ export function runEndpoints(gate: ConsoleGate): Endpoint[] {
         source: 'console',
         anchor: run.anchor,
         // A person signed in with Slack cancels as themselves (their key, their name in the thread).
-        payload: {
-          runId: run.runId,
-          requester: viewer.person
-            ? { platform: 'slack', id: viewer.person.id, name: viewer.person.name }
-            : { platform: 'console', id: 'console-admin', name: 'the console admin' },
-        },
+        payload: { runId: run.runId, requester: consoleRequester(viewer) },
       });
       redirect(res, withFlash(`/console/run?id=${encodeURIComponent(run.runId)}`, 'cancel-requested'));
     }),

@@ -58,6 +58,8 @@ export interface EmulatorHandler {
 export interface RunningEmulator {
   /** e.g. `http://127.0.0.1:4010` */
   url: string;
+  /** The request handler its server runs: a host server may mount it too (its session pages, say). */
+  handler: (req: IncomingMessage, res: ServerResponse) => void;
   /** `url + '/api/v1'` */
   baseUrl: string;
   engine: RunEngine;
@@ -201,6 +203,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
   let closing: Promise<void> | undefined;
   return {
     url,
+    handler: emulator.handler,
     baseUrl: `${url}${API_PREFIX}`,
     engine: emulator.engine,
     keys: emulator.keys,

@@ -41,6 +41,7 @@ export class RunEngine {
   private readonly runs = new Map<string, RunRecord>();
   private readonly bySession = new Map<string, RunRecord>();
   private readonly listeners = new Set<(change: RunChange) => void>();
+  private readonly watchers = new Set<() => void>();
   private seq = 0;
   private pullRequests = 0;
   private closed = false;
@@ -145,6 +146,8 @@ export class RunEngine {
       record.plan = planFromQueued(record.script, this.timings, false);
       this.enter(record, 'QUEUED');
       this.schedule(record);
+    } else {
+      this.changed();
     }
   }
 
@@ -216,6 +219,45 @@ export class RunEngine {
     this.bySession.clear();
     this.seq = 0;
     this.pullRequests = 0;
+    this.changed();
+  }
+
+  /**
+   * Calls `watcher` after anything about the runs changed — a run created, a state entered, a
+   * follow-up received, the runs forgotten — so a keeper can save them; returns the unsubscribe function.
+   */
+  watch(watcher: () => void): () => void {
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
+  }
+
+  /** Every run as a plain record (no timer), oldest first: what a keeper saves. */
+  exportRuns(): RunRecord[] {
+    return [...this.runs.values()]
+      .sort((a, b) => a.seq - b.seq)
+      .map((record) => {
+        // A timer is this process's, and no data: it is set again when the runs are taken back.
+        const plain: RunRecord = { ...record };
+        delete plain.timer;
+        return structuredClone(plain);
+      });
+  }
+
+  /**
+   * Takes back runs saved by `exportRuns` (another process's, before a restart): each keeps its id,
+   * session and history, and one that was on its way takes its next planned step again, as if it had
+   * just entered its state. Runs already known are left as they are.
+   */
+  importRuns(records: readonly RunRecord[]): void {
+    for (const saved of records) {
+      if (this.runs.has(saved.id)) continue;
+      const record: RunRecord = structuredClone(saved);
+      this.runs.set(record.id, record);
+      if (record.sessionId) this.bySession.set(record.sessionId, record);
+      this.seq = Math.max(this.seq, record.seq);
+      this.pullRequests += record.artifacts.filter((artifact) => artifact.artifact_type === 'PULL_REQUEST').length;
+      this.schedule(record);
+    }
   }
 
   /** Stops every timer for good; runs stay readable but no longer move on their own. */
@@ -256,6 +298,7 @@ export class RunEngine {
   private start(record: RunRecord): RunItem {
     this.runs.set(record.id, record);
     this.schedule(record);
+    this.changed();
     return this.view(record);
   }
 
@@ -317,6 +360,17 @@ export class RunEngine {
       status_message: structuredClone(record.statusMessage),
     });
     this.emit(record, previousState);
+    this.changed();
+  }
+
+  private changed(): void {
+    for (const watcher of [...this.watchers]) {
+      try {
+        watcher();
+      } catch {
+        // A keeper's failure must not break the run's progression.
+      }
+    }
   }
 
   private emit(record: RunRecord, previousState: string): void {

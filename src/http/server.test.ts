@@ -51,6 +51,18 @@ function postChunked(url: string, chunks: string[]): Promise<number> {
 }
 
 describe('the HTTP server', () => {
+  it('a prefix route answers the paths under it, counted under its own path; other paths stay 404', async () => {
+    const pages: Endpoint = { method: 'GET', path: '/pages', prefix: true, handle: (req, res) => void res.end(req.url) };
+    const { url, metrics } = await start([pages]);
+    expect(await (await fetch(`${url}/pages/one?x=1`)).text()).toBe('/pages/one?x=1');
+    expect(await (await fetch(`${url}/pages/a/b`)).text()).toBe('/pages/a/b');
+    for (const path of ['/pagesx', '/pages-other/one', '/other/pages/one']) expect((await fetch(`${url}${path}`)).status).toBe(404);
+    expect((await fetch(`${url}/pages/one`, { method: 'POST' })).status).toBe(405);
+    const counted = await metrics.registry.getSingleMetricAsString('agent_bridge_http_requests_total');
+    expect(counted).toContain('route="/pages",method="GET",status="200"} 2');
+    expect(counted).not.toContain('/pages/one');
+  });
+
   it('answers /healthz', async () => {
     const { url } = await start([]);
     const response = await fetch(`${url}/healthz`);

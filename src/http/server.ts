@@ -19,6 +19,8 @@ export type ReadRequestBody = () => Promise<Buffer>;
 export interface Endpoint {
   method: 'GET' | 'POST';
   path: string;
+  /** Also answers every path under `path/` (`/emulator/sessions/<id>`) that no route has exactly; counted in the metrics under `path`. */
+  prefix?: boolean;
   /**
    * For routes that take a body from anonymous callers: its limit (default: the server's), and a
    * check of the headers alone, made before a byte of the body is read. A refusal is answered at
@@ -72,14 +74,18 @@ export function createHttpServer(options: HttpServerOptions): Server {
   const turns = options.turns ?? new RequestTurns();
   const byPath = new Map<string, Endpoint[]>();
   for (const route of options.routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
+  const prefixes = [...new Set(options.routes.filter((route) => route.prefix).map((route) => route.path))];
+  // Looked at only when no route has the path exactly: the webhooks' lookup stays one map read.
+  const under = (path: string) => prefixes.find((prefix) => path.startsWith(`${prefix}/`));
   const refused = (path: string, status: number, code: string) => options.logger.debug({ route: path, status, code }, 'request refused');
 
   const server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 5_000 }, (req, res) => {
     const started = process.hrtime.bigint();
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const candidates = byPath.get(path);
+    const prefix = byPath.has(path) ? undefined : under(path);
+    const candidates = prefix === undefined ? byPath.get(path) : byPath.get(prefix)?.filter((candidate) => candidate.prefix);
     const route = candidates?.find((candidate) => candidate.method === req.method);
-    const label = candidates ? path : 'unmatched';
+    const label = candidates ? (prefix ?? path) : 'unmatched';
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       options.metrics.httpRequests.inc({ route: label, method: req.method ?? '?', status: String(res.statusCode) });

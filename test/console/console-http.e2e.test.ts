@@ -4,6 +4,7 @@ import type { RunningService } from '../../src/main.js';
 import { CapturingLogger } from '../core/capturing-logger.js';
 import { consoleHttp, cookiesOf, csrfIn, signInWithToken } from '../helpers/console-http.js';
 import { startBridge } from '../helpers/start-bridge.js';
+import { aRun } from '../store/helpers.js';
 
 /*
  * The console's doors over plain HTTP: no session → the sign-in page; a state-changing POST without
@@ -35,6 +36,27 @@ async function signIn(): Promise<{ cookie: string; csrf: string }> {
   expect(runs.status).toBe(200);
   return { cookie: session, csrf: csrfIn(await runs.text()) };
 }
+
+describe('the usage page', () => {
+  it('says there is no usage yet instead of a chart and tables of zeros, then lists only the days that had runs', async () => {
+    const { cookie } = await signIn();
+    const empty = await (await get('/console/usage', cookie)).text();
+    expect(empty).toContain('No usage yet in the last 30d');
+    expect(empty).not.toContain('<svg');
+    expect(empty).not.toContain('data-testid="usage-days"');
+
+    const day = 86_400_000;
+    const startedAt = Date.now() - 2 * day;
+    await service.store.trackedRuns.insert(aRun('run-with-usage', { source: 'console', routeName: 'console', state: 'SUCCEEDED' }), startedAt);
+    await service.store.trackedRuns.recordUsage([{ runId: 'run-with-usage', usage: { inferenceCost: 0.5, computeCost: 0.25 } }], startedAt + 1);
+    const used = await (await get('/console/usage', cookie)).text();
+    expect(used).not.toContain('No usage yet');
+    // The chart keeps every day of the window (no gaps); the day table only the day that had a run.
+    expect(used.match(/<rect /g)).toHaveLength(31);
+    const days = /data-testid="usage-days">([\s\S]*?)<\/table>/.exec(used)?.[1] ?? '';
+    expect([...days.matchAll(/<tr>\s*<td>([\d-]+)<\/td>/g)].map((match) => match[1])).toEqual([new Date(startedAt).toISOString().slice(0, 10)]);
+  });
+});
 
 describe('console access', () => {
   it.each(['/console', '/console/runs', '/console/run?id=x', '/console/attention', '/console/schedules', '/console/health', '/console/audit'])(
@@ -150,6 +172,10 @@ describe('console with the built-in emulator and no token', () => {
     const log = new CapturingLogger();
     const emulated = await startService({ config: loadConfig({ cwd, env: { DATABASE_PATH: ':memory:', PORT: '0', HOST: '127.0.0.1' } }), logger: log });
     try {
+      // Nothing to keep its runs beside: the start says they are gone when it stops.
+      expect(log.lines.find((entry) => entry.msg?.includes('BUILT-IN RUN-API EMULATOR'))?.msg).toContain(
+        'Its runs are kept in memory only (the database is not a SQLite file): they and their session pages are gone when the service stops.',
+      );
       const line = log.lines.map((entry) => entry.msg ?? '').find((message) => message.startsWith('web console: sign in once with '));
       const link = line?.slice('web console: sign in once with '.length) ?? '';
       expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/console\/sign-in\?once=[\w-]{20,}$/);

@@ -206,4 +206,17 @@ const runOf = (ts: string) => bridge.runFor(CHANNEL, ts);
     expect(await page.evaluate('window.__pwned')).toBeUndefined();
     expect(errors).toEqual([]);
   }, 60_000);
+
+  it('New run: a prompt typed into the form becomes a run, and the request page leads to it once it exists', async () => {
+    await page.goto(`${service.url}/console/runs`);
+    await page.click('[data-testid=new-run]');
+    await page.waitForURL(/\/console\/runs\/new$/);
+    await page.fill('textarea[name=prompt]', 'Write the release notes\nfor version 2');
+    await page.click('form.new-run button[type=submit]');
+    // The request page reloads itself until the intake worker has created the run, then leads to it.
+    await page.waitForURL(/\/console\/run\?id=/, { timeout: 15_000 });
+    expect((await page.locator('h1').textContent())?.trim()).toBe('Write the release notes');
+    const runId = new URL(page.url()).searchParams.get('id') ?? '';
+    expect(await service.store.trackedRuns.get(runId)).toMatchObject({ source: 'console', routeName: 'console' });
+  }, 60_000);
 });

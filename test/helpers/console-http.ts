@@ -43,3 +43,27 @@ export async function signInWithToken(http: ConsoleHttp, token: string, next: st
   expect(session).toMatch(/^agent_bridge_console=.+/);
   return session ?? '';
 }
+
+/**
+ * Signs `user` in with Slack as a browser would, against the fake OpenID provider the service's
+ * `SLACK_OIDC_ISSUER` names: the start, the provider's authorize answer, the callback. Answers the
+ * session cookie and a page's CSRF token.
+ */
+export async function signInWithSlack(
+  http: ConsoleHttp,
+  provider: { signInAs(user: { userId: string; teamId: string; name: string }): void },
+  user: { userId: string; teamId: string; name: string },
+): Promise<{ cookie: string; csrf: string }> {
+  provider.signInAs(user);
+  const start = await http.get('/console/auth/slack?next=%2Fconsole%2Fruns');
+  expect(start.status).toBe(303);
+  const authorize = await http.get(start.headers.get('location') ?? '');
+  expect(authorize.status).toBe(302);
+  const done = await http.get(authorize.headers.get('location') ?? '', cookiesOf(start).join('; '));
+  expect(done.status).toBe(303);
+  const cookie = sessionCookieOf(done) ?? '';
+  expect(cookie).not.toBe('');
+  const runs = await http.get('/console/runs', cookie);
+  expect(runs.status).toBe(200);
+  return { cookie, csrf: csrfIn(await runs.text()) };
+}

@@ -26,6 +26,11 @@ describe('agent-bridge serve with no configuration at all', () => {
     expect(replica?.slice(1)).toEqual([hostname(), String(serve.child.pid)]);
     expect((await fetch(`${url}/slack/events`, { method: 'POST' })).status).toBe(404);
     expect((await fetch(`${url}/linear/webhook`, { method: 'POST' })).status).toBe(404);
+    // The service's own address leads to the console (on with the built-in emulator); other unknown paths stay 404.
+    const root = await fetch(`${url}/`, { redirect: 'manual' });
+    expect([root.status, root.headers.get('location')]).toEqual([303, '/console']);
+    const unknown = await fetch(`${url}/nothing-here`);
+    expect([unknown.status, await unknown.json()]).toEqual([404, { error: 'not_found', message: 'no route /nothing-here' }]);
     const jira = await fetch(`${url}/jira/webhook`, { method: 'POST' });
     expect(jira.status).toBe(404);
     expect(await jira.json()).toMatchObject({
@@ -99,6 +104,13 @@ describe('agent-bridge serve against a configured run API', () => {
     const { output } = serve;
     const [, url] = await serve.waitFor(LISTENING);
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    // The console is off (a real run API, no token): the address says what this is and where to look, in plain text.
+    const root = await fetch(`${url}/`, { redirect: 'manual' });
+    expect([root.status, root.headers.get('content-type')]).toEqual([200, 'text/plain; charset=utf-8']);
+    const text = await root.text();
+    expect(text).toMatch(/^agent-bridge: /);
+    expect(text).toContain('/healthz');
+    expect(text).toContain('/console is off here; set CONSOLE_ADMIN_TOKEN');
     expect(await serve.stop()).toBe(0);
     expect(output.stdout).not.toContain(apiKey);
     expect(output.stdout).not.toMatch(/EMULATOR/);

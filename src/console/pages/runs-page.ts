@@ -7,7 +7,7 @@ import { asker, keyCell, peopleFacts } from '../people-cells.js';
 import { personIdsFor } from '../person-filter.js';
 
 export const RUNS_PAGE_SIZE = 50;
-const SOURCES = ['slack', 'linear', 'jira', 'schedule', 'cli'];
+const SOURCES = ['slack', 'linear', 'jira', 'github', 'schedule', 'cli', 'console'];
 const STATES = ['QUEUED', 'PENDING', 'CLAIMED', 'INPROGRESS', 'BLOCKED', 'SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED'];
 const FILTER_LIMIT = 200;
 
@@ -47,6 +47,18 @@ function options(values: string[], selected: string | undefined): SafeHtml[] {
   ];
 }
 
+/** The empty list: what matched nothing, and how a first run is started. */
+function noRuns(filter: RunFilter & { after?: RunCursor }): SafeHtml {
+  const filtered = Object.keys(filter).length > 0;
+  return html`<div data-testid="no-runs">
+    <p class="muted">No runs${filter.after ? ' after this point' : ''} match${filtered ? ' these filters' : ''}.</p>
+    <p>
+      Start one with <a href="/console/runs/new">New run</a>, or from a terminal beside this service:
+      <code>npx agent-bridge run "hello"</code>. Runs asked for in Slack, Linear, Jira or GitHub and the schedules' runs show here too.
+    </p>
+  </div>`;
+}
+
 export async function runsPage(deps: ConsoleDeps, viewer: Viewer, query: URLSearchParams, flash?: string): Promise<SafeHtml> {
   const filter = runsQuery(query);
   const personIds = filter.person ? personIdsFor(filter.person, deps.names) : [];
@@ -69,7 +81,7 @@ export async function runsPage(deps: ConsoleDeps, viewer: Viewer, query: URLSear
         <td>${run.sessionLink ? link(run.sessionLink, 'session') : html`<span class="muted">—</span>`}</td>
       </tr>`,
   );
-  const body = html`<h1>Runs</h1>
+  const body = html`<h1>Runs <a class="button" href="/console/runs/new" data-testid="new-run">New run</a></h1>
     <form class="filters" method="get" action="/console/runs">
       <label
         >Source
@@ -105,7 +117,7 @@ export async function runsPage(deps: ConsoleDeps, viewer: Viewer, query: URLSear
         ${rows}
       </tbody>
     </table>
-    ${runs.length === 0 ? html`<p class="muted">No runs${filter.after ? ' after this point' : ''} match.</p>` : ''}
+    ${runs.length === 0 ? noRuns(filter) : ''}
     <p>
       ${filter.after ? html`<a href="/console/runs">newest</a> · ` : ''}${found.length > RUNS_PAGE_SIZE && last ? html`<a href="${nextPageHref(query, last)}" rel="next">older runs →</a>` : ''}
     </p>`;

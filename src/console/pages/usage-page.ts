@@ -5,7 +5,7 @@
  */
 import { parseDuration } from '../../config/duration.js';
 import { USAGE_GROUPINGS, type UsageGrouping } from '../../core/ports/store.js';
-import { formatCredits, usageReport, type UsageFigures } from '../../core/usage/usage-report.js';
+import { formatCredits, usageReport, type UsageFigures, type UsageReport } from '../../core/usage/usage-report.js';
 import type { ConsoleDeps, Viewer } from '../deps.js';
 import { html, type SafeHtml } from '../html.js';
 import { page } from '../layout.js';
@@ -52,24 +52,38 @@ export async function usagePage(deps: ConsoleDeps, viewer: Viewer, query: URLSea
       >
       <button type="submit">Show</button>
     </form>
-    <p data-testid="usage-total">
+    ${report.total.runs === 0 ? noUsage(since) : figures(report, LABELS[by], name, since)}`;
+  return page({ title: 'Usage', section: 'usage', csrf: viewer.csrf, viewer, body, refreshSeconds: 60 });
+}
+
+/** An empty window in one sentence: a chart of flat bars and tables of zeros would say the same at length. */
+function noUsage(since: string): SafeHtml {
+  return html`<p data-testid="usage-empty">
+    No usage yet in the last ${since}: no run was started in this window. Runs show here with their credits once the tracker has seen them (start
+    one from <a href="/console/runs/new">New run</a>).
+  </p>`;
+}
+
+/** The window's totals, the chart of every day, the groups, and the days that had runs. */
+function figures(report: UsageReport, label: string, name: (key: string | null) => SafeHtml | string, since: string): SafeHtml {
+  return html`<p data-testid="usage-total">
       ${report.total.runs} run${report.total.runs === 1 ? '' : 's'} and ${formatCredits(report.total.credits)} credits in the last ${since} (inference
       ${formatCredits(report.total.inferenceCost)}, compute ${formatCredits(report.total.computeCost)}), as the run API last reported them.
     </p>
     ${usageChart(report, 'usage-chart-title')}
-    <h2>By ${LABELS[by].toLowerCase()}</h2>
+    <h2>By ${label.toLowerCase()}</h2>
     ${figuresTable(
-      LABELS[by],
+      label,
       report.groups.map((group) => ({ label: name(group.key), figures: group })),
       'usage-groups',
     )}
     <h2>By day (UTC)</h2>
+    <p class="muted">Days with runs; the chart above shows every day of the window.</p>
     ${figuresTable(
       'Day',
-      report.days.map((day) => ({ label: day.day, figures: day })),
+      report.days.filter((day) => day.runs > 0).map((day) => ({ label: day.day, figures: day })),
       'usage-days',
     )}`;
-  return page({ title: 'Usage', section: 'usage', csrf: viewer.csrf, viewer, body, refreshSeconds: 60 });
 }
 
 /** A table of figures: one row per group or day, credits split into inference and compute. */
