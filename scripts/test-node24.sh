@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# `npm run test:node24`: the unit and end-to-end tests on Node 24, the newest LTS people run, beside
+# `npm test` on the Node of this machine. Node 24 comes from the npm registry (the `node-<os>-<arch>`
+# package, headers included), so nothing else is downloaded. The tests run in a copy of this checkout
+# whose native module (better-sqlite3) is rebuilt against Node 24's headers: this checkout's
+# node_modules stay built for the Node that runs `npm test` and `npm start`.
+#
+#   NODE24_VERSION   the version or range to test (default: 24, the newest 24.x)
+#   NODE24_HOME      where that Node is kept between runs (default: a folder in the temp dir)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+version="${NODE24_VERSION:-24}"
+package="node-$(node -p 'process.platform')-$(node -p 'process.arch')"
+home="${NODE24_HOME:-${TMPDIR:-/tmp}/agent-bridge-node24}"
+
+if [ ! -x "$home/node_modules/$package/bin/node" ] || ! "$home/node_modules/$package/bin/node" -e "process.exit(process.versions.node.startsWith('${version%%.*}.') ? 0 : 1)"; then
+  echo "test:node24: installing ${package}@${version} from the npm registry into $home"
+  mkdir -p "$home"
+  npm install --prefix "$home" --no-save --no-package-lock --no-audit --no-fund "${package}@${version}" >/dev/null
+fi
+node24="$home/node_modules/$package"
+[ -x "$node24/bin/node" ] || { echo "test:node24: $package has no bin/node in $node24" >&2; exit 1; }
+
+if [ ! -d node_modules ] || [ ! -f dist/cli.js ]; then
+  echo 'test:node24: run `npm install` (or `npm ci`) first' >&2
+  exit 2
+fi
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/agent-bridge-node24-run.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+# The checkout as it is (uncommitted changes included), without git's own folder.
+tar --exclude=./.git -cf - . | tar -xf - -C "$work"
+
+export PATH="$node24/bin:$PATH"
+echo "test:node24: $(node --version) in $work"
+cd "$work"
+# Build the native module against Node 24's headers (npm's nodedir; npm 12 reads it from the environment).
+npm_config_nodedir="$node24" npm rebuild better-sqlite3 --nodedir="$node24" >/dev/null
+node -e "require('better-sqlite3')(':memory:').prepare('select 1').get()"
+node node_modules/vitest/vitest.mjs run --project unit+e2e "$@"
