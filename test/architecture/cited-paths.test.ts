@@ -2,7 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, tempDir } from '../helpers/spawn-cli.js';
-import { staleCitations, typeScriptFiles } from './cited-paths.js';
+import { staleCitations } from './cited-paths.js';
+import { typeScriptFiles } from './comments.js';
 
 // Comments cite where a rule lives; a citation left behind by a move sends the reader nowhere.
 describe('the paths and sections comments cite exist', () => {
