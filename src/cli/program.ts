@@ -21,7 +21,7 @@ export interface CliResult {
 /** Builds the `agent-bridge` command tree. Long-running commands register how to stop them. */
 export function buildProgram(context: CliContext, onShutdown: (stop: () => Promise<void>) => void): Command {
   const program = new Command('agent-bridge')
-    .description('Slack, Linear and cron → Cloud Agent Run API bridge')
+    .description('Slack, Linear, GitHub, Jira and cron → Cloud Agent Run API bridge')
     .version(packageVersion(), '-V, --version', 'print the installed version')
     .showHelpAfterError('(add --help for usage)')
     .configureOutput({ writeOut: (text) => context.out(text.trimEnd()), writeErr: (text) => context.err(text.trimEnd()) })

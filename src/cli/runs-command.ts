@@ -68,7 +68,7 @@ export function registerRunsCommand(program: Command, context: CliContext): void
 
   runs
     .command('get')
-    .description('one run in full: state, status, session link, pull requests, prompt, and every place that carries it (Slack, Linear)')
+    .description('one run in full: state, status, session link, pull requests, prompt, and every place that carries it (Slack, Linear, GitHub, Jira)')
     .argument('<run-id>')
     .option('--json', 'print the run as JSON only (every field the API sent)')
     .action(async (runId: string, options: { json?: boolean }) => {

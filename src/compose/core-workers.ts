@@ -100,7 +100,7 @@ function tracker({ config, logger, clock, overrides }: ServiceBase, parts: Worke
     people: runKeys.keys,
     surfaces,
     clock,
-    logger: logger.child({ component: 'tracker' }),
+    logger,
     metrics: parts.trackerWatch.metrics,
     ...(slack && { sessionPlaces: slack.sessionPlaces }),
     owner: parts.owner,

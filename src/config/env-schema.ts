@@ -258,7 +258,7 @@ export const envSchema = z.object({
   JIRA_WEBHOOK_SECRET: secret(JIRA_SECRET_HINT),
 });
 
-/** Variables that must be set together: Slack, Linear and the run API. */
+/** Variables that must be set together: the run API's, each surface's, the database's and Sign in with Slack's. */
 function setProblems(env: Record<string, string>): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   const has = (name: string) => env[name] !== undefined;

@@ -282,7 +282,6 @@ const githubLogin = z.string().refine((login) => /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,
 });
 const githubLabel = z.string().refine((label) => label.trim() !== '', { error: 'label name must not be empty' });
 
-/** `github:` (issue 29): which repositories and labels start runs, who may, and what on a run's pull request reaches it. */
 /**
  * A GitHub route (a repository's or a label's) may name a Slack channel: its runs then get a thread
  * there too (as a Linear label's), and a route that asks for approval posts its buttons there.
@@ -314,6 +313,7 @@ const trackerShape = {
   states: withDefault(section({ started: text.optional(), pull_request: text.optional() }), {}),
 };
 
+/** `github:` (issue 29): which repositories and labels start runs, who may, and what on a run's pull request reaches it. */
 const githubSection = section({
   handle: handleSchema,
   repos: withDefault(z.record(githubRepoKey, githubRouteSchema).superRefine(uniqueIgnoringCase('repository'), always), {}),

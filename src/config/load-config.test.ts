@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { fileSchema } from './file-schema.js';
 import { loadConfig } from './load-config.js';
 import { problemsOf, tempDir } from '../../test/config/helpers.js';
 import { ConfigError } from './problems.js';
@@ -308,6 +309,13 @@ describe('loadConfig: invalid files report the key path', () => {
     const problems = fileProblems(yaml);
     const match = problems.find((problem) => problem.where.startsWith(where) && message.test(problem.message));
     expect(match, JSON.stringify(problems, null, 2)).toBeDefined();
+  });
+
+  it('a file that is no mapping is told every top-level key it may have', () => {
+    const [problem] = fileProblems('- a\n');
+    const keys = Object.keys(fileSchema.shape);
+    expect(keys).toEqual(expect.arrayContaining(['slack', 'github', 'jira', 'console', 'limits']));
+    expect(keys.filter((key) => !problem?.message.includes(key))).toEqual([]);
   });
 
   it('says where a syntax error is (line and column)', () => {

@@ -99,7 +99,7 @@ function readConfigFile(file: string, label: string): { config?: FileConfig; pro
       problems: [
         {
           where: label,
-          message: 'must be a mapping of keys (defaults, tracker, intake, slack, linear, github, jira, schedules) at the top level',
+          message: `must be a mapping of keys (${Object.keys(fileSchema.shape).join(', ')}) at the top level`,
         },
       ],
     };

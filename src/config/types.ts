@@ -12,7 +12,7 @@ import type { Limits } from '../core/limits/limits.js';
  */
 export type AgentConfigInput = AgentConfig;
 
-/** Where a run goes; the core owns the type (`core/routing.ts`). */
+/** Where a run goes; the core owns the type (`core/intake/routing.ts`). */
 export type { Route } from '../core/intake/routing.js';
 import type { Route } from '../core/intake/routing.js';
 

@@ -25,7 +25,6 @@ export interface HealthReport {
   tracker: { lastTickAt: number | null; requests: number | null; changed: number | null; tracked: number | null; intervalMs: number };
 }
 
-/** What the console's pages read and act through. */
 /** A surface whose users are linked to people: its name, its name in words, how its user ids look. */
 export interface LinkableSurface {
   name: string;
@@ -33,6 +32,7 @@ export interface LinkableSurface {
   users: SurfaceUsers;
 }
 
+/** What the console's pages read and act through. */
 export interface ConsoleDeps {
   store: Store;
   clock: Clock;

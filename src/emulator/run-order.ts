@@ -14,7 +14,7 @@ export interface RunOrder {
   order: SortOrder;
 }
 
-/** Newest first, as the SDK documents the list (its source names `updated_at` as the default sort_by; the list's own doc and our design say creation time). */
+/** Newest first, as the SDK documents the list (its source names `updated_at` as the default sort_by; the list’s own doc says creation time). */
 export const DEFAULT_ORDER: RunOrder = { by: 'created_at', order: 'desc' };
 
 /** Without `sort_order`: times newest first, names A to Z. */

@@ -63,7 +63,6 @@ export function placeOfPullRequestUrl(url: string, webUrl: string): { repo: stri
   return { repo, number, place: githubPlace(repo, number) };
 }
 
-/** Whether the repository is served: it has a route, or `*` stands for every other. */
 /**
  * A start's places: the issue, and the Slack channel of the route it takes (the label's route over the
  * repository's over `*`'s, as `Surface.route` chooses) when that route names one.
@@ -89,6 +88,7 @@ export function startPlaces(
   return channel ? [anchor, `slack:${channel}`] : [anchor];
 }
 
+/** Whether the repository is served: it has a route, or `*` stands for every other. */
 export function isServedRepo(repo: string, config: Pick<GithubTriggerConfig, 'repos'>): boolean {
   return Object.hasOwn(config.repos, repo.toLowerCase()) || Object.hasOwn(config.repos, '*');
 }

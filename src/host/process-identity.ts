@@ -1,5 +1,5 @@
 /**
- * Who this process is, for liveness (core/liveness.ts): a unique id, the host as precisely as the
+ * Who this process is, for liveness (core/liveness/liveness.ts): a unique id, the host as precisely as the
  * operating system tells (so a pid is only ever compared with pids of the same PID namespace), and
  * whether a process recorded on this host still runs.
  */

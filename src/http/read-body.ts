@@ -3,7 +3,7 @@ import type { BodyBudget, BodyHold } from './body-budget.js';
 import { declaredLength } from './body-state.js';
 import { HttpError } from './http-error.js';
 
-/** Largest request body any route accepts (design: 1 MiB, 413 above). */
+/** Largest request body any route accepts (1 MiB, 413 above: docs/reliability.md). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** True when the declared length already exceeds the limit: answer 413 before reading anything. */

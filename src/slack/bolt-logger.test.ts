@@ -58,3 +58,16 @@ describe('the Slack Web API logged above debug', () => {
     expect(lines).toEqual([]);
   });
 });
+
+describe('the Slack Web API lines', () => {
+  it('name the component of the logger they were given, once (not a second "component" of their own)', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'debug', secrets: [], destination: { write: (line: string) => void lines.push(line) } });
+    const client = new WebClient(TOKEN, webClientOptions(slack.url, boltLogger(logger.child({ component: 'slack-web-api' }))));
+
+    expect(await slackDisplayName(client, 'U0ADA00001')).toBe('ada');
+    expect(lines.length).toBeGreaterThan(0);
+    const components = lines.map((line) => [...line.matchAll(/"component":"([^"]*)"/g)].map((match) => match[1]));
+    expect(new Set(components.map((names) => names.join(',')))).toEqual(new Set(['slack-web-api']));
+  });
+});

@@ -55,7 +55,7 @@ beforeAll(async () => {
     await ack();
     seen.push({ kind: 'cancel', body: body as unknown as Record<string, unknown> });
   });
-  // Catch-all acknowledgement, as design §4 requires for interactions we do not handle.
+  // Catch-all acknowledgement, as docs/architecture.md §8 requires for interactions we do not handle.
   app.use(async ({ ack, body, next }) => {
     await next();
     if (ack && !seen.some((s) => s.body === body)) {

@@ -70,7 +70,6 @@ export const str = (v: unknown): string | undefined => (typeof v === 'string' &&
 /** Slack's boolean arguments: true, 'true', '1', 1. */
 export const truthy = (v: unknown): boolean => v === true || v === 'true' || v === '1' || v === 1;
 
-/** Workspace state plus one handler per supported Web API method. */
 /** A seeded user; `email` is found by users.lookupByEmail unless `email_confirmed` is false (Slack finds only confirmed ones). */
 export interface FakeSlackUser {
   real_name?: string;
@@ -81,6 +80,7 @@ export interface FakeSlackUser {
   deleted?: boolean;
 }
 
+/** Workspace state plus one handler per supported Web API method. */
 export class SlackState {
   readonly botUserId: string;
   readonly botId: string;

@@ -366,7 +366,7 @@ describe('bugs this suite found (fixed; kept as regression tests)', () => {
   // Was a bug: src/slack/inspect-request.ts (`inspectSlackRequest` / `inspectInteraction`) lets these signed
   // bodies through to Bolt 5.1, which throws (App.js `buildSource`: `authorizations[0].team_id`,
   // `body.user.team_id`, `body.view.app_installed_team_id`; listener matching: `callbackId.match`) and
-  // answers 500. Design §4: bad input gets a 4xx (or 200 and ignored), never a 5xx.
+  // answers 500. docs/architecture.md §8: bad input gets a 4xx (or 200 and ignored), never a 5xx.
   it('a signed event_callback whose authorizations[0] is null gets a 4xx or 200, not 500', async () => {
     const response = await post(JSON.stringify({ ...eventCallback(appMention()), authorizations: [null] }), 'application/json');
     expect(response.status).toBeLessThan(500);
@@ -539,7 +539,7 @@ describe('bugs this suite found (fixed; kept as regression tests)', () => {
 
   // Was a bug: the same function forwards a shortcut or message action without a `callback_id`; no listener
   // matches it (listeners.ts `app.shortcut(/.*/)` matches on callback_id), so Bolt answers 404 after
-  // its 3-second unhandled-request timeout. Design §4: an interaction we do not handle gets 200 and is
+  // its 3-second unhandled-request timeout. docs/architecture.md §8: an interaction we do not handle gets 200 and is
   // ignored (a malformed one 400), at once.
   it('a signed message_action without a callback_id is answered at once, not with a 404 after 3 s', async () => {
     // Waits 1 s, not Bolt's 3: an answer later than that is already wrong.

@@ -42,7 +42,7 @@ export async function myKeyPage(deps: ConsoleDeps, viewer: Viewer, flash: string
     : html`<p data-testid="my-key">No key is connected: runs you ask for use the service's key (or are refused, if this service requires your own).</p>`;
   return shell(html`<h1>Your personal API key</h1>
     <p>
-      With your key connected, the runs you ask for in Slack and Linear are yours in the run API. It is checked with one call to the run API before it
+      With your key connected, the runs you ask for, wherever you ask, are yours in the run API. It is checked with one call to the run API before it
       is saved, stored sealed, and only its last 4 characters are ever shown. Paste it here, never in Slack.
     </p>
     ${current}

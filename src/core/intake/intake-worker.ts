@@ -9,7 +9,7 @@ import { followupStep } from './followup-step.js';
 import { failureMessages, retryNotice } from './intake-messages.js';
 import { IssueStartBusyError, releaseIssueStart } from './issue-start-lock.js';
 import { keyProblemMessages } from './key-messages.js';
-import { KeyRefusedError } from './key-step.js';
+import { KeyRefusedError } from './call-with-key.js';
 import { renewLease } from '../lease-renewal.js';
 import { startStep } from './start-step.js';
 import { settle, StepContext, type IntakeDeps, type Settlement } from './step-context.js';

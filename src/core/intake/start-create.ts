@@ -20,7 +20,7 @@ export interface RunToCreate {
 /**
  * The run, adopted or created under `choice`; undefined when this worker lost the trigger's lease.
  * `mayCreate` is asked right before a new run is created (after a run an earlier attempt created was
- * looked for): a settlement it answers ends the start instead (a limit, `limits/limit-step.ts`).
+ * looked for): a settlement it answers ends the start instead (a limit, `limits/limit-check.ts`).
  */
 export async function createOrAdopt(
   ctx: StepContext,

@@ -8,24 +8,24 @@ import type { CreatedRun } from '../ports/agent-runs.js';
 import type { StoredTrigger, StoredTriggerOf } from '../ports/store.js';
 import { type StartPayload, promptWithReference } from '../ports/triggers.js';
 import { sendFollowup, withFollowupContext } from './followup-step.js';
-import { holdStep, needsApproval } from './hold-step.js';
+import { holdForApproval, needsApproval } from './hold-for-approval.js';
 import { failureMessages } from './intake-messages.js';
 import { bindIssue, boundTitle, joinedNotice, type IssueBinding } from './issue-binding.js';
 import { takeIssueStart, type StartClaim } from './issue-start-lock.js';
-import { readRequestStep } from './read-request-step.js';
-import { applyRequestOptions } from './request-options-step.js';
+import { fillRequest } from './fill-request.js';
+import { applyRequestOptions } from './apply-request-options.js';
 import { resolveRoute } from './routing.js';
 import { sessionRows } from '../session-rows.js';
 import { createOrAdopt } from './start-create.js';
-import { limitStep } from '../limits/limit-step.js';
+import { checkLimits } from '../limits/limit-check.js';
 import { startedSettlement } from './start-settlement.js';
 import { settle, type Settlement, type StepContext } from './step-context.js';
 
 /** `starting` collects the anchors whose start lease this attempt takes (one start at a time per issue). */
 export async function startStep(ctx: StepContext, trigger: StoredTriggerOf<'start'>, starting: string[]): Promise<Settlement | undefined> {
-  const read = await readRequestStep(trigger, trigger.payload, ctx.deps.enrichers?.[trigger.source]);
+  const read = await fillRequest(trigger, trigger.payload, ctx.deps.enrichers?.[trigger.source]);
   if (read.kind === 'refused') return settle({ state: 'ignored', error: 'request unreadable' }, { owed: read.owed });
-  const existing = await anchorRunStep(ctx, trigger, read.payload, starting);
+  const existing = await settledByAnchorRun(ctx, trigger, read.payload, starting);
   if (existing) return existing;
   const binding = await bindIssue(
     trigger,
@@ -41,14 +41,14 @@ export async function startStep(ctx: StepContext, trigger: StoredTriggerOf<'star
   if (optioned.kind === 'refused') return settle({ state: 'ignored', error: 'options not allowed' }, { owed: optioned.owed });
   const { route, payload } = optioned;
   // Held before anything else is spent on it: the key is chosen, and the context read, once approved.
-  if (needsApproval(route, payload)) return holdStep(ctx, trigger, route, route.title ?? (issue ? boundTitle(issue) : payload.title));
+  if (needsApproval(route, payload)) return holdForApproval(ctx, trigger, route, route.title ?? (issue ? boundTitle(issue) : payload.title));
   // Chosen before the context is gathered: a request that may not run costs no platform call.
   const choice = await ctx.keys.choose(payload.requester);
   if (choice.kind === 'refused') return ctx.noKey(trigger, 'start');
   const enriched = await enrich(ctx, trigger, payload);
   const prompt = promptWithReference(issue ? `${enriched}\n\n${issue.context}` : enriched, trigger.key);
   const title = route.title ?? (issue ? boundTitle(issue) : payload.title);
-  const created = await createOrAdopt(ctx, trigger, choice, { route, prompt, title, payload }, () => limitStep(ctx, trigger, choice, route, payload));
+  const created = await createOrAdopt(ctx, trigger, choice, { route, prompt, title, payload }, () => checkLimits(ctx, trigger, choice, route, payload));
   if (!created) return undefined;
   if (isSettlement(created)) return created;
   return startedSettlement(ctx, trigger, { created, route, title, payload, choice, binding });
@@ -59,7 +59,12 @@ export async function startStep(ctx: StepContext, trigger: StoredTriggerOf<'star
  * (`followupIfLinked`), or nothing while it is active (`unlessActive`, which also takes the anchor's
  * start lease). Undefined: go on starting.
  */
-async function anchorRunStep(ctx: StepContext, trigger: StoredTriggerOf<'start'>, payload: StartPayload, starting: string[]): Promise<Settlement | undefined> {
+async function settledByAnchorRun(
+  ctx: StepContext,
+  trigger: StoredTriggerOf<'start'>,
+  payload: StartPayload,
+  starting: string[],
+): Promise<Settlement | undefined> {
   if (payload.followupIfLinked) {
     const current = await ctx.currentRun(trigger.anchor, payload.otherAnchors);
     if (current) return sendFollowup(ctx, trigger, current, await withFollowupContext(ctx, trigger, payload.prompt, payload.reference), payload.reference);

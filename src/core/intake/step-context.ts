@@ -18,7 +18,7 @@ import type { Requester } from '../ports/triggers.js';
 import { Surfaces } from '../surfaces.js';
 import type { AuditFacts } from './audit-entry.js';
 import { keyProblemMessages } from './key-messages.js';
-import { callWithKey, type KeyedCall } from './key-step.js';
+import { callWithKey, type KeyedCall } from './call-with-key.js';
 import type { RoutingTable } from './routing.js';
 import type { Limits } from '../limits/limits.js';
 
@@ -114,7 +114,7 @@ export class StepContext {
     return undefined;
   }
 
-  /** Calls the run API under the chosen key (`key-step.ts`). */
+  /** Calls the run API under the chosen key (`call-with-key.ts`). */
   withKey<T>(choice: UsableKey, asked: KeyedCall, call: (runs: AgentRuns) => Promise<T>): Promise<T> {
     return callWithKey(this.keys, choice, asked, this.deps.logger, call);
   }

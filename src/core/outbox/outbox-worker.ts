@@ -60,7 +60,7 @@ const MAX_ERROR_LENGTH = 500;
  *
  * Delivery is at least once: a worker that dies after the notifier succeeded but before `markSent`
  * leaves a leased row that another worker re-delivers after the lease, or as soon as that process
- * is found dead (core/liveness.ts) — with the same `Delivery.key`, which notifiers use as their
+ * is found dead (core/liveness/liveness.ts) — with the same `Delivery.key`, which notifiers use as their
  * idempotency key so people see the message once.
  *
  * Order per destination is the store's job: `claimNext` never hands out a destination's later row
@@ -282,7 +282,7 @@ export class OutboxWorker {
 }
 
 /**
- * Error text safe to store and log (design §4: no secrets in error texts). Notifiers build their
+ * Error text safe to store and log (docs/architecture.md §8: no secrets in error texts). Notifiers build their
  * NotifierError messages to be safe; of anything else only the name and message are kept — never a
  * stack, cause, request or headers — and truncated.
  */

@@ -56,7 +56,7 @@ function renderAnnounce(run: RunSnapshot, cancelledBy: string | undefined): stri
       return lines(`⏸ ${run.title} needs your input${need} Reply in this thread to answer.`, sessionLine(run));
     }
     default:
-      // A state announced by a newer tracker: show it as it is (design §1, unknown states).
+      // A state announced by a newer tracker: show it as it is (docs/architecture.md §7, unknown states).
       return lines(`${run.title}: ${run.state}${run.statusText ? ` — ${run.statusText}` : ''}`, sessionLine(run));
   }
 }

@@ -4,11 +4,6 @@
  */
 import type { OutboxRow, StoredTrigger, TrackedRun } from './store-records.js';
 
-/**
- * What the web console reads from the store and the few repairs an operator makes there (part of the
- * `Store` port as `store.operator`; both adapters implement it and pass the contract suite).
- */
-
 /** Filters of the runs page; every one optional, all of them must hold. */
 export interface RunFilter {
   /** The run's source (a surface's name, `schedule`, `cli`). */
@@ -54,6 +49,10 @@ export interface ObservedState {
   observedAt: number;
 }
 
+/**
+ * What the web console reads from the store and the few repairs an operator makes there (part of the
+ * `Store` port as `store.operator`; both adapters implement it and pass the contract suite).
+ */
 export interface OperatorRepository {
   /** Runs newest first (created, then run id, descending), `limit` of them after `after`, filtered. */
   listRuns(query: RunFilter & { limit: number; after?: RunCursor }): Promise<RunListItem[]>;

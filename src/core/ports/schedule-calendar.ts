@@ -1,5 +1,5 @@
 /**
- * When a schedule fires, as the core needs it. The adapter (`src/schedules/calendar.ts`) parses the
+ * When a schedule fires, as the core needs it. The adapter (`src/cron-calendar/cron-calendar.ts`) parses the
  * cron expression and applies the timezone and daylight-saving rules of docs/architecture.md §6; the core only
  * asks for slots, so it never depends on a cron library.
  */

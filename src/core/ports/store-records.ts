@@ -164,7 +164,7 @@ export interface ScheduleFire {
   /** The slot the fire is for (e.g. the cron time as ISO string): a slot fires once. */
   slot: string;
   firedAt: number;
-  /** `recorded` → `submitted` → `created` | `failed`; or `skipped` | `missed` (see core/schedule-fire.ts). */
+  /** `recorded` → `submitted` → `created` | `failed`; or `skipped` | `missed` (see core/schedules/schedule-fire.ts). */
   status: string;
   reason: string | null;
   triggerKey: string | null;

@@ -25,7 +25,7 @@ export interface TrackerOptions {
   staleAfterMs?: number;
   /**
    * How long the tracker lease lasts without renewal: a ticker that hangs is replaced after it, a
-   * crashed one as soon as its process is found dead (core/liveness.ts). Default max(2 × interval, 30 s).
+   * crashed one as soon as its process is found dead (core/liveness/liveness.ts). Default max(2 × interval, 30 s).
    */
   leaseMs?: number;
 }

@@ -16,7 +16,7 @@ import { NO_LIMITS, anyLimit, utcDayStart, utcMonthStart } from './limits.js';
 const RESERVATIONS_KEPT_MS = 32 * 86_400_000;
 
 /** Undefined: the start may go ahead (reserved, or nothing limits it); else its settlement. */
-export async function limitStep(
+export async function checkLimits(
   ctx: StepContext,
   trigger: StoredTriggerOf<'start'>,
   choice: UsableKey,

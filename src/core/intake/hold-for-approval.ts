@@ -18,7 +18,7 @@ export function needsApproval(route: ResolvedRoute, payload: StartPayload): rout
 }
 
 /** Holds the request and owes the question; the trigger ends `ignored` (nothing ran) with an audit entry. */
-export async function holdStep(
+export async function holdForApproval(
   ctx: StepContext,
   trigger: StoredTriggerOf<'start'>,
   route: ResolvedRoute & { approval: RouteApproval },

@@ -12,7 +12,7 @@ export type ReadOutcome = { kind: 'ok'; payload: StartPayload } | { kind: 'refus
  * request that cannot be one (the message is gone, empty, or an app's) starts nothing and its status
  * message says why; a platform that cannot be reached throws, and the trigger is retried.
  */
-export async function readRequestStep(trigger: StoredTrigger, payload: StartPayload, enricher: PromptEnricher | undefined): Promise<ReadOutcome> {
+export async function fillRequest(trigger: StoredTrigger, payload: StartPayload, enricher: PromptEnricher | undefined): Promise<ReadOutcome> {
   if (!payload.requestToRead) return { kind: 'ok', payload };
   const read = enricher?.readRequest
     ? await enricher.readRequest(trigger, payload)
