@@ -42,6 +42,17 @@ describe('a Slack channel in the file while Slack is off', () => {
   });
 });
 
+describe('a GitHub App key whose body is damaged', () => {
+  it('config check exits 2 naming the variable and where GitHub gives the key, never the key', async () => {
+    const damaged = PEM.replace(/\n[A-Za-z0-9+/]{20}/, '\n!!!!');
+    const result = await inFolder('github: { repos: { "*": {} } }\n', { ...GITHUB, GITHUB_PRIVATE_KEY: damaged })(['config', 'check', '--offline']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('GITHUB_PRIVATE_KEY: holds a PEM block that is not a readable private key');
+    expect(result.stderr).toContain('General → Private keys → Generate a private key');
+    for (const line of damaged.split('\n').slice(1, 4)) expect(result.stderr).not.toContain(line.slice(4, 20));
+  });
+});
+
 describe('GitHub on with no repository to serve', () => {
   const yaml = 'github:\n  labels:\n    agent: {}\n';
 
