@@ -8,7 +8,7 @@ import { ROOT } from '../helpers/spawn-cli.js';
 /*
  * docs/cli-and-emulator.md's command table lists every command `agent-bridge --help` offers (down to
  * the subcommands, e.g. `secrets rotate`), and nothing else: a command added without its row, or a
- * row left after its command went, fails here.
+ * row left after its command went, fails here. The README's terminal commands run at once in a clone.
  */
 
 /** Every command a person can run: `serve`, `runs list`, `secrets rotate`, … (commander's own `help` aside). */
@@ -46,5 +46,21 @@ describe('the command table in docs/cli-and-emulator.md', () => {
     );
     const unknown = named.filter((words) => !commands.some((command) => words.slice(0, command.split(' ').length).join(' ') === command));
     expect(unknown).toEqual([]);
+  });
+});
+
+describe("the README's terminal commands", () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const shell = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((block) => (block[1] ?? '').split('\n'));
+
+  it('never use npx agent-bridge: in a clone npm first copies and rebuilds the whole clone, silently', () => {
+    expect(shell.filter((line) => line.includes('npx agent-bridge'))).toEqual([]);
+  });
+
+  it('run the built command line, node dist/cli.js, with commands it has', () => {
+    const invoked = shell.flatMap((line) => [...line.matchAll(/node dist\/cli\.js ([a-z-]+)/g)].map((match) => match[1] ?? ''));
+    expect(invoked.length).toBeGreaterThan(0);
+    const tops = new Set(commands.map((command) => command.split(' ')[0]));
+    expect(invoked.filter((command) => !tops.has(command))).toEqual([]);
   });
 });
