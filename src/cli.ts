@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { readDotEnv, mergeEnvironment } from './config/env.js';
-import type { CliContext } from './cli/context.js';
+import { lineWriter, type CliContext } from './cli/context.js';
 import { runCli } from './cli/program.js';
 
 /*
@@ -8,16 +8,26 @@ import { runCli } from './cli/program.js';
  * code; long-running ones (serve, emulator) register a stop function and run until SIGINT/SIGTERM.
  */
 const cwd = process.cwd();
+const stops: Array<() => Promise<void>> = [];
+
+/*
+ * Whoever reads our output has stopped (`| head -1`): a command that finishes has nothing left to say
+ * to anyone and ends quietly with 0, as the pipeline's user expects; a long-running one keeps running.
+ * A closed stderr changes nothing: the command's own exit code still tells how it went.
+ */
+const stdoutReaderGone = () => {
+  if (stops.length === 0) process.exit(0);
+};
+
 const context: CliContext = {
-  out: (text) => process.stdout.write(`${text}\n`),
-  err: (text) => process.stderr.write(`${text}\n`),
+  out: lineWriter(process.stdout, stdoutReaderGone),
+  err: lineWriter(process.stderr),
   env: mergeEnvironment(process.env, readDotEnv(cwd).values),
   cwd,
   now: () => Date.now(),
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
 
-const stops: Array<() => Promise<void>> = [];
 let stopping = false;
 
 async function shutdown(signal: NodeJS.Signals): Promise<void> {

@@ -5,6 +5,7 @@ import { serveHttp } from './compose/service-http.js';
 import { Shutdown } from './compose/shutdown.js';
 import { startWorkLoops } from './compose/work-loops.js';
 import type { AppConfig } from './config/types.js';
+import { formatProblem } from './config/problems.js';
 import type { IntakeService } from './core/intake/intake-service.js';
 import { systemClock, type Clock } from './core/ports/clock.js';
 import type { Logger } from './core/ports/logger.js';
@@ -105,6 +106,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
 /** What an operator reads once the service listens. */
 function announceStart(logger: Logger, config: AppConfig, url: string): void {
   logger.info({ url, database: describeDatabase(config.database) }, 'agent-bridge is listening');
+  // Valid but unable to do what it seems meant to (e.g. GitHub on with no repository): said loudly, every start.
+  for (const warning of config.warnings ?? []) logger.warn({ where: warning.where }, `config warning: ${formatProblem(warning)}`);
   if (config.schedules.length > 0) {
     logger.info(
       { schedules: config.schedules.map((schedule) => `${schedule.name} (${schedule.cron} ${schedule.timezone}${schedule.enabled ? '' : ', disabled'})`) },

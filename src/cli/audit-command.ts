@@ -45,7 +45,7 @@ export function registerAuditCommand(program: Command, context: CliContext): voi
     .action(async (options: { since: string; config?: string; json?: boolean }) => {
       const sinceMs = parseDuration(options.since.trim());
       if (sinceMs === undefined) throw new UsageError(`--since ${options.since} is not a duration: use e.g. 7d, 12h or 30m`);
-      const config = loadConfig({ env: context.env, cwd: context.cwd, ...(options.config && { configPath: options.config }) });
+      const config = loadConfig({ env: context.env, cwd: context.cwd, delivers: false, ...(options.config && { configPath: options.config }) });
       // Only reads: a database that does not exist yet is not created, it simply has no entries.
       let entries: StoredAuditEntry[] = [];
       if (databaseExists(config)) {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { describeConfig, integrationSummary, loadConfig } from '../config/index.js';
+import { describeConfig, formatProblem, integrationSummary, loadConfig } from '../config/index.js';
 import { ConfigError } from '../config/problems.js';
 import type { AppConfig } from '../config/types.js';
 import { printJson, type CliContext } from './context.js';
@@ -19,8 +19,16 @@ export function registerConfigCommand(program: Command, context: CliContext): vo
       // A ConfigError propagates to the CLI's one error mapping: every problem listed, exit 2.
       const loaded = loadConfig({ env: context.env, cwd: context.cwd, ...(options.config && { configPath: options.config }) });
       const live = options.offline ? [] : [...(await checkRunApi(loaded)), ...(await checkAgainstLinear(loaded, context))];
-      if (options.json) return printJson(context, describeConfig(loaded));
-      context.out(`Configuration is valid${loaded.configFile ? ` (${loaded.configFile})` : ' (no config file: defaults)'}.`);
+      const warnings = loaded.warnings ?? [];
+      // On stderr, so that with --json stdout stays JSON only.
+      const warn = () => warnings.forEach((warning) => context.err(`warning: ${formatProblem(warning)}`));
+      if (options.json) {
+        warn();
+        return printJson(context, describeConfig(loaded));
+      }
+      const counted = warnings.length === 0 ? '.' : `, with ${warnings.length === 1 ? '1 warning' : `${warnings.length} warnings`}:`;
+      context.out(`Configuration is valid${loaded.configFile ? ` (${loaded.configFile})` : ' (no config file: defaults)'}${counted}`);
+      warn();
       context.out('');
       for (const line of [...integrationSummary(loaded), ...live]) context.out(line);
       context.out('');

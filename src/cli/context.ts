@@ -38,6 +38,25 @@ export async function withClient<T>(context: CliContext, work: (client: AgentApi
   }
 }
 
+/**
+ * Writes one line at a time to `stream` (stdout or stderr) until its reader is gone: a reader that
+ * stops early (`agent-bridge config check | head -1`) closes the pipe, and the next write fails with
+ * EPIPE. That is no error of the command's: the rest of the output is dropped, and `readerGone` is
+ * called once. Any other write error is thrown, as it would be without this.
+ */
+export function lineWriter(stream: NodeJS.WritableStream, readerGone: () => void = () => {}): (text: string) => void {
+  let gone = false;
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    if (gone) return;
+    gone = true;
+    readerGone();
+  });
+  return (text) => {
+    if (!gone) stream.write(`${text}\n`);
+  };
+}
+
 export function printJson(context: CliContext, value: unknown): void {
   context.out(JSON.stringify(value, null, 2));
 }

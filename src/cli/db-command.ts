@@ -44,7 +44,7 @@ export function registerDbCommand(program: Command, context: CliContext): void {
 
 /** The SQLite file the service uses, from the validated configuration. */
 function sqlitePath(context: CliContext, configPath: string | undefined): string {
-  const config = loadConfig({ env: context.env, cwd: context.cwd, ...(configPath && { configPath }) });
+  const config = loadConfig({ env: context.env, cwd: context.cwd, delivers: false, ...(configPath && { configPath }) });
   if (config.database.kind !== 'sqlite') {
     throw new UsageError('DATABASE_URL is set, so there is no SQLite database to copy from: pass --from <file>, or unset DATABASE_URL');
   }

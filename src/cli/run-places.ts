@@ -34,7 +34,7 @@ export function placeLabel(place: string): string {
 export async function runPlaces(context: CliContext, runId: string): Promise<string[] | undefined> {
   let database;
   try {
-    database = loadConfig({ env: context.env, cwd: context.cwd }).database;
+    database = loadConfig({ env: context.env, cwd: context.cwd, delivers: false }).database;
   } catch {
     return undefined;
   }

@@ -59,7 +59,7 @@ function consoleLink(config: AppConfig, runId: string): string | undefined {
 
 /** Hands the prompt to the service; prints the run id, or with `--wait` follows the run to its end. */
 export async function runViaService(context: CliContext, prompt: string, options: ServiceRunOptions, pollMs: number): Promise<void> {
-  const config = loadConfig({ env: context.env, cwd: context.cwd });
+  const config = loadConfig({ env: context.env, cwd: context.cwd, delivers: false });
   const store = await serviceStore(config, context.now());
   try {
     const id = randomBytes(12).toString('hex');

@@ -31,7 +31,7 @@ interface Loaded {
 }
 
 function load(context: CliContext, configPath: string | undefined): Loaded {
-  const config = loadConfig({ env: context.env, cwd: context.cwd, ...(configPath && { configPath }) });
+  const config = loadConfig({ env: context.env, cwd: context.cwd, delivers: false, ...(configPath && { configPath }) });
   const schedules = config.schedules.map((schedule) => {
     try {
       return { ...schedule, calendar: cronCalendar(schedule.cron, schedule.timezone) };

@@ -20,7 +20,7 @@ export function registerSecretsCommand(program: Command, context: CliContext): v
     )
     .option('--config <file>', 'config file (default: AGENT_BRIDGE_CONFIG, else ./agent-bridge.yml when present)')
     .action(async (options: { config?: string }) => {
-      const config = loadConfig({ env: context.env, cwd: context.cwd, ...(options.config && { configPath: options.config }) });
+      const config = loadConfig({ env: context.env, cwd: context.cwd, delivers: false, ...(options.config && { configPath: options.config }) });
       const current = config.people.secret;
       const next = context.env[NEW_SECRET_VARIABLE]?.trim();
       if (current === undefined) throw new UsageError('AGENT_BRIDGE_SECRET is not set: set it to the secret the keys are sealed with now');

@@ -40,7 +40,7 @@ function databaseExists(config: AppConfig): boolean {
 
 async function showUsage(context: CliContext, options: UsageOptions): Promise<void> {
   const { by, windowMs } = parseOptions(options);
-  const config = loadConfig({ env: context.env, cwd: context.cwd, ...(options.config && { configPath: options.config }) });
+  const config = loadConfig({ env: context.env, cwd: context.cwd, delivers: false, ...(options.config && { configPath: options.config }) });
   const until = context.now();
   const range = { by, since: until - windowMs, until };
   let report: UsageReport;

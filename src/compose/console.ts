@@ -108,8 +108,11 @@ export async function consoleIntegration(
   parts: ConsoleParts,
 ): Promise<{ routes: Endpoint[]; announce: (logger: Logger, url: string) => void }> {
   const access = consoleAccess(config);
-  if (access.mode === 'off')
-    return { routes: [{ ...notConfiguredEndpoint('/console', 'The web console', access.why), method: 'GET' }, rootEndpoint(access.why)], announce: () => {} };
+  if (access.mode === 'off') {
+    // Said at every start: a trial that gains a real run API (AGENT_API_BASE_URL in .env) loses its console without a word otherwise.
+    const announce = (logger: Logger) => logger.info({ console: 'off' }, `web console is off: ${access.why}`);
+    return { routes: [{ ...notConfiguredEndpoint('/console', 'The web console', access.why), method: 'GET' }, rootEndpoint(access.why)], announce };
+  }
   const version = packageVersion();
   const health = (): Promise<HealthReport> => {
     const tick = parts.lastTick();

@@ -54,13 +54,8 @@ export async function slackIntegration(
 export async function linearIntegration(config: AppConfig, intake: IntakeService, store: Store, logger: Logger, now: () => number) {
   const linear = config.linear;
   const credentials = linear.accessToken ? { accessToken: linear.accessToken } : linear.apiKey ? { apiKey: linear.apiKey } : undefined;
-  if (!linear.enabled || !credentials || !linear.webhookSecret) {
-    if (config.slack.linkLinearIssues) logger.warn({}, 'slack.link_linear_issues is on but Linear is off: mentions naming an issue start runs without it');
-    return undefined;
-  }
-  // A run whose thread nobody can post is carried by its issue alone; said once here rather than by a failing delivery per run.
-  if (!config.slack.enabled && Object.keys(linear.slackChannels).length > 0)
-    logger.warn({ labels: Object.keys(linear.slackChannels) }, 'linear.labels name a slack_channel but Slack is off: their runs are carried by the issue only');
+  // A slack_channel while Slack is off, or a link to a tracker that is off, is refused or warned about by the config.
+  if (!linear.enabled || !credentials || !linear.webhookSecret) return undefined;
   const { startLinear } = await import('../linear/index.js');
   return startLinear(
     {
@@ -114,12 +109,7 @@ export async function githubIntegration(config: AppConfig, intake: IntakeService
 /** The Jira integration when configured (issue 30; loaded lazily, as the others). */
 export async function jiraIntegration(config: AppConfig, intake: IntakeService, store: Store, logger: Logger, now: () => number) {
   const jira = config.jira;
-  if (!jira.enabled || !jira.baseUrl || !jira.email || !jira.apiToken || !jira.webhookSecret) {
-    if (config.slack.linkJiraIssues) logger.warn({}, 'slack.link_jira_issues is on but Jira is off: mentions naming an issue start runs without it');
-    return undefined;
-  }
-  if (!config.slack.enabled && Object.keys(jira.slackChannels).length > 0)
-    logger.warn({ labels: Object.keys(jira.slackChannels) }, 'jira.labels name a slack_channel but Slack is off: their runs are carried by the issue only');
+  if (!jira.enabled || !jira.baseUrl || !jira.email || !jira.apiToken || !jira.webhookSecret) return undefined;
   const { startJira } = await import('../jira/index.js');
   return startJira(
     {

@@ -175,8 +175,10 @@ describe('integrationSummary', () => {
       expect.stringMatching(
         /^Linear: on \(webhook at POST \/linear\/webhook; OAuth access token .*labels: 2 routes: agent, needs review; teams ENG, OPS; handle @bot\)$/,
       ),
-      expect.stringMatching(/^GitHub: on \(App 123456, webhook at POST \/github\/webhook; repos: no routes .*; pull requests: reviews; handle @agent\)$/),
-      'Jira: on (https://acme.atlassian.net, webhook at POST /jira/webhook; labels: no routes (defaults everywhere); all projects; handle @agent)',
+      expect.stringMatching(
+        /^GitHub: on \(App 123456, webhook at POST \/github\/webhook; repos: none \(every repository ignored\); labels: none; .*; pull requests: reviews; handle @agent\)$/,
+      ),
+      'Jira: on (https://acme.atlassian.net, webhook at POST /jira/webhook; labels: none (no label starts a run); all projects; handle @agent)',
       'Schedules: 1 of 2 enabled: nightly-deps (disabled), weekly.report',
       expect.stringMatching(/^Database: SQLite at /),
     ]);

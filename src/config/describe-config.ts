@@ -116,9 +116,10 @@ function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
-function routeList(routes: Record<string, Route>): string {
+/** The routes' keys; `none` says what having none means on that surface (default: the defaults apply everywhere). */
+function routeList(routes: Record<string, Route>, none = 'no routes (defaults everywhere)'): string {
   const keys = Object.keys(routes);
-  return keys.length === 0 ? 'no routes (defaults everywhere)' : `${plural(keys.length, 'route')}: ${keys.join(', ')}`;
+  return keys.length === 0 ? none : `${plural(keys.length, 'route')}: ${keys.join(', ')}`;
 }
 
 /** One line per integration: what is on, and for what is off, how to turn it on. */
@@ -155,7 +156,8 @@ export function integrationSummary(config: AppConfig): string[] {
   if (github.enabled) {
     const users = github.allowedUsers.length === 0 ? 'write access' : `write access and ${plural(github.allowedUsers.length, 'allowed user')}`;
     lines.push(
-      `GitHub: on (App ${github.appId ?? ''}, webhook at POST /github/webhook; repos: ${routeList(github.repos)}; labels: ${routeList(github.labels)}; ` +
+      `GitHub: on (App ${github.appId ?? ''}, webhook at POST /github/webhook; repos: ${routeList(github.repos, 'none (every repository ignored)')}; ` +
+        `labels: ${routeList(github.labels, 'none')}; ` +
         `may start runs: ${users}; pull requests: ${github.pullRequests}; handle ${github.handle})`,
     );
   } else {
@@ -164,7 +166,9 @@ export function integrationSummary(config: AppConfig): string[] {
   const jira = config.jira;
   if (jira.enabled) {
     const projects = jira.projects.length === 0 ? 'all projects' : `projects ${jira.projects.join(', ')}`;
-    lines.push(`Jira: on (${jira.baseUrl ?? ''}, webhook at POST /jira/webhook; labels: ${routeList(jira.labels)}; ${projects}; handle ${jira.handle})`);
+    lines.push(
+      `Jira: on (${jira.baseUrl ?? ''}, webhook at POST /jira/webhook; labels: ${routeList(jira.labels, 'none (no label starts a run)')}; ${projects}; handle ${jira.handle})`,
+    );
   } else {
     lines.push('Jira: off — set JIRA_BASE_URL, JIRA_EMAIL, JIRA_API_TOKEN and JIRA_WEBHOOK_SECRET to turn it on');
   }

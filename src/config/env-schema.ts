@@ -312,9 +312,7 @@ function setProblems(env: Record<string, string>): ConfigProblem[] {
       hint: `${LINEAR_KEY_HINT}; or unset LINEAR_WEBHOOK_SECRET to turn Linear off`,
     });
   }
-  problems.push(...signInProblems(env));
-  problems.push(...githubSetProblems(env));
-  problems.push(...signInProblems(env), ...jiraSetProblems(env));
+  problems.push(...signInProblems(env), ...githubSetProblems(env), ...jiraSetProblems(env));
   return problems;
 }
 

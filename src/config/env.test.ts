@@ -204,6 +204,13 @@ describe('environment: invalid', () => {
     expect(JSON.stringify(problems)).not.toContain('Pw-s3cret-77');
   });
 
+  it.each([
+    ['a Slack client id without its secret', { SLACK_CLIENT_ID: '123.456', PUBLIC_URL: 'https://bridge.example.com' }, ['SLACK_CLIENT_SECRET']],
+    ['Sign in with Slack without PUBLIC_URL', { SLACK_CLIENT_ID: '123.456', SLACK_CLIENT_SECRET: 'client-secret-0123' }, ['PUBLIC_URL']],
+  ])('%s: said once', (_name, env, where) => {
+    expect(problemsOf(env).map((problem) => problem.where)).toEqual(where);
+  });
+
   it('hints where to find the Slack signing secret', () => {
     const [problem] = problemsOf({ SLACK_BOT_TOKEN: BOT });
     expect(problem?.hint).toContain('Basic Information → App Credentials');

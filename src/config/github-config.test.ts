@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { problemsOf, tempDir } from '../../test/config/helpers.js';
 import { describeConfig, integrationSummary } from './describe-config.js';
@@ -8,6 +8,14 @@ import type { AppConfig } from './types.js';
 // GitHub hands out PKCS#1 keys ("Generate a private key"); a small one keeps the test quick.
 const PEM = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
 const ESCAPED = PEM.trim().replace(/\n/g, '\\n');
+/** The same key as PKCS#8 ("BEGIN PRIVATE KEY"), as `openssl pkcs8 -topk8` writes it. */
+const PKCS8 = createPrivateKey(PEM).export({ type: 'pkcs8', format: 'pem' }).toString();
+const BODY_LINES = PEM.trim().split('\n').slice(1, -1);
+/** A PEM whose BEGIN and END lines are right but whose body is not a key. */
+const GARBAGE = `-----BEGIN RSA PRIVATE KEY-----\n${Buffer.from('this is no key at all, only text').toString('base64')}\n-----END RSA PRIVATE KEY-----\n`;
+/** The App's key with its body cut in half (a paste that stopped short). */
+const CUT = ['-----BEGIN RSA PRIVATE KEY-----', ...BODY_LINES.slice(0, BODY_LINES.length / 2), '-----END RSA PRIVATE KEY-----', ''].join('\n');
+const EC = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 const SECRET = 'gh-webhook-secret-0123456789';
 const F = 'agent-bridge.yml';
 
@@ -24,6 +32,10 @@ describe('GitHub environment: valid', () => {
     const config = github(env, { 'keys/app.pem': PEM });
     expect(config).toMatchObject({ enabled: true, appId: '123456', webhookSecret: SECRET, apiUrl: 'https://api.github.com', webUrl: 'https://github.com' });
     expect(config.privateKey?.trim()).toBe(PEM.trim());
+  });
+
+  it('takes the same RSA key as PKCS#8 ("BEGIN PRIVATE KEY")', () => {
+    expect(github({ GITHUB_APP_ID: '123456', GITHUB_PRIVATE_KEY: PKCS8, GITHUB_WEBHOOK_SECRET: SECRET }).privateKey?.trim()).toBe(PKCS8.trim());
   });
 
   it.each([
@@ -64,17 +76,35 @@ describe('GitHub environment: a partial set stops the start, naming what is miss
     ['a key that is no PEM', { GITHUB_PRIVATE_KEY: 'not-a-key' }, 'GITHUB_PRIVATE_KEY', /not a PEM private key/],
     ['a missing key file', { GITHUB_PRIVATE_KEY_PATH: 'nowhere.pem' }, 'GITHUB_PRIVATE_KEY_PATH', /does not exist/],
     ['a key file that is no PEM', { GITHUB_PRIVATE_KEY_PATH: 'bad.pem' }, 'GITHUB_PRIVATE_KEY_PATH', /not a PEM private key/],
+    [
+      'a PEM key whose body is garbage',
+      { GITHUB_PRIVATE_KEY: GARBAGE.replace(/\n/g, '\\n') },
+      'GITHUB_PRIVATE_KEY',
+      /not a readable private key: .*damaged or cut short/,
+    ],
+    ['a PEM key cut short', { GITHUB_PRIVATE_KEY: CUT }, 'GITHUB_PRIVATE_KEY', /not a readable private key/],
+    [
+      'a key file whose body is garbage',
+      { GITHUB_PRIVATE_KEY_PATH: 'garbage.pem' },
+      'GITHUB_PRIVATE_KEY_PATH',
+      /garbage\.pem holds a PEM block that is not a readable private key/,
+    ],
+    ['an EC key', { GITHUB_PRIVATE_KEY: EC }, 'GITHUB_PRIVATE_KEY', /is a key of type ec, not an RSA key/],
     ['a secret with a space', { GITHUB_WEBHOOK_SECRET: 'a b' }, 'GITHUB_WEBHOOK_SECRET', /space or line break/],
     ['a plain-http API URL', { GITHUB_API_URL: 'http://ghe.example.com/api/v3' }, 'GITHUB_API_URL', /must use https/],
     ['a web URL that is no URL', { GITHUB_WEB_URL: 'github' }, 'GITHUB_WEB_URL', /./],
   ])('refuses %s', (_name, given, where, message) => {
     const env = { GITHUB_APP_ID: '1', GITHUB_PRIVATE_KEY: ESCAPED, GITHUB_WEBHOOK_SECRET: SECRET, ...given };
     if ('GITHUB_PRIVATE_KEY_PATH' in given) delete (env as Record<string, string>).GITHUB_PRIVATE_KEY;
-    const problems = envProblems(env, { 'bad.pem': 'hello' });
+    const problems = envProblems(env, { 'bad.pem': 'hello', 'garbage.pem': GARBAGE });
     const problem = problems.find((p) => p.where === where);
     expect(problem?.message).toMatch(message);
+    // Where GitHub gives the key.
+    if (where.startsWith('GITHUB_PRIVATE_KEY')) expect(problem?.hint).toMatch(/Private keys → Generate a private key/);
     // The key's text is never repeated in a problem.
-    expect(JSON.stringify(problems)).not.toContain('PRIVATE KEY-----\\nMII');
+    const said = JSON.stringify(problems);
+    expect(said).not.toContain('PRIVATE KEY-----\\nMII');
+    for (const line of [...BODY_LINES.slice(0, 3), GARBAGE.split('\n')[1] ?? '', EC.split('\n')[1] ?? '']) expect(said).not.toContain(line.slice(0, 16));
   });
 });
 

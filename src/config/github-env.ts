@@ -2,8 +2,9 @@
  * The GitHub App's environment variables (docs/github.md): checked one by one, then as a set —
  * any of them without the others stops the start, naming what is missing and where the App's settings
  * page shows it. The private key comes inline (`\n` escapes allowed) or from a file; its text is never
- * shown, only whether it looks like a PEM key.
+ * shown, only whether it is a readable RSA private key.
  */
+import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -36,11 +37,23 @@ function fail(ctx: Ctx, message: string, hint?: string): never {
 
 const optionalText = z.string().optional();
 
-/** A PEM private key: `\n` escapes become line breaks; the text is never echoed. */
+/**
+ * What is wrong with the App's key, if anything: it must be a PEM private key that Node reads as an
+ * RSA key (what GitHub's "Generate a private key" downloads, PKCS#1, or the same key as PKCS#8). A
+ * damaged body would otherwise pass here and fail at the first GitHub call. Nothing of the text, nor
+ * of the parser's error, is ever echoed.
+ */
 export function pemProblem(key: string): string | undefined {
   if (!/-----BEGIN (RSA )?PRIVATE KEY-----/.test(key) || !/-----END (RSA )?PRIVATE KEY-----/.test(key)) {
     return 'is not a PEM private key (it must hold "-----BEGIN RSA PRIVATE KEY-----" … "-----END RSA PRIVATE KEY-----")';
   }
+  let parsed: KeyObject;
+  try {
+    parsed = createPrivateKey(key);
+  } catch {
+    return 'holds a PEM block that is not a readable private key: the text between its BEGIN and END lines is damaged or cut short';
+  }
+  if (parsed.asymmetricKeyType !== 'rsa') return `is a key of type ${parsed.asymmetricKeyType ?? 'unknown'}, not an RSA key: GitHub Apps sign with RSA keys`;
   return undefined;
 }
 

@@ -9,6 +9,8 @@ const TOKEN = 'ATATT3xFfGF0-jira-api-token-0123456789';
 const SECRET = 'jira-webhook-secret-0123456789';
 const FULL = { JIRA_BASE_URL: 'https://acme.atlassian.net/', JIRA_EMAIL: 'bot@acme.example', JIRA_API_TOKEN: TOKEN, JIRA_WEBHOOK_SECRET: SECRET };
 const F = 'agent-bridge.yml';
+/** Slack on: a route's slack_channel needs it. */
+const SLACK = { SLACK_BOT_TOKEN: 'xoxb-jira-config-test', SLACK_SIGNING_SECRET: 'jira-config-signing-secret' };
 
 const withFile = (yaml: string, env: Record<string, string> = {}) => loadConfig({ env, cwd: tempDir({ [F]: yaml }) });
 const lines = (problems: Array<{ where: string; message: string; hint?: string }>) => problems.map((p) => `${p.where}: ${p.message}`);
@@ -105,6 +107,7 @@ describe('jira: keys', () => {
         '  states: { started: In Progress, pull_request: In Review }',
         '',
       ].join('\n'),
+      SLACK,
     );
     expect(config.slack.linkJiraIssues).toBe(true);
     expect(config.jira).toMatchObject({

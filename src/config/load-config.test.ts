@@ -12,6 +12,8 @@ const withFile = (yaml: string) => loadConfig({ env: {}, cwd: tempDir({ 'agent-b
 const fileProblems = (yaml: string) => problemsOf(() => withFile(yaml));
 const FULL_YAML = fs.readFileSync(fileURLToPath(new URL('./fixtures/full.yml', import.meta.url)), 'utf8');
 const F = 'agent-bridge.yml';
+const SLACK = { SLACK_BOT_TOKEN: 'xoxb-load-config-test', SLACK_SIGNING_SECRET: 'load-config-signing-secret' };
+const LINEAR = { LINEAR_API_KEY: 'lin_api_load_config_test', LINEAR_WEBHOOK_SECRET: 'load-config-linear-secret' };
 
 describe('loadConfig: valid files', () => {
   it('uses every documented default without a file', () => {
@@ -20,6 +22,7 @@ describe('loadConfig: valid files', () => {
     expect(config).toEqual<AppConfig>({
       configFile: undefined,
       secretSources: {},
+      warnings: [],
       agentApi: { baseUrl: undefined, apiKey: undefined, emulated: true },
       slack: {
         enabled: false,
@@ -136,7 +139,8 @@ describe('loadConfig: valid files', () => {
   });
 
   it('reads every key of a full file', () => {
-    const config = withFile(FULL_YAML);
+    // Slack and Linear on: the file names a Slack channel and a Linear issue.
+    const config = loadConfig({ env: { ...SLACK, ...LINEAR }, cwd: tempDir({ [F]: FULL_YAML }) });
     expect(config.defaults).toEqual({
       title: 'Agent run',
       config: {
@@ -376,7 +380,6 @@ describe('loadConfig: invalid files report the key path', () => {
 });
 
 describe('loadConfig: approval on surfaces’ routes (issue 31)', () => {
-  const SLACK = { SLACK_BOT_TOKEN: 'xoxb-approval-test', SLACK_SIGNING_SECRET: 'approval-signing-secret' };
   const load = (yaml: string, env: Record<string, string> = SLACK) => loadConfig({ env, cwd: tempDir({ 'agent-bridge.yml': yaml }) });
 
   it('reads approval on a Slack channel route (buttons in the request’s thread) and a Linear label route (in its slack_channel)', () => {

@@ -9,6 +9,8 @@ import { environmentSources, mergeEnvironment, readDotEnv, type Environment } fr
 import { parseEnvironment, SECRET_VARIABLES, type EnvSettings } from './env-schema.js';
 import { fileSchema, type FileApproval, type FileConfig, type FileRoute } from './file-schema.js';
 import { ConfigError, zodIssueToProblems, type ConfigProblem } from './problems.js';
+import { placesOnSurfacesOff, surfacesOn } from './surfaces-off.js';
+import { configWarnings } from './config-warnings.js';
 import type { RouteApproval } from '../core/intake/routing.js';
 import type { AgentConfigInput, AppConfig, Route, ScheduleConfig } from './types.js';
 import type { Limits } from '../core/limits/limits.js';
@@ -22,6 +24,12 @@ export interface LoadConfigInput {
   cwd: string;
   /** A config file named on the command line; wins over `AGENT_BRIDGE_CONFIG`. */
   configPath?: string;
+  /**
+   * Whether this process delivers what the service owes people (`serve`, and `config check` on its
+   * behalf): then a place on a surface that is off is a problem. Default true. Commands that only read
+   * or record in the database pass false: an operator's shell may lack a token the service has.
+   */
+  delivers?: boolean;
 }
 
 interface Located {
@@ -284,25 +292,6 @@ function slackChannelsOf(routes: Record<string, { slack_channel?: string | undef
   return Object.fromEntries(Object.entries(routes).flatMap(([name, route]) => (route.slack_channel ? [[name.trim().toLowerCase(), route.slack_channel]] : [])));
 }
 
-/** Routes that need approval while Slack, where approvers are asked, is off: each a problem at its key path. */
-function approvalsWithoutSlack(file: FileConfig, env: EnvSettings, label: string): ConfigProblem[] {
-  if (env.slackBotToken !== undefined) return [];
-  const needing = [
-    ...Object.entries(file.slack.channels).map(([name, route]) => [`slack.channels.${name}.approval`, route.approval] as const),
-    ...Object.entries(file.linear.labels).map(([name, route]) => [`linear.labels.${name}.approval`, route.approval] as const),
-    ...Object.entries(file.jira.labels).map(([name, route]) => [`jira.labels.${name}.approval`, route.approval] as const),
-    ...Object.entries(file.github.repos).map(([name, route]) => [`github.repos.${name}.approval`, route.approval] as const),
-    ...Object.entries(file.github.labels).map(([name, route]) => [`github.labels.${name}.approval`, route.approval] as const),
-  ];
-  return needing
-    .filter(([, approval]) => approval !== undefined)
-    .map(([where]) => ({
-      where: `${label}: ${where}`,
-      message: 'needs Slack: approvers are asked there (SLACK_BOT_TOKEN is not set)',
-      hint: 'set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN), or remove approval',
-    }));
-}
-
 /**
  * Loads and validates the whole configuration. Throws `ConfigError` listing every problem
  * (environment and file together); nothing is started on a partial configuration.
@@ -335,11 +324,13 @@ export function loadConfig(input: LoadConfigInput): AppConfig {
       hint: 'make one with: openssl rand -hex 32 (and keep it: without it the stored keys cannot be opened)',
     });
   }
-  if (file && environment.settings && located.file !== undefined) {
-    problems.push(...approvalsWithoutSlack(file, environment.settings, fileLabel(located.file, input.cwd)));
+  if (file && located.file !== undefined && input.delivers !== false) {
+    problems.push(...placesOnSurfacesOff(file, surfacesOn(env), fileLabel(located.file, input.cwd)));
   }
   if (problems.length > 0 || environment.settings === undefined || file === undefined) {
     throw new ConfigError(problems);
   }
-  return { ...build(environment.settings, file, located.file), secretSources: environmentSources(SECRET_VARIABLES, input.env, dotenv.values) };
+  const config = build(environment.settings, file, located.file);
+  const label = located.file !== undefined ? fileLabel(located.file, input.cwd) : DEFAULT_CONFIG_FILE;
+  return { ...config, secretSources: environmentSources(SECRET_VARIABLES, input.env, dotenv.values), warnings: configWarnings(config, label) };
 }

@@ -5,6 +5,7 @@
 import type { AgentConfig } from '../core/ports/agent-runs.js';
 import type { PostgresTarget } from './database-url.js';
 import type { Limits } from '../core/limits/limits.js';
+import type { ConfigProblem } from './problems.js';
 
 /**
  * A route's `config`: the run API's `AmbientAgentConfig` fields. Known fields are type-checked;
@@ -109,6 +110,8 @@ export interface AppConfig {
   configFile: string | undefined;
   /** Where each secret variable that is set came from (`config check` says so; never its value). */
   secretSources?: Readonly<Record<string, 'env' | '.env'>>;
+  /** What is valid but cannot do what it seems meant to (`config-warnings.ts`): logged at start, printed by `config check`. */
+  warnings?: readonly ConfigProblem[];
   agentApi: {
     /** Without trailing slash, ends in `/api/v1`. */
     baseUrl: string | undefined;

@@ -47,5 +47,10 @@ export function consoleAccess(config: AppConfig): ConsoleAccess {
   if (config.console.adminToken) return { mode: 'token', token: config.console.adminToken, ...on };
   if (config.agentApi.emulated) return { mode: 'one-time link', ...on };
   if (slack) return { mode: 'slack', ...on, slack };
-  return { mode: 'off', why: 'set CONSOLE_ADMIN_TOKEN (at least 32 characters) or SLACK_CLIENT_ID and SLACK_CLIENT_SECRET to turn the web console on' };
+  return {
+    mode: 'off',
+    why:
+      'AGENT_API_BASE_URL names a real run API and neither CONSOLE_ADMIN_TOKEN nor Sign in with Slack is set (only the built-in emulator opens it without them); ' +
+      'set CONSOLE_ADMIN_TOKEN (at least 32 characters) or SLACK_CLIENT_ID and SLACK_CLIENT_SECRET to turn the web console on',
+  };
 }

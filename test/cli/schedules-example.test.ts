@@ -11,6 +11,13 @@ import { runCliInProcess } from '../helpers/cli-context.js';
  */
 
 const EXAMPLE = 'agent-bridge.example.yml';
+/** The example names Slack channels and Linear issues: the service needs both on (its header says so); listing does not. */
+const SLACK_AND_LINEAR = {
+  SLACK_BOT_TOKEN: 'xoxb-example-test',
+  SLACK_SIGNING_SECRET: 'example-signing-secret',
+  LINEAR_API_KEY: 'lin_api_example_test',
+  LINEAR_WEBHOOK_SECRET: 'example-linear-secret',
+};
 
 let cwd: string;
 let env: Record<string, string>;
@@ -98,16 +105,33 @@ describe(`agent-bridge schedules list --config ${EXAMPLE} --json`, () => {
 });
 
 describe(`agent-bridge config check --config ${EXAMPLE}`, () => {
-  it('passes in-process and as the real executable (exit 0)', async () => {
+  it('passes with Slack and Linear on, in-process and as the real executable (exit 0)', async () => {
+    env = { ...env, ...SLACK_AND_LINEAR };
     const inProcess = await cli(['config', 'check', '--config', EXAMPLE, '--offline'], Date.parse('2026-03-26T12:00:00.000Z'));
     expect(inProcess.stderr).toBe('');
     expect(inProcess.code).toBe(0);
     expect(inProcess.stdout).toContain(`Configuration is valid (${join(cwd, EXAMPLE)})`);
     expect(inProcess.stdout).toContain('Schedules: 3 of 4 enabled');
 
-    const child = await runCliChild(['config', 'check', '--config', EXAMPLE], { cwd, env });
+    // --offline: with Linear on, config check would ask Linear whether linear.states exist.
+    const child = await runCliChild(['config', 'check', '--config', EXAMPLE, '--offline'], { cwd, env });
     expect(child.stderr).toBe('');
     expect(child.code).toBe(0);
     expect(child.stdout).toMatch(/^Configuration is valid \(.*agent-bridge\.example\.yml\)\./);
+  });
+
+  it('with Slack and Linear off, exits 2 naming each Slack channel and Linear issue it names, and what to turn on', async () => {
+    const result = await cli(['config', 'check', '--config', EXAMPLE, '--offline'], Date.parse('2026-03-26T12:00:00.000Z'));
+    expect(result.code).toBe(2);
+    const lines = result.stderr.split('\n').filter((line) => line.startsWith('  - '));
+    expect(lines.map((line) => line.slice(4, line.indexOf(': ', line.indexOf(': ') + 2)))).toEqual([
+      `${EXAMPLE}: schedules[0].notify.slack_channel`,
+      `${EXAMPLE}: schedules[1].notify.linear_issue`,
+      `${EXAMPLE}: schedules[2].notify.slack_channel`,
+      `${EXAMPLE}: schedules[2].notify.linear_issue`,
+      `${EXAMPLE}: linear.labels.agent.slack_channel`,
+      `${EXAMPLE}: jira.labels.agent.slack_channel`,
+    ]);
+    for (const line of lines) expect(line).toMatch(/turn (Slack on with SLACK_BOT_TOKEN|Linear on with LINEAR_API_KEY)/);
   });
 });

@@ -189,3 +189,21 @@ describe('console with the built-in emulator and no token', () => {
     }
   });
 });
+
+describe('console off: a real run API, no CONSOLE_ADMIN_TOKEN, no Sign in with Slack', () => {
+  it('says at start, in one line, that the console is off, why, and how to turn it on; /console says the same', async () => {
+    const log = new CapturingLogger();
+    const { service: off } = await startBridge({ agentApi: { baseUrl: emulator.baseUrl, apiKey: API_KEY }, logger: log });
+    try {
+      const lines = log.lines.map((entry) => entry.msg ?? '').filter((message) => message.startsWith('web console'));
+      expect(lines).toEqual([
+        expect.stringMatching(/^web console is off: AGENT_API_BASE_URL names a real run API .*set CONSOLE_ADMIN_TOKEN \(at least 32 characters\)/),
+      ]);
+      const answer = await fetch(`${off.url}/console`);
+      expect(answer.status).toBe(404);
+      expect(((await answer.json()) as { message: string }).message).toContain(lines[0]?.slice('web console is off: '.length));
+    } finally {
+      await off.stop();
+    }
+  });
+});

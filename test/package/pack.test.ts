@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
@@ -10,7 +10,9 @@ import { until } from '../helpers/until.js';
 
 /*
  * The package as a user gets it: `npm pack` (its lifecycle scripts build dist/ from nothing) and an
- * install of the tarball into an empty folder, then the installed `agent-bridge` executable.
+ * install of the tarball into an empty folder, then the installed `agent-bridge` executable; and what
+ * npm says when a plain `npm install <tarball>` resolves our dependencies on this Node (no engine
+ * warning, no install script of ours).
  *
  * Packing happens in a copy of the repository without dist/, so it proves the pack builds what it
  * ships, and never rewrites the dist/ of this checkout under a running `node dist/cli.js`.
@@ -22,23 +24,29 @@ import { until } from '../helpers/until.js';
  * tests the compiler, not the package.
  */
 const run = promisify(execFile);
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+const PACKAGE_JSON = readFileSync(join(ROOT, 'package.json'), 'utf8');
+const pkg = JSON.parse(PACKAGE_JSON) as {
   name: string;
   version: string;
   dependencies: Record<string, string>;
-  overrides?: Record<string, string>;
+  scripts: Record<string, string>;
+  bin: Record<string, string>;
 };
 const NOT_COPIED = new Set(['node_modules', 'dist', '.git', 'coverage', 'data', '.env']);
 
 let tarball = '';
 let tarEntries: string[] = [];
+/** The packed package.json, and the source's own after the pack (restored by postpack). */
+let packedManifest: typeof pkg;
+let sourceAfterPack = '';
+let sourceLeftovers: string[] = [];
 let bin = '';
 const temps: string[] = [];
 
 /** A lockfile for a folder whose only dependency is the tarball, pinned like our own lockfile. */
 function installLockfile(tarballSpec: string): object {
   const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
-  const packages: Record<string, object> = { '': { dependencies: { [pkg.name]: tarballSpec }, ...(pkg.overrides && { overrides: pkg.overrides }) } };
+  const packages: Record<string, object> = { '': { dependencies: { [pkg.name]: tarballSpec } } };
   for (const [path, entry] of Object.entries(lock.packages)) if (path !== '' && !entry.dev) packages[path] = entry;
   packages[`node_modules/${pkg.name}`] = {
     version: pkg.version,
@@ -63,12 +71,15 @@ beforeAll(async () => {
   tarball = join(out, `${pkg.name}-${pkg.version}.tgz`);
   if (!existsSync(tarball)) throw new Error(`npm pack made no ${tarball}`);
   tarEntries = (await run('tar', ['-tzf', tarball])).stdout.split('\n').filter(Boolean);
+  packedManifest = JSON.parse((await run('tar', ['-xzOf', tarball, 'package/package.json'])).stdout) as typeof pkg;
+  sourceAfterPack = readFileSync(join(source, 'package.json'), 'utf8');
+  sourceLeftovers = readdirSync(source).filter((name) => name.startsWith('package.json.'));
 
   const install = tempDir('agent-bridge-install-');
   temps.push(install);
   const spec = `file:${tarball}`;
-  // The overrides a project installing us needs too (docs/development.md): npm applies only the root's.
-  writeFileSync(join(install, 'package.json'), JSON.stringify({ dependencies: { [pkg.name]: spec }, ...(pkg.overrides && { overrides: pkg.overrides }) }));
+  // A plain project: nothing of ours (no overrides) besides the dependency.
+  writeFileSync(join(install, 'package.json'), JSON.stringify({ dependencies: { [pkg.name]: spec } }));
   writeFileSync(join(install, 'package-lock.json'), JSON.stringify(installLockfile(spec)));
   await run('npm', ['ci', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel', 'error'], { cwd: install }).catch((error: Error) => {
     throw new Error(`installing the tarball offline failed; the npm cache must hold our dependencies (run npm ci in this checkout): ${error.message}`);
@@ -101,12 +112,25 @@ describe('the npm package', () => {
         'manifest.yml',
         'github-app-manifest.json',
         'agent-bridge.example.yml',
+        // The README points to it, and package.json says MIT.
+        '.env.example',
+        'LICENSE',
       ]),
     );
     expect(paths).not.toContain('dist/renamed-long-ago.js');
     for (const migration of MIGRATIONS)
       expect(paths.some((path) => path.startsWith('dist/store/migrations/') && path.includes(String(migration.id).padStart(4, '0')))).toBe(true);
     expect(paths.filter((path) => /^(test|bench|src)\//.test(path) || /\.(ts|map)$/.test(path) || /\.test\.js$/.test(path))).toEqual([]);
+  });
+
+  it('ships a package.json without prepare (dist/ comes built) and leaves the source’s own as it was', () => {
+    expect(pkg.scripts['prepare']).toBeDefined();
+    expect(packedManifest.scripts['prepare']).toBeUndefined();
+    const otherScripts = Object.fromEntries(Object.entries(pkg.scripts).filter(([name]) => name !== 'prepare'));
+    expect(packedManifest).toEqual({ ...(JSON.parse(PACKAGE_JSON) as object), scripts: otherScripts });
+    expect(readFileSync(join(ROOT, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) 2026 agent-bridge contributors\n/);
+    expect(sourceAfterPack).toBe(PACKAGE_JSON);
+    expect(sourceLeftovers).toEqual([]);
   });
 
   it('installs an executable agent-bridge that prints the version of package.json', async () => {
@@ -149,4 +173,33 @@ describe('the npm package', () => {
       db.close();
     }
   });
+});
+
+/** What npm printed for `args` in `cwd`, and its exit code (a failing npm resolves too). */
+function npmSays(args: string[], cwd: string): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile('npm', args, { cwd, env: cleanEnv(), maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number((error as { code?: unknown }).code ?? 1) || 1 : 0, output: `${stdout}\n${stderr}` });
+    });
+  });
+}
+
+describe('a plain npm install of the tarball, as a user runs it', () => {
+  it('resolves our dependencies with no engine warning on this Node, one @octokit/request, and no install script of ours', async (context) => {
+    const folder = tempDir();
+    temps.push(folder);
+    writeFileSync(join(folder, 'package.json'), '{}\n');
+    // Resolving needs the registry's package metadata (the npm cache serves what it holds); nothing is installed.
+    const { code, output } = await npmSays(['install', tarball, '--dry-run', '--prefer-offline', '--no-audit', '--no-fund'], folder);
+    if (code !== 0 && /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH/.test(output)) {
+      context.skip(`the npm registry is not reachable from here: ${output.trim().split('\n').slice(-3).join(' ')}`);
+    }
+    expect(code, output).toBe(0);
+    expect(output).toContain(`\nadd ${pkg.name} ${pkg.version}\n`);
+    // content-type 3 (from @octokit/request 10.0.15 and later) declares Node 22.
+    expect(output).not.toMatch(/EBADENGINE/);
+    expect(output.match(/^add @octokit\/request .*$/gm)).toEqual(['add @octokit/request 10.0.14']);
+    expect(output.match(/^add content-type .*$/gm)).toEqual(['add content-type 2.1.0']);
+    expect(output).not.toMatch(/install-scripts .*agent-bridge@/);
+  }, 180_000);
 });

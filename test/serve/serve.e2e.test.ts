@@ -110,8 +110,11 @@ describe('agent-bridge serve against a configured run API', () => {
     const text = await root.text();
     expect(text).toMatch(/^agent-bridge: /);
     expect(text).toContain('/healthz');
-    expect(text).toContain('/console is off here; set CONSOLE_ADMIN_TOKEN');
+    expect(text).toContain('/console is off here; AGENT_API_BASE_URL names a real run API');
+    expect(text).toContain('set CONSOLE_ADMIN_TOKEN (at least 32 characters)');
     expect(await serve.stop()).toBe(0);
+    // The start log says it too, once.
+    expect(output.stdout.match(/web console is off: AGENT_API_BASE_URL names a real run API/g)).toHaveLength(1);
     expect(output.stdout).not.toContain(apiKey);
     expect(output.stdout).not.toMatch(/EMULATOR/);
   });
