@@ -139,15 +139,20 @@ export interface Books {
   triggersReclaimed: number;
   /** Rows claimed more than once: their first holder died (or its lease ran out) before recording the outcome. */
   rowsRedelivered: number;
+  /** Per mention: when the tracker owed its thread the last announcement (the row's creation) and when it was sent. */
+  lastAnnouncement: Map<string, { owedAt: number; sentAt: number | null }>;
 }
 
 export async function readBooks(store: Store, mentions: readonly Mention[]): Promise<Books> {
   const triggerRuns = new Map<string, string | undefined>();
   let triggersReclaimed = 0;
+  const lastAnnouncement = new Map<string, { owedAt: number; sentAt: number | null }>();
   for (const mention of mentions) {
     const trigger = await store.triggers.getByKey(mention.key);
     triggerRuns.set(mention.key, trigger?.runId ?? undefined);
     if ((trigger?.attempts ?? 0) > 1) triggersReclaimed++;
+    const announced = (await store.outbox.list({ destination: mention.destination })).filter((row) => row.kind === 'announce').at(-1);
+    if (announced) lastAnnouncement.set(mention.key, { owedAt: announced.createdAt, sentAt: announced.sentAt });
   }
   return {
     outbox: await store.outbox.counts(),
@@ -157,6 +162,7 @@ export async function readBooks(store: Store, mentions: readonly Mention[]): Pro
     triggerRuns,
     triggersReclaimed,
     rowsRedelivered: (await store.outbox.list()).filter((row) => row.attempts > 1).length,
+    lastAnnouncement,
   };
 }
 
@@ -235,7 +241,11 @@ export function summaryLine(slack: FakeSlackApi, view: ThreadView, mentions: rea
   const toEnd = mentions.map((m) => seconds(m.settledAt, m.ackedAt));
   // From the run's end in the run API to its thread showing it: the tracker's interval, a takeover
   // after a kill, and the outbox's queue — what the service promises, without the burst's own queue.
-  const endShown = mentions.map((m) => seconds(m.settledAt, Date.parse(runs.get(m.reference)?.[0]?.updated_at ?? '')));
+  const endedAt = (m: Mention) => Date.parse(runs.get(m.reference)?.[0]?.updated_at ?? '');
+  const endShown = mentions.map((m) => seconds(m.settledAt, endedAt(m)));
+  // The same span in two parts, from the books: the tracker owing the end, the outbox sending it.
+  const endOwed = mentions.map((m) => seconds(books.lastAnnouncement.get(m.key)?.owedAt, endedAt(m)));
+  const owedSent = mentions.map((m) => seconds(books.lastAnnouncement.get(m.key)?.sentAt ?? undefined, books.lastAnnouncement.get(m.key)?.owedAt));
   const deliveries = sumReports(mentions.flatMap((mention) => (mention.delivery ? [mention.delivery] : [])));
   const failedDeliveries =
     Object.entries(deliveries.failures)
@@ -251,6 +261,8 @@ export function summaryLine(slack: FakeSlackApi, view: ThreadView, mentions: rea
     `ack-to-eyes p50=${quantileOf(eyes, 0.5)}s p95=${quantileOf(eyes, 0.95)}s max=${quantileOf(eyes, 1)}s ` +
     `ack-to-run p50=${quantileOf(toRun, 0.5)}s p95=${quantileOf(toRun, 0.95)}s ack-to-end p50=${quantileOf(toEnd, 0.5)}s p95=${quantileOf(toEnd, 0.95)}s max=${quantileOf(toEnd, 1)}s ` +
     `end-to-shown p50=${quantileOf(endShown, 0.5)}s p95=${quantileOf(endShown, 0.95)}s max=${quantileOf(endShown, 1)}s ` +
+    `(end-to-owed p50=${quantileOf(endOwed, 0.5)}s p95=${quantileOf(endOwed, 0.95)}s max=${quantileOf(endOwed, 1)}s, ` +
+    `owed-to-sent p50=${quantileOf(owedSent, 0.5)}s p95=${quantileOf(owedSent, 0.95)}s max=${quantileOf(owedSent, 1)}s) ` +
     `processes-started=${pool.started.length}`
   );
 }

@@ -10,6 +10,7 @@
  * thread shows exactly one status message, one message per BLOCKED / end state, and 👀 replaced by
  * ✅ / ❌ — counted on the fake Slack API's calls, not on what the service believes.
  */
+import { writeFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import type { Store } from '../../src/core/ports/store.js';
 import { referenceLine } from '../../src/core/ports/triggers.js';
@@ -169,6 +170,13 @@ export async function verifyBurst(
   figures: string,
 ): Promise<void> {
   const store = await run.openBooks();
+  const dump = process.env['CRASH_BURST_DUMP'];
+  // For a closer look at where the time went: every owed row with its times, beside each run's end.
+  if (dump) {
+    const rows = await store.outbox.list();
+    const ends = Object.fromEntries([...run.view.runsByReference()].map(([reference, found]) => [reference, found[0]?.updated_at]));
+    writeFileSync(dump, JSON.stringify({ rows, ends, mentions: mentions.map((m) => ({ key: m.key, destination: m.destination, reference: m.reference, settledAt: m.settledAt, ackedAt: m.ackedAt })) }));
+  }
   const books = await readBooks(store, mentions).finally(() => store.close());
   const problems = threadProblems(run.slack, run.view, mentions, books, mentions.length);
   const errors = errorLines(run.pool);

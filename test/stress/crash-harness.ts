@@ -80,7 +80,7 @@ export class BridgePool {
   }
 
   /** Starts a process in slot `index` and resolves once it listens. */
-  async start(index: number, timeoutMs = 20_000): Promise<void> {
+  async start(index: number, timeoutMs = 60_000): Promise<void> {
     const slot = this.slots[index]!;
     if (this.closed) throw new Error('the pool was shut down');
     if (slot.child && slot.child.child.exitCode === null && slot.child.child.signalCode === null) throw new Error(`slot ${index} is still running`);

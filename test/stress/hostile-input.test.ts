@@ -32,7 +32,7 @@ import { SLACK_IDS } from '../fixtures/slack/ids.js';
 import { malformedSlashCommands } from '../fixtures/slack/interactions.js';
 import { startBridge } from '../helpers/start-bridge.js';
 import { Prng, invalidRequest, seedHostileContext, signedRequest, type GeneratorContext, type HostileRequest } from './hostile-payloads.js';
-import { checkPrompt, maskEchoedIds, requestsByReference } from './hostile-prompts.js';
+import { checkPrompt, maskEchoedIds, requestsByReference, triggersWithReference } from './hostile-prompts.js';
 import { sleep, until } from './outage-helpers.js';
 import { SECRETS, SecretScanner, captureConsole, endConsoleCapture, scanningLogger, secretEnv } from './secrets-scan.js';
 
@@ -231,6 +231,12 @@ async function memory(): Promise<{ heap: number; rss: number }> {
   const usage = process.memoryUsage();
   return { heap: usage.heapUsed, rss: usage.rss };
 }
+/**
+ * How long a phase may take: a budget for thousands of requests on a 2-core machine that may be busy
+ * with other work (a phase took 60 s with one core held by a busy loop), not a promise to anyone. What
+ * is promised — a 4xx for bad input, never a 5xx, nothing stored — is checked request by request.
+ */
+const WORK_BUDGET_MS = 180_000;
 const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
 
 describe(`hostile input (seed ${SEED})`, () => {
@@ -263,7 +269,7 @@ describe(`hostile input (seed ${SEED})`, () => {
       linear: linear.calls.length,
     }).toEqual(before);
     samples.push({ at: 'after phase 1', ...(await memory()) });
-  }, 60_000);
+  }, WORK_BUDGET_MS);
 
   it(`phase 2: ${PHASE2} signed, mutated payloads: never a 5xx, runs started once each, spoofed markers stay quoted`, async () => {
     const runsBefore = emulator.engine.list({ limit: 1_000_000 }).runs.length;
@@ -309,7 +315,10 @@ describe(`hostile input (seed ${SEED})`, () => {
     for (const run of runs) {
       const stored = requests.get(/\(agent-bridge ref [0-9a-f]{10}\)$/.exec(run.prompt ?? '')?.[0] ?? '');
       if (!stored) {
-        problems.push(`${run.run_id}: no stored trigger started this run`);
+        const reference = /\(agent-bridge ref [0-9a-f]{10}\)$/.exec(run.prompt ?? '')?.[0] ?? '';
+        problems.push(
+          `${run.run_id} (${run.state}): no stored trigger names this run; ${triggersWithReference(join(cwd, 'bridge.db'), reference).join('; ') || 'no trigger has its reference'}`,
+        );
         continue;
       }
       const check = checkPrompt(maskEchoedIds(run.prompt ?? '', stored.ids), maskEchoedIds(stored.request, stored.ids), stored.source, stored.ids);
@@ -347,7 +356,7 @@ describe(`hostile input (seed ${SEED})`, () => {
         samples.map((sample) => `${sample.at} heap ${mb(sample.heap)} rss ${mb(sample.rss)}`).join('; ') +
         `; growth middle→end heap ${mb(end.heap - middle.heap)}, rss ${mb(end.rss - middle.rss)}`,
     );
-  }, 120_000);
+  }, 2 * WORK_BUDGET_MS);
 });
 
 describe('bugs this suite found (fixed; kept as regression tests)', () => {

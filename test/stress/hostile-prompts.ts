@@ -170,3 +170,30 @@ export function maskEchoedIds(text: string, ids: string[]): string {
   }
   return masked;
 }
+
+/**
+ * Every stored trigger whose reference line is `reference`, in words (state, attempts, run, last
+ * error): what a run no trigger names was started by, for a failure message.
+ */
+export function triggersWithReference(database: string, reference: string): string[] {
+  const db = new Database(database, { readonly: true, fileMustExist: true });
+  try {
+    const rows = db.prepare('SELECT key, kind, state, attempts, run_id, last_error, create_attempted_at FROM triggers').all() as Array<{
+      key: string;
+      kind: string;
+      state: string;
+      attempts: number;
+      run_id: string | null;
+      last_error: string | null;
+      create_attempted_at: number | null;
+    }>;
+    return rows
+      .filter((row) => referenceLine(row.key) === reference)
+      .map(
+        (row) =>
+          `trigger ${row.key} (${row.kind}) ${row.state} x${row.attempts} run ${row.run_id ?? '-'} create attempted ${row.create_attempted_at ?? '-'} last error ${row.last_error ?? '-'}`,
+      );
+  } finally {
+    db.close();
+  }
+}
