@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
  * (`npm run format`), so no stylistic rule lives here.
  */
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**', '.test-build/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -13,6 +13,8 @@ export default defineConfig({
     hookTimeout: 20_000,
     pool: 'forks',
     setupFiles: ['test/setup/temp-dirs.ts'],
+    // The programs tests start as child processes, bundled from the sources once before any test.
+    globalSetup: ['test/setup/child-bundles.ts'],
     projects: [
       {
         extends: true,

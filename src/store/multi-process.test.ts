@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RaceReport } from '../../test/store/race-child.js';
+import { nodeArgsFor } from '../../test/helpers/child-programs.js';
 import { aTrigger, anOutboxRow, tempDir } from '../../test/store/helpers.js';
 import { appliedMigrations } from './migrate.js';
 import { openSqliteStore } from './sqlite-store.js';
@@ -25,7 +26,7 @@ interface Child {
 
 /** Starts a real Node process running the race child; resolves `done` with its last stdout line. */
 function startChild(args: string[]): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgsFor(CHILD), ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   let markReady: () => void = () => {};

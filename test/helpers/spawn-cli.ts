@@ -1,12 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { nodeArgsFor, ROOT } from './child-programs.js';
 
-/** The repository root (tests run from it, but children run in temp folders). */
-export const ROOT = resolve(import.meta.dirname, '../..');
-const TSX_LOADER = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
+export { ROOT };
 const CLI = join(ROOT, 'src/cli.ts');
 
 export interface CliRun {
@@ -44,9 +42,9 @@ export function removeMade(): void {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
-/** Starts a TypeScript file of this repository as a real child process (through the tsx loader). */
+/** Starts a TypeScript file of this repository as a real child process (its bundle, or its source through the tsx loader). */
 export function spawnTs(file: string, args: string[], options: SpawnOptions = {}): ChildProcess {
-  return spawn(process.execPath, ['--import', TSX_LOADER, file, ...args], {
+  return spawn(process.execPath, [...nodeArgsFor(file), ...args], {
     cwd: options.cwd ?? tempDir(),
     env: childEnv(options.env),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { appliedMigrations } from '../../src/store/migrate.js';
 import { MIGRATIONS } from '../../src/store/migrations/index.js';
+import { nodeArgsFor } from '../helpers/child-programs.js';
 import { ROOT, tempDir } from '../helpers/spawn-cli.js';
 import type { OpenReport } from './open-child.js';
 
@@ -18,7 +18,6 @@ import type { OpenReport } from './open-child.js';
 const CHILD = join(ROOT, 'test/stress/open-child.ts');
 const PROCESSES = 4;
 const ROUNDS = 100;
-const TSX_LOADER = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
 const children: ChildProcess[] = [];
 
 const dirs: string[] = [];
@@ -30,7 +29,7 @@ afterEach(() => {
 
 function start(dir: string) {
   // stdin open (spawnTs ignores it): the child waits there for the common start time.
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, CHILD, dir, String(ROUNDS)], {
+  const child = spawn(process.execPath, [...nodeArgsFor(CHILD), dir, String(ROUNDS)], {
     cwd: dir,
     env: { PATH: process.env['PATH'], HOME: process.env['HOME'], NODE_ENV: 'test' },
     stdio: ['pipe', 'pipe', 'pipe'],
