@@ -20,6 +20,12 @@ export interface BodyPace {
  */
 export const MINIMUM_BODY_PACE: BodyPace = { graceMs: 10_000, bytesPerSecond: KIB };
 
+/**
+ * Below this pace a body gives its room in the budget to one that needs it (`BodyBudget`): 1 s, then
+ * 64 KiB/s — a 1 MiB body from a data centre arrives in a fraction of that, a trickle never keeps it.
+ */
+export const HEALTHY_BODY_PACE: BodyPace = { graceMs: 1_000, bytesPerSecond: 64 * KIB };
+
 /** When a body that started at `startedAt` (ms) and has `received` bytes falls behind `pace` (ms, same clock). */
 export function paceDeadline(startedAt: number, received: number, pace: BodyPace): number {
   return startedAt + pace.graceMs + (received * 1000) / pace.bytesPerSecond;

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { systemClock, type Clock } from '../core/ports/clock.js';
 import type { BodyBudget, BodyHold } from './body-budget.js';
 import { MINIMUM_BODY_PACE, describePace, paceDeadline, type BodyPace } from './body-pace.js';
+import { bodySource } from './body-source.js';
 import { declaredLength } from './body-state.js';
 import { HttpError } from './http-error.js';
 
@@ -43,7 +44,8 @@ const clientAborted = () => new HttpError(400, 'client_aborted', 'the client clo
 /**
  * Reads the raw body (routes that verify an HMAC need the exact bytes), stopping with 413 as soon as
  * it passes `limit` — also for chunked bodies that declare no length — with 408 when it stalls for
- * `stallMs` or falls behind `minimumPace`, and with 503 (Retry-After) when the budget cannot hold it. A client that goes away mid-body is an `HttpError` with code
+ * `stallMs` or falls behind `minimumPace`, and with 503 (Retry-After) when the budget cannot hold it
+ * or gives its room to a faster body. A client that goes away mid-body is an `HttpError` with code
  * `client_aborted`. Whatever stops a body gives its share of the budget back at once.
  */
 export async function readBody(req: IncomingMessage, limit = BODY_LIMIT_BYTES, options: ReadBodyOptions = {}): Promise<Buffer> {
@@ -53,8 +55,13 @@ export async function readBody(req: IncomingMessage, limit = BODY_LIMIT_BYTES, o
     stallMs: options.stallMs ?? BODY_STALL_MS,
     pace: options.minimumPace ?? MINIMUM_BODY_PACE,
     clock: options.clock ?? systemClock,
+    stop: () => {},
   };
-  const hold = options.budget?.reserve(declaredLength(req) ?? 0);
+  const hold = options.budget?.reserve(declaredLength(req) ?? 0, {
+    source: bodySource(req.socket.remoteAddress),
+    complete: req.complete,
+    evicted: () => reading.stop(evicted()),
+  });
   if (options.budget && !hold) throw busy();
   try {
     return await collect(req, reading, hold);
@@ -67,12 +74,17 @@ function busy(): HttpError {
   return new HttpError(503, 'busy', 'too many request bodies are arriving at once; retry shortly', { 'retry-after': '1' });
 }
 
-/** One body being read: its limits and its clock. */
+function evicted(): HttpError {
+  return new HttpError(503, 'body_evicted', 'the body arrived too slowly while faster ones needed its room; retry shortly', { 'retry-after': '1' });
+}
+
+/** One body being read: its limits, its clock, and how its budget stops it (`stop`, set once reading starts). */
 interface Reading {
   limit: number;
   stallMs: number;
   pace: BodyPace;
   clock: Clock;
+  stop: (error: Error) => void;
 }
 
 function collect(req: IncomingMessage, reading: Reading, hold: BodyHold | undefined): Promise<Buffer> {
@@ -107,7 +119,7 @@ function collect(req: IncomingMessage, reading: Reading, hold: BodyHold | undefi
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) return fail(new HttpError(413, 'payload_too_large', `request body over ${limit} bytes`));
-      if (hold && size > hold.bytes && !hold.grow(size - hold.bytes)) return fail(busy());
+      if (hold && !hold.arrived(size)) return fail(busy());
       chunks.push(chunk);
       arm();
     };
@@ -117,6 +129,7 @@ function collect(req: IncomingMessage, reading: Reading, hold: BodyHold | undefi
     };
     const onError = (error: Error) => fail(isClientAbort(error) ? clientAborted() : error);
     const onClose = () => fail(clientAborted());
+    reading.stop = fail;
     req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
     arm();
   });

@@ -3,13 +3,14 @@ import { CapturingLogger } from '../../test/core/capturing-logger.js';
 import { rawRequest, within, type RawRequest } from '../../test/helpers/raw-http.js';
 import { TestClock } from '../core/ports/clock.js';
 import { BodyBudget, type BodyBudgetLimits } from './body-budget.js';
-import type { BodyPace } from './body-pace.js';
+import { HEALTHY_BODY_PACE, type BodyPace } from './body-pace.js';
 import { createMetrics } from './metrics.js';
 import { createHttpServer, listen, type Endpoint, type RunningHttpServer } from './server.js';
 
 /*
  * Bodies that trickle in (a byte every few seconds, each keeping the stall away) against the server,
- * on a test clock: they fall behind the minimum pace and are answered 408.
+ * on a test clock: they fall behind the minimum pace and are answered 408; under pressure they give
+ * their room to bodies that arrive fast; one sender holds only its share of the budget.
  */
 
 let running: RunningHttpServer | undefined;
@@ -22,12 +23,12 @@ afterEach(async () => {
 });
 
 const KIB = 1024;
-/** 16 KiB in all, 4 KiB of it only for bodies up to 1 KiB. */
-const LIMITS: BodyBudgetLimits = { totalBytes: 16 * KIB, smallBodyBytes: KIB, reservedForSmallBytes: 4 * KIB };
+/** 16 KiB in all, 4 KiB of it only for bodies up to 1 KiB, the service's healthy pace. */
+const LIMITS: BodyBudgetLimits = { totalBytes: 16 * KIB, smallBodyBytes: KIB, reservedForSmallBytes: 4 * KIB, sourceShare: 1, healthyPace: HEALTHY_BODY_PACE };
 
 async function start(options: { limits?: Partial<BodyBudgetLimits>; bodyPace?: BodyPace } = {}) {
   const clock = new TestClock();
-  const budget = new BodyBudget({ ...LIMITS, ...options.limits });
+  const budget = new BodyBudget({ ...LIMITS, ...options.limits }, clock);
   const logger = new CapturingLogger();
   const echo: Endpoint = {
     method: 'POST',
@@ -50,9 +51,9 @@ async function start(options: { limits?: Partial<BodyBudgetLimits>; bodyPace?: B
   return { url: running.url, clock, budget, logger };
 }
 
-/** A body that declares `length` and sends `sent` bytes of it; kept open. */
-function trickle(url: string, length: number, sent: number): RawRequest {
-  const request = rawRequest(url, 'POST', '/echo', { 'content-length': length }, 'x'.repeat(sent));
+/** A body that declares `length` and sends `sent` bytes of it, from `localAddress` when given; kept open. */
+function trickle(url: string, length: number, sent: number, headers: Record<string, string> = {}, localAddress?: string): RawRequest {
+  const request = rawRequest(url, 'POST', '/echo', { 'content-length': length, ...headers }, 'x'.repeat(sent), { ...(localAddress && { localAddress }) });
   opened.push(request);
   return request;
 }
@@ -83,5 +84,68 @@ describe('the minimum pace', () => {
     expect(budget.held).toBe(4 * KIB);
     await clock.advance(200);
     expect(await within(request.status, 5_000)).toBe(408);
+  });
+});
+
+describe('a body that arrives fast finds room while trickles fill the budget', () => {
+  /** Fills the 16 KiB with a body of 4 KiB trickling and twelve of 1 KiB: each sends a byte, then nothing. */
+  async function filled(url: string, budget: BodyBudget) {
+    const big = trickle(url, 4 * KIB, 1);
+    await expect.poll(() => budget.held).toBe(4 * KIB);
+    const trickles = [big, ...Array.from({ length: 12 }, () => trickle(url, KIB, 1))];
+    await expect.poll(() => budget.held).toBe(16 * KIB);
+    return trickles;
+  }
+
+  it('a small body complete when read is taken in at once, whatever the budget holds', async () => {
+    const { url, budget } = await start();
+    await filled(url, budget);
+    const genuine = await fetch(`${url}/echo`, { method: 'POST', body: 'g'.repeat(900) });
+    expect(genuine.status).toBe(200);
+    expect(await genuine.text()).toBe('900');
+  });
+
+  it('one still arriving takes the room of the trickle most behind the healthy pace, which gets 503 with Retry-After', async () => {
+    const { url, clock, budget, logger } = await start();
+    const trickles = await filled(url, budget);
+    // Past their first second, trickles are behind 64 KiB/s.
+    await clock.advance(2_000);
+    const genuine = trickle(url, 900, 500);
+    await expect.poll(() => trickles.filter((request) => request.socket.closed).length).toBeGreaterThanOrEqual(1);
+    await genuine.write('g'.repeat(400));
+    expect(await within(genuine.status, 5_000)).toBe(200);
+    const evicted = trickles.filter((request) => request.socket.closed);
+    expect(evicted).toHaveLength(1);
+    expect(await within(evicted[0]!.status, 5_000)).toBe(503);
+    expect((await evicted[0]!.headers)['retry-after']).toBe('1');
+    expect(await errorCode(evicted[0]!)).toBe('body_evicted');
+    expect(logger.at('error')).toEqual([]);
+  });
+
+  it('trickles within their first second keep their room: a body still arriving gets 503 busy', async () => {
+    const { url, budget } = await start();
+    await filled(url, budget);
+    const late = trickle(url, 900, 500);
+    expect(await within(late.status, 5_000)).toBe(503);
+    expect(await errorCode(late)).toBe('busy');
+  });
+});
+
+describe('one source, its share', () => {
+  it('one address holds at most its share whatever X-Forwarded-For says; another address still finds room', async () => {
+    // A quarter of 16 KiB: 4 KiB, of which the last KiB only for bodies up to 1 KiB.
+    const { url, budget } = await start({ limits: { sourceShare: 1 / 4 } });
+    const held = [trickle(url, 3 * KIB, 1, {}, '127.0.0.2')];
+    await expect.poll(() => budget.heldBy('127.0.0.2')).toBe(3 * KIB);
+    const forged = trickle(url, 2 * KIB, 1, { 'x-forwarded-for': '198.51.100.9' }, '127.0.0.2');
+    expect(await within(forged.status, 5_000)).toBe(503);
+    held.push(trickle(url, KIB, 1, {}, '127.0.0.2'));
+    await expect.poll(() => budget.heldBy('127.0.0.2')).toBe(4 * KIB);
+    const small = trickle(url, KIB, 1, {}, '127.0.0.2');
+    expect(await within(small.status, 5_000)).toBe(503);
+    const other = trickle(url, 3 * KIB, 1, {}, '127.0.0.3');
+    await expect.poll(() => budget.heldBy('127.0.0.3')).toBe(3 * KIB);
+    expect(other.socket.closed).toBe(false);
+    expect(held.every((request) => !request.socket.closed)).toBe(true);
   });
 });

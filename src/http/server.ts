@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { systemClock, type Clock } from '../core/ports/clock.js';
 import type { Logger } from '../core/ports/logger.js';
 import type { AckFirst } from './ack-first.js';
-import { BodyBudget } from './body-budget.js';
+import { BodyBudget, DEFAULT_BODY_BUDGET } from './body-budget.js';
 import type { BodyPace } from './body-pace.js';
 import { bodyUnread } from './body-state.js';
 import { answerError, sendJson, type HttpError } from './http-error.js';
@@ -13,8 +13,8 @@ import { BODY_LIMIT_BYTES, BODY_STALL_MS, declaresTooLarge, isClientAbort, readB
 
 /**
  * Reads the request's raw body for a route: within the route's limit (413), held against the
- * process-wide budget of unverified bodies (503 when full), closed when it stalls or falls behind the
- * minimum pace (408).
+ * process-wide budget of unverified bodies (503 when full, or when a faster body needs the room of
+ * one that arrives too slowly), closed when it stalls or falls behind the minimum pace (408).
  */
 export type ReadRequestBody = () => Promise<Buffer>;
 
@@ -47,7 +47,7 @@ export interface HttpServerOptions {
   bodyStallMs?: number;
   /** A body behind this pace is closed with 408 (default `MINIMUM_BODY_PACE`: 10 s, then 1 KiB/s). */
   bodyPace?: BodyPace;
-  /** Bytes of unverified bodies held at once, across connections (default: `DEFAULT_BODY_BUDGET`). */
+  /** Bytes of unverified bodies held at once, across connections (default: `DEFAULT_BODY_BUDGET` on `clock`). */
   budget?: BodyBudget;
   /** Times the stall and the pace of bodies (default: the system's). */
   clock?: Clock;
@@ -78,7 +78,7 @@ export interface RunningHttpServer {
 export function createHttpServer(options: HttpServerOptions): Server {
   const stallMs = options.bodyStallMs ?? BODY_STALL_MS;
   const clock = options.clock ?? systemClock;
-  const budget = options.budget ?? new BodyBudget();
+  const budget = options.budget ?? new BodyBudget(DEFAULT_BODY_BUDGET, clock);
   const turns = options.turns ?? new RequestTurns();
   const byPath = new Map<string, Endpoint[]>();
   for (const route of options.routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);

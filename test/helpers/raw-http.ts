@@ -24,7 +24,8 @@ export interface RawRequest {
 /**
  * Opens a connection to `url`'s host and writes `method path` with `requestHeaders`, then `body` if given.
  * `halfOpen`: the client never closes its side when the server stops writing (as a hostile client
- * may not), so the connection ends only when the server lets go of it.
+ * may not), so the connection ends only when the server lets go of it. `localAddress`: the address it
+ * connects from (any of 127.0.0.0/8 on loopback), so that one test can be many senders.
  */
 export function rawRequest(
   url: string,
@@ -32,10 +33,15 @@ export function rawRequest(
   path: string,
   requestHeaders: Record<string, string | number>,
   body?: Buffer | string,
-  options: { halfOpen?: boolean } = {},
+  options: { halfOpen?: boolean; localAddress?: string } = {},
 ): RawRequest {
   const target = new URL(url);
-  const socket = connect({ host: target.hostname, port: Number(target.port), allowHalfOpen: options.halfOpen === true });
+  const socket = connect({
+    host: target.hostname,
+    port: Number(target.port),
+    allowHalfOpen: options.halfOpen === true,
+    ...(options.localAddress !== undefined && { localAddress: options.localAddress }),
+  });
   // Errors (EPIPE, ECONNRESET) are how a refused body ends for the sender: `closed` reports them.
   socket.on('error', () => {});
   let lastByteAt = Date.now();
