@@ -71,7 +71,7 @@ export async function serveHttp({ config, logger, clock, shutdown }: ServiceBase
   });
   const emulatorPages = api.emulator ? [api.emulator.sessions] : [];
   const http = await listen(
-    createHttpServer({ routes: [...routes, ...emulatorPages, ...webConsole.routes], metrics, logger, ackFirst: parts.ackFirst, turns: parts.turns }),
+    createHttpServer({ routes: [...routes, ...emulatorPages, ...webConsole.routes], metrics, logger, clock, ackFirst: parts.ackFirst, turns: parts.turns }),
     config.http.port,
     config.http.host,
   );

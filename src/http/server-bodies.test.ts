@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CapturingLogger } from '../../test/core/capturing-logger.js';
 import { rawRequest, within } from '../../test/helpers/raw-http.js';
-import { BodyBudget } from './body-budget.js';
+import { BodyBudget, type BodyBudgetLimits } from './body-budget.js';
 import { HttpError } from './http-error.js';
 import { createMetrics } from './metrics.js';
 import { createHttpServer, listen, type RunningHttpServer, type Endpoint } from './server.js';
@@ -20,8 +20,18 @@ afterEach(async () => {
 });
 
 const KIB = 1024;
-/** 16 KiB in all, 4 KiB of it only for bodies up to 1 KiB. */
-const budgetLimits = { totalBytes: 16 * KIB, smallBodyBytes: KIB, reservedForSmallBytes: 4 * KIB };
+/**
+ * 16 KiB in all, 4 KiB of it only for bodies up to 1 KiB. Every test's senders are one source
+ * (127.0.0.1), whose share is all of it, and no body gives its room to another however slow it is
+ * (server-trickles.test.ts tests those rules): what is held stays held while a test looks.
+ */
+const budgetLimits: BodyBudgetLimits = {
+  totalBytes: 16 * KIB,
+  smallBodyBytes: KIB,
+  reservedForSmallBytes: 4 * KIB,
+  sourceShare: 1,
+  healthyPace: { graceMs: Number.POSITIVE_INFINITY, bytesPerSecond: 1 },
+};
 
 async function start(options: { stallMs?: number; budget?: BodyBudget; logger?: CapturingLogger } = {}) {
   const handled: string[] = [];

@@ -1,8 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { systemClock, type Clock } from '../core/ports/clock.js';
 import type { Logger } from '../core/ports/logger.js';
 import type { AckFirst } from './ack-first.js';
-import { BodyBudget } from './body-budget.js';
+import { BodyBudget, DEFAULT_BODY_BUDGET } from './body-budget.js';
+import type { BodyPace } from './body-pace.js';
 import { bodyUnread } from './body-state.js';
 import { answerError, sendJson, type HttpError } from './http-error.js';
 import type { Metrics } from './metrics.js';
@@ -11,7 +13,8 @@ import { BODY_LIMIT_BYTES, BODY_STALL_MS, declaresTooLarge, isClientAbort, readB
 
 /**
  * Reads the request's raw body for a route: within the route's limit (413), held against the
- * process-wide budget of unverified bodies (503 when full), closed when it stalls (408).
+ * process-wide budget of unverified bodies (503 when full, or when a faster body needs the room of
+ * one that arrives too slowly), closed when it stalls or falls behind the minimum pace (408).
  */
 export type ReadRequestBody = () => Promise<Buffer>;
 
@@ -42,8 +45,12 @@ export interface HttpServerOptions {
   bodyLimitBytes?: number;
   /** A body without a byte for this long is closed with 408 (default 30 s). */
   bodyStallMs?: number;
-  /** Bytes of unverified bodies held at once, across connections (default: `DEFAULT_BODY_BUDGET`). */
+  /** A body behind this pace is closed with 408 (default `MINIMUM_BODY_PACE`: 10 s, then 1 KiB/s). */
+  bodyPace?: BodyPace;
+  /** Bytes of unverified bodies held at once, across connections (default: `DEFAULT_BODY_BUDGET` on `clock`). */
   budget?: BodyBudget;
+  /** Times the stall and the pace of bodies (default: the system's). */
+  clock?: Clock;
   /** Counts the requests of acknowledging routes, so background work lets them go first. */
   ackFirst?: AckFirst;
   /** Starts the routes' handlers in turns of the event loop (default: one a turn). */
@@ -70,7 +77,8 @@ export interface RunningHttpServer {
  */
 export function createHttpServer(options: HttpServerOptions): Server {
   const stallMs = options.bodyStallMs ?? BODY_STALL_MS;
-  const budget = options.budget ?? new BodyBudget();
+  const clock = options.clock ?? systemClock;
+  const budget = options.budget ?? new BodyBudget(DEFAULT_BODY_BUDGET, clock);
   const turns = options.turns ?? new RequestTurns();
   const byPath = new Map<string, Endpoint[]>();
   for (const route of options.routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
@@ -122,7 +130,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
     if (queued) res.once('close', queued);
     const read = () => {
       if (!req.complete) queued?.();
-      return readBody(req, limit, { stallMs, budget })
+      return readBody(req, limit, { stallMs, budget, clock, ...(options.bodyPace && { minimumPace: options.bodyPace }) })
         .then(acknowledging)
         .finally(() => queued?.());
     };

@@ -11,6 +11,8 @@ export interface RawRequest {
   status: Promise<number>;
   /** The answer's headers (lower-cased names), once its head arrived. */
   headers: Promise<Record<string, string>>;
+  /** The answer's body as sent until the connection closed ('' when no answer came). */
+  answerBody: Promise<string>;
   /** Resolves when the connection is closed (by either side), with `Date.now()` at that moment. */
   closed: Promise<number>;
   /** `Date.now()` when the last written byte was handed to the kernel. */
@@ -22,7 +24,8 @@ export interface RawRequest {
 /**
  * Opens a connection to `url`'s host and writes `method path` with `requestHeaders`, then `body` if given.
  * `halfOpen`: the client never closes its side when the server stops writing (as a hostile client
- * may not), so the connection ends only when the server lets go of it.
+ * may not), so the connection ends only when the server lets go of it. `localAddress`: the address it
+ * connects from (any of 127.0.0.0/8 on loopback), so that one test can be many senders.
  */
 export function rawRequest(
   url: string,
@@ -30,22 +33,28 @@ export function rawRequest(
   path: string,
   requestHeaders: Record<string, string | number>,
   body?: Buffer | string,
-  options: { halfOpen?: boolean } = {},
+  options: { halfOpen?: boolean; localAddress?: string } = {},
 ): RawRequest {
   const target = new URL(url);
-  const socket = connect({ host: target.hostname, port: Number(target.port), allowHalfOpen: options.halfOpen === true });
+  const socket = connect({
+    host: target.hostname,
+    port: Number(target.port),
+    allowHalfOpen: options.halfOpen === true,
+    ...(options.localAddress !== undefined && { localAddress: options.localAddress }),
+  });
   // Errors (EPIPE, ECONNRESET) are how a refused body ends for the sender: `closed` reports them.
   socket.on('error', () => {});
   let lastByteAt = Date.now();
   let answer = '';
+  let headEnd = -1;
   const answered = new Promise<{ status: number; headers: Record<string, string> }>((resolve) => {
     const onData = (chunk: Buffer) => {
       answer += chunk.toString('latin1');
+      if (headEnd >= 0) return;
       const end = answer.indexOf('\r\n\r\n');
       const line = /^HTTP\/1\.[01] (\d{3})/.exec(answer);
       if (end < 0 || !line) return;
-      socket.off('data', onData);
-      socket.resume();
+      headEnd = end;
       const fields: Record<string, string> = {};
       for (const field of answer.slice(0, end).split('\r\n').slice(1)) {
         const colon = field.indexOf(':');
@@ -58,6 +67,7 @@ export function rawRequest(
   const status = answered.then((answer) => answer.status);
   const headers = answered.then((answer) => answer.headers);
   const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now())));
+  const answerBody = closed.then(() => (headEnd < 0 ? '' : answer.slice(headEnd + 4)));
   const write = (bytes: Buffer | string) =>
     new Promise<void>((resolve) => {
       if (socket.destroyed) return resolve();
@@ -75,7 +85,7 @@ export function rawRequest(
   ].join('\r\n');
   void write(requestHead);
   if (body !== undefined) void write(body);
-  return { socket, status, headers, closed, lastByteAt: () => lastByteAt, write };
+  return { socket, status, headers, answerBody, closed, lastByteAt: () => lastByteAt, write };
 }
 
 /** Resolves with the promise's value, or `undefined` when it has not settled within `ms`. */
