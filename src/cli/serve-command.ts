@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { integrationSummary, loadConfig } from '../config/index.js';
+import { integrationSummary, loadConfig, secretValues } from '../config/index.js';
 import type { CliContext } from './context.js';
 
 export function registerServeCommand(program: Command, context: CliContext, onShutdown: (stop: () => Promise<void>) => void): void {
@@ -13,19 +13,7 @@ export function registerServeCommand(program: Command, context: CliContext, onSh
       const [{ createLogger }, { startService }] = await Promise.all([import('../log/create-logger.js'), import('../main.js')]);
       const logger = createLogger({
         level: config.logLevel,
-        secrets: [
-          config.agentApi.apiKey,
-          config.slack.botToken,
-          config.slack.signingSecret,
-          config.slack.appToken,
-          config.linear.apiKey,
-          config.linear.accessToken,
-          config.linear.webhookSecret,
-          config.github.webhookSecret,
-          config.github.privateKey,
-          config.database.kind === 'postgres' ? config.database.password : undefined,
-          config.people.secret,
-        ],
+        secrets: secretValues(config),
       });
       // Before anything starts: stored personal keys must open with AGENT_BRIDGE_SECRET (else exit 2 naming it).
       await (await import('../compose/people.js')).checkPeopleSecret(config);

@@ -80,6 +80,7 @@ function intakeWorkers({ config, logger, clock, overrides }: ServiceBase, parts:
         },
         ...(issueLinker && { issueLinkers: { slack: issueLinker } }),
         access: front.access,
+        requesterChecks: { ...(github && { github: github.requesterCheck }) },
         keys: front.runKeys.keys,
         limits: config.limits,
         // A run shown in a Slack thread is an agent session there (its phase owed at each change).

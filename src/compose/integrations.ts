@@ -98,6 +98,7 @@ export async function githubIntegration(config: AppConfig, intake: IntakeService
       allowedUsers: github.allowedUsers,
       pullRequests: github.pullRequests,
       ciFailures: github.ciFailures,
+      dedupeRetentionMs: config.intake.dedupeRetentionMs,
     },
     intake,
     store,

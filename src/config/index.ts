@@ -7,4 +7,5 @@ export { describeConfig, integrationSummary, maskSecret } from './describe-confi
 export { parseDuration, formatDuration } from './duration.js';
 export { cronProblems } from './cron.js';
 export { SECRET_VARIABLES } from './env-schema.js';
+export { secretValues } from './secret-values.js';
 export { routingTable } from './routing-table.js';

@@ -34,7 +34,21 @@ export type GithubAct =
    * A request about an issue or a run's pull request; `needsRun`: only when the place already has a
    * run; `ifLinked`: what it is instead when the place has a run (an `@agent` comment steers it).
    */
-  | { kind: 'trigger'; input: TriggerInput; needsRun: boolean; checkFailure?: true; ifLinked?: TriggerInput }
+  | {
+      kind: 'trigger';
+      input: TriggerInput;
+      needsRun: boolean;
+      checkFailure?: true;
+      ifLinked?: TriggerInput;
+      /**
+       * When the act happened by GitHub's clock (a label change: the issue's `updated_at`; a comment, a
+       * review, a check run: its own time), if the delivery says: an act older than the dedupe retention is
+       * a replay, whatever its delivery id.
+       */
+      at?: string;
+      /** A label change on the issue of this place: one older than the last seen there is a replay. */
+      labelChangeOf?: string;
+    }
   /**
    * A pull request was merged or closed: told once in every place of its run. `name` is how people
    * read it (`Codertocat/Hello-World#2`, GitHub's spelling); `url` its page, from the payload.
@@ -45,7 +59,11 @@ export type GithubAct =
 /** Who a failed check's follow-up is from: no person (a login never holds a colon). */
 export const CHECKS_REQUESTER = 'github:checks';
 
-const WRITE_ACCESS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
+/**
+ * Associations that may or may not come with write access: an organisation's member may have only read
+ * access to its repository, a collaborator may have been invited to read or triage.
+ */
+const MAYBE_WRITE = new Set(['MEMBER', 'COLLABORATOR']);
 
 /** A GitHub place: `github:<owner>/<repo>#<number>` (lower-cased: GitHub's names are case-insensitive). */
 export function githubPlace(repo: string, number: number): string {
@@ -103,13 +121,24 @@ export function addressedTo(body: string | null | undefined, handle: string): st
 
 type Person = { login: string; type?: string | undefined } | null | undefined;
 
-/** Why this person may not drive the agent, if they may not: a bot, or no write access and not listed. */
-export function refusal(person: Person, association: string | undefined, config: Pick<GithubTriggerConfig, 'allowedUsers'>): string | undefined {
-  if (!person) return 'no author';
-  if (person.type === 'Bot' || person.login.endsWith('[bot]')) return 'written by a bot (ours included)';
-  if (association !== undefined && WRITE_ACCESS.has(association)) return undefined;
-  if (config.allowedUsers.includes(person.login.toLowerCase())) return undefined;
-  return `${oneLine(person.login).slice(0, 40)} has no write access (${association ?? 'unknown'}) and is not in github.allowed_users`;
+/**
+ * Whether a person may drive the agent, as far as the delivery can tell: `refused` (a bot, or an
+ * association that never has write access, unless `github.allowed_users` lists them), or allowed,
+ * with `check` when only GitHub can say (the worker asks, `write-access.ts`): a member or collaborator,
+ * and a label's sender — a label event carries no association (`undefined` here).
+ */
+export type Clearance = { refused: string } | { check: boolean };
+
+/** The clearance of `person`, whose association with the repository is `association` (none for a label's sender). */
+export function clearance(person: Person, association: string | undefined, config: Pick<GithubTriggerConfig, 'allowedUsers'>): Clearance {
+  if (!person) return { refused: 'no author' };
+  if (person.type === 'Bot' || person.login.endsWith('[bot]')) return { refused: 'written by a bot (ours included)' };
+  if (config.allowedUsers.includes(person.login.toLowerCase()) || association === 'OWNER') return { check: false };
+  if (association === undefined || MAYBE_WRITE.has(association)) return { check: true };
+  return { refused: `${oneLine(person.login).slice(0, 40)} has no write access (${oneLine(association).slice(0, 30)}) and is not in github.allowed_users` };
 }
+
+/** What a payload carries for a clearance that still needs GitHub's word. */
+export const toCheck = (cleared: { check: boolean }): { checkRequester?: true } => (cleared.check ? { checkRequester: true } : {});
 
 export const requesterOf = (login: string): Requester => ({ platform: 'github', id: login.toLowerCase(), name: login });

@@ -2,11 +2,13 @@
  * What agent-bridge asks of GitHub's REST API, through Octokit as the GitHub App (issue 29): the
  * App's JWT finds the installation on a repository, and each installation's token — made, cached and
  * renewed before it expires by `@octokit/auth-app` — makes the calls. One client per installation,
- * kept. Octokit logs nothing of ours: its `log` is silenced (a request's headers hold the token).
+ * kept. Octokit logs nothing of ours: its `log` is silenced (a request's headers hold the token), and
+ * its errors stay here: callers get a `GithubCallError` (the status, GitHub's words without credentials).
  */
 import { createAppAuth } from '@octokit/auth-app';
 import { Octokit } from '@octokit/rest';
 import { NotifierError } from '../core/ports/notifier.js';
+import { redactCredentialShapes } from '../log/credential-shapes.js';
 
 export interface GithubComment {
   id: number;
@@ -24,6 +26,12 @@ export interface GithubIssueFacts {
   comments: GithubComment[];
 }
 
+/** A person's access to a repository: GitHub's legacy base `permission` (admin, write, read, none) and the role's own name. */
+export interface GithubPermission {
+  permission: string;
+  role: string;
+}
+
 /** What a reaction goes on: an issue or pull request comment, or a review comment (on a diff line). */
 export type ReactionTarget = { comment: number } | { reviewComment: number };
 
@@ -36,6 +44,8 @@ export interface GithubApi {
   react(repo: string, target: ReactionTarget, content: 'eyes' | 'rocket'): Promise<void>;
   /** The installation a verified delivery names for `repo`: kept, so its calls need no lookup first. */
   knowInstallation(repo: string, installationId: number): void;
+  /** `login`'s access to `repo` (a login GitHub does not know has none). Needs only the Metadata permission every App has. */
+  permission(repo: string, login: string): Promise<GithubPermission>;
 }
 
 const silent = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
@@ -44,6 +54,38 @@ const silent = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {
 function statusOf(error: unknown): number | undefined {
   const status = (error as { status?: unknown } | null)?.status;
   return typeof status === 'number' ? status : undefined;
+}
+
+/**
+ * A failed call to GitHub as the rest of the service sees it: the status, the headers that say when to
+ * try again, and GitHub's message with anything credential-shaped taken out — never Octokit's error
+ * itself, whose answer and request may quote the App's JWT or an installation token back (a proxy
+ * echoing the Authorization header), and errors reach log lines.
+ */
+export class GithubCallError extends Error {
+  override readonly name = 'GithubCallError';
+  constructor(
+    message: string,
+    readonly status: number | undefined,
+    readonly response: { headers: Record<string, string | undefined> },
+  ) {
+    super(message);
+  }
+}
+
+const RETRY_HEADERS = ['retry-after', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+
+/** `error` (from Octokit) as a `GithubCallError` about `what`. */
+export function callError(error: unknown, what: string): GithubCallError {
+  if (error instanceof GithubCallError) return error;
+  const status = statusOf(error);
+  const headers = (error as { response?: { headers?: Record<string, unknown> } } | null)?.response?.headers ?? {};
+  const kept = Object.fromEntries(RETRY_HEADERS.filter((name) => typeof headers[name] === 'string').map((name) => [name, headers[name] as string]));
+  const message = (error as { message?: unknown } | null)?.message;
+  const said = redactCredentialShapes(typeof message === 'string' ? message : '')
+    .replace(/\s+/g, ' ')
+    .slice(0, 200);
+  return new GithubCallError(`GitHub answered ${status ?? 'nothing'} to ${what}${said ? `: ${said}` : ''}`, status, { headers: kept });
 }
 
 /**
@@ -128,7 +170,7 @@ export function octokitGithubApi(settings: { appId: string; privateKey: string; 
     return { issue, comments: wanted.slice(-latest) };
   };
 
-  return {
+  const api: GithubApi = {
     createComment: async (repo, number, body) => {
       const octokit = await clientFor(repo);
       const { data } = await octokit.rest.issues.createComment({ ...split(repo), issue_number: number, body });
@@ -155,5 +197,33 @@ export function octokitGithubApi(settings: { appId: string; privateKey: string; 
       if ('comment' in target) await octokit.rest.reactions.createForIssueComment({ ...split(repo), comment_id: target.comment, content });
       else await octokit.rest.reactions.createForPullRequestReviewComment({ ...split(repo), comment_id: target.reviewComment, content });
     },
+    permission: async (repo, login) => {
+      const octokit = await clientFor(repo);
+      try {
+        const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ ...split(repo), username: login });
+        return { permission: data.permission, role: data.role_name };
+      } catch (error) {
+        if (statusOf(error) === 404) return { permission: 'none', role: 'none' };
+        throw error;
+      }
+    },
+  };
+  return guarded(api);
+}
+
+/** `api` whose every call fails with a `GithubCallError` (named after the call), never with Octokit's own error. */
+function guarded(api: GithubApi): GithubApi {
+  const wrap = <R>(what: string, call: Promise<R>): Promise<R> =>
+    call.catch((error: unknown) => {
+      throw callError(error, what);
+    });
+  return {
+    createComment: (repo, number, body) => wrap('create a comment', api.createComment(repo, number, body)),
+    updateComment: (repo, commentId, body) => wrap('update a comment', api.updateComment(repo, commentId, body)),
+    findComment: (repo, number, marker) => wrap('list the comments', api.findComment(repo, number, marker)),
+    issue: (repo, number, latest) => wrap('read the issue', api.issue(repo, number, latest)),
+    react: (repo, target, content) => wrap('react', api.react(repo, target, content)),
+    knowInstallation: (repo, installationId) => api.knowInstallation(repo, installationId),
+    permission: (repo, login) => wrap('read a permission', api.permission(repo, login)),
   };
 }

@@ -4,7 +4,7 @@
  * imported lazily: it is unused when GitHub is off.
  */
 import type { IntakeService } from '../core/intake/intake-service.js';
-import type { PromptEnricher } from '../core/ports/intake.js';
+import type { PromptEnricher, RequesterCheck } from '../core/ports/intake.js';
 import type { Logger } from '../core/ports/logger.js';
 import type { Notifier } from '../core/ports/notifier.js';
 import type { Store } from '../core/ports/store.js';
@@ -15,12 +15,15 @@ import type { GithubTriggerConfig } from './acts.js';
 import { GithubPromptEnricher } from './prompt-context.js';
 import { githubWebhookEndpoint } from './webhook-endpoint.js';
 import { handleGithubWebhook } from './webhook-handler.js';
+import { githubWriteAccess } from './write-access.js';
 
 export interface GithubSettings extends GithubTriggerConfig {
   appId: string;
   privateKey: string;
   webhookSecret: string;
   apiUrl: string;
+  /** `intake.dedupe_retention`: an act older than this is taken for a replay (its key may be forgotten). */
+  dedupeRetentionMs: number;
 }
 
 /** What the GitHub integration plugs into the service. */
@@ -28,6 +31,8 @@ export interface GithubIntegration {
   route: Endpoint;
   notifier: Notifier;
   enricher: PromptEnricher;
+  /** Whether a requester the webhook handler could not clear may act (write access), for the intake worker. */
+  requesterCheck: RequesterCheck;
   api: GithubApi;
 }
 
@@ -48,9 +53,15 @@ export async function startGithub(
       // Verified: the installation it names is the one to answer on that repository with.
       const installation = delivery.payload.installation?.id;
       if (installation !== undefined) api.knowInstallation(delivery.payload.repository.full_name, installation);
-      return handleGithubWebhook(delivery, deliveryId, { config: settings, intake, store, now, logger });
+      return handleGithubWebhook(delivery, deliveryId, { config: settings, intake, store, now, retentionMs: settings.dedupeRetentionMs, logger });
     },
   });
   logger.info({ app: settings.appId, repos: Object.keys(settings.repos), labels: Object.keys(settings.labels) }, 'GitHub is on: POST /github/webhook');
-  return { route, api, notifier: new GithubNotifier({ api, handle: settings.handle, logger }), enricher: new GithubPromptEnricher({ api }) };
+  return {
+    route,
+    api,
+    notifier: new GithubNotifier({ api, handle: settings.handle, logger }),
+    enricher: new GithubPromptEnricher({ api }),
+    requesterCheck: githubWriteAccess({ api, config: settings, now }),
+  };
 }

@@ -26,17 +26,19 @@ const CONFIG: GithubTriggerConfig = {
 function act(event: string, payload: Json, config: Partial<GithubTriggerConfig> = {}) {
   const parsed = parseGithubWebhook(event, JSON.stringify(payload));
   if (!parsed.ok || !('delivery' in parsed)) throw new Error('fixture does not parse');
-  return actOf(parsed.delivery, 'delivery-1', { ...CONFIG, ...config });
+  return actOf(parsed.delivery, { ...CONFIG, ...config });
 }
 
 describe('issues start, steer and stop runs', () => {
-  it('a trigger label on a served repo starts a run on the issue, routed by label and repo', () => {
-    expect(act('issues', labeled(7, 'Agent'))).toMatchObject({
+  it('a trigger label on a served repo starts a run on the issue, routed by label and repo; the act is the label change', () => {
+    expect(act('issues', labeled(7, 'Agent', { issue: { updated_at: '2026-11-02T10:00:00Z' } }))).toMatchObject({
       kind: 'trigger',
       needsRun: false,
+      at: '2026-11-02T10:00:00Z',
+      labelChangeOf: 'github:acme/web#7',
       input: {
         kind: 'start',
-        key: 'github:labeled:delivery-1',
+        key: 'github:labeled:acme/web#7:agent:2026-11-02T10:00:00Z',
         source: 'github',
         anchor: 'github:acme/web#7',
         payload: {
@@ -45,17 +47,47 @@ describe('issues start, steer and stop runs', () => {
           destinations: ['github:acme/web#7'],
           ticket: { ref: 'acme/web#7', url: 'https://github.com/acme/web/issues/7' },
           unlessActive: true,
+          // A label event says nothing of its sender's access: the worker asks GitHub.
+          checkRequester: true,
         },
       },
     });
   });
 
-  it('removing the trigger label cancels the issue’s run', () => {
-    expect(act('issues', labeled(7, 'agent', { action: 'unlabeled' }))).toMatchObject({
+  it('removing the trigger label cancels the issue’s run, its sender checked the same way', () => {
+    expect(act('issues', labeled(7, 'agent', { action: 'unlabeled', issue: { updated_at: '2026-11-02T10:05:00Z' } }))).toMatchObject({
       kind: 'trigger',
       needsRun: true,
-      input: { kind: 'cancel', anchor: 'github:acme/web#7' },
+      labelChangeOf: 'github:acme/web#7',
+      input: { kind: 'cancel', key: 'github:unlabeled:acme/web#7:agent:2026-11-02T10:05:00Z', anchor: 'github:acme/web#7', payload: { checkRequester: true } },
     });
+  });
+
+  it('who is checked by GitHub and who not: members and collaborators are, the owner and github.allowed_users are not', () => {
+    const check = (payload: Json, event = 'issue_comment') => {
+      const result = act(event, payload);
+      return result.kind === 'trigger' ? result.input.payload.checkRequester === true : result.kind;
+    };
+    expect(check(issueComment(7, '@agent go', { association: 'MEMBER' }))).toBe(true);
+    expect(check(issueComment(7, '@agent go', { association: 'COLLABORATOR' }))).toBe(true);
+    expect(check(issueComment(7, '@agent go', { association: 'OWNER' }))).toBe(false);
+    expect(check(issueComment(7, '@agent go', { association: 'NONE', user: person('Friend') }))).toBe(false);
+    expect(check(labeled(7, 'agent', { sender: person('friend') }), 'issues')).toBe(false);
+    expect(check(reviewSubmitted(12, 'changes_requested', 'x', { association: 'COLLABORATOR' }), 'pull_request_review')).toBe(true);
+    expect(check(reviewComment(12, 'x', { association: 'MEMBER' }), 'pull_request_review_comment')).toBe(true);
+    expect(check(reviewComment(12, 'x', { association: 'OWNER' }), 'pull_request_review_comment')).toBe(false);
+    // A steering comment on an issue that has a run: the follow-up is checked as the start would be.
+    const linked = act('issue_comment', issueComment(7, '@agent more', { association: 'MEMBER' }));
+    expect(linked.kind === 'trigger' && linked.ifLinked?.payload.checkRequester).toBe(true);
+  });
+
+  it('each act carries its own time, by GitHub’s clock', () => {
+    const comment = issueComment(7, '@agent go', { id: 1 });
+    (comment['comment'] as Json)['created_at'] = '2026-11-02T09:00:00Z';
+    expect(act('issue_comment', comment)).toMatchObject({ at: '2026-11-02T09:00:00Z' });
+    const review = reviewSubmitted(12, 'changes_requested', 'x');
+    (review['review'] as Json)['submitted_at'] = '2026-11-02T09:01:00Z';
+    expect(act('pull_request_review', review)).toMatchObject({ at: '2026-11-02T09:01:00Z' });
   });
 
   it('a handle comment starts (or steers) a run; "stop" stops it', () => {
@@ -70,6 +102,7 @@ describe('issues start, steer and stop runs', () => {
     ['another label', 'issues', labeled(7, 'bug'), {}, /not a trigger label/],
     ['a repo without a route', 'issues', labeled(7, 'agent', { repo: 'acme/other' }), {}, /no route/],
     ['a label added by a bot', 'issues', labeled(7, 'agent', { sender: bot() }), {}, /bot/],
+    ['a label change without the issue’s time', 'issues', labeled(7, 'agent', { issue: { updated_at: undefined } }), {}, /updated_at/],
     ['a comment not addressed to us', 'issue_comment', issueComment(7, 'looks good'), {}, /not addressed/],
     ['a stranger', 'issue_comment', issueComment(7, '@agent do it', { association: 'NONE', user: person('stranger') }), {}, /no write access/],
     ['a first-time contributor', 'issue_comment', issueComment(7, '@agent do it', { association: 'FIRST_TIME_CONTRIBUTOR' }), {}, /no write access/],

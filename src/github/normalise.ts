@@ -4,33 +4,34 @@
  * stop them, a removed trigger label cancels; on a run's pull request, reviews, line comments and
  * failed checks become follow-ups — whether the pull request has a run is the handler's to check
  * (`webhook-handler.ts`), with the store. Bots (our App among them) and people without write access
- * (unless `github.allowed_users` names them) are never acted on.
+ * (unless `github.allowed_users` names them) are never acted on; where the delivery cannot tell (a
+ * label's sender, a member or collaborator), the request carries `checkRequester` for the worker to ask.
  */
 import { intentOf } from '../core/intake/keywords.js';
 import { oneLine } from '../core/quote.js';
 import { limitTitle } from '../core/title.js';
 import type { TriggerInput } from '../core/ports/triggers.js';
-import { addressedTo, githubPlace, isServedRepo, refusal, requesterOf, startPlaces, type GithubAct, type GithubTriggerConfig } from './acts.js';
+import { addressedTo, clearance, githubPlace, isServedRepo, requesterOf, startPlaces, toCheck, type GithubAct, type GithubTriggerConfig } from './acts.js';
 import type { GithubEvent, GithubPayload } from './parse-webhook.js';
 import { checkAct, reviewAct, reviewCommentAct } from './pull-request-acts.js';
 
 export {
   addressedTo,
   CHECKS_REQUESTER,
+  clearance,
   githubPlace,
   isServedRepo,
   placeOfPullRequestUrl,
-  refusal,
   type GithubAct,
   type GithubReference,
   type GithubTriggerConfig,
 } from './acts.js';
 
-/** What a verified, parsed delivery asks for. `deliveryId` keys what has no id of its own (a label change). */
-export function actOf(delivery: GithubEvent, deliveryId: string, config: GithubTriggerConfig): GithubAct {
+/** What a verified, parsed delivery asks for. */
+export function actOf(delivery: GithubEvent, config: GithubTriggerConfig): GithubAct {
   switch (delivery.event) {
     case 'issues':
-      return issueAct(delivery.payload, deliveryId, config);
+      return issueAct(delivery.payload, config);
     case 'issue_comment':
       return commentAct(delivery.payload, config);
     case 'pull_request_review':
@@ -51,7 +52,12 @@ export function actOf(delivery: GithubEvent, deliveryId: string, config: GithubT
   }
 }
 
-function issueAct(payload: GithubPayload<'issues'>, deliveryId: string, config: GithubTriggerConfig): GithubAct {
+/**
+ * A trigger label added (start) or removed (cancel). The act is the label change itself — the issue,
+ * the label and when GitHub says the issue changed — so a delivery replayed under a new delivery id is
+ * the same act. Its sender's access is for the worker to ask (a label event carries no association).
+ */
+function issueAct(payload: GithubPayload<'issues'>, config: GithubTriggerConfig): GithubAct {
   const repo = payload.repository.full_name.toLowerCase();
   const label = payload.label?.name.trim().toLowerCase();
   if ((payload.action !== 'labeled' && payload.action !== 'unlabeled') || label === undefined) {
@@ -59,15 +65,20 @@ function issueAct(payload: GithubPayload<'issues'>, deliveryId: string, config: 
   }
   if (!Object.hasOwn(config.labels, label)) return { kind: 'ignored', reason: 'not a trigger label' };
   if (payload.issue.pull_request) return { kind: 'ignored', reason: 'a label on a pull request starts nothing' };
-  const bot = refusal(payload.sender, 'MEMBER', config);
-  if (bot) return { kind: 'ignored', reason: bot };
+  const at = payload.issue.updated_at;
+  if (at === undefined) return { kind: 'ignored', reason: 'a label change without the issue’s updated_at' };
+  const cleared = clearance(payload.sender, undefined, config);
+  if ('refused' in cleared) return { kind: 'ignored', reason: cleared.refused };
   const anchor = githubPlace(repo, payload.issue.number);
   const requester = requesterOf(payload.sender.login);
+  const act = `${repo}#${payload.issue.number}:${label}:${at}`;
   if (payload.action === 'unlabeled') {
     return {
       kind: 'trigger',
       needsRun: true,
-      input: { kind: 'cancel', key: `github:unlabeled:${deliveryId}`, source: 'github', anchor, payload: { requester } },
+      at,
+      labelChangeOf: anchor,
+      input: { kind: 'cancel', key: `github:unlabeled:${act}`, source: 'github', anchor, payload: { requester, ...toCheck(cleared) } },
     };
   }
   if (!isServedRepo(repo, config)) return { kind: 'ignored', reason: 'repository has no route' };
@@ -76,9 +87,11 @@ function issueAct(payload: GithubPayload<'issues'>, deliveryId: string, config: 
   return {
     kind: 'trigger',
     needsRun: false,
+    at,
+    labelChangeOf: anchor,
     input: {
       kind: 'start',
-      key: `github:labeled:${deliveryId}`,
+      key: `github:labeled:${act}`,
       source: 'github',
       anchor,
       payload: {
@@ -89,6 +102,7 @@ function issueAct(payload: GithubPayload<'issues'>, deliveryId: string, config: 
         requester,
         ticket: { ref, url: payload.issue.html_url, from: 'GitHub' },
         unlessActive: true,
+        ...toCheck(cleared),
       },
     },
   };
@@ -99,8 +113,10 @@ function commentAct(payload: GithubPayload<'issue_comment'>, config: GithubTrigg
   const { comment, issue } = payload;
   const rest = addressedTo(comment.body, config.handle);
   if (rest === undefined) return { kind: 'ignored', reason: 'comment not addressed to us' };
-  const denied = refusal(comment.user ?? payload.sender, comment.author_association, config);
-  if (denied) return { kind: 'ignored', reason: denied };
+  const cleared = clearance(comment.user ?? payload.sender, comment.author_association, config);
+  if ('refused' in cleared) return { kind: 'ignored', reason: cleared.refused };
+  const check = toCheck(cleared);
+  const at = comment.created_at ?? undefined;
   const repo = payload.repository.full_name.toLowerCase();
   const onPullRequest = Boolean(issue.pull_request);
   if (onPullRequest && config.pullRequests === 'none') return { kind: 'ignored', reason: 'github.pull_requests is none' };
@@ -111,7 +127,7 @@ function commentAct(payload: GithubPayload<'issue_comment'>, config: GithubTrigg
   const reference = { repo, number: issue.number, comment: comment.id };
   const intent = intentOf(rest);
   if (intent.kind === 'stop')
-    return { kind: 'trigger', needsRun: true, input: { kind: 'cancel', key, source: 'github', anchor, payload: { requester, reference } } };
+    return { kind: 'trigger', needsRun: true, at, input: { kind: 'cancel', key, source: 'github', anchor, payload: { requester, reference, ...check } } };
   const text = intent.text;
   if (onPullRequest) {
     if (!text) return { kind: 'ignored', reason: 'an empty mention' };
@@ -119,7 +135,8 @@ function commentAct(payload: GithubPayload<'issue_comment'>, config: GithubTrigg
     return {
       kind: 'trigger',
       needsRun: true,
-      input: { kind: 'followup', key, source: 'github', anchor, payload: { message: text, requester, reference, heardAs } },
+      at,
+      input: { kind: 'followup', key, source: 'github', anchor, payload: { message: text, requester, reference, heardAs, ...check } },
     };
   }
   if (!isServedRepo(repo, config)) return { kind: 'ignored', reason: 'repository has no route' };
@@ -133,11 +150,12 @@ function commentAct(payload: GithubPayload<'issue_comment'>, config: GithubTrigg
           key,
           source: 'github',
           anchor,
-          payload: { message: text, requester, reference, heardAs: { what: 'a comment on the issue', link: comment.html_url } },
+          payload: { message: text, requester, reference, heardAs: { what: 'a comment on the issue', link: comment.html_url }, ...check },
         };
   return {
     kind: 'trigger',
     needsRun: false,
+    at,
     ...(steer && { ifLinked: steer }),
     input: {
       kind: 'start',
@@ -154,6 +172,7 @@ function commentAct(payload: GithubPayload<'issue_comment'>, config: GithubTrigg
         reference,
         // A handle comment on an issue with a run steers it; `new` starts another.
         followupIfLinked: intent.kind !== 'new',
+        ...check,
       },
     },
   };

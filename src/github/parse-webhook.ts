@@ -23,8 +23,12 @@ const association = text.optional();
 
 const common = { repository, installation: installation.optional(), sender: user };
 
+/** A time GitHub stamps (ISO 8601, `2026-03-02T10:00:00Z`). */
+const stamp = z.string().max(40).optional();
+
 const issue = z.looseObject({
   number: id,
+  updated_at: stamp,
   title: z.string().max(1_000),
   body: prose,
   html_url: z.string().max(1_000),
@@ -43,6 +47,7 @@ const comment = z.looseObject({
   html_url: z.string().max(1_000),
   user: user.nullish(),
   author_association: association,
+  created_at: stamp,
   performed_via_github_app: z.looseObject({ id }).nullish(),
 });
 
@@ -54,7 +59,15 @@ const schemas = {
   pull_request: z.looseObject({ action: text, pull_request: pullRequest, ...common }),
   pull_request_review: z.looseObject({
     action: text,
-    review: z.looseObject({ id, state: text, body: prose, html_url: z.string().max(1_000), user: user.nullish(), author_association: association }),
+    review: z.looseObject({
+      id,
+      state: text,
+      body: prose,
+      html_url: z.string().max(1_000),
+      user: user.nullish(),
+      author_association: association,
+      submitted_at: stamp.nullable(),
+    }),
     pull_request: pullRequest,
     ...common,
   }),
@@ -71,6 +84,7 @@ const schemas = {
       name: text,
       status: text.optional(),
       conclusion: text.nullish(),
+      completed_at: stamp.nullable(),
       html_url: z.string().max(1_000).nullish(),
       details_url: z.string().max(1_000).nullish(),
       output: z.looseObject({ title: z.string().max(1_000).nullish(), summary: z.string().max(70_000).nullish() }).nullish(),

@@ -5,7 +5,7 @@
  * only when the pull request has a run.
  */
 import { oneLine, quote } from '../core/quote.js';
-import { CHECKS_REQUESTER, githubPlace, refusal, requesterOf, type GithubAct, type GithubTriggerConfig } from './acts.js';
+import { CHECKS_REQUESTER, clearance, githubPlace, requesterOf, toCheck, type GithubAct, type GithubTriggerConfig } from './acts.js';
 import type { GithubPayload } from './parse-webhook.js';
 
 const FAILED = new Set(['failure', 'timed_out', 'action_required', 'startup_failure']);
@@ -17,8 +17,8 @@ export function reviewAct(payload: GithubPayload<'pull_request_review'>, config:
   const body = (review.body ?? '').trim();
   const state = review.state.toLowerCase();
   if (state !== 'changes_requested' && body === '') return { kind: 'ignored', reason: `a review (${state.slice(0, 30)}) without a body` };
-  const denied = refusal(review.user ?? payload.sender, review.author_association, config);
-  if (denied) return { kind: 'ignored', reason: denied };
+  const cleared = clearance(review.user ?? payload.sender, review.author_association, config);
+  if ('refused' in cleared) return { kind: 'ignored', reason: cleared.refused };
   const repo = payload.repository.full_name.toLowerCase();
   const number = payload.pull_request.number;
   const login = (review.user ?? payload.sender).login;
@@ -28,6 +28,7 @@ export function reviewAct(payload: GithubPayload<'pull_request_review'>, config:
   return {
     kind: 'trigger',
     needsRun: true,
+    ...(review.submitted_at && { at: review.submitted_at }),
     input: {
       kind: 'followup',
       key: `github:review:${review.id}`,
@@ -38,6 +39,7 @@ export function reviewAct(payload: GithubPayload<'pull_request_review'>, config:
         requester: requesterOf(login),
         reference: { repo, number, review: review.id },
         heardAs: { what: state === 'changes_requested' ? 'a review requesting changes' : 'a review', link: review.html_url },
+        ...toCheck(cleared),
       },
     },
   };
@@ -49,8 +51,8 @@ export function reviewCommentAct(payload: GithubPayload<'pull_request_review_com
   const { comment } = payload;
   const body = (comment.body ?? '').trim();
   if (!body) return { kind: 'ignored', reason: 'an empty review comment' };
-  const denied = refusal(comment.user ?? payload.sender, comment.author_association, config);
-  if (denied) return { kind: 'ignored', reason: denied };
+  const cleared = clearance(comment.user ?? payload.sender, comment.author_association, config);
+  if ('refused' in cleared) return { kind: 'ignored', reason: cleared.refused };
   const repo = payload.repository.full_name.toLowerCase();
   const number = payload.pull_request.number;
   const login = (comment.user ?? payload.sender).login;
@@ -65,6 +67,7 @@ export function reviewCommentAct(payload: GithubPayload<'pull_request_review_com
   return {
     kind: 'trigger',
     needsRun: true,
+    ...(comment.created_at && { at: comment.created_at }),
     input: {
       kind: 'followup',
       key: `github:review-comment:${comment.id}`,
@@ -75,6 +78,7 @@ export function reviewCommentAct(payload: GithubPayload<'pull_request_review_com
         requester: requesterOf(login),
         reference: { repo, number, reviewComment: comment.id },
         heardAs: { what: `a comment on ${where}`, link: comment.html_url },
+        ...toCheck(cleared),
       },
     },
   };
@@ -97,6 +101,7 @@ export function checkAct(payload: GithubPayload<'check_run'>, config: GithubTrig
     kind: 'trigger',
     needsRun: true,
     checkFailure: true,
+    ...(run.completed_at && { at: run.completed_at }),
     input: {
       kind: 'followup',
       key: `github:check-run:${run.id}:${repo}#${pr.number}`,

@@ -35,4 +35,16 @@ describe('createLogger', () => {
     expect(JSON.stringify(lines)).not.toContain(secret);
     expect(lines[0]).toMatchObject({ pid: process.pid, hostname: hostname(), botToken: '[redacted]', msg: 'said [redacted]' });
   });
+
+  it('keeps credentials minted at run time out by their shape: a JWT, GitHub and Slack tokens, whatever field or text quotes them', () => {
+    const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOiI0MjQyIiwiaWF0IjoxfQ.c2lnbmF0dXJlLW9mLXRoZS1hcHA';
+    const installation = 'ghs_16C7e42F292c6912E7710c838347Ae178B4a';
+    const { logger, lines } = captured();
+    logger.warn({ err: { message: `Bad credentials: bearer ${jwt}`, response: { data: { token: installation } } } }, `refused token ${installation}`);
+    logger.info({ note: 'xoxb-7431-5512-SEKRIT-token', plain: 'eyJ alone is no token; ghs_short neither' }, 'ok');
+    const text = JSON.stringify(lines);
+    for (const credential of [jwt, installation, 'xoxb-7431-5512-SEKRIT-token', jwt.split('.')[1]!]) expect(text).not.toContain(credential);
+    expect(lines[0]).toMatchObject({ msg: 'refused token [redacted]', err: { message: 'Bad credentials: bearer [redacted]' } });
+    expect(lines[1]).toMatchObject({ plain: 'eyJ alone is no token; ghs_short neither' });
+  });
 });

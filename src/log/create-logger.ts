@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { pino, type DestinationStream, type Logger as PinoLogger } from 'pino';
 import type { LogLevel } from '../config/types.js';
 import { secretScrubber } from '../core/scrub.js';
+import { redactCredentialShapes } from './credential-shapes.js';
 
 export interface LoggerOptions {
   level: LogLevel;
@@ -43,11 +44,13 @@ export function replicaBindings(): { pid: number; hostname: string } {
 
 /**
  * The service's logger. Secrets are kept out twice over: known field names are redacted, and every
- * finished line is scrubbed of the configured secret values, so a secret that slipped into an error
- * message or a URL still never reaches the log. Every line names its replica (`hostname`, `pid`).
+ * finished line is scrubbed of the configured secret values and of credentials minted while the
+ * service runs (a JWT, a GitHub installation token: known by their shape), so a secret that slipped
+ * into an error message or a URL still never reaches the log. Every line names its replica (`hostname`, `pid`).
  */
 export function createLogger(options: LoggerOptions): PinoLogger {
-  const scrub = secretScrubber(options.secrets);
+  const configured = secretScrubber(options.secrets);
+  const scrub = (line: string) => redactCredentialShapes(configured(line));
   const pretty = options.pretty ?? (process.stdout.isTTY === true && options.destination === undefined);
   const base = {
     level: options.level,

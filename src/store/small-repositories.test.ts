@@ -59,6 +59,17 @@ describeEachStore((adapter) => {
       await store.eventKeys.prune(101);
       expect(await store.eventKeys.has('h1')).toBe(false);
     });
+
+    it('advance a watermark: a later or equal time passes and raises it, an older one does not; pruned by its time', async () => {
+      expect(await store.eventKeys.advance('w1', 200)).toBe(true);
+      expect(await store.eventKeys.advance('w1', 100)).toBe(false);
+      expect(await store.eventKeys.advance('w1', 200)).toBe(true);
+      expect(await store.eventKeys.advance('w1', 300)).toBe(true);
+      expect(await store.eventKeys.advance('w1', 200)).toBe(false);
+      expect(await store.eventKeys.advance('w2', 50)).toBe(true);
+      expect(await store.eventKeys.prune(301)).toBe(2);
+      expect(await store.eventKeys.advance('w1', 100)).toBe(true);
+    });
   });
 
   describe('schedule fires', () => {

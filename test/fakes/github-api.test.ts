@@ -16,6 +16,7 @@ beforeAll(async () => {
   fake = await startFakeGithubApi({
     appId: APP_ID,
     privateKey: PEM,
+    roles: { 'Acme/Web': { Octocat: 'maintain' } },
     issues: [
       {
         repo: 'acme/web',
@@ -85,6 +86,37 @@ describe('fake GitHub REST API (as the REST docs describe it)', () => {
         content: 'party' as 'eyes',
       }),
     ).rejects.toMatchObject({ status: 422 });
+  });
+
+  it('says a person’s permission on a repository: legacy base role and role name, read for anyone else, 404 for no such login', async () => {
+    const octokit = installation();
+    const permission = async (username: string) => (await octokit.rest.repos.getCollaboratorPermissionLevel({ owner: 'acme', repo: 'web', username })).data;
+    expect(await permission('octocat')).toMatchObject({
+      permission: 'write',
+      role_name: 'maintain',
+      user: { login: 'octocat', permissions: { push: true, admin: false } },
+    });
+    fake.setRole('acme/web', 'hubot', 'triage');
+    expect(await permission('hubot')).toMatchObject({ permission: 'read', role_name: 'triage', user: { permissions: { triage: true, push: false } } });
+    fake.setRole('acme/web', 'boss', 'admin');
+    expect(await permission('boss')).toMatchObject({ permission: 'admin', role_name: 'admin' });
+    expect(await permission('stranger')).toMatchObject({ permission: 'read', role_name: 'read', user: { permissions: { pull: true, push: false } } });
+    await expect(permission('ghost')).rejects.toMatchObject({ status: 404 });
+    expect(fake.callsTo('getPermission').at(-1)).toMatchObject({ method: 'GET', path: '/repos/acme/web/collaborators/ghost/permission', status: 404 });
+  });
+
+  it('quotes the Authorization header back in a failure when told to (a careless proxy)', async () => {
+    fake.failNext('createToken', { status: 401, echo: true });
+    const octokit = new Octokit({ baseUrl: fake.url, authStrategy: createAppAuth, auth: { appId: APP_ID, privateKey: PEM, installationId: 78 }, log: silent });
+    const failure = await octokit.rest.issues.get({ owner: 'acme', repo: 'web', issue_number: 7 }).catch((error: unknown) => error);
+    const jwt =
+      fake
+        .callsTo('createToken')
+        .at(-1)
+        ?.authorization?.replace(/^bearer /i, '') ?? 'none';
+    expect(jwt).toMatch(/^eyJ/);
+    expect(failure).toMatchObject({ status: 401 });
+    expect(JSON.stringify((failure as { response?: unknown }).response)).toContain(jwt);
   });
 
   it('refuses a JWT signed with another key (401), and a token it never gave (401)', async () => {

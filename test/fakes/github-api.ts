@@ -3,14 +3,17 @@
  * `GITHUB_API_URL` (Octokit's `baseUrl`) at `fake.url`. It hands out installation tokens for a JWT
  * signed with the App's private key (`POST /app/installations/{id}/access_tokens`: RS256, `iss` = the
  * App id, `exp - iat` ≤ 600 s, else 401), and with such a token answers issues, issue comments
- * (create, update, list), reactions on issue comments and review comments, and labels — from memory.
- * It records every call, and fails the next call to a route with `failNext`.
+ * (create, update, list), reactions on issue comments and review comments, labels, and a person's
+ * permission on a repository — from memory. It records every call, and fails the next call to a route
+ * with `failNext`.
  */
 import { createPublicKey, createVerify, randomBytes, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { RestEndpointMethodTypes } from '@octokit/rest';
 
 type Json = Record<string, unknown>;
+type PermissionAnswer = RestEndpointMethodTypes['repos']['getCollaboratorPermissionLevel']['response']['data'];
 
 export interface GithubUser {
   login: string;
@@ -58,6 +61,9 @@ export interface GithubCall {
   status: number;
 }
 
+/** A person's role on a repository, as GitHub names the roles (`role_name`); custom roles aside. */
+export type GithubRole = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none';
+
 export interface FakeGithubOptions {
   appId: string;
   /** The App's private key (PEM); the fake checks JWTs against its public half. */
@@ -69,6 +75,11 @@ export interface FakeGithubOptions {
   tokenTtlMs?: number;
   /** `owner/name` → the App's installation id there (`GET /repos/{o}/{r}/installation`); default 77 for any. */
   installations?: Record<string, number>;
+  /**
+   * `owner/name` → login → role (`GET /repos/{o}/{r}/collaborators/{login}/permission`). Anyone else
+   * has `read`, as everybody has on a public repository.
+   */
+  roles?: Record<string, Record<string, GithubRole>>;
 }
 
 export interface FakeGithubApi {
@@ -84,8 +95,13 @@ export interface FakeGithubApi {
   issue(repo: string, number: number): FakeGithubIssue | undefined;
   /** `subject` is `issue-comment:<id>` or `review-comment:<id>`. */
   reactions: Array<{ id: number; subject: string; content: string; user: string }>;
-  /** Makes the next `count` calls to `route` answer `status` (default 500), after letting `after` through. */
-  failNext(route: string, failure?: { status?: number; count?: number; after?: number }): void;
+  /** Gives `login` a role on `repo` (lower-cased as GitHub matches them). */
+  setRole(repo: string, login: string, role: GithubRole): void;
+  /**
+   * Makes the next `count` calls to `route` answer `status` (default 500), after letting `after` through;
+   * `echo`: the answer's message quotes the request's Authorization header back, as a careless proxy does.
+   */
+  failNext(route: string, failure?: { status?: number; count?: number; after?: number; echo?: boolean }): void;
   close(): Promise<void>;
 }
 
@@ -129,7 +145,10 @@ export async function startFakeGithubApi(options: FakeGithubOptions): Promise<Fa
   const reactions: FakeGithubApi['reactions'] = [];
   const calls: GithubCall[] = [];
   const tokens: FakeGithubApi['tokens'] = [];
-  const failures = new Map<string, { status: number; count: number; after: number }>();
+  const failures = new Map<string, { status: number; count: number; after: number; echo: boolean }>();
+  const roles = new Map<string, GithubRole>();
+  const roleKey = (repo: string, login: string) => `${repo.toLowerCase()}:${login.toLowerCase()}`;
+  for (const [repo, people] of Object.entries(options.roles ?? {})) for (const [login, role] of Object.entries(people)) roles.set(roleKey(repo, login), role);
   let nextId = 1_000;
   let clock = Date.parse('2026-03-02T10:00:00.000Z');
   const stamp = () => new Date((clock += 1000)).toISOString();
@@ -179,6 +198,40 @@ export async function startFakeGithubApi(options: FakeGithubOptions): Promise<Fa
     };
     comments.set(id, comment);
     return comment;
+  };
+
+  // The legacy `permission` maps maintain to write and triage to read; `role_name` is the role itself.
+  // Typed by GitHub's published OpenAPI description (through @octokit/rest): a field it requires and
+  // the fake left out fails the type check.
+  const permissionJson = (login: string, role: GithubRole): PermissionAnswer => {
+    const rank = ['none', 'read', 'triage', 'write', 'maintain', 'admin'].indexOf(role);
+    const api = `${webBase}/api/users/${login}`;
+    return {
+      permission: role === 'maintain' ? 'write' : role === 'triage' ? 'read' : role,
+      role_name: role,
+      user: {
+        login,
+        id: 583_231,
+        node_id: 'MDQ6VXNlcjU4MzIzMQ==',
+        avatar_url: `${webBase}/images/${login}.gif`,
+        gravatar_id: '',
+        url: api,
+        html_url: `${webBase}/${login}`,
+        followers_url: `${api}/followers`,
+        following_url: `${api}/following{/other_user}`,
+        gists_url: `${api}/gists{/gist_id}`,
+        starred_url: `${api}/starred{/owner}{/repo}`,
+        subscriptions_url: `${api}/subscriptions`,
+        organizations_url: `${api}/orgs`,
+        repos_url: `${api}/repos`,
+        events_url: `${api}/events{/privacy}`,
+        received_events_url: `${api}/received_events`,
+        type: 'User',
+        site_admin: false,
+        permissions: { pull: rank >= 1, triage: rank >= 2, push: rank >= 3, maintain: rank >= 4, admin: rank >= 5 },
+        role_name: role,
+      },
+    };
   };
 
   type Answer = { status: number; body?: unknown };
@@ -289,6 +342,18 @@ export async function startFakeGithubApi(options: FakeGithubOptions): Promise<Fa
     },
     {
       method: 'GET',
+      pattern: /^\/repos\/([^/]+)\/([^/]+)\/collaborators\/([^/]+)\/permission$/,
+      name: 'getPermission',
+      handle: (m) => {
+        const login = decodeURIComponent(m[3]!);
+        // GitHub knows every login but these: an unknown one is a 404.
+        if (!/^[a-z\d](?:[a-z\d]|-(?=[a-z\d])){0,38}$/i.test(login) || login.toLowerCase() === 'ghost') return notFound;
+        const role = roles.get(roleKey(`${m[1]}/${m[2]}`, login)) ?? 'read';
+        return { status: 200, body: permissionJson(login, role) };
+      },
+    },
+    {
+      method: 'GET',
       pattern: /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/labels$/,
       name: 'listLabels',
       handle: (m) => withIssue(m[1]!, m[2]!, m[3]!, (issue) => ({ status: 200, body: issue.labels.map((name, index) => ({ id: index + 1, name })) })),
@@ -333,7 +398,7 @@ export async function startFakeGithubApi(options: FakeGithubOptions): Promise<Fa
       if (failure && failure.after > 0) failure.after -= 1;
       else if (failure && failure.count > 0) {
         failure.count -= 1;
-        return send({ status: failure.status, body: { message: 'Server Error' } }, route.name);
+        return send({ status: failure.status, body: { message: failure.echo ? `Refused: ${authorization ?? ''}` : 'Server Error' } }, route.name);
       }
       send(route.handle(match, body, query), route.name);
     })();
@@ -356,7 +421,9 @@ export async function startFakeGithubApi(options: FakeGithubOptions): Promise<Fa
     addIssue,
     issue: (repo, number) => issues.get(issueKey(repo, number)),
     reactions,
-    failNext: (route, failure = {}) => failures.set(route, { status: failure.status ?? 500, count: failure.count ?? 1, after: failure.after ?? 0 }),
+    setRole: (repo, login, role) => roles.set(roleKey(repo, login), role),
+    failNext: (route, failure = {}) =>
+      failures.set(route, { status: failure.status ?? 500, count: failure.count ?? 1, after: failure.after ?? 0, echo: failure.echo ?? false }),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

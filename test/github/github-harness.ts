@@ -6,7 +6,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import type { Logger } from '../../src/core/ports/logger.js';
 import { startFakeGithubApi, type FakeGithubApi } from '../fakes/github-api.js';
-import { githubDelivery, type Json } from '../fixtures/github/index.js';
+import { REPO, githubDelivery, type Json } from '../fixtures/github/index.js';
 import { postDelivery } from '../helpers/deliveries.js';
 import { startSlackBridge, startSlackFakes, type SlackBridge, type SlackFakes } from '../helpers/slack-bridge.js';
 
@@ -41,7 +41,8 @@ export interface GithubWorld {
 }
 
 export async function startGithubWorld(options: { yaml?: string; logger?: Logger; env?: Record<string, string> } = {}): Promise<GithubWorld> {
-  const github = await startFakeGithubApi({ appId: GITHUB_APP_ID, privateKey: GITHUB_PEM });
+  // The people the fixtures speak for have write access; anyone else reads, as on a public repository.
+  const github = await startFakeGithubApi({ appId: GITHUB_APP_ID, privateKey: GITHUB_PEM, roles: { [REPO]: { octocat: 'write', reviewer: 'write' } } });
   const fakes = await startSlackFakes();
   const bridge = await startSlackBridge({
     fakes,

@@ -1,6 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CapturingLogger } from '../core/capturing-logger.js';
-import { REPO, bot, checkRunCompleted, issueComment, labeled, person, pullRequestClosed, reviewComment, reviewSubmitted } from '../fixtures/github/index.js';
+import {
+  REPO,
+  bot,
+  checkRunCompleted,
+  githubTime,
+  issueComment,
+  labeled,
+  person,
+  pullRequestClosed,
+  reviewComment,
+  reviewSubmitted,
+  type Json,
+} from '../fixtures/github/index.js';
 import { quiet } from '../linear/linear-harness.js';
 import { callText } from '../helpers/slack-bridge.js';
 import { GITHUB_PEM, GITHUB_SECRET, startGithubWorld, type GithubWorld } from './github-harness.js';
@@ -129,6 +141,110 @@ describe('an issue labelled with a trigger label starts a run and the issue tell
     expect((await world.deliver('issues', labeled(number, 'agent', { action: 'unlabeled' }))).body['outcome']).toBe('stored');
     await world.bridge.until(() => world.fakes.emulator.engine.list({}).runs.find((r) => r.run_id === run.run_id && r.state === 'CANCELLED'), 'the cancel');
     await world.bridge.until(() => bodies(number).find((body) => /cancelled/i.test(body) && !body.includes('Received')), 'the CANCELLED comment');
+  });
+});
+
+/** A trigger's state once the worker is done with it. */
+const settled = (key: string) =>
+  world.bridge.until(async () => {
+    const trigger = await world.bridge.service.store.triggers.getByKey(key);
+    return trigger && trigger.state !== 'pending' && trigger.state !== 'working' ? trigger.state : undefined;
+  }, `trigger ${key} worked`);
+const updatedAt = (payload: Json) => String((payload['issue'] as Json)['updated_at']);
+const asked = (login: string) => world.github.callsTo('getPermission').filter((call) => call.path.endsWith(`/${login}/permission`)).length;
+
+describe('only people with write access drive the agent', () => {
+  it('a stranger’s issue labelled by its template: stored, asked of GitHub in the background, nothing runs and the issue hears nothing', async () => {
+    const number = newIssue('Run my prompt');
+    // GitHub sends a template's labels with the issue's author as sender.
+    const payload = labeled(number, 'agent', { sender: person('stranger') });
+    const before = asked('stranger');
+    expect((await world.deliver('issues', payload)).body['outcome']).toBe('stored');
+    expect(await settled(`github:labeled:${REPO}#${number}:agent:${updatedAt(payload)}`)).toBe('ignored');
+    await quiet(world.bridge.service);
+    expect(asked('stranger')).toBe(before + 1);
+    expect(runsFor(number)).toEqual([]);
+    expect(world.github.comments(REPO, number)).toEqual([]);
+    expect(
+      logger.lines.some(
+        (line) => line.msg === 'request ignored: its requester may not act there' && /stranger has read access/.test(String(line.fields['reason'])),
+      ),
+    ).toBe(true);
+  });
+
+  it('on an issue with a run, a stranger removing the label and a member who can only read stop nothing, steer nothing, get no 👀', async () => {
+    const number = newIssue('Tidy the footer');
+    world.github.setRole(REPO, 'reader', 'read');
+    expect((await world.deliver('issues', labeled(number))).body['outcome']).toBe('stored');
+    const run = await world.bridge.until(() => runsFor(number)[0], 'the run');
+    await world.bridge.until(async () => (await world.bridge.service.store.anchors.currentRun(`github:${REPO}#${number}`)) === run.run_id, 'the run stored');
+    const unlabeled = labeled(number, 'agent', { action: 'unlabeled', sender: person('stranger') });
+    expect((await world.deliver('issues', unlabeled)).body['outcome']).toBe('stored');
+    expect(await settled(`github:unlabeled:${REPO}#${number}:agent:${updatedAt(unlabeled)}`)).toBe('ignored');
+    const reader = { association: 'MEMBER', user: person('reader') };
+    expect((await world.deliver('issue_comment', issueComment(number, '@agent stop', { ...reader, id: 7301 }))).body['outcome']).toBe('stored');
+    expect((await world.deliver('issue_comment', issueComment(number, '@agent also drop the logo', { ...reader, id: 7302 }))).body['outcome']).toBe('stored');
+    expect(await settled('github:comment:7301')).toBe('ignored');
+    expect(await settled('github:comment:7302')).toBe('ignored');
+    await quiet(world.bridge.service);
+    expect(world.fakes.emulator.engine.list({}).runs.find((r) => r.run_id === run.run_id)?.state).not.toBe('CANCELLED');
+    expect(world.fakes.emulator.engine.followups(run.run_id)).toEqual([]);
+    expect(world.github.reactions.filter((r) => r.subject === 'issue-comment:7301' || r.subject === 'issue-comment:7302')).toEqual([]);
+    // One question per person within five minutes, however many requests they make.
+    expect(asked('reader')).toBe(1);
+  });
+});
+
+describe('a delivery sent again is the act it was, whatever its delivery id', () => {
+  it('a label delivery captured and sent again after its run ended starts nothing', async () => {
+    const number = newIssue('Bump the version');
+    const payload = labeled(number);
+    expect((await world.deliver('issues', payload, { deliveryId: `label-${number}` })).body['outcome']).toBe('stored');
+    const run = await world.bridge.until(() => runsFor(number)[0], 'the run');
+    world.fakes.emulator.engine.drive(run.run_id, 'SUCCEEDED');
+    await world.bridge.until(() => bodies(number).find((body) => body.startsWith('✅')), 'the end comment');
+    for (const again of [1, 2, 3])
+      expect((await world.deliver('issues', payload, { deliveryId: `label-${number}-again-${again}` })).body['outcome']).toBe('duplicate');
+    await quiet(world.bridge.service);
+    expect(runsFor(number)).toHaveLength(1);
+  });
+
+  it('a removal sent again after the label came back does not cancel the later run; the first label sent again starts nothing', async () => {
+    const number = newIssue('Fix the header');
+    const [first, removed, again] = [labeled(number), labeled(number, 'agent', { action: 'unlabeled' }), labeled(number)].map((payload, index) => {
+      (payload['issue'] as Json)['updated_at'] = githubTime(30_000 - index * 10_000);
+      return payload;
+    }) as [Json, Json, Json];
+    expect((await world.deliver('issues', first)).body['outcome']).toBe('stored');
+    const one = await world.bridge.until(() => runsFor(number)[0], 'the first run');
+    await world.bridge.until(async () => (await world.bridge.service.store.anchors.currentRun(`github:${REPO}#${number}`)) === one.run_id, 'the run stored');
+    expect((await world.deliver('issues', removed)).body['outcome']).toBe('stored');
+    await world.bridge.until(() => world.fakes.emulator.engine.list({}).runs.find((r) => r.run_id === one.run_id && r.state === 'CANCELLED'), 'the cancel');
+    // Labelled again once the cancel is seen (while a run is active, a trigger label starts nothing).
+    await world.bridge.until(async () => (await world.bridge.service.store.trackedRuns.get(one.run_id))?.tracked === false, 'the cancel seen');
+    expect((await world.deliver('issues', again)).body['outcome']).toBe('stored');
+    const two = await world.bridge.until(() => runsFor(number).find((r) => r.run_id !== one.run_id), 'the second run');
+    await world.bridge.until(
+      async () => (await world.bridge.service.store.anchors.currentRun(`github:${REPO}#${number}`)) === two.run_id,
+      'the second run stored',
+    );
+
+    expect(await world.deliver('issues', removed)).toEqual({ status: 200, body: { ok: true, outcome: 'ignored' } });
+    expect(await world.deliver('issues', first)).toEqual({ status: 200, body: { ok: true, outcome: 'ignored' } });
+    await quiet(world.bridge.service);
+    expect(world.fakes.emulator.engine.list({}).runs.find((r) => r.run_id === two.run_id)?.state).not.toBe('CANCELLED');
+    expect(runsFor(number)).toHaveLength(2);
+  });
+
+  it('an act older than intake.dedupe_retention (its key may be forgotten) is taken for a replay', async () => {
+    const number = newIssue();
+    const before = await triggerCount();
+    const old = issueComment(number, '@agent go', { id: 7401 });
+    (old['comment'] as Json)['created_at'] = githubTime(8 * 24 * 3_600_000);
+    const label = labeled(number, 'agent', { issue: { updated_at: githubTime(8 * 24 * 3_600_000) } });
+    expect(await world.deliver('issue_comment', old)).toEqual({ status: 200, body: { ok: true, outcome: 'ignored' } });
+    expect(await world.deliver('issues', label)).toEqual({ status: 200, body: { ok: true, outcome: 'ignored' } });
+    expect(await triggerCount()).toBe(before);
   });
 });
 

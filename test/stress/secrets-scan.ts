@@ -37,7 +37,8 @@ export function secretEnv(slackApiUrl: string, linearApiUrl: string): Record<str
 }
 
 interface Needle {
-  secret: SecretName;
+  /** A name of `SECRETS`, or of a credential minted while the service runs (`SecretScanner.watch`). */
+  secret: string;
   form: string;
   needle: string;
 }
@@ -46,9 +47,9 @@ interface Needle {
  * What we look for: each whole value, its distinctive tail (a secret cut short is still a leak), and
  * its base64 and URL-encoded forms (a Basic header or a query string).
  */
-function needlesOf(): Needle[] {
+function needlesOf(values: ReadonlyArray<[string, string]> = Object.entries(SECRETS)): Needle[] {
   const needles: Needle[] = [];
-  for (const [secret, value] of Object.entries(SECRETS) as Array<[SecretName, string]>) {
+  for (const [secret, value] of values) {
     needles.push({ secret, form: 'value', needle: value });
     needles.push({ secret, form: 'tail', needle: value.slice(-14) });
     needles.push({ secret, form: 'base64', needle: Buffer.from(value).toString('base64').slice(0, 24) });
@@ -60,7 +61,7 @@ function needlesOf(): Needle[] {
 
 export interface Leak {
   where: string;
-  secret: SecretName;
+  secret: string;
   form: string;
   /** The text around the find, with every secret masked. */
   excerpt: string;
@@ -101,22 +102,47 @@ export function serialise(value: unknown): string {
   }
 }
 
-/** Looks for the secrets in everything it is shown; keeps counts and the first leaks, never the texts. */
+/**
+ * Looks for the secrets in everything it is shown; keeps counts and the first leaks, never the texts —
+ * unless told to (`keepTexts`), for credentials known only later (`watch`).
+ */
 export class SecretScanner {
   readonly needles = needlesOf();
   /** Items scanned, by place. */
   readonly scanned = new Map<string, number>();
   readonly leaks: Leak[] = [];
   private leakCount = 0;
+  private readonly kept: Array<{ where: string; text: string }> | undefined;
+
+  constructor(options: { keepTexts?: boolean } = {}) {
+    this.kept = options.keepTexts ? [] : undefined;
+  }
+
+  /**
+   * Looks for `value` too, as `secret`: a credential the service minted (a JWT, an installation
+   * token), which no configured list holds. With `keepTexts`, what was scanned before is searched for it.
+   */
+  watch(secret: string, value: string): void {
+    if (value.length < 16 || this.needles.some((known) => known.needle === value)) return;
+    const added = needlesOf([[secret, value]]);
+    this.needles.push(...added);
+    for (const { where, text } of this.kept ?? []) this.find(where, text, added);
+  }
 
   scan(where: string, text: string | undefined): void {
     this.scanned.set(where, (this.scanned.get(where) ?? 0) + 1);
     if (!text) return;
-    for (const { secret, form, needle } of this.needles) {
+    this.kept?.push({ where, text });
+    this.find(where, text, this.needles);
+  }
+
+  private find(where: string, text: string, needles: readonly Needle[]): void {
+    for (const { secret, form, needle } of needles) {
       const at = text.indexOf(needle);
       if (at === -1) continue;
       this.leakCount += 1;
-      if (this.leaks.length < MAX_LEAKS) this.leaks.push({ where, secret, form, excerpt: mask(text.slice(Math.max(0, at - 160), at + needle.length + 160)) });
+      if (this.leaks.length < MAX_LEAKS)
+        this.leaks.push({ where, secret, form, excerpt: mask(text.slice(Math.max(0, at - 160), at + needle.length + 160), this.needles) });
     }
   }
 
@@ -163,9 +189,9 @@ export class SecretScanner {
 }
 
 /** Replaces every secret (and its forms) in a text, so a failure report does not print them. */
-export function mask(text: string): string {
+export function mask(text: string, needles: readonly Needle[] = needlesOf()): string {
   let masked = text;
-  for (const { secret, needle } of needlesOf()) masked = masked.split(needle).join(`<${secret}>`);
+  for (const { secret, needle } of needles) masked = masked.split(needle).join(`<${secret}>`);
   return masked;
 }
 

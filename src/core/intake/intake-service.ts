@@ -59,6 +59,8 @@ export class IntakeService {
    * Stores the trigger; `accepted` is false for a key already seen (a retried or redelivered event).
    * `rememberKeys` (e.g. a webhook's delivery id) are remembered in the same transaction, and
    * `alsoOwed` (e.g. a mark of receipt on the request) is owed with the trigger, only when it is new.
+   * A trigger whose requester is still to be cleared (`checkRequester`) owes nothing yet, not even its
+   * "received" messages: the worker owes them once the surface says the requester may act.
    */
   async submit(
     input: TriggerInput,
@@ -66,24 +68,12 @@ export class IntakeService {
   ): Promise<{ accepted: boolean; triggerId: number }> {
     validate(input);
     const denied = this.deps.access?.deny(input);
-    const owed: NewOutboxRow[] = denied
-      ? [deniedNotice(input, denied)]
-      : input.kind === 'start' && input.payload.receivedAs === undefined
-        ? input.payload.destinations.map((destination) => {
-            const requester = requesterName(input.payload.requester);
-            const message: OutboxMessage = {
-              kind: 'received',
-              title: input.payload.title,
-              ...(requester && { requester }),
-              ...(input.payload.reference !== undefined && { reference: input.payload.reference }),
-              ...(input.payload.ticket !== undefined && { ticket: input.payload.ticket }),
-            };
-            return { key: receivedKey(input.key, destination), destination, kind: 'received', payload: message };
-          })
-        : [];
+    // A requester still to be cleared is owed nothing yet: the worker owes it once they are.
+    const uncleared = input.payload.checkRequester === true;
+    const owed: NewOutboxRow[] = denied ? [deniedNotice(input, denied)] : uncleared ? [] : receivedRows(input);
     const now = this.deps.clock.now();
     const window = input.kind === 'followup' && !denied ? (this.deps.followupWindows?.[input.source] ?? 0) : 0;
-    const rows = denied || !options.alsoOwed ? owed : [...owed, ...options.alsoOwed];
+    const rows = denied || uncleared || !options.alsoOwed ? owed : [...owed, ...options.alsoOwed];
     const free = window === 0 ? this.deps.freeWorkers : undefined;
     const takers = { trigger: free?.intake(), outbox: rows.length > 0 ? free?.outbox() : undefined };
     const release = () => {
@@ -116,6 +106,24 @@ export class IntakeService {
     if (added > 0) this.deps.onStored?.();
     return added;
   }
+}
+
+/** The "received" messages a start owes at each of its destinations (none when another trigger's stand for it: `receivedAs`). */
+export function receivedRows(input: TriggerInput): NewOutboxRow[] {
+  if (input.kind !== 'start') return [];
+  const payload = input.payload;
+  if (payload.receivedAs !== undefined) return [];
+  const requester = requesterName(payload.requester);
+  return payload.destinations.map((destination) => {
+    const message: OutboxMessage = {
+      kind: 'received',
+      title: payload.title,
+      ...(requester && { requester }),
+      ...(payload.reference !== undefined && { reference: payload.reference }),
+      ...(payload.ticket !== undefined && { ticket: payload.ticket }),
+    };
+    return { key: receivedKey(input.key, destination), destination, kind: 'received', payload: message };
+  });
 }
 
 function validate(input: TriggerInput): void {

@@ -5,6 +5,7 @@ import { deniedNotice } from '../ports/intake.js';
 import type { StoredTrigger, TriggerEffects, TriggerOutcome } from '../ports/store.js';
 import { auditEntryOf } from './audit-entry.js';
 import { cancelStep } from './cancel-step.js';
+import { clearRequester, RequesterUncheckedError } from './clear-requester.js';
 import { followupStep } from './followup-step.js';
 import { failureMessages, retryNotice } from './intake-messages.js';
 import { IssueStartBusyError, releaseIssueStart } from './issue-start-lock.js';
@@ -141,10 +142,14 @@ export class IntakeWorker {
     return handled;
   }
 
-  private handle(trigger: StoredTrigger, starting: string[]): Promise<Settlement | undefined> {
+  private async handle(trigger: StoredTrigger, starting: string[]): Promise<Settlement | undefined> {
     const denied = this.ctx.access.deny(trigger);
     // Also checked when the trigger was stored; checked again here because the policy may have changed.
-    if (denied) return Promise.resolve(settle({ state: 'ignored', error: 'not allowed' }, { owed: [deniedNotice(trigger, denied)] }));
+    if (denied) return settle({ state: 'ignored', error: 'not allowed' }, { owed: [deniedNotice(trigger, denied)] });
+    if (trigger.payload.checkRequester) {
+      const refused = await clearRequester(this.ctx, trigger);
+      if (refused) return refused;
+    }
     if (trigger.kind === 'start') return startStep(this.ctx, trigger, starting);
     if (trigger.kind === 'followup') return followupStep(this.ctx, trigger);
     return cancelStep(this.ctx, trigger);
@@ -173,15 +178,13 @@ export class IntakeWorker {
       await store.triggers.reschedule(trigger.id, owner, now + error.retryInMs, error.message, now);
       return;
     }
+    const withinWindow = now - trigger.receivedAt < options.retryWindowMs;
+    if (error instanceof RequesterUncheckedError) return this.requesterUnchecked(trigger, error, withinWindow, log);
     const apiError = error instanceof AgentApiError ? error : undefined;
     const retryable = apiError ? apiError.retryable : true;
-    const withinWindow = now - trigger.receivedAt < options.retryWindowMs;
     const reason = apiError ? explainAgentApiError(apiError) : 'an internal error stopped it; the operator can find it in the service log';
     if (retryable && withinWindow) {
-      const base = options.baseBackoffMs ?? 2_000;
-      const backoff = Math.min(options.maxBackoffMs ?? 60_000, base * 2 ** Math.max(0, trigger.attempts - 1));
-      const jittered = Math.round(backoff / 2 + ((this.deps.random ?? Math.random)() * backoff) / 2);
-      const delay = Math.max(apiError?.retryAfterMs ?? 0, jittered);
+      const delay = Math.max(apiError?.retryAfterMs ?? 0, this.backoff(trigger));
       log.warn({ err: apiError ? { code: apiError.code, status: apiError.status } : error, retryInMs: delay }, 'run API call failed; will retry');
       const heads = retryNotice(trigger, apiError);
       if (heads) await store.outbox.add([heads], now);
@@ -192,6 +195,33 @@ export class IntakeWorker {
     this.ctx.metrics.triggerFailed(trigger.source);
     const owed = failureMessages(trigger, reason);
     await this.finish(trigger, { state: 'failed', error: apiError ? apiError.code : 'internal_error' }, { owed });
+  }
+
+  /** Exponential backoff for the attempt just made, capped, with jitter: between half and all of it. */
+  private backoff(trigger: StoredTrigger): number {
+    const { options } = this.deps;
+    const base = options.baseBackoffMs ?? 2_000;
+    const backoff = Math.min(options.maxBackoffMs ?? 60_000, base * 2 ** Math.max(0, trigger.attempts - 1));
+    return Math.round(backoff / 2 + ((this.deps.random ?? Math.random)() * backoff) / 2);
+  }
+
+  /**
+   * The surface could not say whether the requester may act: asked again within the retry window, then
+   * given up without a word to anyone — nobody was told the request was received, and it may be a
+   * stranger's.
+   */
+  private async requesterUnchecked(trigger: StoredTrigger, error: RequesterUncheckedError, withinWindow: boolean, log: Logger): Promise<void> {
+    const { clock, store, owner } = this.deps;
+    const now = clock.now();
+    if (withinWindow) {
+      const delay = this.backoff(trigger);
+      log.warn({ err: error.cause, retryInMs: delay }, `${error.message}; will ask again`);
+      await store.triggers.reschedule(trigger.id, owner, now + delay, error.message, now);
+      return;
+    }
+    log.error({ err: error.cause }, `${error.message}; giving up on the request`);
+    this.ctx.metrics.triggerFailed(trigger.source);
+    await this.finish(trigger, { state: 'failed', error: 'requester_unchecked' }, {});
   }
 
   private async finish(trigger: StoredTrigger, outcome: TriggerOutcome, effects: TriggerEffects): Promise<boolean> {

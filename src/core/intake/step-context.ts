@@ -6,7 +6,7 @@
  */
 import type { AgentRuns } from '../ports/agent-runs.js';
 import type { Clock } from '../ports/clock.js';
-import { allowEveryone, type AccessPolicy, type PromptEnricher } from '../ports/intake.js';
+import { allowEveryone, type AccessPolicy, type PromptEnricher, type RequesterCheck } from '../ports/intake.js';
 import type { IssueLinker } from '../ports/issue-links.js';
 import type { Logger } from '../ports/logger.js';
 import { noMetrics, type CoreMetrics } from '../ports/metrics.js';
@@ -42,6 +42,8 @@ export interface IntakeDeps {
   owner: string;
   options: IntakeOptions;
   access?: AccessPolicy;
+  /** By trigger source: whether a requester the edge could not clear may act (`checkRequester`); a source without one clears nobody. */
+  requesterChecks?: Record<string, RequesterCheck>;
   /** The registered surfaces: what their places can do (speak privately), how they are named. Absent: none. */
   surfaces?: Surfaces;
   /** By trigger source (a surface's name): reads the context around its requests. */

@@ -17,6 +17,21 @@ export function deniedNotice(trigger: Pick<StoredTrigger, 'key' | 'anchor' | 'pa
 
 export const allowEveryone: AccessPolicy = { deny: () => undefined };
 
+/**
+ * Who may act, where only the platform can say (a repository's permissions): asked by the worker for a
+ * trigger whose requester the edge could not clear (`checkRequester`), so the edge stays fast and calls
+ * nothing. A surface registers one under its name.
+ */
+export interface RequesterCheck {
+  /**
+   * Undefined when the requester may do what the trigger asks, else why not (for the log: the person is
+   * not told). Throws when the platform cannot be asked: the worker asks again later.
+   */
+  refusal(trigger: StoredTrigger): Promise<string | undefined>;
+  /** What the edge held back until the requester was cleared, beyond a start's "received" messages (a mark of receipt on the comment). */
+  owedOnceCleared?(trigger: StoredTrigger): NewOutboxRow[];
+}
+
 /** A request read in the worker (`PromptEnricher.readRequest`). */
 export type ReadRequest = { kind: 'request'; prompt: string; title: string } | { kind: 'refused'; reason: string };
 

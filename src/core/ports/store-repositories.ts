@@ -165,6 +165,13 @@ export interface EventKeyRepository {
   remember(key: string, now: number): Promise<boolean>;
   /** Whether the key was remembered (and not pruned yet). */
   has(key: string): Promise<boolean>;
+  /**
+   * A watermark kept as a key (e.g. the time of an issue's last label change): raised to `at` unless it
+   * is later already. True when `at` is at or after the watermark (now raised to it), false when it is
+   * older — an event from before the last one seen. One statement, so processes sharing the store agree;
+   * pruned with the keys once `at` is older than `olderThan`.
+   */
+  advance(key: string, at: number): Promise<boolean>;
   /** Deletes keys remembered before `olderThan`; returns how many. */
   prune(olderThan: number): Promise<number>;
 }

@@ -17,8 +17,18 @@ export interface Requester {
   name?: string;
 }
 
+/** What a request may say of its requester beyond who they are. */
+export interface RequesterToCheck {
+  /**
+   * The edge could not tell from the event whether `requester` may do this (a label's sender, a member
+   * whose access the event does not give): the worker asks the surface's `RequesterCheck` before the
+   * request does anything or owes anyone a message, so the edge itself never calls the platform.
+   */
+  checkRequester?: boolean;
+}
+
 /** A request to start a run. `destinations` are where its messages go (usually just the anchor). */
-export interface StartPayload {
+export interface StartPayload extends RequesterToCheck {
   prompt: string;
   title: string;
   origin: Origin;
@@ -71,7 +81,7 @@ export function shownAs(trigger: { key: string } & ({ kind: 'start'; payload: St
   return trigger.kind === 'start' ? (trigger.payload.receivedAs ?? trigger.key) : trigger.key;
 }
 
-export interface FollowupPayload {
+export interface FollowupPayload extends RequesterToCheck {
   message: string;
   /**
    * A specific run (a chat's Answer button names the run it was shown for); default: the anchor's
@@ -97,7 +107,7 @@ export interface FollowupPayload {
   heardAs?: { what: string; link?: string };
 }
 
-export interface CancelPayload {
+export interface CancelPayload extends RequesterToCheck {
   requester?: Requester;
   /** A specific run (e.g. `/agent cancel <run-id>`); default: the anchor's current run. */
   runId?: string;

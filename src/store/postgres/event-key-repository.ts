@@ -18,6 +18,13 @@ export class PostgresEventKeyRepository implements EventKeyRepository {
     return (await row(this.pool, 'SELECT 1 AS found FROM event_keys WHERE key = @key', { key })) !== undefined;
   }
 
+  async advance(key: string, at: number): Promise<boolean> {
+    // An equal time updates the row to itself: it counts as a change, so `at` at the watermark is not older.
+    const sql =
+      'INSERT INTO event_keys (key, seen_at) VALUES (@key, @at) ON CONFLICT (key) DO UPDATE SET seen_at = EXCLUDED.seen_at WHERE EXCLUDED.seen_at >= event_keys.seen_at';
+    return (await changes(this.pool, sql, { key, at })) > 0;
+  }
+
   async prune(olderThan: number): Promise<number> {
     return changes(this.pool, 'DELETE FROM event_keys WHERE seen_at < @olderThan', { olderThan });
   }
