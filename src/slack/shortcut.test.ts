@@ -15,6 +15,13 @@ describe('readMessageShortcut', () => {
     ['no message', { ...valid, message: undefined }, undefined],
     ['a message without ts', { ...valid, message: { text: 'x' } }, undefined],
     ['text that is not a string', { ...valid, message: { ts: '1.2', text: { a: 1 } } }, undefined],
+    // The run's place is made of the channel and ts: one not shaped as Slack's could never be reported to.
+    ['a channel with extra parts', { ...valid, channel: { id: 'C1:evil:1' } }, undefined],
+    ['a channel name instead of its id', { ...valid, channel: { id: 'general' } }, undefined],
+    ['a ts that is a path', { ...valid, message: { ...valid.message, ts: '../../1.2' } }, undefined],
+    ['a ts without its sequence', { ...valid, message: { ...valid.message, ts: '1710000000' } }, undefined],
+    ['a thread ts with extra parts', { ...valid, message: { ...valid.message, thread_ts: '1.0:evil' } }, undefined],
+    ['a thread ts that is a number', { ...valid, message: { ...valid.message, thread_ts: 1.0 } }, undefined],
   ])('%s', (_name, body, expected) => {
     const read = readMessageShortcut(body);
     if (expected === undefined) expect(read).toBeUndefined();

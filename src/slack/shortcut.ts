@@ -2,6 +2,7 @@ import { quote } from '../core/quote.js';
 import { titleFrom } from '../core/title.js';
 import type { TriggerInput } from '../core/ports/triggers.js';
 import { threadKey } from './normalise.js';
+import { isConversationId, isMessageTs } from './slack-ids.js';
 import { plainSlackText } from './slack-text.js';
 
 /** The message shortcut's `callback_id` (docs/slack.md: a contract, it does not change). */
@@ -19,16 +20,19 @@ const isText = (value: unknown): value is string => typeof value === 'string' &&
 
 /**
  * Reads a `message_action` payload defensively (it is signed, but its shape is Slack's to change):
- * undefined when a field we need is missing or of the wrong type.
+ * undefined when a field we need is missing or of the wrong type, or when the channel, the message's
+ * ts or its thread's is not shaped as Slack's — the run's place is made of them (`slack:<channel>:<ts>`),
+ * and a run there could never report, as for an event of that shape (inspect-request.ts).
  */
 export function readMessageShortcut(body: unknown): MessageShortcut | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const { user, channel, message } = body as Record<string, unknown>;
   const userId = typeof user === 'object' && user !== null ? (user as Record<string, unknown>)['id'] : undefined;
   const channelId = typeof channel === 'object' && channel !== null ? (channel as Record<string, unknown>)['id'] : undefined;
-  if (!isText(userId) || !isText(channelId) || typeof message !== 'object' || message === null) return undefined;
+  if (!isText(userId) || !isText(channelId) || !isConversationId(channelId) || typeof message !== 'object' || message === null) return undefined;
   const { ts, text, user: author, thread_ts: threadTs } = message as Record<string, unknown>;
-  if (!isText(ts) || typeof text !== 'string') return undefined;
+  if (!isText(ts) || !isMessageTs(ts) || typeof text !== 'string') return undefined;
+  if (threadTs !== undefined && !(isText(threadTs) && isMessageTs(threadTs))) return undefined;
   return {
     user: userId,
     channel: channelId,

@@ -29,7 +29,7 @@ import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
 import { LINEAR_IDS } from '../fixtures/linear/index.js';
 import { appMention, channelMessage, directMessage, eventCallback, reactionAdded } from '../fixtures/slack/events.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
-import { malformedSlashCommands } from '../fixtures/slack/interactions.js';
+import { malformedSendToAgent, malformedSlashCommands, sendToAgentShortcut } from '../fixtures/slack/interactions.js';
 import { startBridge } from '../helpers/start-bridge.js';
 import { Prng, invalidRequest, seedHostileContext, signedRequest, type GeneratorContext, type HostileRequest } from './hostile-payloads.js';
 import { checkPrompt, maskEchoedIds, requestsByReference } from './hostile-prompts.js';
@@ -478,6 +478,25 @@ describe('bugs this suite found (fixed; kept as regression tests)', () => {
       owed,
       runs,
     });
+  });
+
+  // Was a bug: src/slack/shortcut.ts (`readMessageShortcut`) checked that the shortcut's channel and ts are
+  // strings, not Slack's ids, so a signed "Send to agent" on a channel such as `C0CHANNEL01:evil:1` or a
+  // ts such as `../../1` started a run whose every message failed to reach its place. Now
+  // acknowledged (200, at once) and dropped, as events of that shape are.
+  it.each(malformedSendToAgent().map((entry) => [entry.name, entry.payload] as const))(
+    'a signed Send to agent with %s gets a 200 and stores, owes and starts nothing',
+    async (_name, payload) => {
+      const before = { triggers: await triggerTotal(), owed: await outboxTotal(), runs: emulator.engine.list({ limit: 1_000_000 }).runs.length };
+      const response = await interaction(payload, AbortSignal.timeout(2_000));
+      expect(response.status).toBe(200);
+      expect({ triggers: await triggerTotal(), owed: await outboxTotal(), runs: emulator.engine.list({ limit: 1_000_000 }).runs.length }).toEqual(before);
+    },
+  );
+  it('a signed Send to agent of the same shape with Slack-shaped ids is stored (the variants above differ only in their ids)', async () => {
+    const triggers = await triggerTotal();
+    expect((await interaction(sendToAgentShortcut({ text: 'fix the flaky login test' }), AbortSignal.timeout(2_000))).status).toBe(200);
+    expect(await triggerTotal()).toBe(triggers + 1);
   });
 
   // Issue 27: Slack's agent events read their payloads defensively; a wrong shape stores nothing (no

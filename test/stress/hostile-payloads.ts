@@ -52,6 +52,7 @@ import {
   answerSubmission,
   blockActionsCancel,
   homeStartClick,
+  malformedSendToAgent,
   malformedSlashCommands,
   sendToAgentShortcut,
   slashCommand,
@@ -381,6 +382,8 @@ function slackBase(rng: Prng, ctx: GeneratorContext): { contentType: string; val
       // Issue 23: Send to agent on a message, the Home tab's Start a run button and modal.
       const payload = rng.pick([
         () => sendToAgentShortcut({ channel, text: hostileText(rng), ...(rng.chance(0.5) && { thread_ts: thread }) }),
+        // A channel or message id not shaped as Slack's: acknowledged, nothing stored.
+        () => rng.pick(malformedSendToAgent()).payload,
         () => homeStartClick(),
         () => startRunSubmission({ text: hostileText(rng), ...(rng.chance(0.7) && { route: rng.pick(['*', channel, hostileText(rng).slice(0, 80)]) }) }),
         // Issue 22: the Answer button of a BLOCKED announcement and its modal, naming runs real or not.
