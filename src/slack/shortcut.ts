@@ -1,8 +1,10 @@
 import { quote } from '../core/quote.js';
 import { titleFrom } from '../core/title.js';
 import type { TriggerInput } from '../core/ports/triggers.js';
+import { slackRequester } from './access.js';
 import { threadKey } from './normalise.js';
 import { isConversationId, isMessageTs } from './slack-ids.js';
+import { interactionOrgs } from './slack-person.js';
 import { plainSlackText } from './slack-text.js';
 
 /** The message shortcut's `callback_id` (docs/slack.md: a contract, it does not change). */
@@ -12,6 +14,8 @@ export const SEND_TO_AGENT_CALLBACK_ID = 'send_to_agent';
 export interface MessageShortcut {
   /** Who clicked "Send to agent". */
   user: string;
+  /** The organisations Slack says they belong to (slack-person.ts `interactionOrgs`). */
+  orgs: readonly string[];
   channel: string;
   message: { ts: string; text: string; user?: string; thread_ts?: string };
 }
@@ -35,6 +39,7 @@ export function readMessageShortcut(body: unknown): MessageShortcut | undefined 
   if (threadTs !== undefined && !(isText(threadTs) && isMessageTs(threadTs))) return undefined;
   return {
     user: userId,
+    orgs: interactionOrgs(body),
     channel: channelId,
     message: { ts, text, ...(isText(author) && { user: author }), ...(isText(threadTs) && { thread_ts: threadTs }) },
   };
@@ -65,7 +70,7 @@ export function sendToAgentTrigger(shortcut: MessageShortcut): TriggerInput | un
   const request = messageRequest(shortcut.message.text, shortcut.message.user);
   if (!request) return undefined;
   const anchor = threadKey(shortcut.channel, shortcut.message.thread_ts ?? shortcut.message.ts);
-  const requester = { platform: 'slack', id: shortcut.user, name: `<@${shortcut.user}>` };
+  const requester = slackRequester({ id: shortcut.user, orgs: shortcut.orgs });
   return {
     kind: 'start',
     key: sendToAgentKey(shortcut.channel, shortcut.message.ts),
