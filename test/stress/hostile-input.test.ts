@@ -28,7 +28,8 @@ import { startFakeLinearApi, type FakeLinearApi } from '../fakes/linear-api.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
 import { LINEAR_IDS } from '../fixtures/linear/index.js';
 import { appMention, channelMessage, directMessage, eventCallback, reactionAdded } from '../fixtures/slack/events.js';
-import { SLACK_IDS } from '../fixtures/slack/ids.js';
+import { guestRequests } from '../fixtures/slack/guests.js';
+import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
 import { malformedSendToAgent, malformedSlashCommands, sendToAgentShortcut } from '../fixtures/slack/interactions.js';
 import { startBridge } from '../helpers/start-bridge.js';
 import { Prng, invalidRequest, seedHostileContext, signedRequest, type GeneratorContext, type HostileRequest } from './hostile-payloads.js';
@@ -322,6 +323,12 @@ describe(`hostile input (seed ${SEED})`, () => {
         console.log('PROMPT', JSON.stringify({ prompt: run.prompt, request: stored.request, ids: stored.ids, problems: check.problems }));
     }
     expect(problems, 'prompts with unquoted platform text inside our markers').toEqual([]);
+    // A Slack Connect guest of another organisation is refused at every entry point, whatever the mutation.
+    const guestRuns = runs.filter((run) => requests.get(/\(agent-bridge ref [0-9a-f]{10}\)$/.exec(run.prompt ?? '')?.[0] ?? '')?.requester === SLACK_IDS.guest);
+    expect(
+      guestRuns.map((run) => run.run_id),
+      'runs a Slack Connect guest started',
+    ).toEqual([]);
     expect(blocks).toBeGreaterThan(0);
 
     const health = await fetch(`${service.url}/healthz`);
@@ -497,6 +504,29 @@ describe('bugs this suite found (fixed; kept as regression tests)', () => {
     const triggers = await triggerTotal();
     expect((await interaction(sendToAgentShortcut({ text: 'fix the flaky login test' }), AbortSignal.timeout(2_000))).status).toBe(200);
     expect(await triggerTotal()).toBe(triggers + 1);
+  });
+
+  // Was a bug: with slack.allowed_users empty (as here), src/slack/access.ts let anyone Slack delivered
+  // start, steer and stop runs on the service's key — a Slack Connect guest of another organisation in a
+  // channel shared with ours too. Now each entry point reads the person's organisation and the policy
+  // refuses theirs: nothing runs, and each is told privately (or in the command's or modal's answer).
+  it('signed requests of a Slack Connect guest at every entry point start, steer and stop nothing', async () => {
+    // A run of ours in the thread the guest tries to steer and stop.
+    const thread = nextTs();
+    await post(JSON.stringify(eventCallback(appMention({ ts: thread, text: `<@${SLACK_IDS.botUser}> fix the flaky login test` }))), 'application/json');
+    const key = referenceLine(messageKey(SLACK_IDS.channel, thread));
+    await until(() => emulator.engine.list({ limit: 1_000_000 }).runs.some((run) => run.prompt?.includes(key)), 'the run of ours');
+    const runs = emulator.engine.list({ limit: 1_000_000 }).runs;
+    const before = runs.map((run) => ({ id: run.run_id, state: run.state, followups: emulator.engine.followups(run.run_id).length }));
+    const requests = guestRequests(thread);
+    for (const request of requests) {
+      expect((await post(request.body, request.contentType)).status, request.name).toBe(200);
+    }
+    for (const { refusedKey } of requests.filter((request) => request.refusedKey)) {
+      await until(async () => (await service.store.triggers.getByKey(refusedKey!))?.state === 'ignored', `${refusedKey} refused`, 10_000, 20);
+    }
+    const after = emulator.engine.list({ limit: 1_000_000 }).runs;
+    expect(after.map((run) => ({ id: run.run_id, state: run.state, followups: emulator.engine.followups(run.run_id).length }))).toEqual(before);
   });
 
   // Issue 27: Slack's agent events read their payloads defensively; a wrong shape stores nothing (no

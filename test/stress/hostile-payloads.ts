@@ -46,6 +46,7 @@ import {
 } from '../fixtures/slack/events.js';
 import { evilBodies, FAKE_CONTEXT_MARKERS_TEXT } from '../fixtures/slack/evil.js';
 import { FAKE_MARKERS_DESCRIPTION } from '../fixtures/linear/evil.js';
+import { guestRequests } from '../fixtures/slack/guests.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
 import {
   answerClick,
@@ -374,7 +375,7 @@ export interface GeneratorContext {
 function slackBase(rng: Prng, ctx: GeneratorContext): { contentType: string; value: Record<string, unknown> | string | Buffer } {
   const channel = SLACK_IDS.channel;
   const thread = rng.pick(ctx.seeded.threads);
-  switch (rng.int(14)) {
+  switch (rng.int(15)) {
     case 0:
     case 1:
       return { contentType: JSON_TYPE, value: eventCallback(appMention({ channel, text: `<@${SLACK_IDS.botUser}> ${hostileText(rng)}` })) };
@@ -467,6 +468,14 @@ function slackBase(rng: Prng, ctx: GeneratorContext): { contentType: string; val
           }),
       ])();
       return { contentType: JSON_TYPE, value: eventCallback(event) };
+    }
+    case 13: {
+      // A Slack Connect guest of another organisation, at any entry point: refused, whatever the mutation.
+      const request = rng.pick(guestRequests(thread));
+      return {
+        contentType: request.contentType,
+        value: request.contentType === JSON_TYPE ? (JSON.parse(request.body) as Record<string, unknown>) : request.body,
+      };
     }
     case 2:
     case 3:
