@@ -27,7 +27,7 @@ export async function openFrontDoor({ config, logger, clock, shutdown, overrides
   const stored = new Wake();
   const owed = new Wake();
   const freeWorkers = new FreeWorkers();
-  const access = overrides?.access ?? slackAccessPolicy(config.slack.allowedUsers);
+  const access = overrides?.access ?? slackAccessPolicy({ allowedUsers: config.slack.allowedUsers, allowedTeams: config.slack.allowedTeams });
   // followups: all — a burst of replies within the window goes to the run as one follow-up.
   const followupWindows = {
     slack: config.slack.followups === 'all' ? config.slack.followupWindowMs : 0,

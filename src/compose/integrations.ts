@@ -7,7 +7,7 @@ import type { AppConfig } from '../config/types.js';
 import type { Logger } from '../core/ports/logger.js';
 import type { ApprovalDesk } from '../core/approvals/approval-desk.js';
 import type { IntakeService } from '../core/intake/intake-service.js';
-import type { AccessPolicy } from '../core/ports/intake.js';
+import type { SlackParts } from '../slack/slack-app.js';
 import type { Store } from '../core/ports/store.js';
 import { keyPageUrl } from '../people/key-page.js';
 import { startBuiltInEmulator, type BuiltInEmulator } from './built-in-emulator.js';
@@ -18,7 +18,7 @@ export async function slackIntegration(
   intake: IntakeService,
   store: Store,
   logger: Logger,
-  access: AccessPolicy,
+  access: SlackParts['access'],
   approvals?: Pick<ApprovalDesk, 'decide'>,
 ) {
   const slack = config.slack;

@@ -171,7 +171,9 @@ describe('integrationSummary', () => {
     const lines = integrationSummary(fullConfig());
     expect(lines).toEqual([
       'Run API: https://agents.example.com/api/v1 (key set)',
-      expect.stringMatching(/^Slack: on \(Socket Mode; channels: 3 routes: C0123ABCD, G0999PRIV, \*; follow-ups: mentions; may start runs: 2 allowed users\)$/),
+      expect.stringMatching(
+        /^Slack: on \(Socket Mode; channels: 3 routes: C0123ABCD, G0999PRIV, \*; follow-ups: mentions; may start runs: 2 allowed users \(of this workspace and 2 allowed teams\)\)$/,
+      ),
       expect.stringMatching(
         /^Linear: on \(webhook at POST \/linear\/webhook; OAuth access token .*labels: 2 routes: agent, needs review; teams ENG, OPS; handle @bot\)$/,
       ),
@@ -190,6 +192,6 @@ describe('integrationSummary', () => {
       env: { SLACK_BOT_TOKEN: SECRETS.SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET: SECRETS.SLACK_SIGNING_SECRET },
       cwd: tempDir(),
     });
-    expect(integrationSummary(config)[1]).toMatch(/^Slack: on \(HTTP, events at POST \/slack\/events; .*everyone\)$/);
+    expect(integrationSummary(config)[1]).toMatch(/^Slack: on \(HTTP, events at POST \/slack\/events; .*may start runs: people of this workspace\)$/);
   });
 });

@@ -55,6 +55,7 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
       signingSecret: maskSecret(config.slack.signingSecret, source('SLACK_SIGNING_SECRET')) ?? null,
       appToken: maskSecret(config.slack.appToken, source('SLACK_APP_TOKEN')) ?? null,
       allowedUsers: [...config.slack.allowedUsers],
+      allowedTeams: [...config.slack.allowedTeams],
       channels: describeRoutes(config.slack.channels),
     },
     linear: {
@@ -136,7 +137,11 @@ export function integrationSummary(config: AppConfig): string[] {
   const slack = config.slack;
   if (slack.enabled) {
     const mode = slack.mode === 'socket' ? 'Socket Mode' : 'HTTP, events at POST /slack/events';
-    const users = slack.allowedUsers.length === 0 ? 'everyone' : plural(slack.allowedUsers.length, 'allowed user');
+    const teams = slack.allowedTeams.length === 0 ? '' : ` and ${plural(slack.allowedTeams.length, 'allowed team')}`;
+    const users =
+      slack.allowedUsers.length === 0
+        ? `people of this workspace${teams}`
+        : `${plural(slack.allowedUsers.length, 'allowed user')}${teams && ` (of this workspace${teams})`}`;
     lines.push(`Slack: on (${mode}; channels: ${routeList(slack.channels)}; follow-ups: ${slack.followups}; may start runs: ${users})`);
   } else {
     lines.push('Slack: off — set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (HTTP) or SLACK_APP_TOKEN (Socket Mode) to turn it on');

@@ -10,7 +10,7 @@ import { cronProblems } from './cron.js';
 import { durationSyntaxHelp, formatDuration, parseDuration } from './duration.js';
 import { ALLOWED_KEYS_PREFIX } from './problems.js';
 import { ATTRIBUTIONS } from './types.js';
-import { CHANNEL_ID_HINT, isValidTimeZone, LINEAR_ISSUE_ID, SCHEDULE_NAME, SLACK_CHANNEL_ID, SLACK_USER_ID } from './validators.js';
+import { CHANNEL_ID_HINT, isValidTimeZone, LINEAR_ISSUE_ID, SCHEDULE_NAME, SLACK_CHANNEL_ID, SLACK_TEAM_ID, SLACK_USER_ID } from './validators.js';
 
 const unsetIfNull = (value: unknown): unknown => (value === null ? undefined : value);
 const emptyIfNull = (value: unknown): unknown => (value === null ? {} : value);
@@ -199,6 +199,10 @@ const channelKey = z.string().refine((key) => key === '*' || SLACK_CHANNEL_ID.te
 
 const slackUserId = z.string().refine((id) => SLACK_USER_ID.test(id), {
   error: 'is not a Slack user ID — use IDs such as U0123ABCD (profile → ⋮ → Copy member ID), not names',
+});
+
+const slackTeamId = z.string().refine((id) => SLACK_TEAM_ID.test(id), {
+  error: 'is not a Slack team or enterprise ID — use IDs such as T0123ABCD (a workspace) or E0123ABCD (an Enterprise Grid org), not names or domains',
 });
 
 const followups = z.enum(['all', 'mentions']);
@@ -422,6 +426,8 @@ export const fileSchema = strict({
     // With followups: all, replies within this window after the first go to the run as one follow-up (0 = each alone).
     followup_window: withDefault(duration(0, 60_000), 2_000),
     allowed_users: withDefault(z.array(slackUserId), []),
+    // Organisations whose people may use the bot besides our own workspace (and its org): Slack Connect guests of others are refused.
+    allowed_teams: withDefault(z.array(slackTeamId), []),
     channels: withDefault(z.record(channelKey, channelRouteSchema), {}),
     // A mention naming a Linear issue (ENG-123, or its URL) binds the run to that issue too.
     link_linear_issues: withDefault(z.boolean(), false),

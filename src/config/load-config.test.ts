@@ -32,6 +32,7 @@ describe('loadConfig: valid files', () => {
         context: { messages: 20, characters: 8_000 },
         followupWindowMs: 2_000,
         allowedUsers: [],
+        allowedTeams: [],
         channels: {},
         triggers: {},
         linkLinearIssues: false,
@@ -161,6 +162,7 @@ describe('loadConfig: valid files', () => {
     expect(config.slack).toMatchObject({
       followups: 'mentions',
       allowedUsers: ['U0123ABCD', 'W0456EFGH'],
+      allowedTeams: ['T0PARTNER1', 'E0PARTNER1'],
       channels: {
         C0123ABCD: { config: { environment_id: 'env_web', name: 'web' } },
         G0999PRIV: { agent_identity_uid: 'foreman-1', config: { name: 'private' } },
@@ -239,6 +241,13 @@ describe('loadConfig: invalid files report the key path', () => {
     ['a non-text config name', 'slack: { channels: { C0123ABCD: { config: { name: 5 } } } }', `${F}: slack.channels.C0123ABCD.config.name`, /must be text/],
     ['a channel name instead of an ID', 'slack: { channels: { general: {} } }', `${F}: slack.channels.general`, /channel ID or "\*"/],
     ['a user name instead of an ID', 'slack: { allowed_users: ["@alice"] }', `${F}: slack.allowed_users[0]`, /not a Slack user ID/],
+    [
+      'a team by domain instead of ID',
+      'slack: { allowed_teams: [T0123ABCD, acme.slack.com] }',
+      `${F}: slack.allowed_teams[1]`,
+      /not a Slack team or enterprise ID/,
+    ],
+    ['a user ID as a team', 'slack: { allowed_teams: [U0123ABCD] }', `${F}: slack.allowed_teams[0]`, /T0123ABCD \(a workspace\) or E0123ABCD/],
     ['an admin by name instead of ID', 'console: { admins: [U0123ABCD, alice] }', `${F}: console.admins[1]`, /not a Slack user ID/],
     ['an unknown followups mode', 'slack: { followups: some }', `${F}: slack.followups`, /one of: all, mentions \(found "some"\)/],
     ['a yes instead of true', 'linear: { cancel_on_label_removed: yes }', `${F}: linear.cancel_on_label_removed`, /true or false/],

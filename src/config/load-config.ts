@@ -215,6 +215,7 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
       context: { ...file.slack.context },
       followupWindowMs: file.slack.followup_window,
       allowedUsers: [...file.slack.allowed_users],
+      allowedTeams: [...file.slack.allowed_teams],
       channels: toRoutes(file.slack.channels),
       triggers: Object.fromEntries(
         Object.entries(file.slack.channels).flatMap(([channel, route]) =>

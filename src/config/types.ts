@@ -132,8 +132,10 @@ export interface AppConfig {
     context: ContextLimits;
     /** `followup_window`: with `followups: all`, replies within it go as one follow-up; 0 = each alone. */
     followupWindowMs: number;
-    /** Slack user IDs; empty = everyone. */
+    /** Slack user IDs; empty = everyone the organisations below let in. */
     allowedUsers: string[];
+    /** Slack team (T…) and enterprise (E…) IDs whose people may use the bot besides our own workspace and its org; empty = ours only. */
+    allowedTeams: string[];
     /** Channel ID (or `*`) → route. */
     channels: Record<string, Route>;
     /** Channel ID (or `*`) → how runs start there without a mention (`trigger`); only entries that set one. */

@@ -1,6 +1,8 @@
 import type { TrackedRun } from '../core/ports/store.js';
 import { titleFrom } from '../core/title.js';
 import type { TriggerInput } from '../core/ports/triggers.js';
+import { slackRequester, type SlackPerson } from './access.js';
+import { commandOrgs } from './slack-person.js';
 import { plainSlackText } from './slack-text.js';
 
 /**
@@ -66,13 +68,13 @@ export function statusText(runs: TrackedRun[], nowMs: number): string {
 }
 
 /** The cancel trigger for `/agent cancel <run-id>`: it names the run, whichever thread it lives in. */
-export function cancelCommandTrigger(run: TrackedRun, user: string, triggerId: string): TriggerInput {
+export function cancelCommandTrigger(run: TrackedRun, person: SlackPerson, triggerId: string): TriggerInput {
   return {
     kind: 'cancel',
     key: `slack:cmd:${triggerId}`,
     source: 'slack',
     anchor: run.anchor,
-    payload: { runId: run.runId, requester: { platform: 'slack', id: user, name: `<@${user}>` } },
+    payload: { runId: run.runId, requester: slackRequester(person) },
   };
 }
 
@@ -81,7 +83,10 @@ export function cancelCommandTrigger(run: TrackedRun, user: string, triggerId: s
  * becomes a top-level message whose thread is then linked to the run (see SlackNotifier's
  * `onThreadStarted`), so replies there steer it like any other thread.
  */
-export function promptCommandTrigger(command: { channel_id: string; user_id: string; trigger_id: string }, typed: string): TriggerInput {
+export function promptCommandTrigger(
+  command: { channel_id: string; user_id: string; trigger_id: string; team_id?: string; enterprise_id?: string },
+  typed: string,
+): TriggerInput {
   // Slack escapes a command's text like a message's.
   const text = plainSlackText(typed);
   return {
@@ -94,7 +99,7 @@ export function promptCommandTrigger(command: { channel_id: string; user_id: str
       title: titleFrom(text),
       origin: { source: 'slack', channel: command.channel_id },
       destinations: [`slack:${command.channel_id}`],
-      requester: { platform: 'slack', id: command.user_id, name: `<@${command.user_id}>` },
+      requester: slackRequester({ id: command.user_id, orgs: commandOrgs(command) }),
     },
   };
 }

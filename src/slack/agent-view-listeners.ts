@@ -5,9 +5,10 @@ import type { AnchorRepository, SettingRepository, TrackedRunRepository, Trigger
 import type { TriggerInput } from '../core/ports/triggers.js';
 import type { IntakeService } from '../core/intake/intake-service.js';
 import { messagesTabPromptsRow, readContextChange, readMessagesOpened, readSessionStop, readViewedChannel, viewedChannelKey } from './agent-view.js';
-import { slackUserRefusal } from './access.js';
+import { slackRequester, slackUserRefusal, type SlackPerson } from './access.js';
 import { cancelGrant, cancelRefusal, starterOf } from './cancel-permission.js';
 import { threadKey } from './normalise.js';
+import { eventOrgs } from './slack-person.js';
 import type { ListenerApp } from './event-router.js';
 
 export interface AgentViewDeps {
@@ -31,15 +32,15 @@ export interface AgentViewDeps {
  * with `assistant_view`.
  */
 export function registerAgentViewListeners(app: ListenerApp, deps: AgentViewDeps): void {
-  const denied = (user: string) => slackUserRefusal(deps.access, user);
+  const denied = (person: SlackPerson) => slackUserRefusal(deps.access, person);
 
   // The person opened their DM with the app: its suggested prompts (once a day), and what they view.
-  app.event('app_home_opened', async ({ event }) => {
+  app.event('app_home_opened', async ({ event, body }) => {
     const opened = readMessagesOpened(event);
     if (!opened) return;
     const viewed = opened.context === undefined ? undefined : readViewedChannel(opened.context);
     if (viewed !== undefined) await deps.settings.set(viewedChannelKey(opened.user), viewed);
-    if (denied(opened.user)) return;
+    if (denied({ id: opened.user, orgs: eventOrgs(event, body) })) return;
     await deps.intake.owe([messagesTabPromptsRow(opened.channel, new Date(deps.now()).toISOString().slice(0, 10))]);
   });
 
@@ -61,13 +62,13 @@ export function registerAgentViewListeners(app: ListenerApp, deps: AgentViewDeps
     if (!run) return;
     const key = `slack:stop:${eventId}`;
     const starter = run.triggerKey ? starterOf(await deps.triggers.getByKey(run.triggerKey)) : undefined;
-    // slack.allowed_users is checked where the trigger is stored (a private refusal); here who may stop this run.
-    if (!denied(stop.user) && !cancelGrant({ user: stop.user, channel: stop.channel }, run, starter, deps.admins)) {
+    const person = { id: stop.user, orgs: eventOrgs(event, body) };
+    // The access policy is applied where the trigger is stored (a private refusal); here who may stop this run.
+    if (!denied(person) && !cancelGrant({ user: stop.user, channel: stop.channel }, run, starter, deps.admins)) {
       const refusal: OutboxMessage = { kind: 'notice', text: cancelRefusal(run.runId, run, starter), privateTo: stop.user };
       await deps.intake.owe([{ key: `notice:denied:${key}`, destination: anchor, kind: 'notice', payload: refusal }]);
       return;
     }
-    const requester = { platform: 'slack', id: stop.user, name: `<@${stop.user}>` };
-    await deps.submit({ kind: 'cancel', key, source: 'slack', anchor, payload: { requester, runId: run.runId } });
+    await deps.submit({ kind: 'cancel', key, source: 'slack', anchor, payload: { requester: slackRequester(person), runId: run.runId } });
   });
 }

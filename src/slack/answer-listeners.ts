@@ -31,7 +31,7 @@ export interface AnswerListenerDeps {
 
 /**
  * The Answer button on a BLOCKED announcement and its modal (docs/slack.md "Answering a waiting run").
- * Someone `slack.allowed_users` leaves out, or a button whose run this service does not know, gets a
+ * Someone the access policy refuses, or a button whose run this service does not know, gets a
  * modal saying why (seen by them alone) and nothing is stored; the submission is checked again.
  */
 export function registerAnswerListeners(app: ListenerApp, deps: AnswerListenerDeps): void {
@@ -40,7 +40,7 @@ export function registerAnswerListeners(app: ListenerApp, deps: AnswerListenerDe
     const click = readAnswerClick(body);
     if (!click) return;
     const run = await deps.trackedRuns.get(click.target.runId);
-    const refusal = slackUserRefusal(deps.access, click.user) ?? (run ? undefined : unknownRunText(click.target.runId));
+    const refusal = slackUserRefusal(deps.access, { id: click.user, orgs: click.orgs }) ?? (run ? undefined : unknownRunText(click.target.runId));
     // As the Home tab's Start a run: the one Slack call a listener makes, bounded by its client's timeout;
     // a failure costs only the modal (the person clicks again or replies in the thread).
     try {
@@ -56,7 +56,7 @@ export function registerAnswerListeners(app: ListenerApp, deps: AnswerListenerDe
     const submission = readAnswerSubmission(body);
     if (!submission) return ack();
     const refusal =
-      slackUserRefusal(deps.access, submission.user) ??
+      slackUserRefusal(deps.access, { id: submission.user, orgs: submission.orgs }) ??
       answerError(submission) ??
       ((await deps.trackedRuns.get(submission.target.runId)) ? undefined : unknownRunText(submission.target.runId));
     if (refusal !== undefined) return ack({ response_action: 'errors', errors: { [ANSWER_BLOCK_ID]: refusal } });

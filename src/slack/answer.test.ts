@@ -5,7 +5,7 @@ const TARGET: AnswerTarget = { runId: 'run_1', channel: 'C0WEB', threadTs: '1700
 
 const click = (over: Record<string, unknown> = {}, action: Record<string, unknown> = {}) => ({
   type: 'block_actions',
-  user: { id: 'U0ADA' },
+  user: { id: 'U0ADA', team_id: 'T0ADA' },
   trigger_id: '1.2.3',
   container: { type: 'message', channel_id: 'C0WEB', message_ts: TARGET.messageTs, thread_ts: TARGET.threadTs },
   actions: [{ action_id: 'answer_run', value: 'run_1', ...action }],
@@ -14,7 +14,7 @@ const click = (over: Record<string, unknown> = {}, action: Record<string, unknow
 
 describe('readAnswerClick', () => {
   it('reads who clicked, the trigger id and where', () => {
-    expect(readAnswerClick(click())).toEqual({ user: 'U0ADA', triggerId: '1.2.3', target: TARGET });
+    expect(readAnswerClick(click())).toEqual({ user: 'U0ADA', orgs: ['T0ADA'], triggerId: '1.2.3', target: TARGET });
   });
 
   it('a top-level announcement is its own thread', () => {
@@ -40,7 +40,7 @@ describe('readAnswerClick', () => {
 
 const submission = (over: { metadata?: unknown; value?: unknown; user?: unknown; viewId?: unknown } = {}) => ({
   type: 'view_submission',
-  user: { id: 'user' in over ? over.user : 'U0ADA' },
+  user: { id: 'user' in over ? over.user : 'U0ADA', team_id: 'T0ADA' },
   view: {
     id: 'viewId' in over ? over.viewId : 'V123',
     callback_id: 'answer_run',
@@ -51,7 +51,7 @@ const submission = (over: { metadata?: unknown; value?: unknown; user?: unknown;
 
 describe('readAnswerSubmission', () => {
   it('reads the answer and the target the modal carried', () => {
-    expect(readAnswerSubmission(submission())).toEqual({ user: 'U0ADA', viewId: 'V123', text: 'Orders first.', target: TARGET });
+    expect(readAnswerSubmission(submission())).toEqual({ user: 'U0ADA', orgs: ['T0ADA'], viewId: 'V123', text: 'Orders first.', target: TARGET });
   });
 
   it('a missing value reads as empty (refused by answerError)', () => {
@@ -103,7 +103,7 @@ describe('the modal and the follow-up', () => {
       payload: {
         message: 'Orders first.',
         runId: 'run_1',
-        requester: { platform: 'slack', id: 'U0ADA', name: '<@U0ADA>' },
+        requester: { platform: 'slack', id: 'U0ADA', name: '<@U0ADA>', orgs: ['T0ADA'] },
         reference: { channel: 'C0WEB', ts: TARGET.messageTs },
       },
     });

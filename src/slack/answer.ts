@@ -2,7 +2,9 @@ import type { KnownBlock, ModalView } from '@slack/types';
 import type { TrackedRun } from '../core/ports/store.js';
 import type { TriggerInput } from '../core/ports/triggers.js';
 import { ANSWER_ACTION_ID, escapeMrkdwn, limitText } from './blocks.js';
+import { slackRequester } from './access.js';
 import { threadKey } from './normalise.js';
+import { interactionOrgs } from './slack-person.js';
 
 /*
  * Answering a BLOCKED run in place (issue 22, point 6): the announcement's Answer button
@@ -44,7 +46,7 @@ function checkedTarget(target: Partial<Record<keyof AnswerTarget, unknown>>): An
 }
 
 /** A click on the Answer button (`block_actions`), read defensively; undefined when its shape is not Slack's. */
-export function readAnswerClick(body: unknown): { user: string; triggerId: string; target: AnswerTarget } | undefined {
+export function readAnswerClick(body: unknown): { user: string; orgs: string[]; triggerId: string; target: AnswerTarget } | undefined {
   const fields = record(body);
   const user = text(record(fields?.['user'])?.['id']);
   const triggerId = text(fields?.['trigger_id']);
@@ -60,7 +62,7 @@ export function readAnswerClick(body: unknown): { user: string; triggerId: strin
     messageTs,
   });
   if (!user || !/^[UW][A-Z0-9]{2,40}$/.test(user) || !triggerId || !target) return undefined;
-  return { user, triggerId, target };
+  return { user, orgs: interactionOrgs(body), triggerId, target };
 }
 
 /** The Answer modal: the run's title, one multiline field; the target rides along as private_metadata. */
@@ -102,6 +104,8 @@ export function refusalModal(reason: string): ModalView {
 /** What a submitted Answer modal says. */
 export interface AnswerSubmission {
   user: string;
+  /** The organisations Slack says the person belongs to (slack-person.ts `interactionOrgs`). */
+  orgs: readonly string[];
   viewId: string;
   text: string;
   target: AnswerTarget;
@@ -121,7 +125,7 @@ export function readAnswerSubmission(body: unknown): AnswerSubmission | undefine
   }
   const target = metadata && checkedTarget(metadata);
   if (!user || !/^[UW][A-Z0-9]{2,40}$/.test(user) || !viewId || !target) return undefined;
-  return { user, viewId, text: typeof value === 'string' ? value : '', target };
+  return { user, orgs: interactionOrgs(body), viewId, text: typeof value === 'string' ? value : '', target };
 }
 
 /** What is wrong with the answer itself (shown under the field); undefined when it can be sent. */
@@ -142,7 +146,7 @@ export function unknownRunText(runId: string): string {
  * told one was sent). Keyed by the modal's view id, so a re-sent submission sends nothing.
  */
 export function answerTrigger(submission: AnswerSubmission): TriggerInput {
-  const { user, target } = submission;
+  const { target } = submission;
   return {
     kind: 'followup',
     key: `slack:answer:${submission.viewId}`,
@@ -151,7 +155,7 @@ export function answerTrigger(submission: AnswerSubmission): TriggerInput {
     payload: {
       message: submission.text.trim(),
       runId: target.runId,
-      requester: { platform: 'slack', id: user, name: `<@${user}>` },
+      requester: slackRequester({ id: submission.user, orgs: submission.orgs }),
       reference: { channel: target.channel, ts: target.messageTs },
     },
   };

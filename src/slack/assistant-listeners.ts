@@ -9,16 +9,17 @@ import { assistantContextSetting, assistantThreadSetting } from '../core/ports/s
 import { slackUserRefusal } from './access.js';
 import { promptsRow, readAssistantThread } from './assistant.js';
 import type { ListenerDeps } from './listener-deps.js';
+import { eventOrgs } from './slack-person.js';
 import type { ListenerApp } from './event-router.js';
 
 /** Registers the assistant panel's listeners. */
 export function registerAssistantListeners(app: ListenerApp, deps: Pick<ListenerDeps, 'settings' | 'intake'>, access: AccessPolicy): void {
-  app.event('assistant_thread_started', async ({ event }) => {
+  app.event('assistant_thread_started', async ({ event, body }) => {
     const thread = readAssistantThread(event);
     if (!thread) return;
     await deps.settings.set(assistantThreadSetting(thread.channel, thread.threadTs), thread.user);
     await deps.settings.set(assistantContextSetting(thread.channel, thread.threadTs), thread.contextChannel);
-    if (!slackUserRefusal(access, thread.user)) await deps.intake.owe([promptsRow(thread.channel, thread.threadTs)]);
+    if (!slackUserRefusal(access, { id: thread.user, orgs: eventOrgs(event, body) })) await deps.intake.owe([promptsRow(thread.channel, thread.threadTs)]);
   });
 
   // The person looked at another channel with the panel open: its requests route as that channel's now.

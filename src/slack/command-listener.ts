@@ -16,6 +16,7 @@ import {
 import { cancelGrant, cancelRefusal, starterOf } from './cancel-permission.js';
 import { checkSlashCommand, refusedCommandText } from './command-form.js';
 import { republishHomeAfterKeyRemoved } from './home-refresh.js';
+import { commandOrgs } from './slack-person.js';
 import type { SubmitTrigger } from './listener-submit.js';
 import type { ListenerDeps } from './listener-deps.js';
 import type { ListenerApp } from './event-router.js';
@@ -37,10 +38,11 @@ export function registerAgentCommand(app: ListenerApp, deps: CommandDeps, submit
 /** What `/agent …` answers, having stored what it asks for. */
 async function agentCommandAnswer(deps: CommandDeps, submit: SubmitTrigger, command: CommandArgs['command'], context: CommandArgs['context']): Promise<string> {
   const parsed = parseAgentCommand(command.text ?? '');
-  const allowed = !slackUserRefusal(deps.access, command.user_id);
+  const person = { id: command.user_id, orgs: commandOrgs(command) };
+  const refusal = slackUserRefusal(deps.access, person);
   if (parsed.kind === 'help') return AGENT_HELP;
   // Before status too: someone not allowed to use the bot sees no runs.
-  if (!allowed) return 'Sorry, only the people listed in this service’s slack.allowed_users can see, start, steer or stop runs here.';
+  if (refusal) return refusal;
   if (parsed.kind === 'connect') return connectText(command.user_id, deps.keyPageUrl);
   if (parsed.kind === 'whoami') return whoamiText(await deps.personKeys.get(command.user_id), deps.now());
   if (parsed.kind === 'disconnect') {
@@ -60,7 +62,7 @@ async function agentCommandAnswer(deps: CommandDeps, submit: SubmitTrigger, comm
     if (!run || !run.anchor.startsWith('slack:')) return `I do not know a run \`${parsed.runId}\` started from Slack.`;
     const starter = run.triggerKey ? starterOf(await deps.triggers.getByKey(run.triggerKey)) : undefined;
     if (!cancelGrant({ user: command.user_id, channel: command.channel_id }, run, starter, deps.admins)) return cancelRefusal(run.runId, run, starter);
-    await submit(cancelCommandTrigger(run, command.user_id, command.trigger_id), context);
+    await submit(cancelCommandTrigger(run, person, command.trigger_id), context);
     return `Stopping \`${run.runId}\`; its thread will say when it has stopped.`;
   }
   await submit(promptCommandTrigger(command, parsed.text), context);

@@ -9,6 +9,7 @@ import { keyRefusal } from '../people/key-refusals.js';
 import { slackUserRefusal } from './access.js';
 import { HOME_OPENED_KIND } from './home-notifier.js';
 import { readStartRunSubmission, startRunTrigger, submissionErrors } from './home-start.js';
+import { interactionOrgs } from './slack-person.js';
 import { HOME_START_ACTION_ID, homeDestination, homeUserOf, START_RUN_CALLBACK_ID, startRunModal } from './home-view.js';
 import type { SubmitTrigger } from './listener-submit.js';
 import type { ListenerDeps } from './listener-deps.js';
@@ -38,7 +39,7 @@ export function registerHomeListeners(app: ListenerApp, deps: HomeDeps, access: 
 
   app.action({ action_id: HOME_START_ACTION_ID, type: 'block_actions' }, async ({ ack, body }) => {
     await ack();
-    if (slackUserRefusal(access, body.user.id)) return;
+    if (slackUserRefusal(access, { id: body.user.id, orgs: interactionOrgs(body) })) return;
     // A modal needs the click's trigger_id within 3 s, so this cannot wait for the outbox: the call is
     // bounded by its own short timeout (the answer to Slack waits for it), and a failure costs only the
     // modal — the person clicks again.
@@ -53,7 +54,7 @@ export function registerHomeListeners(app: ListenerApp, deps: HomeDeps, access: 
   app.view(START_RUN_CALLBACK_ID, async ({ ack, body, context }) => {
     const submission = readStartRunSubmission(body);
     if (!submission) return ack();
-    const refusal = slackUserRefusal(access, submission.user);
+    const refusal = slackUserRefusal(access, { id: submission.user, orgs: submission.orgs });
     const errors = refusal !== undefined ? { request: refusal } : submissionErrors(submission, deps.routeChoices);
     if (errors) return ack({ response_action: 'errors', errors });
     await submit(startRunTrigger(submission), context);

@@ -6,14 +6,18 @@ const values = (text: unknown, route?: unknown) => ({
   request: { text: { value: text } },
   ...(route !== undefined && { route: { route: { selected_option: { value: route } } } }),
 });
-const body = (state: unknown, view: Record<string, unknown> = {}) => ({ user: { id: 'U1' }, view: { id: 'V1', state: { values: state }, ...view } });
+const body = (state: unknown, view: Record<string, unknown> = {}) => ({
+  user: { id: 'U1', team_id: 'T1' },
+  team: { id: 'T0HOST' },
+  view: { id: 'V1', state: { values: state }, ...view },
+});
 
 describe('readStartRunSubmission', () => {
   it.each([
-    ['the request and the route', body(values('fix it', 'C1')), { user: 'U1', viewId: 'V1', text: 'fix it', route: 'C1' }],
-    ['no route offered', body(values('fix it')), { user: 'U1', viewId: 'V1', text: 'fix it', route: undefined }],
-    ['an empty request field', body({}), { user: 'U1', viewId: 'V1', text: '', route: undefined }],
-    ['a request that is not text', body(values(42, 7)), { user: 'U1', viewId: 'V1', text: '', route: undefined }],
+    ['the request and the route', body(values('fix it', 'C1')), { user: 'U1', orgs: ['T1'], viewId: 'V1', text: 'fix it', route: 'C1' }],
+    ['no route offered', body(values('fix it')), { user: 'U1', orgs: ['T1'], viewId: 'V1', text: 'fix it', route: undefined }],
+    ['an empty request field', body({}), { user: 'U1', orgs: ['T1'], viewId: 'V1', text: '', route: undefined }],
+    ['a request that is not text', body(values(42, 7)), { user: 'U1', orgs: ['T1'], viewId: 'V1', text: '', route: undefined }],
     ['no view id', body(values('x'), { id: 3 }), undefined],
     ['no user', { view: { id: 'V1' } }, undefined],
     ['an array body', [], undefined],
@@ -41,11 +45,11 @@ describe('the Start a run modal', () => {
     ['a valid one', { text: 'go', route: 'C0123ABCD' }, undefined],
     ['no route when none was offered', { text: 'go', route: undefined }, undefined],
   ])('%s', (_name, fields, expected) => {
-    expect(submissionErrors({ user: 'U1', viewId: 'V1', ...fields }, choices)).toEqual(expected);
+    expect(submissionErrors({ user: 'U1', orgs: ['T1'], viewId: 'V1', ...fields }, choices)).toEqual(expected);
   });
 
   it('starts a run keyed by the view, in the person’s direct message, on the picked route', () => {
-    expect(startRunTrigger({ user: 'U1', viewId: 'V9', text: ' Write docs\nfor 2.0 ', route: 'C0123ABCD' })).toMatchObject({
+    expect(startRunTrigger({ user: 'U1', orgs: ['T1'], viewId: 'V9', text: ' Write docs\nfor 2.0 ', route: 'C0123ABCD' })).toMatchObject({
       key: 'slack:view:V9',
       anchor: 'slack:U1:home-V9',
       payload: { prompt: 'Write docs\nfor 2.0', title: 'Write docs', origin: { source: 'slack', channel: 'C0123ABCD' }, destinations: ['slack:U1'] },

@@ -1,10 +1,14 @@
 import { titleFrom } from '../core/title.js';
 import type { TriggerInput } from '../core/ports/triggers.js';
+import { slackRequester } from './access.js';
 import type { RouteChoice } from './home-view.js';
+import { interactionOrgs } from './slack-person.js';
 
 /** What a submitted Start a run modal says. */
 export interface StartRunSubmission {
   user: string;
+  /** The organisations Slack says the person belongs to (slack-person.ts `interactionOrgs`). */
+  orgs: readonly string[];
   viewId: string;
   text: string;
   /** The picked route's value; undefined when the modal offered none. */
@@ -22,7 +26,13 @@ export function readStartRunSubmission(body: unknown): StartRunSubmission | unde
   if (typeof user !== 'string' || !user || typeof view?.['id'] !== 'string' || !view['id']) return undefined;
   const text = record(record(values?.['request'])?.['text'])?.['value'];
   const route = record(record(record(values?.['route'])?.['route'])?.['selected_option'])?.['value'];
-  return { user, viewId: view['id'], text: typeof text === 'string' ? text : '', route: typeof route === 'string' ? route : undefined };
+  return {
+    user,
+    orgs: interactionOrgs(body),
+    viewId: view['id'],
+    text: typeof text === 'string' ? text : '',
+    route: typeof route === 'string' ? route : undefined,
+  };
 }
 
 /** Slack shows these under the field in the modal (`response_action: errors`). */
@@ -52,7 +62,7 @@ export function startRunTrigger(submission: StartRunSubmission): TriggerInput {
       title: titleFrom(text),
       origin: { source: 'slack', channel: submission.route ?? '*' },
       destinations: [`slack:${submission.user}`],
-      requester: { platform: 'slack', id: submission.user, name: `<@${submission.user}>` },
+      requester: slackRequester({ id: submission.user, orgs: submission.orgs }),
     },
   };
 }

@@ -28,7 +28,7 @@ export interface ListenerDeps {
   audit: AuditTrail;
   /** The console page where a person's key is connected (`/agent connect`); undefined without PUBLIC_URL. */
   keyPageUrl: string | undefined;
-  /** `slack.allowed_users` (empty = everyone): the service's one policy, the intake's too. */
+  /** Who may use the bot (`slack.allowed_users`, `slack.allowed_teams`; access.ts): the service's one policy, the intake's too. */
   access: AccessPolicy;
   now: () => number;
   followups: Followups;

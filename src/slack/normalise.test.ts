@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { addressedTrigger, messageTrigger, stripMention, type SlackMessage } from './normalise.js';
 
 const BOT = 'UBOT';
-const message = (overrides: Partial<SlackMessage>): SlackMessage => ({ channel: 'C1', user: 'U1', text: '', ts: '1700.1', ...overrides });
+const message = (overrides: Partial<SlackMessage>): SlackMessage => ({ channel: 'C1', user: 'U1', text: '', ts: '1700.1', orgs: ['T1'], ...overrides });
 
 describe('stripMention', () => {
   it.each([

@@ -2,6 +2,7 @@ import { intentOf } from '../core/intake/keywords.js';
 import { titleFrom } from '../core/title.js';
 import type { TriggerInput } from '../core/ports/triggers.js';
 import { withAttachments, type AttachedFile } from '../core/attachments.js';
+import { slackRequester } from './access.js';
 import { plainSlackText } from './slack-text.js';
 
 /** The fields of a Slack message event we act on (Bolt's types are unions too wide to use here). */
@@ -14,6 +15,8 @@ export interface SlackMessage {
   channel_type?: string;
   /** Files attached to the message (`subtype: file_share`): listed with the request, never fetched. */
   files?: AttachedFile[];
+  /** The organisations Slack says its author belongs to (slack-person.ts `eventOrgs`), for the access policy. */
+  orgs: readonly string[];
 }
 
 export type Followups = 'all' | 'mentions';
@@ -55,7 +58,7 @@ export function addressedTrigger(message: SlackMessage, botUserId: string): Trig
   const threadTs = message.thread_ts ?? message.ts;
   const anchor = threadKey(message.channel, threadTs);
   const key = messageKey(message.channel, message.ts);
-  const requester = { platform: 'slack', id: message.user, name: `<@${message.user}>` };
+  const requester = slackRequester({ id: message.user, orgs: message.orgs });
   const reference = { channel: message.channel, ts: message.ts };
   // The bot's own mention goes while the text is still markup; then it becomes what was typed.
   const intent = intentOf(plainSlackText(stripMention(message.text, botUserId)));
@@ -87,7 +90,7 @@ export function replyTrigger(message: SlackMessage): TriggerInput {
     anchor: threadKey(message.channel, message.thread_ts ?? message.ts),
     payload: {
       message: withAttachments(plainSlackText(message.text), message.files),
-      requester: { platform: 'slack', id: message.user, name: `<@${message.user}>` },
+      requester: slackRequester({ id: message.user, orgs: message.orgs }),
       reference: { channel: message.channel, ts: message.ts },
     },
   };

@@ -3,6 +3,7 @@ import { WebClient, type Logger as BoltLogger, type WebClientOptions } from '@sl
 import type { Logger } from '../core/ports/logger.js';
 import type { IntakeService } from '../core/intake/intake-service.js';
 import type { AccessPolicy } from '../core/ports/intake.js';
+import type { SlackAccessPolicy } from './access.js';
 import type { Store } from '../core/ports/store.js';
 import { secretScrubber } from '../core/scrub.js';
 import { StartupError } from '../core/startup-error.js';
@@ -20,8 +21,11 @@ import { routeChoices } from './home-view.js';
 export interface SlackParts {
   intake: IntakeService;
   store: Pick<Store, 'trackedRuns' | 'triggers' | 'anchors' | 'personKeys' | 'settings' | 'audit'>;
-  /** `slack.allowed_users`, built once by the composition root and shared with the intake. */
-  access: AccessPolicy;
+  /**
+   * The access policy (access.ts), built once by the composition root and shared with the intake; told
+   * our own organisation, as `auth.test` names it, before any listener runs.
+   */
+  access: AccessPolicy & Partial<Pick<SlackAccessPolicy, 'knowOwnOrganisation'>>;
   logger: Logger;
   /** Decides requests waiting for approval (issue 31). */
   approvals?: Pick<ApprovalDesk, 'decide'>;
@@ -61,7 +65,7 @@ export async function createSlackApp(config: SlackConfig, parts: SlackParts): Pr
   const scrub = secretScrubber([botToken, transport.kind === 'http' ? transport.signingSecret : transport.appToken]);
   const callsLogger = parts.logger.child({ component: 'slack-web-api' });
   const webApiLogger = boltLogger(callsLogger, scrub);
-  let identity: { user_id?: string; bot_id?: string; team_id?: string };
+  let identity: { user_id?: string; bot_id?: string; team_id?: string; enterprise_id?: string };
   try {
     identity = await new WebClient(botToken, webClientOptions(apiUrl, webApiLogger)).auth.test();
   } catch (error) {
@@ -75,6 +79,9 @@ export async function createSlackApp(config: SlackConfig, parts: SlackParts): Pr
     throw new StartupError(`could not reach Slack at start (${code}): check SLACK_API_URL and the network, then start again`);
   }
   if (!identity.user_id) throw new StartupError('Slack auth.test returned no bot user id: is SLACK_BOT_TOKEN a bot token (xoxb-…)?');
+  // Without it no one would count as one of ours, and every request from Slack would be refused.
+  if (!identity.team_id) throw new StartupError('Slack auth.test returned no team id: is SLACK_BOT_TOKEN a bot token (xoxb-…) installed in a workspace?');
+  parts.access.knowOwnOrganisation?.({ team: identity.team_id, enterprise: identity.enterprise_id });
   const logger = boltLogger(parts.logger.child({ component: 'slack' }), scrub);
   const receiver =
     transport.kind === 'http'

@@ -35,7 +35,14 @@ describe('triggerOf', () => {
 });
 
 describe('keywordTrigger', () => {
-  const message = (fields: Record<string, string>) => ({ channel: C, user: 'U1', ts: '1700000000.000100', text: 'agent: fix the login', ...fields });
+  const message = (fields: Record<string, string>) => ({
+    channel: C,
+    user: 'U1',
+    ts: '1700000000.000100',
+    text: 'agent: fix the login',
+    orgs: ['T1'],
+    ...fields,
+  });
 
   it('starts a run on a top-level message without its keyword, keyed and anchored as a mention of it', () => {
     const trigger = keywordTrigger(message({}), BOT, TRIGGER);
@@ -75,14 +82,14 @@ describe('readReaction and reactionTrigger', () => {
   });
 
   it('makes the reactor the requester of a request the worker reads, keyed as a mention of the message', () => {
-    const reaction = readReaction(event({ reaction: 'robot_face::skin-tone-3' }));
-    expect(reaction).toEqual({ user: 'U2', reaction: 'robot_face', channel: C, ts: '1700000000.000100', itemUser: 'U1' });
+    const reaction = readReaction(event({ reaction: 'robot_face::skin-tone-3' }), ['T1']);
+    expect(reaction).toEqual({ user: 'U2', reaction: 'robot_face', channel: C, ts: '1700000000.000100', itemUser: 'U1', orgs: ['T1'] });
     const trigger = reaction && reactionTrigger(reaction, BOT, TRIGGER);
     expect(trigger).toMatchObject({
       kind: 'start',
       key: messageKey(C, '1700000000.000100'),
       anchor: `slack:${C}:1700000000.000100`,
-      payload: { requestToRead: true, followupIfLinked: true, requester: { id: 'U2' }, reference: { channel: C, ts: '1700000000.000100' } },
+      payload: { requestToRead: true, followupIfLinked: true, requester: { id: 'U2', orgs: ['T1'] }, reference: { channel: C, ts: '1700000000.000100' } },
     });
   });
 
@@ -93,7 +100,7 @@ describe('readReaction and reactionTrigger', () => {
     ['no item', { item: null }],
     ['a reaction that is not text', { reaction: 7 }],
   ])('reads nothing from %s', (_name, fields) => {
-    expect(readReaction(event(fields))).toBeUndefined();
+    expect(readReaction(event(fields), ['T1'])).toBeUndefined();
   });
 
   it.each([
@@ -103,7 +110,7 @@ describe('readReaction and reactionTrigger', () => {
     ['the bot’s own reaction', { user: BOT }, TRIGGER],
     ['a reaction on the bot’s own message', { item_user: BOT }, TRIGGER],
   ])('starts nothing for %s', (_name, fields, trigger) => {
-    const reaction = readReaction(event(fields));
+    const reaction = readReaction(event(fields), ['T1']);
     expect(reaction && reactionTrigger(reaction, BOT, trigger)).toBeUndefined();
   });
 });

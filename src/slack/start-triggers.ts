@@ -5,6 +5,7 @@
  * (`messageKey`), so one message starts one run however it is asked for and however many react.
  */
 import type { TriggerInput } from '../core/ports/triggers.js';
+import { slackRequester } from './access.js';
 import { addressedTrigger, mentionsBot, messageKey, threadKey, type SlackMessage } from './normalise.js';
 
 /** `slack.channels.<id>.trigger`: keywords matched at the start of a top-level message, and an emoji name (no colons). */
@@ -70,26 +71,31 @@ export interface SlackReaction {
   ts: string;
   /** Who wrote the message, when Slack says. */
   itemUser?: string;
+  /** The organisations Slack says the person who reacted belongs to (slack-person.ts `eventOrgs`). */
+  orgs: readonly string[];
 }
 
 const isText = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 const TS = /^\d{1,12}\.\d{1,8}$/;
 
-/** Reads a `reaction_added` event defensively: undefined unless it is a reaction to a message with every field we need. */
-export function readReaction(event: unknown): SlackReaction | undefined {
+/**
+ * Reads a `reaction_added` event defensively: undefined unless it is a reaction to a message with
+ * every field we need. `orgs` are those of the person who reacted, which the event itself never names.
+ */
+export function readReaction(event: unknown, orgs: readonly string[]): SlackReaction | undefined {
   if (typeof event !== 'object' || event === null) return undefined;
   const { user, reaction, item, item_user: itemUser } = event as Record<string, unknown>;
   if (!isText(user) || !isText(reaction) || typeof item !== 'object' || item === null) return undefined;
   const { type, channel, ts } = item as Record<string, unknown>;
   if (type !== 'message' || !isText(channel) || !isText(ts) || !TS.test(ts)) return undefined;
-  return { user, reaction: reaction.split('::')[0] ?? reaction, channel, ts, ...(isText(itemUser) && { itemUser }) };
+  return { user, reaction: reaction.split('::')[0] ?? reaction, channel, ts, ...(isText(itemUser) && { itemUser }), orgs };
 }
 
 /**
  * The run a reaction asks for: the channel's trigger emoji added by a person to a message that is not
  * ours. The event has no text, so the request names the message and the worker reads it
  * (`requestToRead`, `readReactedMessage`); the status message goes first, in that message's thread.
- * The person who reacted is the requester (allowed_users applies to them). Keyed as a mention of the
+ * The person who reacted is the requester (the access policy applies to them). Keyed as a mention of the
  * message: a second reaction, a re-sent event or an earlier mention of it starts nothing.
  */
 export function reactionTrigger(reaction: SlackReaction, botUserId: string, trigger: ChannelTrigger | undefined): TriggerInput | undefined {
@@ -106,7 +112,7 @@ export function reactionTrigger(reaction: SlackReaction, botUserId: string, trig
       title: `A message sent with :${trigger.emoji}:`,
       origin: { source: 'slack', channel: reaction.channel },
       destinations: [anchor],
-      requester: { platform: 'slack', id: reaction.user, name: `<@${reaction.user}>` },
+      requester: slackRequester({ id: reaction.user, orgs: reaction.orgs }),
       reference: { channel: reaction.channel, ts: reaction.ts },
       followupIfLinked: true,
       requestToRead: true,

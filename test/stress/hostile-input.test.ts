@@ -28,8 +28,9 @@ import { startFakeLinearApi, type FakeLinearApi } from '../fakes/linear-api.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
 import { LINEAR_IDS } from '../fixtures/linear/index.js';
 import { appMention, channelMessage, directMessage, eventCallback, reactionAdded } from '../fixtures/slack/events.js';
-import { SLACK_IDS } from '../fixtures/slack/ids.js';
-import { malformedSlashCommands } from '../fixtures/slack/interactions.js';
+import { guestRequests } from '../fixtures/slack/guests.js';
+import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
+import { malformedSendToAgent, malformedSlashCommands, sendToAgentShortcut } from '../fixtures/slack/interactions.js';
 import { startBridge } from '../helpers/start-bridge.js';
 import { Prng, invalidRequest, seedHostileContext, signedRequest, type GeneratorContext, type HostileRequest } from './hostile-payloads.js';
 import { checkPrompt, maskEchoedIds, requestsByReference, triggersWithReference } from './hostile-prompts.js';
@@ -331,6 +332,12 @@ describe(`hostile input (seed ${SEED})`, () => {
         console.log('PROMPT', JSON.stringify({ prompt: run.prompt, request: stored.request, ids: stored.ids, problems: check.problems }));
     }
     expect(problems, 'prompts with unquoted platform text inside our markers').toEqual([]);
+    // A Slack Connect guest of another organisation is refused at every entry point, whatever the mutation.
+    const guestRuns = runs.filter((run) => requests.get(/\(agent-bridge ref [0-9a-f]{10}\)$/.exec(run.prompt ?? '')?.[0] ?? '')?.requester === SLACK_IDS.guest);
+    expect(
+      guestRuns.map((run) => run.run_id),
+      'runs a Slack Connect guest started',
+    ).toEqual([]);
     expect(blocks).toBeGreaterThan(0);
 
     const health = await fetch(`${service.url}/healthz`);
@@ -487,6 +494,48 @@ describe('bugs this suite found (fixed; kept as regression tests)', () => {
       owed,
       runs,
     });
+  });
+
+  // Was a bug: src/slack/shortcut.ts (`readMessageShortcut`) checked that the shortcut's channel and ts are
+  // strings, not Slack's ids, so a signed "Send to agent" on a channel such as `C0CHANNEL01:evil:1` or a
+  // ts such as `../../1` started a run whose every message failed to reach its place. Now
+  // acknowledged (200, at once) and dropped, as events of that shape are.
+  it.each(malformedSendToAgent().map((entry) => [entry.name, entry.payload] as const))(
+    'a signed Send to agent with %s gets a 200 and stores, owes and starts nothing',
+    async (_name, payload) => {
+      const before = { triggers: await triggerTotal(), owed: await outboxTotal(), runs: emulator.engine.list({ limit: 1_000_000 }).runs.length };
+      const response = await interaction(payload, AbortSignal.timeout(2_000));
+      expect(response.status).toBe(200);
+      expect({ triggers: await triggerTotal(), owed: await outboxTotal(), runs: emulator.engine.list({ limit: 1_000_000 }).runs.length }).toEqual(before);
+    },
+  );
+  it('a signed Send to agent of the same shape with Slack-shaped ids is stored (the variants above differ only in their ids)', async () => {
+    const triggers = await triggerTotal();
+    expect((await interaction(sendToAgentShortcut({ text: 'fix the flaky login test' }), AbortSignal.timeout(2_000))).status).toBe(200);
+    expect(await triggerTotal()).toBe(triggers + 1);
+  });
+
+  // Was a bug: with slack.allowed_users empty (as here), src/slack/access.ts let anyone Slack delivered
+  // start, steer and stop runs on the service's key — a Slack Connect guest of another organisation in a
+  // channel shared with ours too. Now each entry point reads the person's organisation and the policy
+  // refuses theirs: nothing runs, and each is told privately (or in the command's or modal's answer).
+  it('signed requests of a Slack Connect guest at every entry point start, steer and stop nothing', async () => {
+    // A run of ours in the thread the guest tries to steer and stop.
+    const thread = nextTs();
+    await post(JSON.stringify(eventCallback(appMention({ ts: thread, text: `<@${SLACK_IDS.botUser}> fix the flaky login test` }))), 'application/json');
+    const key = referenceLine(messageKey(SLACK_IDS.channel, thread));
+    await until(() => emulator.engine.list({ limit: 1_000_000 }).runs.some((run) => run.prompt?.includes(key)), 'the run of ours');
+    const runs = emulator.engine.list({ limit: 1_000_000 }).runs;
+    const before = runs.map((run) => ({ id: run.run_id, state: run.state, followups: emulator.engine.followups(run.run_id).length }));
+    const requests = guestRequests(thread);
+    for (const request of requests) {
+      expect((await post(request.body, request.contentType)).status, request.name).toBe(200);
+    }
+    for (const { refusedKey } of requests.filter((request) => request.refusedKey)) {
+      await until(async () => (await service.store.triggers.getByKey(refusedKey!))?.state === 'ignored', `${refusedKey} refused`, 10_000, 20);
+    }
+    const after = emulator.engine.list({ limit: 1_000_000 }).runs;
+    expect(after.map((run) => ({ id: run.run_id, state: run.state, followups: emulator.engine.followups(run.run_id).length }))).toEqual(before);
   });
 
   // Issue 27: Slack's agent events read their payloads defensively; a wrong shape stores nothing (no

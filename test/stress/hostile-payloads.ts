@@ -46,12 +46,14 @@ import {
 } from '../fixtures/slack/events.js';
 import { evilBodies, FAKE_CONTEXT_MARKERS_TEXT } from '../fixtures/slack/evil.js';
 import { FAKE_MARKERS_DESCRIPTION } from '../fixtures/linear/evil.js';
+import { guestRequests } from '../fixtures/slack/guests.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
 import {
   answerClick,
   answerSubmission,
   blockActionsCancel,
   homeStartClick,
+  malformedSendToAgent,
   malformedSlashCommands,
   sendToAgentShortcut,
   slashCommand,
@@ -373,7 +375,7 @@ export interface GeneratorContext {
 function slackBase(rng: Prng, ctx: GeneratorContext): { contentType: string; value: Record<string, unknown> | string | Buffer } {
   const channel = SLACK_IDS.channel;
   const thread = rng.pick(ctx.seeded.threads);
-  switch (rng.int(14)) {
+  switch (rng.int(15)) {
     case 0:
     case 1:
       return { contentType: JSON_TYPE, value: eventCallback(appMention({ channel, text: `<@${SLACK_IDS.botUser}> ${hostileText(rng)}` })) };
@@ -381,6 +383,8 @@ function slackBase(rng: Prng, ctx: GeneratorContext): { contentType: string; val
       // Issue 23: Send to agent on a message, the Home tab's Start a run button and modal.
       const payload = rng.pick([
         () => sendToAgentShortcut({ channel, text: hostileText(rng), ...(rng.chance(0.5) && { thread_ts: thread }) }),
+        // A channel or message id not shaped as Slack's: acknowledged, nothing stored.
+        () => rng.pick(malformedSendToAgent()).payload,
         () => homeStartClick(),
         () => startRunSubmission({ text: hostileText(rng), ...(rng.chance(0.7) && { route: rng.pick(['*', channel, hostileText(rng).slice(0, 80)]) }) }),
         // Issue 22: the Answer button of a BLOCKED announcement and its modal, naming runs real or not.
@@ -464,6 +468,14 @@ function slackBase(rng: Prng, ctx: GeneratorContext): { contentType: string; val
           }),
       ])();
       return { contentType: JSON_TYPE, value: eventCallback(event) };
+    }
+    case 13: {
+      // A Slack Connect guest of another organisation, at any entry point: refused, whatever the mutation.
+      const request = rng.pick(guestRequests(thread));
+      return {
+        contentType: request.contentType,
+        value: request.contentType === JSON_TYPE ? (JSON.parse(request.body) as Record<string, unknown>) : request.body,
+      };
     }
     case 2:
     case 3:

@@ -128,11 +128,11 @@ export function checkPrompt(prompt: string, request: string, source: string, ids
 }
 
 /**
- * Each run's request (as the edge stored it) and the platform ids it came with, read from the
+ * Each run's request (as the edge stored it), the platform ids it came with and who asked, read from the
  * service's database. Several start triggers can name one run (a mention in a thread that has a run
  * becomes its follow-up): the one whose reference ends the prompt is the one that created it.
  */
-export function requestsByReference(database: string): Map<string, { request: string; source: string; ids: string[] }> {
+export function requestsByReference(database: string): Map<string, { request: string; source: string; ids: string[]; requester?: string }> {
   const db = new Database(database, { readonly: true, fileMustExist: true });
   try {
     const rows = db.prepare("SELECT key, source, payload FROM triggers WHERE kind = 'start' AND run_id IS NOT NULL").all() as Array<{
@@ -149,7 +149,11 @@ export function requestsByReference(database: string): Map<string, { request: st
           requester?: { id?: unknown };
         };
         const ids = [payload.reference?.channel, payload.reference?.ts, payload.requester?.id].filter((id): id is string => typeof id === 'string');
-        return [referenceLine(row.key), { request: payload.requestToRead ? READ_BY_WORKER : payload.prompt, source: row.source, ids }];
+        const requester = typeof payload.requester?.id === 'string' ? payload.requester.id : undefined;
+        return [
+          referenceLine(row.key),
+          { request: payload.requestToRead ? READ_BY_WORKER : payload.prompt, source: row.source, ids, ...(requester && { requester }) },
+        ];
       }),
     );
   } finally {

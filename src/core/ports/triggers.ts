@@ -15,6 +15,12 @@ export interface Requester {
   platform: string;
   id: string;
   name?: string;
+  /**
+   * The organisations the platform says the person belongs to, where they asked (a workspace, and
+   * the organisation around it), for the edge's access policy. Empty: the platform said none; absent:
+   * the edge records none (or the trigger was stored before it did).
+   */
+  orgs?: string[];
 }
 
 /** What a request may say of its requester beyond who they are. */
