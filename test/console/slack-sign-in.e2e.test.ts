@@ -49,6 +49,8 @@ beforeAll(async () => {
     logger,
   }));
   // Two runs: one Ada asked for, one Bob asked for.
+  // Seeded as the intake worker would have left them, and never due: the running service must not work them into runs of its own.
+  const NOT_DUE = Date.now() + 86_400_000;
   for (const [runId, person, at] of [
     ['run-ada-1', ADA, 1_000],
     ['run-bob-1', BOB, 2_000],
@@ -59,6 +61,8 @@ beforeAll(async () => {
       aTrigger({ key, payload: { ...base.payload, requester: { platform: 'slack', id: person.userId, name: person.name } } }),
       [],
       at,
+      [],
+      NOT_DUE,
     );
     await service.store.trackedRuns.insert(aRun(runId, { triggerKey: key, title: `Work for ${person.name}`, state: 'INPROGRESS' }), at);
   }
@@ -72,6 +76,8 @@ beforeAll(async () => {
     }),
     [],
     3_000,
+    [],
+    NOT_DUE,
   );
   await service.store.trackedRuns.insert(aRun('run-linear-ada', { triggerKey: 'Ev-run-linear-ada', source: 'linear', personalKeyOwner: ADA.userId }), 3_000);
   // What Ada's and Bob's runs of this month used, as the tracker recorded it (issue 31).
