@@ -80,7 +80,10 @@ function intakeWorkers({ config, logger, clock, overrides }: ServiceBase, parts:
         },
         ...(issueLinker && { issueLinkers: { slack: issueLinker } }),
         access: front.access,
-        requesterChecks: { ...(github && { github: github.requesterCheck }) },
+        requesterChecks: {
+          ...(github && { github: github.requesterCheck }),
+          ...(jira && { jira: jira.requesterCheck }),
+        },
         keys: front.runKeys.keys,
         limits: config.limits,
         // A run shown in a Slack thread is an agent session there (its phase owed at each change).

@@ -180,7 +180,7 @@ describe('integrationSummary', () => {
       expect.stringMatching(
         /^GitHub: on \(App 123456, webhook at POST \/github\/webhook; repos: none \(every repository ignored\); labels: none; .*; pull requests: reviews; handle @agent\)$/,
       ),
-      'Jira: on (https://acme.atlassian.net, webhook at POST /jira/webhook; labels: none (no label starts a run); all projects; handle @agent)',
+      'Jira: on (https://acme.atlassian.net, webhook at POST /jira/webhook; labels: none (no label starts a run); all projects; may start runs: who may edit the issue; handle @agent)',
       'Schedules: 1 of 2 enabled: nightly-deps (disabled), weekly.report',
       expect.stringMatching(/^Database: SQLite at /),
     ]);

@@ -82,6 +82,7 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
       webhookSecret: maskSecret(config.jira.webhookSecret, source('JIRA_WEBHOOK_SECRET')) ?? null,
       labels: describeRoutes(config.jira.labels),
       projects: [...config.jira.projects],
+      allowedUsers: [...config.jira.allowedUsers],
       states: { ...config.jira.states },
     },
     defaults: describeRoute(config.defaults),
@@ -171,8 +172,9 @@ export function integrationSummary(config: AppConfig): string[] {
   const jira = config.jira;
   if (jira.enabled) {
     const projects = jira.projects.length === 0 ? 'all projects' : `projects ${jira.projects.join(', ')}`;
+    const users = jira.allowedUsers.length === 0 ? 'who may edit the issue' : `who may edit the issue and ${plural(jira.allowedUsers.length, 'allowed user')}`;
     lines.push(
-      `Jira: on (${jira.baseUrl ?? ''}, webhook at POST /jira/webhook; labels: ${routeList(jira.labels, 'none (no label starts a run)')}; ${projects}; handle ${jira.handle})`,
+      `Jira: on (${jira.baseUrl ?? ''}, webhook at POST /jira/webhook; labels: ${routeList(jira.labels, 'none (no label starts a run)')}; ${projects}; may start runs: ${users}; handle ${jira.handle})`,
     );
   } else {
     lines.push('Jira: off — set JIRA_BASE_URL, JIRA_EMAIL, JIRA_API_TOKEN and JIRA_WEBHOOK_SECRET to turn it on');

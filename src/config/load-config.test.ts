@@ -75,6 +75,7 @@ describe('loadConfig: valid files', () => {
         labels: {},
         slackChannels: {},
         projects: [],
+        allowedUsers: [],
         states: {},
       },
       defaults: { config: {} },

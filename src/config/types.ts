@@ -195,6 +195,8 @@ export interface AppConfig {
     slackChannels: Record<string, string>;
     /** Project keys, upper-cased; empty = all. */
     projects: string[];
+    /** Atlassian account ids that may start, steer and stop runs besides the people who may edit the issue. */
+    allowedUsers: string[];
     /** Workflow move (`started`, `pull_request`) → the name of the transition to make. */
     states: Record<string, string>;
   };
