@@ -80,8 +80,10 @@ function intakeWorkers({ config, logger, clock, overrides }: ServiceBase, parts:
         },
         ...(issueLinker && { issueLinkers: { slack: issueLinker } }),
         access: front.access,
+        // Where only the platform can say who may act: a repository's write access, an issue tracker's permissions or roles.
         requesterChecks: {
           ...(github && { github: github.requesterCheck }),
+          ...(linear && { linear: linear.requesterCheck }),
           ...(jira && { jira: jira.requesterCheck }),
         },
         keys: front.runKeys.keys,

@@ -71,6 +71,7 @@ export async function linearIntegration(config: AppConfig, intake: IntakeService
       projects: linear.projects,
       teams: linear.teams,
       states: linear.states,
+      allowedUsers: linear.allowedUsers,
     },
     intake,
     store,

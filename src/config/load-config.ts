@@ -250,6 +250,7 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
         ),
       ),
       teams: [...file.linear.teams],
+      allowedUsers: file.linear.allowed_users.map((id) => id.toLowerCase()),
       states: { ...file.linear.states },
     },
     github: {

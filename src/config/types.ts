@@ -167,6 +167,8 @@ export interface AppConfig {
     projects: Record<string, string[]>;
     /** Team keys; empty = all. */
     teams: string[];
+    /** User ids (lower-cased) that may start, steer and stop runs though they are guests of the workspace. */
+    allowedUsers: string[];
     /** Workflow move name → Linear workflow state name, as written in the file. */
     states: Record<string, string>;
   };

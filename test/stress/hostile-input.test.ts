@@ -32,7 +32,7 @@ import { guestRequests } from '../fixtures/slack/guests.js';
 import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
 import { malformedSendToAgent, malformedSlashCommands, sendToAgentShortcut } from '../fixtures/slack/interactions.js';
 import { startBridge } from '../helpers/start-bridge.js';
-import { Prng, invalidRequest, seedHostileContext, signedRequest, type GeneratorContext, type HostileRequest } from './hostile-payloads.js';
+import { LINEAR_GUEST, Prng, invalidRequest, seedHostileContext, signedRequest, type GeneratorContext, type HostileRequest } from './hostile-payloads.js';
 import { checkPrompt, maskEchoedIds, requestsByReference, triggersWithReference } from './hostile-prompts.js';
 import { sleep, until } from './outage-helpers.js';
 import { SECRETS, SecretScanner, captureConsole, endConsoleCapture, scanningLogger, secretEnv } from './secrets-scan.js';
@@ -61,7 +61,11 @@ beforeAll(async () => {
   slack.setChannel(SLACK_IDS.channel, { name: 'dev' });
   slack.setUser(SLACK_IDS.user, { display_name: 'ada' });
   slack.setUser(SLACK_IDS.otherUser, { display_name: 'grace' });
-  linear = await startFakeLinearApi({ authorization: SECRETS.LINEAR_API_KEY, labels: Object.values(LINEAR_IDS.labels) });
+  linear = await startFakeLinearApi({
+    authorization: SECRETS.LINEAR_API_KEY,
+    labels: Object.values(LINEAR_IDS.labels),
+    users: [{ ...LINEAR_GUEST, guest: true }],
+  });
   // Manual: runs stay QUEUED, so the test measures the edges and intake, not thousands of run stories.
   emulator = await startEmulator({ apiKey: SECRETS.AGENT_API_KEY, port: 0, manual: true });
   ({ service, cwd } = await startBridge({
@@ -310,6 +314,10 @@ describe(`hostile input (seed ${SEED})`, () => {
       // Only accepted requests store anything, and no trigger starts two runs.
       expect(triggers).toBeLessThanOrEqual(accepted);
       expect(runs.length).toBeLessThanOrEqual(triggers);
+      // On Linear only members drive the agent: nothing was started, steered or stopped by the guest, an app or nobody.
+      const linearActs = (await service.store.audit.list({ limit: 100_000 })).filter((entry) => entry.surface === 'linear');
+      expect(linearActs.length).toBeGreaterThan(0);
+      expect(linearActs.filter((entry) => entry.personId === undefined || entry.personId === LINEAR_GUEST.id).map((entry) => entry.act)).toEqual([]);
       const references = runs.map((run) => /\(agent-bridge ref [0-9a-f]{10}\)$/.exec(run.prompt ?? '')?.[0]);
       expect(new Set(references).size, 'two runs with the same reference').toBe(references.length);
 
