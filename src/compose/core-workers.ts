@@ -80,7 +80,12 @@ function intakeWorkers({ config, logger, clock, overrides }: ServiceBase, parts:
         },
         ...(issueLinker && { issueLinkers: { slack: issueLinker } }),
         access: front.access,
-        requesterChecks: { ...(github && { github: github.requesterCheck }) },
+        // Where only the platform can say who may act: a repository's write access, an issue tracker's permissions or roles.
+        requesterChecks: {
+          ...(github && { github: github.requesterCheck }),
+          ...(linear && { linear: linear.requesterCheck }),
+          ...(jira && { jira: jira.requesterCheck }),
+        },
         keys: front.runKeys.keys,
         limits: config.limits,
         // A run shown in a Slack thread is an agent session there (its phase owed at each change).

@@ -175,12 +175,12 @@ describe('integrationSummary', () => {
         /^Slack: on \(Socket Mode; channels: 3 routes: C0123ABCD, G0999PRIV, \*; follow-ups: mentions; may start runs: 2 allowed users \(of this workspace and 2 allowed teams\)\)$/,
       ),
       expect.stringMatching(
-        /^Linear: on \(webhook at POST \/linear\/webhook; OAuth access token .*labels: 2 routes: agent, needs review; teams ENG, OPS; handle @bot\)$/,
+        /^Linear: on \(webhook at POST \/linear\/webhook; OAuth access token .*labels: 2 routes: agent, needs review; teams ENG, OPS; may start runs: members; handle @bot\)$/,
       ),
       expect.stringMatching(
         /^GitHub: on \(App 123456, webhook at POST \/github\/webhook; repos: none \(every repository ignored\); labels: none; .*; pull requests: reviews; handle @agent\)$/,
       ),
-      'Jira: on (https://acme.atlassian.net, webhook at POST /jira/webhook; labels: none (no label starts a run); all projects; handle @agent)',
+      'Jira: on (https://acme.atlassian.net, webhook at POST /jira/webhook; labels: none (no label starts a run); all projects; may start runs: who may edit the issue; handle @agent)',
       'Schedules: 1 of 2 enabled: nightly-deps (disabled), weekly.report',
       expect.stringMatching(/^Database: SQLite at /),
     ]);

@@ -65,6 +65,7 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
       webhookSecret: maskSecret(config.linear.webhookSecret, source('LINEAR_WEBHOOK_SECRET')) ?? null,
       labels: describeRoutes(config.linear.labels),
       teams: [...config.linear.teams],
+      allowedUsers: [...config.linear.allowedUsers],
       states: { ...config.linear.states },
     },
     github: {
@@ -82,6 +83,7 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
       webhookSecret: maskSecret(config.jira.webhookSecret, source('JIRA_WEBHOOK_SECRET')) ?? null,
       labels: describeRoutes(config.jira.labels),
       projects: [...config.jira.projects],
+      allowedUsers: [...config.jira.allowedUsers],
       states: { ...config.jira.states },
     },
     defaults: describeRoute(config.defaults),
@@ -152,7 +154,10 @@ export function integrationSummary(config: AppConfig): string[] {
     const auth =
       linear.accessToken !== undefined ? 'OAuth access token (agent sessions available)' : 'API key (agent sessions need LINEAR_ACCESS_TOKEN with actor=app)';
     const teams = linear.teams.length === 0 ? 'all teams' : `teams ${linear.teams.join(', ')}`;
-    lines.push(`Linear: on (webhook at POST /linear/webhook; ${auth}; labels: ${routeList(linear.labels)}; ${teams}; handle ${linear.handle})`);
+    const users = linear.allowedUsers.length === 0 ? 'members' : `members and ${plural(linear.allowedUsers.length, 'allowed user')}`;
+    lines.push(
+      `Linear: on (webhook at POST /linear/webhook; ${auth}; labels: ${routeList(linear.labels)}; ${teams}; may start runs: ${users}; handle ${linear.handle})`,
+    );
   } else {
     lines.push('Linear: off — set LINEAR_API_KEY (or LINEAR_ACCESS_TOKEN for agent sessions) and LINEAR_WEBHOOK_SECRET to turn it on');
   }
@@ -171,8 +176,9 @@ export function integrationSummary(config: AppConfig): string[] {
   const jira = config.jira;
   if (jira.enabled) {
     const projects = jira.projects.length === 0 ? 'all projects' : `projects ${jira.projects.join(', ')}`;
+    const users = jira.allowedUsers.length === 0 ? 'who may edit the issue' : `who may edit the issue and ${plural(jira.allowedUsers.length, 'allowed user')}`;
     lines.push(
-      `Jira: on (${jira.baseUrl ?? ''}, webhook at POST /jira/webhook; labels: ${routeList(jira.labels, 'none (no label starts a run)')}; ${projects}; handle ${jira.handle})`,
+      `Jira: on (${jira.baseUrl ?? ''}, webhook at POST /jira/webhook; labels: ${routeList(jira.labels, 'none (no label starts a run)')}; ${projects}; may start runs: ${users}; handle ${jira.handle})`,
     );
   } else {
     lines.push('Jira: off — set JIRA_BASE_URL, JIRA_EMAIL, JIRA_API_TOKEN and JIRA_WEBHOOK_SECRET to turn it on');

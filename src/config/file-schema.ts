@@ -353,6 +353,25 @@ const jiraProjectKey = z
   .trim()
   .refine((key) => /^[A-Za-z][A-Za-z0-9_]{0,254}$/.test(key), { error: 'is not a Jira project key such as ENG (the prefix of its issue keys)' });
 
+/** A Linear user id: a UUID (Linear shows it under Settings → Members, and in the API). */
+const linearUserId = z
+  .string()
+  .trim()
+  .refine((id) => /^[0-9a-z]{8}-[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{12}$/i.test(id), {
+    error: 'is not a Linear user id — a UUID such as 0a1b2c3d-0000-4000-8000-000000000000 (not a name or an email)',
+  });
+
+/**
+ * An Atlassian account id as Jira shows it in a profile's URL or the REST API: `5b10ac8d82e05b22cc7d4ef5`,
+ * or a prefix, a colon and a UUID (`557058:f58131cb-…`).
+ */
+const jiraAccountId = z
+  .string()
+  .trim()
+  .refine((id) => /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}(?::[A-Za-z0-9-]{1,64})?$/.test(id), {
+    error: 'is not an Atlassian account id — copy it from the person’s profile URL (…/jira/people/<account id>), e.g. 5b10ac8d82e05b22cc7d4ef5',
+  });
+
 const scheduleSchema = strict({
   ...routeShape,
   name: z
@@ -440,6 +459,8 @@ export const fileSchema = strict({
     ...trackerShape,
     labels: withDefault(labelsSchema, {}),
     teams: withDefault(z.array(text), []),
+    // User ids that may start, steer and stop though they are guests of the workspace; apps never.
+    allowed_users: withDefault(z.array(linearUserId), []),
   }),
   github: githubSection,
   // Jira Cloud (issue 30): the keys and meanings of `linear:`, with `projects` (keys served; empty = all) for `teams`.
@@ -447,6 +468,8 @@ export const fileSchema = strict({
     ...trackerShape,
     labels: withDefault(jiraLabelsSchema, {}),
     projects: withDefault(z.array(jiraProjectKey), []),
+    // Account ids that may start, steer and stop besides the people who may edit the issue; customers and apps never.
+    allowed_users: withDefault(z.array(jiraAccountId), []),
   }),
   schedules: withDefault(schedulesSchema, []),
   console: section({

@@ -84,6 +84,7 @@ describe('jira: keys', () => {
       labels: {},
       slackChannels: {},
       projects: [],
+      allowedUsers: [],
       states: {},
     });
     expect(config.slack.linkJiraIssues).toBe(false);
@@ -104,6 +105,7 @@ describe('jira: keys', () => {
         '    Agent: { config: { environment_id: env_web }, slack_channel: C0123ABCD }',
         '    agent-docs: {}',
         '  projects: [eng, WEB]',
+        '  allowed_users: [5b10ac8d82e05b22cc7d4ef5, "557058:f58131cb-b67d-43c7-b30d-6b58d40bd077"]',
         '  states: { started: In Progress, pull_request: In Review }',
         '',
       ].join('\n'),
@@ -119,6 +121,7 @@ describe('jira: keys', () => {
       labels: { agent: { config: { environment_id: 'env_web' } }, 'agent-docs': {} },
       slackChannels: { agent: 'C0123ABCD' },
       projects: ['ENG', 'WEB'],
+      allowedUsers: ['5b10ac8d82e05b22cc7d4ef5', '557058:f58131cb-b67d-43c7-b30d-6b58d40bd077'],
       states: { started: 'In Progress', pull_request: 'In Review' },
     });
   });
@@ -134,6 +137,8 @@ describe('jira: keys', () => {
       `${F}: jira.labels.agent.slack_channel`,
       /Slack channel ID/,
     ],
+    ['an allowed user that is an email', 'jira:\n  allowed_users: [grace@acme.example]\n', `${F}: jira.allowed_users[0]`, /not an Atlassian account id/],
+    ['allowed_users as one string', 'jira:\n  allowed_users: 5b10ac8d82e05b22cc7d4ef5\n', `${F}: jira.allowed_users`, /list|array/],
     ['a handle of two words', 'jira:\n  handle: "hey agent"\n', `${F}: jira.handle`, /single word/],
     ['followups that is neither', 'jira:\n  followups: some\n', `${F}: jira.followups`, /all|mentions/],
     ['link_jira_issues as yes', 'slack: { link_jira_issues: yes }\n', `${F}: slack.link_jira_issues`, /true or false/],

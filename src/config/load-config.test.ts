@@ -51,6 +51,7 @@ describe('loadConfig: valid files', () => {
         slackChannels: {},
         projects: {},
         teams: [],
+        allowedUsers: [],
         states: {},
       },
       github: {
@@ -75,6 +76,7 @@ describe('loadConfig: valid files', () => {
         labels: {},
         slackChannels: {},
         projects: [],
+        allowedUsers: [],
         states: {},
       },
       defaults: { config: {} },
@@ -119,6 +121,12 @@ describe('loadConfig: valid files', () => {
       'METRICS_TOKEN: is too short (13 characters): it must have at least 16',
     ]);
     expect(JSON.stringify(problems)).not.toContain('short-metrics');
+  });
+
+  it('reads linear.allowed_users (Linear user ids, lower-cased)', () => {
+    expect(withFile('linear:\n  allowed_users: [0A1B2C3D-0000-4000-8000-0000000user9]\n').linear.allowedUsers).toEqual([
+      '0a1b2c3d-0000-4000-8000-0000000user9',
+    ]);
   });
 
   it('reads console.admins', () => {
@@ -253,6 +261,7 @@ describe('loadConfig: invalid files report the key path', () => {
     ['a yes instead of true', 'linear: { cancel_on_label_removed: yes }', `${F}: linear.cancel_on_label_removed`, /true or false/],
     ['an empty handle', 'linear: { handle: "" }', `${F}: linear.handle`, /must not be empty/],
     ['a two-word handle', 'linear: { handle: "@my bot" }', `${F}: linear.handle`, /single word/],
+    ['a Linear user by email', 'linear: { allowed_users: [ada@example.com] }', `${F}: linear.allowed_users[0]`, /not a Linear user id/],
     [
       'a label channel by name',
       'linear: { labels: { agent: { slack_channel: "#dev" } } }',

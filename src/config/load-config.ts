@@ -192,6 +192,7 @@ function jiraConfig(env: EnvSettings, jira: FileConfig['jira']): AppConfig['jira
       Object.entries(jira.labels).flatMap(([name, route]) => (route.slack_channel ? [[name.trim().toLowerCase(), route.slack_channel]] : [])),
     ),
     projects: jira.projects.map((key) => key.trim().toUpperCase()),
+    allowedUsers: [...jira.allowed_users],
     states: { ...jira.states },
   };
 }
@@ -249,6 +250,7 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
         ),
       ),
       teams: [...file.linear.teams],
+      allowedUsers: file.linear.allowed_users.map((id) => id.toLowerCase()),
       states: { ...file.linear.states },
     },
     github: {

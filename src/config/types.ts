@@ -167,6 +167,8 @@ export interface AppConfig {
     projects: Record<string, string[]>;
     /** Team keys; empty = all. */
     teams: string[];
+    /** User ids (lower-cased) that may start, steer and stop runs though they are guests of the workspace. */
+    allowedUsers: string[];
     /** Workflow move name → Linear workflow state name, as written in the file. */
     states: Record<string, string>;
   };
@@ -195,6 +197,8 @@ export interface AppConfig {
     slackChannels: Record<string, string>;
     /** Project keys, upper-cased; empty = all. */
     projects: string[];
+    /** Atlassian account ids that may start, steer and stop runs besides the people who may edit the issue. */
+    allowedUsers: string[];
     /** Workflow move (`started`, `pull_request`) → the name of the transition to make. */
     states: Record<string, string>;
   };

@@ -1,11 +1,12 @@
 import type { IntakeService } from '../core/intake/intake-service.js';
 import type { IssueLinker } from '../core/ports/issue-links.js';
-import type { PromptEnricher } from '../core/ports/intake.js';
+import type { PromptEnricher, RequesterCheck } from '../core/ports/intake.js';
 import type { Logger } from '../core/ports/logger.js';
 import type { Notifier } from '../core/ports/notifier.js';
 import type { Store } from '../core/ports/store.js';
 import { StartupError } from '../core/startup-error.js';
 import type { Endpoint } from '../http/server.js';
+import { JiraAccess } from './access.js';
 import { restJiraApi, type JiraApi } from './jira-api.js';
 import { JiraApiError } from './jira-errors.js';
 import { JiraIssueLinker } from './issue-linker.js';
@@ -17,6 +18,8 @@ import { jiraWebhookEndpoint } from './webhook-endpoint.js';
 import { handleJiraWebhook } from './webhook-handler.js';
 
 export interface JiraSettings extends Omit<JiraTriggerConfig, 'siteUrl'> {
+  /** `jira.allowed_users`: account ids that may start, steer and stop runs besides the people who may edit the issue. */
+  allowedUsers: readonly string[];
   /** The site, e.g. `https://acme.atlassian.net`. */
   baseUrl: string;
   email: string;
@@ -32,6 +35,8 @@ export interface JiraIntegration {
   route: Endpoint;
   notifier: Notifier;
   enricher: PromptEnricher;
+  /** Who may act on an issue: asked by the intake worker before a Jira trigger does anything. */
+  requesterCheck: RequesterCheck;
   api: JiraApi;
   /** The account the bridge acts as (`/myself`): its comments never count. */
   accountId: string;
@@ -79,6 +84,7 @@ export async function startJira(settings: JiraSettings, intake: IntakeService, s
   return {
     route,
     api,
+    requesterCheck: new JiraAccess({ api, allowedUsers: settings.allowedUsers, now, logger }),
     accountId: me.accountId,
     notifier: new JiraNotifier({ api, handle: settings.handle, transitions, logger }),
     enricher: new JiraPromptEnricher({

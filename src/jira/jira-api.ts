@@ -6,7 +6,7 @@
  */
 import { adfToText, type AdfDoc } from './adf.js';
 import { JiraApiError } from './jira-errors.js';
-import { jiraHttp, type JiraHttpOptions } from './jira-http.js';
+import { jiraHttp, type JiraHttp, type JiraHttpOptions } from './jira-http.js';
 
 /** The comment property that marks a comment as ours and says which owed message it carries. */
 export const MARK_PROPERTY = 'agent-bridge';
@@ -48,10 +48,19 @@ export interface JiraApi {
   transition(issueKey: string, transitionId: string): Promise<void>;
   /** The account's email where Jira shows it (the person's profile visibility), else undefined. */
   userEmail(accountId: string): Promise<string | undefined>;
+  /**
+   * Whether the account may edit the project's issues (Jira's permission search for `EDIT_ISSUES`): an
+   * active person's account that holds it. A project Jira does not know is nobody's; a search our
+   * account may not make (it needs Administer Projects there, or Administer Jira) throws `forbidden`.
+   */
+  mayEditIssues(projectKey: string, accountId: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
 export type RestJiraOptions = JiraHttpOptions;
+
+/** The project permission that makes someone one of the people who may change an issue. */
+export const EDIT_ISSUES = 'EDIT_ISSUES';
 
 /** How many of an issue's latest comments are searched for a mark before re-posting. */
 const MARK_SEARCH = 50;
@@ -156,6 +165,24 @@ export function restJiraApi(options: RestJiraOptions): JiraApi {
         throw error;
       }
     },
+    mayEditIssues: (projectKey, accountId) => mayEditIssues(call, projectKey, accountId),
     close: () => http.close(),
   };
+}
+
+/** `JiraApi.mayEditIssues`: one permission search for the account on the project. */
+async function mayEditIssues(call: JiraHttp['call'], projectKey: string, accountId: string): Promise<boolean> {
+  const query = new URLSearchParams({ permissions: EDIT_ISSUES, projectKey, accountId, maxResults: '50' });
+  let users: unknown;
+  try {
+    users = await call<unknown>('GET /user/permission/search', 'GET', `/user/permission/search?${query.toString()}`);
+  } catch (error) {
+    if (error instanceof JiraApiError && error.code === 'not_found') return false;
+    throw error;
+  }
+  if (!Array.isArray(users)) throw new JiraApiError('GET /user/permission/search', { code: 'invalid_response', status: 200 });
+  // The search answers the users holding the permission among those matching the account id: ours, if any.
+  return (users as Array<{ accountId?: unknown; accountType?: unknown; active?: unknown }>).some(
+    (user) => user.accountId === accountId && user.active !== false && (user.accountType === undefined || user.accountType === 'atlassian'),
+  );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressing, commentTrigger, labelTrigger, type JiraTriggerConfig } from './normalise.js';
+import { addressing, commentTrigger, labelTrigger, notAPerson, type JiraTriggerConfig } from './normalise.js';
 import { parseJiraWebhook, type JiraWebhook } from './parse-webhook.js';
 
 const ME = 'acc-bot';
@@ -24,14 +24,17 @@ function webhook(body: Record<string, unknown>): JiraWebhook {
   if (!parsed.ok) throw new Error(parsed.reason);
   return parsed.webhook;
 }
-const labels = (from: string, to: string, key = 'ENG-1', id = '77') =>
+const labels = (from: string, to: string, key = 'ENG-1', id = '77', by: Record<string, unknown> | null = user) =>
   webhook({
     webhookEvent: 'jira:issue_updated',
-    user,
+    user: by,
     issue: issue(key, to.split(' ').filter(Boolean)),
     changelog: { id, items: [{ field: 'labels', fromString: from, toString: to }] },
   });
-const comment = (body: string, author = user) => webhook({ webhookEvent: 'comment_created', issue: issue(), comment: { id: '900', body, author } });
+const comment = (body: string, author: Record<string, unknown> | null = user) =>
+  webhook({ webhookEvent: 'comment_created', issue: issue(), comment: { id: '900', body, author } });
+const customer = { accountId: 'qm:1a2b3c:customer-1', displayName: 'A customer', accountType: 'customer' };
+const app = { accountId: 'acc-automation', displayName: 'Automation for Jira', accountType: 'app' };
 
 describe('labelTrigger', () => {
   it('a gained trigger label (any case) starts a run keyed on the change, with the route, the issue and who', () => {
@@ -48,6 +51,8 @@ describe('labelTrigger', () => {
         requester: { platform: 'jira', id: 'acc-grace', name: 'Grace' },
         ticket: { ref: 'ENG-1', url: 'https://acme.atlassian.net/browse/ENG-1' },
         unlessActive: true,
+        // Nothing shows until the worker has asked Jira whether Grace may edit the issue.
+        checkRequester: true,
       },
     });
     // Options opening the description lead the prompt, where the worker reads them.
@@ -81,6 +86,17 @@ describe('labelTrigger', () => {
     });
   });
 
+  it.each([
+    ['no author', null],
+    ['a service-desk customer', customer],
+    ['an app', app],
+    ['an account of an unknown type', { ...user, accountType: 'unknown' }],
+  ])('a label gained or lost by %s starts and stops nothing', (_who, by) => {
+    expect(labelTrigger(labels('bug', 'bug agent', 'ENG-1', '78', by), config)).toBeUndefined();
+    expect(labelTrigger(labels('agent bug', 'bug', 'ENG-1', '79', by), config)).toBeUndefined();
+    expect(labelTrigger(labels('bug', 'bug agent', 'ENG-1', '80', { ...user, accountType: 'atlassian' }), config)).toMatchObject({ kind: 'start' });
+  });
+
   it('a lost trigger label cancels, unless cancel_on_label_removed is off', () => {
     expect(labelTrigger(labels('agent bug', 'bug'), config)).toMatchObject({ kind: 'cancel', key: 'jira:unlabel:10001:agent:77', anchor: 'jira:ENG-1' });
     expect(labelTrigger(labels('agent bug', 'bug'), { ...config, cancelOnLabelRemoved: false })).toBeUndefined();
@@ -100,6 +116,22 @@ describe('commentTrigger', () => {
   it('a comment without the handle counts only with followups: all', () => {
     expect(commentTrigger(comment('looks good'), config, ME)).toBeUndefined();
     expect(commentTrigger(comment('looks good'), { ...config, followups: 'all' }, ME)).toMatchObject({ kind: 'followup', payload: { message: 'looks good' } });
+  });
+
+  it('whatever a person’s comment asks, the worker asks Jira first whether they may edit the issue', () => {
+    for (const body of ['@agent new write docs', '@agent stop', '@agent more'])
+      expect(commentTrigger(comment(body), config, ME)?.payload).toMatchObject({ checkRequester: true });
+    expect(labelTrigger(labels('agent bug', 'bug'), config)?.payload).toMatchObject({ checkRequester: true });
+  });
+
+  it.each([
+    ['no author', null],
+    ['a service-desk customer', customer],
+    ['an app', app],
+  ])('a comment by %s starts, steers and stops nothing, whatever it says', (who, author) => {
+    for (const body of ['@agent new do it', '@agent stop', '@agent more', 'more'])
+      expect(commentTrigger(comment(body, author), { ...config, followups: 'all' }, ME)).toBeUndefined();
+    expect(notAPerson((author ?? undefined) as Parameters<typeof notAPerson>[0])).toBe(who);
   });
 
   it('our own comment never counts, whatever it says', () => {

@@ -3,7 +3,10 @@
  * on an issue of a served project starts a run; lost, it cancels it (`cancel_on_label_removed`); a
  * comment starting with the handle steers the issue's run, stops it (`stop`) or starts another
  * (`new`), and with `followups: all` any comment steers. The anchor and place of an issue is
- * `jira:<ISSUE-KEY>` (docs/jira.md). Our own comments never count.
+ * `jira:<ISSUE-KEY>` (docs/jira.md). Our own comments never count, nor anything done by no one, a
+ * service-desk customer or an app (`notAPerson`); whether a person may edit the issue only Jira can
+ * say, so every trigger of theirs is checked by the worker (`checkRequester`, `access.ts`) before it
+ * does anything or shows anything.
  */
 import { intentOf, type Intent } from '../core/intake/keywords.js';
 import type { Route } from '../core/intake/routing.js';
@@ -50,9 +53,22 @@ export function projectServed(project: string, projects: readonly string[]): boo
   return projects.length === 0 || projects.includes(project.toUpperCase());
 }
 
-function requesterOf(user: JiraUser | undefined): Requester | undefined {
-  if (!user) return undefined;
+function requesterOf(user: JiraUser): Requester {
   return { platform: 'jira', id: user.accountId, ...(user.displayName !== undefined && { name: user.displayName }) };
+}
+
+/**
+ * Why a Jira user may not start, steer or stop anything whatever their permissions, or undefined for a
+ * person (an `atlassian` account; webhooks that leave `accountType` out are taken as people, whose
+ * permission the worker then asks Jira for): nobody (an anonymous comment, a change Jira made itself),
+ * a service-desk customer, an app. Decided here, without asking Jira.
+ */
+export function notAPerson(user: JiraUser | undefined): string | undefined {
+  if (!user) return 'no author';
+  if (user.accountType === undefined || user.accountType === 'atlassian') return undefined;
+  if (user.accountType === 'customer') return 'a service-desk customer';
+  if (user.accountType === 'app') return 'an app';
+  return `an account of type ${user.accountType.slice(0, 40)}`;
 }
 
 function truncate(text: string, limit: number): { text: string; omitted: number } {
@@ -98,8 +114,9 @@ const labelSet = (value: string | undefined) => new Set((value ?? '').split(/\s+
  */
 export function labelTrigger(webhook: JiraWebhook, config: JiraTriggerConfig): TriggerInput | undefined {
   if (webhook.event !== 'jira:issue_created' && webhook.event !== 'jira:issue_updated') return undefined;
-  const { issue } = webhook;
-  if (!projectServed(projectOf(issue), config.projects)) return undefined;
+  const { issue, user } = webhook;
+  // The label's author is the delivery's user: only a person may start or stop a run with it.
+  if (!user || notAPerson(user) !== undefined || !projectServed(projectOf(issue), config.projects)) return undefined;
   const isTrigger = (label: string) => config.labels[label.toLowerCase()] !== undefined;
   let added: string[];
   let removed: string[] = [];
@@ -119,7 +136,7 @@ export function labelTrigger(webhook: JiraWebhook, config: JiraTriggerConfig): T
     if (change === '') return undefined;
   }
   const anchor = issueAnchor(issue.key);
-  const requester = requesterOf(webhook.user);
+  const requester = requesterOf(user);
   const gained = added.find(isTrigger);
   if (gained !== undefined) return issueStart(issue, config, gained, `jira:label:${issue.id}:${gained.toLowerCase()}:${change}`, requester);
   const lost = removed.find(isTrigger);
@@ -129,11 +146,11 @@ export function labelTrigger(webhook: JiraWebhook, config: JiraTriggerConfig): T
     key: `jira:unlabel:${issue.id}:${lost.toLowerCase()}:${change}`,
     source: 'jira',
     anchor,
-    payload: { ...(requester && { requester }) },
+    payload: { requester, checkRequester: true },
   };
 }
 
-function issueStart(issue: JiraIssue, config: JiraTriggerConfig, label: string, key: string, requester: Requester | undefined): TriggerInput {
+function issueStart(issue: JiraIssue, config: JiraTriggerConfig, label: string, key: string, requester: Requester): TriggerInput {
   const anchor = issueAnchor(issue.key);
   const url = issueUrl(config.siteUrl, issue.key);
   const channel = config.slackChannels?.[label.toLowerCase()];
@@ -148,11 +165,13 @@ function issueStart(issue: JiraIssue, config: JiraTriggerConfig, label: string, 
       origin: { source: 'jira', label: label.toLowerCase(), project: projectOf(issue) },
       // A bare channel destination: its status message starts a thread that is another place of the run.
       destinations: channel ? [anchor, `slack:${channel}`] : [anchor],
-      ...(requester && { requester }),
+      requester,
       ticket: { ref: issue.key, url, from: 'Jira' },
       reference: { issueKey: issue.key, issueId: issue.id },
       // The same label again, or a second trigger label, while a run works on the issue, starts nothing.
       unlessActive: true,
+      // Only Jira knows whether the person may edit the issue: asked by the worker before anything shows.
+      checkRequester: true,
     },
   };
 }
@@ -195,15 +214,16 @@ export function isOwnComment(comment: Pick<JiraCommentData, 'author'>, accountId
 export function commentTrigger(webhook: JiraWebhook, config: JiraTriggerConfig, accountId: string): TriggerInput | undefined {
   if (webhook.event !== 'comment_created') return undefined;
   const { issue, comment } = webhook;
-  if (isOwnComment(comment, accountId) || !projectServed(projectOf(issue), config.projects)) return undefined;
+  const author = comment.author;
+  if (!author || notAPerson(author) !== undefined || isOwnComment(comment, accountId) || !projectServed(projectOf(issue), config.projects)) return undefined;
   const anchor = issueAnchor(issue.key);
   const key = `jira:comment:${comment.id}`;
-  const requester = requesterOf(comment.author);
+  const requester = requesterOf(author);
   const reference = { issueKey: issue.key, commentId: comment.id };
   const { addressed, rest } = addressing(comment.body, config.handle, accountId);
   if (!addressed && config.followups !== 'all') return undefined;
   const intent: Intent = addressed ? intentOf(rest) : { kind: 'request', text: rest };
-  if (intent.kind === 'stop') return { kind: 'cancel', key, source: 'jira', anchor, payload: { ...(requester && { requester }), reference } };
+  if (intent.kind === 'stop') return { kind: 'cancel', key, source: 'jira', anchor, payload: { requester, reference, checkRequester: true } };
   const url = issueUrl(config.siteUrl, issue.key);
   const summary = issue.fields?.summary ?? '';
   if (intent.kind === 'new') {
@@ -219,10 +239,11 @@ export function commentTrigger(webhook: JiraWebhook, config: JiraTriggerConfig, 
         // The comment does not say which label routed the issue: the defaults apply (label '').
         origin: { source: 'jira', label: '', project: projectOf(issue) },
         destinations: [anchor],
-        ...(requester && { requester }),
+        requester,
         ticket: { ref: issue.key, url, from: 'Jira' },
         reference,
         followupIfLinked: false,
+        checkRequester: true,
       },
     };
   }
@@ -236,6 +257,6 @@ export function commentTrigger(webhook: JiraWebhook, config: JiraTriggerConfig, 
     key,
     source: 'jira',
     anchor,
-    payload: { message: intent.text, ...(requester && { requester }), reference, ...(noRunNotice && { noRunNotice }) },
+    payload: { message: intent.text, requester, reference, ...(noRunNotice && { noRunNotice }), checkRequester: true },
   };
 }

@@ -2,7 +2,7 @@ import type { IntakeService } from '../core/intake/intake-service.js';
 import type { Logger } from '../core/ports/logger.js';
 import type { Store } from '../core/ports/store.js';
 import type { TriggerInput } from '../core/ports/triggers.js';
-import { commentTrigger, labelTrigger, type JiraTriggerConfig } from './normalise.js';
+import { commentTrigger, labelTrigger, notAPerson, type JiraTriggerConfig } from './normalise.js';
 import type { JiraWebhook } from './parse-webhook.js';
 
 /** Event key of a delivery (Jira's `X-Atlassian-Webhook-Identifier`, the same on its retries). */
@@ -49,10 +49,14 @@ function triggerOf(webhook: JiraWebhook, deps: JiraWebhookDeps): { input?: Trigg
     case 'jira:issue_created':
     case 'jira:issue_updated': {
       const input = labelTrigger(webhook, deps.config);
-      return input ? { input, reason: '' } : { reason: 'no trigger label change on a served project' };
+      if (input) return { input, reason: '' };
+      const who = notAPerson(webhook.user);
+      return { reason: who ? `changed by ${who}, who starts and stops nothing` : 'no trigger label change on a served project' };
     }
     case 'comment_created': {
       if (webhook.comment.author?.accountId === deps.accountId) return { reason: 'our own comment' };
+      const who = notAPerson(webhook.comment.author);
+      if (who) return { reason: `a comment by ${who}, who starts, steers and stops nothing` };
       const input = commentTrigger(webhook, deps.config, deps.accountId);
       return input ? { input, reason: '' } : { reason: 'comment not addressed to us' };
     }

@@ -1,10 +1,11 @@
-import type { PromptEnricher } from '../core/ports/intake.js';
+import type { PromptEnricher, RequesterCheck } from '../core/ports/intake.js';
 import type { Logger } from '../core/ports/logger.js';
 import type { Notifier } from '../core/ports/notifier.js';
 import type { IntakeService } from '../core/intake/intake-service.js';
 import { StartupError } from '../core/startup-error.js';
 import type { Store } from '../core/ports/store.js';
 import type { Endpoint } from '../http/server.js';
+import { LinearAccess } from './access.js';
 import { sdkLinearApi, type LinearApi } from './linear-api.js';
 import { isAuthenticationError, linearErrorType } from './linear-errors.js';
 import { LinearNotifier } from './linear-notifier.js';
@@ -19,6 +20,8 @@ import { OwnIds } from './own-ids.js';
 import { handleLinearWebhook } from './webhook-handler.js';
 
 export interface LinearSettings extends LinearTriggerConfig {
+  /** `linear.allowed_users`: user ids that may start, steer and stop runs though they are guests. */
+  allowedUsers: readonly string[];
   /** A personal API key, or an OAuth access token (`LINEAR_ACCESS_TOKEN`). */
   credentials: { apiKey: string } | { accessToken: string };
   webhookSecret: string;
@@ -34,6 +37,8 @@ export interface LinearIntegration {
   /** Comments on issues (`linear:`) and activities of agent sessions (`linear-session:`). */
   notifiers: Notifier[];
   enricher: PromptEnricher;
+  /** Who may act (Linear's roles): asked by the intake worker before a Linear trigger does anything. */
+  requesterCheck: RequesterCheck;
   api: LinearApi;
   /** Finds the issue a Slack request names (`slack.link_linear_issues`). */
   issueLinker: IssueLinker;
@@ -104,6 +109,7 @@ export async function startLinear(
   return {
     route,
     api,
+    requesterCheck: new LinearAccess({ api, allowedUsers: settings.allowedUsers, now }),
     notifiers: [
       new LinearNotifier({
         api,

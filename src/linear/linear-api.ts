@@ -6,7 +6,7 @@
  */
 import type { LinearClient } from '@linear/sdk';
 import { LinearTimeoutError } from './linear-errors.js';
-import { COMMENT_QUERY, ISSUE_QUERY, LABELS_QUERY, TEAMS_QUERY, TEAM_STATES_QUERY, USER_QUERY, VIEWER_QUERY } from './queries.js';
+import { COMMENT_QUERY, ISSUE_QUERY, LABELS_QUERY, TEAMS_QUERY, TEAM_STATES_QUERY, USER_QUERY, USER_ROLE_QUERY, VIEWER_QUERY } from './queries.js';
 
 export interface LinearIssueFacts {
   id: string;
@@ -35,6 +35,8 @@ export interface LinearApi {
   viewer(): Promise<{ id: string; name: string }>;
   /** A user's email (Linear accounts sign in with it); undefined for a deactivated user or one without. */
   userEmail(userId: string): Promise<string | undefined>;
+  /** What a user is in the workspace (active, a guest, an app); undefined for a user Linear does not know. */
+  userRole(userId: string): Promise<LinearUserRole | undefined>;
   teamStates(teamId: string): Promise<Array<{ id: string; name: string; type: string }>>;
   /** Teams with these keys (all teams when empty) and the names of their workflow states. */
   teams(keys: readonly string[]): Promise<Array<{ id: string; key: string; states: string[] }>>;
@@ -43,6 +45,16 @@ export interface LinearApi {
   createActivity(input: { id: string; agentSessionId: string; content: Record<string, unknown>; ephemeral?: boolean }): Promise<void>;
   /** Points the session's external URL at the run's session page (Linear shows it as a link). */
   setSessionLink(agentSessionId: string, url: string): Promise<void>;
+}
+
+/** A user's standing in the workspace, as Linear's `User` says it. */
+export interface LinearUserRole {
+  /** False for a suspended or departed account. */
+  active: boolean;
+  /** A guest: limited to some teams (Business and Enterprise plans). */
+  guest: boolean;
+  /** An app's user, not a person. */
+  app: boolean;
 }
 
 /** The SDK's fetch has no timeout: we stop waiting after this long (the call may still land; ids make a retry safe). */
@@ -114,6 +126,18 @@ export function sdkLinearApi(client: LinearClient, timeoutMs = LINEAR_TIMEOUT_MS
       try {
         const { user } = await read<{ user?: { email?: string | null; active?: boolean | null } | null }>('user', USER_QUERY, { id: userId });
         return user && user.active !== false && user.email ? user.email : undefined;
+      } catch (error) {
+        // Linear answers an unknown user as an input error: nobody, not a failure.
+        if ((error as { type?: unknown }).type === 'InvalidInput') return undefined;
+        throw error;
+      }
+    },
+    userRole: async (userId) => {
+      try {
+        const { user } = await read<{ user?: { active?: boolean | null; guest?: boolean | null; app?: boolean | null } | null }>('user', USER_ROLE_QUERY, {
+          id: userId,
+        });
+        return user ? { active: user.active !== false, guest: user.guest === true, app: user.app === true } : undefined;
       } catch (error) {
         // Linear answers an unknown user as an input error: nobody, not a failure.
         if ((error as { type?: unknown }).type === 'InvalidInput') return undefined;

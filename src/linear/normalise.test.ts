@@ -54,6 +54,8 @@ describe('labelTrigger', () => {
         reference: { issueId: fixture.data['id'], identifier: 'ENG-42', labelId: agent.id, deliveryId: DELIVERY },
         unlessActive: true,
         otherAnchors: ['linear:ENG-42'],
+        // Nothing shows until the worker has asked Linear whether Ada is a guest.
+        checkRequester: true,
       },
     });
   });
@@ -101,7 +103,7 @@ describe('labelTrigger', () => {
       key: `linear:unlabel:${String(fixture.data['id'])}:${agent.id}:2026-03-03T08:00:00.000Z`,
       source: 'linear',
       anchor: `linear:${String(fixture.data['id'])}`,
-      payload: { requester: { platform: 'linear', id: LINEAR_IDS.user.id, name: LINEAR_IDS.user.name }, otherAnchors: ['linear:ENG-9'] },
+      payload: { requester: { platform: 'linear', id: LINEAR_IDS.user.id, name: LINEAR_IDS.user.name }, otherAnchors: ['linear:ENG-9'], checkRequester: true },
     });
   });
 
@@ -153,9 +155,14 @@ describe('labelTrigger', () => {
     expect(labelTrigger(parsed(envelope('Project', 'create', { id: 'p' })), config(), DELIVERY)).toBeUndefined();
   });
 
-  it('has no requester when the event has no actor', () => {
-    const trigger = labelTrigger(parsed({ ...issueCreated(), actor: undefined }), config(), DELIVERY);
-    expect(trigger?.payload).not.toHaveProperty('requester');
+  it.each([
+    ['no actor', undefined],
+    ['an integration', { id: 'integration-1', type: 'integration', service: 'github' }],
+    ['an OAuth app', { id: 'oauth-client-9', type: 'OauthClient', name: 'Some app' }],
+  ])('a label gained or lost by %s starts and stops nothing', (_who, actor) => {
+    expect(labelTrigger(parsed({ ...issueCreated(), actor }), config(), DELIVERY)).toBeUndefined();
+    expect(labelTrigger(parsed({ ...labelRemoved(agent), actor }), config(), DELIVERY)).toBeUndefined();
+    expect(labelTrigger(parsed({ ...issueCreated(), actor: { id: LINEAR_IDS.user.id, type: 'user' } }), config(), DELIVERY)).toMatchObject({ kind: 'start' });
   });
 
   it('leaves the team out of the origin when the issue has none', () => {
@@ -271,6 +278,8 @@ describe('commentTrigger', () => {
         reference: { issueId: '0a1b2c3d-0000-4000-8000-00000issue01', commentId: fixture.data['id'] },
         noRunNotice: expect.stringContaining('There is no run on this issue to send that to.'),
         otherAnchors: ['linear:ENG-101'],
+        // Whether Ada is a guest only Linear can say: the worker asks before the comment steers anything.
+        checkRequester: true,
       },
     });
   });
@@ -358,12 +367,22 @@ describe('commentTrigger', () => {
       requester: { platform: 'linear', id: LINEAR_IDS.user.id, name: LINEAR_IDS.user.name },
       reference: { issueId: '0a1b2c3d-0000-4000-8000-00000issue01', commentId: fixture.data['id'] },
       otherAnchors: ['linear:ENG-101'],
+      checkRequester: true,
     });
   });
 
-  it('a new run from a comment routes by the defaults (the comment names no label)', () => {
+  it('a new run from a comment routes by the defaults (the comment names no label), quiet until the worker has asked Linear', () => {
     const trigger = commentTrigger(parsed(commentCreated('@agent new')), config(), BOT_IDS);
     expect(trigger?.kind === 'start' && trigger.payload.origin).toEqual({ source: 'linear', label: '' });
+    expect(trigger?.payload).toMatchObject({ checkRequester: true });
+  });
+
+  it.each([
+    ['without a Linear user (synced from outside Linear)', { userId: null, user: null, externalUserId: 'ext-1' }],
+    ['by an app', { botActor: { id: 'oauth-client-9', type: 'oauthClient', name: 'Some app' } }],
+  ])('a comment %s starts, steers and stops nothing, whatever it says', (_who, data) => {
+    for (const body of ['@agent new do it', '@agent stop', '@agent more', 'more'])
+      expect(commentTrigger(parsed(commentCreated(body, data)), config({ followups: 'all' }), BOT_IDS)).toBeUndefined();
   });
 
   it('ignores Issue and other events', () => {

@@ -58,8 +58,13 @@ function teamAllowed(issue: LinearIssueData, teams: readonly string[]): boolean 
   return key !== undefined && teams.some((team) => team.toLowerCase() === key);
 }
 
-function actorRequester(actor: LinearActor | undefined): Requester | undefined {
-  if (!actor) return undefined;
+/**
+ * Who made an issue change, when it was a person: the envelope's `actor` of type `user` (a delivery
+ * that leaves the type out is taken as a person's, whose roles the worker then asks Linear for).
+ * Undefined for no actor, an integration or an OAuth app: such changes start and stop nothing.
+ */
+export function actorRequester(actor: LinearActor | undefined): Requester | undefined {
+  if (!actor || (actor.type !== undefined && actor.type.toLowerCase() !== 'user')) return undefined;
   return { platform: 'linear', id: actor.id, ...(actor.name !== undefined && { name: actor.name }) };
 }
 
@@ -118,6 +123,8 @@ export function labelTrigger(
   triggerLabelIds?: ReadonlySet<string>,
 ): TriggerInput | undefined {
   if (!isIssueWebhook(envelope) || !teamAllowed(envelope.data, config.teams)) return undefined;
+  // Only a person's change starts or stops a run: not an integration's, an app's, or nobody's.
+  if (!actorRequester(envelope.actor)) return undefined;
   return labelChange(envelope, config, deliveryId, triggerLabelIds) ?? projectTrigger(envelope, config, deliveryId);
 }
 
@@ -156,6 +163,8 @@ function issueStart(envelope: LinearIssueWebhook, config: LinearTriggerConfig, l
       // The same label again, a second trigger label or a routed project, while a run works on the issue, starts nothing.
       unlessActive: true,
       otherAnchors: [identifierAnchor(issue.identifier)],
+      // Only Linear knows whether the person is a guest: asked by the worker before anything shows.
+      checkRequester: true,
     },
   };
 }
@@ -206,7 +215,7 @@ function labelChange(
     key: `linear:unlabel:${issue.id}:${lost}:${issue.updatedAt}`,
     source: 'linear',
     anchor,
-    payload: { ...(requester && { requester }), otherAnchors },
+    payload: { ...(requester && { requester }), otherAnchors, checkRequester: true },
   };
 }
 
@@ -223,7 +232,9 @@ export function addressing(body: string, handle: string): { addressed: boolean; 
 
 /**
  * The trigger of a new comment on an issue, if any. Our own comments (`botActor`, or an author in
- * `botUserIds`) never count. A comment whose first word is the handle: `stop`/`cancel` next stops
+ * `botUserIds`) never count, nor any app's (`botActor`) or one without a Linear user (synced from
+ * outside Linear); whether the author is a guest only Linear can say: every trigger of theirs is checked by
+ * the worker (`checkRequester`, `access.ts`) before it does or shows anything. A comment whose first word is the handle: `stop`/`cancel` next stops
  * the issue's run, `new` starts another run on the issue, anything else is a follow-up. Without the
  * handle, a comment is a follow-up only with `followups: all` (keywords then mean nothing).
  */
@@ -232,6 +243,8 @@ export function commentTrigger(envelope: LinearWebhook, config: LinearTriggerCon
   const comment = envelope.data;
   if (comment.botActor !== undefined) return undefined;
   const authorId = comment.userId ?? comment.user?.id;
+  // A comment without a Linear user (synced from outside Linear) is nobody's: it starts, steers and stops nothing.
+  if (authorId === undefined) return undefined;
   if ((comment.userId !== undefined && botUserIds.has(comment.userId)) || (comment.user?.id !== undefined && botUserIds.has(comment.user.id))) return undefined;
   // Comments on documents and project updates have no issue; without its id there is no anchor.
   const issueId = comment.issueId ?? comment.issue?.id;
@@ -242,14 +255,13 @@ export function commentTrigger(envelope: LinearWebhook, config: LinearTriggerCon
   const anchor = issueAnchor(issueId);
   const otherAnchors = comment.issue?.identifier !== undefined ? [identifierAnchor(comment.issue.identifier)] : [];
   const key = `linear:comment:${comment.id}`;
-  const requester: Requester | undefined =
-    authorId !== undefined ? { platform: 'linear', id: authorId, ...(comment.user?.name !== undefined && { name: comment.user.name }) } : undefined;
+  const requester: Requester = { platform: 'linear', id: authorId, ...(comment.user?.name !== undefined && { name: comment.user.name }) };
   const reference = { issueId, commentId: comment.id };
   const { addressed, rest } = addressing(comment.body, config.handle);
   if (!addressed && config.followups !== 'all') return undefined;
   const intent: Intent = addressed ? intentOf(rest) : { kind: 'request', text: rest };
 
-  if (intent.kind === 'stop') return { kind: 'cancel', key, source: 'linear', anchor, payload: { ...(requester && { requester }), reference, otherAnchors } };
+  if (intent.kind === 'stop') return { kind: 'cancel', key, source: 'linear', anchor, payload: { requester, reference, otherAnchors, checkRequester: true } };
   if (intent.kind === 'new') {
     const issueLines = [`Linear issue ${oneLine(identifier)}${comment.issue?.title ? `: ${oneLine(comment.issue.title)}` : ''}`];
     if (comment.issue?.url) issueLines.push(`URL: ${oneLine(comment.issue.url)}`);
@@ -266,10 +278,11 @@ export function commentTrigger(envelope: LinearWebhook, config: LinearTriggerCon
         // The comment does not say which label routed the issue: the defaults apply (label '').
         origin: { source: 'linear', label: '' },
         destinations: [anchor],
-        ...(requester && { requester }),
+        requester,
         ticket: { ref: identifier, ...(comment.issue?.url !== undefined && { url: comment.issue.url }), from: 'Linear' },
         reference,
         followupIfLinked: false,
+        checkRequester: true,
       },
     };
   }
@@ -284,10 +297,11 @@ export function commentTrigger(envelope: LinearWebhook, config: LinearTriggerCon
     anchor,
     payload: {
       message: withAttachments(intent.text, linearFiles(intent.text)),
-      ...(requester && { requester }),
+      requester,
       reference,
       ...(noRunNotice && { noRunNotice }),
       otherAnchors,
+      checkRequester: true,
     },
   };
 }

@@ -47,3 +47,8 @@ export const TEAMS_QUERY = `query AgentBridgeTeams($filter: TeamFilter) {
 export const USER_QUERY = `query AgentBridgeUser($id: String!) {
   user(id: $id) { id email active }
 }`;
+
+/** A user's roles: whether they may drive the agent (a guest or an app may not, unless listed; `linear/access.ts`). */
+export const USER_ROLE_QUERY = `query AgentBridgeUserRole($id: String!) {
+  user(id: $id) { id active guest app }
+}`;

@@ -74,7 +74,18 @@ describe('sessionTrigger', () => {
     };
     expect(sessionTrigger(parsed(byOther), config())?.payload).toMatchObject({ requester: { id: LINEAR_IDS.otherUser.id, name: 'Grace Hopper' } });
     const unknown = { ...stop, agentActivity: { ...(stop['agentActivity'] as object), userId: 'someone' } };
-    expect(sessionTrigger(parsed(unknown), config())?.payload).toEqual({ requester: { platform: 'linear', id: 'someone' } });
+    expect(sessionTrigger(parsed(unknown), config())?.payload).toEqual({ requester: { platform: 'linear', id: 'someone' }, checkRequester: true });
+  });
+
+  it('a session nobody created, and a prompt or stop that names no user, start, steer and stop nothing', () => {
+    const created = sessionCreated(ISSUE);
+    const noCreator = { ...created, agentSession: { ...(created['agentSession'] as object), creator: undefined } };
+    expect(sessionTrigger(parsed(noCreator), config())).toBeUndefined();
+    expect(sessionTrigger(parsed(created), config())?.payload).toMatchObject({ checkRequester: true });
+    for (const prompt of [sessionPrompted('s1', ISSUE, 'Stop', { signal: 'stop' }), sessionPrompted('s1', ISSUE, 'use pnpm')]) {
+      const anonymous = { ...prompt, agentActivity: { ...(prompt['agentActivity'] as object), userId: undefined } };
+      expect(sessionTrigger(parsed(anonymous), config())).toBeUndefined();
+    }
   });
 
   it('prompts are keyed on the activity id; the anchor is the session', () => {

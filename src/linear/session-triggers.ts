@@ -32,10 +32,9 @@ export function sessionTrigger(envelope: LinearSessionWebhook, config: LinearTri
   const reference = { agentSessionId: session.id, issueId: issue.id, identifier: issue.identifier };
 
   if (envelope.action === 'created') {
-    if (!teamAllowed(issue.team?.key, config.teams)) return undefined;
-    const requester: Requester | undefined = session.creator
-      ? { platform: 'linear', id: session.creator.id, ...(session.creator.name !== undefined && { name: session.creator.name }) }
-      : undefined;
+    // A session nobody created (or outside the served teams) starts nothing.
+    if (!teamAllowed(issue.team?.key, config.teams) || !session.creator) return undefined;
+    const requester: Requester = { platform: 'linear', id: session.creator.id, ...(session.creator.name !== undefined && { name: session.creator.name }) };
     const asked = session.comment?.body ? addressing(session.comment.body, config.handle).rest : '';
     const facts = [`Linear issue ${oneLine(issue.identifier)}: ${oneLine(issue.title)}`, ...(issue.url ? [`URL: ${oneLine(issue.url)}`] : [])];
     const lines = [asked || `Work on the ${facts[0]}`, ...(asked ? facts : facts.slice(1))];
@@ -56,19 +55,22 @@ export function sessionTrigger(envelope: LinearSessionWebhook, config: LinearTri
         title: limitTitle(`${oneLine(issue.identifier)}: ${oneLine(issue.title)}`),
         origin: { source: 'linear', label: '', ...(issue.team && { team: issue.team.key }) },
         destinations: [anchor],
-        ...(requester && { requester }),
+        requester,
         ticket: { ref: issue.identifier, ...(issue.url !== undefined && { url: issue.url }), from: 'Linear' },
         reference,
+        // Whether the creator is a guest only Linear knows: asked by the worker before the first activity.
+        checkRequester: true,
       },
     };
   }
 
-  if (envelope.action !== 'prompted' || !activity) return undefined;
+  // A prompt or stop that names no user is nobody's: it steers and stops nothing.
+  if (envelope.action !== 'prompted' || !activity?.userId) return undefined;
   const key = `linear:activity:${activity.id}`;
   // The activity names only the user's id: their name comes from the envelope's actor or the session's creator, when that is them.
   const name = [envelope.actor, session.creator].find((person) => person !== undefined && person.id === activity.userId && person.name !== undefined)?.name;
-  const requester: Requester | undefined = activity.userId ? { platform: 'linear', id: activity.userId, ...(name !== undefined && { name }) } : undefined;
-  if (activity.signal === 'stop') return { kind: 'cancel', key, source: 'linear', anchor, payload: { ...(requester && { requester }) } };
+  const requester: Requester = { platform: 'linear', id: activity.userId, ...(name !== undefined && { name }) };
+  if (activity.signal === 'stop') return { kind: 'cancel', key, source: 'linear', anchor, payload: { requester, checkRequester: true } };
   const message = activity.body?.trim();
   if (!message) return undefined;
   return {
@@ -76,6 +78,6 @@ export function sessionTrigger(envelope: LinearSessionWebhook, config: LinearTri
     key,
     source: 'linear',
     anchor,
-    payload: { message, ...(requester && { requester }), reference: { ...reference, activityId: activity.id } },
+    payload: { message, requester, reference: { ...reference, activityId: activity.id }, checkRequester: true },
   };
 }

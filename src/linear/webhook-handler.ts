@@ -2,7 +2,7 @@ import type { Logger } from '../core/ports/logger.js';
 import type { IntakeService } from '../core/intake/intake-service.js';
 import type { Store } from '../core/ports/store.js';
 import type { TriggerInput } from '../core/ports/triggers.js';
-import { commentTrigger, labelTrigger, type LinearTriggerConfig } from './normalise.js';
+import { actorRequester, commentTrigger, labelTrigger, type LinearTriggerConfig } from './normalise.js';
 import { isCommentWebhook, isSessionWebhook, type LinearWebhook } from './parse-webhook.js';
 import { sessionTrigger } from './session-triggers.js';
 
@@ -51,11 +51,14 @@ export async function handleLinearWebhook(envelope: LinearWebhook, deliveryId: s
 
 function triggerOf(envelope: LinearWebhook, deliveryId: string | undefined, deps: LinearWebhookDeps): { input?: TriggerInput; reason: string } {
   if (envelope.type === 'Issue') {
+    if (!actorRequester(envelope.actor)) return { reason: 'changed by no person (an integration, an app or nobody), who starts and stops nothing' };
     const input = labelTrigger(envelope, deps.config, deliveryId ?? '', deps.triggerLabelIds?.());
     return input ? { input, reason: '' } : { reason: 'no trigger label change' };
   }
   if (isCommentWebhook(envelope)) {
     if (deps.isOwnComment(envelope.data.id)) return { reason: 'our own comment' };
+    if (envelope.data.botActor !== undefined || (envelope.data.userId ?? envelope.data.user?.id) === undefined)
+      return { reason: 'a comment by an app or without a Linear user, who starts, steers and stops nothing' };
     const input = commentTrigger(envelope, deps.config, new Set());
     return input ? { input, reason: '' } : { reason: 'comment not addressed to us' };
   }

@@ -90,6 +90,55 @@ describe('fake Jira REST v3', () => {
     expect((await call('POST', '/rest/api/3/issue/ENG-1/transitions', { transition: { id: '999' } })).status).toBe(400);
   });
 
+  it('GET /user/permission/search: the matching users holding every permission asked, on a project or an issue’s project', async () => {
+    const search = async (query: string) => {
+      const response = await fetch(`${fake.url}/rest/api/3/user/permission/search?${query}`, { headers: { authorization: auth } });
+      return { status: response.status, body: (await response.json()) as Array<Record<string, unknown>> };
+    };
+    const found = async (query: string) => (await search(query)).body.map((user) => user['accountId']);
+    // The default scheme lets every person of the site browse, comment and edit.
+    expect(await found('permissions=EDIT_ISSUES&projectKey=ENG&accountId=acc-grace')).toEqual(['acc-grace']);
+    expect(await found('permissions=EDIT_ISSUES,BROWSE_PROJECTS&issueKey=ENG-1&accountId=acc-someone')).toEqual(['acc-someone']);
+    expect(await found('permissions=ADMINISTER_PROJECTS&projectKey=ENG&accountId=acc-grace')).toEqual([]);
+    expect(await found('permissions=EDIT_ISSUES&projectKey=ENG&query=gra')).toEqual(['acc-grace']);
+    // Customers and apps hold nothing the scheme grants people; a grant is theirs alone.
+    fake.addUser({ accountId: 'qm:customer', displayName: 'Customer', accountType: 'customer' });
+    fake.addUser({ accountId: 'acc-app', displayName: 'Automation', accountType: 'app' });
+    expect(await found('permissions=EDIT_ISSUES&projectKey=ENG&accountId=qm:customer')).toEqual([]);
+    fake.grant('ENG', 'acc-app', 'EDIT_ISSUES');
+    expect((await search('permissions=EDIT_ISSUES&projectKey=ENG&accountId=acc-app')).body).toEqual([
+      expect.objectContaining({ accountId: 'acc-app', accountType: 'app', active: true }),
+    ]);
+  });
+
+  it.each([
+    ['no permissions', 'projectKey=ENG&accountId=acc-grace', 400],
+    ['an unknown permission', 'permissions=EDIT_EVERYTHING&projectKey=ENG&accountId=acc-grace', 400],
+    ['neither accountId nor query', 'permissions=EDIT_ISSUES&projectKey=ENG', 400],
+    ['both accountId and query', 'permissions=EDIT_ISSUES&projectKey=ENG&accountId=acc-grace&query=g', 400],
+    ['neither projectKey nor issueKey', 'permissions=EDIT_ISSUES&accountId=acc-grace', 400],
+    ['a project it does not know', 'permissions=EDIT_ISSUES&projectKey=NOPE&accountId=acc-grace', 404],
+    ['an issue it does not know', 'permissions=EDIT_ISSUES&issueKey=ENG-404&accountId=acc-grace', 404],
+  ])('GET /user/permission/search with %s → its 4xx in Jira’s error shape', async (_what, query, status) => {
+    const answer = await call('GET', `/rest/api/3/user/permission/search?${query}`);
+    expect(answer).toMatchObject({ status, body: { errorMessages: [expect.any(String)] } });
+  });
+
+  it('GET /user/permission/search is 403 when our account may not administer the project, until it is granted', async () => {
+    const strict = await startFakeJiraApi({ email: EMAIL, apiToken: TOKEN, administrator: false, anyoneMay: [] });
+    try {
+      strict.addIssue({ id: '1', key: 'OPS-1', summary: 's', labels: [], project: { id: '2', key: 'OPS', name: 'Ops' } });
+      const url = `${strict.url}/rest/api/3/user/permission/search?permissions=EDIT_ISSUES&projectKey=OPS&accountId=acc-grace`;
+      expect((await fetch(url, { headers: { authorization: auth } })).status).toBe(403);
+      strict.grant('OPS', strict.myself.accountId, 'ADMINISTER_PROJECTS');
+      const answer = await fetch(url, { headers: { authorization: auth } });
+      // Granted the right to search, it finds nobody: the strict scheme grants editing to no one.
+      expect({ status: answer.status, body: await answer.json() }).toEqual({ status: 200, body: [] });
+    } finally {
+      await strict.close();
+    }
+  });
+
   it('failNext fails the matching calls with a status and Retry-After, then answers again', async () => {
     fake.failNext('GET', '/rest/api/3/issue/*', { status: 429, retryAfter: 3 });
     const response = await fetch(`${fake.url}/rest/api/3/issue/ENG-1`, { headers: { authorization: auth } });

@@ -4,11 +4,15 @@
  * agent-bridge calls, in Atlassian's REST v3 shapes: `GET /rest/api/3/myself`, `GET /rest/api/3/user`,
  * `GET /rest/api/3/issue/{key}` (summary, description as ADF, labels, project), the issue's comments
  * (list with `orderBy` and `expand=properties`, create, update; bodies in ADF, checked to be a `doc`),
- * and its transitions (`GET`, `POST`). It records every call and injects failures with `failNext`, in
- * Jira's error shape (`{errorMessages, errors}`, Retry-After on 429).
+ * and its transitions (`GET`, `POST`), and the permission search (`jira-permissions.ts`: `anyoneMay`, by
+ * default browse, comment and edit, is granted every person of the site — an account id the fake does
+ * not know is such a person; customers and apps are not — and `grant` adds a project's permissions to
+ * one account). It records every call and injects failures with `failNext`, in Jira's error shape
+ * (`{errorMessages, errors}`, Retry-After on 429).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { permissionScheme } from './jira-permissions.js';
 
 type Json = Record<string, unknown>;
 
@@ -20,7 +24,9 @@ export interface FakeJiraUser {
   displayName: string;
   /** Shown only when the user lets Jira show it (profile visibility); absent otherwise. */
   emailAddress?: string;
-  accountType?: 'atlassian' | 'app';
+  accountType?: 'atlassian' | 'app' | 'customer';
+  /** False for a deactivated account (default true). */
+  active?: boolean;
 }
 
 export interface FakeJiraIssue {
@@ -72,6 +78,13 @@ export interface FakeJiraOptions {
   users?: FakeJiraUser[];
   /** Transition names offered on every issue (each moves to the status of the same name). Default To Do, In Progress, In Review, Done. */
   transitions?: string[];
+  /**
+   * The project permissions the scheme grants every person of the site ("Any logged in user"); default
+   * `BROWSE_PROJECTS`, `ADD_COMMENTS` and `EDIT_ISSUES`. `[]`: only what `grant` gives.
+   */
+  anyoneMay?: string[];
+  /** Whether our own account (`myself`) has Administer Jira, so it may search any project's permissions (default true). */
+  administrator?: boolean;
 }
 
 export interface FakeJiraApi {
@@ -84,6 +97,8 @@ export interface FakeJiraApi {
   addIssue(issue: FakeJiraIssue): void;
   issue(key: string): FakeJiraIssue | undefined;
   addUser(user: FakeJiraUser): void;
+  /** Grants `permissions` on the project to the account (e.g. `EDIT_ISSUES`; `ADMINISTER_PROJECTS` lets our own account search it). */
+  grant(projectKey: string, accountId: string, ...permissions: string[]): void;
   /** Seeds a person's comment; `body` as text (one paragraph) or ADF. */
   addComment(issueKey: string, body: string | Adf, author?: FakeJiraUser): FakeJiraComment;
   /** The issue's comments, oldest first. */
@@ -146,9 +161,19 @@ export async function startFakeJiraApi(options: FakeJiraOptions): Promise<FakeJi
     self: `/rest/api/3/user?accountId=${user.accountId}`,
     accountId: user.accountId,
     displayName: user.displayName,
-    active: true,
+    active: user.active ?? true,
     accountType: user.accountType ?? 'atlassian',
     ...(user.emailAddress !== undefined && { emailAddress: user.emailAddress }),
+  });
+  const scheme = permissionScheme({
+    ...(options.anyoneMay && { anyoneMay: options.anyoneMay }),
+    administrator: options.administrator ?? true,
+    myself: myself.accountId,
+    user: (accountId) => users.get(accountId),
+    users: () => users.values(),
+    projectOf: (issueKey) => issues.get(issueKey)?.project.key,
+    hasProject: (projectKey) => [...issues.values()].some((issue) => issue.project.key === projectKey),
+    userJson,
   });
   const commentJson = (comment: FakeJiraComment, withProperties: boolean): Json => ({
     self: `/rest/api/3/issue/${comment.issueKey}/comment/${comment.id}`,
@@ -200,6 +225,7 @@ export async function startFakeJiraApi(options: FakeJiraOptions): Promise<FakeJi
       const user = users.get(query.get('accountId') ?? '');
       return user ? { status: 200, body: userJson(user) } : { status: 404, body: errors('The user with the account ID could not be found.') };
     }
+    if (method === 'GET' && path === '/rest/api/3/user/permission/search') return scheme.search(query);
     const issueMatch = /^\/rest\/api\/3\/issue\/([^/]+)(\/.*)?$/.exec(path);
     if (!issueMatch) return { status: 404, body: errors('No such endpoint in the fake.') };
     const key = decodeURIComponent(issueMatch[1] ?? '');
@@ -301,6 +327,7 @@ export async function startFakeJiraApi(options: FakeJiraOptions): Promise<FakeJi
     addIssue: (issue) => issues.set(issue.key, { ...issue, labels: [...issue.labels] }),
     issue: (key) => issues.get(key),
     addUser: (user) => users.set(user.accountId, user),
+    grant: (projectKey, accountId, ...permissions) => scheme.grant(projectKey, accountId, ...permissions),
     addComment,
     comments: (issueKey) => comments.filter((comment) => comment.issueKey === issueKey),
     text: adfText,

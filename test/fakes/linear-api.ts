@@ -4,7 +4,10 @@
  * `updateComment`, `updateIssue`, `createReaction`, `createAgentActivity`, `updateAgentSession`) and
  * agent-bridge's named reads (`AgentBridgeIssue`, `AgentBridgeUser`, …) from in-memory issues, labels,
  * teams, users and comments, records every call, and injects failures per operation with `failNext` — in Linear's
- * error shape (`errors[].extensions.type`, HTTP 400/429/5xx, Retry-After).
+ * error shape (`errors[].extensions.type`, HTTP 400/429/5xx, Retry-After). A user's roles
+ * (`AgentBridgeUserRole`: `active`, `guest`, `app`, as Linear's `User` has them) come from `users`; a user
+ * id it does not know is an active member of the workspace, unless `strangersUnknown` makes it one Linear
+ * does not know (`Entity not found`).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -65,6 +68,8 @@ export interface FakeLinearOptions {
   viewer?: { id: string; name: string };
   /** Users `AgentBridgeUser` answers (their email makes them a Slack user's person, issue 20). */
   users?: FakeLinearUser[];
+  /** A user id not in `users` is unknown to Linear (`Entity not found`) rather than an active member. */
+  strangersUnknown?: boolean;
 }
 
 export interface FakeLinearUser {
@@ -73,6 +78,10 @@ export interface FakeLinearUser {
   email?: string;
   /** False for a deactivated user. Default true. */
   active?: boolean;
+  /** A guest of the workspace (limited to some teams). Default false. */
+  guest?: boolean;
+  /** An app's user. Default false. */
+  app?: boolean;
 }
 
 export interface FakeLinearApi {
@@ -197,6 +206,11 @@ export async function startFakeLinearApi(options: FakeLinearOptions = {}): Promi
       const user = users.get(String(id));
       if (!user) return notFound('User');
       return { data: { user: { id: user.id, email: user.email ?? null, active: user.active ?? true } } };
+    },
+    AgentBridgeUserRole: ({ id }) => {
+      const user = users.get(String(id));
+      if (!user && options.strangersUnknown) return notFound('User');
+      return { data: { user: { id: String(id), active: user?.active ?? true, guest: user?.guest ?? false, app: user?.app ?? false } } };
     },
     AgentBridgeTeams: ({ filter }) => {
       const wanted = ((filter as { or?: Array<{ key: { eqIgnoreCase: string } }> } | undefined)?.or ?? []).map((entry) => entry.key.eqIgnoreCase.toLowerCase());

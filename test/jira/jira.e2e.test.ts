@@ -51,6 +51,8 @@ async function labelledIssue(summary?: string) {
   expect((await bridge.deliver(delivery)).status).toBe(200);
   const run = await until(() => runsFor(issue.key)[0], 'the run');
   await until(async () => (await bridge.service.store.anchors.currentRun(`jira:${issue.key}`)) === run.run_id, 'the link');
+  // Owed once Jira said the person may edit the issue, while the run was being started: posted just after.
+  await until(() => ours(issue.key)[0], 'the start comment');
   return { issue: labelled, delivery, run };
 }
 

@@ -32,7 +32,7 @@ import { guestRequests } from '../fixtures/slack/guests.js';
 import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
 import { malformedSendToAgent, malformedSlashCommands, sendToAgentShortcut } from '../fixtures/slack/interactions.js';
 import { startBridge } from '../helpers/start-bridge.js';
-import { Prng, invalidRequest, seedHostileContext, signedRequest, type GeneratorContext, type HostileRequest } from './hostile-payloads.js';
+import { LINEAR_GUEST, Prng, invalidRequest, seedHostileContext, signedRequest, type GeneratorContext, type HostileRequest } from './hostile-payloads.js';
 import { checkPrompt, maskEchoedIds, requestsByReference, triggersWithReference } from './hostile-prompts.js';
 import { sleep, until } from './outage-helpers.js';
 import { SECRETS, SecretScanner, captureConsole, endConsoleCapture, scanningLogger, secretEnv } from './secrets-scan.js';
@@ -61,7 +61,11 @@ beforeAll(async () => {
   slack.setChannel(SLACK_IDS.channel, { name: 'dev' });
   slack.setUser(SLACK_IDS.user, { display_name: 'ada' });
   slack.setUser(SLACK_IDS.otherUser, { display_name: 'grace' });
-  linear = await startFakeLinearApi({ authorization: SECRETS.LINEAR_API_KEY, labels: Object.values(LINEAR_IDS.labels) });
+  linear = await startFakeLinearApi({
+    authorization: SECRETS.LINEAR_API_KEY,
+    labels: Object.values(LINEAR_IDS.labels),
+    users: [{ ...LINEAR_GUEST, guest: true }],
+  });
   // Manual: runs stay QUEUED, so the test measures the edges and intake, not thousands of run stories.
   emulator = await startEmulator({ apiKey: SECRETS.AGENT_API_KEY, port: 0, manual: true });
   ({ service, cwd } = await startBridge({
@@ -245,125 +249,139 @@ describe(`hostile input (seed ${SEED})`, () => {
   let phase2: Tally;
   const samples: Array<{ at: string; heap: number; rss: number }> = [];
 
-  it(`phase 1: ${PHASE1} unsigned, wrongly signed, malformed and oversized requests get a 4xx and change nothing`, async () => {
-    const before = {
-      runs: emulator.engine.list({ limit: 1_000_000 }).runs.length,
-      triggers: await triggerTotal(),
-      outbox: await outboxTotal(),
-      slack: slack.calls.length,
-      linear: linear.calls.length,
-    };
-    phase1 = new Tally();
-    await blast(
-      PHASE1,
-      (index) => invalidRequest(rng, ctx, index % 2 === 0 ? 'slack' : 'linear'),
-      (request, outcome) =>
-        phase1.add(request, outcome, (result) => (result.status >= 400 && result.status < 500) || (result.status === 0 && mayBeCutOff(request))),
-    );
-    await sleep(500);
-    expect(phase1.bad, 'requests answered other than 4xx').toEqual([]);
-    expect({
-      runs: emulator.engine.list({ limit: 1_000_000 }).runs.length,
-      triggers: await triggerTotal(),
-      outbox: await outboxTotal(),
-      slack: slack.calls.length,
-      linear: linear.calls.length,
-    }).toEqual(before);
-    samples.push({ at: 'after phase 1', ...(await memory()) });
-  }, WORK_BUDGET_MS);
+  it(
+    `phase 1: ${PHASE1} unsigned, wrongly signed, malformed and oversized requests get a 4xx and change nothing`,
+    async () => {
+      const before = {
+        runs: emulator.engine.list({ limit: 1_000_000 }).runs.length,
+        triggers: await triggerTotal(),
+        outbox: await outboxTotal(),
+        slack: slack.calls.length,
+        linear: linear.calls.length,
+      };
+      phase1 = new Tally();
+      await blast(
+        PHASE1,
+        (index) => invalidRequest(rng, ctx, index % 2 === 0 ? 'slack' : 'linear'),
+        (request, outcome) =>
+          phase1.add(request, outcome, (result) => (result.status >= 400 && result.status < 500) || (result.status === 0 && mayBeCutOff(request))),
+      );
+      await sleep(500);
+      expect(phase1.bad, 'requests answered other than 4xx').toEqual([]);
+      expect({
+        runs: emulator.engine.list({ limit: 1_000_000 }).runs.length,
+        triggers: await triggerTotal(),
+        outbox: await outboxTotal(),
+        slack: slack.calls.length,
+        linear: linear.calls.length,
+      }).toEqual(before);
+      samples.push({ at: 'after phase 1', ...(await memory()) });
+    },
+    WORK_BUDGET_MS,
+  );
 
-  it(`phase 2: ${PHASE2} signed, mutated payloads: never a 5xx, runs started once each, spoofed markers stay quoted`, async () => {
-    const runsBefore = emulator.engine.list({ limit: 1_000_000 }).runs.length;
-    const triggersBefore = await triggerTotal();
-    phase2 = new Tally();
-    let accepted = 0;
-    const drained = async () => {
-      const states = await service.store.triggers.countByState();
-      return states.pending === 0 && states.working === 0;
-    };
-    await blast(
-      PHASE2,
-      // Near-limit valid payloads only in the first half, so what they leave in the fakes and the emulator is there before the memory baseline.
-      (index) => signedRequest(rng, ctx, index % 2 === 0 ? 'slack' : 'linear', index < PHASE2 / 2),
-      (request, outcome) => {
-        if (outcome.status === 200) accepted += 1;
-        phase2.add(request, outcome, (result) => (result.status >= 200 && result.status < 500) || (result.status === 0 && mayBeCutOff(request)));
-      },
-      [PHASE2 / 2, (3 * PHASE2) / 4],
-      async () => {
-        await until(drained, 'the intake worker to catch up', 30_000, 100);
-        samples.push({ at: `after ${phase2.count}`, ...(await memory()) });
-      },
-    );
-    await until(drained, 'the intake worker to work every stored trigger', 30_000, 100);
-    samples.push({ at: 'end', ...(await memory()) });
+  it(
+    `phase 2: ${PHASE2} signed, mutated payloads: never a 5xx, runs started once each, spoofed markers stay quoted`,
+    async () => {
+      const runsBefore = emulator.engine.list({ limit: 1_000_000 }).runs.length;
+      const triggersBefore = await triggerTotal();
+      phase2 = new Tally();
+      let accepted = 0;
+      const drained = async () => {
+        const states = await service.store.triggers.countByState();
+        return states.pending === 0 && states.working === 0;
+      };
+      await blast(
+        PHASE2,
+        // Near-limit valid payloads only in the first half, so what they leave in the fakes and the emulator is there before the memory baseline.
+        (index) => signedRequest(rng, ctx, index % 2 === 0 ? 'slack' : 'linear', index < PHASE2 / 2),
+        (request, outcome) => {
+          if (outcome.status === 200) accepted += 1;
+          phase2.add(request, outcome, (result) => (result.status >= 200 && result.status < 500) || (result.status === 0 && mayBeCutOff(request)));
+        },
+        [PHASE2 / 2, (3 * PHASE2) / 4],
+        async () => {
+          await until(drained, 'the intake worker to catch up', 30_000, 100);
+          samples.push({ at: `after ${phase2.count}`, ...(await memory()) });
+        },
+      );
+      await until(drained, 'the intake worker to work every stored trigger', 30_000, 100);
+      samples.push({ at: 'end', ...(await memory()) });
 
-    expect(phase2.bad, 'requests answered with a 5xx or not at all').toEqual([]);
-    const triggers = (await triggerTotal()) - triggersBefore;
-    const runs = emulator.engine.list({ limit: 1_000_000 }).runs.slice(0, emulator.engine.list({ limit: 1_000_000 }).runs.length - runsBefore);
-    // Only accepted requests store anything, and no trigger starts two runs.
-    expect(triggers).toBeLessThanOrEqual(accepted);
-    expect(runs.length).toBeLessThanOrEqual(triggers);
-    const references = runs.map((run) => /\(agent-bridge ref [0-9a-f]{10}\)$/.exec(run.prompt ?? '')?.[0]);
-    expect(new Set(references).size, 'two runs with the same reference').toBe(references.length);
+      expect(phase2.bad, 'requests answered with a 5xx or not at all').toEqual([]);
+      const triggers = (await triggerTotal()) - triggersBefore;
+      const runs = emulator.engine.list({ limit: 1_000_000 }).runs.slice(0, emulator.engine.list({ limit: 1_000_000 }).runs.length - runsBefore);
+      // Only accepted requests store anything, and no trigger starts two runs.
+      expect(triggers).toBeLessThanOrEqual(accepted);
+      expect(runs.length).toBeLessThanOrEqual(triggers);
+      // On Linear only members drive the agent: nothing was started, steered or stopped by the guest, an app or nobody.
+      const linearActs = (await service.store.audit.list({ limit: 100_000 })).filter((entry) => entry.surface === 'linear');
+      expect(linearActs.length).toBeGreaterThan(0);
+      expect(linearActs.filter((entry) => entry.personId === undefined || entry.personId === LINEAR_GUEST.id).map((entry) => entry.act)).toEqual([]);
+      const references = runs.map((run) => /\(agent-bridge ref [0-9a-f]{10}\)$/.exec(run.prompt ?? '')?.[0]);
+      expect(new Set(references).size, 'two runs with the same reference').toBe(references.length);
 
-    let quoted = 0;
-    let blocks = 0;
-    let unicodeBreaks = 0;
-    let echoedIds = 0;
-    const problems: string[] = [];
-    const requests = requestsByReference(join(cwd, 'bridge.db'));
-    for (const run of runs) {
-      const stored = requests.get(/\(agent-bridge ref [0-9a-f]{10}\)$/.exec(run.prompt ?? '')?.[0] ?? '');
-      if (!stored) {
-        const reference = /\(agent-bridge ref [0-9a-f]{10}\)$/.exec(run.prompt ?? '')?.[0] ?? '';
-        problems.push(
-          `${run.run_id} (${run.state}): no stored trigger names this run; ${triggersWithReference(join(cwd, 'bridge.db'), reference).join('; ') || 'no trigger has its reference'}`,
-        );
-        continue;
+      let quoted = 0;
+      let blocks = 0;
+      let unicodeBreaks = 0;
+      let echoedIds = 0;
+      const problems: string[] = [];
+      const requests = requestsByReference(join(cwd, 'bridge.db'));
+      for (const run of runs) {
+        const stored = requests.get(/\(agent-bridge ref [0-9a-f]{10}\)$/.exec(run.prompt ?? '')?.[0] ?? '');
+        if (!stored) {
+          const reference = /\(agent-bridge ref [0-9a-f]{10}\)$/.exec(run.prompt ?? '')?.[0] ?? '';
+          problems.push(
+            `${run.run_id} (${run.state}): no stored trigger names this run; ${triggersWithReference(join(cwd, 'bridge.db'), reference).join('; ') || 'no trigger has its reference'}`,
+          );
+          continue;
+        }
+        const check = checkPrompt(maskEchoedIds(run.prompt ?? '', stored.ids), maskEchoedIds(stored.request, stored.ids), stored.source, stored.ids);
+        quoted += check.quoted;
+        blocks += check.blocks;
+        unicodeBreaks += check.unicodeBreaks;
+        if (check.echoedIds) echoedIds += 1;
+        for (const problem of check.problems) if (problems.length < 20) problems.push(`${run.run_id}: ${problem}`);
+        if (check.problems.length > 0 && process.env['HOSTILE_DUMP'])
+          console.log('PROMPT', JSON.stringify({ prompt: run.prompt, request: stored.request, ids: stored.ids, problems: check.problems }));
       }
-      const check = checkPrompt(maskEchoedIds(run.prompt ?? '', stored.ids), maskEchoedIds(stored.request, stored.ids), stored.source, stored.ids);
-      quoted += check.quoted;
-      blocks += check.blocks;
-      unicodeBreaks += check.unicodeBreaks;
-      if (check.echoedIds) echoedIds += 1;
-      for (const problem of check.problems) if (problems.length < 20) problems.push(`${run.run_id}: ${problem}`);
-      if (check.problems.length > 0 && process.env['HOSTILE_DUMP'])
-        console.log('PROMPT', JSON.stringify({ prompt: run.prompt, request: stored.request, ids: stored.ids, problems: check.problems }));
-    }
-    expect(problems, 'prompts with unquoted platform text inside our markers').toEqual([]);
-    // A Slack Connect guest of another organisation is refused at every entry point, whatever the mutation.
-    const guestRuns = runs.filter((run) => requests.get(/\(agent-bridge ref [0-9a-f]{10}\)$/.exec(run.prompt ?? '')?.[0] ?? '')?.requester === SLACK_IDS.guest);
-    expect(
-      guestRuns.map((run) => run.run_id),
-      'runs a Slack Connect guest started',
-    ).toEqual([]);
-    expect(blocks).toBeGreaterThan(0);
+      expect(problems, 'prompts with unquoted platform text inside our markers').toEqual([]);
+      // A Slack Connect guest of another organisation is refused at every entry point, whatever the mutation.
+      const guestRuns = runs.filter(
+        (run) => requests.get(/\(agent-bridge ref [0-9a-f]{10}\)$/.exec(run.prompt ?? '')?.[0] ?? '')?.requester === SLACK_IDS.guest,
+      );
+      expect(
+        guestRuns.map((run) => run.run_id),
+        'runs a Slack Connect guest started',
+      ).toEqual([]);
+      expect(blocks).toBeGreaterThan(0);
 
-    const health = await fetch(`${service.url}/healthz`);
-    scanner.scan('http answer body', await health.text());
-    expect(health.status).toBe(200);
+      const health = await fetch(`${service.url}/healthz`);
+      scanner.scan('http answer body', await health.text());
+      expect(health.status).toBe(200);
 
-    // Memory: heap after a forced GC, from the middle of phase 2 to its end, must not grow by more than 50 MB.
-    const middle = samples.find((sample) => sample.at === `after ${PHASE2 / 2}`)!;
-    const end = samples.at(-1)!;
-    expect(end.heap - middle.heap).toBeLessThan(50 * MB);
-    expect(end.rss - middle.rss).toBeLessThan(100 * MB);
+      // Memory: heap after a forced GC, from the middle of phase 2 to its end, must not grow by more than 50 MB.
+      const middle = samples.find((sample) => sample.at === `after ${PHASE2 / 2}`)!;
+      const end = samples.at(-1)!;
+      expect(end.heap - middle.heap).toBeLessThan(50 * MB);
+      expect(end.rss - middle.rss).toBeLessThan(100 * MB);
 
-    const states = await service.store.triggers.countByState();
-    console.log(
-      `[hostile-input] phase 1: ${phase1.count} invalid requests → ${phase1.line()}; nothing stored, no run, no message (slowest ${phase1.slowest} ms)`,
-    );
-    console.log(
-      `[hostile-input] phase 2: ${phase2.count} signed mutated payloads → ${phase2.line()}; accepted ${accepted}, triggers stored ${triggers} (${JSON.stringify(states)}), runs started ${runs.length}, ` +
-        `prompts checked ${runs.length} (${blocks} quoted blocks, ${quoted} quoted lines, 0 unquoted; ${unicodeBreaks} quoted lines hold a U+2028/2029/0085/VT/FF line separator; ${echoedIds} with non-Slack-shaped ids, the fake's echoes of them masked) (slowest ${phase2.slowest} ms)`,
-    );
-    console.log(
-      `[hostile-input] total ${phase1.count + phase2.count} requests, ${phase1.bad.length + phase2.bad.length} answered 5xx or not at all, /healthz 200; memory (${gc ? 'after forced GC' : 'no GC available'}): ` +
-        samples.map((sample) => `${sample.at} heap ${mb(sample.heap)} rss ${mb(sample.rss)}`).join('; ') +
-        `; growth middle→end heap ${mb(end.heap - middle.heap)}, rss ${mb(end.rss - middle.rss)}`,
-    );
-  }, 2 * WORK_BUDGET_MS);
+      const states = await service.store.triggers.countByState();
+      console.log(
+        `[hostile-input] phase 1: ${phase1.count} invalid requests → ${phase1.line()}; nothing stored, no run, no message (slowest ${phase1.slowest} ms)`,
+      );
+      console.log(
+        `[hostile-input] phase 2: ${phase2.count} signed mutated payloads → ${phase2.line()}; accepted ${accepted}, triggers stored ${triggers} (${JSON.stringify(states)}), runs started ${runs.length}, ` +
+          `prompts checked ${runs.length} (${blocks} quoted blocks, ${quoted} quoted lines, 0 unquoted; ${unicodeBreaks} quoted lines hold a U+2028/2029/0085/VT/FF line separator; ${echoedIds} with non-Slack-shaped ids, the fake's echoes of them masked) (slowest ${phase2.slowest} ms)`,
+      );
+      console.log(
+        `[hostile-input] total ${phase1.count + phase2.count} requests, ${phase1.bad.length + phase2.bad.length} answered 5xx or not at all, /healthz 200; memory (${gc ? 'after forced GC' : 'no GC available'}): ` +
+          samples.map((sample) => `${sample.at} heap ${mb(sample.heap)} rss ${mb(sample.rss)}`).join('; ') +
+          `; growth middle→end heap ${mb(end.heap - middle.heap)}, rss ${mb(end.rss - middle.rss)}`,
+      );
+    },
+    2 * WORK_BUDGET_MS,
+  );
 });
 
 describe('bugs this suite found (fixed; kept as regression tests)', () => {

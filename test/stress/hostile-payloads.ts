@@ -524,8 +524,47 @@ function slackBase(rng: Prng, ctx: GeneratorContext): { contentType: string; val
   }
 }
 
-/** Fresh valid Linear bodies (before mutation). */
-function linearBase(rng: Prng, ctx: GeneratorContext): Record<string, unknown> | string {
+/** A guest of the Linear workspace (the suite's fake knows them as one): whatever they send, nothing of theirs runs. */
+export const LINEAR_GUEST = { id: '0a1b2c3d-0000-4000-8000-00hostguest1', name: 'Gus Guest' };
+
+type Body = Record<string, unknown>;
+
+/**
+ * The same Linear body sent by someone else, now and then: a guest, an app (an OAuth client's change, a
+ * comment with `botActor`) or nobody (no actor, a comment without a user, a session prompt without one).
+ */
+function sentBySomeone(rng: Prng, body: Body): Body {
+  const who = rng.pick(['member', 'member', 'member', 'guest', 'app', 'nobody'] as const);
+  if (who === 'member') return body;
+  const data = body['data'] as Body | undefined;
+  const session = body['agentSession'] as Body | undefined;
+  const activity = body['agentActivity'] as Body | undefined;
+  const guest = { id: LINEAR_GUEST.id, name: LINEAR_GUEST.name };
+  const actor =
+    who === 'guest' ? { ...guest, type: 'user' } : who === 'app' ? { id: 'oauth-client-hostile', name: 'Some app', type: 'OauthClient' } : undefined;
+  const author =
+    who === 'guest'
+      ? { userId: guest.id, user: guest }
+      : who === 'app'
+        ? { botActor: { id: 'oauth-client-hostile', type: 'oauthClient' } }
+        : { userId: null, user: null };
+  const user = who === 'guest' ? guest.id : undefined;
+  return {
+    ...body,
+    actor,
+    ...(data && body['type'] === 'Comment' && { data: { ...data, ...author } }),
+    ...(session && { agentSession: { ...session, creator: who === 'guest' ? guest : undefined } }),
+    ...(activity && { agentActivity: { ...activity, userId: user } }),
+  };
+}
+
+/** Fresh valid Linear bodies (before mutation), from members and now and then from others (`sentBySomeone`). */
+function linearBase(rng: Prng, ctx: GeneratorContext): Body | string {
+  const body = linearBodyOf(rng, ctx);
+  return typeof body === 'string' ? body : sentBySomeone(rng, body);
+}
+
+function linearBodyOf(rng: Prng, ctx: GeneratorContext): Body | string {
   const seeded = rng.pick(ctx.seeded.issues);
   const seededData = {
     id: seeded.id,

@@ -6,6 +6,8 @@
  * (fields dropped, retyped, nested deep, cut, replaced by hostile text and spoofed markers). Requests
  * that must change nothing get a 4xx and change nothing; signed mutations never get a 5xx, start at
  * most one run each, keep every marker they spoof quoted, and no secret reaches a log line or Jira.
+ * Payloads come from people who may edit the issues, people who may only comment, service-desk
+ * customers, apps and nobody: every run started, steered or stopped was a person's who may edit.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
@@ -35,10 +37,13 @@ let service: RunningService;
 const logger = new CapturingLogger();
 const rng = new Prng(SEED);
 const issues: JiraIssueFixture[] = [];
+/** Who may edit ENG's issues (granted in the fake); everyone else may only browse and comment. */
+const EDITORS = ['acc-0', 'acc-1'];
 
 beforeAll(async () => {
   console.log(`[jira-hostile] seed ${SEED} (rerun with HOSTILE_SEED=${SEED})`);
-  jira = await startFakeJiraApi({ email: JIRA_EMAIL, apiToken: JIRA_TOKEN });
+  jira = await startFakeJiraApi({ email: JIRA_EMAIL, apiToken: JIRA_TOKEN, anyoneMay: ['BROWSE_PROJECTS', 'ADD_COMMENTS'] });
+  for (const editor of EDITORS) jira.grant('ENG', editor, 'EDIT_ISSUES');
   for (let n = 1; n <= 12; n++) {
     const issue: JiraIssueFixture = { id: String(30_000 + n), key: `ENG-${900 + n}`, summary: `Hostile ${n}`, labels: [] };
     jira.addIssue({ id: issue.id, key: issue.key, summary: issue.summary, labels: [], project: { id: '1', key: 'ENG', name: 'Engineering' } });
@@ -58,19 +63,36 @@ afterAll(async () => {
   await jira?.close();
 });
 
+/** The delivery as Jira sends one nobody made: no `user`, a comment without an author. */
+function withoutAuthor(payload: Json): Json {
+  const rest = { ...payload };
+  delete rest['user'];
+  const comment = rest['comment'] as Json | undefined;
+  return comment ? { ...rest, comment: { ...comment, author: null, updateAuthor: null } } : rest;
+}
+
 /** A payload of one of the types we read (or one we do not), with hostile words where people write. */
 function payload(): Json {
   const issue: JiraIssueFixture = { ...rng.pick(issues), summary: hostileText(rng), description: spoofText(rng), labels: ['agent'] };
-  const person = { accountId: `acc-${rng.int(5)}`, displayName: hostileText(rng).slice(0, 200) };
+  const displayName = hostileText(rng).slice(0, 200);
+  // Editors, commenters, a customer, an app, or nobody (a comment or change without an author).
+  const person = rng.pick<Json | undefined>([
+    { accountId: `acc-${rng.int(5)}`, displayName },
+    { accountId: `acc-${rng.int(5)}`, displayName, accountType: 'atlassian' },
+    { accountId: `qm:${rng.int(3)}:customer`, displayName, accountType: 'customer' },
+    { accountId: `acc-app-${rng.int(2)}`, displayName, accountType: 'app' },
+    undefined,
+  ]);
+  const by = (made: Json): Json => (person ? made : withoutAuthor(made));
   switch (rng.int(5)) {
     case 0:
-      return issueCreated(issue, person);
+      return by(issueCreated(issue, person));
     case 1:
-      return labelsChanged(issue, rng.chance(0.5) ? [] : ['agent', 'bug'], person);
+      return by(labelsChanged(issue, rng.chance(0.5) ? [] : ['agent', 'bug'], person));
     case 2:
-      return commentCreated(issue, `${rng.pick(['@agent ', '@agent new ', '@agent stop ', ''])}${spoofText(rng)}`, person);
+      return by(commentCreated(issue, `${rng.pick(['@agent ', '@agent new ', '@agent stop ', ''])}${spoofText(rng)}`, person));
     case 3:
-      return commentUpdated(issue, spoofText(rng), person);
+      return by(commentUpdated(issue, spoofText(rng), person));
     default:
       return { webhookEvent: rng.pick(['worklog_created', 'sprint_started', 'jira:issue_deleted']), issue: hostileText(rng) };
   }
@@ -151,6 +173,10 @@ describe(`hostile Jira webhooks (seed ${SEED})`, () => {
     expect(statuses).toContain(400);
     expect(runs.length).toBeGreaterThan(0);
     expect(runs.length).toBeLessThanOrEqual(triggers);
+    // Every run started, steered or stopped was asked for by someone who may edit ENG's issues.
+    const acts = await service.store.audit.list({ limit: 10_000 });
+    expect(acts.length).toBeGreaterThanOrEqual(runs.length);
+    expect(acts.filter((entry) => !EDITORS.includes(entry.personId ?? '')).map((entry) => `${entry.act} by ${entry.personId ?? 'nobody'}`)).toEqual([]);
     for (const run of runs) {
       const lines = (run.prompt ?? '').split(/\r\n|[\r\n\u2028\u2029\u0085]/);
       for (const marker of MARKERS) expect(lines.filter((line) => line === marker).length, `${marker} in ${run.run_id}`).toBeLessThanOrEqual(1);
