@@ -11,6 +11,7 @@
  * ✅ / ❌ — counted on the fake Slack API's calls, not on what the service believes.
  */
 import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { Store } from '../../src/core/ports/store.js';
 import { referenceLine } from '../../src/core/ports/triggers.js';
@@ -27,6 +28,7 @@ import {
   announcedState,
   announcements,
   errorLines,
+  logLines,
   expectSettledBooks,
   readBooks,
   summaryLine,
@@ -187,13 +189,23 @@ export async function verifyBurst(
 }
 
 /** For every mention whose thread has not shown its end: where that end is, read from the books while the pool runs. */
-async function whereTheEndsAre(view: ThreadView, mentions: readonly Mention[], openBooks: () => Promise<Store>): Promise<string> {
+async function whereTheEndsAre(view: ThreadView, mentions: readonly Mention[], openBooks: () => Promise<Store>, pool: BridgePool): Promise<string> {
   const runs = view.runsByReference();
   const byThread = view.threads();
   const open = mentions.filter((mention) => !view.settled(mention, runs, byThread));
+  const logs = logLines(pool);
+  const logDir = process.env['CRASH_BURST_LOGS'];
+  // Every process's whole log, for reading a failure in full (the message shows each run's lines only).
+  if (logDir) pool.started.forEach((child, index) => writeFileSync(join(logDir, `process-${index}.log`), child.output.stdout));
   const store = await openBooks();
   try {
-    return (await traceEnds(store, open, runs, Date.now())).join('\n');
+    const lines = await traceEnds(store, open, runs, Date.now());
+    const about = open.flatMap((mention) => {
+      const runId = runs.get(mention.reference)?.[0]?.run_id;
+      return runId ? logs.filter((line) => line.includes(runId)).slice(-6).map((line) => `  ${mention.index}: ${line.slice(0, 400)}`) : [];
+    });
+    const trackerTrouble = logs.filter((line) => line.includes('"component":"tracker"') && /"level":(40|50|60)/.test(line)).slice(-10);
+    return [...lines, 'log lines naming these runs (last 6 each):', ...about, 'tracker warnings:', ...trackerTrouble].join('\n');
   } finally {
     await store.close();
   }
@@ -238,7 +250,7 @@ async function crashBurst({ scenario, slack, emulator, pool: bridges, openBooks 
       () => mentions.every((mention) => mention.settledAt !== undefined),
       'every run to end and every thread to show its end',
       SETTLE_MS,
-      async () => `${view.unsettled(mentions)}\n${await whereTheEndsAre(view, mentions, openBooks)}\nkills so far: ${kills()}\n${bridges.tails()}`,
+      async () => `${view.unsettled(mentions)}\n${await whereTheEndsAre(view, mentions, openBooks, bridges)}\nkills so far: ${kills()}\n${bridges.tails()}`,
       100,
     );
     settledAt = Date.now();
