@@ -111,6 +111,26 @@ export class ThreadView {
     return this.slack.reactions(mention.channel, mention.ts).includes(endReaction(mention.outcome));
   }
 
+  /**
+   * The mentions whose thread has not shown a state people must hear of — BLOCKED (until the test
+   * lets the run go on) or the end — that the run API reported at a time `late` says is too long ago.
+   */
+  overdue(mentions: readonly Mention[], now: number, late: (reportedAt: number) => boolean): string[] {
+    const runs = this.runsByReference();
+    const byThread = this.threads();
+    const found: string[] = [];
+    for (const mention of mentions) {
+      if (mention.settledAt !== undefined) continue;
+      const run = runs.get(mention.reference)?.[0];
+      if (!run || (!isTerminalState(run.state) && run.state !== 'BLOCKED')) continue;
+      const shown = announcements(byThread.get(`${mention.channel} ${mention.ts}`) ?? []).map(announcedState);
+      const awaited = run.state === 'BLOCKED' ? shown.includes('BLOCKED') : this.settled(mention, runs, byThread);
+      const reportedAt = Date.parse(run.updated_at ?? '');
+      if (!awaited && late(reportedAt)) found.push(`mention ${mention.index} ${run.state} ${((now - reportedAt) / 1000).toFixed(1)} s ago`);
+    }
+    return found;
+  }
+
   /** A failure message's detail: how many mentions are open, with a sample. */
   unsettled(mentions: readonly Mention[]): string {
     const runs = this.runsByReference();
@@ -275,6 +295,24 @@ export function logLines(pool: BridgePool): string[] {
 /** Log lines at error level or above. */
 export function errorLines(pool: BridgePool): string[] {
   return logLines(pool).filter((line) => /"level":(50|60)/.test(line));
+}
+
+/**
+ * Threads that showed their run's end later than `promiseMs` after the run API reported it, not
+ * counting time when no process was up (seen by the watcher, which looks every 200 ms).
+ */
+export function lateEnds(view: ThreadView, mentions: readonly Mention[], pool: BridgePool, promiseMs: number): string[] {
+  const runs = view.runsByReference();
+  const late: string[] = [];
+  for (const mention of mentions) {
+    const run = runs.get(mention.reference)?.[0];
+    if (!run || mention.settledAt === undefined) continue;
+    const endedAt = Date.parse(run.updated_at ?? '');
+    const took = mention.settledAt - endedAt - pool.downBetween(endedAt, mention.settledAt);
+    if (took > promiseMs)
+      late.push(`mention ${mention.index}: its end shown ${(took / 1000).toFixed(1)} s after the run API reported it (promised within ${promiseMs / 1000} s)`);
+  }
+  return late;
 }
 
 /** The end state every burst must reach: nothing owed, nothing left half-done. */

@@ -30,6 +30,7 @@ import {
   errorLines,
   logLines,
   expectSettledBooks,
+  lateEnds,
   readBooks,
   summaryLine,
   threadProblems,
@@ -37,14 +38,13 @@ import {
   type Outcome,
 } from './crash-burst-checks.js';
 import { traceEnds } from './end-trace.js';
-import { deliverLikeSlack, planKills, runKills, seededRandom, sleep, stressSeed, sumReports, until, type BridgePool } from './crash-harness.js';
+import { PLATFORM_GIVES_UP_MS, STATE_SHOWN_MS, WORK_BUDGET_MS } from './promises.js';
+import { deliverLikeSlack, planKills, runKills, seededRandom, sleep, stressSeed, sumReports, type BridgePool } from './crash-harness.js';
 
 /** Mentions in a burst. */
 export const MENTIONS = 200;
 /** The burst: mentions are spread evenly over this long. */
 export const BURST_MS = 10_000;
-/** After the burst, everything must have settled within this long. */
-export const SETTLE_MS = 35_000;
 
 export interface CrashBurstScenario {
   label: string;
@@ -88,18 +88,22 @@ export function planMentions(random: () => number): Mention[] {
   });
 }
 
-/** Slack's side of a burst: each mention sent at its moment over `burstMs`, redelivered as Slack does until answered. */
+/**
+ * Slack's side of a burst: each mention sent at its moment over `burstMs`, redelivered as Slack does
+ * until answered — or until Slack would give it up (`PLATFORM_GIVES_UP_MS` after its first delivery).
+ */
 export function sendBurst(
   fixtures: { slack: FakeSlackApi; pool: BridgePool },
   mentions: readonly Mention[],
-  timing: { t0: number; burstMs: number; deadline: number; pick: (urls: string[]) => string },
+  timing: { t0: number; burstMs: number; pick: (urls: string[]) => string },
 ): Promise<void> {
   const { slack, pool } = fixtures;
-  const { t0, burstMs, deadline, pick } = timing;
+  const { t0, burstMs, pick } = timing;
   return Promise.all(
     mentions.map(async (mention) => {
       await sleep(t0 + (mention.index * burstMs) / mentions.length - Date.now());
       slack.addUserMessage({ channel: mention.channel, user: SLACK_IDS.user, text: mention.text, ts: mention.ts });
+      const deadline = Date.now() + PLATFORM_GIVES_UP_MS;
       mention.delivery = await deliverLikeSlack(pool, SECRET, mention.envelope, { pick, deadline });
       mention.ackedAt = Date.now();
       if (mention.redelivered) {
@@ -167,7 +171,16 @@ export async function startPool(pool: BridgePool, database: BurstDatabase): Prom
 
 /** Reads the books after the pool stopped, prints the figures and asserts "exactly once" for every mention. */
 export async function verifyBurst(
-  run: { label: string; seed: number; slack: FakeSlackApi; view: ThreadView; pool: BridgePool; openBooks: () => Promise<Store> },
+  run: {
+    label: string;
+    seed: number;
+    slack: FakeSlackApi;
+    view: ThreadView;
+    pool: BridgePool;
+    openBooks: () => Promise<Store>;
+    /** When set, a thread that showed an end later than this after the run API reported it is a problem. */
+    stateShownMs?: number;
+  },
   mentions: readonly Mention[],
   figures: string,
 ): Promise<void> {
@@ -177,10 +190,18 @@ export async function verifyBurst(
   if (dump) {
     const rows = await store.outbox.list();
     const ends = Object.fromEntries([...run.view.runsByReference()].map(([reference, found]) => [reference, found[0]?.updated_at]));
-    writeFileSync(dump, JSON.stringify({ rows, ends, mentions: mentions.map((m) => ({ key: m.key, destination: m.destination, reference: m.reference, settledAt: m.settledAt, ackedAt: m.ackedAt })) }));
+    writeFileSync(
+      dump,
+      JSON.stringify({
+        rows,
+        ends,
+        mentions: mentions.map((m) => ({ key: m.key, destination: m.destination, reference: m.reference, settledAt: m.settledAt, ackedAt: m.ackedAt })),
+      }),
+    );
   }
   const books = await readBooks(store, mentions).finally(() => store.close());
   const problems = threadProblems(run.slack, run.view, mentions, books, mentions.length);
+  if (run.stateShownMs !== undefined) problems.push(...lateEnds(run.view, mentions, run.pool, run.stateShownMs));
   const errors = errorLines(run.pool);
   console.log(`[crash-burst] ${run.label}: ${figures} ${summaryLine(run.slack, run.view, mentions, books, run.pool)} seed=${run.seed}`);
   if (errors.length > 0) console.log(`[crash-burst] ${run.label}: error log lines:\n${errors.slice(0, 10).join('\n')}`);
@@ -196,13 +217,18 @@ async function whereTheEndsAre(view: ThreadView, mentions: readonly Mention[], o
   const logs = logLines(pool);
   const logDir = process.env['CRASH_BURST_LOGS'];
   // Every process's whole log, for reading a failure in full (the message shows each run's lines only).
-  if (logDir) pool.started.forEach((child, index) => writeFileSync(join(logDir, `process-${index}.log`), child.output.stdout));
+  if (logDir) pool.started.forEach((child, index) => writeFileSync(join(logDir, `process-${child.child.pid ?? index}.log`), child.output.stdout));
   const store = await openBooks();
   try {
     const lines = await traceEnds(store, open, runs, Date.now());
     const about = open.flatMap((mention) => {
       const runId = runs.get(mention.reference)?.[0]?.run_id;
-      return runId ? logs.filter((line) => line.includes(runId)).slice(-6).map((line) => `  ${mention.index}: ${line.slice(0, 400)}`) : [];
+      return runId
+        ? logs
+            .filter((line) => line.includes(runId))
+            .slice(-6)
+            .map((line) => `  ${mention.index}: ${line.slice(0, 400)}`)
+        : [];
     });
     const trackerTrouble = logs.filter((line) => line.includes('"component":"tracker"') && /"level":(40|50|60)/.test(line)).slice(-10);
     return [...lines, 'log lines naming these runs (last 6 each):', ...about, 'tracker warnings:', ...trackerTrouble].join('\n');
@@ -234,9 +260,8 @@ async function crashBurst({ scenario, slack, emulator, pool: bridges, openBooks 
 
   await startPool(bridges, scenario.database);
   const t0 = Date.now();
-  const deadline = t0 + BURST_MS + SETTLE_MS;
   const pick = (urls: string[]) => urls[Math.floor(pickRandom() * urls.length)]!;
-  const sender = sendBurst({ slack, pool: bridges }, mentions, { t0, burstMs: BURST_MS, deadline, pick });
+  const sender = sendBurst({ slack, pool: bridges }, mentions, { t0, burstMs: BURST_MS, pick });
   // A busy machine makes the burst's kills run late: restartMs says how long each restart took.
   const { done: killer, kills, restartMs } = runKills(bridges, killPlan, t0);
   const watcher = watchThreads(view, emulator, mentions);
@@ -246,12 +271,12 @@ async function crashBurst({ scenario, slack, emulator, pool: bridges, openBooks 
   try {
     await Promise.all([sender, killer]);
     burstMs = Date.now() - t0;
-    await until(
-      () => mentions.every((mention) => mention.settledAt !== undefined),
-      'every run to end and every thread to show its end',
-      SETTLE_MS,
-      async () => `${view.unsettled(mentions)}\n${await whereTheEndsAre(view, mentions, openBooks, bridges)}\nkills so far: ${kills()}\n${bridges.tails()}`,
-      100,
+    await untilEveryEndShown(
+      view,
+      mentions,
+      bridges,
+      async (what) =>
+        `${what}\n${view.unsettled(mentions)}\n${await whereTheEndsAre(view, mentions, openBooks, bridges)}\nkills so far: ${kills()}\n${bridges.tails()}`,
     );
     settledAt = Date.now();
   } finally {
@@ -263,8 +288,28 @@ async function crashBurst({ scenario, slack, emulator, pool: bridges, openBooks 
   const slowestRestart = (Math.max(0, ...restartMs) / 1000).toFixed(1);
   const timing = `burst=${(burstMs / 1000).toFixed(1)}s (slowest restart ${slowestRestart}s) settle=${((settledAt - t0 - burstMs) / 1000).toFixed(1)}s duration=${((Date.now() - began) / 1000).toFixed(1)}s`;
   await verifyBurst(
-    { label: scenario.label, seed, slack, view, pool: bridges, openBooks },
+    { label: scenario.label, seed, slack, view, pool: bridges, openBooks, stateShownMs: STATE_SHOWN_MS },
     mentions,
     `processes=${scenario.processes} kills=${kills()} ${timing}`,
   );
+}
+
+/**
+ * Waits until every thread shows its run's end. Fails as soon as a thread has not shown a state people
+ * must hear of (BLOCKED, an end) `STATE_SHOWN_MS` after the run API reported it, not counting time when
+ * no process was up — what the service promises — or, failing that, after the work budget.
+ */
+async function untilEveryEndShown(view: ThreadView, mentions: readonly Mention[], pool: BridgePool, explain: (what: string) => Promise<string>): Promise<void> {
+  const budgetEnds = Date.now() + WORK_BUDGET_MS;
+  for (;;) {
+    if (mentions.every((mention) => mention.settledAt !== undefined)) return;
+    const now = Date.now();
+    const overdue = view.overdue(mentions, now, (from) => now - from - pool.downBetween(from, now) > STATE_SHOWN_MS);
+    if (overdue.length > 0)
+      throw new Error(
+        await explain(`${overdue.length} threads did not show a state ${STATE_SHOWN_MS} ms after the run API reported it: ${overdue.join('; ')}`),
+      );
+    if (now > budgetEnds) throw new Error(await explain(`the work budget of ${WORK_BUDGET_MS} ms after the burst ran out`));
+    await sleep(100);
+  }
 }

@@ -1,5 +1,6 @@
 import { describe, it } from 'vitest';
 import { useCrashBurst } from './crash-burst-scenario.js';
+import { SCENARIO_TIMEOUT_MS } from './promises.js';
 
 /*
  * Issue 11, items 1 and 6 — crashes under load, on one SQLite file. A burst of 200 Slack mentions
@@ -14,11 +15,11 @@ import { useCrashBurst } from './crash-burst-scenario.js';
 const crashBurst = useCrashBurst();
 
 describe('a burst of Slack mentions while the service is SIGKILLed and restarted on its database', () => {
-  it('one process, killed 4 times: one run per mention, every state announced once', { timeout: 75_000 }, async () => {
+  it('one process, killed 4 times: one run per mention, every state announced once', { timeout: SCENARIO_TIMEOUT_MS }, async () => {
     await crashBurst({ label: 'one process', processes: 1, kills: 4, database: { kind: 'sqlite' } });
   });
 
-  it('two processes on one SQLite file, killed 3 times one at a time: still exactly once', { timeout: 75_000 }, async () => {
+  it('two processes on one SQLite file, killed 3 times one at a time: still exactly once', { timeout: SCENARIO_TIMEOUT_MS }, async () => {
     await crashBurst({ label: 'two processes', processes: 2, kills: 3, database: { kind: 'sqlite' } });
   });
 });

@@ -72,6 +72,8 @@ export class BridgePool {
   private readonly cwd: string;
   /** Set by `killAll`: no process is started any more (a restart racing the cleanup would leak). */
   private closed = false;
+  /** Spans when no process of the pool was up (nothing could answer or work), the last maybe still open. */
+  private readonly allDown: Array<{ from: number; to?: number }> = [];
 
   constructor(options: { size: number; env: Record<string, string>; cwd: string }) {
     this.slots = Array.from({ length: options.size }, () => ({ child: undefined, url: undefined, lastUrl: undefined }));
@@ -90,16 +92,25 @@ export class BridgePool {
     const match = await child.waitFor(/bridge ready (\S+)/, timeoutMs);
     slot.url = match[1];
     slot.lastUrl = match[1];
+    const open = this.allDown.at(-1);
+    if (open && open.to === undefined) open.to = Date.now();
   }
 
   /** SIGKILLs the process in slot `index` (marked down first) and resolves once it is gone. */
   async kill(index: number): Promise<void> {
     const slot = this.slots[index]!;
     slot.url = undefined;
+    const last = this.allDown.at(-1);
+    if (this.liveUrls().length === 0 && (!last || last.to !== undefined)) this.allDown.push({ from: Date.now() });
     const child = slot.child;
     if (!child) return;
     child.child.kill('SIGKILL');
     await child.exited;
+  }
+
+  /** How long, between `from` and `to`, no process of the pool was up. */
+  downBetween(from: number, to: number): number {
+    return this.allDown.reduce((sum, span) => sum + Math.max(0, Math.min(to, span.to ?? to) - Math.max(from, span.from)), 0);
   }
 
   liveUrls(): string[] {

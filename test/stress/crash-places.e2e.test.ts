@@ -1,5 +1,6 @@
 import { describe, it } from 'vitest';
 import { useCrashPlaces } from './crash-places-scenario.js';
+import { SCENARIO_TIMEOUT_MS } from './promises.js';
 
 /*
  * Issue 21, its last test — the crash suite with runs that two places carry. Runs asked for in Linear
@@ -16,11 +17,11 @@ import { useCrashPlaces } from './crash-places-scenario.js';
 const crashPlaces = useCrashPlaces();
 
 describe('runs with two places (Linear and Slack) while the service is SIGKILLed and restarted', () => {
-  it('one process, killed 3 times (Slack and Linear redeliver while it is down): every state once per place', { timeout: 75_000 }, async () => {
+  it('one process, killed 3 times (Slack and Linear redeliver while it is down): every state once per place', { timeout: SCENARIO_TIMEOUT_MS }, async () => {
     await crashPlaces({ label: 'one process', processes: 1, kills: 3 });
   });
 
-  it('two processes on one SQLite file, killed 3 times: one run per request, every state once per place', { timeout: 75_000 }, async () => {
+  it('two processes on one SQLite file, killed 3 times: one run per request, every state once per place', { timeout: SCENARIO_TIMEOUT_MS }, async () => {
     await crashPlaces({ label: 'two processes', processes: 2, kills: 3 });
   });
 });

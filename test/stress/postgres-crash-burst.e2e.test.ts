@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { postgresSkipNote, requirePostgres, startPostgres, type PostgresServer } from '../helpers/postgres-server.js';
 import { useCrashBurst } from './crash-burst-scenario.js';
+import { SCENARIO_TIMEOUT_MS } from './promises.js';
 
 /*
  * Issue 18 — the crash suite with three replicas on PostgreSQL. Three copies of the service (real
@@ -25,7 +26,7 @@ describe.skipIf(!runs)(`a burst of Slack mentions while replicas on PostgreSQL a
   });
   const crashBurst = useCrashBurst();
 
-  it('three replicas on one database, killed 5 times: one run per mention, every state announced once', { timeout: 150_000 }, async () => {
+  it('three replicas on one database, killed 5 times: one run per mention, every state announced once', { timeout: SCENARIO_TIMEOUT_MS }, async () => {
     await crashBurst({ label: 'three replicas on PostgreSQL', processes: 3, kills: 5, database: { kind: 'postgres', url: () => server!.createDatabase() } });
   });
 });

@@ -104,4 +104,38 @@ describe('Tracker under a slow tick', () => {
     expect(await announced(newer)).toEqual(runKeys(newer, SLACK, [2, 'announce']));
     expect(await h.setting(TRACKER_WATERMARK)).toBeDefined();
   });
+
+  it('announces an end of a run a fresh database observed while its first runs were being read one by one', async () => {
+    // A fresh database has no watermark: the first ticks read tracked runs one by one. A run read early
+    // in such a tick and changed afterwards must be listed by a later tick, however late the run read
+    // after it was updated.
+    const runs = [await h.track(), await h.track()];
+    for (const runId of runs) h.drive(runId, 'BLOCKED');
+    let first: string | undefined;
+    const slow = Object.create(h.client) as AgentRuns;
+    slow.getRun = async (runId) => {
+      const item = await h.client.getRun(runId);
+      if (first === undefined) {
+        // Between this read and the next, the person answers and the run ends; much later the other
+        // run ends too, and that is the run read next.
+        first = runId;
+        await h.advance(1_000);
+        h.drive(runId, 'SUCCEEDED');
+        await h.advance(PAST_MARGIN);
+        h.drive(
+          runs.find((other) => other !== runId)!,
+          'SUCCEEDED',
+        );
+      }
+      return item;
+    };
+    await trackerWith({ runs: slow }).tick();
+    expect(await h.store.trackedRuns.get(first!)).toMatchObject({ state: 'BLOCKED' });
+    for (let tick = 0; tick < 3; tick++) {
+      await h.advance(INTERVAL);
+      await trackerWith({}).tick();
+    }
+    expect(await h.store.trackedRuns.get(first!)).toMatchObject({ state: 'SUCCEEDED', tracked: false });
+    expect(await announced(first!)).toEqual(runKeys(first!, SLACK, [1, 'announce'], [2, 'announce']));
+  });
 });

@@ -45,7 +45,7 @@ import { endedSessionRows, observedSessionRows } from '../session-rows.js';
 import { OwnerKeys, isKeyRefused } from './owner-keys.js';
 import { tellKeyLost } from './key-lost.js';
 import { Surfaces } from '../surfaces.js';
-import { instant, isLater, later } from './server-time.js';
+import { earlier, earliestObservation, instant, isLater, later } from './server-time.js';
 import { loadScan, saveScan, type Scan } from './list-scan.js';
 import { reportedUsage, usageChanged } from './run-usage.js';
 import type { TickReport, TrackerDeps } from './tracker-types.js';
@@ -213,16 +213,24 @@ export class Tracker {
     await saveScan(this.store.settings, scope.scanKey, scan);
   }
 
-  /** Fresh database: no watermark yet, so fetch tracked runs one by one (not the whole list) and take it from them. */
+  /**
+   * Fresh database: no watermark yet, so fetch tracked runs one by one (not the whole list), then
+   * start the watermark no later than any of them was observed. Reads one by one are no snapshot: a
+   * run read first may change before the last is read, so the newest `updated_at` read would put the
+   * watermark past that change (as a list's first page cannot). Every run's `updated_at` was current
+   * when it was observed, so the earliest of them — those read now and those observed before, by a
+   * tracker that died or ticked beside this one — is a server time no observation came before.
+   */
   private async bootstrap(pass: Pass): Promise<void> {
-    let top: string | null = null;
+    let start: string | null = null;
     for (const stored of await this.store.trackedRuns.listStale(pass.now + 1, this.candidates(pass))) {
       const item = await this.fetch(pass, stored);
       if (item === 'stop') break;
-      top = later(top, item?.updated_at);
+      start = earlier(start, item?.updated_at);
     }
     await this.flushSeen(pass);
-    if (top !== null) await this.store.settings.set(TRACKER_WATERMARK, top);
+    if (start === null) return;
+    await this.store.settings.set(TRACKER_WATERMARK, await earliestObservation(this.store.trackedRuns, start));
   }
 
   /**
