@@ -138,4 +138,43 @@ describe('Tracker under a slow tick', () => {
     expect(await h.store.trackedRuns.get(first!)).toMatchObject({ state: 'SUCCEEDED', tracked: false });
     expect(await announced(first!)).toEqual(runKeys(first!, SLACK, [1, 'announce'], [2, 'announce']));
   });
+
+  it('keeps its lease while a slow tick lasts: another tracker does not tick beside it, and takes over once it is gone', async () => {
+    const runId = await h.track();
+    await trackerWith({}).tick(); // fresh database: the watermark
+    h.drive(runId, 'INPROGRESS');
+    const leaseMs = 3 * INTERVAL;
+    const other = new Tracker({
+      store: h.store,
+      runs: h.client,
+      clock: h.clock,
+      logger: h.logger,
+      owner: 'tracker-2',
+      options: { pageSize: 100, intervalMs: INTERVAL, leaseMs },
+    });
+    const besides: boolean[] = [];
+    const slow = Object.create(h.client) as AgentRuns;
+    slow.listRuns = async (query) => {
+      // The list answers after two leases; the other tracker tries meanwhile, at every third of one.
+      for (let step = 0; step < 6; step++) {
+        await h.advance(leaseMs / 3);
+        besides.push((await other.tick()).ran);
+      }
+      return h.client.listRuns(query);
+    };
+    const slowTracker = new Tracker({
+      store: h.store,
+      runs: slow,
+      clock: h.clock,
+      logger: h.logger,
+      owner: 'tracker-1',
+      options: { pageSize: 100, intervalMs: INTERVAL, leaseMs },
+    });
+    await slowTracker.tick();
+    expect(besides).toEqual([false, false, false, false, false, false]);
+    expect(await h.store.trackedRuns.get(runId)).toMatchObject({ state: 'INPROGRESS' });
+    // Once it stopped renewing (its tick ended, or its process died), the lease runs out and the other ticks.
+    await h.advance(leaseMs);
+    expect((await other.tick()).ran).toBe(true);
+  });
 });

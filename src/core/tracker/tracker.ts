@@ -16,7 +16,8 @@
  * Exactly once: every transition is recorded with a compare-and-set on the run's transition number,
  * together with its outbox rows, so two processes (or a tick that outlived its lease) cannot announce
  * one transition twice; the one that lost compares its answer again with what the other stored, which
- * may be older. The `tracker` lease makes one process tick at a time.
+ * may be older. The `tracker` lease makes one process tick at a time, renewed while a tick lasts; a
+ * tick that loses it anyway (its renewals late on a busy machine) stops at its next step.
  */
 import {
   KNOWN_RUN_STATES,
@@ -45,6 +46,7 @@ import { endedSessionRows, observedSessionRows } from '../session-rows.js';
 import { OwnerKeys, isKeyRefused } from './owner-keys.js';
 import { tellKeyLost } from './key-lost.js';
 import { Surfaces } from '../surfaces.js';
+import { renewLease } from '../lease-renewal.js';
 import { earlier, earliestObservation, instant, isLater, later } from './server-time.js';
 import { loadScan, saveScan, type Scan } from './list-scan.js';
 import { reportedUsage, usageChanged } from './run-usage.js';
@@ -69,6 +71,8 @@ interface Pass {
   seen: string[];
   metered: MeteredRun[];
   outage: boolean;
+  /** Another tracker holds the lease now: this tick observes and moves nothing more. */
+  leaseLost: boolean;
 }
 
 /** One key's list: the service key (`person` absent) or a person's own key, with its watermark and scan. */
@@ -120,18 +124,40 @@ export class Tracker {
     if (!(await this.store.leases.acquire(TRACKER_LEASE, this.deps.owner, now, this.limits.leaseMs))) {
       return { ran: false, requests: 0, changed: 0, tracked: 0 };
     }
-    const pass: Pass = { now, requests: 0, changed: 0, gets: this.limits.maxGets, observed: new Set(), seen: [], metered: [], outage: false };
-    this.keys.startTick();
-    if ((await this.store.trackedRuns.countTracked()) > 0) {
-      const watermark = await this.store.settings.get(TRACKER_WATERMARK);
-      if (instant(watermark) !== undefined) await this.listPhase(pass, this.service, watermark);
-      else await this.bootstrap(pass);
-      if (this.keys.perKey) await this.peopleLists(pass);
-      await this.getPhase(pass);
+    const pass: Pass = { now, requests: 0, changed: 0, gets: this.limits.maxGets, observed: new Set(), seen: [], metered: [], outage: false, leaseLost: false };
+    // A tick keeps its lease while it lasts: on a busy machine a tick outlived a short lease and up
+    // to three trackers read and recorded the same runs side by side, each slowing the others.
+    const stopRenewing = this.keepLease(pass);
+    try {
+      this.keys.startTick();
+      if ((await this.store.trackedRuns.countTracked()) > 0) {
+        const watermark = await this.store.settings.get(TRACKER_WATERMARK);
+        if (instant(watermark) !== undefined) await this.listPhase(pass, this.service, watermark);
+        else await this.bootstrap(pass);
+        if (this.keys.perKey) await this.peopleLists(pass);
+        await this.getPhase(pass);
+      }
+    } finally {
+      stopRenewing();
     }
     const report = { ran: true, requests: pass.requests, changed: pass.changed, tracked: await this.store.trackedRuns.countTracked() };
     this.deps.metrics?.trackerTick({ requests: report.requests, changed: report.changed, tracked: report.tracked });
     return report;
+  }
+
+  /** Renews the tracker lease while the tick lasts; once another holds it, the tick stops at its next step. */
+  private keepLease(pass: Pass): () => void {
+    return renewLease(this.deps.clock, this.limits.leaseMs, {
+      extend: () => this.store.leases.acquire(TRACKER_LEASE, this.deps.owner, this.deps.clock.now(), this.limits.leaseMs),
+      lost: () => {
+        pass.leaseLost = true;
+        this.logger.warn({ owner: this.deps.owner }, 'lost the tracker lease during a tick; the tick stops');
+      },
+      failed: (error) => {
+        this.logger.warn({ err: error }, 'could not renew the tracker lease');
+        return true;
+      },
+    });
   }
 
   /** Gives the lease up (at shutdown), so another process takes over without waiting it out. */
@@ -145,7 +171,7 @@ export class Tracker {
    */
   private async peopleLists(pass: Pass): Promise<void> {
     for (const person of await this.store.trackedRuns.listActiveKeyOwners()) {
-      if (pass.outage) return;
+      if (pass.outage || pass.leaseLost) return;
       const runs = await this.keys.runsFor(person);
       if (!runs) continue;
       const scope: ListScope = { person, runs, watermarkKey: trackerOwnerWatermarkSetting(person), scanKey: trackerOwnerScanSetting(person) };
@@ -173,6 +199,7 @@ export class Tracker {
       startedAt: pass.now,
     };
     for (let pages = 0; pages < this.limits.maxPages; pages++) {
+      if (pass.leaseLost) return;
       let page: RunPage;
       try {
         pass.requests++;
@@ -224,6 +251,7 @@ export class Tracker {
   private async bootstrap(pass: Pass): Promise<void> {
     let start: string | null = null;
     for (const stored of await this.store.trackedRuns.listStale(pass.now + 1, this.candidates(pass))) {
+      if (pass.leaseLost) return;
       const item = await this.fetch(pass, stored);
       if (item === 'stop') break;
       start = earlier(start, item?.updated_at);
@@ -247,7 +275,7 @@ export class Tracker {
       ...(await this.store.trackedRuns.listStale(seenBefore, this.candidates(pass))),
     ];
     for (const stored of candidates) {
-      if (pass.gets <= 0) break;
+      if (pass.gets <= 0 || pass.leaseLost) break;
       if (pass.observed.has(stored.runId)) continue;
       if ((await this.fetch(pass, stored)) === 'stop') break;
     }
