@@ -12,6 +12,7 @@ import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { FakeMessage, FakeSlackApi } from '../fakes/slack-api.js';
 import type { EventCallback } from '../fixtures/slack/events.js';
 import { sumReports, type BridgePool, type DeliveryReport } from './crash-harness.js';
+import { KILL_HOLDS_MS } from './promises.js';
 
 export const CHANNELS = ['C0STRESS01', 'C0STRESS02', 'C0STRESS03', 'C0STRESS04'];
 
@@ -298,10 +299,11 @@ export function errorLines(pool: BridgePool): string[] {
 }
 
 /**
- * Threads that showed their run's end later than `promiseMs` after the run API reported it, not
- * counting time when no process was up (seen by the watcher, which looks every 200 ms).
+ * Threads that showed their run's end later than `promiseMs(kills)` after the run API reported it, not
+ * counting time when no process was up (seen by the watcher, which looks every 200 ms); `kills` are
+ * those that could hold the end up (`KILL_HOLDS_MS` before it was reported, up to when it showed).
  */
-export function lateEnds(view: ThreadView, mentions: readonly Mention[], pool: BridgePool, promiseMs: number): string[] {
+export function lateEnds(view: ThreadView, mentions: readonly Mention[], pool: BridgePool, promiseMs: (kills: number) => number): string[] {
   const runs = view.runsByReference();
   const late: string[] = [];
   for (const mention of mentions) {
@@ -309,8 +311,12 @@ export function lateEnds(view: ThreadView, mentions: readonly Mention[], pool: B
     if (!run || mention.settledAt === undefined) continue;
     const endedAt = Date.parse(run.updated_at ?? '');
     const took = mention.settledAt - endedAt - pool.downBetween(endedAt, mention.settledAt);
-    if (took > promiseMs)
-      late.push(`mention ${mention.index}: its end shown ${(took / 1000).toFixed(1)} s after the run API reported it (promised within ${promiseMs / 1000} s)`);
+    const kills = pool.killsBetween(endedAt - KILL_HOLDS_MS, mention.settledAt);
+    const promised = promiseMs(kills);
+    if (took > promised)
+      late.push(
+        `mention ${mention.index}: its end shown ${(took / 1000).toFixed(1)} s after the run API reported it (promised within ${promised / 1000} s, ${kills} kill(s) on its way)`,
+      );
   }
   return late;
 }

@@ -38,7 +38,7 @@ import {
   type Outcome,
 } from './crash-burst-checks.js';
 import { traceEnds } from './end-trace.js';
-import { PLATFORM_GIVES_UP_MS, STATE_SHOWN_MS, WORK_BUDGET_MS } from './promises.js';
+import { KILL_HOLDS_MS, PLATFORM_GIVES_UP_MS, WORK_BUDGET_MS, stateShownWithinMs } from './promises.js';
 import { deliverLikeSlack, planKills, runKills, seededRandom, sleep, stressSeed, sumReports, type BridgePool } from './crash-harness.js';
 
 /** Mentions in a burst. */
@@ -179,7 +179,7 @@ export async function verifyBurst(
     pool: BridgePool;
     openBooks: () => Promise<Store>;
     /** When set, a thread that showed an end later than this after the run API reported it is a problem. */
-    stateShownMs?: number;
+    stateShownMs?: (kills: number) => number;
   },
   mentions: readonly Mention[],
   figures: string,
@@ -288,7 +288,7 @@ async function crashBurst({ scenario, slack, emulator, pool: bridges, openBooks 
   const slowestRestart = (Math.max(0, ...restartMs) / 1000).toFixed(1);
   const timing = `burst=${(burstMs / 1000).toFixed(1)}s (slowest restart ${slowestRestart}s) settle=${((settledAt - t0 - burstMs) / 1000).toFixed(1)}s duration=${((Date.now() - began) / 1000).toFixed(1)}s`;
   await verifyBurst(
-    { label: scenario.label, seed, slack, view, pool: bridges, openBooks, stateShownMs: STATE_SHOWN_MS },
+    { label: scenario.label, seed, slack, view, pool: bridges, openBooks, stateShownMs: stateShownWithinMs },
     mentions,
     `processes=${scenario.processes} kills=${kills()} ${timing}`,
   );
@@ -296,7 +296,7 @@ async function crashBurst({ scenario, slack, emulator, pool: bridges, openBooks 
 
 /**
  * Waits until every thread shows its run's end. Fails as soon as a thread has not shown a state people
- * must hear of (BLOCKED, an end) `STATE_SHOWN_MS` after the run API reported it, not counting time when
+ * must hear of (BLOCKED, an end) `stateShownWithinMs` after the run API reported it, not counting time when
  * no process was up — what the service promises — or, failing that, after the work budget.
  */
 async function untilEveryEndShown(view: ThreadView, mentions: readonly Mention[], pool: BridgePool, explain: (what: string) => Promise<string>): Promise<void> {
@@ -304,10 +304,14 @@ async function untilEveryEndShown(view: ThreadView, mentions: readonly Mention[]
   for (;;) {
     if (mentions.every((mention) => mention.settledAt !== undefined)) return;
     const now = Date.now();
-    const overdue = view.overdue(mentions, now, (from) => now - from - pool.downBetween(from, now) > STATE_SHOWN_MS);
+    const overdue = view.overdue(
+      mentions,
+      now,
+      (from) => now - from - pool.downBetween(from, now) > stateShownWithinMs(pool.killsBetween(from - KILL_HOLDS_MS, now)),
+    );
     if (overdue.length > 0)
       throw new Error(
-        await explain(`${overdue.length} threads did not show a state ${STATE_SHOWN_MS} ms after the run API reported it: ${overdue.join('; ')}`),
+        await explain(`${overdue.length} threads did not show a state within what stateShownWithinMs promises after the run API reported it: ${overdue.join('; ')}`),
       );
     if (now > budgetEnds) throw new Error(await explain(`the work budget of ${WORK_BUDGET_MS} ms after the burst ran out`));
     await sleep(100);

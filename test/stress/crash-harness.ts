@@ -74,6 +74,8 @@ export class BridgePool {
   private closed = false;
   /** Spans when no process of the pool was up (nothing could answer or work), the last maybe still open. */
   private readonly allDown: Array<{ from: number; to?: number }> = [];
+  /** When each kill happened. */
+  private readonly killedAt: number[] = [];
 
   constructor(options: { size: number; env: Record<string, string>; cwd: string }) {
     this.slots = Array.from({ length: options.size }, () => ({ child: undefined, url: undefined, lastUrl: undefined }));
@@ -104,6 +106,7 @@ export class BridgePool {
     if (this.liveUrls().length === 0 && (!last || last.to !== undefined)) this.allDown.push({ from: Date.now() });
     const child = slot.child;
     if (!child) return;
+    this.killedAt.push(Date.now());
     child.child.kill('SIGKILL');
     await child.exited;
   }
@@ -111,6 +114,11 @@ export class BridgePool {
   /** How long, between `from` and `to`, no process of the pool was up. */
   downBetween(from: number, to: number): number {
     return this.allDown.reduce((sum, span) => sum + Math.max(0, Math.min(to, span.to ?? to) - Math.max(from, span.from)), 0);
+  }
+
+  /** How many kills happened after `from` and up to `to`. */
+  killsBetween(from: number, to: number): number {
+    return this.killedAt.filter((at) => at > from && at <= to).length;
   }
 
   liveUrls(): string[] {

@@ -152,7 +152,16 @@ describe('400 connections hold unfinished 1 MiB bodies with forged signatures', 
         () => attackers.every((attacker) => attacker.releasedAt !== undefined),
         'the service to let go of every stalled connection',
         45_000,
-        () => `${attackers.filter((attacker) => attacker.releasedAt === undefined).length} still held by the service`,
+        () => {
+          // Each connection still held: its answer, how long since its last byte, and what it still had to send.
+          const held = attackers.filter((attacker) => attacker.releasedAt === undefined);
+          const each = held.map(
+            (attacker) =>
+              `port ${attacker.socket.localPort}: answer ${attacker.answer ?? 'none'}, last byte ${((Date.now() - attacker.lastByteAt()) / 1000).toFixed(1)} s ago, ` +
+              `${attacker.socket.writableLength} bytes unsent`,
+          );
+          return `${held.length} still held by the service: ${each.join('; ')}`;
+        },
       );
       const closedAfter = attackers.map((attacker) => (attacker.releasedAt ?? Infinity) - attacker.lastByteAt());
       clearInterval(sampler);

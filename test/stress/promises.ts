@@ -19,13 +19,20 @@ export const PLATFORM_GIVES_UP_MS = 6 * 60_000;
 
 /**
  * A run's state reaches its place within this long of the run API reporting it, while at least one
- * process runs: the tracker's next tick (an interval), a dead process's hold on the tracker and then on
- * the place's next message running out (two leases), and 5 s for the tick and the delivery themselves
- * on a busy two-core machine (as the restart suite allows a restarted process one interval + 5 s).
- * Measured with one of two cores held by a busy loop: at most 5.7–9.7 s over six runs of the
- * PostgreSQL crash suite (three replicas, five kills), 2026-11-28.
+ * process runs: the tracker's next tick (an interval), 5 s for the tick and the delivery themselves on
+ * a busy two-core machine (as the restart suite allows a restarted process one interval + 5 s), and two
+ * leases for every process killed while the state was on its way (`kills`, at least one counted): a
+ * dead process's hold on the tracker, then its claim on the place's next message, run out before
+ * another process takes them. Measured with one of two cores held by a busy loop: at most 5.7–13.5 s
+ * over eight runs of the PostgreSQL crash suite (three replicas, five kills), 2026-11-28; the 13.5 s
+ * came from a state whose tick and delivery each lost a process.
  */
-export const STATE_SHOWN_MS = TRACKER_INTERVAL_MS + 2 * LEASE_MS + 5_000;
+export function stateShownWithinMs(kills: number): number {
+  return TRACKER_INTERVAL_MS + 5_000 + 2 * LEASE_MS * Math.max(1, kills);
+}
+
+/** A kill this long before a state was reported can still hold it up: the dead process's leases. */
+export const KILL_HOLDS_MS = 2 * LEASE_MS;
 
 /** How long a scenario may go on after its burst before it is given up: a budget for a loaded machine, not a promise. */
 export const WORK_BUDGET_MS = 180_000;
