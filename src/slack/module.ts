@@ -1,0 +1,8 @@
+/** Slack as the service registers it (`surface-kit/surface-module.ts`), listed in `src/surface-list.ts`. */
+import type { SurfaceModule } from '../surface-kit/surface-module.js';
+
+export const slackModule = {
+  name: 'slack',
+  title: 'Slack',
+  kind: 'chat',
+} as const satisfies SurfaceModule;
