@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { formatDuration, parseDuration } from '../config/duration.js';
+import { formatDuration, parseDuration } from '../config-kit/duration.js';
 import { loadConfig } from '../config/index.js';
 import type { AppConfig } from '../config/types.js';
 import type { AuditEntry } from '../core/ports/audit.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
-import { parseDuration } from '../config/duration.js';
+import { parseDuration } from '../config-kit/duration.js';
 import type { CliContext } from './context.js';
 import { UsageError } from './exit-codes.js';
 

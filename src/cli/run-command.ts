@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { isTerminalState, type AgentConfig, type AgentRuns, type RunItem } from '../core/ports/agent-runs.js';
-import { parseDuration } from '../config/duration.js';
+import { parseDuration } from '../config-kit/duration.js';
 import { printJson, withClient, type CliContext } from './context.js';
 import { ExitCode, ExitWith, UsageError } from './exit-codes.js';
 import { pullRequestLinks, statusText } from './format.js';

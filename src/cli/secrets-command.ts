@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { BRIDGE_SECRET_MIN_LENGTH } from '../config/env-schema.js';
+import { BRIDGE_SECRET_MIN_LENGTH } from '../config-kit/value-sets.js';
 import { loadConfig } from '../config/index.js';
 import { StartupError } from '../core/startup-error.js';
 import { describeDatabase, openStore } from '../store/open-store.js';

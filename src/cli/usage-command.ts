@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loadConfig } from '../config/index.js';
-import { durationSyntaxHelp, parseDuration } from '../config/duration.js';
+import { durationSyntaxHelp, parseDuration } from '../config-kit/duration.js';
 import type { AppConfig } from '../config/types.js';
 import { USAGE_GROUPINGS, type UsageGrouping } from '../core/ports/store.js';
 import { usageReport, type UsageReport } from '../core/usage/usage-report.js';

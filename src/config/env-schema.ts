@@ -5,9 +5,10 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import type { ConfigProblem } from './problems.js';
-import { LOG_LEVELS, type LogLevel } from './types.js';
-import { checkBaseUrl, isLoopbackHost } from './validators.js';
+import { fail, optionalText, secret } from '../config-kit/env-checks.js';
+import type { ConfigProblem } from '../config-kit/problem.js';
+import { checkBaseUrl, HTTPS_ONLY, isLoopbackHost } from '../config-kit/urls.js';
+import { BRIDGE_SECRET_MIN_LENGTH, LOG_LEVELS, type LogLevel } from '../config-kit/value-sets.js';
 import { checkDatabaseUrl, type PostgresTarget } from './database-url.js';
 import { githubEnvShape, githubSetProblems, readPrivateKeyFile, type GithubEnv } from './github-env.js';
 import { checkJiraBaseUrl, checkJiraEmail, jiraSetProblems, JIRA_SECRET_HINT, JIRA_TOKEN_HINT, type JiraCheck } from './jira-env.js';
@@ -85,24 +86,6 @@ export interface EnvSettings {
   jiraWebhookSecret: string | undefined;
 }
 
-type Ctx = z.core.$RefinementCtx<string | undefined>;
-
-/** Records a problem; the returned value is never used (zod discards the output of a failed value). */
-function fail(ctx: Ctx, message: string, hint?: string): never {
-  ctx.addIssue({ code: 'custom', message, ...(hint ? { params: { hint } } : {}) });
-  return z.NEVER;
-}
-
-const optionalText = z.string().optional();
-
-/** A secret: any text without spaces or line breaks (a pasted "Bearer …" or a stray newline). */
-function secret(hint: string) {
-  return optionalText.transform((value, ctx) => {
-    if (value !== undefined && /\s/.test(value)) return fail(ctx, 'contains a space or line break — set the bare value only', hint);
-    return value;
-  });
-}
-
 const slackToken = (expected: string, wrong: Record<string, string>, hint: string) =>
   secret(hint).transform((value, ctx) => {
     if (value === undefined) return value;
@@ -144,7 +127,7 @@ const linearApiUrl = optionalText.transform((value, ctx) => {
   const checked = checkBaseUrl(value);
   if (!checked.ok) return fail(ctx, checked.message, `leave it unset for ${DEFAULT_LINEAR_API_URL}`);
   if (checked.url.protocol !== 'https:' && !isLoopbackHost(checked.url.hostname)) {
-    return fail(ctx, 'must use https (plain http is allowed only for localhost, 127.0.0.1 and [::1])');
+    return fail(ctx, HTTPS_ONLY);
   }
   return checked.url.href;
 });
@@ -166,9 +149,6 @@ const consoleAdminToken = secret(CONSOLE_TOKEN_HINT).transform((value, ctx) => {
   }
   return value;
 });
-
-/** As the key box requires (src/people/key-box.ts `SECRET_MIN_LENGTH`); kept here so config has no crypto. */
-export const BRIDGE_SECRET_MIN_LENGTH = 32;
 
 const agentBridgeSecret = secret(CONSOLE_TOKEN_HINT).transform((value, ctx) => {
   if (value !== undefined && value.length < BRIDGE_SECRET_MIN_LENGTH) {
@@ -199,7 +179,7 @@ const slackOidcIssuer = optionalText.transform((value, ctx) => {
   const checked = checkBaseUrl(value);
   if (!checked.ok) return fail(ctx, checked.message, `leave it unset for ${DEFAULT_SLACK_OIDC_ISSUER}`);
   if (checked.url.protocol !== 'https:' && !isLoopbackHost(checked.url.hostname)) {
-    return fail(ctx, 'must use https (plain http is allowed only for localhost, 127.0.0.1 and [::1])', `leave it unset for ${DEFAULT_SLACK_OIDC_ISSUER}`);
+    return fail(ctx, HTTPS_ONLY, `leave it unset for ${DEFAULT_SLACK_OIDC_ISSUER}`);
   }
   return checked.url.href.replace(/\/+$/, '');
 });

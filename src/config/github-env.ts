@@ -7,9 +7,9 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
-import type { ConfigProblem } from './problems.js';
-import { checkBaseUrl, isLoopbackHost } from './validators.js';
+import { fail, optionalText } from '../config-kit/env-checks.js';
+import type { ConfigProblem } from '../config-kit/problem.js';
+import { checkBaseUrl, HTTPS_ONLY, isLoopbackHost } from '../config-kit/urls.js';
 
 export const DEFAULT_GITHUB_API_URL = 'https://api.github.com';
 export const DEFAULT_GITHUB_WEB_URL = 'https://github.com';
@@ -27,15 +27,6 @@ export interface GithubEnv {
   apiUrl: string;
   webUrl: string;
 }
-
-type Ctx = z.core.$RefinementCtx<string | undefined>;
-
-function fail(ctx: Ctx, message: string, hint?: string): never {
-  ctx.addIssue({ code: 'custom', message, ...(hint ? { params: { hint } } : {}) });
-  return z.NEVER;
-}
-
-const optionalText = z.string().optional();
 
 /**
  * What is wrong with the App's key, if anything: it must be a PEM private key that Node reads as an
@@ -68,7 +59,7 @@ function baseUrl(fallback: string) {
     const checked = checkBaseUrl(value);
     if (!checked.ok) return fail(ctx, checked.message, `leave it unset for ${fallback}`);
     if (checked.url.protocol !== 'https:' && !isLoopbackHost(checked.url.hostname)) {
-      return fail(ctx, 'must use https (plain http is allowed only for localhost, 127.0.0.1 and [::1])', `leave it unset for ${fallback}`);
+      return fail(ctx, HTTPS_ONLY, `leave it unset for ${fallback}`);
     }
     return checked.url.href.replace(/\/+$/, '');
   });

@@ -4,7 +4,7 @@ export { LOG_LEVELS } from './types.js';
 export { ConfigError, formatProblem, type ConfigProblem } from './problems.js';
 export { loadConfig, DEFAULT_CONFIG_FILE, type LoadConfigInput } from './load-config.js';
 export { describeConfig, integrationSummary, maskSecret } from './describe-config.js';
-export { parseDuration, formatDuration } from './duration.js';
+export { parseDuration, formatDuration } from '../config-kit/duration.js';
 export { cronProblems } from './cron.js';
 export { SECRET_VARIABLES } from './env-schema.js';
 export { secretValues } from './secret-values.js';

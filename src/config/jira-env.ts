@@ -4,8 +4,8 @@
  * webhook's secret) with it. Checked one by one here and as a set in `jiraSetProblems`; problems name
  * the variable and never contain a secret's value.
  */
-import type { ConfigProblem } from './problems.js';
-import { checkBaseUrl, isLoopbackHost } from './validators.js';
+import type { ConfigProblem } from '../config-kit/problem.js';
+import { checkBaseUrl, HTTPS_ONLY, isLoopbackHost } from '../config-kit/urls.js';
 
 /** The Jira variables, in the order problems name them. */
 export const JIRA_VARIABLES = ['JIRA_BASE_URL', 'JIRA_EMAIL', 'JIRA_API_TOKEN', 'JIRA_WEBHOOK_SECRET'] as const;
@@ -23,7 +23,7 @@ export function checkJiraBaseUrl(value: string): JiraCheck {
   const checked = checkBaseUrl(value);
   if (!checked.ok) return { ok: false, message: checked.message, hint: JIRA_BASE_URL_HINT };
   if (checked.url.protocol !== 'https:' && !isLoopbackHost(checked.url.hostname)) {
-    return { ok: false, message: 'must use https (plain http is allowed only for localhost, 127.0.0.1 and [::1])', hint: JIRA_BASE_URL_HINT };
+    return { ok: false, message: HTTPS_ONLY, hint: JIRA_BASE_URL_HINT };
   }
   const path = checked.url.pathname.replace(/\/+$/, '');
   if (path !== '') {

@@ -7,13 +7,12 @@ import path from 'node:path';
 import { parseDocument } from 'yaml';
 import { environmentSources, mergeEnvironment, readDotEnv, type Environment } from './env.js';
 import { parseEnvironment, SECRET_VARIABLES, type EnvSettings } from './env-schema.js';
-import { fileSchema, type FileApproval, type FileConfig, type FileRoute } from './file-schema.js';
+import { compact, companionChannels, toLimits, toRoute, toRoutes } from '../config-kit/route-values.js';
+import { fileSchema, ROUTE_PARTS, type FileConfig } from './file-schema.js';
 import { ConfigError, zodIssueToProblems, type ConfigProblem } from './problems.js';
 import { placesOnSurfacesOff, surfacesOn } from './surfaces-off.js';
 import { configWarnings } from './config-warnings.js';
-import type { RouteApproval } from '../core/intake/routing.js';
-import type { AgentConfigInput, AppConfig, Route, ScheduleConfig } from './types.js';
-import type { Limits } from '../core/limits/limits.js';
+import type { AppConfig, ScheduleConfig } from './types.js';
 
 export const DEFAULT_CONFIG_FILE = 'agent-bridge.yml';
 
@@ -117,51 +116,6 @@ function readConfigFile(file: string, label: string): { config?: FileConfig; pro
   return { problems: parsed.error.issues.flatMap((issue) => zodIssueToProblems(issue, label, raw)) };
 }
 
-/** Drops keys whose value is `undefined` (left by empty YAML values). */
-function compact<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}
-
-/**
- * A surface route's `approval`: its buttons go to the request's own place, or to `slackChannel` (a
- * route of another surface); each approver is told in a Slack direct message (`slack:<user id>`).
- */
-function toApproval(approval: FileApproval, slackChannel: string | undefined): RouteApproval {
-  return {
-    approvers: [...approval.approvers],
-    expiresMs: approval.expires,
-    ...(slackChannel !== undefined && { place: `slack:${slackChannel}` }),
-    approverPlaces: approval.approvers.map((id) => `slack:${id}`),
-  };
-}
-
-function toRoute(route: FileRoute & { approval?: FileApproval; slack_channel?: string }, approvalChannel?: string): Route {
-  const out: Route = compact({
-    title: route.title,
-    agent_identity_uid: route.agent_identity_uid,
-    factory_uid: route.factory_uid,
-    announce: route.announce,
-  });
-  if (route.config !== undefined) out.config = compact<AgentConfigInput>(route.config);
-  if (route.overrides !== undefined) out.overrides = compact(route.overrides);
-  if (route.limits !== undefined) out.limits = toLimits(route.limits);
-  if (route.approval !== undefined) out.approval = toApproval(route.approval, approvalChannel);
-  return out;
-}
-
-/** `limits` as the core reads them (issue 31). */
-function toLimits(limits: { concurrent: number; per_day: number; credits_per_month: number }): Limits {
-  return { concurrent: limits.concurrent, perDay: limits.per_day, creditsPerMonth: limits.credits_per_month };
-}
-
-function toRoutes(
-  routes: Record<string, FileRoute & { approval?: FileApproval; slack_channel?: string }>,
-  key: (name: string) => string = (name) => name,
-): Record<string, Route> {
-  // A route of a surface that is not Slack asks in its `slack_channel` (required there with approval).
-  return Object.fromEntries(Object.entries(routes).map(([name, route]) => [key(name), toRoute(route, route.slack_channel)]));
-}
-
 function toSchedule(schedule: FileConfig['schedules'][number]): ScheduleConfig {
   return {
     name: schedule.name,
@@ -187,10 +141,8 @@ function jiraConfig(env: EnvSettings, jira: FileConfig['jira']): AppConfig['jira
     context: { ...jira.context },
     followupWindowMs: jira.followup_window,
     cancelOnLabelRemoved: jira.cancel_on_label_removed,
-    labels: toRoutes(jira.labels, (name) => name.trim().toLowerCase()),
-    slackChannels: Object.fromEntries(
-      Object.entries(jira.labels).flatMap(([name, route]) => (route.slack_channel ? [[name.trim().toLowerCase(), route.slack_channel]] : [])),
-    ),
+    labels: toRoutes(jira.labels, ROUTE_PARTS, (name) => name.trim().toLowerCase()),
+    slackChannels: companionChannels(jira.labels, ROUTE_PARTS),
     projects: jira.projects.map((key) => key.trim().toUpperCase()),
     allowedUsers: [...jira.allowed_users],
     states: { ...jira.states },
@@ -217,7 +169,7 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
       followupWindowMs: file.slack.followup_window,
       allowedUsers: [...file.slack.allowed_users],
       allowedTeams: [...file.slack.allowed_teams],
-      channels: toRoutes(file.slack.channels),
+      channels: toRoutes(file.slack.channels, ROUTE_PARTS),
       triggers: Object.fromEntries(
         Object.entries(file.slack.channels).flatMap(([channel, route]) =>
           route.trigger ? [[channel, { keywords: [...(route.trigger.keywords ?? [])], ...compact({ emoji: route.trigger.emoji }) }]] : [],
@@ -240,10 +192,8 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
       context: { ...file.linear.context },
       followupWindowMs: file.linear.followup_window,
       cancelOnLabelRemoved: file.linear.cancel_on_label_removed,
-      labels: toRoutes(file.linear.labels, (name) => name.trim().toLowerCase()),
-      slackChannels: Object.fromEntries(
-        Object.entries(file.linear.labels).flatMap(([name, route]) => (route.slack_channel ? [[name.trim().toLowerCase(), route.slack_channel]] : [])),
-      ),
+      labels: toRoutes(file.linear.labels, ROUTE_PARTS, (name) => name.trim().toLowerCase()),
+      slackChannels: companionChannels(file.linear.labels, ROUTE_PARTS),
       projects: Object.fromEntries(
         Object.entries(file.linear.labels).flatMap(([name, route]) =>
           route.projects ? [[name.trim().toLowerCase(), route.projects.map((p) => p.trim())]] : [],
@@ -259,9 +209,9 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
       apiUrl: env.github.apiUrl,
       webUrl: env.github.webUrl,
       handle: file.github.handle,
-      repos: toRoutes(file.github.repos, (name) => name.trim().toLowerCase()),
-      labels: toRoutes(file.github.labels, (name) => name.trim().toLowerCase()),
-      slackChannels: { repos: slackChannelsOf(file.github.repos), labels: slackChannelsOf(file.github.labels) },
+      repos: toRoutes(file.github.repos, ROUTE_PARTS, (name) => name.trim().toLowerCase()),
+      labels: toRoutes(file.github.labels, ROUTE_PARTS, (name) => name.trim().toLowerCase()),
+      slackChannels: { repos: companionChannels(file.github.repos, ROUTE_PARTS), labels: companionChannels(file.github.labels, ROUTE_PARTS) },
       allowedUsers: file.github.allowed_users.map((login) => login.toLowerCase()),
       pullRequests: file.github.pull_requests,
       ciFailures: file.github.ci_failures,
@@ -288,11 +238,6 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
     http: { port: env.port, host: env.host, ...compact({ publicUrl: env.publicUrl, metricsToken: env.metricsToken }) },
     logLevel: env.logLevel,
   };
-}
-
-/** The `slack_channel` of each route that names one, by its lower-cased key. */
-function slackChannelsOf(routes: Record<string, { slack_channel?: string | undefined }>): Record<string, string> {
-  return Object.fromEntries(Object.entries(routes).flatMap(([name, route]) => (route.slack_channel ? [[name.trim().toLowerCase(), route.slack_channel]] : [])));
 }
 
 /**

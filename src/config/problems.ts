@@ -4,13 +4,9 @@
  * No problem text ever contains a secret value.
  */
 import type { z } from 'zod';
+import { ALLOWED_KEYS_PREFIX, formatPath, type ConfigProblem } from '../config-kit/problem.js';
 
-export interface ConfigProblem {
-  /** `AGENT_API_KEY`, or `agent-bridge.yml: tracker.interval`. */
-  where: string;
-  message: string;
-  hint?: string;
-}
+export { formatPath, type ConfigProblem };
 
 export function formatProblem(problem: ConfigProblem): string {
   return `${problem.where}: ${problem.message}${problem.hint ? ` (${problem.hint})` : ''}`;
@@ -26,20 +22,6 @@ export class ConfigError extends Error {
     this.problems = problems;
   }
 }
-
-/** `schedules[1].cron`, `slack.channels.C0123.config`, `linear.labels["needs agent"]`. */
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else if (typeof key === 'string' && /^[A-Za-z0-9_-]+$/.test(key)) out += out === '' ? key : `.${key}`;
-    else out += `[${JSON.stringify(String(key))}]`;
-  }
-  return out;
-}
-
-/** Marker the strict objects put in their unknown-key message, read back by `zodIssueToProblems`. */
-export const ALLOWED_KEYS_PREFIX = 'allowed keys here: ';
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let current = root;

@@ -5,7 +5,8 @@
  * start refuses it, naming the key and what to turn on.
  */
 import { formatPath, type ConfigProblem } from './problems.js';
-import type { FileApproval, FileConfig } from './file-schema.js';
+import type { FileApproval } from '../config-kit/route-schema.js';
+import type { FileConfig } from './file-schema.js';
 
 /** Which surfaces that places may name are on, read from the merged environment as the service reads it. */
 export interface SurfacesOn {

@@ -17,10 +17,11 @@ export type AgentConfigInput = AgentConfig;
 export type { Route } from '../core/intake/routing.js';
 import type { Route } from '../core/intake/routing.js';
 
-export type Followups = 'all' | 'mentions';
+export type { ContextLimits, Followups } from '../config-kit/conversation-keys.js';
+import type { ContextLimits, Followups } from '../config-kit/conversation-keys.js';
 export type SlackMode = 'off' | 'http' | 'socket';
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+export { LOG_LEVELS, type LogLevel } from '../config-kit/value-sets.js';
+import type { Attribution, LogLevel } from '../config-kit/value-sets.js';
 /** Sign in with Slack on the console (OpenID Connect); the redirect URL is `PUBLIC_URL/console/auth/slack/callback`. */
 export interface SlackSignInConfig {
   clientId: string;
@@ -29,15 +30,7 @@ export interface SlackSignInConfig {
   issuer: string;
 }
 
-/** Whose API key a run is created with (`people.attribution`, issue 20). */
-export const ATTRIBUTIONS = ['service', 'personal_if_connected', 'personal_required'] as const;
-export type Attribution = (typeof ATTRIBUTIONS)[number];
-
-/** `slack.context` / `linear.context`: the latest earlier messages a start or follow-up carries, within both bounds. */
-export interface ContextLimits {
-  messages: number;
-  characters: number;
-}
+export type { Attribution } from '../config-kit/value-sets.js';
 
 /** `slack.channels.<id>.trigger`: a top-level message starting with a keyword, or this reaction, starts a run. */
 export interface ChannelTrigger {

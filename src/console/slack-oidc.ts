@@ -9,7 +9,7 @@
  */
 import * as oidc from 'openid-client';
 import type { ConsoleSlackSignIn } from './console-config.js';
-import { isLoopbackHost } from '../config/validators.js';
+import { isLoopbackHost } from '../config-kit/urls.js';
 
 /** Slack's claims in its id_token (https://api.slack.com/authentication/sign-in-with-slack). */
 const USER_ID_CLAIM = 'https://slack.com/user_id';

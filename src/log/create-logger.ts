@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { pino, type DestinationStream, type Logger as PinoLogger } from 'pino';
-import type { LogLevel } from '../config/types.js';
+import type { LogLevel } from '../config-kit/value-sets.js';
 import { secretScrubber } from '../core/scrub.js';
 import { redactCredentialShapes } from './credential-shapes.js';
 

@@ -5,7 +5,7 @@
  * person's row does not open.
  */
 import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from 'node:crypto';
-import { BRIDGE_SECRET_MIN_LENGTH } from '../config/env-schema.js';
+import { BRIDGE_SECRET_MIN_LENGTH } from '../config-kit/value-sets.js';
 
 /** Why a sealed key could not be opened or a secret was refused; `code` is stable. */
 export class KeyBoxError extends Error {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Attribution } from '../config/types.js';
+import type { Attribution } from '../config-kit/value-sets.js';
 import type { AgentRuns } from '../core/ports/agent-runs.js';
 import { TestClock } from '../core/ports/clock.js';
 import type { PersonIdentity } from '../core/ports/identity.js';

@@ -3,7 +3,7 @@
  * own by `people.attribution`, and keeps one run API client per person's key in a small bounded cache
  * (an undici pool each), replaced as soon as the stored key changes (re-connected or rotated).
  */
-import type { Attribution } from '../config/types.js';
+import type { Attribution } from '../config-kit/value-sets.js';
 import type { AgentRuns } from '../core/ports/agent-runs.js';
 import type { Clock } from '../core/ports/clock.js';
 import type { PersonIdentity } from '../core/ports/identity.js';

@@ -3,7 +3,7 @@
  * with credits per UTC day as a chart and the same figures in a table. Credits are the run API's
  * `request_usage` (inference + compute) as the tracker last recorded them.
  */
-import { parseDuration } from '../../config/duration.js';
+import { parseDuration } from '../../config-kit/duration.js';
 import { USAGE_GROUPINGS, type UsageGrouping } from '../../core/ports/store.js';
 import { formatCredits, usageReport, type UsageFigures, type UsageReport } from '../../core/usage/usage-report.js';
 import type { ConsoleDeps, Viewer } from '../deps.js';
