@@ -5,6 +5,7 @@
  * `config check` prints them, with the key to add.
  */
 import type { ConfigProblem } from './problems.js';
+import { sectionOf, SURFACE_SLICES } from './surface-slices.js';
 import type { AppConfig } from './types.js';
 
 /** The warnings of a loaded configuration; `label` names the config file as its problems do. */
@@ -27,19 +28,8 @@ export function configWarnings(config: AppConfig, label: string): ConfigProblem[
       hint: 'add the label that starts a run, e.g. jira: { labels: { agent: {} } }',
     });
   }
-  if (config.slack.enabled && config.slack.linkLinearIssues && !config.linear.enabled) {
-    warnings.push({
-      where: `${label}: slack.link_linear_issues`,
-      message: 'is true, but Linear is off: a mention naming a Linear issue starts its run without the issue',
-      hint: 'turn Linear on with LINEAR_API_KEY (or LINEAR_ACCESS_TOKEN) and LINEAR_WEBHOOK_SECRET, or set it to false',
-    });
-  }
-  if (config.slack.enabled && config.slack.linkJiraIssues && !config.jira.enabled) {
-    warnings.push({
-      where: `${label}: slack.link_jira_issues`,
-      message: 'is true, but Jira is off: a mention naming a Jira issue starts its run without the issue',
-      hint: 'turn Jira on with JIRA_BASE_URL, JIRA_EMAIL, JIRA_API_TOKEN and JIRA_WEBHOOK_SECRET, or set it to false',
-    });
-  }
+  const legacy: Readonly<Record<string, boolean>> = { linear: config.linear.enabled, github: config.github.enabled, jira: config.jira.enabled };
+  const isOn = (surface: string) => SURFACE_SLICES.some(({ name }) => name === surface && sectionOf(config, name).enabled) || legacy[surface] === true;
+  for (const { name, config: slice } of SURFACE_SLICES) warnings.push(...slice.warnings(sectionOf(config, name), label, isOn));
   return warnings;
 }

@@ -2,11 +2,30 @@
  * What `config check` and the start-up log show: the effective configuration with every secret
  * masked, and one line per integration saying what is on — and, for what is off, how to turn it on.
  */
-import { describeRoute, describeRoutes, maskSecret, plural, routeList } from '../config-kit/describe-parts.js';
+import { describeRoute, describeRoutes, maskSecret, plural, routeList, type SecretSource } from '../config-kit/describe-parts.js';
 import { formatDuration } from '../config-kit/duration.js';
+import { sectionOf, signInOf, SURFACE_SLICES } from './surface-slices.js';
 import type { AppConfig } from './types.js';
 
 export { maskSecret };
+
+type SourceOf = (variable: string) => SecretSource | undefined;
+
+/** Each surface's section as its config slice shows it. */
+function describeSurfaces(config: AppConfig, source: SourceOf): Record<string, unknown> {
+  return Object.fromEntries(SURFACE_SLICES.map(({ name, config: slice }) => [name, slice.describe(sectionOf(config, name), source)]));
+}
+
+/** The console sign-ins surfaces offer: each shown under its key, `null` when its variables are not set. */
+function describeSignIns(config: AppConfig, source: SourceOf): Record<string, unknown> {
+  return Object.fromEntries(
+    SURFACE_SLICES.flatMap((slice) => {
+      const signIn = slice.config.signIn;
+      const value = signInOf(config, slice);
+      return signIn ? [[signIn.key, value === undefined ? null : signIn.describe(value, source)]] : [];
+    }),
+  );
+}
 
 /** The effective configuration, shaped like `AppConfig`, with every secret masked. */
 export function describeConfig(config: AppConfig): Record<string, unknown> {
@@ -18,15 +37,7 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
       apiKey: maskSecret(config.agentApi.apiKey, source('AGENT_API_KEY')) ?? null,
       emulated: config.agentApi.emulated,
     },
-    slack: {
-      ...config.slack,
-      botToken: maskSecret(config.slack.botToken, source('SLACK_BOT_TOKEN')) ?? null,
-      signingSecret: maskSecret(config.slack.signingSecret, source('SLACK_SIGNING_SECRET')) ?? null,
-      appToken: maskSecret(config.slack.appToken, source('SLACK_APP_TOKEN')) ?? null,
-      allowedUsers: [...config.slack.allowedUsers],
-      allowedTeams: [...config.slack.allowedTeams],
-      channels: describeRoutes(config.slack.channels),
-    },
+    ...describeSurfaces(config, source),
     linear: {
       ...config.linear,
       apiKey: maskSecret(config.linear.apiKey, source('LINEAR_API_KEY')) ?? null,
@@ -67,16 +78,7 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
       ...describeRoute(schedule),
       notify: { ...schedule.notify },
     })),
-    console: {
-      admins: [...config.console.admins],
-      slackSignIn: config.console.slackSignIn
-        ? {
-            clientId: config.console.slackSignIn.clientId,
-            clientSecret: maskSecret(config.console.slackSignIn.clientSecret, source('SLACK_CLIENT_SECRET')),
-            issuer: config.console.slackSignIn.issuer,
-          }
-        : null,
-    },
+    console: { admins: [...config.console.admins], ...describeSignIns(config, source) },
     limits: { perPerson: { ...config.limits.perPerson } },
     database: config.database.kind === 'postgres' ? { kind: 'postgres', url: config.database.maskedUrl } : { ...config.database },
     http: { ...config.http, ...(config.http.metricsToken !== undefined && { metricsToken: maskSecret(config.http.metricsToken, source('METRICS_TOKEN')) }) },
@@ -95,18 +97,7 @@ export function integrationSummary(config: AppConfig): string[] {
       : `Run API: ${config.agentApi.baseUrl ?? ''} (key set)`,
   );
 
-  const slack = config.slack;
-  if (slack.enabled) {
-    const mode = slack.mode === 'socket' ? 'Socket Mode' : 'HTTP, events at POST /slack/events';
-    const teams = slack.allowedTeams.length === 0 ? '' : ` and ${plural(slack.allowedTeams.length, 'allowed team')}`;
-    const users =
-      slack.allowedUsers.length === 0
-        ? `people of this workspace${teams}`
-        : `${plural(slack.allowedUsers.length, 'allowed user')}${teams && ` (of this workspace${teams})`}`;
-    lines.push(`Slack: on (${mode}; channels: ${routeList(slack.channels)}; follow-ups: ${slack.followups}; may start runs: ${users})`);
-  } else {
-    lines.push('Slack: off — set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (HTTP) or SLACK_APP_TOKEN (Socket Mode) to turn it on');
-  }
+  for (const { name, config: slice } of SURFACE_SLICES) lines.push(slice.summary(sectionOf(config, name)));
 
   const linear = config.linear;
   if (linear.enabled) {

@@ -1,7 +1,7 @@
 /**
- * The environment variables of docs/configuration.md, checked one by one (zod) and then as sets (Slack,
- * Linear and Jira need their variables together). Problems name the variable, say what to do, and never
- * contain a secret's value.
+ * The environment variables of docs/configuration.md, checked one by one (zod) and then as sets (the
+ * run API's, the database's, and each surface's, which its config slice checks). Problems name the
+ * variable, say what to do, and never contain a secret's value.
  */
 import path from 'node:path';
 import { z } from 'zod';
@@ -11,27 +11,23 @@ import { checkBaseUrl, HTTPS_ONLY, isLoopbackHost } from '../config-kit/urls.js'
 import { BRIDGE_SECRET_MIN_LENGTH, LOG_LEVELS, type LogLevel } from '../config-kit/value-sets.js';
 import { checkDatabaseUrl, type PostgresTarget } from './database-url.js';
 import { githubEnvShape, githubSetProblems, readPrivateKeyFile, type GithubEnv } from './github-env.js';
+import { SURFACE_SLICES, type SurfaceSecretVariable } from './surface-slices.js';
 import { checkJiraBaseUrl, checkJiraEmail, jiraSetProblems, JIRA_SECRET_HINT, JIRA_TOKEN_HINT, type JiraCheck } from './jira-env.js';
 
-export const DEFAULT_SLACK_API_URL = 'https://slack.com/api/';
 export const DEFAULT_LINEAR_API_URL = 'https://api.linear.app/graphql';
 export const DEFAULT_DATABASE_PATH = './data/agent-bridge.db';
 export const DEFAULT_PORT = 3000;
 export const DEFAULT_HOST = '0.0.0.0';
 
-/** Variables whose values are secrets: never shown, only masked. */
-export const SECRET_VARIABLES = [
+/** The service's own variables whose values are secrets, besides the surfaces'. */
+const OWN_SECRETS = [
   'AGENT_API_KEY',
-  'SLACK_BOT_TOKEN',
-  'SLACK_SIGNING_SECRET',
-  'SLACK_APP_TOKEN',
   'LINEAR_API_KEY',
   'LINEAR_ACCESS_TOKEN',
   'LINEAR_WEBHOOK_SECRET',
   'DATABASE_URL',
   'CONSOLE_ADMIN_TOKEN',
   'AGENT_BRIDGE_SECRET',
-  'SLACK_CLIENT_SECRET',
   'METRICS_TOKEN',
   'GITHUB_PRIVATE_KEY',
   'GITHUB_WEBHOOK_SECRET',
@@ -39,8 +35,14 @@ export const SECRET_VARIABLES = [
   'JIRA_WEBHOOK_SECRET',
 ] as const;
 
-/** `SLACK_OIDC_ISSUER` unset: Slack's own OpenID provider. */
-export const DEFAULT_SLACK_OIDC_ISSUER = 'https://slack.com';
+export type SecretVariable = (typeof OWN_SECRETS)[number] | SurfaceSecretVariable;
+
+/** Variables whose values are secrets: never shown, only masked. The surfaces' come from their config slices. */
+export const SECRET_VARIABLES = [
+  'AGENT_API_KEY',
+  ...SURFACE_SLICES.flatMap(({ config }) => config.variables.filter((variable) => variable.secret).map((variable) => variable.name)),
+  ...OWN_SECRETS.slice(1),
+] as readonly SecretVariable[];
 
 /** The web console's admin token: long enough that guessing it, even without the rate limit, is hopeless. */
 export const CONSOLE_TOKEN_MIN_LENGTH = 32;
@@ -48,10 +50,8 @@ export const CONSOLE_TOKEN_MIN_LENGTH = 32;
 export interface EnvSettings {
   agentApiBaseUrl: string | undefined;
   agentApiKey: string | undefined;
-  slackBotToken: string | undefined;
-  slackSigningSecret: string | undefined;
-  slackAppToken: string | undefined;
-  slackApiUrl: string;
+  /** Each surface's settings from its variables (its config slice's `readEnv`), by its name. */
+  surfaces: Record<string, unknown>;
   linearApiKey: string | undefined;
   linearAccessToken: string | undefined;
   linearWebhookSecret: string | undefined;
@@ -70,11 +70,6 @@ export interface EnvSettings {
   publicUrl: string | undefined;
   /** `AGENT_BRIDGE_SECRET`: seals people's stored API keys. */
   agentBridgeSecret: string | undefined;
-  /** `SLACK_CLIENT_ID` and `SLACK_CLIENT_SECRET`: Sign in with Slack on the console (both or neither). */
-  slackClientId: string | undefined;
-  slackClientSecret: string | undefined;
-  /** `SLACK_OIDC_ISSUER`: the OpenID issuer (no trailing slash). */
-  slackOidcIssuer: string;
   /** `METRICS_TOKEN`: when set, `GET /metrics` needs `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
   /** The GitHub App (`GITHUB_…`); `appId` undefined = GitHub off. */
@@ -86,19 +81,6 @@ export interface EnvSettings {
   jiraWebhookSecret: string | undefined;
 }
 
-const slackToken = (expected: string, wrong: Record<string, string>, hint: string) =>
-  secret(hint).transform((value, ctx) => {
-    if (value === undefined) return value;
-    for (const [prefix, what] of Object.entries(wrong)) {
-      if (value.startsWith(prefix)) return fail(ctx, `holds ${what} (${prefix}…) — set the ${expected} here`, hint);
-    }
-    return value;
-  });
-
-const BOT_TOKEN_HINT = 'find it under OAuth & Permissions → Bot User OAuth Token (xoxb-…) in your Slack app';
-const SIGNING_SECRET_HINT = 'find it under Basic Information → App Credentials → Signing Secret in your Slack app';
-const APP_TOKEN_HINT = 'create an app-level token (xapp-…, scope connections:write) under Basic Information → App-Level Tokens in your Slack app';
-const SLACK_CLIENT_HINT = 'find it in your Slack app under Basic Information → App Credentials (Client ID, Client Secret)';
 const LINEAR_KEY_HINT =
   'create a personal API key under Linear Settings → Security & access, or use an OAuth app token (actor=app) as LINEAR_ACCESS_TOKEN for agent sessions';
 const LINEAR_SECRET_HINT = "find it on your webhook's page in Linear Settings → API → Webhooks (or in your OAuth app's webhook settings)";
@@ -112,14 +94,6 @@ const agentApiBaseUrl = optionalText.transform((value, ctx) => {
     return fail(ctx, `must end in /api/v1 (its path is "${checked.url.pathname}")`, 'set it to the run API base, e.g. https://agents.example.com/api/v1');
   }
   return `${checked.url.protocol}//${checked.url.host}${pathname}`;
-});
-
-const slackApiUrl = optionalText.transform((value, ctx) => {
-  if (value === undefined) return DEFAULT_SLACK_API_URL;
-  const checked = checkBaseUrl(value);
-  if (!checked.ok) return fail(ctx, checked.message, `leave it unset for ${DEFAULT_SLACK_API_URL}`);
-  const href = checked.url.href;
-  return href.endsWith('/') ? href : `${href}/`;
 });
 
 const linearApiUrl = optionalText.transform((value, ctx) => {
@@ -174,16 +148,6 @@ const publicUrl = optionalText.transform((value, ctx) => {
   return checked.url.href.replace(/\/+$/, '');
 });
 
-const slackOidcIssuer = optionalText.transform((value, ctx) => {
-  if (value === undefined) return DEFAULT_SLACK_OIDC_ISSUER;
-  const checked = checkBaseUrl(value);
-  if (!checked.ok) return fail(ctx, checked.message, `leave it unset for ${DEFAULT_SLACK_OIDC_ISSUER}`);
-  if (checked.url.protocol !== 'https:' && !isLoopbackHost(checked.url.hostname)) {
-    return fail(ctx, HTTPS_ONLY, `leave it unset for ${DEFAULT_SLACK_OIDC_ISSUER}`);
-  }
-  return checked.url.href.replace(/\/+$/, '');
-});
-
 /** A Jira value checked by `jira-env.ts`. */
 const jiraValue = (check: (value: string) => JiraCheck) =>
   optionalText.transform((value, ctx) => {
@@ -207,13 +171,15 @@ const logLevel = optionalText.transform((value, ctx): LogLevel => {
   return fail(ctx, `must be one of: ${LOG_LEVELS.join(', ')} (found "${value.slice(0, 20)}")`);
 });
 
+/** Every surface's variables, in the order of the list of surfaces. */
+function surfaceEnvShape(): z.ZodRawShape {
+  return Object.assign({}, ...SURFACE_SLICES.map(({ config }) => config.envShape)) as z.ZodRawShape;
+}
+
 export const envSchema = z.object({
   AGENT_API_BASE_URL: agentApiBaseUrl,
   AGENT_API_KEY: secret('set it to the run API key'),
-  SLACK_BOT_TOKEN: slackToken('bot token (xoxb-…)', { 'xapp-': 'an app-level token', 'xoxp-': 'a user token' }, BOT_TOKEN_HINT),
-  SLACK_SIGNING_SECRET: secret(SIGNING_SECRET_HINT),
-  SLACK_APP_TOKEN: slackToken('app-level token (xapp-…)', { 'xoxb-': 'a bot token', 'xoxp-': 'a user token' }, APP_TOKEN_HINT),
-  SLACK_API_URL: slackApiUrl,
+  ...surfaceEnvShape(),
   LINEAR_API_KEY: secret(LINEAR_KEY_HINT),
   LINEAR_ACCESS_TOKEN: secret(LINEAR_KEY_HINT),
   LINEAR_WEBHOOK_SECRET: secret(LINEAR_SECRET_HINT),
@@ -227,9 +193,6 @@ export const envSchema = z.object({
   CONSOLE_ADMIN_TOKEN: consoleAdminToken,
   PUBLIC_URL: publicUrl,
   AGENT_BRIDGE_SECRET: agentBridgeSecret,
-  SLACK_CLIENT_ID: secret(SLACK_CLIENT_HINT),
-  SLACK_CLIENT_SECRET: secret(SLACK_CLIENT_HINT),
-  SLACK_OIDC_ISSUER: slackOidcIssuer,
   METRICS_TOKEN: metricsToken,
   ...githubEnvShape,
   JIRA_BASE_URL: jiraValue(checkJiraBaseUrl),
@@ -238,7 +201,7 @@ export const envSchema = z.object({
   JIRA_WEBHOOK_SECRET: secret(JIRA_SECRET_HINT),
 });
 
-/** Variables that must be set together: the run API's, each surface's, the database's and Sign in with Slack's. */
+/** Variables that must be set together: the run API's, each surface's and the database's. */
 function setProblems(env: Record<string, string>): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   const has = (name: string) => env[name] !== undefined;
@@ -250,23 +213,7 @@ function setProblems(env: Record<string, string>): ConfigProblem[] {
       hint: 'or unset AGENT_API_BASE_URL to use the built-in emulator',
     });
   }
-
-  if (has('SLACK_BOT_TOKEN') && !has('SLACK_SIGNING_SECRET') && !has('SLACK_APP_TOKEN')) {
-    problems.push({
-      where: 'SLACK_SIGNING_SECRET',
-      message:
-        'Slack is half configured: SLACK_BOT_TOKEN is set, but neither SLACK_SIGNING_SECRET (HTTP mode) nor SLACK_APP_TOKEN (Socket Mode) is — set one of them',
-      hint: `${SIGNING_SECRET_HINT}; for Socket Mode instead, ${APP_TOKEN_HINT}`,
-    });
-  }
-  const slackOthers = ['SLACK_SIGNING_SECRET', 'SLACK_APP_TOKEN'].filter(has);
-  if (!has('SLACK_BOT_TOKEN') && slackOthers.length > 0) {
-    problems.push({
-      where: 'SLACK_BOT_TOKEN',
-      message: `Slack is half configured: ${slackOthers.join(' and ')} ${slackOthers.length > 1 ? 'are' : 'is'} set, but SLACK_BOT_TOKEN is not — set it`,
-      hint: `${BOT_TOKEN_HINT}; or unset ${slackOthers.join(' and ')} to turn Slack off`,
-    });
-  }
+  for (const { config } of SURFACE_SLICES) problems.push(...config.setProblems(env));
 
   if (has('DATABASE_URL') && has('DATABASE_PATH')) {
     problems.push({
@@ -292,31 +239,7 @@ function setProblems(env: Record<string, string>): ConfigProblem[] {
       hint: `${LINEAR_KEY_HINT}; or unset LINEAR_WEBHOOK_SECRET to turn Linear off`,
     });
   }
-  problems.push(...signInProblems(env), ...githubSetProblems(env), ...jiraSetProblems(env));
-  return problems;
-}
-
-const REDIRECT_HINT = 'and add PUBLIC_URL/console/auth/slack/callback as a Redirect URL under OAuth & Permissions in your Slack app';
-
-/** Sign in with Slack: the client id and secret together, and PUBLIC_URL for the redirect URL. */
-function signInProblems(env: Record<string, string>): ConfigProblem[] {
-  const has = (name: string) => env[name] !== undefined;
-  const problems: ConfigProblem[] = [];
-  if (has('SLACK_CLIENT_ID') !== has('SLACK_CLIENT_SECRET')) {
-    const [set, missing] = has('SLACK_CLIENT_ID') ? ['SLACK_CLIENT_ID', 'SLACK_CLIENT_SECRET'] : ['SLACK_CLIENT_SECRET', 'SLACK_CLIENT_ID'];
-    problems.push({
-      where: missing,
-      message: `Sign in with Slack is half configured: ${set} is set, but ${missing} is not — set it`,
-      hint: `${SLACK_CLIENT_HINT}; or unset ${set} to keep the admin-token sign-in only`,
-    });
-  }
-  if ((has('SLACK_CLIENT_ID') || has('SLACK_CLIENT_SECRET')) && !has('PUBLIC_URL')) {
-    problems.push({
-      where: 'PUBLIC_URL',
-      message: 'required for Sign in with Slack (SLACK_CLIENT_ID is set): Slack sends people back to PUBLIC_URL/console/auth/slack/callback',
-      hint: `set it to the address people open, e.g. https://agent-bridge.example.com, ${REDIRECT_HINT}`,
-    });
-  }
+  problems.push(...githubSetProblems(env), ...jiraSetProblems(env));
   return problems;
 }
 
@@ -341,6 +264,12 @@ export function parseEnvironment(env: Record<string, string>, cwd: string): { se
   if (!parsed.success || problems.length > 0) return { settings: undefined, problems };
 
   const v = parsed.data;
+  const surfaces: Record<string, unknown> = {};
+  for (const { name, config } of SURFACE_SLICES) {
+    const read = config.readEnv(v, cwd);
+    if ('problem' in read) return { settings: undefined, problems: [read.problem] };
+    surfaces[name] = read.env;
+  }
   let githubKey = v.GITHUB_PRIVATE_KEY;
   if (v.GITHUB_PRIVATE_KEY_PATH !== undefined) {
     const read = readPrivateKeyFile(v.GITHUB_PRIVATE_KEY_PATH, cwd);
@@ -353,10 +282,7 @@ export function parseEnvironment(env: Record<string, string>, cwd: string): { se
     settings: {
       agentApiBaseUrl: v.AGENT_API_BASE_URL,
       agentApiKey: v.AGENT_API_KEY,
-      slackBotToken: v.SLACK_BOT_TOKEN,
-      slackSigningSecret: v.SLACK_SIGNING_SECRET,
-      slackAppToken: v.SLACK_APP_TOKEN,
-      slackApiUrl: v.SLACK_API_URL,
+      surfaces,
       linearApiKey: v.LINEAR_API_KEY,
       linearAccessToken: v.LINEAR_ACCESS_TOKEN,
       linearWebhookSecret: v.LINEAR_WEBHOOK_SECRET,
@@ -370,9 +296,6 @@ export function parseEnvironment(env: Record<string, string>, cwd: string): { se
       consoleAdminToken: v.CONSOLE_ADMIN_TOKEN,
       publicUrl: v.PUBLIC_URL,
       agentBridgeSecret: v.AGENT_BRIDGE_SECRET,
-      slackClientId: v.SLACK_CLIENT_ID,
-      slackClientSecret: v.SLACK_CLIENT_SECRET,
-      slackOidcIssuer: v.SLACK_OIDC_ISSUER,
       metricsToken: v.METRICS_TOKEN,
       github: {
         appId: v.GITHUB_APP_ID,

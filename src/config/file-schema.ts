@@ -6,39 +6,17 @@
  * reports every problem.
  */
 import { z } from 'zod';
-import { contextSchema, followups, followupWindow } from '../config-kit/conversation-keys.js';
-import { always, DAY, duration, emptyIfNull, HOUR, optional, section, strict, text, withDefault } from '../config-kit/file-schema-parts.js';
-import { checkRouteTargets, limitsShape, routeParts, routeSchema, routeShape } from '../config-kit/route-schema.js';
+import { always, DAY, duration, HOUR, optional, section, strict, text, withDefault } from '../config-kit/file-schema-parts.js';
+import { checkRouteTargets, limitsShape, routeSchema, routeShape } from '../config-kit/route-schema.js';
 import { checkLabelNames, handleSchema, trackerShape, uniqueIgnoringCase } from '../config-kit/tracker-keys.js';
 import { ATTRIBUTIONS } from '../config-kit/value-sets.js';
 import { cronProblems } from './cron.js';
-import { CHANNEL_ID_HINT, isValidTimeZone, LINEAR_ISSUE_ID, SCHEDULE_NAME, SLACK_CHANNEL_ID, SLACK_TEAM_ID, SLACK_USER_ID } from './validators.js';
+import { APPROVERS_SLICE, ROUTE_PARTS, SURFACE_SLICES } from './surface-slices.js';
+import { isValidTimeZone, LINEAR_ISSUE_ID, SCHEDULE_NAME } from './validators.js';
 
 const CRON_HINT = 'fields: [second] minute hour day-of-month month day-of-week; e.g. "0 3 * * 1-5" = 03:00 Monday to Friday';
 
-const slackChannelId = z.string().refine((id) => SLACK_CHANNEL_ID.test(id), { error: `is not a Slack channel ID — ${CHANNEL_ID_HINT}` });
-
-/** Approvers are Slack users, asked in Slack; a route of another surface names the Slack channel its buttons go to. */
-export const ROUTE_PARTS = routeParts(
-  [
-    {
-      key: 'slack_channel',
-      surface: 'slack',
-      schema: slackChannelId,
-      neededForApproval: {
-        message: 'needs slack_channel on this route: the Approve and Reject buttons are posted in that Slack channel',
-        hint: 'add slack_channel: C0123ABCD (a channel the approvers are in), or remove approval',
-      },
-    },
-  ],
-  {
-    surface: 'slack',
-    isId: (id) => SLACK_USER_ID.test(id),
-    notAnApprover: 'is not a Slack user ID — approvers are Slack users: use IDs such as U0123ABCD (profile → ⋮ → Copy member ID)',
-    noApprover: 'must list at least one Slack user ID who may approve',
-  },
-);
-const { surfaceRouteShape, companionRoute } = ROUTE_PARTS;
+const { companionRoute } = ROUTE_PARTS;
 
 /**
  * A Linear label's route may also name a Slack channel (its runs then get a thread there too) and
@@ -46,46 +24,16 @@ const { surfaceRouteShape, companionRoute } = ROUTE_PARTS;
  */
 const labelRouteSchema = companionRoute({ projects: optional(z.array(text).min(1, { error: 'must list at least one project' })) });
 
-/** The reactions the bot itself adds (docs/slack.md): a person adding one of them must not start a run. */
-const OWN_REACTIONS = ['eyes', 'incoming_envelope', 'white_check_mark', 'x'];
+/** Each surface's section, in the order of the list of surfaces. */
+function surfaceSections(): Record<string, z.ZodType> {
+  return Object.fromEntries(SURFACE_SLICES.map(({ name, config }) => [name, config.fileSection(ROUTE_PARTS)]));
+}
 
-/** An emoji name as Slack writes it in `reaction_added` (colons optional here, and removed). */
-const emojiName = z
+const people = APPROVERS_SLICE?.config.approvers;
+/** A person, as the users of the surface approvers are asked on are named. */
+const personId = z
   .string()
-  .trim()
-  .transform((name) => name.replace(/^:|:$/g, ''))
-  .refine((name) => /^[a-z0-9_+'-]+$/.test(name), { error: 'is not an emoji name: write it as Slack shows it, e.g. robot_face or :robot_face:' })
-  .refine((name) => !OWN_REACTIONS.includes(name), {
-    error: `is one of the reactions the bot adds itself (${OWN_REACTIONS.join(', ')}): choose another emoji`,
-  });
-
-/** How a channel's runs start without a mention (issue 22): a top-level message's first word(s), or a reaction. */
-const channelTriggerSchema = strict({
-  keywords: optional(z.array(text).min(1, { error: 'must list at least one keyword (or leave keywords out)' })),
-  emoji: optional(emojiName),
-});
-
-/** A Slack channel's route may also say how runs start there without a mention (`trigger`). */
-const channelRouteSchema = z.preprocess(
-  emptyIfNull,
-  strict({ ...surfaceRouteShape, trigger: optional(channelTriggerSchema) }).superRefine(checkRouteTargets, always),
-);
-
-const channelKey = z.string().refine((key) => key === '*' || SLACK_CHANNEL_ID.test(key), {
-  error: `is not a channel ID or "*" — ${CHANNEL_ID_HINT}`,
-});
-
-const slackUserId = z.string().refine((id) => SLACK_USER_ID.test(id), {
-  error: 'is not a Slack user ID — use IDs such as U0123ABCD (profile → ⋮ → Copy member ID), not names',
-});
-
-const slackTeamId = z.string().refine((id) => SLACK_TEAM_ID.test(id), {
-  error: 'is not a Slack team or enterprise ID — use IDs such as T0123ABCD (a workspace) or E0123ABCD (an Enterprise Grid org), not names or domains',
-});
-
-const domainName = z.string().refine((domain) => /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(domain), {
-  error: 'is not a domain name: write the host alone, lower-case, e.g. app.example.com (no scheme, port or path)',
-});
+  .refine((id) => people?.isId(id) ?? false, { error: people?.notAPerson ?? 'cannot name a person: no surface to ask people on is registered' });
 
 const labelsSchema = z.record(z.string(), labelRouteSchema).superRefine((labels, ctx) => {
   if (labels === null || typeof labels !== 'object') return;
@@ -206,8 +154,11 @@ const scheduleSchema = strict({
   catch_up: withDefault(z.enum(['none', 'latest']), 'none'),
   enabled: withDefault(z.boolean(), true),
   pause_after_failures: withDefault(z.int().min(0), 0),
+  // Where the schedule's runs report: each surface's own key (slack_channel, linear_issue).
   notify: section({
-    slack_channel: optional(z.string().refine((id) => SLACK_CHANNEL_ID.test(id), { error: `is not a Slack channel ID — ${CHANNEL_ID_HINT}` })),
+    ...Object.fromEntries(
+      SURFACE_SLICES.flatMap(({ config }) => (config.scheduleNotify ? [[config.scheduleNotify.key, optional(config.scheduleNotify.schema)]] : [])),
+    ),
     linear_issue: optional(z.string().refine((id) => LINEAR_ISSUE_ID.test(id), { error: 'is not a Linear issue identifier such as ENG-42' })),
   }),
 }).superRefine(checkRouteTargets, always);
@@ -242,22 +193,7 @@ export const fileSchema = strict({
     retry_window: withDefault(duration(1_000, 30 * DAY), 15 * 60_000),
     dedupe_retention: withDefault(duration(HOUR, 365 * DAY), 7 * DAY),
   }),
-  slack: section({
-    followups: withDefault(followups, 'all'),
-    context: contextSchema,
-    // With followups: all, replies within this window after the first go to the run as one follow-up (0 = each alone).
-    followup_window: followupWindow,
-    allowed_users: withDefault(z.array(slackUserId), []),
-    // Organisations whose people may use the bot besides our own workspace (and its org): Slack Connect guests of others are refused.
-    allowed_teams: withDefault(z.array(slackTeamId), []),
-    channels: withDefault(z.record(channelKey, channelRouteSchema), {}),
-    // A mention naming a Linear issue (ENG-123, or its URL) binds the run to that issue too.
-    link_linear_issues: withDefault(z.boolean(), false),
-    // A mention naming a Jira issue (ABC-123, or its URL) of a served project binds the run to that issue too.
-    link_jira_issues: withDefault(z.boolean(), false),
-    // The session-link domains whose pasted links unfurl into the run's title, state and place (issue 23).
-    unfurl_domains: withDefault(z.array(domainName), []),
-  }),
+  ...surfaceSections(),
   linear: section({
     ...trackerShape,
     labels: withDefault(labelsSchema, {}),
@@ -276,8 +212,8 @@ export const fileSchema = strict({
   }),
   schedules: withDefault(schedulesSchema, []),
   console: section({
-    // Slack user IDs who see everything (and may cancel any run with /agent cancel).
-    admins: withDefault(z.array(slackUserId), []),
+    // The people who see everything (and may cancel any run with /agent cancel): users of the surface approvers are asked on.
+    admins: withDefault(z.array(personId), []),
   }),
   audit: section({
     // How long audit entries are kept (issue 31); older ones are deleted by the hourly housekeeping.

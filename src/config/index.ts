@@ -1,5 +1,5 @@
 /** Configuration: one validated `AppConfig`, loaded once at start (docs/configuration.md). */
-export type { AgentConfigInput, AppConfig, Followups, LogLevel, Route, ScheduleConfig, ScheduleNotify, SlackMode } from './types.js';
+export type { AgentConfigInput, AppConfig, LogLevel, Route, ScheduleConfig, ScheduleNotify } from './types.js';
 export { LOG_LEVELS } from './types.js';
 export { ConfigError, formatProblem, type ConfigProblem } from './problems.js';
 export { loadConfig, DEFAULT_CONFIG_FILE, type LoadConfigInput } from './load-config.js';

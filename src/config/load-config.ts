@@ -8,11 +8,12 @@ import { parseDocument } from 'yaml';
 import { environmentSources, mergeEnvironment, readDotEnv, type Environment } from './env.js';
 import { parseEnvironment, SECRET_VARIABLES, type EnvSettings } from './env-schema.js';
 import { compact, companionChannels, toLimits, toRoute, toRoutes } from '../config-kit/route-values.js';
-import { fileSchema, ROUTE_PARTS, type FileConfig } from './file-schema.js';
+import { fileSchema, type FileConfig } from './file-schema.js';
+import { ROUTE_PARTS, SURFACE_SLICES } from './surface-slices.js';
 import { ConfigError, zodIssueToProblems, type ConfigProblem } from './problems.js';
-import { placesOnSurfacesOff, surfacesOn } from './surfaces-off.js';
+import { placesOnSurfacesOff } from './surfaces-off.js';
 import { configWarnings } from './config-warnings.js';
-import type { AppConfig, ScheduleConfig } from './types.js';
+import type { AppConfig, ConsoleSignIns, ScheduleConfig, SurfaceSections } from './types.js';
 
 export const DEFAULT_CONFIG_FILE = 'agent-bridge.yml';
 
@@ -127,8 +128,33 @@ function toSchedule(schedule: FileConfig['schedules'][number]): ScheduleConfig {
     catchUp: schedule.catch_up,
     enabled: schedule.enabled,
     pauseAfterFailures: schedule.pause_after_failures,
-    notify: compact({ slackChannel: schedule.notify.slack_channel, linearIssue: schedule.notify.linear_issue }),
+    notify: compact({ ...scheduleNotify(schedule.notify), linearIssue: schedule.notify.linear_issue }),
   };
+}
+
+/** A schedule's `notify` as the service reads it: each surface's key under its own field (`slack_channel` → `slackChannel`). */
+function scheduleNotify(notify: Readonly<Record<string, unknown>>): Record<string, string | undefined> {
+  return Object.fromEntries(
+    SURFACE_SLICES.flatMap(({ config }) =>
+      config.scheduleNotify ? [[config.scheduleNotify.field, notify[config.scheduleNotify.key] as string | undefined]] : [],
+    ),
+  );
+}
+
+/** Each surface's section, by its name, in the order of the list of surfaces. */
+function surfaceSections(env: EnvSettings, file: FileConfig): SurfaceSections {
+  const files = file as unknown as Readonly<Record<string, unknown>>;
+  return Object.fromEntries(SURFACE_SLICES.map(({ name, config }) => [name, config.resolve(env.surfaces[name], files[name], ROUTE_PARTS)])) as SurfaceSections;
+}
+
+/** The console sign-ins surfaces offer whose variables are set, each under its own key. */
+function consoleSignIns(env: EnvSettings): ConsoleSignIns {
+  return Object.fromEntries(
+    SURFACE_SLICES.flatMap(({ name, config }) => {
+      const value = config.signIn?.resolve(env.surfaces[name]);
+      return config.signIn && value !== undefined ? [[config.signIn.key, value]] : [];
+    }),
+  );
 }
 
 /** `jira:` and the `JIRA_*` variables (whose set the environment schema already checked: all four or none). */
@@ -150,7 +176,6 @@ function jiraConfig(env: EnvSettings, jira: FileConfig['jira']): AppConfig['jira
 }
 
 function build(env: EnvSettings, file: FileConfig, configFile: string | undefined): AppConfig {
-  const slackEnabled = env.slackBotToken !== undefined;
   const linearEnabled = (env.linearApiKey !== undefined || env.linearAccessToken !== undefined) && env.linearWebhookSecret !== undefined;
   const defaults = toRoute(file.defaults);
   // docs/configuration.md: `defaults.config` is `{}` unless the defaults dispatch to a factory (no config then).
@@ -159,26 +184,7 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
   return {
     configFile,
     agentApi: { baseUrl: env.agentApiBaseUrl, apiKey: env.agentApiKey, emulated: env.agentApiBaseUrl === undefined },
-    slack: {
-      enabled: slackEnabled,
-      mode: slackEnabled ? (env.slackAppToken !== undefined ? 'socket' : 'http') : 'off',
-      ...compact({ botToken: env.slackBotToken, signingSecret: env.slackSigningSecret, appToken: env.slackAppToken }),
-      apiUrl: env.slackApiUrl,
-      followups: file.slack.followups,
-      context: { ...file.slack.context },
-      followupWindowMs: file.slack.followup_window,
-      allowedUsers: [...file.slack.allowed_users],
-      allowedTeams: [...file.slack.allowed_teams],
-      channels: toRoutes(file.slack.channels, ROUTE_PARTS),
-      triggers: Object.fromEntries(
-        Object.entries(file.slack.channels).flatMap(([channel, route]) =>
-          route.trigger ? [[channel, { keywords: [...(route.trigger.keywords ?? [])], ...compact({ emoji: route.trigger.emoji }) }]] : [],
-        ),
-      ),
-      linkLinearIssues: file.slack.link_linear_issues,
-      linkJiraIssues: file.slack.link_jira_issues,
-      unfurlDomains: [...file.slack.unfurl_domains],
-    },
+    ...surfaceSections(env, file),
     linear: {
       enabled: linearEnabled,
       ...compact({
@@ -225,10 +231,7 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
     console: {
       admins: [...file.console.admins],
       ...compact({ adminToken: env.consoleAdminToken }),
-      ...(env.slackClientId !== undefined &&
-        env.slackClientSecret !== undefined && {
-          slackSignIn: { clientId: env.slackClientId, clientSecret: env.slackClientSecret, issuer: env.slackOidcIssuer },
-        }),
+      ...consoleSignIns(env),
     },
     limits: { perPerson: toLimits(file.limits.per_person) },
     people: { attribution: file.people.attribution, ...compact({ secret: env.agentBridgeSecret }) },
@@ -273,7 +276,7 @@ export function loadConfig(input: LoadConfigInput): AppConfig {
     });
   }
   if (file && located.file !== undefined && input.delivers !== false) {
-    problems.push(...placesOnSurfacesOff(file, surfacesOn(env), fileLabel(located.file, input.cwd)));
+    problems.push(...placesOnSurfacesOff(file, env, fileLabel(located.file, input.cwd)));
   }
   if (problems.length > 0 || environment.settings === undefined || file === undefined) {
     throw new ConfigError(problems);

@@ -1,4 +1,16 @@
+import { sectionOf, signInOf, SURFACE_SLICES } from './surface-slices.js';
 import type { AppConfig } from './types.js';
+
+/** The secrets each surface's section and console sign-in hold. */
+function surfaceSecrets(config: AppConfig): Array<string | undefined> {
+  return SURFACE_SLICES.flatMap((slice) => {
+    const signIn = signInOf(config, slice);
+    return [
+      ...slice.config.secrets(sectionOf(config, slice.name)),
+      ...(slice.config.signIn && signIn !== undefined ? slice.config.signIn.secrets(signIn) : []),
+    ];
+  });
+}
 
 /**
  * Every secret value the configuration holds, for the logger to scrub from every line: each variable
@@ -9,9 +21,7 @@ import type { AppConfig } from './types.js';
 export function secretValues(config: AppConfig): Array<string | undefined> {
   return [
     config.agentApi.apiKey,
-    config.slack.botToken,
-    config.slack.signingSecret,
-    config.slack.appToken,
+    ...surfaceSecrets(config),
     config.linear.apiKey,
     config.linear.accessToken,
     config.linear.webhookSecret,
@@ -22,7 +32,6 @@ export function secretValues(config: AppConfig): Array<string | undefined> {
     config.database.kind === 'postgres' ? config.database.password : undefined,
     config.people.secret,
     config.console.adminToken,
-    config.console.slackSignIn?.clientSecret,
     config.http.metricsToken,
   ];
 }

@@ -6,6 +6,7 @@ import type { AgentConfig } from '../core/ports/agent-runs.js';
 import type { PostgresTarget } from './database-url.js';
 import type { Limits } from '../core/limits/limits.js';
 import type { ConfigProblem } from './problems.js';
+import type { SURFACE_MODULES } from '../surface-list.js';
 
 /**
  * A route's `config`: the run API's `AmbientAgentConfig` fields. Known fields are type-checked;
@@ -19,26 +20,20 @@ import type { Route } from '../core/intake/routing.js';
 
 export type { ContextLimits, Followups } from '../config-kit/conversation-keys.js';
 import type { ContextLimits, Followups } from '../config-kit/conversation-keys.js';
-export type SlackMode = 'off' | 'http' | 'socket';
 export { LOG_LEVELS, type LogLevel } from '../config-kit/value-sets.js';
 import type { Attribution, LogLevel } from '../config-kit/value-sets.js';
-/** Sign in with Slack on the console (OpenID Connect); the redirect URL is `PUBLIC_URL/console/auth/slack/callback`. */
-export interface SlackSignInConfig {
-  clientId: string;
-  clientSecret: string;
-  /** The OpenID issuer; endpoints and keys come from its `/.well-known/openid-configuration`. */
-  issuer: string;
-}
+type Module = (typeof SURFACE_MODULES)[number];
+type Sliced = Extract<Module, { config: unknown }>;
+
+/** Each registered surface's part of `AppConfig`, by its name: what its config slice resolves (`config.<name>`). */
+export type SurfaceSections = { [M in Sliced as M['name']]: ReturnType<M['config']['resolve']> };
+
+type SignInKey<M extends Sliced> = M['config'] extends { signIn: { key: infer K extends string } } ? K : never;
+type SignInOf<M extends Sliced> = M['config'] extends { signIn: { resolve(env: never): infer V } } ? NonNullable<V> : never;
+/** The console sign-ins surfaces offer, each under its own key (`slackSignIn`), present when its variables are set. */
+export type ConsoleSignIns = { [M in Sliced as SignInKey<M>]?: SignInOf<M> };
 
 export type { Attribution } from '../config-kit/value-sets.js';
-
-/** `slack.channels.<id>.trigger`: a top-level message starting with a keyword, or this reaction, starts a run. */
-export interface ChannelTrigger {
-  /** Matched case-insensitively at the start of a top-level message; empty = none. */
-  keywords: string[];
-  /** Emoji name without colons (e.g. `robot_face`). */
-  emoji?: string;
-}
 
 /** `github.pull_requests`: what on a run's own pull request goes to the run. */
 export type GithubPullRequests = 'none' | 'mentions' | 'reviews';
@@ -67,9 +62,9 @@ export interface GithubConfig {
   ciFailures: number;
 }
 
+type NotifyField<M extends Sliced> = M['config'] extends { scheduleNotify: { field: infer F extends string } } ? F : never;
 /** A type, not an interface: the core reads it as a record, each surface its own key (`Surface.scheduleNotify`). */
-export type ScheduleNotify = {
-  slackChannel?: string;
+export type ScheduleNotify = { [M in Sliced as NotifyField<M>]?: string } & {
   linearIssue?: string;
 };
 
@@ -98,7 +93,7 @@ export type DatabaseConfig =
   /** `url` holds the password: show `maskedUrl` or `target` instead. */
   | { kind: 'postgres'; url: string; maskedUrl: string; target: PostgresTarget; password: string | undefined };
 
-export interface AppConfig {
+export interface AppConfig extends SurfaceSections {
   /** Absolute path of the YAML file used, if any. */
   configFile: string | undefined;
   /** Where each secret variable that is set came from (`config check` says so; never its value). */
@@ -111,34 +106,6 @@ export interface AppConfig {
     apiKey: string | undefined;
     /** True when `AGENT_API_BASE_URL` is unset: the built-in emulator runs in-process. */
     emulated: boolean;
-  };
-  slack: {
-    enabled: boolean;
-    /** `socket` when `SLACK_APP_TOKEN` is set (wins over the signing secret), else `http`. */
-    mode: SlackMode;
-    botToken?: string;
-    signingSecret?: string;
-    appToken?: string;
-    /** Always ends in `/` (the Web API client appends the method name). */
-    apiUrl: string;
-    followups: Followups;
-    context: ContextLimits;
-    /** `followup_window`: with `followups: all`, replies within it go as one follow-up; 0 = each alone. */
-    followupWindowMs: number;
-    /** Slack user IDs; empty = everyone the organisations below let in. */
-    allowedUsers: string[];
-    /** Slack team (T…) and enterprise (E…) IDs whose people may use the bot besides our own workspace and its org; empty = ours only. */
-    allowedTeams: string[];
-    /** Channel ID (or `*`) → route. */
-    channels: Record<string, Route>;
-    /** Channel ID (or `*`) → how runs start there without a mention (`trigger`); only entries that set one. */
-    triggers: Record<string, ChannelTrigger>;
-    /** A mention naming a Linear issue binds the run to that issue too (`slack.link_linear_issues`). */
-    linkLinearIssues: boolean;
-    /** A mention naming a Jira issue of a served project binds the run to that issue too (`slack.link_jira_issues`). */
-    linkJiraIssues: boolean;
-    /** `slack.unfurl_domains`: session-link domains whose pasted links unfurl; empty = none. */
-    unfurlDomains: string[];
   };
   linear: {
     enabled: boolean;
@@ -203,11 +170,11 @@ export interface AppConfig {
   audit: { retentionMs: number };
   schedules: ScheduleConfig[];
   /**
-   * The web console's people; `admins` (Slack user IDs) see everything and may cancel any run.
-   * `adminToken` (`CONSOLE_ADMIN_TOKEN`) turns the console on with an admin sign-in; `slackSignIn`
-   * (`SLACK_CLIENT_ID`, `SLACK_CLIENT_SECRET`, `SLACK_OIDC_ISSUER`) turns on Sign in with Slack.
+   * The web console's people; `admins` (user IDs of the surface approvers are asked on) see everything
+   * and may cancel any run. `adminToken` (`CONSOLE_ADMIN_TOKEN`) turns the console on with an admin
+   * sign-in; a surface may offer its own sign-in (`ConsoleSignIns`).
    */
-  console: { admins: string[]; adminToken?: string; slackSignIn?: SlackSignInConfig };
+  console: { admins: string[]; adminToken?: string } & ConsoleSignIns;
   /**
    * Runs under each person's key (issue 20): `attribution` says whose key a run is created with;
    * `secret` (`AGENT_BRIDGE_SECRET`) seals the stored personal keys, required unless attribution is `service`.

@@ -6,6 +6,8 @@
  * (`core/ports/surface.ts`) that a module describes itself with.
  */
 
+import type { ConfigSlice } from './config-slice.js';
+
 /** One registered surface. */
 export interface SurfaceModule {
   /** Its name: the `source` of its triggers, the prefix of its places (`<name>:…`), its config section. */
@@ -17,4 +19,6 @@ export interface SurfaceModule {
    * companion place there; `tracker`: an issue or a pull request is the place.
    */
   readonly kind: 'chat' | 'tracker';
+  /** Its slice of the configuration: variables, its section of `agent-bridge.yml`, what `config check` says of it. */
+  readonly config?: ConfigSlice;
 }

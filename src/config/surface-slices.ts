@@ -1,0 +1,56 @@
+/**
+ * The registered surfaces as the configuration sees them: each one's config slice, in the order of
+ * `src/surface-list.ts`, and the route pieces every surface's routes are built from — approval by the
+ * users of the chat surface that has approvers, and the chat surfaces' companion places.
+ */
+import { routeParts, type Approvers } from '../config-kit/route-schema.js';
+import { SURFACE_MODULES } from '../surface-list.js';
+import type { ConfigSlice } from '../surface-kit/config-slice.js';
+import type { AppConfig } from './types.js';
+
+/** A registered surface module that has a config slice. */
+export type SlicedModule = Extract<(typeof SURFACE_MODULES)[number], { config: unknown }>;
+
+/** The names of the secret variables the registered surfaces declare. */
+export type SurfaceSecretVariable = {
+  [M in SlicedModule as M['name']]: Extract<M['config']['variables'][number], { secret: true }>['name'];
+}[SlicedModule['name']];
+
+/** A registered surface's config slice, with its name (its section's key) and title. */
+export interface SurfaceSlice {
+  readonly name: string;
+  readonly title: string;
+  readonly config: ConfigSlice;
+}
+
+export const SURFACE_SLICES: readonly SurfaceSlice[] = SURFACE_MODULES.flatMap((module) =>
+  'config' in module ? [{ name: module.name, title: module.title, config: module.config }] : [],
+);
+
+/** The surface whose users approve requests and administer the console. */
+export const APPROVERS_SLICE = SURFACE_SLICES.find((slice) => slice.config.approvers !== undefined);
+
+/** Without a chat surface to ask them on, no one can approve. */
+const NO_APPROVERS: Approvers = {
+  surface: '',
+  isId: () => false,
+  notAnApprover: 'cannot approve: no surface to ask approvers on is registered',
+  noApprover: 'cannot be asked: no surface to ask approvers on is registered',
+};
+
+export const ROUTE_PARTS = routeParts(
+  SURFACE_SLICES.flatMap(({ name, config }) => (config.companion ? [{ ...config.companion, surface: name }] : [])),
+  APPROVERS_SLICE?.config.approvers ? { ...APPROVERS_SLICE.config.approvers, surface: APPROVERS_SLICE.name } : NO_APPROVERS,
+);
+
+/** A registered surface's section of a loaded configuration, as its slice reads it. */
+export function sectionOf(config: AppConfig, name: string): { enabled: boolean } {
+  const section = (config as unknown as Readonly<Record<string, { enabled: boolean } | undefined>>)[name];
+  if (section === undefined) throw new Error(`the configuration has no section "${name}", which a registered surface resolves`);
+  return section;
+}
+
+/** The console sign-in a surface offers, as loaded: `undefined` when it offers none or its variables are not set. */
+export function signInOf(config: AppConfig, slice: SurfaceSlice): unknown {
+  return slice.config.signIn && (config.console as Readonly<Record<string, unknown>>)[slice.config.signIn.key];
+}

@@ -1,0 +1,55 @@
+/** What `config check` and the start say of Slack: its section with the tokens masked, its summary line, its warnings. */
+import { describeRoutes, maskSecret, plural, routeList, type SecretSource } from '../../config-kit/describe-parts.js';
+import type { ConfigProblem } from '../../config-kit/problem.js';
+import type { SurfaceIsOn } from '../../surface-kit/config-slice.js';
+import type { SlackSignInConfig } from './env.js';
+import type { SlackSection } from './section.js';
+
+type SourceOf = (variable: string) => SecretSource | undefined;
+
+export function describeSlack(slack: SlackSection, source: SourceOf): Record<string, unknown> {
+  return {
+    ...slack,
+    botToken: maskSecret(slack.botToken, source('SLACK_BOT_TOKEN')) ?? null,
+    signingSecret: maskSecret(slack.signingSecret, source('SLACK_SIGNING_SECRET')) ?? null,
+    appToken: maskSecret(slack.appToken, source('SLACK_APP_TOKEN')) ?? null,
+    allowedUsers: [...slack.allowedUsers],
+    allowedTeams: [...slack.allowedTeams],
+    channels: describeRoutes(slack.channels),
+  };
+}
+
+export function describeSlackSignIn(signIn: SlackSignInConfig, source: SourceOf): Record<string, unknown> {
+  return { clientId: signIn.clientId, clientSecret: maskSecret(signIn.clientSecret, source('SLACK_CLIENT_SECRET')), issuer: signIn.issuer };
+}
+
+export function slackSummary(slack: SlackSection): string {
+  if (!slack.enabled) return 'Slack: off — set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (HTTP) or SLACK_APP_TOKEN (Socket Mode) to turn it on';
+  const mode = slack.mode === 'socket' ? 'Socket Mode' : 'HTTP, events at POST /slack/events';
+  const teams = slack.allowedTeams.length === 0 ? '' : ` and ${plural(slack.allowedTeams.length, 'allowed team')}`;
+  const users =
+    slack.allowedUsers.length === 0
+      ? `people of this workspace${teams}`
+      : `${plural(slack.allowedUsers.length, 'allowed user')}${teams && ` (of this workspace${teams})`}`;
+  return `Slack: on (${mode}; channels: ${routeList(slack.channels)}; follow-ups: ${slack.followups}; may start runs: ${users})`;
+}
+
+/** A mention link to a tracker that is off: the mention starts its run without the issue. */
+export function slackWarnings(slack: SlackSection, label: string, isOn: SurfaceIsOn): ConfigProblem[] {
+  const warnings: ConfigProblem[] = [];
+  if (slack.enabled && slack.linkLinearIssues && !isOn('linear')) {
+    warnings.push({
+      where: `${label}: slack.link_linear_issues`,
+      message: 'is true, but Linear is off: a mention naming a Linear issue starts its run without the issue',
+      hint: 'turn Linear on with LINEAR_API_KEY (or LINEAR_ACCESS_TOKEN) and LINEAR_WEBHOOK_SECRET, or set it to false',
+    });
+  }
+  if (slack.enabled && slack.linkJiraIssues && !isOn('jira')) {
+    warnings.push({
+      where: `${label}: slack.link_jira_issues`,
+      message: 'is true, but Jira is off: a mention naming a Jira issue starts its run without the issue',
+      hint: 'turn Jira on with JIRA_BASE_URL, JIRA_EMAIL, JIRA_API_TOKEN and JIRA_WEBHOOK_SECRET, or set it to false',
+    });
+  }
+  return warnings;
+}

@@ -1,0 +1,63 @@
+/** `config.slack`: Slack's part of the validated configuration, from its variables and `slack:`. */
+import type { ContextLimits, Followups } from '../../config-kit/conversation-keys.js';
+import type { RouteParts } from '../../config-kit/route-schema.js';
+import { compact, toRoutes } from '../../config-kit/route-values.js';
+import type { Route } from '../../core/intake/routing.js';
+import type { ChannelTrigger } from '../start-triggers.js';
+import type { SlackEnv } from './env.js';
+import type { SlackFile } from './file.js';
+
+export type SlackMode = 'off' | 'http' | 'socket';
+
+export interface SlackSection {
+  enabled: boolean;
+  /** `socket` when `SLACK_APP_TOKEN` is set (wins over the signing secret), else `http`. */
+  mode: SlackMode;
+  botToken?: string;
+  signingSecret?: string;
+  appToken?: string;
+  /** Always ends in `/` (the Web API client appends the method name). */
+  apiUrl: string;
+  followups: Followups;
+  context: ContextLimits;
+  /** `followup_window`: with `followups: all`, replies within it go as one follow-up; 0 = each alone. */
+  followupWindowMs: number;
+  /** Slack user IDs; empty = everyone the organisations below let in. */
+  allowedUsers: string[];
+  /** Slack team (T…) and enterprise (E…) IDs whose people may use the bot besides our own workspace and its org; empty = ours only. */
+  allowedTeams: string[];
+  /** Channel ID (or `*`) → route. */
+  channels: Record<string, Route>;
+  /** Channel ID (or `*`) → how runs start there without a mention (`trigger`); only entries that set one. */
+  triggers: Record<string, ChannelTrigger>;
+  /** A mention naming a Linear issue binds the run to that issue too (`slack.link_linear_issues`). */
+  linkLinearIssues: boolean;
+  /** A mention naming a Jira issue of a served project binds the run to that issue too (`slack.link_jira_issues`). */
+  linkJiraIssues: boolean;
+  /** `slack.unfurl_domains`: session-link domains whose pasted links unfurl; empty = none. */
+  unfurlDomains: string[];
+}
+
+export function resolveSlack(env: SlackEnv, file: SlackFile, parts: RouteParts): SlackSection {
+  const enabled = env.botToken !== undefined;
+  return {
+    enabled,
+    mode: enabled ? (env.appToken !== undefined ? 'socket' : 'http') : 'off',
+    ...compact({ botToken: env.botToken, signingSecret: env.signingSecret, appToken: env.appToken }),
+    apiUrl: env.apiUrl,
+    followups: file.followups,
+    context: { ...file.context },
+    followupWindowMs: file.followup_window,
+    allowedUsers: [...file.allowed_users],
+    allowedTeams: [...file.allowed_teams],
+    channels: toRoutes(file.channels, parts),
+    triggers: Object.fromEntries(
+      Object.entries(file.channels).flatMap(([channel, route]) =>
+        route.trigger ? [[channel, { keywords: [...(route.trigger.keywords ?? [])], ...compact({ emoji: route.trigger.emoji }) }]] : [],
+      ),
+    ),
+    linkLinearIssues: file.link_linear_issues,
+    linkJiraIssues: file.link_jira_issues,
+    unfurlDomains: [...file.unfurl_domains],
+  };
+}
