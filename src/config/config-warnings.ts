@@ -28,7 +28,7 @@ export function configWarnings(config: AppConfig, label: string): ConfigProblem[
       hint: 'add the label that starts a run, e.g. jira: { labels: { agent: {} } }',
     });
   }
-  const legacy: Readonly<Record<string, boolean>> = { linear: config.linear.enabled, github: config.github.enabled, jira: config.jira.enabled };
+  const legacy: Readonly<Record<string, boolean>> = { github: config.github.enabled, jira: config.jira.enabled };
   const isOn = (surface: string) => SURFACE_SLICES.some(({ name }) => name === surface && sectionOf(config, name).enabled) || legacy[surface] === true;
   for (const { name, config: slice } of SURFACE_SLICES) warnings.push(...slice.warnings(sectionOf(config, name), label, isOn));
   return warnings;

@@ -38,16 +38,6 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
       emulated: config.agentApi.emulated,
     },
     ...describeSurfaces(config, source),
-    linear: {
-      ...config.linear,
-      apiKey: maskSecret(config.linear.apiKey, source('LINEAR_API_KEY')) ?? null,
-      accessToken: maskSecret(config.linear.accessToken, source('LINEAR_ACCESS_TOKEN')) ?? null,
-      webhookSecret: maskSecret(config.linear.webhookSecret, source('LINEAR_WEBHOOK_SECRET')) ?? null,
-      labels: describeRoutes(config.linear.labels),
-      teams: [...config.linear.teams],
-      allowedUsers: [...config.linear.allowedUsers],
-      states: { ...config.linear.states },
-    },
     github: {
       ...config.github,
       // Not from GITHUB_PRIVATE_KEY: from the file GITHUB_PRIVATE_KEY_PATH names.
@@ -98,19 +88,6 @@ export function integrationSummary(config: AppConfig): string[] {
   );
 
   for (const { name, config: slice } of SURFACE_SLICES) lines.push(slice.summary(sectionOf(config, name)));
-
-  const linear = config.linear;
-  if (linear.enabled) {
-    const auth =
-      linear.accessToken !== undefined ? 'OAuth access token (agent sessions available)' : 'API key (agent sessions need LINEAR_ACCESS_TOKEN with actor=app)';
-    const teams = linear.teams.length === 0 ? 'all teams' : `teams ${linear.teams.join(', ')}`;
-    const users = linear.allowedUsers.length === 0 ? 'members' : `members and ${plural(linear.allowedUsers.length, 'allowed user')}`;
-    lines.push(
-      `Linear: on (webhook at POST /linear/webhook; ${auth}; labels: ${routeList(linear.labels)}; ${teams}; may start runs: ${users}; handle ${linear.handle})`,
-    );
-  } else {
-    lines.push('Linear: off — set LINEAR_API_KEY (or LINEAR_ACCESS_TOKEN for agent sessions) and LINEAR_WEBHOOK_SECRET to turn it on');
-  }
 
   const github = config.github;
   if (github.enabled) {

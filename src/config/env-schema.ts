@@ -7,14 +7,13 @@ import path from 'node:path';
 import { z } from 'zod';
 import { fail, optionalText, secret } from '../config-kit/env-checks.js';
 import type { ConfigProblem } from '../config-kit/problem.js';
-import { checkBaseUrl, HTTPS_ONLY, isLoopbackHost } from '../config-kit/urls.js';
+import { checkBaseUrl } from '../config-kit/urls.js';
 import { BRIDGE_SECRET_MIN_LENGTH, LOG_LEVELS, type LogLevel } from '../config-kit/value-sets.js';
 import { checkDatabaseUrl, type PostgresTarget } from './database-url.js';
 import { githubEnvShape, githubSetProblems, readPrivateKeyFile, type GithubEnv } from './github-env.js';
 import { SURFACE_SLICES, type SurfaceSecretVariable } from './surface-slices.js';
 import { checkJiraBaseUrl, checkJiraEmail, jiraSetProblems, JIRA_SECRET_HINT, JIRA_TOKEN_HINT, type JiraCheck } from './jira-env.js';
 
-export const DEFAULT_LINEAR_API_URL = 'https://api.linear.app/graphql';
 export const DEFAULT_DATABASE_PATH = './data/agent-bridge.db';
 export const DEFAULT_PORT = 3000;
 export const DEFAULT_HOST = '0.0.0.0';
@@ -22,9 +21,6 @@ export const DEFAULT_HOST = '0.0.0.0';
 /** The service's own variables whose values are secrets, besides the surfaces'. */
 const OWN_SECRETS = [
   'AGENT_API_KEY',
-  'LINEAR_API_KEY',
-  'LINEAR_ACCESS_TOKEN',
-  'LINEAR_WEBHOOK_SECRET',
   'DATABASE_URL',
   'CONSOLE_ADMIN_TOKEN',
   'AGENT_BRIDGE_SECRET',
@@ -52,10 +48,6 @@ export interface EnvSettings {
   agentApiKey: string | undefined;
   /** Each surface's settings from its variables (its config slice's `readEnv`), by its name. */
   surfaces: Record<string, unknown>;
-  linearApiKey: string | undefined;
-  linearAccessToken: string | undefined;
-  linearWebhookSecret: string | undefined;
-  linearApiUrl: string;
   /** `AGENT_BRIDGE_CONFIG` as given (resolved by the loader). */
   configFile: string | undefined;
   databasePath: string;
@@ -81,10 +73,6 @@ export interface EnvSettings {
   jiraWebhookSecret: string | undefined;
 }
 
-const LINEAR_KEY_HINT =
-  'create a personal API key under Linear Settings → Security & access, or use an OAuth app token (actor=app) as LINEAR_ACCESS_TOKEN for agent sessions';
-const LINEAR_SECRET_HINT = "find it on your webhook's page in Linear Settings → API → Webhooks (or in your OAuth app's webhook settings)";
-
 const agentApiBaseUrl = optionalText.transform((value, ctx) => {
   if (value === undefined) return value;
   const checked = checkBaseUrl(value);
@@ -94,16 +82,6 @@ const agentApiBaseUrl = optionalText.transform((value, ctx) => {
     return fail(ctx, `must end in /api/v1 (its path is "${checked.url.pathname}")`, 'set it to the run API base, e.g. https://agents.example.com/api/v1');
   }
   return `${checked.url.protocol}//${checked.url.host}${pathname}`;
-});
-
-const linearApiUrl = optionalText.transform((value, ctx) => {
-  if (value === undefined) return DEFAULT_LINEAR_API_URL;
-  const checked = checkBaseUrl(value);
-  if (!checked.ok) return fail(ctx, checked.message, `leave it unset for ${DEFAULT_LINEAR_API_URL}`);
-  if (checked.url.protocol !== 'https:' && !isLoopbackHost(checked.url.hostname)) {
-    return fail(ctx, HTTPS_ONLY);
-  }
-  return checked.url.href;
 });
 
 const DATABASE_URL_HINT = 'unset it to use SQLite at DATABASE_PATH';
@@ -180,10 +158,6 @@ export const envSchema = z.object({
   AGENT_API_BASE_URL: agentApiBaseUrl,
   AGENT_API_KEY: secret('set it to the run API key'),
   ...surfaceEnvShape(),
-  LINEAR_API_KEY: secret(LINEAR_KEY_HINT),
-  LINEAR_ACCESS_TOKEN: secret(LINEAR_KEY_HINT),
-  LINEAR_WEBHOOK_SECRET: secret(LINEAR_SECRET_HINT),
-  LINEAR_API_URL: linearApiUrl,
   AGENT_BRIDGE_CONFIG: optionalText,
   DATABASE_PATH: optionalText,
   DATABASE_URL: databaseUrl,
@@ -223,22 +197,6 @@ function setProblems(env: Record<string, string>): ConfigProblem[] {
     });
   }
 
-  const linearKey = has('LINEAR_API_KEY') || has('LINEAR_ACCESS_TOKEN');
-  if (linearKey && !has('LINEAR_WEBHOOK_SECRET')) {
-    const set = ['LINEAR_API_KEY', 'LINEAR_ACCESS_TOKEN'].filter(has).join(' and ');
-    problems.push({
-      where: 'LINEAR_WEBHOOK_SECRET',
-      message: `Linear is half configured: ${set} ${set.includes(' and ') ? 'are' : 'is'} set, but LINEAR_WEBHOOK_SECRET is not — set it`,
-      hint: `${LINEAR_SECRET_HINT}; or unset ${set} to turn Linear off`,
-    });
-  }
-  if (!linearKey && has('LINEAR_WEBHOOK_SECRET')) {
-    problems.push({
-      where: 'LINEAR_API_KEY',
-      message: 'Linear is half configured: LINEAR_WEBHOOK_SECRET is set, but neither LINEAR_API_KEY nor LINEAR_ACCESS_TOKEN is — set one of them',
-      hint: `${LINEAR_KEY_HINT}; or unset LINEAR_WEBHOOK_SECRET to turn Linear off`,
-    });
-  }
   problems.push(...githubSetProblems(env), ...jiraSetProblems(env));
   return problems;
 }
@@ -283,10 +241,6 @@ export function parseEnvironment(env: Record<string, string>, cwd: string): { se
       agentApiBaseUrl: v.AGENT_API_BASE_URL,
       agentApiKey: v.AGENT_API_KEY,
       surfaces,
-      linearApiKey: v.LINEAR_API_KEY,
-      linearAccessToken: v.LINEAR_ACCESS_TOKEN,
-      linearWebhookSecret: v.LINEAR_WEBHOOK_SECRET,
-      linearApiUrl: v.LINEAR_API_URL,
       configFile: v.AGENT_BRIDGE_CONFIG,
       databasePath: databasePath === ':memory:' ? databasePath : path.resolve(cwd, databasePath),
       databaseUrl: v.DATABASE_URL,

@@ -12,17 +12,11 @@ import { checkLabelNames, handleSchema, trackerShape, uniqueIgnoringCase } from 
 import { ATTRIBUTIONS } from '../config-kit/value-sets.js';
 import { cronProblems } from './cron.js';
 import { APPROVERS_SLICE, ROUTE_PARTS, SURFACE_SLICES } from './surface-slices.js';
-import { isValidTimeZone, LINEAR_ISSUE_ID, SCHEDULE_NAME } from './validators.js';
+import { isValidTimeZone, SCHEDULE_NAME } from './validators.js';
 
 const CRON_HINT = 'fields: [second] minute hour day-of-month month day-of-week; e.g. "0 3 * * 1-5" = 03:00 Monday to Friday';
 
 const { companionRoute } = ROUTE_PARTS;
-
-/**
- * A Linear label's route may also name a Slack channel (its runs then get a thread there too) and
- * projects (by name or id): an issue in one of them matches the route as well as one with the label.
- */
-const labelRouteSchema = companionRoute({ projects: optional(z.array(text).min(1, { error: 'must list at least one project' })) });
 
 /** Each surface's section, in the order of the list of surfaces. */
 function surfaceSections(): Record<string, z.ZodType> {
@@ -34,30 +28,6 @@ const people = APPROVERS_SLICE?.config.approvers;
 const personId = z
   .string()
   .refine((id) => people?.isId(id) ?? false, { error: people?.notAPerson ?? 'cannot name a person: no surface to ask people on is registered' });
-
-const labelsSchema = z.record(z.string(), labelRouteSchema).superRefine((labels, ctx) => {
-  if (labels === null || typeof labels !== 'object') return;
-  checkLabelNames(labels, ctx);
-  // A project routed by two entries would make the route depend on the order of the file.
-  const projectOwner = new Map<string, string>();
-  for (const [key, route] of Object.entries(labels)) {
-    const projects = (route as { projects?: unknown } | null)?.projects;
-    if (!Array.isArray(projects)) continue;
-    projects.forEach((project: unknown, index) => {
-      if (typeof project !== 'string') return;
-      const name = project.trim().toLowerCase();
-      const owner = projectOwner.get(name);
-      if (owner !== undefined && owner !== key) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [key, 'projects', index],
-          message: `project "${project.trim()}" is already routed by label "${owner}" — list it once`,
-        });
-      }
-      projectOwner.set(name, owner ?? key);
-    });
-  }
-}, always);
 
 const githubRepoKey = z.string().refine((key) => key === '*' || /^[A-Za-z0-9][A-Za-z0-9-]{0,38}\/[A-Za-z0-9._-]{1,100}$/.test(key), {
   error: 'is not a repository: write it as "owner/name" (e.g. acme/web), or "*" for every other repository the App is installed on',
@@ -103,14 +73,6 @@ const jiraProjectKey = z
   .string()
   .trim()
   .refine((key) => /^[A-Za-z][A-Za-z0-9_]{0,254}$/.test(key), { error: 'is not a Jira project key such as ENG (the prefix of its issue keys)' });
-
-/** A Linear user id: a UUID (Linear shows it under Settings → Members, and in the API). */
-const linearUserId = z
-  .string()
-  .trim()
-  .refine((id) => /^[0-9a-z]{8}-[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{12}$/i.test(id), {
-    error: 'is not a Linear user id — a UUID such as 0a1b2c3d-0000-4000-8000-000000000000 (not a name or an email)',
-  });
 
 /**
  * An Atlassian account id as Jira shows it in a profile's URL or the REST API: `5b10ac8d82e05b22cc7d4ef5`,
@@ -159,7 +121,6 @@ const scheduleSchema = strict({
     ...Object.fromEntries(
       SURFACE_SLICES.flatMap(({ config }) => (config.scheduleNotify ? [[config.scheduleNotify.key, optional(config.scheduleNotify.schema)]] : [])),
     ),
-    linear_issue: optional(z.string().refine((id) => LINEAR_ISSUE_ID.test(id), { error: 'is not a Linear issue identifier such as ENG-42' })),
   }),
 }).superRefine(checkRouteTargets, always);
 
@@ -194,13 +155,6 @@ export const fileSchema = strict({
     dedupe_retention: withDefault(duration(HOUR, 365 * DAY), 7 * DAY),
   }),
   ...surfaceSections(),
-  linear: section({
-    ...trackerShape,
-    labels: withDefault(labelsSchema, {}),
-    teams: withDefault(z.array(text), []),
-    // User ids that may start, steer and stop though they are guests of the workspace; apps never.
-    allowed_users: withDefault(z.array(linearUserId), []),
-  }),
   github: githubSection,
   // Jira Cloud (issue 30): the keys and meanings of `linear:`, with `projects` (keys served; empty = all) for `teams`.
   jira: section({

@@ -128,7 +128,7 @@ function toSchedule(schedule: FileConfig['schedules'][number]): ScheduleConfig {
     catchUp: schedule.catch_up,
     enabled: schedule.enabled,
     pauseAfterFailures: schedule.pause_after_failures,
-    notify: compact({ ...scheduleNotify(schedule.notify), linearIssue: schedule.notify.linear_issue }),
+    notify: compact(scheduleNotify(schedule.notify)),
   };
 }
 
@@ -176,7 +176,6 @@ function jiraConfig(env: EnvSettings, jira: FileConfig['jira']): AppConfig['jira
 }
 
 function build(env: EnvSettings, file: FileConfig, configFile: string | undefined): AppConfig {
-  const linearEnabled = (env.linearApiKey !== undefined || env.linearAccessToken !== undefined) && env.linearWebhookSecret !== undefined;
   const defaults = toRoute(file.defaults);
   // docs/configuration.md: `defaults.config` is `{}` unless the defaults dispatch to a factory (no config then).
   if (defaults.config === undefined && defaults.factory_uid === undefined) defaults.config = {};
@@ -185,30 +184,6 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
     configFile,
     agentApi: { baseUrl: env.agentApiBaseUrl, apiKey: env.agentApiKey, emulated: env.agentApiBaseUrl === undefined },
     ...surfaceSections(env, file),
-    linear: {
-      enabled: linearEnabled,
-      ...compact({
-        apiKey: env.linearApiKey,
-        accessToken: env.linearAccessToken,
-        webhookSecret: env.linearWebhookSecret,
-      }),
-      apiUrl: env.linearApiUrl,
-      handle: file.linear.handle,
-      followups: file.linear.followups,
-      context: { ...file.linear.context },
-      followupWindowMs: file.linear.followup_window,
-      cancelOnLabelRemoved: file.linear.cancel_on_label_removed,
-      labels: toRoutes(file.linear.labels, ROUTE_PARTS, (name) => name.trim().toLowerCase()),
-      slackChannels: companionChannels(file.linear.labels, ROUTE_PARTS),
-      projects: Object.fromEntries(
-        Object.entries(file.linear.labels).flatMap(([name, route]) =>
-          route.projects ? [[name.trim().toLowerCase(), route.projects.map((p) => p.trim())]] : [],
-        ),
-      ),
-      teams: [...file.linear.teams],
-      allowedUsers: file.linear.allowed_users.map((id) => id.toLowerCase()),
-      states: { ...file.linear.states },
-    },
     github: {
       enabled: env.github.appId !== undefined,
       ...compact({ appId: env.github.appId, privateKey: env.github.privateKey, webhookSecret: env.github.webhookSecret }),

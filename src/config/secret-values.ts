@@ -22,9 +22,6 @@ export function secretValues(config: AppConfig): Array<string | undefined> {
   return [
     config.agentApi.apiKey,
     ...surfaceSecrets(config),
-    config.linear.apiKey,
-    config.linear.accessToken,
-    config.linear.webhookSecret,
     config.github.webhookSecret,
     config.github.privateKey,
     config.jira.apiToken,

@@ -12,18 +12,11 @@ import { APPROVERS_SLICE, SURFACE_SLICES } from './surface-slices.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-const TURN_LINEAR_ON = 'turn Linear on with LINEAR_API_KEY (or LINEAR_ACCESS_TOKEN) and LINEAR_WEBHOOK_SECRET';
-
-function linearIsOn(env: Env): boolean {
-  return (env['LINEAR_API_KEY'] !== undefined || env['LINEAR_ACCESS_TOKEN'] !== undefined) && env['LINEAR_WEBHOOK_SECRET'] !== undefined;
-}
-
 /** Every surface route, with its key path. */
 function surfaceRoutes(file: FileConfig): Array<{ path: PropertyKey[]; route: FileSurfaceRoute }> {
   const files = file as unknown as Readonly<Record<string, unknown>>;
   const sections: Array<readonly [readonly PropertyKey[], Readonly<Record<string, FileSurfaceRoute>>]> = [
     ...SURFACE_SLICES.flatMap(({ name, config }) => config.routes(files[name])),
-    [['linear', 'labels'], file.linear.labels],
     [['github', 'repos'], file.github.repos],
     [['github', 'labels'], file.github.labels],
     [['jira', 'labels'], file.jira.labels],
@@ -36,18 +29,10 @@ function schedulePlacesOff(file: FileConfig, env: Env, at: (path: PropertyKey[])
   return file.schedules.flatMap((schedule, index) => {
     const path = ['schedules', index, 'notify'];
     const notify = schedule.notify as Readonly<Record<string, unknown>>;
-    const problems: ConfigProblem[] = SURFACE_SLICES.flatMap(({ config }) => {
+    return SURFACE_SLICES.flatMap(({ config }) => {
       const key = config.scheduleNotify;
       return key && !config.isOn(env) && notify[key.key] !== undefined ? [{ where: at([...path, key.key]), ...key.whenOff(schedule.name) }] : [];
     });
-    if (!linearIsOn(env) && schedule.notify.linear_issue !== undefined) {
-      problems.push({
-        where: at([...path, 'linear_issue']),
-        message: `schedule "${schedule.name}" reports to a Linear issue, but Linear is off: every comment of its runs would fail`,
-        hint: `${TURN_LINEAR_ON}, or remove notify.linear_issue`,
-      });
-    }
-    return problems;
   });
 }
 

@@ -64,9 +64,7 @@ export interface GithubConfig {
 
 type NotifyField<M extends Sliced> = M['config'] extends { scheduleNotify: { field: infer F extends string } } ? F : never;
 /** A type, not an interface: the core reads it as a record, each surface its own key (`Surface.scheduleNotify`). */
-export type ScheduleNotify = { [M in Sliced as NotifyField<M>]?: string } & {
-  linearIssue?: string;
-};
+export type ScheduleNotify = { [M in Sliced as NotifyField<M>]?: string };
 
 export interface ScheduleConfig extends Route {
   name: string;
@@ -106,31 +104,6 @@ export interface AppConfig extends SurfaceSections {
     apiKey: string | undefined;
     /** True when `AGENT_API_BASE_URL` is unset: the built-in emulator runs in-process. */
     emulated: boolean;
-  };
-  linear: {
-    enabled: boolean;
-    apiKey?: string;
-    accessToken?: string;
-    webhookSecret?: string;
-    apiUrl: string;
-    handle: string;
-    followups: Followups;
-    context: ContextLimits;
-    /** `followup_window`: with `followups: all`, replies within it go as one follow-up; 0 = each alone. */
-    followupWindowMs: number;
-    cancelOnLabelRemoved: boolean;
-    /** Label name, lower-cased → route. */
-    labels: Record<string, Route>;
-    /** Label name, lower-cased → the Slack channel its runs also get a thread in (`slack_channel`). */
-    slackChannels: Record<string, string>;
-    /** Label name, lower-cased → the projects (names or ids, as written) whose issues that route also matches (`projects`). */
-    projects: Record<string, string[]>;
-    /** Team keys; empty = all. */
-    teams: string[];
-    /** User ids (lower-cased) that may start, steer and stop runs though they are guests of the workspace. */
-    allowedUsers: string[];
-    /** Workflow move name → Linear workflow state name, as written in the file. */
-    states: Record<string, string>;
   };
   /** The GitHub App (issue 29; docs/github.md): on when `GITHUB_APP_ID` is set (the rest is then required). */
   github: GithubConfig;

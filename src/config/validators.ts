@@ -6,8 +6,6 @@ export const SLACK_CHANNEL_ID = /^[CGD][A-Z0-9]{2,}$/;
 export const SLACK_USER_ID = /^[UW][A-Z0-9]{2,}$/;
 /** Slack organisations: a workspace (team, T…) or an Enterprise Grid org (E…). */
 export const SLACK_TEAM_ID = /^[TE][A-Z0-9]{2,}$/;
-/** Linear issue identifiers such as ENG-42. */
-export const LINEAR_ISSUE_ID = /^[A-Za-z][A-Za-z0-9_]*-\d+$/;
 /** Schedule names: used on the command line (`schedules trigger <name>`) and as run config names. */
 export const SCHEDULE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
