@@ -11,15 +11,6 @@ import type { AppConfig } from './types.js';
 /** The warnings of a loaded configuration; `label` names the config file as its problems do. */
 export function configWarnings(config: AppConfig, label: string): ConfigProblem[] {
   const warnings: ConfigProblem[] = [];
-  const github = config.github;
-  if (github.enabled && Object.keys(github.repos).length === 0) {
-    const labels = Object.keys(github.labels).length > 0 ? ' (a trigger label counts only on a repository listed there)' : '';
-    warnings.push({
-      where: `${label}: github.repos`,
-      message: `GitHub is on, but no repository is listed: every repository is ignored${labels}, so nothing on GitHub can start a run`,
-      hint: 'add the repositories to serve, e.g. github: { repos: { "acme/web": {} } }, or "*": {} for every repository the App is installed on',
-    });
-  }
   const jira = config.jira;
   if (jira.enabled && Object.keys(jira.labels).length === 0) {
     warnings.push({
@@ -28,7 +19,7 @@ export function configWarnings(config: AppConfig, label: string): ConfigProblem[
       hint: 'add the label that starts a run, e.g. jira: { labels: { agent: {} } }',
     });
   }
-  const legacy: Readonly<Record<string, boolean>> = { github: config.github.enabled, jira: config.jira.enabled };
+  const legacy: Readonly<Record<string, boolean>> = { jira: config.jira.enabled };
   const isOn = (surface: string) => SURFACE_SLICES.some(({ name }) => name === surface && sectionOf(config, name).enabled) || legacy[surface] === true;
   for (const { name, config: slice } of SURFACE_SLICES) warnings.push(...slice.warnings(sectionOf(config, name), label, isOn));
   return warnings;

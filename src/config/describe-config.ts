@@ -38,15 +38,6 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
       emulated: config.agentApi.emulated,
     },
     ...describeSurfaces(config, source),
-    github: {
-      ...config.github,
-      // Not from GITHUB_PRIVATE_KEY: from the file GITHUB_PRIVATE_KEY_PATH names.
-      privateKey: maskSecret(config.github.privateKey, source('GITHUB_PRIVATE_KEY') ?? 'file') ?? null,
-      webhookSecret: maskSecret(config.github.webhookSecret, source('GITHUB_WEBHOOK_SECRET')) ?? null,
-      repos: describeRoutes(config.github.repos),
-      labels: describeRoutes(config.github.labels),
-      allowedUsers: [...config.github.allowedUsers],
-    },
     jira: {
       ...config.jira,
       apiToken: maskSecret(config.jira.apiToken, source('JIRA_API_TOKEN')) ?? null,
@@ -89,17 +80,6 @@ export function integrationSummary(config: AppConfig): string[] {
 
   for (const { name, config: slice } of SURFACE_SLICES) lines.push(slice.summary(sectionOf(config, name)));
 
-  const github = config.github;
-  if (github.enabled) {
-    const users = github.allowedUsers.length === 0 ? 'write access' : `write access and ${plural(github.allowedUsers.length, 'allowed user')}`;
-    lines.push(
-      `GitHub: on (App ${github.appId ?? ''}, webhook at POST /github/webhook; repos: ${routeList(github.repos, 'none (every repository ignored)')}; ` +
-        `labels: ${routeList(github.labels, 'none')}; ` +
-        `may start runs: ${users}; pull requests: ${github.pullRequests}; handle ${github.handle})`,
-    );
-  } else {
-    lines.push('GitHub: off — set GITHUB_APP_ID, GITHUB_PRIVATE_KEY_PATH (or GITHUB_PRIVATE_KEY) and GITHUB_WEBHOOK_SECRET to turn it on (docs/github.md)');
-  }
   const jira = config.jira;
   if (jira.enabled) {
     const projects = jira.projects.length === 0 ? 'all projects' : `projects ${jira.projects.join(', ')}`;

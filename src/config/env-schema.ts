@@ -10,7 +10,6 @@ import type { ConfigProblem } from '../config-kit/problem.js';
 import { checkBaseUrl } from '../config-kit/urls.js';
 import { BRIDGE_SECRET_MIN_LENGTH, LOG_LEVELS, type LogLevel } from '../config-kit/value-sets.js';
 import { checkDatabaseUrl, type PostgresTarget } from './database-url.js';
-import { githubEnvShape, githubSetProblems, readPrivateKeyFile, type GithubEnv } from './github-env.js';
 import { SURFACE_SLICES, type SurfaceSecretVariable } from './surface-slices.js';
 import { checkJiraBaseUrl, checkJiraEmail, jiraSetProblems, JIRA_SECRET_HINT, JIRA_TOKEN_HINT, type JiraCheck } from './jira-env.js';
 
@@ -25,8 +24,6 @@ const OWN_SECRETS = [
   'CONSOLE_ADMIN_TOKEN',
   'AGENT_BRIDGE_SECRET',
   'METRICS_TOKEN',
-  'GITHUB_PRIVATE_KEY',
-  'GITHUB_WEBHOOK_SECRET',
   'JIRA_API_TOKEN',
   'JIRA_WEBHOOK_SECRET',
 ] as const;
@@ -64,8 +61,6 @@ export interface EnvSettings {
   agentBridgeSecret: string | undefined;
   /** `METRICS_TOKEN`: when set, `GET /metrics` needs `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
-  /** The GitHub App (`GITHUB_…`); `appId` undefined = GitHub off. */
-  github: GithubEnv;
   /** `JIRA_BASE_URL` (the site's origin, no trailing slash) and its companions: Jira Cloud, all four or none. */
   jiraBaseUrl: string | undefined;
   jiraEmail: string | undefined;
@@ -168,7 +163,6 @@ export const envSchema = z.object({
   PUBLIC_URL: publicUrl,
   AGENT_BRIDGE_SECRET: agentBridgeSecret,
   METRICS_TOKEN: metricsToken,
-  ...githubEnvShape,
   JIRA_BASE_URL: jiraValue(checkJiraBaseUrl),
   JIRA_EMAIL: jiraValue(checkJiraEmail),
   JIRA_API_TOKEN: secret(JIRA_TOKEN_HINT),
@@ -197,7 +191,7 @@ function setProblems(env: Record<string, string>): ConfigProblem[] {
     });
   }
 
-  problems.push(...githubSetProblems(env), ...jiraSetProblems(env));
+  problems.push(...jiraSetProblems(env));
   return problems;
 }
 
@@ -228,12 +222,6 @@ export function parseEnvironment(env: Record<string, string>, cwd: string): { se
     if ('problem' in read) return { settings: undefined, problems: [read.problem] };
     surfaces[name] = read.env;
   }
-  let githubKey = v.GITHUB_PRIVATE_KEY;
-  if (v.GITHUB_PRIVATE_KEY_PATH !== undefined) {
-    const read = readPrivateKeyFile(v.GITHUB_PRIVATE_KEY_PATH, cwd);
-    if (read.problem) return { settings: undefined, problems: [read.problem] };
-    githubKey = read.key;
-  }
   const databasePath = v.DATABASE_PATH ?? DEFAULT_DATABASE_PATH;
   return {
     problems,
@@ -251,13 +239,6 @@ export function parseEnvironment(env: Record<string, string>, cwd: string): { se
       publicUrl: v.PUBLIC_URL,
       agentBridgeSecret: v.AGENT_BRIDGE_SECRET,
       metricsToken: v.METRICS_TOKEN,
-      github: {
-        appId: v.GITHUB_APP_ID,
-        privateKey: githubKey,
-        webhookSecret: v.GITHUB_WEBHOOK_SECRET,
-        apiUrl: v.GITHUB_API_URL,
-        webUrl: v.GITHUB_WEB_URL,
-      },
       jiraBaseUrl: v.JIRA_BASE_URL,
       jiraEmail: v.JIRA_EMAIL,
       jiraApiToken: v.JIRA_API_TOKEN,

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { always, DAY, duration, HOUR, optional, section, strict, text, withDefault } from '../config-kit/file-schema-parts.js';
 import { checkRouteTargets, limitsShape, routeSchema, routeShape } from '../config-kit/route-schema.js';
-import { checkLabelNames, handleSchema, trackerShape, uniqueIgnoringCase } from '../config-kit/tracker-keys.js';
+import { checkLabelNames, trackerShape } from '../config-kit/tracker-keys.js';
 import { ATTRIBUTIONS } from '../config-kit/value-sets.js';
 import { cronProblems } from './cron.js';
 import { APPROVERS_SLICE, ROUTE_PARTS, SURFACE_SLICES } from './surface-slices.js';
@@ -29,29 +29,6 @@ const personId = z
   .string()
   .refine((id) => people?.isId(id) ?? false, { error: people?.notAPerson ?? 'cannot name a person: no surface to ask people on is registered' });
 
-const githubRepoKey = z.string().refine((key) => key === '*' || /^[A-Za-z0-9][A-Za-z0-9-]{0,38}\/[A-Za-z0-9._-]{1,100}$/.test(key), {
-  error: 'is not a repository: write it as "owner/name" (e.g. acme/web), or "*" for every other repository the App is installed on',
-});
-const githubLogin = z.string().refine((login) => /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/.test(login), {
-  error: 'is not a GitHub login: write the user name as in their profile URL, without @ (e.g. octocat)',
-});
-const githubLabel = z.string().refine((label) => label.trim() !== '', { error: 'label name must not be empty' });
-
-/**
- * A GitHub route (a repository's or a label's) may name a Slack channel: its runs then get a thread
- * there too (as a Linear label's), and a route that asks for approval posts its buttons there.
- */
-const githubRouteSchema = companionRoute({});
-
-/** `github:` (issue 29): which repositories and labels start runs, who may, and what on a run's pull request reaches it. */
-const githubSection = section({
-  handle: handleSchema,
-  repos: withDefault(z.record(githubRepoKey, githubRouteSchema).superRefine(uniqueIgnoringCase('repository'), always), {}),
-  labels: withDefault(z.record(githubLabel, githubRouteSchema).superRefine(uniqueIgnoringCase('label'), always), {}),
-  allowed_users: withDefault(z.array(githubLogin), []),
-  pull_requests: withDefault(z.enum(['none', 'mentions', 'reviews']), 'reviews'),
-  ci_failures: withDefault(z.int().min(0).max(100), 0),
-});
 /**
  * A Jira label's route may also name a Slack channel (its runs then get a thread there too), and ask
  * for approval like every surface's route (its buttons then go to that channel).
@@ -155,7 +132,6 @@ export const fileSchema = strict({
     dedupe_retention: withDefault(duration(HOUR, 365 * DAY), 7 * DAY),
   }),
   ...surfaceSections(),
-  github: githubSection,
   // Jira Cloud (issue 30): the keys and meanings of `linear:`, with `projects` (keys served; empty = all) for `teams`.
   jira: section({
     ...trackerShape,

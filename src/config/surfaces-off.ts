@@ -17,8 +17,6 @@ function surfaceRoutes(file: FileConfig): Array<{ path: PropertyKey[]; route: Fi
   const files = file as unknown as Readonly<Record<string, unknown>>;
   const sections: Array<readonly [readonly PropertyKey[], Readonly<Record<string, FileSurfaceRoute>>]> = [
     ...SURFACE_SLICES.flatMap(({ name, config }) => config.routes(files[name])),
-    [['github', 'repos'], file.github.repos],
-    [['github', 'labels'], file.github.labels],
     [['jira', 'labels'], file.jira.labels],
   ];
   return sections.flatMap(([path, routes]) => Object.entries(routes).map(([key, route]) => ({ path: [...path, key], route })));

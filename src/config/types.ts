@@ -35,33 +35,6 @@ export type ConsoleSignIns = { [M in Sliced as SignInKey<M>]?: SignInOf<M> };
 
 export type { Attribution } from '../config-kit/value-sets.js';
 
-/** `github.pull_requests`: what on a run's own pull request goes to the run. */
-export type GithubPullRequests = 'none' | 'mentions' | 'reviews';
-
-export interface GithubConfig {
-  enabled: boolean;
-  appId?: string;
-  /** PEM text (read from `GITHUB_PRIVATE_KEY_PATH` or `GITHUB_PRIVATE_KEY`); a secret. */
-  privateKey?: string;
-  webhookSecret?: string;
-  /** REST API base, no trailing slash. */
-  apiUrl: string;
-  /** Where issue and pull request links point, no trailing slash. */
-  webUrl: string;
-  handle: string;
-  /** `owner/name` lower-cased (or `*`) → route. */
-  repos: Record<string, Route>;
-  /** Label name, lower-cased → route. */
-  labels: Record<string, Route>;
-  /** The Slack channel a route's runs also get a thread in (`slack_channel`), by repository and by label (keys as above). */
-  slackChannels: { repos: Record<string, string>; labels: Record<string, string> };
-  /** Logins, lower-cased, that may start and steer besides people with write access. */
-  allowedUsers: string[];
-  pullRequests: GithubPullRequests;
-  /** Follow-ups per run for failed checks on its pull request (0 = never). */
-  ciFailures: number;
-}
-
 type NotifyField<M extends Sliced> = M['config'] extends { scheduleNotify: { field: infer F extends string } } ? F : never;
 /** A type, not an interface: the core reads it as a record, each surface its own key (`Surface.scheduleNotify`). */
 export type ScheduleNotify = { [M in Sliced as NotifyField<M>]?: string };
@@ -105,8 +78,6 @@ export interface AppConfig extends SurfaceSections {
     /** True when `AGENT_API_BASE_URL` is unset: the built-in emulator runs in-process. */
     emulated: boolean;
   };
-  /** The GitHub App (issue 29; docs/github.md): on when `GITHUB_APP_ID` is set (the rest is then required). */
-  github: GithubConfig;
   /**
    * Jira Cloud (issue 30): on when `JIRA_BASE_URL` is set (the other three variables come with it).
    * The keys and meanings of `linear`, with `projects` (project keys served; empty = all) for `teams`.

@@ -1,9 +1,9 @@
 import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { problemsOf, tempDir } from '../../test/config/helpers.js';
-import { describeConfig, integrationSummary } from './describe-config.js';
-import { loadConfig } from './load-config.js';
-import type { AppConfig } from './types.js';
+import { problemsOf, tempDir } from '../../../test/config/helpers.js';
+import { describeConfig, integrationSummary } from '../../config/describe-config.js';
+import { loadConfig } from '../../config/load-config.js';
+import type { AppConfig } from '../../config/types.js';
 
 // GitHub hands out PKCS#1 keys ("Generate a private key"); a small one keeps the test quick.
 const PEM = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();

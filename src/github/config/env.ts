@@ -7,17 +7,28 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fail, optionalText } from '../config-kit/env-checks.js';
-import type { ConfigProblem } from '../config-kit/problem.js';
-import { checkBaseUrl, HTTPS_ONLY, isLoopbackHost } from '../config-kit/urls.js';
+import type { z } from 'zod';
+import { fail, optionalText, secret } from '../../config-kit/env-checks.js';
+import type { ConfigProblem } from '../../config-kit/problem.js';
+import { checkBaseUrl, HTTPS_ONLY, isLoopbackHost } from '../../config-kit/urls.js';
+import type { EnvVariable } from '../../surface-kit/config-slice.js';
 
 export const DEFAULT_GITHUB_API_URL = 'https://api.github.com';
 export const DEFAULT_GITHUB_WEB_URL = 'https://github.com';
 
 const APP_PAGE = "your GitHub App's settings page (Settings → Developer settings → GitHub Apps → Edit)";
-export const GITHUB_APP_ID_HINT = `find it on ${APP_PAGE}, General → About: App ID`;
-export const GITHUB_PRIVATE_KEY_HINT = `on ${APP_PAGE}, General → Private keys → Generate a private key; set GITHUB_PRIVATE_KEY_PATH to the downloaded .pem file (or GITHUB_PRIVATE_KEY to its text, newlines as \\n)`;
-export const GITHUB_WEBHOOK_SECRET_HINT = `set the same value as ${APP_PAGE}, General → Webhook → Webhook secret`;
+const GITHUB_APP_ID_HINT = `find it on ${APP_PAGE}, General → About: App ID`;
+const GITHUB_PRIVATE_KEY_HINT = `on ${APP_PAGE}, General → Private keys → Generate a private key; set GITHUB_PRIVATE_KEY_PATH to the downloaded .pem file (or GITHUB_PRIVATE_KEY to its text, newlines as \\n)`;
+const GITHUB_WEBHOOK_SECRET_HINT = `set the same value as ${APP_PAGE}, General → Webhook → Webhook secret`;
+
+export const GITHUB_VARIABLES = [
+  { name: 'GITHUB_APP_ID', secret: false, hint: GITHUB_APP_ID_HINT },
+  { name: 'GITHUB_PRIVATE_KEY', secret: true, hint: GITHUB_PRIVATE_KEY_HINT },
+  { name: 'GITHUB_PRIVATE_KEY_PATH', secret: false, hint: GITHUB_PRIVATE_KEY_HINT },
+  { name: 'GITHUB_WEBHOOK_SECRET', secret: true, hint: GITHUB_WEBHOOK_SECRET_HINT },
+  { name: 'GITHUB_API_URL', secret: false, hint: `leave it unset for ${DEFAULT_GITHUB_API_URL}` },
+  { name: 'GITHUB_WEB_URL', secret: false, hint: `leave it unset for ${DEFAULT_GITHUB_WEB_URL}` },
+] as const satisfies readonly EnvVariable[];
 
 /** The App's credentials once checked; undefined fields when GitHub is off. */
 export interface GithubEnv {
@@ -78,10 +89,7 @@ export const githubEnvShape = {
     return problem ? fail(ctx, problem, GITHUB_PRIVATE_KEY_HINT) : key;
   }),
   GITHUB_PRIVATE_KEY_PATH: optionalText,
-  GITHUB_WEBHOOK_SECRET: optionalText.transform((value, ctx) => {
-    if (value !== undefined && /\s/.test(value)) return fail(ctx, 'contains a space or line break — set the bare value only', GITHUB_WEBHOOK_SECRET_HINT);
-    return value;
-  }),
+  GITHUB_WEBHOOK_SECRET: secret(GITHUB_WEBHOOK_SECRET_HINT),
   GITHUB_API_URL: baseUrl(DEFAULT_GITHUB_API_URL),
   GITHUB_WEB_URL: baseUrl(DEFAULT_GITHUB_WEB_URL),
 };
@@ -90,7 +98,7 @@ export const githubEnvShape = {
 const CREDENTIALS = ['GITHUB_APP_ID', 'GITHUB_PRIVATE_KEY', 'GITHUB_PRIVATE_KEY_PATH', 'GITHUB_WEBHOOK_SECRET'] as const;
 
 /** A partial set: what is missing, and where GitHub shows it. */
-export function githubSetProblems(env: Record<string, string>): ConfigProblem[] {
+export function githubSetProblems(env: Readonly<Record<string, string>>): ConfigProblem[] {
   const has = (name: string) => env[name] !== undefined;
   const set = CREDENTIALS.filter(has);
   const problems: ConfigProblem[] = [];
@@ -128,8 +136,24 @@ export function githubSetProblems(env: Record<string, string>): ConfigProblem[] 
   return problems;
 }
 
+/** GitHub is on with its App ID (the rest is then required). */
+export function githubIsOn(env: Readonly<Record<string, string | undefined>>): boolean {
+  return env['GITHUB_APP_ID'] !== undefined;
+}
+
+/** The App's settings; the private key is read from `GITHUB_PRIVATE_KEY_PATH` when that is set. */
+export function readGithubEnv(v: z.output<z.ZodObject<typeof githubEnvShape>>, cwd: string): { env: GithubEnv } | { problem: ConfigProblem } {
+  let privateKey = v.GITHUB_PRIVATE_KEY;
+  if (v.GITHUB_PRIVATE_KEY_PATH !== undefined) {
+    const read = readPrivateKeyFile(v.GITHUB_PRIVATE_KEY_PATH, cwd);
+    if (read.problem) return { problem: read.problem };
+    privateKey = read.key;
+  }
+  return { env: { appId: v.GITHUB_APP_ID, privateKey, webhookSecret: v.GITHUB_WEBHOOK_SECRET, apiUrl: v.GITHUB_API_URL, webUrl: v.GITHUB_WEB_URL } };
+}
+
 /** Reads `GITHUB_PRIVATE_KEY_PATH` (relative to `cwd`); a problem names the variable, never the key. */
-export function readPrivateKeyFile(given: string, cwd: string): { key?: string; problem?: ConfigProblem } {
+function readPrivateKeyFile(given: string, cwd: string): { key?: string; problem?: ConfigProblem } {
   const file = path.resolve(cwd, given);
   let text: string;
   try {
