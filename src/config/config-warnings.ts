@@ -11,16 +11,7 @@ import type { AppConfig } from './types.js';
 /** The warnings of a loaded configuration; `label` names the config file as its problems do. */
 export function configWarnings(config: AppConfig, label: string): ConfigProblem[] {
   const warnings: ConfigProblem[] = [];
-  const jira = config.jira;
-  if (jira.enabled && Object.keys(jira.labels).length === 0) {
-    warnings.push({
-      where: `${label}: jira.labels`,
-      message: `Jira is on, but no trigger label is listed: labelling an issue starts nothing, only a comment "${jira.handle} new <what to do>" does`,
-      hint: 'add the label that starts a run, e.g. jira: { labels: { agent: {} } }',
-    });
-  }
-  const legacy: Readonly<Record<string, boolean>> = { jira: config.jira.enabled };
-  const isOn = (surface: string) => SURFACE_SLICES.some(({ name }) => name === surface && sectionOf(config, name).enabled) || legacy[surface] === true;
+  const isOn = (surface: string) => SURFACE_SLICES.some(({ name }) => name === surface && sectionOf(config, name).enabled);
   for (const { name, config: slice } of SURFACE_SLICES) warnings.push(...slice.warnings(sectionOf(config, name), label, isOn));
   return warnings;
 }

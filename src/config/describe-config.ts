@@ -2,7 +2,7 @@
  * What `config check` and the start-up log show: the effective configuration with every secret
  * masked, and one line per integration saying what is on — and, for what is off, how to turn it on.
  */
-import { describeRoute, describeRoutes, maskSecret, plural, routeList, type SecretSource } from '../config-kit/describe-parts.js';
+import { describeRoute, maskSecret, type SecretSource } from '../config-kit/describe-parts.js';
 import { formatDuration } from '../config-kit/duration.js';
 import { sectionOf, signInOf, SURFACE_SLICES } from './surface-slices.js';
 import type { AppConfig } from './types.js';
@@ -38,15 +38,6 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
       emulated: config.agentApi.emulated,
     },
     ...describeSurfaces(config, source),
-    jira: {
-      ...config.jira,
-      apiToken: maskSecret(config.jira.apiToken, source('JIRA_API_TOKEN')) ?? null,
-      webhookSecret: maskSecret(config.jira.webhookSecret, source('JIRA_WEBHOOK_SECRET')) ?? null,
-      labels: describeRoutes(config.jira.labels),
-      projects: [...config.jira.projects],
-      allowedUsers: [...config.jira.allowedUsers],
-      states: { ...config.jira.states },
-    },
     defaults: describeRoute(config.defaults),
     tracker: { ...config.tracker, interval: formatDuration(config.tracker.intervalMs) },
     intake: {
@@ -79,17 +70,6 @@ export function integrationSummary(config: AppConfig): string[] {
   );
 
   for (const { name, config: slice } of SURFACE_SLICES) lines.push(slice.summary(sectionOf(config, name)));
-
-  const jira = config.jira;
-  if (jira.enabled) {
-    const projects = jira.projects.length === 0 ? 'all projects' : `projects ${jira.projects.join(', ')}`;
-    const users = jira.allowedUsers.length === 0 ? 'who may edit the issue' : `who may edit the issue and ${plural(jira.allowedUsers.length, 'allowed user')}`;
-    lines.push(
-      `Jira: on (${jira.baseUrl ?? ''}, webhook at POST /jira/webhook; labels: ${routeList(jira.labels, 'none (no label starts a run)')}; ${projects}; may start runs: ${users}; handle ${jira.handle})`,
-    );
-  } else {
-    lines.push('Jira: off — set JIRA_BASE_URL, JIRA_EMAIL, JIRA_API_TOKEN and JIRA_WEBHOOK_SECRET to turn it on');
-  }
 
   const schedules = config.schedules;
   if (schedules.length === 0) {

@@ -11,22 +11,13 @@ import { checkBaseUrl } from '../config-kit/urls.js';
 import { BRIDGE_SECRET_MIN_LENGTH, LOG_LEVELS, type LogLevel } from '../config-kit/value-sets.js';
 import { checkDatabaseUrl, type PostgresTarget } from './database-url.js';
 import { SURFACE_SLICES, type SurfaceSecretVariable } from './surface-slices.js';
-import { checkJiraBaseUrl, checkJiraEmail, jiraSetProblems, JIRA_SECRET_HINT, JIRA_TOKEN_HINT, type JiraCheck } from './jira-env.js';
 
 export const DEFAULT_DATABASE_PATH = './data/agent-bridge.db';
 export const DEFAULT_PORT = 3000;
 export const DEFAULT_HOST = '0.0.0.0';
 
 /** The service's own variables whose values are secrets, besides the surfaces'. */
-const OWN_SECRETS = [
-  'AGENT_API_KEY',
-  'DATABASE_URL',
-  'CONSOLE_ADMIN_TOKEN',
-  'AGENT_BRIDGE_SECRET',
-  'METRICS_TOKEN',
-  'JIRA_API_TOKEN',
-  'JIRA_WEBHOOK_SECRET',
-] as const;
+const OWN_SECRETS = ['AGENT_API_KEY', 'DATABASE_URL', 'CONSOLE_ADMIN_TOKEN', 'AGENT_BRIDGE_SECRET', 'METRICS_TOKEN'] as const;
 
 export type SecretVariable = (typeof OWN_SECRETS)[number] | SurfaceSecretVariable;
 
@@ -61,11 +52,6 @@ export interface EnvSettings {
   agentBridgeSecret: string | undefined;
   /** `METRICS_TOKEN`: when set, `GET /metrics` needs `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
-  /** `JIRA_BASE_URL` (the site's origin, no trailing slash) and its companions: Jira Cloud, all four or none. */
-  jiraBaseUrl: string | undefined;
-  jiraEmail: string | undefined;
-  jiraApiToken: string | undefined;
-  jiraWebhookSecret: string | undefined;
 }
 
 const agentApiBaseUrl = optionalText.transform((value, ctx) => {
@@ -121,14 +107,6 @@ const publicUrl = optionalText.transform((value, ctx) => {
   return checked.url.href.replace(/\/+$/, '');
 });
 
-/** A Jira value checked by `jira-env.ts`. */
-const jiraValue = (check: (value: string) => JiraCheck) =>
-  optionalText.transform((value, ctx) => {
-    if (value === undefined) return value;
-    const checked = check(value);
-    return checked.ok ? checked.value : fail(ctx, checked.message, checked.hint);
-  });
-
 const port = optionalText.transform((value, ctx) => {
   if (value === undefined) return DEFAULT_PORT;
   if (!/^\d+$/.test(value) || Number(value) > 65_535) {
@@ -163,10 +141,6 @@ export const envSchema = z.object({
   PUBLIC_URL: publicUrl,
   AGENT_BRIDGE_SECRET: agentBridgeSecret,
   METRICS_TOKEN: metricsToken,
-  JIRA_BASE_URL: jiraValue(checkJiraBaseUrl),
-  JIRA_EMAIL: jiraValue(checkJiraEmail),
-  JIRA_API_TOKEN: secret(JIRA_TOKEN_HINT),
-  JIRA_WEBHOOK_SECRET: secret(JIRA_SECRET_HINT),
 });
 
 /** Variables that must be set together: the run API's, each surface's and the database's. */
@@ -191,7 +165,6 @@ function setProblems(env: Record<string, string>): ConfigProblem[] {
     });
   }
 
-  problems.push(...jiraSetProblems(env));
   return problems;
 }
 
@@ -239,10 +212,6 @@ export function parseEnvironment(env: Record<string, string>, cwd: string): { se
       publicUrl: v.PUBLIC_URL,
       agentBridgeSecret: v.AGENT_BRIDGE_SECRET,
       metricsToken: v.METRICS_TOKEN,
-      jiraBaseUrl: v.JIRA_BASE_URL,
-      jiraEmail: v.JIRA_EMAIL,
-      jiraApiToken: v.JIRA_API_TOKEN,
-      jiraWebhookSecret: v.JIRA_WEBHOOK_SECRET,
     },
   };
 }

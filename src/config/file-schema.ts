@@ -8,15 +8,12 @@
 import { z } from 'zod';
 import { always, DAY, duration, HOUR, optional, section, strict, text, withDefault } from '../config-kit/file-schema-parts.js';
 import { checkRouteTargets, limitsShape, routeSchema, routeShape } from '../config-kit/route-schema.js';
-import { checkLabelNames, trackerShape } from '../config-kit/tracker-keys.js';
 import { ATTRIBUTIONS } from '../config-kit/value-sets.js';
 import { cronProblems } from './cron.js';
 import { APPROVERS_SLICE, ROUTE_PARTS, SURFACE_SLICES } from './surface-slices.js';
 import { isValidTimeZone, SCHEDULE_NAME } from './validators.js';
 
 const CRON_HINT = 'fields: [second] minute hour day-of-month month day-of-week; e.g. "0 3 * * 1-5" = 03:00 Monday to Friday';
-
-const { companionRoute } = ROUTE_PARTS;
 
 /** Each surface's section, in the order of the list of surfaces. */
 function surfaceSections(): Record<string, z.ZodType> {
@@ -28,39 +25,6 @@ const people = APPROVERS_SLICE?.config.approvers;
 const personId = z
   .string()
   .refine((id) => people?.isId(id) ?? false, { error: people?.notAPerson ?? 'cannot name a person: no surface to ask people on is registered' });
-
-/**
- * A Jira label's route may also name a Slack channel (its runs then get a thread there too), and ask
- * for approval like every surface's route (its buttons then go to that channel).
- */
-const jiraLabelRouteSchema = companionRoute({});
-
-/** Jira labels are single words: Jira itself refuses a label with a space. */
-const jiraLabelsSchema = z.record(z.string(), jiraLabelRouteSchema).superRefine((labels, ctx) => {
-  if (labels === null || typeof labels !== 'object') return;
-  checkLabelNames(labels, ctx);
-  for (const key of Object.keys(labels)) {
-    if (/\s/.test(key.trim()))
-      ctx.addIssue({ code: 'custom', path: [key], message: 'Jira labels cannot contain spaces — write it as Jira shows it, e.g. agent-web' });
-  }
-}, always);
-
-/** A Jira project key such as ENG (letters, digits and underscores, starting with a letter). */
-const jiraProjectKey = z
-  .string()
-  .trim()
-  .refine((key) => /^[A-Za-z][A-Za-z0-9_]{0,254}$/.test(key), { error: 'is not a Jira project key such as ENG (the prefix of its issue keys)' });
-
-/**
- * An Atlassian account id as Jira shows it in a profile's URL or the REST API: `5b10ac8d82e05b22cc7d4ef5`,
- * or a prefix, a colon and a UUID (`557058:f58131cb-…`).
- */
-const jiraAccountId = z
-  .string()
-  .trim()
-  .refine((id) => /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}(?::[A-Za-z0-9-]{1,64})?$/.test(id), {
-    error: 'is not an Atlassian account id — copy it from the person’s profile URL (…/jira/people/<account id>), e.g. 5b10ac8d82e05b22cc7d4ef5',
-  });
 
 const scheduleSchema = strict({
   ...routeShape,
@@ -132,14 +96,6 @@ export const fileSchema = strict({
     dedupe_retention: withDefault(duration(HOUR, 365 * DAY), 7 * DAY),
   }),
   ...surfaceSections(),
-  // Jira Cloud (issue 30): the keys and meanings of `linear:`, with `projects` (keys served; empty = all) for `teams`.
-  jira: section({
-    ...trackerShape,
-    labels: withDefault(jiraLabelsSchema, {}),
-    projects: withDefault(z.array(jiraProjectKey), []),
-    // Account ids that may start, steer and stop besides the people who may edit the issue; customers and apps never.
-    allowed_users: withDefault(z.array(jiraAccountId), []),
-  }),
   schedules: withDefault(schedulesSchema, []),
   console: section({
     // The people who see everything (and may cancel any run with /agent cancel): users of the surface approvers are asked on.

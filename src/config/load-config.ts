@@ -7,7 +7,7 @@ import path from 'node:path';
 import { parseDocument } from 'yaml';
 import { environmentSources, mergeEnvironment, readDotEnv, type Environment } from './env.js';
 import { parseEnvironment, SECRET_VARIABLES, type EnvSettings } from './env-schema.js';
-import { compact, companionChannels, toLimits, toRoute, toRoutes } from '../config-kit/route-values.js';
+import { compact, toLimits, toRoute } from '../config-kit/route-values.js';
 import { fileSchema, type FileConfig } from './file-schema.js';
 import { ROUTE_PARTS, SURFACE_SLICES } from './surface-slices.js';
 import { ConfigError, zodIssueToProblems, type ConfigProblem } from './problems.js';
@@ -157,24 +157,6 @@ function consoleSignIns(env: EnvSettings): ConsoleSignIns {
   );
 }
 
-/** `jira:` and the `JIRA_*` variables (whose set the environment schema already checked: all four or none). */
-function jiraConfig(env: EnvSettings, jira: FileConfig['jira']): AppConfig['jira'] {
-  return {
-    enabled: env.jiraBaseUrl !== undefined,
-    ...compact({ baseUrl: env.jiraBaseUrl, email: env.jiraEmail, apiToken: env.jiraApiToken, webhookSecret: env.jiraWebhookSecret }),
-    handle: jira.handle,
-    followups: jira.followups,
-    context: { ...jira.context },
-    followupWindowMs: jira.followup_window,
-    cancelOnLabelRemoved: jira.cancel_on_label_removed,
-    labels: toRoutes(jira.labels, ROUTE_PARTS, (name) => name.trim().toLowerCase()),
-    slackChannels: companionChannels(jira.labels, ROUTE_PARTS),
-    projects: jira.projects.map((key) => key.trim().toUpperCase()),
-    allowedUsers: [...jira.allowed_users],
-    states: { ...jira.states },
-  };
-}
-
 function build(env: EnvSettings, file: FileConfig, configFile: string | undefined): AppConfig {
   const defaults = toRoute(file.defaults);
   // docs/configuration.md: `defaults.config` is `{}` unless the defaults dispatch to a factory (no config then).
@@ -184,7 +166,6 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
     configFile,
     agentApi: { baseUrl: env.agentApiBaseUrl, apiKey: env.agentApiKey, emulated: env.agentApiBaseUrl === undefined },
     ...surfaceSections(env, file),
-    jira: jiraConfig(env, file.jira),
     defaults,
     tracker: { intervalMs: file.tracker.interval, pageSize: file.tracker.page_size },
     intake: { retryWindowMs: file.intake.retry_window, dedupeRetentionMs: file.intake.dedupe_retention },

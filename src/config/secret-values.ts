@@ -22,8 +22,6 @@ export function secretValues(config: AppConfig): Array<string | undefined> {
   return [
     config.agentApi.apiKey,
     ...surfaceSecrets(config),
-    config.jira.apiToken,
-    config.jira.webhookSecret,
     config.database.kind === 'postgres' ? config.database.password : undefined,
     config.people.secret,
     config.console.adminToken,

@@ -8,8 +8,8 @@ import { SURFACE_MODULES } from '../surface-list.js';
 import type { ConfigSlice } from '../surface-kit/config-slice.js';
 import type { AppConfig } from './types.js';
 
-/** A registered surface module that has a config slice. */
-export type SlicedModule = Extract<(typeof SURFACE_MODULES)[number], { config: unknown }>;
+/** A registered surface module. */
+export type SlicedModule = (typeof SURFACE_MODULES)[number];
 
 /** The names of the secret variables the registered surfaces declare. */
 export type SurfaceSecretVariable = {
@@ -23,9 +23,7 @@ export interface SurfaceSlice {
   readonly config: ConfigSlice;
 }
 
-export const SURFACE_SLICES: readonly SurfaceSlice[] = SURFACE_MODULES.flatMap((module) =>
-  'config' in module ? [{ name: module.name, title: module.title, config: module.config }] : [],
-);
+export const SURFACE_SLICES: readonly SurfaceSlice[] = SURFACE_MODULES.map(({ name, title, config }) => ({ name, title, config }));
 
 /** The surface whose users approve requests and administer the console. */
 export const APPROVERS_SLICE = SURFACE_SLICES.find((slice) => slice.config.approvers !== undefined);

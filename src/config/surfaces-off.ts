@@ -15,10 +15,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 /** Every surface route, with its key path. */
 function surfaceRoutes(file: FileConfig): Array<{ path: PropertyKey[]; route: FileSurfaceRoute }> {
   const files = file as unknown as Readonly<Record<string, unknown>>;
-  const sections: Array<readonly [readonly PropertyKey[], Readonly<Record<string, FileSurfaceRoute>>]> = [
-    ...SURFACE_SLICES.flatMap(({ name, config }) => config.routes(files[name])),
-    [['jira', 'labels'], file.jira.labels],
-  ];
+  const sections = SURFACE_SLICES.flatMap(({ name, config }) => config.routes(files[name]));
   return sections.flatMap(([path, routes]) => Object.entries(routes).map(([key, route]) => ({ path: [...path, key], route })));
 }
 

@@ -2,11 +2,15 @@
  * The validated configuration every other part of the service reads. Built once at start by
  * `loadConfig` (environment + optional `.env` + optional `agent-bridge.yml`) and never changed after.
  */
-import type { AgentConfig } from '../core/ports/agent-runs.js';
-import type { PostgresTarget } from './database-url.js';
+import type { Attribution, LogLevel } from '../config-kit/value-sets.js';
+import type { Route } from '../core/intake/routing.js';
 import type { Limits } from '../core/limits/limits.js';
-import type { ConfigProblem } from './problems.js';
+import type { AgentConfig } from '../core/ports/agent-runs.js';
 import type { SURFACE_MODULES } from '../surface-list.js';
+import type { PostgresTarget } from './database-url.js';
+import type { ConfigProblem } from './problems.js';
+
+export { LOG_LEVELS, type Attribution, type LogLevel } from '../config-kit/value-sets.js';
 
 /**
  * A route's `config`: the run API's `AmbientAgentConfig` fields. Known fields are type-checked;
@@ -16,28 +20,20 @@ export type AgentConfigInput = AgentConfig;
 
 /** Where a run goes; the core owns the type (`core/intake/routing.ts`). */
 export type { Route } from '../core/intake/routing.js';
-import type { Route } from '../core/intake/routing.js';
 
-export type { ContextLimits, Followups } from '../config-kit/conversation-keys.js';
-import type { ContextLimits, Followups } from '../config-kit/conversation-keys.js';
-export { LOG_LEVELS, type LogLevel } from '../config-kit/value-sets.js';
-import type { Attribution, LogLevel } from '../config-kit/value-sets.js';
-type Module = (typeof SURFACE_MODULES)[number];
-type Sliced = Extract<Module, { config: unknown }>;
+type Registered = (typeof SURFACE_MODULES)[number];
 
 /** Each registered surface's part of `AppConfig`, by its name: what its config slice resolves (`config.<name>`). */
-export type SurfaceSections = { [M in Sliced as M['name']]: ReturnType<M['config']['resolve']> };
+export type SurfaceSections = { [M in Registered as M['name']]: ReturnType<M['config']['resolve']> };
 
-type SignInKey<M extends Sliced> = M['config'] extends { signIn: { key: infer K extends string } } ? K : never;
-type SignInOf<M extends Sliced> = M['config'] extends { signIn: { resolve(env: never): infer V } } ? NonNullable<V> : never;
+type SignInKey<M extends Registered> = M['config'] extends { signIn: { key: infer K extends string } } ? K : never;
+type SignInOf<M extends Registered> = M['config'] extends { signIn: { resolve(env: never): infer V } } ? NonNullable<V> : never;
 /** The console sign-ins surfaces offer, each under its own key (`slackSignIn`), present when its variables are set. */
-export type ConsoleSignIns = { [M in Sliced as SignInKey<M>]?: SignInOf<M> };
+export type ConsoleSignIns = { [M in Registered as SignInKey<M>]?: SignInOf<M> };
 
-export type { Attribution } from '../config-kit/value-sets.js';
-
-type NotifyField<M extends Sliced> = M['config'] extends { scheduleNotify: { field: infer F extends string } } ? F : never;
+type NotifyField<M extends Registered> = M['config'] extends { scheduleNotify: { field: infer F extends string } } ? F : never;
 /** A type, not an interface: the core reads it as a record, each surface its own key (`Surface.scheduleNotify`). */
-export type ScheduleNotify = { [M in Sliced as NotifyField<M>]?: string };
+export type ScheduleNotify = { [M in Registered as NotifyField<M>]?: string };
 
 export interface ScheduleConfig extends Route {
   name: string;
@@ -77,34 +73,6 @@ export interface AppConfig extends SurfaceSections {
     apiKey: string | undefined;
     /** True when `AGENT_API_BASE_URL` is unset: the built-in emulator runs in-process. */
     emulated: boolean;
-  };
-  /**
-   * Jira Cloud (issue 30): on when `JIRA_BASE_URL` is set (the other three variables come with it).
-   * The keys and meanings of `linear`, with `projects` (project keys served; empty = all) for `teams`.
-   */
-  jira: {
-    enabled: boolean;
-    /** The site's origin, e.g. `https://acme.atlassian.net` (no trailing slash). */
-    baseUrl?: string;
-    email?: string;
-    apiToken?: string;
-    webhookSecret?: string;
-    handle: string;
-    followups: Followups;
-    context: ContextLimits;
-    /** `followup_window`: with `followups: all`, comments within it go as one follow-up; 0 = each alone. */
-    followupWindowMs: number;
-    cancelOnLabelRemoved: boolean;
-    /** Label name, lower-cased → route. */
-    labels: Record<string, Route>;
-    /** Label name, lower-cased → the Slack channel its runs also get a thread in (`slack_channel`). */
-    slackChannels: Record<string, string>;
-    /** Project keys, upper-cased; empty = all. */
-    projects: string[];
-    /** Atlassian account ids that may start, steer and stop runs besides the people who may edit the issue. */
-    allowedUsers: string[];
-    /** Workflow move (`started`, `pull_request`) → the name of the transition to make. */
-    states: Record<string, string>;
   };
   /** Applied to every run; `config` is `{}` unless the defaults name a factory. */
   defaults: Route;

@@ -20,5 +20,5 @@ export interface SurfaceModule {
    */
   readonly kind: 'chat' | 'tracker';
   /** Its slice of the configuration: variables, its section of `agent-bridge.yml`, what `config check` says of it. */
-  readonly config?: ConfigSlice;
+  readonly config: ConfigSlice;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { problemsOf, tempDir } from '../../test/config/helpers.js';
-import { describeConfig, integrationSummary } from './describe-config.js';
-import { loadConfig } from './load-config.js';
+import { problemsOf, tempDir } from '../../../test/config/helpers.js';
+import { describeConfig, integrationSummary } from '../../config/describe-config.js';
+import { loadConfig } from '../../config/load-config.js';
 
 /* Jira Cloud's variables and `jira:` keys (issue 30, point 1; docs/configuration.md and docs/jira.md). */
 

@@ -1,0 +1,21 @@
+/** Jira Cloud's slice of the configuration (`surface-kit/config-slice.ts`): its variables and `jira:`. */
+import type { ConfigSlice } from '../../surface-kit/config-slice.js';
+import { describeJira, jiraSummary, jiraWarnings } from './describe.js';
+import { jiraEnvShape, jiraIsOn, jiraSetProblems, JIRA_VARIABLES, readJiraEnv, type JiraEnv } from './env.js';
+import { jiraFileSection, type JiraFile } from './file.js';
+import { resolveJira, type JiraSection } from './section.js';
+
+export const jiraConfig = {
+  variables: JIRA_VARIABLES,
+  envShape: jiraEnvShape,
+  setProblems: jiraSetProblems,
+  readEnv: readJiraEnv,
+  isOn: jiraIsOn,
+  fileSection: jiraFileSection,
+  resolve: resolveJira,
+  routes: (file: JiraFile) => [[['jira', 'labels'], file.labels]] as const,
+  describe: describeJira,
+  summary: jiraSummary,
+  warnings: jiraWarnings,
+  secrets: (jira: JiraSection) => [jira.apiToken, jira.webhookSecret],
+} satisfies ConfigSlice<typeof jiraEnvShape, JiraEnv, JiraFile, JiraSection>;
