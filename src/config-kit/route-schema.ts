@@ -73,7 +73,7 @@ export interface Approvers {
 
 /** A chat surface's place that another surface's route may name, so its runs get a thread there too. */
 export interface CompanionPlace {
-  /** The route key (`slack_channel`). */
+  /** The route key, as the chat surface names it. */
   key: string;
   /** The chat surface the place is on; its name prefixes the place (`<surface>:<value>`). */
   surface: string;

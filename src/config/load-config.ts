@@ -132,7 +132,7 @@ function toSchedule(schedule: FileConfig['schedules'][number]): ScheduleConfig {
   };
 }
 
-/** A schedule's `notify` as the service reads it: each surface's key under its own field (`slack_channel` → `slackChannel`). */
+/** A schedule's `notify` as the service reads it: each surface's key of it under the field that surface names. */
 function scheduleNotify(notify: Readonly<Record<string, unknown>>): Record<string, string | undefined> {
   return Object.fromEntries(
     SURFACE_SLICES.flatMap(({ config }) =>

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { SLACK_USER_ID } from '../config/validators.js';
+import { SLACK_USER_ID } from '../slack/config/ids.js';
 import type { Endpoint } from '../http/server.js';
 import { MY_KEY_PATH } from '../people/key-page.js';
 import { recordConsoleAct } from './audit-acts.js';

@@ -5,7 +5,7 @@
  * Slack user id — or removes a link. A link makes that user's requests run under the Slack user's key.
  * Which surfaces can be linked, and how their ids look, each surface says (`Surface.users`).
  */
-import { SLACK_USER_ID } from '../config/validators.js';
+import { SLACK_USER_ID } from '../slack/config/ids.js';
 import type { PersonLinkRecord } from '../core/ports/store.js';
 import type { ConsoleDeps, LinkableSurface, Viewer } from './deps.js';
 import { html, type SafeHtml } from './html.js';
