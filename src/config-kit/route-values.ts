@@ -62,11 +62,13 @@ export function toRoutes(
   return Object.fromEntries(Object.entries(routes).map(([name, route]) => [key(name), toRoute(route, parts, companionPlace(route, parts))]));
 }
 
-/** The chat place (its id alone) each route that names one also gets a thread in, by its lower-cased key. */
-export function companionChannels(routes: Readonly<Record<string, FileSurfaceRoute>>, parts: RouteParts): Record<string, string> {
+/** The place on the chat surface `surface` (its id alone) each route that names one also gets a thread in, by the route's lower-cased key. */
+export function companionChannels(routes: Readonly<Record<string, FileSurfaceRoute>>, parts: RouteParts, surface: string): Record<string, string> {
+  const key = parts.companions.find((companion) => companion.surface === surface)?.key;
+  if (key === undefined) return {};
   return Object.fromEntries(
     Object.entries(routes).flatMap(([name, route]) => {
-      const value = parts.companions.map(({ key }) => route[key]).find((found) => typeof found === 'string');
+      const value = route[key];
       return typeof value === 'string' && value !== '' ? [[name.trim().toLowerCase(), value]] : [];
     }),
   );

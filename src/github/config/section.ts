@@ -24,7 +24,7 @@ export interface GithubSection {
   repos: Record<string, Route>;
   /** Label name, lower-cased → route. */
   labels: Record<string, Route>;
-  /** The chat channel a route's runs also get a thread in (`slack_channel`), by repository and by label (keys as above). */
+  /** The Slack channel a route's runs also get a thread in (`slack_channel`), by repository and by label (keys as above). */
   slackChannels: { repos: Record<string, string>; labels: Record<string, string> };
   /** Logins, lower-cased, that may start and steer besides people with write access. */
   allowedUsers: string[];
@@ -44,7 +44,7 @@ export function resolveGithub(env: GithubEnv, file: GithubFile, parts: RoutePart
     handle: file.handle,
     repos: toRoutes(file.repos, parts, lowerCased),
     labels: toRoutes(file.labels, parts, lowerCased),
-    slackChannels: { repos: companionChannels(file.repos, parts), labels: companionChannels(file.labels, parts) },
+    slackChannels: { repos: companionChannels(file.repos, parts, 'slack'), labels: companionChannels(file.labels, parts, 'slack') },
     allowedUsers: file.allowed_users.map((login) => login.toLowerCase()),
     pullRequests: file.pull_requests,
     ciFailures: file.ci_failures,

@@ -25,7 +25,7 @@ export interface JiraSection {
   cancelOnLabelRemoved: boolean;
   /** Label name, lower-cased → route. */
   labels: Record<string, Route>;
-  /** Label name, lower-cased → the chat channel its runs also get a thread in (`slack_channel`). */
+  /** Label name, lower-cased → the Slack channel its runs also get a thread in (`slack_channel`). */
   slackChannels: Record<string, string>;
   /** Project keys, upper-cased; empty = all. */
   projects: string[];
@@ -45,7 +45,7 @@ export function resolveJira(env: JiraEnv, jira: JiraFile, parts: RouteParts): Ji
     followupWindowMs: jira.followup_window,
     cancelOnLabelRemoved: jira.cancel_on_label_removed,
     labels: toRoutes(jira.labels, parts, (name) => name.trim().toLowerCase()),
-    slackChannels: companionChannels(jira.labels, parts),
+    slackChannels: companionChannels(jira.labels, parts, 'slack'),
     projects: jira.projects.map((key) => key.trim().toUpperCase()),
     allowedUsers: [...jira.allowed_users],
     states: { ...jira.states },

@@ -20,7 +20,7 @@ export interface LinearSection {
   cancelOnLabelRemoved: boolean;
   /** Label name, lower-cased → route. */
   labels: Record<string, Route>;
-  /** Label name, lower-cased → the chat channel its runs also get a thread in (`slack_channel`). */
+  /** Label name, lower-cased → the Slack channel its runs also get a thread in (`slack_channel`). */
   slackChannels: Record<string, string>;
   /** Label name, lower-cased → the projects (names or ids, as written) whose issues that route also matches (`projects`). */
   projects: Record<string, string[]>;
@@ -43,7 +43,7 @@ export function resolveLinear(env: LinearEnv, file: LinearFile, parts: RoutePart
     followupWindowMs: file.followup_window,
     cancelOnLabelRemoved: file.cancel_on_label_removed,
     labels: toRoutes(file.labels, parts, (name) => name.trim().toLowerCase()),
-    slackChannels: companionChannels(file.labels, parts),
+    slackChannels: companionChannels(file.labels, parts, 'slack'),
     projects: Object.fromEntries(
       Object.entries(file.labels).flatMap(([name, route]) => (route.projects ? [[name.trim().toLowerCase(), route.projects.map((p) => p.trim())]] : [])),
     ),
