@@ -1,8 +1,46 @@
-/** GitHub as the service registers it (`surface-kit/surface-module.ts`), listed in `src/surface-list.ts`. */
+/**
+ * GitHub as the service registers it (`surface-kit/surface-module.ts`), listed in `src/surface-list.ts`:
+ * a GitHub App whose issues start runs and whose pull requests are runs' places. Octokit is loaded
+ * only when GitHub is on.
+ */
+import { notConfiguredEndpoint } from '../http/health-endpoints.js';
 import type { SurfaceModule } from '../surface-kit/surface-module.js';
+import { githubSurface } from './surface.js';
 
 export const githubModule = {
   name: 'github',
   title: 'GitHub',
   kind: 'tracker',
+  isOn: (config) => config.github.enabled,
+  surface: (config) => githubSurface(config.github),
+  async start(config, { intake, store, logger, clock, isOn }) {
+    const github = config.github;
+    if (!github.enabled || !github.appId || !github.privateKey || !github.webhookSecret) return undefined;
+    const { startGithub } = await import('./index.js');
+    const started = await startGithub(
+      {
+        appId: github.appId,
+        privateKey: github.privateKey,
+        webhookSecret: github.webhookSecret,
+        apiUrl: github.apiUrl,
+        handle: github.handle,
+        repos: github.repos,
+        labels: github.labels,
+        // A route's companion chat place goes nowhere while that chat is off (the config warns of it).
+        ...(isOn('slack') && { slackChannels: github.slackChannels }),
+        allowedUsers: github.allowedUsers,
+        pullRequests: github.pullRequests,
+        ciFailures: github.ciFailures,
+        dedupeRetentionMs: config.intake.dedupeRetentionMs,
+      },
+      intake,
+      store,
+      logger.child({ component: 'github' }),
+      () => clock.now(),
+    );
+    return { endpoints: [started.route], notifiers: [started.notifier], enricher: started.enricher, requesterCheck: started.requesterCheck };
+  },
+  offEndpoints: () => [
+    notConfiguredEndpoint('/github/webhook', 'GitHub', 'set GITHUB_APP_ID, GITHUB_PRIVATE_KEY_PATH and GITHUB_WEBHOOK_SECRET (docs/github.md)'),
+  ],
 } as const satisfies SurfaceModule;

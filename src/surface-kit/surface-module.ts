@@ -4,7 +4,16 @@
  * the config loader, the composition root, the console, the CLI, the log scrubber — iterates that list
  * and asks these fields, never a surface by name. The core sees only the `Surface` port
  * (`core/ports/surface.ts`) that a module describes itself with.
+ *
+ * A module stays light: it imports its platform's library (Bolt, Octokit, the Linear SDK) only inside
+ * `start`, so a surface that is off costs nothing at start.
  */
+import type { AppConfig } from '../config/types.js';
+import type { Route } from '../core/intake/routing.js';
+import type { AccessPolicy } from '../core/ports/intake.js';
+import type { Surface } from '../core/ports/surface.js';
+import type { Endpoint } from '../http/server.js';
+import type { StartedSurface, SurfaceDeps } from './started-surface.js';
 
 /** One registered surface. */
 export interface SurfaceModule {
@@ -17,4 +26,16 @@ export interface SurfaceModule {
    * companion place there; `tracker`: an issue or a pull request is the place.
    */
   readonly kind: 'chat' | 'tracker';
+  /** Whether the config turns it on (its edge serves; a route's companion place there is kept). */
+  isOn(config: AppConfig): boolean;
+  /** How the core sees its places; registered whether or not its edge is on (stored runs outlive a switch). */
+  surface(config: AppConfig): Surface<Route>;
+  /** Who may act in its triggers, asked by the intake before anything is stored; absent: whoever its edge lets in. */
+  access?(config: AppConfig): AccessPolicy;
+  /** How long replies are gathered into one follow-up (`followups: all`); 0 or absent: each goes at once. */
+  followupWindowMs?(config: AppConfig): number;
+  /** Starts its edge and adapters when the config turns it on; undefined when it is off. */
+  start(config: AppConfig, deps: SurfaceDeps): Promise<StartedSurface | undefined>;
+  /** The routes it answers while off: each says how to turn it on (never a bare 404). */
+  offEndpoints(): Endpoint[];
 }
