@@ -46,6 +46,7 @@ jira:
 const logger = new CapturingLogger();
 let bridge: SlackBridge, linear: FakeLinearApi, github: FakeGithubApi, jira: FakeJiraApi;
 
+// Four platforms' fakes, the emulator and the service start here: on a busy machine that outgrows the default hook time.
 beforeAll(async () => {
   linear = await startFakeLinearApi({ authorization: LINEAR_KEY });
   github = await startFakeGithubApi({ appId: GITHUB_APP_ID, privateKey: GITHUB_PEM, roles: { [REPO]: { octocat: 'write' } } });
@@ -65,11 +66,11 @@ beforeAll(async () => {
       JIRA_WEBHOOK_SECRET: JIRA_SECRET,
     },
   });
-});
+}, 60_000);
 afterAll(async () => {
   await bridge?.stop();
   await Promise.all([linear?.close(), github?.close(), jira?.close()]);
-});
+}, 60_000);
 
 /** A request as a surface's platform sends it: the signed headers for its body, and its delivery id. */
 interface Signed {
