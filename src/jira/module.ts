@@ -5,4 +5,5 @@ export const jiraModule = {
   name: 'jira',
   title: 'Jira',
   kind: 'tracker',
+  healthNote: (jira) => (jira.enabled ? 'webhook at /jira/webhook' : 'off: JIRA_BASE_URL, JIRA_EMAIL, JIRA_API_TOKEN and JIRA_WEBHOOK_SECRET are not set'),
 } as const satisfies SurfaceModule;

@@ -5,4 +5,8 @@ export const slackModule = {
   name: 'slack',
   title: 'Slack',
   kind: 'chat',
+  healthNote: (slack: { enabled: boolean; mode: 'http' | 'socket' }) => {
+    if (!slack.enabled) return 'off: SLACK_BOT_TOKEN is not set';
+    return slack.mode === 'socket' ? 'Socket Mode (SLACK_APP_TOKEN)' : 'HTTP events at /slack/events';
+  },
 } as const satisfies SurfaceModule;

@@ -6,6 +6,12 @@
  * (`core/ports/surface.ts`) that a module describes itself with.
  */
 
+/** A surface's section of the validated config (`config.<name>`), as far as code outside its folder reads it. */
+export interface SurfaceSection {
+  /** Whether the surface is on: its variables are set. */
+  readonly enabled: boolean;
+}
+
 /** One registered surface. */
 export interface SurfaceModule {
   /** Its name: the `source` of its triggers, the prefix of its places (`<name>:…`), its config section. */
@@ -17,4 +23,10 @@ export interface SurfaceModule {
    * companion place there; `tracker`: an issue or a pull request is the place.
    */
   readonly kind: 'chat' | 'tracker';
+  /**
+   * Why it is on or off, as its row on the console's health page says: how it listens when on, what
+   * turns it on when off. Written as a method so that each module may declare the fields of its own
+   * section it reads; it is only ever called with `config.<name>`.
+   */
+  healthNote(section: SurfaceSection): string;
 }
