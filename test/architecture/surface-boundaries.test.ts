@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SURFACE_MODULES } from '../../src/surface-list.js';
@@ -55,5 +55,31 @@ describe('surfaces stand apart', () => {
     );
     writeFileSync(join(src, 'alpha/notifier.test.ts'), "import { text } from '../beta/text.js';\nexport const seen = text;\n");
     expect(crossSurfaceImports(src, ['alpha', 'beta']).sort()).toEqual(['alpha/notifier.test.ts → beta/text.ts', 'alpha/notifier.ts → beta/text.ts']);
+  });
+});
+
+/** The exported names of `core/ports/setting-names.ts`, each with the non-test source files outside it that use it. */
+function settingNameUsers(): Array<{ name: string; users: string[] }> {
+  const namesFile = join(SRC, 'core/ports/setting-names.ts');
+  const names = [...readFileSync(namesFile, 'utf8').matchAll(/^export (?:function|const) (\w+)/gm)].map((match) => match[1] ?? '');
+  const files = sourceFiles(SRC)
+    .filter((file) => file !== namesFile)
+    .map((file) => ({ path: relative(SRC, file), text: readFileSync(file, 'utf8') }));
+  return names.map((name) => ({ name, users: files.filter(({ text }) => new RegExp(`\\b${name}\\b`).test(text)).map(({ path }) => path) }));
+}
+
+describe('the core names only settings that are no single surface’s', () => {
+  it('has setting names to check', () => {
+    expect(settingNameUsers().length).toBeGreaterThan(5);
+  });
+
+  // A setting only one surface reads and writes is that surface's: kept in the core, the core's key space names what it cannot know.
+  it('no setting name of core/ports/setting-names.ts is used by one surface’s folder alone', () => {
+    const owned = settingNameUsers().flatMap(({ name, users }) => {
+      const owners = new Set(users.map((path) => surfaceOf('.', path, SURFACES) ?? '(neutral)'));
+      const [only] = owners;
+      return owners.size === 1 && only !== '(neutral)' ? [`${name}: only src/${only}/ uses it — name it there`] : [];
+    });
+    expect(owned).toEqual([]);
   });
 });
