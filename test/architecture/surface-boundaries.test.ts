@@ -20,7 +20,7 @@ function surfaceOf(src: string, file: string, surfaces: readonly string[]): stri
  * importing one of `src/linear/`): what two surfaces share belongs in a neutral place
  * (`src/surface-kit/`), or removing a surface would break another.
  */
-export function crossSurfaceImports(src: string, surfaces: readonly string[]): string[] {
+function crossSurfaceImports(src: string, surfaces: readonly string[]): string[] {
   const files = typeScriptFiles(src, surfaces);
   return files.flatMap((file) => {
     const own = surfaceOf(src, file, surfaces);
