@@ -43,4 +43,6 @@ export const githubModule = {
   offEndpoints: () => [
     notConfiguredEndpoint('/github/webhook', 'GitHub', 'set GITHUB_APP_ID, GITHUB_PRIVATE_KEY_PATH and GITHUB_WEBHOOK_SECRET (docs/github.md)'),
   ],
+  healthNote: (github) =>
+    github.enabled ? 'webhook at /github/webhook' : 'off: GITHUB_APP_ID, GITHUB_PRIVATE_KEY_PATH (or GITHUB_PRIVATE_KEY) and GITHUB_WEBHOOK_SECRET are not set',
 } as const satisfies SurfaceModule;

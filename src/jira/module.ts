@@ -50,4 +50,5 @@ export const jiraModule = {
     };
   },
   offEndpoints: () => [notConfiguredEndpoint('/jira/webhook', 'Jira', 'set JIRA_BASE_URL, JIRA_EMAIL, JIRA_API_TOKEN and JIRA_WEBHOOK_SECRET')],
+  healthNote: (jira) => (jira.enabled ? 'webhook at /jira/webhook' : 'off: JIRA_BASE_URL, JIRA_EMAIL, JIRA_API_TOKEN and JIRA_WEBHOOK_SECRET are not set'),
 } as const satisfies SurfaceModule;

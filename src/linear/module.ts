@@ -50,4 +50,6 @@ export const linearModule = {
     };
   },
   offEndpoints: () => [notConfiguredEndpoint('/linear/webhook', 'Linear', 'set LINEAR_API_KEY (or LINEAR_ACCESS_TOKEN) and LINEAR_WEBHOOK_SECRET')],
+  healthNote: (linear) =>
+    linear.enabled ? 'webhook at /linear/webhook' : 'off: LINEAR_API_KEY (or LINEAR_ACCESS_TOKEN) and LINEAR_WEBHOOK_SECRET are not set',
 } as const satisfies SurfaceModule;

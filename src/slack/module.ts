@@ -66,4 +66,8 @@ export const slackModule = {
   offEndpoints: () => [
     notConfiguredEndpoint('/slack/events', 'Slack over HTTP', 'set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN for Socket Mode)'),
   ],
+  healthNote: (slack: { enabled: boolean; mode: 'http' | 'socket' }) => {
+    if (!slack.enabled) return 'off: SLACK_BOT_TOKEN is not set';
+    return slack.mode === 'socket' ? 'Socket Mode (SLACK_APP_TOKEN)' : 'HTTP events at /slack/events';
+  },
 } as const satisfies SurfaceModule;

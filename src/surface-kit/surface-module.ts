@@ -15,6 +15,12 @@ import type { Surface } from '../core/ports/surface.js';
 import type { Endpoint } from '../http/server.js';
 import type { StartedSurface, SurfaceDeps } from './started-surface.js';
 
+/** A surface's section of the validated config (`config.<name>`), as far as code outside its folder reads it. */
+export interface SurfaceSection {
+  /** Whether the surface is on: its variables are set. */
+  readonly enabled: boolean;
+}
+
 /** One registered surface. */
 export interface SurfaceModule {
   /** Its name: the `source` of its triggers, the prefix of its places (`<name>:…`), its config section. */
@@ -38,4 +44,10 @@ export interface SurfaceModule {
   start(config: AppConfig, deps: SurfaceDeps): Promise<StartedSurface | undefined>;
   /** The routes it answers while off: each says how to turn it on (never a bare 404). */
   offEndpoints(): Endpoint[];
+  /**
+   * Why it is on or off, as its row on the console's health page says: how it listens when on, what
+   * turns it on when off. Written as a method so that each module may declare the fields of its own
+   * section it reads; it is only ever called with `config.<name>`.
+   */
+  healthNote(section: SurfaceSection): string;
 }
