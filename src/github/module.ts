@@ -45,4 +45,8 @@ export const githubModule = {
   ],
   healthNote: (github) =>
     github.enabled ? 'webhook at /github/webhook' : 'off: GITHUB_APP_ID, GITHUB_PRIVATE_KEY_PATH (or GITHUB_PRIVATE_KEY) and GITHUB_WEBHOOK_SECRET are not set',
+  placeLabel: (place) => {
+    const issue = /^github:([^/\s]+\/[^#\s]+)#(\d+)$/.exec(place);
+    return issue ? `GitHub issue or pull request ${issue[1]}#${issue[2]}` : undefined;
+  },
 } as const satisfies SurfaceModule;

@@ -51,4 +51,5 @@ export const jiraModule = {
   },
   offEndpoints: () => [notConfiguredEndpoint('/jira/webhook', 'Jira', 'set JIRA_BASE_URL, JIRA_EMAIL, JIRA_API_TOKEN and JIRA_WEBHOOK_SECRET')],
   healthNote: (jira) => (jira.enabled ? 'webhook at /jira/webhook' : 'off: JIRA_BASE_URL, JIRA_EMAIL, JIRA_API_TOKEN and JIRA_WEBHOOK_SECRET are not set'),
+  placeLabel: (place) => (place.startsWith('jira:') ? `Jira issue ${place.slice('jira:'.length)}` : undefined),
 } as const satisfies SurfaceModule;

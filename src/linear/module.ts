@@ -52,4 +52,8 @@ export const linearModule = {
   offEndpoints: () => [notConfiguredEndpoint('/linear/webhook', 'Linear', 'set LINEAR_API_KEY (or LINEAR_ACCESS_TOKEN) and LINEAR_WEBHOOK_SECRET')],
   healthNote: (linear) =>
     linear.enabled ? 'webhook at /linear/webhook' : 'off: LINEAR_API_KEY (or LINEAR_ACCESS_TOKEN) and LINEAR_WEBHOOK_SECRET are not set',
+  placeLabel: (place) => {
+    if (place.startsWith('linear-session:')) return `Linear agent session ${place.slice('linear-session:'.length)}`;
+    return place.startsWith('linear:') ? `Linear issue ${place.slice('linear:'.length)}` : undefined;
+  },
 } as const satisfies SurfaceModule;

@@ -70,4 +70,12 @@ export const slackModule = {
     if (!slack.enabled) return 'off: SLACK_BOT_TOKEN is not set';
     return slack.mode === 'socket' ? 'Socket Mode (SLACK_APP_TOKEN)' : 'HTTP events at /slack/events';
   },
+  placeLabel: (place) => {
+    const thread = /^slack:([A-Z0-9]+):(\d+\.\d+)$/i.exec(place);
+    if (thread) return `Slack thread ${thread[2]} in ${thread[1]}`;
+    const channel = /^slack:([A-Z0-9]+)$/i.exec(place);
+    if (channel) return `Slack channel ${channel[1]} (a thread of its own)`;
+    const home = /^slack:home:([A-Z0-9]+)$/i.exec(place);
+    return home ? `Slack Home tab of ${home[1]}` : undefined;
+  },
 } as const satisfies SurfaceModule;

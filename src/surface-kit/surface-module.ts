@@ -50,4 +50,6 @@ export interface SurfaceModule {
    * section it reads; it is only ever called with `config.<name>`.
    */
   healthNote(section: SurfaceSection): string;
+  /** One of its places in words, for the CLI (`slack:C1:1700.1` → "Slack thread 1700.1 in C1"); undefined: not one of its places. */
+  placeLabel(place: string): string | undefined;
 }
