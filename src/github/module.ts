@@ -49,4 +49,13 @@ export const githubModule = {
     const issue = /^github:([^/\s]+\/[^#\s]+)#(\d+)$/.exec(place);
     return issue ? `GitHub issue or pull request ${issue[1]}#${issue[2]}` : undefined;
   },
+  // An issue or a pull request; linked when the trigger knew its URL (the host may be GitHub Enterprise Server).
+  placeLink: (place, knownUrl) => {
+    const issue = /^github:([^/\s]+\/[^#\s]+)#(\d+)$/.exec(place);
+    return issue ? { url: knownUrl, text: `GitHub ${issue[1]}#${issue[2]}` } : undefined;
+  },
+  routeTables: (config) => [
+    { where: 'github.repos', routes: config.github.repos },
+    { where: 'github.labels', routes: config.github.labels },
+  ],
 } as const satisfies SurfaceModule;

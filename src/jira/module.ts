@@ -52,4 +52,6 @@ export const jiraModule = {
   offEndpoints: () => [notConfiguredEndpoint('/jira/webhook', 'Jira', 'set JIRA_BASE_URL, JIRA_EMAIL, JIRA_API_TOKEN and JIRA_WEBHOOK_SECRET')],
   healthNote: (jira) => (jira.enabled ? 'webhook at /jira/webhook' : 'off: JIRA_BASE_URL, JIRA_EMAIL, JIRA_API_TOKEN and JIRA_WEBHOOK_SECRET are not set'),
   placeLabel: (place) => (place.startsWith('jira:') ? `Jira issue ${place.slice('jira:'.length)}` : undefined),
+  placeLink: (place, knownUrl) => (place.startsWith('jira:') ? { url: knownUrl, text: `Jira issue ${place.slice('jira:'.length)}` } : undefined),
+  routeTables: (config) => [{ where: 'jira.labels', routes: config.jira.labels }],
 } as const satisfies SurfaceModule;

@@ -56,4 +56,6 @@ export const linearModule = {
     if (place.startsWith('linear-session:')) return `Linear agent session ${place.slice('linear-session:'.length)}`;
     return place.startsWith('linear:') ? `Linear issue ${place.slice('linear:'.length)}` : undefined;
   },
+  placeLink: (place, knownUrl) => (place.startsWith('linear:') ? { url: knownUrl, text: `Linear issue ${place.slice('linear:'.length)}` } : undefined),
+  routeTables: (config) => [{ where: 'linear.labels', routes: config.linear.labels }],
 } as const satisfies SurfaceModule;

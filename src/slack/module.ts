@@ -78,4 +78,11 @@ export const slackModule = {
     const home = /^slack:home:([A-Z0-9]+)$/i.exec(place);
     return home ? `Slack Home tab of ${home[1]}` : undefined;
   },
+  placeLink: (place) => {
+    const thread = /^slack:([A-Z0-9]+):(\d+)\.(\d+)$/.exec(place);
+    if (thread) return { url: `https://slack.com/archives/${thread[1]}/p${thread[2]}${thread[3]}`, text: `Slack thread in ${thread[1]}` };
+    const channel = /^slack:([A-Z0-9]+)$/.exec(place);
+    return channel ? { url: `https://slack.com/archives/${channel[1]}`, text: `Slack channel ${channel[1]} (a thread of its own)` } : undefined;
+  },
+  routeTables: (config) => [{ where: 'slack.channels', routes: config.slack.channels }],
 } as const satisfies SurfaceModule;

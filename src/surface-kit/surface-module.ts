@@ -52,4 +52,14 @@ export interface SurfaceModule {
   healthNote(section: SurfaceSection): string;
   /** One of its places in words, for the CLI (`slack:C1:1700.1` → "Slack thread 1700.1 in C1"); undefined: not one of its places. */
   placeLabel(place: string): string | undefined;
+  /**
+   * One of its places as the console shows it: words, and where it can be opened (`knownUrl`: the URL
+   * its trigger carried, where the place alone does not say one); undefined: not one of its places.
+   */
+  placeLink(place: string, knownUrl?: string): { text: string; url?: string | undefined } | undefined;
+  /**
+   * Its routes that the config names by key (`slack.channels`, `github.labels`…), where the config
+   * sets them, for the console's New run form.
+   */
+  routeTables(config: AppConfig): ReadonlyArray<{ where: string; routes: Readonly<Record<string, Route>> }>;
 }

@@ -52,9 +52,7 @@ const NAMING_TODAY: Record<string, readonly string[]> = {
     'console/people-cells.ts',
     'console/people-links.ts',
     'console/person-filter.ts',
-    'console/places.ts',
     'console/requester.ts',
-    'console/route-choices.ts',
     'console/sign-in.ts',
     'console/signing-key.ts',
     'console/slack-oidc.ts',
@@ -84,8 +82,6 @@ const NAMING_TODAY: Record<string, readonly string[]> = {
     'config/surfaces-off.ts',
     'config/types.ts',
     'config/validators.ts',
-    'console/places.ts',
-    'console/route-choices.ts',
     'slack/module.ts',
   ],
   github: [
@@ -98,8 +94,6 @@ const NAMING_TODAY: Record<string, readonly string[]> = {
     'config/secret-values.ts',
     'config/surfaces-off.ts',
     'config/types.ts',
-    'console/places.ts',
-    'console/route-choices.ts',
     'log/credential-shapes.ts',
   ],
   jira: [
@@ -112,8 +106,6 @@ const NAMING_TODAY: Record<string, readonly string[]> = {
     'config/secret-values.ts',
     'config/surfaces-off.ts',
     'config/types.ts',
-    'console/places.ts',
-    'console/route-choices.ts',
     'slack/module.ts',
   ],
 };
