@@ -2,12 +2,19 @@
  * The surfaces this service serves, in the order they are shown and started. The one file outside the
  * surfaces' folders that names them: adding a surface is its folder, its module, and a line here.
  */
+import type { SurfaceModule } from './surface-kit/surface-module.js';
 import { githubModule } from './github/module.js';
 import { jiraModule } from './jira/module.js';
 import { linearModule } from './linear/module.js';
 import { slackModule } from './slack/module.js';
 
-export const SURFACE_MODULES = [slackModule, linearModule, githubModule, jiraModule] as const;
+const MODULES = [slackModule, linearModule, githubModule, jiraModule] as const;
+
+/** Every registered surface, for code that asks each the same thing. */
+export const SURFACE_MODULES: readonly SurfaceModule[] = MODULES;
+
+/** The registered modules, each with its own type (for types derived per surface, such as its config section). */
+export type RegisteredModules = typeof MODULES;
 
 /** The registered surfaces' names, as a type: `'slack' | 'linear' | …`. */
-export type SurfaceName = (typeof SURFACE_MODULES)[number]['name'];
+export type SurfaceName = RegisteredModules[number]['name'];

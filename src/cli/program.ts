@@ -12,6 +12,7 @@ import { registerSecretsCommand } from './secrets-command.js';
 import { registerServeCommand } from './serve-command.js';
 import { registerUsageCommand } from './usage-command.js';
 import { packageVersion } from '../host/version.js';
+import { SURFACE_MODULES } from '../surface-list.js';
 
 export interface CliResult {
   /** Exit code once the command is done; long-running commands (serve, emulator) resolve when stopped. */
@@ -21,7 +22,7 @@ export interface CliResult {
 /** Builds the `agent-bridge` command tree. Long-running commands register how to stop them. */
 export function buildProgram(context: CliContext, onShutdown: (stop: () => Promise<void>) => void): Command {
   const program = new Command('agent-bridge')
-    .description('Slack, Linear, GitHub, Jira and cron → Cloud Agent Run API bridge')
+    .description(`${SURFACE_MODULES.map((module) => module.title).join(', ')} and cron → Cloud Agent Run API bridge`)
     .version(packageVersion(), '-V, --version', 'print the installed version')
     .showHelpAfterError('(add --help for usage)')
     .configureOutput({ writeOut: (text) => context.out(text.trimEnd()), writeErr: (text) => context.err(text.trimEnd()) })

@@ -33,7 +33,7 @@ export function parseMcpOption(value: string, cwd: string): Record<string, unkno
     throw new UsageError(`--mcp: not valid JSON (${(error as Error).message})`);
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new UsageError('--mcp: expected a JSON object keyed by server name, e.g. {"github": {"url": "https://…"}}');
+    throw new UsageError('--mcp: expected a JSON object keyed by server name, e.g. {"docs": {"url": "https://…"}}');
   }
   return parsed as Record<string, unknown>;
 }

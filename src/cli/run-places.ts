@@ -1,26 +1,20 @@
 import { existsSync } from 'node:fs';
 import { loadConfig } from '../config/index.js';
 import { openStore } from '../store/open-store.js';
+import { SURFACE_MODULES } from '../surface-list.js';
 import type { CliContext } from './context.js';
 
 /**
- * Where a run lives besides the run API (issue 21: a run may be carried by a Slack thread and a
- * Linear issue at once): the places agent-bridge keeps for it in its database, in words.
+ * Where a run lives besides the run API (a run may be carried by a chat thread and an issue at once):
+ * the places agent-bridge keeps for it in its database, in words.
  */
 
-/** A place (an anchor or outbox destination) in words: `slack:C1:1700.1` → `Slack thread 1700.1 in C1`. */
+/** A place (an anchor or outbox destination) in words, as its surface words it: `slack:C1:1700.1` → `Slack thread 1700.1 in C1`. */
 export function placeLabel(place: string): string {
-  const thread = /^slack:([A-Z0-9]+):(\d+\.\d+)$/i.exec(place);
-  if (thread) return `Slack thread ${thread[2]} in ${thread[1]}`;
-  const channel = /^slack:([A-Z0-9]+)$/i.exec(place);
-  if (channel) return `Slack channel ${channel[1]} (a thread of its own)`;
-  const home = /^slack:home:([A-Z0-9]+)$/i.exec(place);
-  if (home) return `Slack Home tab of ${home[1]}`;
-  if (place.startsWith('linear-session:')) return `Linear agent session ${place.slice('linear-session:'.length)}`;
-  if (place.startsWith('linear:')) return `Linear issue ${place.slice('linear:'.length)}`;
-  const github = /^github:([^/\s]+\/[^#\s]+)#(\d+)$/.exec(place);
-  if (github) return `GitHub issue or pull request ${github[1]}#${github[2]}`;
-  if (place.startsWith('jira:')) return `Jira issue ${place.slice('jira:'.length)}`;
+  for (const module of SURFACE_MODULES) {
+    const label = module.placeLabel(place);
+    if (label !== undefined) return label;
+  }
   if (place.startsWith('log:console:')) return `the console's New run (the service log, ${place})`;
   if (place.startsWith('log:cli:')) return `agent-bridge run (the service log, ${place})`;
   return place;

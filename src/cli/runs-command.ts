@@ -4,6 +4,7 @@ import { printJson, withClient, type CliContext } from './context.js';
 import { UsageError } from './exit-codes.js';
 import { renderRunDetails, renderRunTable } from './format.js';
 import { placeLabel, runPlaces } from './run-places.js';
+import { SURFACE_MODULES } from '../surface-list.js';
 
 interface ListOptions {
   state?: string[];
@@ -68,7 +69,9 @@ export function registerRunsCommand(program: Command, context: CliContext): void
 
   runs
     .command('get')
-    .description('one run in full: state, status, session link, pull requests, prompt, and every place that carries it (Slack, Linear, GitHub, Jira)')
+    .description(
+      `one run in full: state, status, session link, pull requests, prompt, and every place that carries it (${SURFACE_MODULES.map((module) => module.title).join(', ')})`,
+    )
     .argument('<run-id>')
     .option('--json', 'print the run as JSON only (every field the API sent)')
     .action(async (runId: string, options: { json?: boolean }) => {

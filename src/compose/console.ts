@@ -21,6 +21,8 @@ import type { RunsForKey } from '../people/key-check.js';
 import { consoleKeys } from './people.js';
 import { emulatorRunsFile } from './built-in-emulator.js';
 import { registeredSurfaces } from './surfaces.js';
+import { SURFACE_MODULES, type SurfaceName } from '../surface-list.js';
+import type { SurfaceModule } from '../surface-kit/surface-module.js';
 
 type LastTick = { at: number; requests: number; changed: number; tracked: number };
 
@@ -39,25 +41,14 @@ export function watchTracker(metrics: CoreMetrics, clock: Clock): { metrics: Cor
   };
 }
 
-function integrations(config: AppConfig): HealthReport['integrations'] {
-  const slack = config.slack;
-  const linear = config.linear;
+/** The health page's integrations: a row for every registered surface, on or off, and the schedules. */
+export function integrations(config: AppConfig): HealthReport['integrations'] {
+  const surfaces: readonly SurfaceModule[] = SURFACE_MODULES;
   return [
-    {
-      name: 'Slack',
-      on: slack.enabled,
-      why: slack.enabled ? (slack.mode === 'socket' ? 'Socket Mode (SLACK_APP_TOKEN)' : 'HTTP events at /slack/events') : 'off: SLACK_BOT_TOKEN is not set',
-    },
-    {
-      name: 'Linear',
-      on: linear.enabled,
-      why: linear.enabled ? 'webhook at /linear/webhook' : 'off: LINEAR_API_KEY (or LINEAR_ACCESS_TOKEN) and LINEAR_WEBHOOK_SECRET are not set',
-    },
-    {
-      name: 'Jira',
-      on: config.jira.enabled,
-      why: config.jira.enabled ? 'webhook at /jira/webhook' : 'off: JIRA_BASE_URL, JIRA_EMAIL, JIRA_API_TOKEN and JIRA_WEBHOOK_SECRET are not set',
-    },
+    ...surfaces.map((surface) => {
+      const section = config[surface.name as SurfaceName];
+      return { name: surface.title, on: section.enabled, why: surface.healthNote(section) };
+    }),
     { name: 'Schedules', on: config.schedules.length > 0, why: `${config.schedules.length} configured` },
   ];
 }

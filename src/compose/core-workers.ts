@@ -17,7 +17,6 @@ import { Tracker } from '../core/tracker/tracker.js';
 import { cronCalendar } from '../cron-calendar/cron-calendar.js';
 import type { watchTracker } from './console.js';
 import type { openFrontDoor } from './front-door.js';
-import { anyIssueLinker } from './issue-linkers.js';
 import { registeredSurfaces } from './surfaces.js';
 import type { ServiceBase } from './service-base.js';
 
@@ -50,14 +49,10 @@ export function buildCoreWorkers(base: ServiceBase, parts: WorkerParts) {
 
 function intakeWorkers({ config, logger, clock, overrides }: ServiceBase, parts: WorkerParts, surfaces: Surfaces): IntakeWorker[] {
   const { store, agentRuns, coreMetrics, front } = parts;
-  const { slack, linear, github, jira } = front;
+  const started = front.surfaces;
   const routing = routingTable(config);
   const leases = overrides?.leases;
-  // A Slack mention naming an issue of a tracker that is on and linked (slack.link_linear_issues, slack.link_jira_issues).
-  const issueLinker = anyIssueLinker([
-    ...(linear && config.slack.linkLinearIssues ? [linear.issueLinker] : []),
-    ...(jira && config.slack.linkJiraIssues ? [jira.issueLinker] : []),
-  ]);
+  const sessionPlaces = started.sessionPlaces();
   return Array.from(
     { length: INTAKE_CONCURRENCY },
     (_, index) =>
@@ -72,30 +67,23 @@ function intakeWorkers({ config, logger, clock, overrides }: ServiceBase, parts:
         metrics: coreMetrics,
         followupWindows: front.followupWindows,
         surfaces,
-        enrichers: {
-          ...(slack && { slack: slack.enricher }),
-          ...(linear && { linear: linear.enricher }),
-          ...(github && { github: github.enricher }),
-          ...(jira && { jira: jira.enricher }),
-        },
-        ...(issueLinker && { issueLinkers: { slack: issueLinker } }),
+        enrichers: started.enrichers(),
+        // A message naming an issue of a tracker that is on and linked (a chat's link_*_issues).
+        issueLinkers: started.issueLinkers(),
         access: front.access,
         // Where only the platform can say who may act: a repository's write access, an issue tracker's permissions or roles.
-        requesterChecks: {
-          ...(github && { github: github.requesterCheck }),
-          ...(linear && { linear: linear.requesterCheck }),
-          ...(jira && { jira: jira.requesterCheck }),
-        },
+        requesterChecks: started.requesterChecks(),
         keys: front.runKeys.keys,
         limits: config.limits,
-        // A run shown in a Slack thread is an agent session there (its phase owed at each change).
-        ...(slack && { sessionPlaces: slack.sessionPlaces }),
+        // A run shown in a chat thread may be an agent session there (its phase owed at each change).
+        ...(sessionPlaces && { sessionPlaces }),
       }),
   );
 }
 
 function tracker({ config, logger, clock, overrides }: ServiceBase, parts: WorkerParts, surfaces: Surfaces): Tracker {
-  const { runKeys, slack } = parts.front;
+  const { runKeys, surfaces: started } = parts.front;
+  const sessionPlaces = started.sessionPlaces();
   const leases = overrides?.leases;
   return new Tracker({
     store: parts.store,
@@ -108,7 +96,7 @@ function tracker({ config, logger, clock, overrides }: ServiceBase, parts: Worke
     clock,
     logger,
     metrics: parts.trackerWatch.metrics,
-    ...(slack && { sessionPlaces: slack.sessionPlaces }),
+    ...(sessionPlaces && { sessionPlaces }),
     owner: parts.owner,
     options: { pageSize: config.tracker.pageSize, intervalMs: config.tracker.intervalMs, ...(leases?.trackerMs && { leaseMs: leases.trackerMs }) },
   });
@@ -135,15 +123,7 @@ function schedulesOf(config: AppConfig) {
 }
 
 function outboxWorkers({ logger, clock, overrides }: ServiceBase, parts: WorkerParts): OutboxWorker[] {
-  const { slack, linear, github, jira } = parts.front;
-  const notifiers = [
-    new LogNotifier(logger.child({ component: 'log-notifier' })),
-    ...(slack ? [slack.notifier] : []),
-    ...(linear?.notifiers ?? []),
-    ...(github ? [github.notifier] : []),
-    ...(jira ? [jira.notifier] : []),
-    ...(overrides?.notifiers ?? []),
-  ];
+  const notifiers = [new LogNotifier(logger.child({ component: 'log-notifier' })), ...parts.front.surfaces.notifiers(), ...(overrides?.notifiers ?? [])];
   // One memory of delivered results for all of them: a status edit is often delivered by another
   // worker than the post whose ts it needs.
   const sentResults = new SentResults();

@@ -55,25 +55,27 @@ export async function checkPeopleSecret(config: AppConfig): Promise<void> {
 }
 
 /**
- * Who each request belongs to (issue 20, point 4): Slack users are themselves; users of other surfaces
- * through a console link, or by the same email when Slack is on and their surface gives a verified one
- * (`emailOf`, by surface name; Slack's `users.lookupByEmail`). Pass it to whatever picks a run's key;
- * it is called in the intake worker.
+ * Who each request belongs to: users of the people's chat surface (`peopleSurface`) are themselves;
+ * users of other surfaces through a console link, or by the same email when that chat is on and their
+ * surface gives a verified one (`emailOf`, by surface name; the chat's `userByEmail`). Pass it to
+ * whatever picks a run's key; it is called in the intake worker.
  */
 export function personIdentity(
   store: Pick<Store, 'personLinks'>,
   directory: {
-    slack?: { userByEmail(email: string): Promise<string | undefined> };
+    people?: { userByEmail(email: string): Promise<string | undefined> };
+    /** The chat surface whose users are people (the first chat surface registered when none is on). */
+    peopleSurface: string;
     emailOf: Readonly<Record<string, (userId: string) => Promise<string | undefined>>>;
   },
   clock: Pick<Clock, 'now'>,
   logger: Logger,
 ): PersonIdentity {
-  const { slack, emailOf } = directory;
+  const { people, emailOf } = directory;
   return new LinkedIdentity({
-    people: 'slack',
+    people: directory.peopleSurface,
     links: store.personLinks,
-    directory: { emailOf, ...(slack && { personByEmail: (email: string) => slack.userByEmail(email) }) },
+    directory: { emailOf, ...(people && { personByEmail: (email: string) => people.userByEmail(email) }) },
     clock,
     logger: logger.child({ component: 'people' }),
   });

@@ -15,7 +15,7 @@ import { createCoreMetrics, createMetrics } from '../http/metrics.js';
 import type { GroupCommit } from '../store/group-commit.js';
 import { openStore } from '../store/open-store.js';
 import { watchTracker } from './console.js';
-import { agentApiEndpoint } from './integrations.js';
+import { agentApiEndpoint } from './run-api-endpoint.js';
 import type { Shutdown } from './shutdown.js';
 
 /** Seams for tests and embedding: extra notifiers, and a wrapper around the run-API client. */

@@ -14,7 +14,7 @@ import { consoleIntegration, type watchTracker } from './console.js';
 import { displayNames } from './display-names.js';
 import type { openFrontDoor } from './front-door.js';
 import { serviceEndpoints } from './endpoints.js';
-import type { agentApiEndpoint } from './integrations.js';
+import type { agentApiEndpoint } from './run-api-endpoint.js';
 import { runsForKey } from './people.js';
 import type { ServiceBase } from './service-base.js';
 
@@ -36,7 +36,7 @@ export interface HttpParts {
 /** 7. Serves the routes and the console; resolves with where it listens and what to announce. */
 export async function serveHttp({ config, logger, clock, shutdown }: ServiceBase, parts: HttpParts) {
   const { store, metrics, api, front, loops } = parts;
-  const { slack, linear, github, jira } = front;
+  const people = front.surfaces.people();
   const probe = runApiProbe(api);
   shutdown.add('readiness probe', () => probe.close());
   const routes = serviceEndpoints({
@@ -48,10 +48,7 @@ export async function serveHttp({ config, logger, clock, shutdown }: ServiceBase
     logger,
     now: () => clock.now(),
     ...(config.http.metricsToken !== undefined && { metricsToken: config.http.metricsToken }),
-    ...(slack && { slack }),
-    ...(linear && { linear }),
-    ...(github && { github }),
-    ...(jira && { jira }),
+    surfaces: front.surfaces.endpoints(),
   });
   const webConsole = await consoleIntegration(config, {
     store,
@@ -65,9 +62,9 @@ export async function serveHttp({ config, logger, clock, shutdown }: ServiceBase
     lastTick: parts.lastTick,
     // A key connected on the console is checked with the run API in use: the built-in emulator's too.
     runsFor: runsForKey(api.baseUrl),
-    ...(slack && { names: displayNames(slack, clock) }),
-    ...(slack?.teamId && { workspace: slack.teamId }),
-    ...(slack && { keyRemoved: (person: string) => slack.keyRemoved(person) }),
+    ...(people && { names: displayNames(people, clock) }),
+    ...(people?.workspace && { workspace: people.workspace }),
+    ...(people && { keyRemoved: (person: string) => people.keyRemoved(person) }),
   });
   const emulatorPages = api.emulator ? [api.emulator.sessions] : [];
   const http = await listen(

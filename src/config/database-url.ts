@@ -5,12 +5,9 @@
  * and never the password.
  */
 
-/** Where a PostgreSQL database is, as shown to people (no credentials). */
-export interface PostgresTarget {
-  host: string;
-  port: number;
-  database: string;
-}
+import type { PostgresTarget } from '../config-kit/service-config.js';
+
+export type { PostgresTarget };
 
 export type DatabaseUrlCheck = { ok: true; target: PostgresTarget; password: string | undefined; masked: string } | { ok: false; message: string };
 

@@ -4,17 +4,16 @@
  * users of the chat surface that has approvers, and the chat surfaces' companion places.
  */
 import { routeParts, type Approvers } from '../config-kit/route-schema.js';
-import { SURFACE_MODULES } from '../surface-list.js';
+import { SURFACE_MODULES, type RegisteredModules } from '../surface-list.js';
 import type { ConfigSlice } from '../surface-kit/config-slice.js';
 import type { AppConfig } from './types.js';
 
-/** A registered surface module. */
-export type SlicedModule = (typeof SURFACE_MODULES)[number];
+type Registered = RegisteredModules[number];
 
 /** The names of the secret variables the registered surfaces declare. */
 export type SurfaceSecretVariable = {
-  [M in SlicedModule as M['name']]: Extract<M['config']['variables'][number], { secret: true }>['name'];
-}[SlicedModule['name']];
+  [M in Registered as M['name']]: Extract<M['config']['variables'][number], { secret: true }>['name'];
+}[Registered['name']];
 
 /** A registered surface's config slice, with its name (its section's key) and title. */
 export interface SurfaceSlice {

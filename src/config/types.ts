@@ -2,26 +2,16 @@
  * The validated configuration every other part of the service reads. Built once at start by
  * `loadConfig` (environment + optional `.env` + optional `agent-bridge.yml`) and never changed after.
  */
-import type { Attribution, LogLevel } from '../config-kit/value-sets.js';
-import type { Route } from '../core/intake/routing.js';
-import type { Limits } from '../core/limits/limits.js';
-import type { AgentConfig } from '../core/ports/agent-runs.js';
-import type { SURFACE_MODULES } from '../surface-list.js';
-import type { PostgresTarget } from './database-url.js';
-import type { ConfigProblem } from './problems.js';
+import type { ScheduleConfig as ServiceSchedule, ServiceConfig } from '../config-kit/service-config.js';
+import type { RegisteredModules } from '../surface-list.js';
 
 export { LOG_LEVELS, type Attribution, type LogLevel } from '../config-kit/value-sets.js';
-
-/**
- * A route's `config`: the run API's `AmbientAgentConfig` fields. Known fields are type-checked;
- * any other field is passed through to the API untouched.
- */
-export type AgentConfigInput = AgentConfig;
+export type { AgentConfigInput, DatabaseConfig, PostgresTarget, ServiceConfig } from '../config-kit/service-config.js';
 
 /** Where a run goes; the core owns the type (`core/intake/routing.ts`). */
 export type { Route } from '../core/intake/routing.js';
 
-type Registered = (typeof SURFACE_MODULES)[number];
+type Registered = RegisteredModules[number];
 
 /** Each registered surface's part of `AppConfig`, by its name: what its config slice resolves (`config.<name>`). */
 export type SurfaceSections = { [M in Registered as M['name']]: ReturnType<M['config']['resolve']> };
@@ -35,70 +25,10 @@ type NotifyField<M extends Registered> = M['config'] extends { scheduleNotify: {
 /** A type, not an interface: the core reads it as a record, each surface its own key (`Surface.scheduleNotify`). */
 export type ScheduleNotify = { [M in Registered as NotifyField<M>]?: string };
 
-export interface ScheduleConfig extends Route {
-  name: string;
-  /** 5 fields, or 6 with leading seconds. Syntax and ranges are already checked. */
-  cron: string;
-  /** A valid IANA zone; `UTC` by default. */
-  timezone: string;
-  prompt: string;
-  overlap: 'skip' | 'allow';
-  catchUp: 'none' | 'latest';
-  enabled: boolean;
-  /** 0 = never pause. */
-  pauseAfterFailures: number;
-  notify: ScheduleNotify;
-}
+export type ScheduleConfig = ServiceSchedule<ScheduleNotify>;
 
-/**
- * Which store the service uses: SQLite at a file (the default), or PostgreSQL when `DATABASE_URL`
- * is set (several replicas may share it).
- */
-export type DatabaseConfig =
-  /** `path`: absolute file path, or `:memory:`. */
-  | { kind: 'sqlite'; path: string }
-  /** `url` holds the password: show `maskedUrl` or `target` instead. */
-  | { kind: 'postgres'; url: string; maskedUrl: string; target: PostgresTarget; password: string | undefined };
-
-export interface AppConfig extends SurfaceSections {
-  /** Absolute path of the YAML file used, if any. */
-  configFile: string | undefined;
-  /** Where each secret variable that is set came from (`config check` says so; never its value). */
-  secretSources?: Readonly<Record<string, 'env' | '.env'>>;
-  /** What is valid but cannot do what it seems meant to (`config-warnings.ts`): logged at start, printed by `config check`. */
-  warnings?: readonly ConfigProblem[];
-  agentApi: {
-    /** Without trailing slash, ends in `/api/v1`. */
-    baseUrl: string | undefined;
-    apiKey: string | undefined;
-    /** True when `AGENT_API_BASE_URL` is unset: the built-in emulator runs in-process. */
-    emulated: boolean;
-  };
-  /** Applied to every run; `config` is `{}` unless the defaults name a factory. */
-  defaults: Route;
-  tracker: { intervalMs: number; pageSize: number };
-  intake: { retryWindowMs: number; dedupeRetentionMs: number };
-  /** The audit trail (issue 31): `retentionMs` (`audit.retention`) is how long an entry is kept. */
-  audit: { retentionMs: number };
+/** The service's settings and each registered surface's section; its schedules and console with what the surfaces add to them. */
+export interface AppConfig extends ServiceConfig, SurfaceSections {
   schedules: ScheduleConfig[];
-  /**
-   * The web console's people; `admins` (user IDs of the surface approvers are asked on) see everything
-   * and may cancel any run. `adminToken` (`CONSOLE_ADMIN_TOKEN`) turns the console on with an admin
-   * sign-in; a surface may offer its own sign-in (`ConsoleSignIns`).
-   */
-  console: { admins: string[]; adminToken?: string } & ConsoleSignIns;
-  /**
-   * Runs under each person's key (issue 20): `attribution` says whose key a run is created with;
-   * `secret` (`AGENT_BRIDGE_SECRET`) seals the stored personal keys, required unless attribution is `service`.
-   */
-  people: { attribution: Attribution; secret?: string };
-  /** `limits.per_person` (issue 31): the runs each person asks for, on any surface; 0 = no limit. A route's own are on the route. */
-  limits: { perPerson: Limits };
-  database: DatabaseConfig;
-  /**
-   * `publicUrl` (`PUBLIC_URL`, no trailing slash): where people reach the service (links, `Secure` cookies).
-   * `metricsToken` (`METRICS_TOKEN`): when set, `GET /metrics` needs `Authorization: Bearer <token>`.
-   */
-  http: { port: number; host: string; publicUrl?: string; metricsToken?: string };
-  logLevel: LogLevel;
+  console: ServiceConfig['console'] & ConsoleSignIns;
 }

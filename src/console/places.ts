@@ -1,20 +1,16 @@
+import { SURFACE_MODULES } from '../surface-list.js';
 import { html, link, type SafeHtml } from './html.js';
 
 /**
- * Where a run was asked for, as a link when the anchor says enough: a Slack thread's permalink, a
- * Linear or Jira issue, a GitHub issue or pull request (its URL from the trigger when known), a
- * schedule's entry on the schedules page.
+ * Where a run was asked for, as a link when the anchor says enough — as its surface words it (a chat
+ * thread's permalink, an issue, its URL from the trigger when known) — or a schedule's entry on the
+ * schedules page.
  */
 export function place(anchor: string, source: string, ticketUrl?: string): SafeHtml {
-  const slack = /^slack:([A-Z0-9]+):(\d+)\.(\d+)$/.exec(anchor);
-  if (slack) return link(`https://slack.com/archives/${slack[1]}/p${slack[2]}${slack[3]}`, `Slack thread in ${slack[1]}`);
-  const channel = /^slack:([A-Z0-9]+)$/.exec(anchor);
-  if (channel) return link(`https://slack.com/archives/${channel[1]}`, `Slack channel ${channel[1]} (a thread of its own)`);
-  if (anchor.startsWith('linear:')) return link(ticketUrl, `Linear issue ${anchor.slice('linear:'.length)}`);
-  // An issue or a pull request; linked when the trigger knew its URL (the host may be GitHub Enterprise Server).
-  const github = /^github:([^/\s]+\/[^#\s]+)#(\d+)$/.exec(anchor);
-  if (github) return link(ticketUrl, `GitHub ${github[1]}#${github[2]}`);
-  if (anchor.startsWith('jira:')) return link(ticketUrl, `Jira issue ${anchor.slice('jira:'.length)}`);
+  for (const module of SURFACE_MODULES) {
+    const shown = module.placeLink(anchor, ticketUrl);
+    if (shown) return link(shown.url, shown.text);
+  }
   const schedule = /^(?:log:)?schedule:([^:]+)/.exec(anchor);
   if (schedule || source === 'schedule') {
     const name = schedule?.[1] ?? anchor;

@@ -1,21 +1,22 @@
 /**
  * The routes a person may start a run on from the console's New run form: the defaults, and every
  * route of the config that carries a name (`config.name`) — the name its runs' usage and limits go
- * by. A name several routes share is offered once, as the first of them in the order below (Slack
- * channels, Linear labels, Jira labels, GitHub repositories and labels, schedules).
+ * by. A name several routes share is offered once, as the first of them: the surfaces' route tables in
+ * the order the surfaces are registered, then the schedules.
  */
 import type { Route } from '../core/intake/routing.js';
 import type { AppConfig } from '../config/types.js';
+import { SURFACE_MODULES } from '../surface-list.js';
 
-/** A route offered on the form: its name, where the config sets it (`slack.channels.C0123ABCD`), and the route itself. */
+/** A route offered on the form: its name, where the config sets it (`<surface>.<table>.<key>`), and the route itself. */
 export interface RouteChoice {
   name: string;
   where: string;
   route: Route;
 }
 
-/** The parts of the config the choices come from. */
-export type RouteConfig = Pick<AppConfig, 'slack' | 'linear' | 'jira' | 'github' | 'schedules'>;
+/** The config the choices come from. */
+export type RouteConfig = AppConfig;
 
 function named(prefix: string, routes: Readonly<Record<string, Route>>): RouteChoice[] {
   return Object.entries(routes).flatMap(([key, route]) => {
@@ -28,11 +29,7 @@ function named(prefix: string, routes: Readonly<Record<string, Route>>): RouteCh
 export function routeChoices(config: RouteConfig): RouteChoice[] {
   const schedules = Object.fromEntries(config.schedules.map((schedule) => [schedule.name, scheduleRoute(schedule)]));
   const all = [
-    ...named('slack.channels', config.slack.channels),
-    ...named('linear.labels', config.linear.labels),
-    ...named('jira.labels', config.jira.labels),
-    ...named('github.repos', config.github.repos),
-    ...named('github.labels', config.github.labels),
+    ...SURFACE_MODULES.flatMap((module) => module.routeTables(config).flatMap(({ where, routes }) => named(where, routes))),
     ...named('schedules', schedules),
   ];
   const seen = new Set<string>();

@@ -11,7 +11,7 @@
 import type { Logger } from '../core/ports/logger.js';
 import type { OutboxMessage } from '../core/ports/messages.js';
 import { NotifierError, unknownMessageKind, type Delivery, type Notifier } from '../core/ports/notifier.js';
-import { messageComment, receivedComment, startFailedComment, statusComment, stoppingComment } from '../linear/comment-text.js';
+import { messageComment, receivedComment, startFailedComment, statusComment, stoppingComment } from '../surface-kit/markdown-comments.js';
 import { githubError, type GithubApi, type ReactionTarget } from './github-api.js';
 import type { GithubReference } from './acts.js';
 

@@ -1,12 +1,17 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { githubSignatureHeaderMalformed, verifyGithubSignature } from './verify-webhook.js';
+import { githubSignature } from './verify-webhook.js';
 
 const SECRET = 'gh-webhook-secret-0123456789';
 const BODY = Buffer.from('{"action":"labeled","issue":{"number":7,"title":"Café ☕"}}');
 const HEX = createHmac('sha256', SECRET).update(BODY).digest('hex');
+const NOW = 1_772_441_700_000;
 
-describe('verifyGithubSignature', () => {
+const headers = (header: string | undefined) => (header === undefined ? {} : { 'x-hub-signature-256': header });
+/** Whether the verifier takes `header` as the signature of `body`. */
+const verifies = (secret: string, header: string | undefined, body: Buffer) => githubSignature(secret).verify(headers(header), body, NOW).ok;
+
+describe('githubSignature: verify', () => {
   it.each<[string, string | undefined, boolean]>([
     ['the right signature', `sha256=${HEX}`, true],
     ['the right signature in upper case', `sha256=${HEX.toUpperCase()}`, true],
@@ -16,30 +21,32 @@ describe('verifyGithubSignature', () => {
     ['a short signature', `sha256=${HEX.slice(0, 10)}`, false],
     ['empty', '', false],
     ['missing', undefined, false],
-  ])('%s → %s', async (_what, header, expected) => {
-    expect(await verifyGithubSignature(SECRET, header, BODY)).toBe(expected);
+  ])('%s → %s', (_what, header, expected) => {
+    expect(verifies(SECRET, header, BODY)).toBe(expected);
   });
 
-  it('is false for another secret, and with an empty secret', async () => {
-    expect(await verifyGithubSignature('another-secret', `sha256=${HEX}`, BODY)).toBe(false);
+  it('is false for another secret, and with an empty secret', () => {
+    expect(verifies('another-secret', `sha256=${HEX}`, BODY)).toBe(false);
     const unsigned = createHmac('sha256', '').update(BODY).digest('hex');
-    expect(await verifyGithubSignature('', `sha256=${unsigned}`, BODY)).toBe(false);
+    expect(verifies('', `sha256=${unsigned}`, BODY)).toBe(false);
   });
 
-  it('checks the bytes received: a body that is not UTF-8 does not verify under its own HMAC', async () => {
+  it('checks the bytes received, not a decoded string: a body that is not UTF-8 verifies under the HMAC of its bytes only', () => {
     const raw = Buffer.from([0x7b, 0xff, 0xfe, 0x7d]);
-    expect(await verifyGithubSignature(SECRET, `sha256=${createHmac('sha256', SECRET).update(raw).digest('hex')}`, raw)).toBe(false);
+    expect(verifies(SECRET, `sha256=${createHmac('sha256', SECRET).update(raw).digest('hex')}`, raw)).toBe(true);
+    const decoded = Buffer.from(new TextDecoder().decode(raw));
+    expect(verifies(SECRET, `sha256=${createHmac('sha256', SECRET).update(decoded).digest('hex')}`, raw)).toBe(false);
   });
 });
 
-describe('githubSignatureHeaderMalformed (before the body is read)', () => {
-  it.each<[string | undefined, boolean]>([
-    [`sha256=${HEX}`, false],
-    [undefined, true],
-    ['', true],
-    ['sha256=xyz', true],
-    [HEX, true],
+describe('githubSignature: refuse (before the body is read)', () => {
+  it.each<[string | undefined, string | undefined]>([
+    [`sha256=${HEX}`, undefined],
+    [undefined, 'missing'],
+    ['', 'missing'],
+    ['sha256=xyz', 'mismatch'],
+    [HEX, 'mismatch'],
   ])('%s → %s', (header, expected) => {
-    expect(githubSignatureHeaderMalformed(header)).toBe(expected);
+    expect(githubSignature(SECRET).refuse(headers(header), NOW)).toBe(expected);
   });
 });

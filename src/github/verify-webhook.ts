@@ -1,34 +1,18 @@
 /**
- * GitHub's webhook signature: `X-Hub-Signature-256: sha256=<hex
- * HMAC-SHA256(secret, raw body)>`, checked by `@octokit/webhooks-methods` in constant time over the
- * exact bytes received, before anything else reads them.
+ * GitHub's webhook signature: `X-Hub-Signature-256: sha256=<hex HMAC-SHA256(secret, raw body)>`,
+ * checked in constant time over the exact bytes received, before anything else reads them.
  */
-import { verify } from '@octokit/webhooks-methods';
+import type { KeyObject } from 'node:crypto';
+import { hmacOverBody } from '../http/verify-hmac.js';
+import type { BodyVerifier } from '../http/webhook-verifier.js';
 
-const SIGNATURE = /^sha256=[0-9a-f]{64}$/i;
+/** `sha256=` and 64 hex digits, in either case (GitHub sends lower case). */
+const SIGNATURE = /^sha256=([0-9a-f]{64})$/i;
 
 /**
- * Whether the header alone already condemns the delivery (missing, or not `sha256=` and 64 hex
- * digits): refused before a byte of the body is read.
+ * The verifier of `POST /github/webhook`: a missing or malformed header is refused before a byte of
+ * the body is read; the rest is checked over the raw bytes.
  */
-export function githubSignatureHeaderMalformed(signatureHeader: string | undefined): boolean {
-  const given = signatureHeader?.trim();
-  return !given || !SIGNATURE.test(given);
-}
-
-const utf8 = new TextDecoder('utf-8');
-
-/**
- * Verifies `X-Hub-Signature-256` over `rawBody`. A missing, malformed or wrong signature is `false`;
- * nothing about the secret or the expected value leaves this function. The library signs text: a body
- * that is not UTF-8 decodes to other bytes, and so fails, as it should (GitHub sends JSON in UTF-8).
- */
-export async function verifyGithubSignature(secret: string, signatureHeader: string | undefined, rawBody: Buffer): Promise<boolean> {
-  const given = signatureHeader?.trim();
-  if (!secret || !given || githubSignatureHeaderMalformed(given)) return false;
-  try {
-    return await verify(secret, utf8.decode(rawBody), given.toLowerCase());
-  } catch {
-    return false;
-  }
+export function githubSignature(secret: string | KeyObject): BodyVerifier {
+  return hmacOverBody({ secret, header: 'X-Hub-Signature-256', pattern: SIGNATURE });
 }

@@ -4,6 +4,7 @@ import { noticeOf } from '../core/outbox/notice-parts.js';
 import { receivedKey, type OutboxMessage } from '../core/ports/messages.js';
 import type { NewOutboxRow, Store } from '../core/ports/store.js';
 import { oneLine } from '../core/quote.js';
+import type { WebhookOutcome } from '../http/signed-webhook.js';
 import { actOf, type GithubAct, type GithubTriggerConfig } from './normalise.js';
 import type { GithubEvent } from './parse-webhook.js';
 import { seenRows } from './receipt.js';
@@ -16,8 +17,6 @@ export const checkFailureKey = (runId: string, n: number) => `github:check-failu
 
 /** The watermark of an issue's label changes (`EventKeyRepository.advance`): the latest GitHub time seen. */
 export const labelWatermarkKey = (place: string) => `github:label-changed:${place}`;
-
-export type WebhookOutcome = { outcome: 'stored' | 'duplicate' | 'ignored'; reason?: string };
 
 export interface GithubWebhookDeps {
   config: GithubTriggerConfig;

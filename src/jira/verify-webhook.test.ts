@@ -1,9 +1,16 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { jiraSignatureHeaderMalformed, verifyJiraSignature } from './verify-webhook.js';
+import { jiraSignature } from './verify-webhook.js';
 
 const SECRET = 'jira-webhook-secret';
 const body = Buffer.from('{"webhookEvent":"jira:issue_updated"}');
+const NOW = 1_772_441_700_000;
+/** Whether the verifier takes `header` as the signature of `bytes`. */
+const verifyJiraSignature = (secret: string, header: string | undefined, bytes: Buffer) =>
+  jiraSignature(secret).verify(header === undefined ? {} : { 'x-hub-signature': header }, bytes, NOW).ok;
+/** Whether the header alone already condemns the delivery, before the body is read. */
+const jiraSignatureHeaderMalformed = (header: string | undefined) =>
+  jiraSignature(SECRET).refuse(header === undefined ? {} : { 'x-hub-signature': header }, NOW) !== undefined;
 const signed = (bytes: Buffer, secret = SECRET) => `sha256=${createHmac('sha256', secret).update(bytes).digest('hex')}`;
 
 describe('X-Hub-Signature', () => {

@@ -2,13 +2,12 @@ import type { IntakeService } from '../core/intake/intake-service.js';
 import type { Logger } from '../core/ports/logger.js';
 import type { Store } from '../core/ports/store.js';
 import type { TriggerInput } from '../core/ports/triggers.js';
+import type { WebhookOutcome } from '../http/signed-webhook.js';
 import { commentTrigger, labelTrigger, notAPerson, type JiraTriggerConfig } from './normalise.js';
 import type { JiraWebhook } from './parse-webhook.js';
 
 /** Event key of a delivery (Jira's `X-Atlassian-Webhook-Identifier`, the same on its retries). */
 export const deliveryKey = (deliveryId: string) => `jira:delivery:${deliveryId}`;
-
-export type WebhookOutcome = { outcome: 'stored' | 'duplicate' | 'ignored'; reason?: string };
 
 export interface JiraWebhookDeps {
   config: JiraTriggerConfig;

@@ -12,7 +12,8 @@
  */
 import type { Logger } from '../core/ports/logger.js';
 import { NotifierError, unknownMessageKind, type Delivery, type Notifier } from '../core/ports/notifier.js';
-import { messageComment, receivedComment, startFailedComment, statusComment, stoppingComment, withLinearNames } from './comment-text.js';
+import { messageComment, receivedComment, startFailedComment, statusComment, stoppingComment } from '../surface-kit/markdown-comments.js';
+import { withLinearNames } from './comment-text.js';
 import type { LinearApi } from './linear-api.js';
 import type { OwnIds } from './own-ids.js';
 import type { WorkflowMover } from './workflow-states.js';

@@ -15,7 +15,7 @@ import type { OutboxMessage, RunSnapshot } from '../core/ports/messages.js';
 import { renderText } from '../core/outbox/render-text.js';
 import type { LinearApi } from './linear-api.js';
 import { isInvalidInput, toLinearNotifierError } from './linear-errors.js';
-import { inertMarkdown, inertMessage, inertRun, markdownCode } from './markdown.js';
+import { inertMarkdown, inertMessage, inertRun, markdownCode } from '../surface-kit/markdown.js';
 import type { OwnIds } from './own-ids.js';
 import type { WorkflowMover } from './workflow-states.js';
 

@@ -1,11 +1,14 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { linearDelivery, issueCreated } from '../../test/fixtures/linear/index.js';
-import { checkWebhookTimestamp, linearSignatureHeaderMalformed, verifyLinearSignature } from './verify-webhook.js';
+import { checkWebhookTimestamp, linearSignature, verifyLinearSignature } from './verify-webhook.js';
 
 const SECRET = 'lin_wh_0123456789abcdef';
 const BODY = Buffer.from('{"action":"create","type":"Issue","data":{"id":"1"},"webhookTimestamp":1700000000000}');
 const SIGNATURE = createHmac('sha256', SECRET).update(BODY).digest('hex');
+/** Whether the header alone already condemns the delivery, before the body is read. */
+const linearSignatureHeaderMalformed = (header: string | undefined) =>
+  linearSignature(SECRET).refuse(header === undefined ? {} : { 'linear-signature': header }, Date.now()) !== undefined;
 
 describe('verifyLinearSignature', () => {
   it.each<[string, string | undefined, boolean]>([

@@ -1,30 +1,30 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
+import { hmacOverBody } from '../http/verify-hmac.js';
+import type { BodyVerifier } from '../http/webhook-verifier.js';
 
 /** Linear refuses deliveries whose `webhookTimestamp` is more than a minute from now; so do we (replays). */
 export const WEBHOOK_WINDOW_MS = 60_000;
 
-const HEX_SHA256 = /^[0-9a-f]{64}$/i;
+/** 64 hex digits, in either case, nothing before them. */
+const HEX_SHA256 = /^([0-9a-f]{64})$/i;
 
 /**
- * Whether the `linear-signature` header alone already condemns the delivery (missing, or not 64 hex
- * digits), before a byte of the body is read. Its timestamp is inside the body: only this can be
- * checked early.
+ * The verifier of `POST /linear/webhook`: `linear-signature` is the hex HMAC-SHA256(secret, raw body)
+ * over the exact bytes received (never a re-encoded string), compared in constant time. A missing or
+ * malformed header is refused before a byte of the body is read; the delivery's time is inside the
+ * body (`checkWebhookTimestamp`, once it is parsed).
  */
-export function linearSignatureHeaderMalformed(signatureHeader: string | undefined): boolean {
-  const given = signatureHeader?.trim();
-  return !given || !HEX_SHA256.test(given);
+export function linearSignature(secret: string | KeyObject): BodyVerifier {
+  return hmacOverBody({ secret, header: 'linear-signature', pattern: HEX_SHA256 });
 }
 
 /**
- * Verifies the `linear-signature` header: hex HMAC-SHA256(secret, raw body) over the exact bytes
- * received (never a re-encoded string), compared in constant time. A missing, malformed or wrong
- * signature is `false`; nothing about the secret or the expected value leaves this function.
+ * Whether `linear-signature` is the signature of `rawBody` (for a receiver of Linear's deliveries
+ * outside the service's route). A missing, malformed or wrong signature is `false`.
  */
 export function verifyLinearSignature(secret: string, signatureHeader: string | undefined, rawBody: Buffer): boolean {
-  const given = signatureHeader?.trim();
-  if (!secret || !given || linearSignatureHeaderMalformed(given)) return false;
-  const expected = createHmac('sha256', secret).update(rawBody).digest();
-  return timingSafeEqual(Buffer.from(given, 'hex'), expected);
+  const headers = signatureHeader === undefined ? {} : { 'linear-signature': signatureHeader };
+  return linearSignature(secret).verify(headers, rawBody, Date.now()).ok;
 }
 
 /**

@@ -2,14 +2,13 @@ import type { Logger } from '../core/ports/logger.js';
 import type { IntakeService } from '../core/intake/intake-service.js';
 import type { Store } from '../core/ports/store.js';
 import type { TriggerInput } from '../core/ports/triggers.js';
+import type { WebhookOutcome } from '../http/signed-webhook.js';
 import { actorRequester, commentTrigger, labelTrigger, type LinearTriggerConfig } from './normalise.js';
 import { isCommentWebhook, isSessionWebhook, type LinearWebhook } from './parse-webhook.js';
 import { sessionTrigger } from './session-triggers.js';
 
 /** Event-key of a webhook delivery (Linear's `Linear-Delivery` header). */
 export const deliveryKey = (deliveryId: string) => `linear:delivery:${deliveryId}`;
-
-export type WebhookOutcome = { outcome: 'stored' | 'duplicate' | 'ignored'; reason?: string };
 
 export interface LinearWebhookDeps {
   config: LinearTriggerConfig;

@@ -47,4 +47,12 @@ describe('createLogger', () => {
     expect(lines[0]).toMatchObject({ msg: 'refused token [redacted]', err: { message: 'Bad credentials: bearer [redacted]' } });
     expect(lines[1]).toMatchObject({ plain: 'eyJ alone is no token; ghs_short neither' });
   });
+
+  it('keeps out a configured secret that a JSON line escapes: line breaks, quotes and backslashes', () => {
+    const key = '-----BEGIN KEY-----\nMIIBOgIBAAJBAKj34GkxFhD9\n-----END KEY-----';
+    const quoted = 'webhook"secret\\with-escapes';
+    const { logger, lines } = captured([key, quoted]);
+    logger.error({ err: { message: `bad key ${key}` } }, `secret ${quoted}`);
+    expect(lines[0]).toMatchObject({ msg: 'secret [redacted]', err: { message: 'bad key [redacted]' } });
+  });
 });

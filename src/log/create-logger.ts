@@ -49,7 +49,10 @@ export function replicaBindings(): { pid: number; hostname: string } {
  * into an error message or a URL still never reaches the log. Every line names its replica (`hostname`, `pid`).
  */
 export function createLogger(options: LoggerOptions): PinoLogger {
-  const configured = secretScrubber(options.secrets);
+  // Lines are scrubbed once written as JSON, where a secret holding a line break, a quote or a backslash
+  // (the GitHub App's PEM key) appears escaped: both spellings are looked for.
+  const secrets = options.secrets.flatMap((secret) => (secret === undefined ? [] : [secret, JSON.stringify(secret).slice(1, -1)]));
+  const configured = secretScrubber([...new Set(secrets)]);
   const scrub = (line: string) => redactCredentialShapes(configured(line));
   const pretty = options.pretty ?? (process.stdout.isTTY === true && options.destination === undefined);
   const base = {

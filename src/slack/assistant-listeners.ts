@@ -5,7 +5,7 @@
  * and its suggested prompts owed.
  */
 import type { AccessPolicy } from '../core/ports/intake.js';
-import { assistantContextSetting, assistantThreadSetting } from '../core/ports/setting-names.js';
+import { assistantContextSetting, assistantThreadSetting } from './setting-names.js';
 import { slackUserRefusal } from './access.js';
 import { promptsRow, readAssistantThread } from './assistant.js';
 import type { ListenerDeps } from './listener-deps.js';

@@ -1,7 +1,7 @@
 import type { SlackCalls } from './slack-calls.js';
 import { isTerminalState } from '../core/ports/agent-runs.js';
 import type { Delivery, Notifier } from '../core/ports/notifier.js';
-import { assistantContextSetting, assistantThreadSetting } from '../core/ports/setting-names.js';
+import { assistantContextSetting, assistantThreadSetting } from './setting-names.js';
 import type { NewOutboxRow, SettingRepository } from '../core/ports/store.js';
 import type { TriggerInput } from '../core/ports/triggers.js';
 import { toNotifierError } from './slack-errors.js';

@@ -4,7 +4,7 @@
  * within 3 s) and the modal's submission.
  */
 import type { AccessPolicy } from '../core/ports/intake.js';
-import { homeOpenedSetting } from '../core/ports/setting-names.js';
+import { homeOpenedSetting } from './setting-names.js';
 import { keyRefusal } from '../people/key-refusals.js';
 import { slackUserRefusal } from './access.js';
 import { HOME_OPENED_KIND } from './home-notifier.js';

@@ -3,7 +3,7 @@
  * the console (their own key page, or an admin's Keys page) — so it stops saying "connected" at once.
  */
 import type { IntakeService } from '../core/intake/intake-service.js';
-import { homeOpenedSetting } from '../core/ports/setting-names.js';
+import { homeOpenedSetting } from './setting-names.js';
 import type { SettingRepository } from '../core/ports/store.js';
 import { HOME_OPENED_KIND } from './home-notifier.js';
 import { homeDestination, homeUserOf } from './home-view.js';

@@ -6,7 +6,7 @@
 import type { AllMiddlewareArgs } from '@slack/bolt';
 import type { IntakeService } from '../core/intake/intake-service.js';
 import type { Logger } from '../core/ports/logger.js';
-import { homeOpenedSetting } from '../core/ports/setting-names.js';
+import { homeOpenedSetting } from './setting-names.js';
 import type { SettingRepository } from '../core/ports/store.js';
 import type { TriggerInput } from '../core/ports/triggers.js';
 import { withViewedChannelRoute } from './agent-view.js';

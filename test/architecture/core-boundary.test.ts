@@ -4,7 +4,10 @@ import { ROOT } from '../helpers/spawn-cli.js';
 import { reachablePackages, sourceFiles, specifiers } from './import-graph.js';
 
 const CORE = join(ROOT, 'src/core');
-const FORBIDDEN = [/^@slack\//, /^@linear\//, /^better-sqlite3$/, /^pg$/, /^undici$/, /^pino/, /^prom-client$/, /^node-cron$/];
+// Every surface's SDK, those of surfaces to come among them (Microsoft Teams, GitLab): the core reaches a surface through its ports only.
+const SURFACE_SDKS = [/^@slack\//, /^@linear\//, /^@octokit\//, /^jira\.js$/, /^@microsoft\//, /^botbuilder/, /^@gitbeaker\//];
+const FORBIDDEN = [...SURFACE_SDKS, /^better-sqlite3$/, /^pg$/, /^undici$/, /^pino/, /^prom-client$/, /^node-cron$/];
+const forbidden = (pkg: string) => FORBIDDEN.some((pattern) => pattern.test(pkg));
 
 describe('the core stays free of platform code', () => {
   const files = sourceFiles(CORE);
@@ -14,7 +17,7 @@ describe('the core stays free of platform code', () => {
   });
 
   it.each(files.map((file) => [relative(ROOT, file), file]))('%s reaches no platform library, even transitively', (_name, file) => {
-    const offending = [...reachablePackages(file)].filter(([pkg]) => FORBIDDEN.some((pattern) => pattern.test(pkg)));
+    const offending = [...reachablePackages(file)].filter(([pkg]) => forbidden(pkg));
     expect(offending.map(([pkg, chain]) => `${pkg} via ${chain.join(' → ')}`)).toEqual([]);
   });
 
@@ -29,9 +32,28 @@ describe('the core stays free of platform code', () => {
     expect(outside).toEqual([]);
   });
 
+  it.each([
+    '@slack/bolt',
+    '@linear/sdk',
+    '@octokit/rest',
+    '@octokit/webhooks-methods',
+    'jira.js',
+    '@microsoft/teams-ai',
+    'botbuilder',
+    'botbuilder-core',
+    '@gitbeaker/rest',
+  ])('forbids the surface SDK %s', (pkg) => {
+    expect(forbidden(pkg)).toBe(true);
+  });
+
+  it('leaves alone what is no SDK of a surface', () => {
+    expect(['zod', 'yaml', 'commander', 'jira', 'microsoft', 'octokit'].filter(forbidden)).toEqual([]);
+  });
+
   it('the checker would catch a violation', () => {
     const packages = reachablePackages(join(ROOT, 'src/agent-api/client.ts'));
     expect([...packages.keys()]).toContain('undici');
     expect([...reachablePackages(join(ROOT, 'src/store/postgres/postgres-store.ts')).keys()]).toContain('pg');
+    expect([...reachablePackages(join(ROOT, 'src/github/github-api.ts')).keys()].filter(forbidden)).toContain('@octokit/rest');
   });
 });

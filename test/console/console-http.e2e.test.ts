@@ -4,6 +4,7 @@ import type { RunningService } from '../../src/main.js';
 import { CapturingLogger } from '../core/capturing-logger.js';
 import { consoleHttp, cookiesOf, csrfIn, signInWithToken } from '../helpers/console-http.js';
 import { startBridge } from '../helpers/start-bridge.js';
+import { SURFACE_MODULES } from '../../src/surface-list.js';
 import { aRun } from '../store/helpers.js';
 
 /*
@@ -55,6 +56,28 @@ describe('the usage page', () => {
     expect(used.match(/<rect /g)).toHaveLength(31);
     const days = /data-testid="usage-days">([\s\S]*?)<\/table>/.exec(used)?.[1] ?? '';
     expect([...days.matchAll(/<tr>\s*<td>([\d-]+)<\/td>/g)].map((match) => match[1])).toEqual([new Date(startedAt).toISOString().slice(0, 10)]);
+  });
+});
+
+// Lists of surfaces written by hand missed the ones added later (GitHub had no health row): both pages read the registered list.
+describe('the pages that list surfaces list every registered one', () => {
+  it('the runs page offers each surface in its source filter, by its title', async () => {
+    const { cookie } = await signIn();
+    const page = await (await get('/console/runs', cookie)).text();
+    const filter = /<select name="source">([\s\S]*?)<\/select>/.exec(page)?.[1] ?? '';
+    const offered = [...filter.matchAll(/<option value="([^"]*)"\s*>([^<]*)<\/option>/g)].map((match) => [match[1], match[2]]);
+    expect(offered).toEqual(expect.arrayContaining(SURFACE_MODULES.map((surface) => [surface.name, surface.title])));
+    const chosen = await (await get('/console/runs?source=github', cookie)).text();
+    expect(chosen).toMatch(/<option value="github"\s+selected>GitHub<\/option>/);
+  });
+
+  it('the health page has a row for each surface, on or off', async () => {
+    const { cookie } = await signIn();
+    const page = await (await get('/console/health', cookie)).text();
+    const table = /data-testid="integrations">([\s\S]*?)<\/table>/.exec(page)?.[1] ?? '';
+    const rows = [...table.matchAll(/<tr>\s*<td>([^<]*)<\/td>\s*<td class="[^"]*">(on|off)<\/td>/g)].map((match) => [match[1], match[2]]);
+    // This service configures no surface: every one is off, and says so.
+    expect(rows).toEqual(expect.arrayContaining(SURFACE_MODULES.map((surface) => [surface.title, 'off'])));
   });
 });
 

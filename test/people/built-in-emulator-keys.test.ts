@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentApiEndpoint } from '../../src/compose/integrations.js';
+import { agentApiEndpoint } from '../../src/compose/run-api-endpoint.js';
 import { runsForKey } from '../../src/compose/people.js';
 import { loadConfig } from '../../src/config/index.js';
 import { startService, type RunningService } from '../../src/main.js';

@@ -5,10 +5,22 @@ import { page, when } from '../layout.js';
 import { place } from '../places.js';
 import { asker, keyCell, peopleFacts } from '../people-cells.js';
 import { personIdsFor } from '../person-filter.js';
+import { SURFACE_MODULES } from '../../surface-list.js';
 
 export const RUNS_PAGE_SIZE = 50;
-const SOURCES = ['slack', 'linear', 'jira', 'github', 'schedule', 'cli', 'console'];
-const STATES = ['QUEUED', 'PENDING', 'CLAIMED', 'INPROGRESS', 'BLOCKED', 'SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED'];
+type Choice = { value: string; label: string };
+
+// Every registered surface, then the sources that are no surface: a hand-written list missed surfaces added later.
+const SOURCES: readonly Choice[] = [
+  ...SURFACE_MODULES.map((surface) => ({ value: surface.name, label: surface.title })),
+  { value: 'schedule', label: 'Schedule' },
+  { value: 'cli', label: 'Command line' },
+  { value: 'console', label: 'Console' },
+];
+const STATES: readonly Choice[] = ['QUEUED', 'PENDING', 'CLAIMED', 'INPROGRESS', 'BLOCKED', 'SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED'].map((state) => ({
+  value: state,
+  label: state,
+}));
 const FILTER_LIMIT = 200;
 
 /** The runs page's query: filters (each cut to a sane length) and the page's starting point. */
@@ -40,12 +52,17 @@ function nextPageHref(query: URLSearchParams, last: RunListItem): string {
   return `/console/runs?${next.toString()}`;
 }
 
-function options(values: string[], selected: string | undefined): SafeHtml[] {
+function options(choices: readonly Choice[], selected: string | undefined): SafeHtml[] {
   return [
     html`<option value="">any</option>`,
-    ...values.map((value) => html`<option value="${value}" ${value === selected ? html` selected` : ''}>${value}</option>`),
+    ...choices.map(({ value, label }) => html`<option value="${value}" ${value === selected ? html` selected` : ''}>${label}</option>`),
   ];
 }
+
+/** Where runs may be asked for, in words: `Slack, Linear, … or Jira`. */
+const ASKED_IN = SURFACE_MODULES.map((surface) => surface.title)
+  .join(', ')
+  .replace(/, (?=[^,]*$)/, ' or ');
 
 /** The empty list: what matched nothing, and how a first run is started. */
 function noRuns(filter: RunFilter & { after?: RunCursor }): SafeHtml {
@@ -54,7 +71,7 @@ function noRuns(filter: RunFilter & { after?: RunCursor }): SafeHtml {
     <p class="muted">No runs${filter.after ? ' after this point' : ''} match${filtered ? ' these filters' : ''}.</p>
     <p>
       Start one with <a href="/console/runs/new">New run</a>, or from a terminal beside this service:
-      <code>npx agent-bridge run "hello"</code>. Runs asked for in Slack, Linear, Jira or GitHub and the schedules' runs show here too.
+      <code>npx agent-bridge run "hello"</code>. Runs asked for in ${ASKED_IN} and the schedules' runs show here too.
     </p>
   </div>`;
 }

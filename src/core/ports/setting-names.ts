@@ -1,6 +1,7 @@
 /**
  * Every name the core keeps in the store's `settings` (SettingRepository), in one place so the key
- * space can be read at once. The names are stored in existing databases: renaming one needs a
+ * space can be read at once; a setting only one surface keeps is named in that surface's folder
+ * (`<surface>/setting-names.ts`). The names are stored in existing databases: renaming one needs a
  * migration, so their spelling stays as first shipped.
  */
 
@@ -24,24 +25,6 @@ export function anchorAliasSetting(anchor: string): string {
 /** Whether a schedule is paused (and since when, why), JSON. */
 export function schedulePausedSetting(schedule: string): string {
   return `schedule_paused:${schedule}`;
-}
-
-/** That a person opened their chat's home view (the day, last time): only their runs keep it current. */
-export function homeOpenedSetting(user: string): string {
-  return `home_opened:${user}`;
-}
-
-/** An assistant thread (a chat's AI app panel) the person opened: who opened it (the chat's edge sets it). */
-export function assistantThreadSetting(channel: string, threadTs: string): string {
-  return `assistant_thread:${channel}:${threadTs}`;
-}
-
-/**
- * The channel a person looks at beside an assistant thread (the chat's `context.channel_id`, '' when none):
- * a request in the panel routes as that channel's route when it has one.
- */
-export function assistantContextSetting(channel: string, threadTs: string): string {
-  return `assistant_context:${channel}:${threadTs}`;
 }
 
 /** That the run API refused a person's personal key (401/403): when and with which status, JSON. */

@@ -3,6 +3,7 @@ import { describeRoutes, maskSecret, plural, routeList, type SecretSource } from
 import type { ConfigProblem } from '../../config-kit/problem.js';
 import type { SurfaceIsOn } from '../../surface-kit/config-slice.js';
 import type { SlackSignInConfig } from './env.js';
+import { issueLinkWarnings } from './issue-links.js';
 import type { SlackSection } from './section.js';
 
 type SourceOf = (variable: string) => SecretSource | undefined;
@@ -36,20 +37,5 @@ export function slackSummary(slack: SlackSection): string {
 
 /** A mention link to a tracker that is off: the mention starts its run without the issue. */
 export function slackWarnings(slack: SlackSection, label: string, isOn: SurfaceIsOn): ConfigProblem[] {
-  const warnings: ConfigProblem[] = [];
-  if (slack.enabled && slack.linkLinearIssues && !isOn('linear')) {
-    warnings.push({
-      where: `${label}: slack.link_linear_issues`,
-      message: 'is true, but Linear is off: a mention naming a Linear issue starts its run without the issue',
-      hint: 'turn Linear on with LINEAR_API_KEY (or LINEAR_ACCESS_TOKEN) and LINEAR_WEBHOOK_SECRET, or set it to false',
-    });
-  }
-  if (slack.enabled && slack.linkJiraIssues && !isOn('jira')) {
-    warnings.push({
-      where: `${label}: slack.link_jira_issues`,
-      message: 'is true, but Jira is off: a mention naming a Jira issue starts its run without the issue',
-      hint: 'turn Jira on with JIRA_BASE_URL, JIRA_EMAIL, JIRA_API_TOKEN and JIRA_WEBHOOK_SECRET, or set it to false',
-    });
-  }
-  return warnings;
+  return slack.enabled ? issueLinkWarnings(slack, label, isOn) : [];
 }

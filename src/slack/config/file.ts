@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { contextSchema, followups, followupWindow } from '../../config-kit/conversation-keys.js';
 import { always, emptyIfNull, optional, section, strict, text, withDefault } from '../../config-kit/file-schema-parts.js';
 import type { RouteParts } from '../../config-kit/route-schema.js';
+import { issueLinkKeys } from './issue-links.js';
 import { CHANNEL_ID_HINT, NOT_A_USER_ID, SLACK_CHANNEL_ID, SLACK_TEAM_ID, SLACK_USER_ID } from './ids.js';
 
 /** The reactions the bot itself adds (docs/slack.md): a person adding one of them must not start a run. */
@@ -60,10 +61,7 @@ export function slackFileSection(parts: RouteParts) {
     // Organisations whose people may use the bot besides our own workspace (and its org): Slack Connect guests of others are refused.
     allowed_teams: withDefault(z.array(slackTeamId), []),
     channels: withDefault(z.record(channelKey, channelRouteSchema), {}),
-    // A mention naming a Linear issue (ENG-123, or its URL) binds the run to that issue too.
-    link_linear_issues: withDefault(z.boolean(), false),
-    // A mention naming a Jira issue (ABC-123, or its URL) of a served project binds the run to that issue too.
-    link_jira_issues: withDefault(z.boolean(), false),
+    ...issueLinkKeys,
     // The session-link domains whose pasted links unfurl into the run's title, state and place.
     unfurl_domains: withDefault(z.array(domainName), []),
   });

@@ -6,10 +6,11 @@ import type { Route } from '../../core/intake/routing.js';
 import type { ChannelTrigger } from '../start-triggers.js';
 import type { SlackEnv } from './env.js';
 import type { SlackFile } from './file.js';
+import { resolveIssueLinks, type IssueLinks } from './issue-links.js';
 
 export type SlackMode = 'off' | 'http' | 'socket';
 
-export interface SlackSection {
+export interface SlackSection extends IssueLinks {
   enabled: boolean;
   /** `socket` when `SLACK_APP_TOKEN` is set (wins over the signing secret), else `http`. */
   mode: SlackMode;
@@ -30,10 +31,6 @@ export interface SlackSection {
   channels: Record<string, Route>;
   /** Channel ID (or `*`) → how runs start there without a mention (`trigger`); only entries that set one. */
   triggers: Record<string, ChannelTrigger>;
-  /** A mention naming a Linear issue binds the run to that issue too (`slack.link_linear_issues`). */
-  linkLinearIssues: boolean;
-  /** A mention naming a Jira issue of a served project binds the run to that issue too (`slack.link_jira_issues`). */
-  linkJiraIssues: boolean;
   /** `slack.unfurl_domains`: session-link domains whose pasted links unfurl; empty = none. */
   unfurlDomains: string[];
 }
@@ -56,8 +53,7 @@ export function resolveSlack(env: SlackEnv, file: SlackFile, parts: RouteParts):
         route.trigger ? [[channel, { keywords: [...(route.trigger.keywords ?? [])], ...compact({ emoji: route.trigger.emoji }) }]] : [],
       ),
     ),
-    linkLinearIssues: file.link_linear_issues,
-    linkJiraIssues: file.link_jira_issues,
+    ...resolveIssueLinks(file),
     unfurlDomains: [...file.unfurl_domains],
   };
 }

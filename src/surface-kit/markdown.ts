@@ -1,6 +1,7 @@
 /**
- * Foreign text in Linear's Markdown (issue 16). Comments and agent activities are Markdown, and much
- * of what they show was not written by us: an agent's status message, a person's name, an issue
+ * Foreign text in the Markdown of the surfaces that speak it (Linear's and GitHub's comments, Linear's
+ * agent activities). Comments and agent activities are Markdown, and much of what they show was not
+ * written by us: an agent's status message, a person's name, an issue
  * title, URLs from the run API. Raw, `![x](https://…)` in a status message becomes a live image (a
  * tracking pixel in every reader's browser) and `[Open session](https://evil)` a forged link. Every
  * foreign string goes through one of these functions; only the links we compose stay links.
