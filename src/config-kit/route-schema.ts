@@ -129,4 +129,5 @@ export function routeParts(companions: readonly CompanionPlace[], approvers: App
   return { surfaceRouteShape, companionRoute, checkRouteTargets, companions, approvers };
 }
 
+/** The route pieces a surface's config slice is handed. */
 export type RouteParts = ReturnType<typeof routeParts>;

@@ -48,6 +48,7 @@ export type DatabaseConfig =
   /** `url` holds the password: show `maskedUrl` or `target` instead. */
   | { kind: 'postgres'; url: string; maskedUrl: string; target: PostgresTarget; password: string | undefined };
 
+/** The validated configuration but the surfaces' sections: what every module may read besides its own section. */
 export interface ServiceConfig {
   /** Absolute path of the YAML file used, if any. */
   configFile: string | undefined;

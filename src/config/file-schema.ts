@@ -115,4 +115,5 @@ export const fileSchema = strict({
   }),
 });
 
-export type FileConfig = z.output<typeof fileSchema>;
+/** The parsed file: the service's own sections, and each surface's under its name (which its config slice reads). */
+export type FileConfig = z.output<typeof fileSchema> & { readonly [surface: string]: unknown };

@@ -143,8 +143,7 @@ function scheduleNotify(notify: Readonly<Record<string, unknown>>): Record<strin
 
 /** Each surface's section, by its name, in the order of the list of surfaces. */
 function surfaceSections(env: EnvSettings, file: FileConfig): SurfaceSections {
-  const files = file as unknown as Readonly<Record<string, unknown>>;
-  return Object.fromEntries(SURFACE_SLICES.map(({ name, config }) => [name, config.resolve(env.surfaces[name], files[name], ROUTE_PARTS)])) as SurfaceSections;
+  return Object.fromEntries(SURFACE_SLICES.map(({ name, config }) => [name, config.resolve(env.surfaces[name], file[name], ROUTE_PARTS)])) as SurfaceSections;
 }
 
 /** The console sign-ins surfaces offer whose variables are set, each under its own key. */

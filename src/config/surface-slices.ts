@@ -22,6 +22,7 @@ export interface SurfaceSlice {
   readonly config: ConfigSlice;
 }
 
+/** The registered surfaces' config slices, in the order of the list. */
 export const SURFACE_SLICES: readonly SurfaceSlice[] = SURFACE_MODULES.map(({ name, title, config }) => ({ name, title, config }));
 
 /** The surface whose users approve requests and administer the console. */
@@ -35,6 +36,7 @@ const NO_APPROVERS: Approvers = {
   noApprover: 'cannot be asked: no surface to ask approvers on is registered',
 };
 
+/** What every surface's routes are built from: approval asked of the approvers' surface, and the chat surfaces' companion places. */
 export const ROUTE_PARTS = routeParts(
   SURFACE_SLICES.flatMap(({ name, config }) => (config.companion ? [{ ...config.companion, surface: name }] : [])),
   APPROVERS_SLICE?.config.approvers ? { ...APPROVERS_SLICE.config.approvers, surface: APPROVERS_SLICE.name } : NO_APPROVERS,

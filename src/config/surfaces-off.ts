@@ -14,8 +14,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 /** Every surface route, with its key path. */
 function surfaceRoutes(file: FileConfig): Array<{ path: PropertyKey[]; route: FileSurfaceRoute }> {
-  const files = file as unknown as Readonly<Record<string, unknown>>;
-  const sections = SURFACE_SLICES.flatMap(({ name, config }) => config.routes(files[name]));
+  const sections = SURFACE_SLICES.flatMap(({ name, config }) => config.routes(file[name]));
   return sections.flatMap(([path, routes]) => Object.entries(routes).map(([key, route]) => ({ path: [...path, key], route })));
 }
 

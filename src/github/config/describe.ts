@@ -3,6 +3,7 @@ import { describeRoutes, maskSecret, plural, routeList, type SecretSource } from
 import type { ConfigProblem } from '../../config-kit/problem.js';
 import type { GithubSection } from './section.js';
 
+/** `config.github` as `config check` shows it: the private key and webhook secret masked (the key's source is its file when read from one). */
 export function describeGithub(github: GithubSection, source: (variable: string) => SecretSource | undefined): Record<string, unknown> {
   return {
     ...github,
@@ -15,6 +16,7 @@ export function describeGithub(github: GithubSection, source: (variable: string)
   };
 }
 
+/** GitHub's line of the summary: what is on and who may start runs, or what turns it on. */
 export function githubSummary(github: GithubSection): string {
   if (!github.enabled) {
     return 'GitHub: off — set GITHUB_APP_ID, GITHUB_PRIVATE_KEY_PATH (or GITHUB_PRIVATE_KEY) and GITHUB_WEBHOOK_SECRET to turn it on (docs/github.md)';

@@ -21,6 +21,7 @@ const GITHUB_APP_ID_HINT = `find it on ${APP_PAGE}, General → About: App ID`;
 const GITHUB_PRIVATE_KEY_HINT = `on ${APP_PAGE}, General → Private keys → Generate a private key; set GITHUB_PRIVATE_KEY_PATH to the downloaded .pem file (or GITHUB_PRIVATE_KEY to its text, newlines as \\n)`;
 const GITHUB_WEBHOOK_SECRET_HINT = `set the same value as ${APP_PAGE}, General → Webhook → Webhook secret`;
 
+/** The App's variables, in the order the docs name them. */
 export const GITHUB_VARIABLES = [
   { name: 'GITHUB_APP_ID', secret: false, hint: GITHUB_APP_ID_HINT },
   { name: 'GITHUB_PRIVATE_KEY', secret: true, hint: GITHUB_PRIVATE_KEY_HINT },
@@ -76,6 +77,7 @@ function baseUrl(fallback: string) {
   });
 }
 
+/** Each GitHub variable checked alone; the private key as an RSA key, never shown. */
 export const githubEnvShape = {
   GITHUB_APP_ID: optionalText.transform((value, ctx) => {
     if (value !== undefined && !/^\d{1,12}$/.test(value))

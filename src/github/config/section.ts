@@ -35,6 +35,7 @@ export interface GithubSection {
 
 const lowerCased = (name: string) => name.trim().toLowerCase();
 
+/** `config.github` from the App's variables and `github:` (repositories and labels keyed lower-cased). */
 export function resolveGithub(env: GithubEnv, file: GithubFile, parts: RouteParts): GithubSection {
   return {
     enabled: env.appId !== undefined,

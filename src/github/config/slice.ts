@@ -5,6 +5,7 @@ import { githubEnvShape, githubIsOn, githubSetProblems, GITHUB_VARIABLES, readGi
 import { githubFileSection, type GithubFile } from './file.js';
 import { resolveGithub, type GithubSection } from './section.js';
 
+/** The GitHub App's config slice, the `config` of its module. */
 export const githubConfig = {
   variables: GITHUB_VARIABLES,
   envShape: githubEnvShape,

@@ -3,6 +3,7 @@ import { describeRoutes, maskSecret, plural, routeList, type SecretSource } from
 import type { ConfigProblem } from '../../config-kit/problem.js';
 import type { JiraSection } from './section.js';
 
+/** `config.jira` as `config check` shows it: the API token and webhook secret masked. */
 export function describeJira(jira: JiraSection, source: (variable: string) => SecretSource | undefined): Record<string, unknown> {
   return {
     ...jira,
@@ -15,6 +16,7 @@ export function describeJira(jira: JiraSection, source: (variable: string) => Se
   };
 }
 
+/** Jira's line of the summary: the site, labels, projects and who may start runs, or what turns it on. */
 export function jiraSummary(jira: JiraSection): string {
   if (!jira.enabled) return 'Jira: off — set JIRA_BASE_URL, JIRA_EMAIL, JIRA_API_TOKEN and JIRA_WEBHOOK_SECRET to turn it on';
   const projects = jira.projects.length === 0 ? 'all projects' : `projects ${jira.projects.join(', ')}`;

@@ -54,6 +54,7 @@ const jiraValue = (check: (value: string) => JiraCheck) =>
     return checked.ok ? checked.value : fail(ctx, checked.message, checked.hint);
   });
 
+/** Each Jira variable checked alone. */
 export const jiraEnvShape = {
   JIRA_BASE_URL: jiraValue(checkJiraBaseUrl),
   JIRA_EMAIL: jiraValue(checkJiraEmail),
@@ -69,6 +70,7 @@ export interface JiraEnv {
   webhookSecret: string | undefined;
 }
 
+/** Jira's settings from its checked variables. */
 export function readJiraEnv(v: z.output<z.ZodObject<typeof jiraEnvShape>>): { env: JiraEnv } {
   return { env: { baseUrl: v.JIRA_BASE_URL, email: v.JIRA_EMAIL, apiToken: v.JIRA_API_TOKEN, webhookSecret: v.JIRA_WEBHOOK_SECRET } };
 }

@@ -35,6 +35,7 @@ export interface JiraSection {
   states: Record<string, string>;
 }
 
+/** `config.jira` from the `JIRA_*` variables and `jira:` (labels lower-cased, project keys upper-cased). */
 export function resolveJira(env: JiraEnv, jira: JiraFile, parts: RouteParts): JiraSection {
   return {
     enabled: env.baseUrl !== undefined,

@@ -5,6 +5,7 @@ import { jiraEnvShape, jiraIsOn, jiraSetProblems, JIRA_VARIABLES, readJiraEnv, t
 import { jiraFileSection, type JiraFile } from './file.js';
 import { resolveJira, type JiraSection } from './section.js';
 
+/** Jira's config slice, the `config` of its module. */
 export const jiraConfig = {
   variables: JIRA_VARIABLES,
   envShape: jiraEnvShape,

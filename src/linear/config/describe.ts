@@ -2,6 +2,7 @@
 import { describeRoutes, maskSecret, plural, routeList, type SecretSource } from '../../config-kit/describe-parts.js';
 import type { LinearSection } from './section.js';
 
+/** `config.linear` as `config check` shows it: the key, token and webhook secret masked. */
 export function describeLinear(linear: LinearSection, source: (variable: string) => SecretSource | undefined): Record<string, unknown> {
   return {
     ...linear,
@@ -15,6 +16,7 @@ export function describeLinear(linear: LinearSection, source: (variable: string)
   };
 }
 
+/** Linear's line of the summary: how it authenticates, its labels, teams and who may start runs, or what turns it on. */
 export function linearSummary(linear: LinearSection): string {
   if (!linear.enabled) return 'Linear: off — set LINEAR_API_KEY (or LINEAR_ACCESS_TOKEN for agent sessions) and LINEAR_WEBHOOK_SECRET to turn it on';
   const auth =

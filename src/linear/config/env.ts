@@ -15,6 +15,7 @@ const LINEAR_KEY_HINT =
   'create a personal API key under Linear Settings → Security & access, or use an OAuth app token (actor=app) as LINEAR_ACCESS_TOKEN for agent sessions';
 const LINEAR_SECRET_HINT = "find it on your webhook's page in Linear Settings → API → Webhooks (or in your OAuth app's webhook settings)";
 
+/** Linear's variables, in the order the docs name them. */
 export const LINEAR_VARIABLES = [
   { name: 'LINEAR_API_KEY', secret: true, hint: LINEAR_KEY_HINT },
   { name: 'LINEAR_ACCESS_TOKEN', secret: true, hint: LINEAR_KEY_HINT },
@@ -30,6 +31,7 @@ const linearApiUrl = optionalText.transform((value, ctx) => {
   return checked.url.href;
 });
 
+/** Each Linear variable checked alone. */
 export const linearEnvShape = {
   LINEAR_API_KEY: secret(LINEAR_KEY_HINT),
   LINEAR_ACCESS_TOKEN: secret(LINEAR_KEY_HINT),
@@ -45,6 +47,7 @@ export interface LinearEnv {
   apiUrl: string;
 }
 
+/** Linear's settings from its checked variables. */
 export function readLinearEnv(v: z.output<z.ZodObject<typeof linearEnvShape>>): { env: LinearEnv } {
   return { env: { apiKey: v.LINEAR_API_KEY, accessToken: v.LINEAR_ACCESS_TOKEN, webhookSecret: v.LINEAR_WEBHOOK_SECRET, apiUrl: v.LINEAR_API_URL } };
 }

@@ -6,6 +6,7 @@ import type { Route } from '../../core/intake/routing.js';
 import type { LinearEnv } from './env.js';
 import type { LinearFile } from './file.js';
 
+/** Linear's part of the validated configuration (`config.linear`). */
 export interface LinearSection {
   enabled: boolean;
   apiKey?: string;
@@ -32,6 +33,7 @@ export interface LinearSection {
   states: Record<string, string>;
 }
 
+/** `config.linear` from its variables and `linear:` (labels lower-cased, guests' user ids lower-cased). */
 export function resolveLinear(env: LinearEnv, file: LinearFile, parts: RouteParts): LinearSection {
   return {
     enabled: (env.apiKey !== undefined || env.accessToken !== undefined) && env.webhookSecret !== undefined,

@@ -14,6 +14,7 @@ const LINEAR_ISSUE_ID = /^[A-Za-z][A-Za-z0-9_]*-\d+$/;
 
 const TURN_LINEAR_ON = 'turn Linear on with LINEAR_API_KEY (or LINEAR_ACCESS_TOKEN) and LINEAR_WEBHOOK_SECRET';
 
+/** Linear's config slice, the `config` of its module. */
 export const linearConfig = {
   variables: LINEAR_VARIABLES,
   envShape: linearEnvShape,

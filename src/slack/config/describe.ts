@@ -8,6 +8,7 @@ import type { SlackSection } from './section.js';
 
 type SourceOf = (variable: string) => SecretSource | undefined;
 
+/** `config.slack` as `config check` shows it: the tokens and signing secret masked. */
 export function describeSlack(slack: SlackSection, source: SourceOf): Record<string, unknown> {
   return {
     ...slack,
@@ -20,10 +21,12 @@ export function describeSlack(slack: SlackSection, source: SourceOf): Record<str
   };
 }
 
+/** Sign in with Slack as `config check` shows it: the client secret masked. */
 export function describeSlackSignIn(signIn: SlackSignInConfig, source: SourceOf): Record<string, unknown> {
   return { clientId: signIn.clientId, clientSecret: maskSecret(signIn.clientSecret, source('SLACK_CLIENT_SECRET')), issuer: signIn.issuer };
 }
 
+/** Slack's line of the summary: its mode, channels and who may start runs, or what turns it on. */
 export function slackSummary(slack: SlackSection): string {
   if (!slack.enabled) return 'Slack: off — set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (HTTP) or SLACK_APP_TOKEN (Socket Mode) to turn it on';
   const mode = slack.mode === 'socket' ? 'Socket Mode' : 'HTTP, events at POST /slack/events';

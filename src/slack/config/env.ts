@@ -20,6 +20,7 @@ const APP_TOKEN_HINT = 'create an app-level token (xapp-…, scope connections:w
 const SLACK_CLIENT_HINT = 'find it in your Slack app under Basic Information → App Credentials (Client ID, Client Secret)';
 const REDIRECT_HINT = 'and add PUBLIC_URL/console/auth/slack/callback as a Redirect URL under OAuth & Permissions in your Slack app';
 
+/** Slack's variables, in the order the docs name them. */
 export const SLACK_VARIABLES = [
   { name: 'SLACK_BOT_TOKEN', secret: true, hint: BOT_TOKEN_HINT },
   { name: 'SLACK_SIGNING_SECRET', secret: true, hint: SIGNING_SECRET_HINT },
@@ -57,6 +58,7 @@ const slackOidcIssuer = optionalText.transform((value, ctx) => {
   return checked.url.href.replace(/\/+$/, '');
 });
 
+/** Each Slack variable checked alone: a token of the wrong kind is named by its prefix, never shown. */
 export const slackEnvShape = {
   SLACK_BOT_TOKEN: slackToken('bot token (xoxb-…)', { 'xapp-': 'an app-level token', 'xoxp-': 'a user token' }, BOT_TOKEN_HINT),
   SLACK_SIGNING_SECRET: secret(SIGNING_SECRET_HINT),
@@ -84,6 +86,7 @@ export interface SlackEnv {
   signIn: SlackSignInConfig | undefined;
 }
 
+/** Slack's settings from its checked variables; Sign in with Slack only with both its client id and secret. */
 export function readSlackEnv(v: z.output<z.ZodObject<typeof slackEnvShape>>): { env: SlackEnv } {
   const signIn =
     v.SLACK_CLIENT_ID !== undefined && v.SLACK_CLIENT_SECRET !== undefined

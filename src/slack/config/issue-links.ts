@@ -7,6 +7,7 @@ import { withDefault } from '../../config-kit/file-schema-parts.js';
 import type { ConfigProblem } from '../../config-kit/problem.js';
 import type { SurfaceIsOn } from '../../surface-kit/config-slice.js';
 
+/** The keys of `slack:` that link a mention to a tracker's issue. */
 export const issueLinkKeys = {
   // A mention naming a Linear issue (ENG-123, or its URL) binds the run to that issue too.
   link_linear_issues: withDefault(z.boolean(), false),
@@ -14,6 +15,7 @@ export const issueLinkKeys = {
   link_jira_issues: withDefault(z.boolean(), false),
 };
 
+/** Which trackers' issues a mention binds its run to. */
 export interface IssueLinks {
   /** A mention naming a Linear issue binds the run to that issue too (`slack.link_linear_issues`). */
   linkLinearIssues: boolean;
@@ -21,6 +23,7 @@ export interface IssueLinks {
   linkJiraIssues: boolean;
 }
 
+/** The links as `config.slack` holds them. */
 export function resolveIssueLinks(file: { link_linear_issues: boolean; link_jira_issues: boolean }): IssueLinks {
   return { linkLinearIssues: file.link_linear_issues, linkJiraIssues: file.link_jira_issues };
 }

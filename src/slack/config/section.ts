@@ -8,8 +8,10 @@ import type { SlackEnv } from './env.js';
 import type { SlackFile } from './file.js';
 import { resolveIssueLinks, type IssueLinks } from './issue-links.js';
 
+/** How Slack's events arrive: off, signed HTTP requests, or Socket Mode. */
 export type SlackMode = 'off' | 'http' | 'socket';
 
+/** Slack's part of the validated configuration (`config.slack`). */
 export interface SlackSection extends IssueLinks {
   enabled: boolean;
   /** `socket` when `SLACK_APP_TOKEN` is set (wins over the signing secret), else `http`. */
@@ -35,6 +37,7 @@ export interface SlackSection extends IssueLinks {
   unfurlDomains: string[];
 }
 
+/** `config.slack` from its variables and `slack:`: Socket Mode when an app-level token is set, each channel's trigger apart from its route. */
 export function resolveSlack(env: SlackEnv, file: SlackFile, parts: RouteParts): SlackSection {
   const enabled = env.botToken !== undefined;
   return {

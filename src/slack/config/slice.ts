@@ -14,6 +14,7 @@ import { resolveSlack, type SlackSection } from './section.js';
 
 const TURN_SLACK_ON = 'turn Slack on with SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN for Socket Mode)';
 
+/** Slack's config slice, the `config` of its module. */
 export const slackConfig = {
   variables: SLACK_VARIABLES,
   envShape: slackEnvShape,
