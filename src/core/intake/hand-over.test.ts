@@ -76,7 +76,7 @@ describe('a trigger handed to a free worker as it is stored', () => {
   });
 
   it('frees the worker and wakes the others when the store keeps it pending (an earlier trigger of its anchor)', async () => {
-    await world.store.triggers.enqueue({ ...start('Ahead'), key: 'Ahead' }, [], world.clock.now());
+    await world.store.triggers.enqueue({ trigger: { ...start('Ahead'), key: 'Ahead' }, now: world.clock.now() });
     const { taker, seen } = takerFor(first);
     const result = await service(() => taker).submit(start('Behind'));
     expect(result.accepted).toBe(true);

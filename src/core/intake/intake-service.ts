@@ -81,10 +81,12 @@ export class IntakeService {
       takers.outbox?.release();
     };
     const holders = takers.trigger || takers.outbox ? takers : undefined;
-    const stored = await this.deps.store.triggers.enqueue(input, rows, now, options.rememberKeys, now + window, holders).catch((error: unknown) => {
-      release();
-      throw error;
-    });
+    const stored = await this.deps.store.triggers
+      .enqueue({ trigger: input, owed: rows, now, rememberKeys: options.rememberKeys, dueAt: now + window, holders })
+      .catch((error: unknown) => {
+        release();
+        throw error;
+      });
     const { inserted, trigger, held, heldRow } = stored;
     if (held) takers.trigger?.take(trigger);
     else takers.trigger?.release();

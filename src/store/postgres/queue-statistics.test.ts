@@ -32,17 +32,17 @@ describe.skipIf(!runs)(`queue statistics under a burst${postgresSkipNote()}`, ()
     ).rows.map((row) => row.relname);
 
   it('analyses the trigger and outbox tables once a burst has stored enough, and a claim then reads the queue in order', async () => {
-    await store.triggers.enqueue(aTrigger({ key: 'first', anchor: 'first' }), [anOutboxRow('first:received', 'first')], 1000);
+    await store.triggers.enqueue({ trigger: aTrigger({ key: 'first', anchor: 'first' }), owed: [anOutboxRow('first:received', 'first')], now: 1000 });
     expect(await analysed()).toEqual([]);
 
     for (let start = 0; start < 600; start += 100) {
       await Promise.all(
         Array.from({ length: 100 }, (_, index) =>
-          store.triggers.enqueue(
-            aTrigger({ key: `k${start + index}`, anchor: `a${start + index}` }),
-            [anOutboxRow(`o${start + index}`, `a${start + index}`)],
-            1000,
-          ),
+          store.triggers.enqueue({
+            trigger: aTrigger({ key: `k${start + index}`, anchor: `a${start + index}` }),
+            owed: [anOutboxRow(`o${start + index}`, `a${start + index}`)],
+            now: 1000,
+          }),
         ),
       );
     }
