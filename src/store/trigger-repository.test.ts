@@ -108,25 +108,25 @@ describeEachStore((adapter) => {
 
     it('commits a batch when its group commit comes: triggers enqueued in later turns join it', async () => {
       const commits: Array<() => void> = [];
-      const held = await adapter.open({ groupCommit: (commit) => void commits.push(commit) });
+      const deferred = await adapter.open({ groupCommit: (commit) => void commits.push(commit) });
       try {
         const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
-        const first = held.triggers.enqueue({ trigger: aTrigger({ key: 'Group1' }), owed: [anOutboxRow('Group1:received')], now: 1000 });
+        const first = deferred.triggers.enqueue({ trigger: aTrigger({ key: 'Group1' }), owed: [anOutboxRow('Group1:received')], now: 1000 });
         await nextTurn();
-        const second = held.triggers.enqueue({ trigger: aTrigger({ key: 'Group2' }), now: 1000 });
+        const second = deferred.triggers.enqueue({ trigger: aTrigger({ key: 'Group2' }), now: 1000 });
         await nextTurn();
         expect(commits).toHaveLength(1);
-        expect(await held.triggers.getByKey('Group1')).toBeUndefined();
+        expect(await deferred.triggers.getByKey('Group1')).toBeUndefined();
         commits[0]?.();
         expect((await Promise.all([first, second])).map((result) => result.inserted)).toEqual([true, true]);
-        expect((await held.outbox.list()).map((row) => row.key)).toEqual(['Group1:received']);
+        expect((await deferred.outbox.list()).map((row) => row.key)).toEqual(['Group1:received']);
         // The next trigger starts the next batch, which waits for a commit of its own.
-        const third = held.triggers.enqueue({ trigger: aTrigger({ key: 'Group3' }), now: 1000 });
+        const third = deferred.triggers.enqueue({ trigger: aTrigger({ key: 'Group3' }), now: 1000 });
         expect(commits).toHaveLength(2);
         commits[1]?.();
         expect((await third).trigger.id).toBe(3);
       } finally {
-        await held.close();
+        await deferred.close();
       }
     });
 
@@ -137,40 +137,40 @@ describeEachStore((adapter) => {
       expect(trigger).toMatchObject({ state: 'pending', attempts: 0, nextAttemptAt: 1500, receivedAt: 1000, updatedAt: 1000 });
     });
 
-    describe('handed to a free worker (holder)', () => {
-      const holder = { owner: 'host:1:w1', leaseMs: LEASE };
-      const holders = { trigger: holder };
+    describe('handed over to a free worker (handTo.trigger)', () => {
+      const taker = { owner: 'host:1:w1', leaseMs: LEASE };
+      const handTo = { trigger: taker };
       // The port's rule: only a store whose transaction sees every unfinished trigger of the anchor hands over.
       const handsOver = adapter.name === 'sqlite';
 
-      it(handsOver ? 'stores a due trigger of a free anchor claimed by the holder, as a claim would' : 'declines: stores it pending', async () => {
-        const { inserted, held, trigger } = await store.triggers.enqueue({
+      it(handsOver ? 'stores a due trigger of a free anchor claimed by the free worker, as a claim would' : 'declines: stores it pending', async () => {
+        const { inserted, handedOver, trigger } = await store.triggers.enqueue({
           trigger: aTrigger({ key: 'Hand1', anchor: 'A' }),
           owed: [anOutboxRow('Hand1:received', 'A')],
           now: 1000,
           dueAt: 1000,
-          holders,
+          handTo,
         });
         expect(inserted).toBe(true);
         expect(store.triggers.handsOver).toBe(handsOver);
-        expect(held ?? false).toBe(handsOver);
+        expect(handedOver ?? false).toBe(handsOver);
         expect(trigger).toEqual(await store.triggers.get(trigger.id));
         if (!handsOver) return expect(trigger).toMatchObject({ state: 'pending', attempts: 0, leaseOwner: null });
-        expect(trigger).toMatchObject({ state: 'working', attempts: 1, leaseOwner: holder.owner, leaseUntil: 1000 + LEASE, nextAttemptAt: 1000 });
-        // Nothing left to claim, and the holder's lease writes work on it.
+        expect(trigger).toMatchObject({ state: 'working', attempts: 1, leaseOwner: taker.owner, leaseUntil: 1000 + LEASE, nextAttemptAt: 1000 });
+        // Nothing left to claim, and the free worker's lease writes work on it.
         expect(await store.triggers.claimNext('w2', 1000, LEASE)).toBeUndefined();
-        expect(await store.triggers.extendLease(trigger.id, holder.owner, 2000, LEASE)).toBe(true);
-        expect(await store.triggers.finish(trigger.id, holder.owner, { state: 'done' }, {}, 3000)).toBe(true);
+        expect(await store.triggers.extendLease(trigger.id, taker.owner, 2000, LEASE)).toBe(true);
+        expect(await store.triggers.finish(trigger.id, taker.owner, { state: 'done' }, {}, 3000)).toBe(true);
         expect((await store.outbox.list()).map((row) => row.key)).toEqual(['Hand1:received']);
       });
 
       it('keeps an anchor in order: a trigger behind an unfinished one of its anchor is stored pending', async () => {
         const first = await store.triggers.enqueue({ trigger: aTrigger({ key: 'Ahead', anchor: 'A' }), now: 1000 });
-        const second = await store.triggers.enqueue({ trigger: aTrigger({ key: 'Behind', anchor: 'A' }), now: 1000, dueAt: 1000, holders });
-        const other = await store.triggers.enqueue({ trigger: aTrigger({ key: 'Elsewhere', anchor: 'B' }), now: 1000, dueAt: 1000, holders });
-        expect(second.held ?? false).toBe(false);
+        const second = await store.triggers.enqueue({ trigger: aTrigger({ key: 'Behind', anchor: 'A' }), now: 1000, dueAt: 1000, handTo });
+        const other = await store.triggers.enqueue({ trigger: aTrigger({ key: 'Elsewhere', anchor: 'B' }), now: 1000, dueAt: 1000, handTo });
+        expect(second.handedOver ?? false).toBe(false);
         expect(second.trigger.state).toBe('pending');
-        expect(other.held ?? false).toBe(handsOver);
+        expect(other.handedOver ?? false).toBe(handsOver);
         // The anchor's order is the claim's: the earlier one first, the later one only once it is done.
         const claimed = await store.triggers.claimNext('w2', 1000, LEASE);
         expect(claimed?.key).toBe('Ahead');
@@ -180,8 +180,8 @@ describeEachStore((adapter) => {
       });
 
       it('stores pending what is due later, and hands nothing over for a known key', async () => {
-        const later = await store.triggers.enqueue({ trigger: aTrigger({ key: 'Later', anchor: 'A' }), now: 1000, dueAt: 5000, holders });
-        expect(later.held ?? false).toBe(false);
+        const later = await store.triggers.enqueue({ trigger: aTrigger({ key: 'Later', anchor: 'A' }), now: 1000, dueAt: 5000, handTo });
+        expect(later.handedOver ?? false).toBe(false);
         expect(later.trigger).toMatchObject({ state: 'pending', nextAttemptAt: 5000 });
         await store.triggers.enqueue({ trigger: aTrigger({ key: 'Known', anchor: 'B' }), now: 1000 });
         const again = await store.triggers.enqueue({
@@ -189,34 +189,34 @@ describeEachStore((adapter) => {
           owed: [anOutboxRow('Known:again', 'B')],
           now: 1000,
           dueAt: 1000,
-          holders,
+          handTo,
         });
         expect(again).toMatchObject({ inserted: false, trigger: { state: 'pending', leaseOwner: null } });
-        expect(again.held ?? false).toBe(false);
+        expect(again.handedOver ?? false).toBe(false);
         expect(await store.outbox.list()).toHaveLength(0);
       });
     });
 
-    describe('its first owed row handed to a free outbox worker (holders.outbox)', () => {
-      const rowHolder = { owner: 'host:1:o1', leaseMs: 20_000 };
+    describe('its first owed row handed over to a free outbox worker (handTo.outbox)', () => {
+      const rowTaker = { owner: 'host:1:o1', leaseMs: 20_000 };
       const handsOver = adapter.name === 'sqlite';
 
       it(handsOver ? 'stores the first row of a free destination sending, leased to it; the rest pending' : 'declines: every row pending', async () => {
         const owed = [anOutboxRow('Row1:received', 'A'), anOutboxRow('Row1:mark', 'A'), anOutboxRow('Row1:elsewhere', 'B')];
-        const { heldRow } = await store.triggers.enqueue({
+        const { handedOverRow } = await store.triggers.enqueue({
           trigger: aTrigger({ key: 'Row1', anchor: 'A' }),
           owed,
           now: 1000,
           dueAt: 1000,
-          holders: { outbox: rowHolder },
+          handTo: { outbox: rowTaker },
         });
         const rows = await store.outbox.list();
         if (!handsOver) {
-          expect(heldRow).toBeUndefined();
+          expect(handedOverRow).toBeUndefined();
           return expect(rows.map((row) => row.state)).toEqual(['pending', 'pending', 'pending']);
         }
-        expect(heldRow).toEqual(await store.outbox.getByKey('Row1:received'));
-        expect(heldRow).toMatchObject({ state: 'sending', attempts: 1, leaseOwner: rowHolder.owner, leaseUntil: 1000 + 20_000 });
+        expect(handedOverRow).toEqual(await store.outbox.getByKey('Row1:received'));
+        expect(handedOverRow).toMatchObject({ state: 'sending', attempts: 1, leaseOwner: rowTaker.owner, leaseUntil: 1000 + 20_000 });
         expect(rows.map((row) => [row.key, row.state])).toEqual([
           ['Row1:received', 'sending'],
           ['Row1:mark', 'pending'],
@@ -225,7 +225,7 @@ describeEachStore((adapter) => {
         // The destination's order is the claim's: B's row now, A's second only after the first is sent.
         expect((await store.outbox.claimNext('o2', 1000, LEASE))?.key).toBe('Row1:elsewhere');
         expect(await store.outbox.claimNext('o3', 1000, LEASE)).toBeUndefined();
-        const { sent, next } = await store.outbox.markSentAndClaimNext(heldRow!.id, rowHolder.owner, { ts: '1' }, 1100, LEASE);
+        const { sent, next } = await store.outbox.markSentAndClaimNext(handedOverRow!.id, rowTaker.owner, { ts: '1' }, 1100, LEASE);
         expect(sent).toBe(true);
         expect(next?.key).toBe('Row1:mark');
       });
@@ -237,21 +237,21 @@ describeEachStore((adapter) => {
           owed: [anOutboxRow('Row2:received', 'A')],
           now: 1000,
           dueAt: 1000,
-          holders: {
-            outbox: rowHolder,
+          handTo: {
+            outbox: rowTaker,
           },
         });
-        expect(behind.heldRow).toBeUndefined();
+        expect(behind.handedOverRow).toBeUndefined();
         const again = await store.triggers.enqueue({
           trigger: aTrigger({ key: 'Row2', anchor: 'A' }),
           owed: [anOutboxRow('Row2:again', 'C')],
           now: 1000,
           dueAt: 1000,
-          holders: {
-            outbox: rowHolder,
+          handTo: {
+            outbox: rowTaker,
           },
         });
-        expect(again.heldRow).toBeUndefined();
+        expect(again.handedOverRow).toBeUndefined();
         expect((await store.outbox.list()).map((row) => [row.key, row.state])).toEqual([
           ['Earlier', 'pending'],
           ['Row2:received', 'pending'],

@@ -7,7 +7,7 @@ import {
   type StoredTrigger,
   type TriggerEffects,
   type TriggerToStore,
-  type WorkHolder,
+  type FreeWorker,
   type EnqueueResult,
   type TriggerKind,
   type TriggerOutcome,
@@ -73,17 +73,17 @@ export function toTrigger(row: Row): StoredTrigger {
  * The row `enqueue` has just inserted, from what it was given: reading it back (`RETURNING *`) and
  * parsing its payload again cost a tenth of storing a trigger on the acknowledgement's path.
  */
-function insertedTrigger(trigger: NewTrigger, id: number, now: number, dueAt: number, holder: WorkHolder | undefined): StoredTrigger {
+function insertedTrigger(trigger: NewTrigger, id: number, now: number, dueAt: number, taker: FreeWorker | undefined): StoredTrigger {
   // As stored: JSON has no undefined.
   const input = { ...trigger, payload: trigger.payload ?? null } as NewTrigger;
   return {
     ...input,
     id,
-    state: holder ? 'working' : 'pending',
-    attempts: holder ? 1 : 0,
+    state: taker ? 'working' : 'pending',
+    attempts: taker ? 1 : 0,
     nextAttemptAt: dueAt,
-    leaseOwner: holder?.owner ?? null,
-    leaseUntil: holder ? now + holder.leaseMs : null,
+    leaseOwner: taker?.owner ?? null,
+    leaseUntil: taker ? now + taker.leaseMs : null,
     createAttemptedAt: null,
     runId: null,
     lastError: null,
@@ -156,7 +156,7 @@ export class SqliteTriggerRepository implements TriggerRepository {
   /** One writer at a time: a transaction sees every unfinished trigger and unsent row it could overtake. */
   readonly handsOver = true;
   private readonly insertTrigger;
-  private readonly insertHeld;
+  private readonly insertHandedOver;
   private readonly anchorBusy;
   private readonly claimTrigger;
   private readonly anyClaimable;
@@ -189,7 +189,7 @@ export class SqliteTriggerRepository implements TriggerRepository {
        RETURNING id`,
     );
     // As CLAIM_SQL would leave it once claimed: the claim that would follow is saved.
-    this.insertHeld = db.prepare<
+    this.insertHandedOver = db.prepare<
       { key: string; kind: string; source: string; anchor: string; payload: string; now: number; owner: string; process: string; leaseUntil: number },
       { id: number }
     >(
@@ -264,16 +264,17 @@ export class SqliteTriggerRepository implements TriggerRepository {
     const { trigger, owed = [], now, rememberKeys = [], dueAt = now } = entry;
     const fields = { key: trigger.key, kind: trigger.kind, source: trigger.source, anchor: trigger.anchor, payload: toJson(trigger.payload), now };
     // The transaction holds the only write lock: what it reads of the anchor stays true until its commit.
-    const wanted = entry.holders?.trigger;
-    const holder = wanted && dueAt <= now && this.anchorBusy.get({ anchor: trigger.anchor })?.busy !== 1 ? wanted : undefined;
-    const row = holder
-      ? this.insertHeld.get({ ...fields, owner: holder.owner, process: processOfOwner(holder.owner), leaseUntil: now + holder.leaseMs })
+    const wanted = entry.handTo?.trigger;
+    const taker = wanted && dueAt <= now && this.anchorBusy.get({ anchor: trigger.anchor })?.busy !== 1 ? wanted : undefined;
+    const row = taker
+      ? this.insertHandedOver.get({ ...fields, owner: taker.owner, process: processOfOwner(taker.owner), leaseUntil: now + taker.leaseMs })
       : this.insertTrigger.get({ ...fields, dueAt });
     for (const key of rememberKeys) this.related.eventKeys.rememberWithin(key, now);
     if (row) {
-      const rowHolder = entry.holders?.outbox;
-      const heldRow = rowHolder ? this.related.outbox.addWithinHolding(owed, now, rowHolder) : void this.related.outbox.addWithin(owed, now);
-      return { inserted: true, trigger: insertedTrigger(trigger, row.id, now, dueAt, holder), held: holder !== undefined, ...(heldRow && { heldRow }) };
+      const rowTaker = entry.handTo?.outbox;
+      const handedOverRow = rowTaker ? this.related.outbox.addWithinHandingOver(owed, now, rowTaker) : void this.related.outbox.addWithin(owed, now);
+      const handedOver = taker !== undefined;
+      return { inserted: true, trigger: insertedTrigger(trigger, row.id, now, dueAt, taker), handedOver, ...(handedOverRow && { handedOverRow }) };
     }
     const existing = this.byKey.get(trigger.key);
     if (!existing) throw new Error(`trigger ${trigger.key} conflicted but cannot be read`);

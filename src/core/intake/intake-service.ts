@@ -1,7 +1,7 @@
 import type { Clock } from '../ports/clock.js';
 import { deniedNotice, type AccessPolicy } from '../ports/intake.js';
 import { receivedKey, type OutboxMessage } from '../ports/messages.js';
-import type { NewOutboxRow, OutboxRow, Store, StoredTrigger, WorkHolder } from '../ports/store.js';
+import type { FreeWorker, NewOutboxRow, OutboxRow, Store, StoredTrigger } from '../ports/store.js';
 import { requesterName, type TriggerInput } from '../ports/triggers.js';
 
 /** A trigger an edge tried to submit that breaks the core's rules: a bug at the edge, not bad user input. */
@@ -13,7 +13,7 @@ export class InvalidTriggerError extends Error {
  * A worker of this process kept free for what is being stored (`IntakeService`): the store may hand
  * it over in the commit that stores it (`TriggerRepository.enqueue`), saving the claim a wake-up costs.
  */
-export interface Taker<T> extends WorkHolder {
+export interface Taker<T> extends FreeWorker {
   /** The store handed it over (leased to `owner`): work it. */
   take(handed: T): void;
   /** It did not (a known key, an earlier trigger or row in the way, a store that never does): free again. */
@@ -80,20 +80,20 @@ export class IntakeService {
       takers.trigger?.release();
       takers.outbox?.release();
     };
-    const holders = takers.trigger || takers.outbox ? takers : undefined;
+    const handTo = takers.trigger || takers.outbox ? takers : undefined;
     const stored = await this.deps.store.triggers
-      .enqueue({ trigger: input, owed: rows, now, rememberKeys: options.rememberKeys, dueAt: now + window, holders })
+      .enqueue({ trigger: input, owed: rows, now, rememberKeys: options.rememberKeys, dueAt: now + window, handTo })
       .catch((error: unknown) => {
         release();
         throw error;
       });
-    const { inserted, trigger, held, heldRow } = stored;
-    if (held) takers.trigger?.take(trigger);
+    const { inserted, trigger, handedOver, handedOverRow } = stored;
+    if (handedOver) takers.trigger?.take(trigger);
     else takers.trigger?.release();
-    if (heldRow) takers.outbox?.take(heldRow);
+    if (handedOverRow) takers.outbox?.take(handedOverRow);
     else takers.outbox?.release();
-    if (inserted && !held) this.deps.onStored?.();
-    else if (inserted && rows.length > (heldRow ? 1 : 0)) this.deps.onOwed?.();
+    if (inserted && !handedOver) this.deps.onStored?.();
+    else if (inserted && rows.length > (handedOverRow ? 1 : 0)) this.deps.onOwed?.();
     // Stored due later: wake the workers when it is due rather than at their next idle poll.
     if (inserted && window > 0 && this.deps.onStored) this.deps.clock.setTimer(this.deps.onStored, window);
     return { accepted: inserted, triggerId: trigger.id };

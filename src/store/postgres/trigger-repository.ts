@@ -195,7 +195,7 @@ export class PostgresTriggerRepository implements TriggerRepository {
    * fails — a bad trigger, or a deadlock with another replica's batch — is retried one trigger at a
    * time, so one bad trigger fails only its own caller.
    */
-  // `holders` are declined (`handsOver`): handing over could work a trigger, or deliver a row, while
+  // `handTo` is declined (`handsOver`): handing over could work a trigger, or deliver a row, while
   // another replica's earlier one of the same anchor or destination is still uncommitted.
   enqueue(entry: TriggerToStore): Promise<EnqueueResult> {
     return new Promise((resolve, reject) => {
