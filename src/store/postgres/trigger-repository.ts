@@ -245,7 +245,7 @@ export class PostgresTriggerRepository implements TriggerRepository {
       rememberNows: remembered.map((entry) => entry.now),
       writer: this.changes.signature(),
     });
-    this.noteGrowth(inserted.length);
+    this.noteGrowth(inserted.length, Math.max(...items.map((item) => item.now)));
     // Every returned row carries the number of notifications: 1 (triggers) or 2 (and outbox rows).
     const woken = Number((inserted[0] as { woken?: number } | undefined)?.woken ?? 0);
     if (woken > 0) this.changes.wrote('triggers');
@@ -279,11 +279,10 @@ export class PostgresTriggerRepository implements TriggerRepository {
    * autovacuum has not analysed since the burst began) PostgreSQL instead reads every pending row,
    * checks each one's anchor and sorts them, on every claim: a backlog of n rows drains in n² time.
    * One ANALYZE (a sample, not a scan) after every ANALYZE_AFTER_ROWS new triggers, at most every
-   * ANALYZE_EVERY_MS, in the background.
+   * ANALYZE_EVERY_MS, in the background; `now` is the callers' (the store reads no clock).
    */
-  private noteGrowth(rows: number): void {
+  private noteGrowth(rows: number, now: number): void {
     this.storedSinceAnalyze += rows;
-    const now = Date.now();
     if (this.storedSinceAnalyze < ANALYZE_AFTER_ROWS || now - this.lastAnalyzeAt < ANALYZE_EVERY_MS) return;
     this.storedSinceAnalyze = 0;
     this.lastAnalyzeAt = now;
