@@ -49,11 +49,11 @@ async function fill(path: string, runs: number): Promise<void> {
         },
       };
       const runId = `run-bench-${String(index).padStart(6, '0')}`;
-      const { trigger: stored } = await store.triggers.enqueue(
+      const { trigger: stored } = await store.triggers.enqueue({
         trigger,
-        [{ key: `received:${index}`, destination: anchor, kind: 'received', payload: { kind: 'received', title: `Bench request ${index}` } }],
-        at,
-      );
+        owed: [{ key: `received:${index}`, destination: anchor, kind: 'received', payload: { kind: 'received', title: `Bench request ${index}` } }],
+        now: at,
+      });
       await store.triggers.claimNext('bench', at, 60_000);
       const snapshot = { runId, title: `Bench request ${index}`, state: 'QUEUED', pullRequests: [] };
       await store.triggers.finish(

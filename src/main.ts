@@ -85,7 +85,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     });
     stored.connect({ wake: () => loops.wakeIntake() });
     owed.connect({ wake: () => loops.wakeOutbox() });
-    freeWorkers.connect({ intake: () => loops.reserveIntakeWorker(), outbox: () => loops.reserveOutboxWorker() });
+    freeWorkers.connect(loops.freeWorkers);
     shutdown.add('work loops', () => loops.stop());
     // After the loops, so a fire at start (catch-up, an unfinished fire) is worked at once.
     await scheduler.start();

@@ -11,7 +11,8 @@ import { personIdentity } from './people.js';
 import { composeRunKeys, type RunKeyParts } from './run-keys.js';
 import type { ServiceBase } from './service-base.js';
 import { AccessBySurface, startSurfaces } from './started-surfaces.js';
-import { FreeWorkers, Wake } from './wake.js';
+import { FreeWorkers } from '../core/hand-over/free-workers.js';
+import { Wake } from './wake.js';
 
 /** What the front door is built on: the store, the run API and its hooks. */
 export interface FrontDoorParts {

@@ -1,5 +1,3 @@
-import type { FreeWorkerSource, RowTaker, TriggerTaker } from '../core/intake/intake-service.js';
-
 /**
  * A wake-up that the parts built first (the intake service, the store's change feed) can be handed
  * before the loops it wakes exist, so the composition root needs no variable assigned later. A wake
@@ -15,25 +13,5 @@ export class Wake {
 
   connect(...targets: Array<{ wake(): void }>): void {
     this.targets.push(...targets);
-  }
-}
-
-/**
- * The work loops' free workers, for the intake service built before the loops (`FreeWorkerSource`):
- * none until the loops are connected.
- */
-export class FreeWorkers implements FreeWorkerSource {
-  private source: FreeWorkerSource | undefined;
-
-  intake(): TriggerTaker | undefined {
-    return this.source?.intake();
-  }
-
-  outbox(): RowTaker | undefined {
-    return this.source?.outbox();
-  }
-
-  connect(source: FreeWorkerSource): void {
-    this.source = source;
   }
 }

@@ -11,7 +11,7 @@ import type { Scheduler } from '../core/schedules/scheduler.js';
 import type { Tracker } from '../core/tracker/tracker.js';
 import { startWorkLoops, type WorkLoops } from './work-loops.js';
 
-/** The intake loops' side of handing a trigger over as it is stored (`reserveIntakeWorker`). */
+/** The work loops' side of handing a trigger, or its first message, over as it is stored (`freeWorkers`). */
 const DAY = 86_400_000;
 const world = useIntakeWorld('loops-hand-over-key', { resetEach: true });
 let loops: WorkLoops | undefined;
@@ -41,15 +41,15 @@ async function settle(): Promise<void> {
   for (let turn = 0; turn < 10; turn++) await new Promise((resolve) => setImmediate(resolve));
 }
 
-it('keeps each free worker for one trigger at a time, and frees it when the store keeps the trigger', async () => {
+it('reserves each free worker for one trigger at a time, and frees it when the store keeps the trigger', async () => {
   const { loops } = startLoops(2);
   await settle();
-  const first = loops.reserveIntakeWorker();
-  const second = loops.reserveIntakeWorker();
+  const first = loops.freeWorkers.intake();
+  const second = loops.freeWorkers.intake();
   expect([first?.owner, second?.owner]).toEqual(['host:1:intake-0', 'host:1:intake-1']);
-  expect(loops.reserveIntakeWorker()).toBeUndefined();
+  expect(loops.freeWorkers.intake()).toBeUndefined();
   first?.release();
-  expect(loops.reserveIntakeWorker()?.owner).toBe('host:1:intake-0');
+  expect(loops.freeWorkers.intake()?.owner).toBe('host:1:intake-0');
 });
 
 it('works a trigger handed to a loop in the pass it wakes, without a claim', async () => {
@@ -59,7 +59,7 @@ it('works a trigger handed to a loop in the pass it wakes, without a claim', asy
   const intake = new IntakeService({
     store: world.store,
     clock: world.clock,
-    freeWorkers: { intake: () => loops.reserveIntakeWorker(), outbox: () => loops.reserveOutboxWorker() },
+    freeWorkers: loops.freeWorkers,
   });
   await intake.submit(start('Loop1', 'slack:C1:1'));
   await vi.waitFor(async () => expect(await world.store.triggers.getByKey('Loop1')).toMatchObject({ state: 'done', attempts: 1 }));
@@ -72,15 +72,15 @@ it('gives a handed trigger back, pending, when the loops stop before its pass', 
   const intake = new IntakeService({
     store: world.store,
     clock: world.clock,
-    freeWorkers: { intake: () => loops.reserveIntakeWorker(), outbox: () => loops.reserveOutboxWorker() },
+    freeWorkers: loops.freeWorkers,
   });
   await intake.submit(start('Stopped', 'slack:C1:2'));
-  expect(workers[0]?.holdsWork).toBe(true);
+  expect(workers[0]?.hasWorkWaiting).toBe(true);
   // In the same turn: the pass the hand-over woke has not started.
   await loops.stop();
-  expect(workers[0]?.holdsWork).toBe(false);
+  expect(workers[0]?.hasWorkWaiting).toBe(false);
   expect(await world.store.triggers.getByKey('Stopped')).toMatchObject({ state: 'pending', leaseOwner: null });
-  expect(loops.reserveIntakeWorker()).toBeUndefined();
+  expect(loops.freeWorkers.intake()).toBeUndefined();
 });
 
 function sender(owner: string, delivered: Delivery[]): OutboxWorker {
@@ -96,7 +96,7 @@ it('delivers the message handed to an outbox loop in the pass it wakes, without 
   const intake = new IntakeService({
     store: world.store,
     clock: world.clock,
-    freeWorkers: { intake: () => undefined, outbox: () => loops.reserveOutboxWorker() },
+    freeWorkers: { intake: () => undefined, outbox: () => loops.freeWorkers.outbox() },
   });
   await intake.submit(start('Sent1', 'slack:C1:3'));
   await vi.waitFor(() => expect(delivered.map((delivery) => delivery.destination)).toEqual(['slack:C1:3']));
@@ -110,12 +110,12 @@ it('gives a handed message back, pending, when the loops stop before its pass', 
   const intake = new IntakeService({
     store: world.store,
     clock: world.clock,
-    freeWorkers: { intake: () => undefined, outbox: () => loops.reserveOutboxWorker() },
+    freeWorkers: { intake: () => undefined, outbox: () => loops.freeWorkers.outbox() },
   });
   await intake.submit(start('Unsent1', 'slack:C1:4'));
-  expect(senders[0]?.holdsWork).toBe(true);
+  expect(senders[0]?.hasWorkWaiting).toBe(true);
   await loops.stop();
-  expect(senders[0]?.holdsWork).toBe(false);
+  expect(senders[0]?.hasWorkWaiting).toBe(false);
   expect((await world.store.outbox.list()).map((row) => [row.destination, row.state, row.leaseOwner])).toEqual([['slack:C1:4', 'pending', null]]);
-  expect(loops.reserveOutboxWorker()).toBeUndefined();
+  expect(loops.freeWorkers.outbox()).toBeUndefined();
 });

@@ -1,4 +1,5 @@
-import type { RowTaker, TriggerTaker } from '../core/intake/intake-service.js';
+import { loopReservations } from '../core/hand-over/loop-reservations.js';
+import type { FreeWorkerSource, RowTaker, TriggerTaker } from '../core/hand-over/hand-over.js';
 import type { IntakeWorker } from '../core/intake/intake-worker.js';
 import type { Liveness } from '../core/liveness/liveness.js';
 import { startLoop, type RunningLoop } from '../core/loop.js';
@@ -9,7 +10,6 @@ import type { WorkGate } from '../core/ports/work-gate.js';
 import type { Store } from '../core/ports/store.js';
 import type { Scheduler } from '../core/schedules/scheduler.js';
 import type { Tracker } from '../core/tracker/tracker.js';
-import { loopReservations } from './loop-reservations.js';
 
 const HOUR = 3_600_000;
 /** How long a stopped or dead process stays listed in the database (diagnostics). */
@@ -36,7 +36,7 @@ export interface WorkLoopParts {
   intervals: { trackerMs: number; dedupeRetentionMs: number; auditRetentionMs: number };
   /** Requests held for approval: expired (and interrupted approvals started) by a sweep every minute. */
   approvals?: { sweep(): Promise<number> };
-  /** Holds intake, outbox and tracker passes while webhooks are being acknowledged (absent: never held). */
+  /** Makes intake, outbox and tracker passes wait while webhooks are being acknowledged (absent: they never wait). */
   gate?: WorkGate;
 }
 
@@ -46,12 +46,10 @@ export interface WorkLoops {
   /** Messages are owed. */
   wakeOutbox(): void;
   /**
-   * A free intake worker kept for a trigger about to be stored (the intake service hands it over in
-   * the commit that stores it, `TriggerTaker`); undefined when none is free or the loops are stopping.
+   * The loops' free workers, each reserved for one thing being stored (core/hand-over/): an intake
+   * worker for a trigger, an outbox worker for the first message owed with it; none while stopping.
    */
-  reserveIntakeWorker(): TriggerTaker | undefined;
-  /** The same for the first message owed with it: a free outbox worker (`RowTaker`). */
-  reserveOutboxWorker(): RowTaker | undefined;
+  readonly freeWorkers: FreeWorkerSource;
   /** Stops every loop after its pass in flight, then stops beating and gives up the tracker lease. */
   stop(): Promise<void>;
 }
@@ -82,8 +80,8 @@ export function startWorkLoops(parts: WorkLoopParts): WorkLoops {
   const outboxLoops = outbox.loops;
 
   // Work that runs once per interval whatever it finds (it never asks to go again at once).
-  const every = (name: string, idleMs: number, tick: () => Promise<void>, held?: { gate: WorkGate }) =>
-    startLoop({ name, clock, logger, idleMs, ...held, work: () => tick().then(() => false) });
+  const every = (name: string, idleMs: number, tick: () => Promise<void>, gated?: { gate: WorkGate }) =>
+    startLoop({ name, clock, logger, idleMs, ...gated, work: () => tick().then(() => false) });
   const trackerLoop = every(
     'tracker',
     intervals.trackerMs,
@@ -131,8 +129,7 @@ export function startWorkLoops(parts: WorkLoopParts): WorkLoops {
       wakeOutbox();
     },
     wakeOutbox,
-    reserveIntakeWorker: () => (stopping ? undefined : intake.reserve()),
-    reserveOutboxWorker: () => (stopping ? undefined : outbox.reserve()),
+    freeWorkers: { intake: intake.reserve, outbox: outbox.reserve },
     stop: async () => {
       // From now on this process takes no new work: what its last passes store wakes the others.
       stopping = true;
@@ -148,7 +145,7 @@ export function startWorkLoops(parts: WorkLoopParts): WorkLoops {
   };
 }
 
-type Held = { gate: WorkGate } | undefined;
+type Gated = { gate: WorkGate } | undefined;
 
 /**
  * A wake starts one outbox loop; a loop that claims a row wakes the next before delivering it, so
@@ -158,7 +155,7 @@ type Held = { gate: WorkGate } | undefined;
  */
 function startOutboxChain(
   parts: WorkLoopParts,
-  gate: Held,
+  gate: Gated,
   stopping: () => boolean,
 ): { loops: RunningLoop[]; wake: () => void; reserve: () => RowTaker | undefined } {
   const loops: RunningLoop[] = parts.outbox.map((worker, index) =>
@@ -169,11 +166,11 @@ function startOutboxChain(
       idleMs: POLL_MS.outbox,
       poll: index === 0,
       ...gate,
-      work: () => worker.deliverNext(() => wakeFree(loops, index + 1, kept.free)),
+      work: () => worker.deliverNext(() => wakeFree(loops, index + 1, reservations.free)),
     }),
   );
-  const kept = loopReservations(loops, parts.outbox, { stopping, logger: parts.logger });
-  return { loops, wake: () => wakeFree(loops, 0, kept.free), reserve: kept.reserve };
+  const reservations = loopReservations(loops, parts.outbox, { stopping, logger: parts.logger });
+  return { loops, wake: () => wakeFree(loops, 0, reservations.free), reserve: reservations.reserve };
 }
 
 /**
@@ -185,7 +182,7 @@ function startOutboxChain(
  */
 function startIntakeChain(
   parts: WorkLoopParts,
-  gate: Held,
+  gate: Gated,
   wakeOutbox: () => void,
   stopping: () => boolean,
 ): { loops: RunningLoop[]; wake: () => void; reserve: () => TriggerTaker | undefined } {
@@ -200,20 +197,20 @@ function startIntakeChain(
       ...gate,
       work: async () => {
         const wakesBefore = wakes;
-        const worked = await worker.workOnce(() => wakeFree(loops, index + 1, kept.free));
+        const worked = await worker.workOnce(() => wakeFree(loops, index + 1, reservations.free));
         if (worked) wakeOutbox();
         return worked && (worker.sawMoreDue || wakes !== wakesBefore);
       },
     }),
   );
-  const kept = loopReservations(loops, parts.intake, { stopping, logger: parts.logger });
+  const reservations = loopReservations(loops, parts.intake, { stopping, logger: parts.logger });
   return {
     loops,
     wake: () => {
       wakes++;
-      wakeFree(loops, 0, kept.free);
+      wakeFree(loops, 0, reservations.free);
     },
-    reserve: kept.reserve,
+    reserve: reservations.reserve,
   };
 }
 

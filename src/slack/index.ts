@@ -1,7 +1,6 @@
 import type { SlackConfig } from './slack-config.js';
 import type { AccessPolicy, PromptEnricher } from '../core/ports/intake.js';
 import type { Notifier, SessionPlaces } from '../core/ports/notifier.js';
-import { triggerKeyOfReceivedKey } from '../core/ports/messages.js';
 import type { Store } from '../core/ports/store.js';
 import type { Endpoint } from '../http/server.js';
 import { SlackPromptEnricher } from './prompt-context.js';
@@ -39,7 +38,7 @@ export interface SlackIntegration {
 
 /** Builds the Slack integration: Bolt on our route (HTTP) or a WebSocket (Socket Mode), the notifier and context; `parts.access` is the service's one policy. */
 export async function startSlack(config: SlackConfig, parts: SlackParts & { store: Store }): Promise<SlackIntegration> {
-  const { intake, store, access, logger } = parts;
+  const { intake, store, access, logger, now } = parts;
   const slack = await createSlackApp(config, parts);
   const transport = config.transport;
   let route: Endpoint | undefined;
@@ -62,12 +61,9 @@ export async function startSlack(config: SlackConfig, parts: SlackParts & { stor
         scrub: slack.scrub,
         sessions: new SlackSessions({ client: slack.sessionClient, logger: logger.child({ component: 'slack-sessions' }), scrub: slack.scrub }),
         // A status message posted at a bare channel starts a thread: point it at the trigger's anchor.
-        onThreadStarted: async (threadKey, key) => {
-          const channel = threadKey.split(':')[1] ?? '';
-          // A run started from the Home tab reports at the person's user id; Slack answers with the DM's id.
-          const triggerKey = triggerKeyOfReceivedKey(key, `slack:${channel}`) ?? /^received:(.+):slack:[UW][A-Z0-9]+$/.exec(key)?.[1];
-          const trigger = triggerKey ? await store.triggers.getByKey(triggerKey) : undefined;
-          if (trigger) await store.settings.set(anchorAliasSetting(threadKey), trigger.anchor);
+        onThreadStarted: async ({ thread, triggerKey }) => {
+          const trigger = await store.triggers.getByKey(triggerKey);
+          if (trigger) await store.settings.set(anchorAliasSetting(thread), trigger.anchor);
         },
       }),
       {
@@ -79,6 +75,7 @@ export async function startSlack(config: SlackConfig, parts: SlackParts & { stor
           outbox: store.outbox,
           keys: { attribution: config.attribution ?? 'service', personKeys: store.personKeys, settings: store.settings },
           usage: store.usage,
+          now,
         }),
         unfurl: new UnfurlNotifier({ client: slack.client, runs: store.trackedRuns, triggers: store.triggers }),
         assistant: new AssistantNotifier({ client: slack.client, settings: store.settings }),
@@ -95,7 +92,7 @@ export async function startSlack(config: SlackConfig, parts: SlackParts & { stor
     displayName: (user) => slackDisplayName(slack.client, user),
     teamId: slack.teamId,
     keyRemoved: async (user) => {
-      await republishHomeAfterKeyRemoved({ settings: store.settings, intake }, user, Date.now());
+      await republishHomeAfterKeyRemoved({ settings: store.settings, intake }, user, now());
     },
     sessionPlaces: showsSlackSession,
   };

@@ -18,7 +18,7 @@ export const slackModule: SurfaceModuleOf<'slack', typeof slackConfig> = {
   surface: (config) => slackSurface(config.slack.channels),
   access: (config) => slackAccessPolicy({ allowedUsers: config.slack.allowedUsers, allowedTeams: config.slack.allowedTeams }),
   followupWindowMs: (config) => (config.slack.followups === 'all' ? config.slack.followupWindowMs : 0),
-  async start(config, { intake, store, access, logger, approvals }) {
+  async start(config, { intake, store, access, logger, clock, approvals }) {
     const slack = config.slack;
     if (!slack.enabled || !slack.botToken) return undefined;
     const transport =
@@ -44,7 +44,7 @@ export const slackModule: SurfaceModuleOf<'slack', typeof slackConfig> = {
         triggers: slack.triggers,
         attribution: config.people.attribution,
       },
-      { intake, store, access, logger, approvals },
+      { intake, store, access, logger, approvals, now: () => clock.now() },
     );
     return {
       // In Socket Mode events arrive over the WebSocket; the route still says so.

@@ -27,6 +27,8 @@ export interface SlackParts {
    */
   access: AccessPolicy & Partial<Pick<SlackAccessPolicy, 'knowOwnOrganisation'>>;
   logger: Logger;
+  /** The time (epoch ms) from the service's injected clock. */
+  now: () => number;
   /** Decides requests waiting for approval (issue 31). */
   approvals?: Pick<ApprovalDesk, 'decide'>;
 }
@@ -131,7 +133,7 @@ export async function createSlackApp(config: SlackConfig, parts: SlackParts): Pr
     unfurlDomains: config.unfurlDomains,
     routeChoices: routeChoices(config.channels),
     startTriggers: { routed: new Set(Object.keys(config.channels)), triggers: config.triggers ?? {} },
-    now: Date.now,
+    now: parts.now,
     botUserId: identity.user_id,
     botId: identity.bot_id,
     openModal: (triggerId, view) => modalClient.views.open({ trigger_id: triggerId, view }),

@@ -2,9 +2,9 @@ import { LogLevel, WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeSlackApi, type FakeSlackApi, type SlackCall } from '../../test/fakes/slack-api.js';
 import { noticeOf } from '../core/outbox/notice-parts.js';
-import type { OutboxMessage, RunSnapshot } from '../core/ports/messages.js';
+import { receivedKey, type OutboxMessage, type RunSnapshot } from '../core/ports/messages.js';
 import { NotifierError, type Delivery } from '../core/ports/notifier.js';
-import { parseSlackDestination, SlackNotifier } from './slack-notifier.js';
+import { parseSlackDestination, SlackNotifier, type ThreadStarted } from './slack-notifier.js';
 
 const TOKEN = 'xoxb-77-88-TOPSECRET';
 const C = 'C0CHANNEL01';
@@ -247,6 +247,24 @@ describe('SlackNotifier', () => {
     await deliver({ kind: 'announce', run: run({ state: 'SUCCEEDED' }), receivedKey: RECEIVED }, `run:run_1:2:${dest}:announce`, 1);
     expect(fake.messages(C, ts).map((m) => m.thread_ts)).toEqual([ts, ts]);
     expect(fake.callsTo('chat.postMessage')).toHaveLength(2);
+  });
+
+  it('a status message that starts a thread names it and its trigger, at a bare channel and at a person (a Home tab start)', async () => {
+    const started: ThreadStarted[] = [];
+    const via = new SlackNotifier({ client, onThreadStarted: async (thread) => void started.push(thread) });
+    for (const place of [`slack:${C}`, 'slack:U0HUMAN001']) {
+      dest = place;
+      await deliver({ kind: 'received', title: 'Nightly' }, receivedKey('Ev7', place), 0, via);
+    }
+    // In a thread already: nothing started.
+    dest = `slack:${C}:${parent.ts}`;
+    await deliver({ kind: 'received', title: 'Fix' }, receivedKey('Ev8', dest), 0, via);
+    const [atChannel, atPerson] = fake.callsTo('chat.postMessage').map((call) => `${String(call.response?.['channel'])}:${String(call.response?.['ts'])}`);
+    expect(started).toEqual([
+      { thread: `slack:${atChannel}`, triggerKey: 'Ev7' },
+      { thread: `slack:${atPerson}`, triggerKey: 'Ev7' },
+    ]);
+    expect(atPerson).toMatch(/^U0HUMAN001:/);
   });
 
   it('followup_accepted: ✉️ on the reply, idempotently', async () => {

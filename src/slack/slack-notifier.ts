@@ -12,7 +12,7 @@ import type { SlackCalls } from './slack-calls.js';
 import type { KnownBlock } from '@slack/types';
 import { isTerminalState } from '../core/ports/agent-runs.js';
 import type { Logger } from '../core/ports/logger.js';
-import type { OutboxMessage, RunSnapshot } from '../core/ports/messages.js';
+import { triggerKeyOfReceivedKey, type OutboxMessage, type RunSnapshot } from '../core/ports/messages.js';
 import { NotifierError, unknownMessageKind, type Delivery, type Notifier } from '../core/ports/notifier.js';
 import { partsOf } from '../core/outbox/notice-parts.js';
 import type { SlackSessions } from './agent-session.js';
@@ -56,6 +56,16 @@ const LOOKUP_PAGES = 5;
 /** Reaction errors that mean "already as wanted". */
 const REACTION_NOOPS = new Set(['already_reacted', 'no_reaction']);
 
+/**
+ * A status message posted at a bare channel or a person's user id started a thread: `thread` is its
+ * place (the channel Slack answered with: a person's DM, not their user id), `triggerKey` the trigger
+ * whose "received" message it is.
+ */
+export interface ThreadStarted {
+  thread: string;
+  triggerKey: string;
+}
+
 /** Delivers outbox rows to Slack through a client that fails at once, without retries of its own (`SlackWebApi`, or a WebClient built with `retryConfig: {retries: 0}`, `rejectRateLimitedCalls: true`). */
 export class SlackNotifier implements Notifier {
   readonly platform = 'slack';
@@ -63,7 +73,7 @@ export class SlackNotifier implements Notifier {
   private readonly logger: Logger | undefined;
 
   private readonly scrub: (text: string) => string;
-  private readonly onThreadStarted: ((threadKey: string, receivedKey: string) => Promise<void>) | undefined;
+  private readonly onThreadStarted: ((started: ThreadStarted) => Promise<void>) | undefined;
   private readonly sessions: SlackSessions | undefined;
 
   /**
@@ -73,7 +83,7 @@ export class SlackNotifier implements Notifier {
   constructor(options: {
     client: SlackCalls;
     logger?: Logger;
-    onThreadStarted?: (threadKey: string, receivedKey: string) => Promise<void>;
+    onThreadStarted?: (started: ThreadStarted) => Promise<void>;
     /** Takes the Slack secrets out of Slack's own error strings before they are logged. */
     scrub?: (text: string) => string;
     /** Runs' agent sessions (`session` rows, and the session change a `status` row carries); absent: skipped. */
@@ -152,7 +162,8 @@ export class SlackNotifier implements Notifier {
       : undefined;
     const view: StatusView = { title: message.title, stage: { kind: 'received' }, threadKey: delivery.destination, ...(about && { about }) };
     const posted = await this.post(delivery, target, statusBlocks(view));
-    if (target.threadTs === undefined) await this.onThreadStarted?.(`slack:${posted.channel}:${posted.ts}`, delivery.key);
+    const triggerKey = triggerKeyOfReceivedKey(delivery.key, delivery.destination);
+    if (target.threadTs === undefined && triggerKey !== undefined) await this.onThreadStarted?.({ thread: `slack:${posted.channel}:${posted.ts}`, triggerKey });
     return { ...posted, ...(reference && { reference }), ...(about && { about }) };
   }
 

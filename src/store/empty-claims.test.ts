@@ -39,7 +39,7 @@ describe('claims on SQLite', () => {
 
   it('a claim with something to take still takes the lock, and takes the row once it has it', async () => {
     const { store, writer } = withWriterElsewhere();
-    await store.triggers.enqueue(aTrigger(), [anOutboxRow('received')], 500);
+    await store.triggers.enqueue({ trigger: aTrigger(), owed: [anOutboxRow('received')], now: 500 });
     writer.exec('BEGIN IMMEDIATE');
     await expect(store.triggers.claimNext('worker-1', 1_000, 30_000)).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
     await expect(store.outbox.claimNext('worker-1', 1_000, 30_000)).rejects.toMatchObject({ code: 'SQLITE_BUSY' });

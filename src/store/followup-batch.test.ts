@@ -24,7 +24,7 @@ describeEachStore((adapter) => {
   });
 
   async function enqueue(trigger: NewTrigger, now: number, dueAt?: number): Promise<number> {
-    return (await store.triggers.enqueue(trigger, [], now, [], dueAt)).trigger.id;
+    return (await store.triggers.enqueue({ trigger, now, dueAt })).trigger.id;
   }
   const states = async (keys: string[]) => Promise.all(keys.map(async (key) => (await store.triggers.getByKey(key))?.state));
 

@@ -87,7 +87,11 @@ describe(`${PROCESSES} processes on one database file`, () => {
     const triggerIds: number[] = [];
     for (let i = 0; i < rounds; i++) {
       const anchor = `slack:C1:${i % 8}`;
-      const { trigger } = await setup.triggers.enqueue(aTrigger({ key: `ev-${i}`, anchor }), [anOutboxRow(`ev-${i}:received`, anchor)], 0);
+      const { trigger } = await setup.triggers.enqueue({
+        trigger: aTrigger({ key: `ev-${i}`, anchor }),
+        owed: [anOutboxRow(`ev-${i}:received`, anchor)],
+        now: 0,
+      });
       triggerIds.push(trigger.id);
     }
     await setup.close();
@@ -125,7 +129,7 @@ describe(`${PROCESSES} processes on one database file`, () => {
     const setup = openSqliteStore({ path });
     for (let round = 0; round < rounds; round++)
       for (let child = 0; child < PROCESSES; child++)
-        await setup.triggers.enqueue(aTrigger({ key: `res-${round}-w${child}`, anchor: `A${round}-${child}` }), [], 0);
+        await setup.triggers.enqueue({ trigger: aTrigger({ key: `res-${round}-w${child}`, anchor: `A${round}-${child}` }), now: 0 });
     await setup.close();
 
     const lines = await raceChildren((worker) => ['reserve', path, worker, String(rounds)]);

@@ -16,7 +16,7 @@ describeEachStore((adapter) => {
   async function runBy(runId: string, at: number, person: { id: string; name?: string }, overrides: Parameters<typeof aRun>[1] = {}) {
     const key = `Ev-${runId}`;
     const base = aTrigger();
-    await store.triggers.enqueue(aTrigger({ key, payload: { ...base.payload, requester: { platform: 'slack', ...person } } }), [], at);
+    await store.triggers.enqueue({ trigger: aTrigger({ key, payload: { ...base.payload, requester: { platform: 'slack', ...person } } }), now: at });
     await store.trackedRuns.insert(aRun(runId, { triggerKey: key, ...overrides }), at);
   }
 
@@ -71,9 +71,9 @@ describeEachStore((adapter) => {
   });
 
   it("finds a run's triggers: the one that started it and those that name it", async () => {
-    await store.triggers.enqueue(aTrigger({ key: 'start' }), [], 100);
-    const followup = await store.triggers.enqueue(aTrigger({ key: 'reply', kind: 'followup' } as never), [], 110);
-    await store.triggers.enqueue(aTrigger({ key: 'unrelated', anchor: 'slack:C2:1' }), [], 120);
+    await store.triggers.enqueue({ trigger: aTrigger({ key: 'start' }), now: 100 });
+    const followup = await store.triggers.enqueue({ trigger: aTrigger({ key: 'reply', kind: 'followup' } as never), now: 110 });
+    await store.triggers.enqueue({ trigger: aTrigger({ key: 'unrelated', anchor: 'slack:C2:1' }), now: 120 });
     const claimed = await store.triggers.claimNext('w', 130, 1000);
     expect(claimed?.key).toBe('start');
     await store.triggers.finish(claimed!.id, 'w', { state: 'done', runId: 'r1' }, {}, 140);
@@ -110,8 +110,8 @@ describeEachStore((adapter) => {
   });
 
   it('lists failed triggers until retried or dismissed; a retried trigger is claimable at once', async () => {
-    await store.triggers.enqueue(aTrigger({ key: 'x' }), [], 100);
-    await store.triggers.enqueue(aTrigger({ key: 'y', anchor: 'slack:C2:1' }), [], 100);
+    await store.triggers.enqueue({ trigger: aTrigger({ key: 'x' }), now: 100 });
+    await store.triggers.enqueue({ trigger: aTrigger({ key: 'y', anchor: 'slack:C2:1' }), now: 100 });
     for (let i = 0; i < 2; i++) {
       const claimed = await store.triggers.claimNext('w', 200, 1000);
       await store.triggers.finish(claimed!.id, 'w', { state: 'failed', error: 'unavailable' }, {}, 210);

@@ -7,7 +7,7 @@ import {
   type OutboxRepository,
   type OutboxRow,
   type OutboxState,
-  type WorkHolder,
+  type FreeWorker,
 } from '../core/ports/store.js';
 import { abandoned } from './process-statements.js';
 import { compactParams, countStates, fromJson, isMoreDue, moreDueColumn, outboxListSql, stateCountSql, toJson } from './sql.js';
@@ -50,8 +50,8 @@ export function toOutboxRow(row: Row): OutboxRow {
   };
 }
 
-/** The row `addWithinHolding` has just stored claimed, from what it was given (as `toOutboxRow` would read it). */
-function heldRow(row: NewOutboxRow, id: number, now: number, owner: string, leaseUntil: number): OutboxRow {
+/** The row `addWithinHandingOver` has just stored claimed, from what it was given (as `toOutboxRow` would read it). */
+function handedOverRow(row: NewOutboxRow, id: number, now: number, owner: string, leaseUntil: number): OutboxRow {
   return {
     id,
     key: row.key,
@@ -116,7 +116,7 @@ const HELD = `id = @id AND state = 'sending' AND lease_owner = @owner`;
 
 export class SqliteOutboxRepository implements OutboxRepository {
   private readonly insertRow;
-  private readonly insertHeld;
+  private readonly insertHandedOver;
   private readonly destinationBusy;
   private readonly claimRow;
   private readonly anyClaimable;
@@ -136,7 +136,7 @@ export class SqliteOutboxRepository implements OutboxRepository {
        ON CONFLICT (key) DO NOTHING`,
     );
     // As CLAIM_SQL would leave it once claimed: the claim that would follow is saved.
-    this.insertHeld = db.prepare<
+    this.insertHandedOver = db.prepare<
       { key: string; destination: string; kind: string; payload: string; now: number; owner: string; process: string; leaseUntil: number },
       { id: number }
     >(
@@ -182,23 +182,23 @@ export class SqliteOutboxRepository implements OutboxRepository {
   }
 
   /**
-   * `addWithin`, handing the first new row whose destination has nothing unsent to `holder` (stored
+   * `addWithin`, handing the first new row whose destination has nothing unsent over to `taker` (stored
    * `sending`, leased to it, as a claim would leave it): that row, or undefined. The caller's write
    * transaction holds the only write lock, so what it reads of the destination stays true until its commit.
    */
-  addWithinHolding(rows: readonly NewOutboxRow[], now: number, holder: WorkHolder): OutboxRow | undefined {
-    let held: OutboxRow | undefined;
+  addWithinHandingOver(rows: readonly NewOutboxRow[], now: number, taker: FreeWorker): OutboxRow | undefined {
+    let handed: OutboxRow | undefined;
     for (const row of rows) {
-      if (held || this.destinationBusy.get({ destination: row.destination })?.busy === 1) {
+      if (handed || this.destinationBusy.get({ destination: row.destination })?.busy === 1) {
         this.addWithin([row], now);
         continue;
       }
-      const leaseUntil = now + holder.leaseMs;
+      const leaseUntil = now + taker.leaseMs;
       const fields = { key: row.key, destination: row.destination, kind: row.kind, payload: toJson(row.payload), now };
-      const inserted = this.insertHeld.get({ ...fields, owner: holder.owner, process: processOfOwner(holder.owner), leaseUntil });
-      if (inserted) held = heldRow(row, inserted.id, now, holder.owner, leaseUntil);
+      const inserted = this.insertHandedOver.get({ ...fields, owner: taker.owner, process: processOfOwner(taker.owner), leaseUntil });
+      if (inserted) handed = handedOverRow(row, inserted.id, now, taker.owner, leaseUntil);
     }
-    return held;
+    return handed;
   }
 
   async add(rows: readonly NewOutboxRow[], now: number): Promise<number> {

@@ -75,7 +75,7 @@ describeEachStore((adapter) => {
   describe('a trigger claimed by a registered process', () => {
     beforeEach(async () => {
       await store.processes.heartbeat(A, 0, TTL);
-      await store.triggers.enqueue(aTrigger({ key: 't1' }), [], 0);
+      await store.triggers.enqueue({ trigger: aTrigger({ key: 't1' }), now: 0 });
       expect(await store.triggers.claimNext(A.id, 0, LONG)).toMatchObject({ key: 't1', leaseOwner: A.id });
     });
 
@@ -116,7 +116,7 @@ describeEachStore((adapter) => {
 
   describe('a trigger claimed by an unregistered owner', () => {
     it('keeps the plain lease (tests, the CLI, claims made before the upgrade)', async () => {
-      await store.triggers.enqueue(aTrigger({ key: 't1' }), [], 0);
+      await store.triggers.enqueue({ trigger: aTrigger({ key: 't1' }), now: 0 });
       await store.triggers.claimNext('w1', 0, 1_000);
       await store.processes.reap(500);
       expect(await store.triggers.claimNext('w2', 999, 1_000)).toBeUndefined();
@@ -164,7 +164,7 @@ describeEachStore((adapter) => {
 
     it('is taken over by a chain of claims: each one that takes a trigger over says another is due', async () => {
       for (const [index, key] of ['t1', 't2', 't3'].entries()) {
-        await store.triggers.enqueue(aTrigger({ key, anchor: `slack:C1:${key}` }), [], 0);
+        await store.triggers.enqueue({ trigger: aTrigger({ key, anchor: `slack:C1:${key}` }), now: 0 });
         await store.triggers.claimNext(intake(A.id, index), 0, LONG);
       }
       // A stops beating; B goes on. Nothing pending: only A's abandoned triggers are due.
@@ -184,8 +184,8 @@ describeEachStore((adapter) => {
     });
 
     it('a trigger whose lease ran out counts as due too, though its process beats', async () => {
-      await store.triggers.enqueue(aTrigger({ key: 'later', anchor: 'slack:C1:later' }), [], 0, [], 1_000);
-      await store.triggers.enqueue(aTrigger({ key: 'held', anchor: 'slack:C1:held' }), [], 0);
+      await store.triggers.enqueue({ trigger: aTrigger({ key: 'later', anchor: 'slack:C1:later' }), now: 0, dueAt: 1_000 });
+      await store.triggers.enqueue({ trigger: aTrigger({ key: 'held', anchor: 'slack:C1:held' }), now: 0 });
       await store.triggers.claimNext(intake(A.id, 0), 0, 1_000);
       // A beats and its lease holds: nothing is due.
       expect(await store.triggers.claimNext(intake(B.id, 0), 999, LONG)).toBeUndefined();
@@ -196,9 +196,9 @@ describeEachStore((adapter) => {
     });
 
     it('a trigger its live holder keeps is not due: a claim beside it says nothing more is', async () => {
-      await store.triggers.enqueue(aTrigger({ key: 'held', anchor: 'slack:C1:held' }), [], 0);
+      await store.triggers.enqueue({ trigger: aTrigger({ key: 'held', anchor: 'slack:C1:held' }), now: 0 });
       await store.triggers.claimNext(intake(A.id, 0), 0, LONG);
-      await store.triggers.enqueue(aTrigger({ key: 'p1', anchor: 'slack:C1:p1' }), [], 0);
+      await store.triggers.enqueue({ trigger: aTrigger({ key: 'p1', anchor: 'slack:C1:p1' }), now: 0 });
       await store.processes.heartbeat(A, 2_000, TTL);
       expect(await store.triggers.claimNext(intake(B.id, 0), 2_000, LONG)).toMatchObject({ key: 'p1', moreDue: false });
     });

@@ -35,7 +35,7 @@ describeEachStore((adapter) => {
 
   /** A start trigger being worked (pending), as the intake worker holds one while it reserves. */
   async function working(key: string): Promise<void> {
-    await store.triggers.enqueue(aTrigger({ key, anchor: `slack:C1:${key}` }), [], NOW - 1000);
+    await store.triggers.enqueue({ trigger: aTrigger({ key, anchor: `slack:C1:${key}` }), now: NOW - 1000 });
   }
 
   describe('usage.reserveStart: concurrent', () => {

@@ -27,7 +27,7 @@ describeEachStore((adapter) => {
       expect(plain).not.toHaveProperty('routeName');
       expect(plain).not.toHaveProperty('usage');
 
-      const { trigger } = await store.triggers.enqueue(aTrigger({ key: 'Ev9' }), [], 0);
+      const { trigger } = await store.triggers.enqueue({ trigger: aTrigger({ key: 'Ev9' }), now: 0 });
       await store.triggers.claimNext('w1', 0, 1000);
       const run = aRun('r3', { triggerKey: 'Ev9', askedBy: 'U_BOB', routeName: 'slack' });
       expect(await store.triggers.finish(trigger.id, 'w1', { state: 'done', runId: 'r3' }, { run }, 10)).toBe(true);

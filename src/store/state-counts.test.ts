@@ -36,7 +36,7 @@ describeEachStore((adapter) => {
   });
 
   it('counts every trigger state', async () => {
-    const stored = await Promise.all(['A', 'B', 'C', 'D', 'E'].map((anchor) => store.triggers.enqueue(aTrigger({ key: anchor, anchor }), [], 0)));
+    const stored = await Promise.all(['A', 'B', 'C', 'D', 'E'].map((anchor) => store.triggers.enqueue({ trigger: aTrigger({ key: anchor, anchor }), now: 0 })));
     for (let claimed = 0; claimed < 4; claimed++) await store.triggers.claimNext('w1', 0, 1_000);
     const ids = stored.map((result) => result.trigger.id);
     await store.triggers.finish(ids[0]!, 'w1', { state: 'done', runId: 'r1' }, {}, 1);

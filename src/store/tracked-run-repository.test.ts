@@ -91,7 +91,7 @@ describeEachStore((adapter) => {
     });
 
     it('stores the owner of a run created by finishing a trigger', async () => {
-      const { trigger } = await store.triggers.enqueue(aTrigger({ key: 'Ev_owner' }), [], 0);
+      const { trigger } = await store.triggers.enqueue({ trigger: aTrigger({ key: 'Ev_owner' }), now: 0 });
       const claimed = await store.triggers.claimNext('w1', 10, 60_000);
       expect(claimed?.id).toBe(trigger.id);
       const run = aRun('r_from_trigger', { triggerKey: 'Ev_owner', personalKeyOwner: 'U_ANN' });

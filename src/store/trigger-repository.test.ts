@@ -17,7 +17,9 @@ describeEachStore((adapter) => {
   describe('triggers.enqueue', () => {
     it('stores a burst submitted in one turn together: each key once, each caller told its own result', async () => {
       const keys = Array.from({ length: 60 }, (_, index) => `Burst${index % 40}`);
-      const results = await Promise.all(keys.map((key) => store.triggers.enqueue(aTrigger({ key }), [anOutboxRow(`${key}:received`)], 1000)));
+      const results = await Promise.all(
+        keys.map((key) => store.triggers.enqueue({ trigger: aTrigger({ key }), owed: [anOutboxRow(`${key}:received`)], now: 1000 })),
+      );
       expect(results.filter((result) => result.inserted)).toHaveLength(40);
       expect(results.map((result) => result.trigger.key)).toEqual(keys);
       // The 20 repeats got the trigger the first submission stored, not a new one.
@@ -27,10 +29,14 @@ describeEachStore((adapter) => {
 
     it('keeps a burst in the order submitted: rising ids, and a repeated key owes only its first submission rows', async () => {
       const burst = [
-        store.triggers.enqueue(aTrigger({ key: 'Ord2', anchor: 'A' }), [anOutboxRow('Ord2:received', 'A')], 1000),
-        store.triggers.enqueue(aTrigger({ key: 'Ord1', anchor: 'A' }), [anOutboxRow('Ord1:received', 'A')], 1000),
-        store.triggers.enqueue(aTrigger({ key: 'Ord2', anchor: 'A' }), [anOutboxRow('Ord2:again', 'A')], 1000),
-        store.triggers.enqueue(aTrigger({ key: 'Ord3', anchor: 'B' }), [anOutboxRow('Ord3:received', 'B'), anOutboxRow('Ord3:second', 'B')], 1000),
+        store.triggers.enqueue({ trigger: aTrigger({ key: 'Ord2', anchor: 'A' }), owed: [anOutboxRow('Ord2:received', 'A')], now: 1000 }),
+        store.triggers.enqueue({ trigger: aTrigger({ key: 'Ord1', anchor: 'A' }), owed: [anOutboxRow('Ord1:received', 'A')], now: 1000 }),
+        store.triggers.enqueue({ trigger: aTrigger({ key: 'Ord2', anchor: 'A' }), owed: [anOutboxRow('Ord2:again', 'A')], now: 1000 }),
+        store.triggers.enqueue({
+          trigger: aTrigger({ key: 'Ord3', anchor: 'B' }),
+          owed: [anOutboxRow('Ord3:received', 'B'), anOutboxRow('Ord3:second', 'B')],
+          now: 1000,
+        }),
       ];
       const results = await Promise.all(burst);
       expect(results.map((result) => result.inserted)).toEqual([true, true, false, true]);
@@ -42,9 +48,13 @@ describeEachStore((adapter) => {
     });
 
     it('one bad trigger in a burst fails only its own caller', async () => {
-      const good = store.triggers.enqueue(aTrigger({ key: 'Good1' }), [], 1000);
-      const bad = store.triggers.enqueue(aTrigger({ key: 'Bad1' }), [{ ...anOutboxRow('Bad1:received'), destination: null as unknown as string }], 1000);
-      const alsoGood = store.triggers.enqueue(aTrigger({ key: 'Good2' }), [], 1000);
+      const good = store.triggers.enqueue({ trigger: aTrigger({ key: 'Good1' }), now: 1000 });
+      const bad = store.triggers.enqueue({
+        trigger: aTrigger({ key: 'Bad1' }),
+        owed: [{ ...anOutboxRow('Bad1:received'), destination: null as unknown as string }],
+        now: 1000,
+      });
+      const alsoGood = store.triggers.enqueue({ trigger: aTrigger({ key: 'Good2' }), now: 1000 });
       await expect(bad).rejects.toThrow();
       expect((await good).inserted).toBe(true);
       expect((await alsoGood).inserted).toBe(true);
@@ -52,14 +62,14 @@ describeEachStore((adapter) => {
     });
 
     it('remembers the given event keys in the same transaction, new trigger or not', async () => {
-      await store.triggers.enqueue(aTrigger({ key: 'Ev9' }), [], 1000, ['linear:delivery:d1']);
-      await store.triggers.enqueue(aTrigger({ key: 'Ev9' }), [], 1000, ['linear:delivery:d2']);
+      await store.triggers.enqueue({ trigger: aTrigger({ key: 'Ev9' }), now: 1000, rememberKeys: ['linear:delivery:d1'] });
+      await store.triggers.enqueue({ trigger: aTrigger({ key: 'Ev9' }), now: 1000, rememberKeys: ['linear:delivery:d2'] });
       expect(await store.eventKeys.has('linear:delivery:d1')).toBe(true);
       expect(await store.eventKeys.has('linear:delivery:d2')).toBe(true);
     });
 
     it('stores a new trigger with its owed outbox rows', async () => {
-      const { inserted, trigger } = await store.triggers.enqueue(aTrigger(), [anOutboxRow('Ev001:received')], 1000);
+      const { inserted, trigger } = await store.triggers.enqueue({ trigger: aTrigger(), owed: [anOutboxRow('Ev001:received')], now: 1000 });
       expect(inserted).toBe(true);
       expect(trigger).toMatchObject({
         key: 'Ev001',
@@ -84,12 +94,12 @@ describeEachStore((adapter) => {
     });
 
     it('stores a key once and adds its owed rows once', async () => {
-      const first = await store.triggers.enqueue(aTrigger(), [anOutboxRow('Ev001:received')], 1000);
-      const again = await store.triggers.enqueue(
-        aTrigger({ payload: { prompt: 'retried', title: 'retried', origin: { source: 'cli' }, destinations: ['slack:C1:1700.1'] } }),
-        [anOutboxRow('Ev001:received'), anOutboxRow('Ev001:other')],
-        2000,
-      );
+      const first = await store.triggers.enqueue({ trigger: aTrigger(), owed: [anOutboxRow('Ev001:received')], now: 1000 });
+      const again = await store.triggers.enqueue({
+        trigger: aTrigger({ payload: { prompt: 'retried', title: 'retried', origin: { source: 'cli' }, destinations: ['slack:C1:1700.1'] } }),
+        owed: [anOutboxRow('Ev001:received'), anOutboxRow('Ev001:other')],
+        now: 2000,
+      });
       expect(again.inserted).toBe(false);
       expect(again.trigger).toEqual(first.trigger);
       expect((await store.outbox.list()).map((r) => r.key)).toEqual(['Ev001:received']);
@@ -98,70 +108,69 @@ describeEachStore((adapter) => {
 
     it('commits a batch when its group commit comes: triggers enqueued in later turns join it', async () => {
       const commits: Array<() => void> = [];
-      const held = await adapter.open({ groupCommit: (commit) => void commits.push(commit) });
+      const deferred = await adapter.open({ groupCommit: (commit) => void commits.push(commit) });
       try {
         const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
-        const first = held.triggers.enqueue(aTrigger({ key: 'Group1' }), [anOutboxRow('Group1:received')], 1000);
+        const first = deferred.triggers.enqueue({ trigger: aTrigger({ key: 'Group1' }), owed: [anOutboxRow('Group1:received')], now: 1000 });
         await nextTurn();
-        const second = held.triggers.enqueue(aTrigger({ key: 'Group2' }), [], 1000);
+        const second = deferred.triggers.enqueue({ trigger: aTrigger({ key: 'Group2' }), now: 1000 });
         await nextTurn();
         expect(commits).toHaveLength(1);
-        expect(await held.triggers.getByKey('Group1')).toBeUndefined();
+        expect(await deferred.triggers.getByKey('Group1')).toBeUndefined();
         commits[0]?.();
         expect((await Promise.all([first, second])).map((result) => result.inserted)).toEqual([true, true]);
-        expect((await held.outbox.list()).map((row) => row.key)).toEqual(['Group1:received']);
+        expect((await deferred.outbox.list()).map((row) => row.key)).toEqual(['Group1:received']);
         // The next trigger starts the next batch, which waits for a commit of its own.
-        const third = held.triggers.enqueue(aTrigger({ key: 'Group3' }), [], 1000);
+        const third = deferred.triggers.enqueue({ trigger: aTrigger({ key: 'Group3' }), now: 1000 });
         expect(commits).toHaveLength(2);
         commits[1]?.();
         expect((await third).trigger.id).toBe(3);
       } finally {
-        await held.close();
+        await deferred.close();
       }
     });
 
     it('answers a new trigger exactly as it reads it back', async () => {
-      const { inserted, trigger } = await store.triggers.enqueue(aTrigger({ key: 'Back1', anchor: 'slack:C1:1.2' }), [], 1000, [], 1500);
+      const { inserted, trigger } = await store.triggers.enqueue({ trigger: aTrigger({ key: 'Back1', anchor: 'slack:C1:1.2' }), now: 1000, dueAt: 1500 });
       expect(inserted).toBe(true);
       expect(trigger).toEqual(await store.triggers.get(trigger.id));
       expect(trigger).toMatchObject({ state: 'pending', attempts: 0, nextAttemptAt: 1500, receivedAt: 1000, updatedAt: 1000 });
     });
 
-    describe('handed to a free worker (holder)', () => {
-      const holder = { owner: 'host:1:w1', leaseMs: LEASE };
-      const holders = { trigger: holder };
+    describe('handed over to a free worker (handTo.trigger)', () => {
+      const taker = { owner: 'host:1:w1', leaseMs: LEASE };
+      const handTo = { trigger: taker };
       // The port's rule: only a store whose transaction sees every unfinished trigger of the anchor hands over.
       const handsOver = adapter.name === 'sqlite';
 
-      it(handsOver ? 'stores a due trigger of a free anchor claimed by the holder, as a claim would' : 'declines: stores it pending', async () => {
-        const { inserted, held, trigger } = await store.triggers.enqueue(
-          aTrigger({ key: 'Hand1', anchor: 'A' }),
-          [anOutboxRow('Hand1:received', 'A')],
-          1000,
-          [],
-          1000,
-          holders,
-        );
+      it(handsOver ? 'stores a due trigger of a free anchor claimed by the free worker, as a claim would' : 'declines: stores it pending', async () => {
+        const { inserted, handedOver, trigger } = await store.triggers.enqueue({
+          trigger: aTrigger({ key: 'Hand1', anchor: 'A' }),
+          owed: [anOutboxRow('Hand1:received', 'A')],
+          now: 1000,
+          dueAt: 1000,
+          handTo,
+        });
         expect(inserted).toBe(true);
         expect(store.triggers.handsOver).toBe(handsOver);
-        expect(held ?? false).toBe(handsOver);
+        expect(handedOver ?? false).toBe(handsOver);
         expect(trigger).toEqual(await store.triggers.get(trigger.id));
         if (!handsOver) return expect(trigger).toMatchObject({ state: 'pending', attempts: 0, leaseOwner: null });
-        expect(trigger).toMatchObject({ state: 'working', attempts: 1, leaseOwner: holder.owner, leaseUntil: 1000 + LEASE, nextAttemptAt: 1000 });
-        // Nothing left to claim, and the holder's lease writes work on it.
+        expect(trigger).toMatchObject({ state: 'working', attempts: 1, leaseOwner: taker.owner, leaseUntil: 1000 + LEASE, nextAttemptAt: 1000 });
+        // Nothing left to claim, and the free worker's lease writes work on it.
         expect(await store.triggers.claimNext('w2', 1000, LEASE)).toBeUndefined();
-        expect(await store.triggers.extendLease(trigger.id, holder.owner, 2000, LEASE)).toBe(true);
-        expect(await store.triggers.finish(trigger.id, holder.owner, { state: 'done' }, {}, 3000)).toBe(true);
+        expect(await store.triggers.extendLease(trigger.id, taker.owner, 2000, LEASE)).toBe(true);
+        expect(await store.triggers.finish(trigger.id, taker.owner, { state: 'done' }, {}, 3000)).toBe(true);
         expect((await store.outbox.list()).map((row) => row.key)).toEqual(['Hand1:received']);
       });
 
       it('keeps an anchor in order: a trigger behind an unfinished one of its anchor is stored pending', async () => {
-        const first = await store.triggers.enqueue(aTrigger({ key: 'Ahead', anchor: 'A' }), [], 1000);
-        const second = await store.triggers.enqueue(aTrigger({ key: 'Behind', anchor: 'A' }), [], 1000, [], 1000, holders);
-        const other = await store.triggers.enqueue(aTrigger({ key: 'Elsewhere', anchor: 'B' }), [], 1000, [], 1000, holders);
-        expect(second.held ?? false).toBe(false);
+        const first = await store.triggers.enqueue({ trigger: aTrigger({ key: 'Ahead', anchor: 'A' }), now: 1000 });
+        const second = await store.triggers.enqueue({ trigger: aTrigger({ key: 'Behind', anchor: 'A' }), now: 1000, dueAt: 1000, handTo });
+        const other = await store.triggers.enqueue({ trigger: aTrigger({ key: 'Elsewhere', anchor: 'B' }), now: 1000, dueAt: 1000, handTo });
+        expect(second.handedOver ?? false).toBe(false);
         expect(second.trigger.state).toBe('pending');
-        expect(other.held ?? false).toBe(handsOver);
+        expect(other.handedOver ?? false).toBe(handsOver);
         // The anchor's order is the claim's: the earlier one first, the later one only once it is done.
         const claimed = await store.triggers.claimNext('w2', 1000, LEASE);
         expect(claimed?.key).toBe('Ahead');
@@ -171,31 +180,43 @@ describeEachStore((adapter) => {
       });
 
       it('stores pending what is due later, and hands nothing over for a known key', async () => {
-        const later = await store.triggers.enqueue(aTrigger({ key: 'Later', anchor: 'A' }), [], 1000, [], 5000, holders);
-        expect(later.held ?? false).toBe(false);
+        const later = await store.triggers.enqueue({ trigger: aTrigger({ key: 'Later', anchor: 'A' }), now: 1000, dueAt: 5000, handTo });
+        expect(later.handedOver ?? false).toBe(false);
         expect(later.trigger).toMatchObject({ state: 'pending', nextAttemptAt: 5000 });
-        await store.triggers.enqueue(aTrigger({ key: 'Known', anchor: 'B' }), [], 1000);
-        const again = await store.triggers.enqueue(aTrigger({ key: 'Known', anchor: 'B' }), [anOutboxRow('Known:again', 'B')], 1000, [], 1000, holders);
+        await store.triggers.enqueue({ trigger: aTrigger({ key: 'Known', anchor: 'B' }), now: 1000 });
+        const again = await store.triggers.enqueue({
+          trigger: aTrigger({ key: 'Known', anchor: 'B' }),
+          owed: [anOutboxRow('Known:again', 'B')],
+          now: 1000,
+          dueAt: 1000,
+          handTo,
+        });
         expect(again).toMatchObject({ inserted: false, trigger: { state: 'pending', leaseOwner: null } });
-        expect(again.held ?? false).toBe(false);
+        expect(again.handedOver ?? false).toBe(false);
         expect(await store.outbox.list()).toHaveLength(0);
       });
     });
 
-    describe('its first owed row handed to a free outbox worker (holders.outbox)', () => {
-      const rowHolder = { owner: 'host:1:o1', leaseMs: 20_000 };
+    describe('its first owed row handed over to a free outbox worker (handTo.outbox)', () => {
+      const rowTaker = { owner: 'host:1:o1', leaseMs: 20_000 };
       const handsOver = adapter.name === 'sqlite';
 
       it(handsOver ? 'stores the first row of a free destination sending, leased to it; the rest pending' : 'declines: every row pending', async () => {
         const owed = [anOutboxRow('Row1:received', 'A'), anOutboxRow('Row1:mark', 'A'), anOutboxRow('Row1:elsewhere', 'B')];
-        const { heldRow } = await store.triggers.enqueue(aTrigger({ key: 'Row1', anchor: 'A' }), owed, 1000, [], 1000, { outbox: rowHolder });
+        const { handedOverRow } = await store.triggers.enqueue({
+          trigger: aTrigger({ key: 'Row1', anchor: 'A' }),
+          owed,
+          now: 1000,
+          dueAt: 1000,
+          handTo: { outbox: rowTaker },
+        });
         const rows = await store.outbox.list();
         if (!handsOver) {
-          expect(heldRow).toBeUndefined();
+          expect(handedOverRow).toBeUndefined();
           return expect(rows.map((row) => row.state)).toEqual(['pending', 'pending', 'pending']);
         }
-        expect(heldRow).toEqual(await store.outbox.getByKey('Row1:received'));
-        expect(heldRow).toMatchObject({ state: 'sending', attempts: 1, leaseOwner: rowHolder.owner, leaseUntil: 1000 + 20_000 });
+        expect(handedOverRow).toEqual(await store.outbox.getByKey('Row1:received'));
+        expect(handedOverRow).toMatchObject({ state: 'sending', attempts: 1, leaseOwner: rowTaker.owner, leaseUntil: 1000 + 20_000 });
         expect(rows.map((row) => [row.key, row.state])).toEqual([
           ['Row1:received', 'sending'],
           ['Row1:mark', 'pending'],
@@ -204,21 +225,33 @@ describeEachStore((adapter) => {
         // The destination's order is the claim's: B's row now, A's second only after the first is sent.
         expect((await store.outbox.claimNext('o2', 1000, LEASE))?.key).toBe('Row1:elsewhere');
         expect(await store.outbox.claimNext('o3', 1000, LEASE)).toBeUndefined();
-        const { sent, next } = await store.outbox.markSentAndClaimNext(heldRow!.id, rowHolder.owner, { ts: '1' }, 1100, LEASE);
+        const { sent, next } = await store.outbox.markSentAndClaimNext(handedOverRow!.id, rowTaker.owner, { ts: '1' }, 1100, LEASE);
         expect(sent).toBe(true);
         expect(next?.key).toBe('Row1:mark');
       });
 
       it('hands over no row whose destination has one unsent, and none for a known trigger', async () => {
         await store.outbox.add([anOutboxRow('Earlier', 'A')], 900);
-        const behind = await store.triggers.enqueue(aTrigger({ key: 'Row2', anchor: 'A' }), [anOutboxRow('Row2:received', 'A')], 1000, [], 1000, {
-          outbox: rowHolder,
+        const behind = await store.triggers.enqueue({
+          trigger: aTrigger({ key: 'Row2', anchor: 'A' }),
+          owed: [anOutboxRow('Row2:received', 'A')],
+          now: 1000,
+          dueAt: 1000,
+          handTo: {
+            outbox: rowTaker,
+          },
         });
-        expect(behind.heldRow).toBeUndefined();
-        const again = await store.triggers.enqueue(aTrigger({ key: 'Row2', anchor: 'A' }), [anOutboxRow('Row2:again', 'C')], 1000, [], 1000, {
-          outbox: rowHolder,
+        expect(behind.handedOverRow).toBeUndefined();
+        const again = await store.triggers.enqueue({
+          trigger: aTrigger({ key: 'Row2', anchor: 'A' }),
+          owed: [anOutboxRow('Row2:again', 'C')],
+          now: 1000,
+          dueAt: 1000,
+          handTo: {
+            outbox: rowTaker,
+          },
         });
-        expect(again.heldRow).toBeUndefined();
+        expect(again.handedOverRow).toBeUndefined();
         expect((await store.outbox.list()).map((row) => [row.key, row.state])).toEqual([
           ['Earlier', 'pending'],
           ['Row2:received', 'pending'],
@@ -227,7 +260,7 @@ describeEachStore((adapter) => {
     });
 
     it('keeps an undefined payload as null', async () => {
-      const { trigger } = await store.triggers.enqueue(aTrigger({ payload: undefined }), [], 1);
+      const { trigger } = await store.triggers.enqueue({ trigger: aTrigger({ payload: undefined }), now: 1 });
       expect(trigger.payload).toBeNull();
     });
 
@@ -239,8 +272,8 @@ describeEachStore((adapter) => {
 
   describe('triggers.claimNext', () => {
     it('claims the oldest due trigger and leases it', async () => {
-      await store.triggers.enqueue(aTrigger({ key: 'a', anchor: 'A' }), [], 100);
-      await store.triggers.enqueue(aTrigger({ key: 'b', anchor: 'B' }), [], 200);
+      await store.triggers.enqueue({ trigger: aTrigger({ key: 'a', anchor: 'A' }), now: 100 });
+      await store.triggers.enqueue({ trigger: aTrigger({ key: 'b', anchor: 'B' }), now: 200 });
       const claimed = await store.triggers.claimNext('w1', 1000, LEASE);
       expect(claimed).toMatchObject({ key: 'a', state: 'working', attempts: 1, leaseOwner: 'w1', leaseUntil: 1000 + LEASE, updatedAt: 1000 });
       expect((await store.triggers.claimNext('w2', 1000, LEASE))?.key).toBe('b');
@@ -248,10 +281,10 @@ describeEachStore((adapter) => {
     });
 
     it('says whether another trigger was due, its anchor blocked or not, so a worker wakes another only then', async () => {
-      await store.triggers.enqueue(aTrigger({ key: 'a', anchor: 'A' }), [], 100);
-      await store.triggers.enqueue(aTrigger({ key: 'a2', kind: 'followup', anchor: 'A' }), [], 150);
-      await store.triggers.enqueue(aTrigger({ key: 'b', anchor: 'B' }), [], 200);
-      await store.triggers.enqueue(aTrigger({ key: 'later', anchor: 'C' }), [], 5000);
+      await store.triggers.enqueue({ trigger: aTrigger({ key: 'a', anchor: 'A' }), now: 100 });
+      await store.triggers.enqueue({ trigger: aTrigger({ key: 'a2', kind: 'followup', anchor: 'A' }), now: 150 });
+      await store.triggers.enqueue({ trigger: aTrigger({ key: 'b', anchor: 'B' }), now: 200 });
+      await store.triggers.enqueue({ trigger: aTrigger({ key: 'later', anchor: 'C' }), now: 5000 });
       expect(await store.triggers.claimNext('w1', 1000, LEASE)).toMatchObject({ key: 'a', moreDue: true });
       expect(await store.triggers.claimNext('w2', 1000, LEASE)).toMatchObject({ key: 'b', moreDue: true }); // a2, behind a
       expect(await store.triggers.claimNext('w3', 1000, LEASE)).toBeUndefined();
@@ -262,13 +295,13 @@ describeEachStore((adapter) => {
     });
 
     it('skips triggers not yet due', async () => {
-      await store.triggers.enqueue(aTrigger({ key: 'later' }), [], 5000);
+      await store.triggers.enqueue({ trigger: aTrigger({ key: 'later' }), now: 5000 });
       expect(await store.triggers.claimNext('w1', 4999, LEASE)).toBeUndefined();
       expect((await store.triggers.claimNext('w1', 5000, LEASE))?.key).toBe('later');
     });
 
     it('re-claims a working trigger once its lease expired, and the first owner loses it', async () => {
-      const { trigger } = await store.triggers.enqueue(aTrigger(), [], 0);
+      const { trigger } = await store.triggers.enqueue({ trigger: aTrigger(), now: 0 });
       await store.triggers.claimNext('w1', 0, 100);
       expect(await store.triggers.claimNext('w2', 99, 100)).toBeUndefined();
       const again = await store.triggers.claimNext('w2', 100, 100);
@@ -284,9 +317,9 @@ describeEachStore((adapter) => {
     });
 
     it('works on one anchor in order: a later trigger waits while an earlier one is unfinished', async () => {
-      const first = await store.triggers.enqueue(aTrigger({ key: 'start', anchor: 'T1' }), [], 0);
-      await store.triggers.enqueue(aTrigger({ key: 'reply', kind: 'followup', anchor: 'T1' }), [], 1);
-      await store.triggers.enqueue(aTrigger({ key: 'other', anchor: 'T2' }), [], 2);
+      const first = await store.triggers.enqueue({ trigger: aTrigger({ key: 'start', anchor: 'T1' }), now: 0 });
+      await store.triggers.enqueue({ trigger: aTrigger({ key: 'reply', kind: 'followup', anchor: 'T1' }), now: 1 });
+      await store.triggers.enqueue({ trigger: aTrigger({ key: 'other', anchor: 'T2' }), now: 2 });
 
       expect((await store.triggers.claimNext('w1', 10, LEASE))?.key).toBe('start');
       expect((await store.triggers.claimNext('w2', 10, LEASE))?.key).toBe('other'); // T1's reply waits
@@ -305,7 +338,7 @@ describeEachStore((adapter) => {
 
   describe('triggers under lease', () => {
     it('marks create attempted and extends the lease for the owner', async () => {
-      const { trigger } = await store.triggers.enqueue(aTrigger(), [], 0);
+      const { trigger } = await store.triggers.enqueue({ trigger: aTrigger(), now: 0 });
       await store.triggers.claimNext('w1', 0, 100);
       expect(await store.triggers.markCreateAttempted(trigger.id, 'w1', 50)).toBe(true);
       expect(await store.triggers.extendLease(trigger.id, 'w1', 60, 100)).toBe(true);
@@ -314,14 +347,14 @@ describeEachStore((adapter) => {
     });
 
     it('refuses writes for a trigger that is not working', async () => {
-      const { trigger } = await store.triggers.enqueue(aTrigger(), [], 0);
+      const { trigger } = await store.triggers.enqueue({ trigger: aTrigger(), now: 0 });
       expect(await store.triggers.markCreateAttempted(trigger.id, 'w1', 1)).toBe(false);
       expect(await store.triggers.finish(trigger.id, 'w1', { state: 'done' }, {}, 1)).toBe(false);
       expect(await store.triggers.extendLease(999, 'w1', 1, 10)).toBe(false);
     });
 
     it('reschedules: back to pending, lease cleared, due later, error kept', async () => {
-      const { trigger } = await store.triggers.enqueue(aTrigger(), [], 0);
+      const { trigger } = await store.triggers.enqueue({ trigger: aTrigger(), now: 0 });
       await store.triggers.claimNext('w1', 0, 100);
       expect(await store.triggers.reschedule(trigger.id, 'w1', 5000, '429 capacity', 10)).toBe(true);
       expect(await store.triggers.get(trigger.id)).toMatchObject({
@@ -337,7 +370,7 @@ describeEachStore((adapter) => {
     });
 
     it('finishes with every effect in one go', async () => {
-      const { trigger } = await store.triggers.enqueue(aTrigger(), [], 0);
+      const { trigger } = await store.triggers.enqueue({ trigger: aTrigger(), now: 0 });
       await store.triggers.claimNext('w1', 0, 100);
       const ok = await store.triggers.finish(
         trigger.id,
@@ -378,7 +411,9 @@ describeEachStore((adapter) => {
         detail: { route: 'default' },
         onceKey: 'trigger:T1',
       };
-      const [first, again, lost] = await Promise.all(['A', 'B', 'C'].map((anchor) => store.triggers.enqueue(aTrigger({ key: `T${anchor}`, anchor }), [], 0)));
+      const [first, again, lost] = await Promise.all(
+        ['A', 'B', 'C'].map((anchor) => store.triggers.enqueue({ trigger: aTrigger({ key: `T${anchor}`, anchor }), now: 0 })),
+      );
       for (let claimed = 0; claimed < 3; claimed++) await store.triggers.claimNext('w1', 0, 100);
       expect(await store.triggers.finish(first!.trigger.id, 'w1', { state: 'done', runId: 'r1' }, { audit: entry }, 50)).toBe(true);
       // The same act ended again (another trigger carrying its once key): the trigger ends, the trail gains nothing.
@@ -392,15 +427,15 @@ describeEachStore((adapter) => {
     it('finishes a follow-up by tracking its ended run again', async () => {
       await store.trackedRuns.insert(aRun('r1'), 0);
       await store.trackedRuns.recordTransition('r1', 0, { state: 'SUCCEEDED', serverUpdatedAt: null, sessionLink: null, tracked: false }, [], 1);
-      const { trigger } = await store.triggers.enqueue(aTrigger({ key: 'reply', kind: 'followup' }), [], 2);
+      const { trigger } = await store.triggers.enqueue({ trigger: aTrigger({ key: 'reply', kind: 'followup' }), now: 2 });
       await store.triggers.claimNext('w1', 2, 100);
       expect(await store.triggers.finish(trigger.id, 'w1', { state: 'done', runId: 'r1' }, { retrack: 'r1' }, 3)).toBe(true);
       expect(await store.trackedRuns.get('r1')).toMatchObject({ tracked: true, state: 'SUCCEEDED' });
     });
 
     it('finishes failed or ignored with an error and no effects', async () => {
-      const a = await store.triggers.enqueue(aTrigger({ key: 'a', anchor: 'A' }), [], 0);
-      const b = await store.triggers.enqueue(aTrigger({ key: 'b', anchor: 'B' }), [], 0);
+      const a = await store.triggers.enqueue({ trigger: aTrigger({ key: 'a', anchor: 'A' }), now: 0 });
+      const b = await store.triggers.enqueue({ trigger: aTrigger({ key: 'b', anchor: 'B' }), now: 0 });
       await store.triggers.claimNext('w1', 0, 100);
       await store.triggers.claimNext('w1', 0, 100);
       await store.triggers.finish(a.trigger.id, 'w1', { state: 'failed', error: 'not allowed' }, {}, 5);
@@ -411,7 +446,7 @@ describeEachStore((adapter) => {
     });
 
     it('changes nothing when an effect fails (one transaction)', async () => {
-      const { trigger } = await store.triggers.enqueue(aTrigger(), [], 0);
+      const { trigger } = await store.triggers.enqueue({ trigger: aTrigger(), now: 0 });
       await store.triggers.claimNext('w1', 0, 100);
       const before = await store.triggers.get(trigger.id);
       const badRun = aRun('r1', { anchor: null as unknown as string }); // violates NOT NULL
@@ -430,7 +465,7 @@ describeEachStore((adapter) => {
     });
 
     it('an expired lease nobody took over is still held', async () => {
-      const { trigger } = await store.triggers.enqueue(aTrigger(), [], 0);
+      const { trigger } = await store.triggers.enqueue({ trigger: aTrigger(), now: 0 });
       await store.triggers.claimNext('w1', 0, 100);
       expect(await store.triggers.extendLease(trigger.id, 'w1', 500, 100)).toBe(true);
       expect(await store.triggers.finish(trigger.id, 'w1', { state: 'done' }, {}, 1000)).toBe(true);

@@ -2,13 +2,13 @@ import type Database from 'better-sqlite3';
 import {
   TRIGGER_STATES,
   processOfOwner,
-  type NewOutboxRow,
   type Claimed,
   type NewTrigger,
   type StoredTrigger,
   type TriggerEffects,
-  type WorkHolder,
-  type OutboxRow,
+  type TriggerToStore,
+  type FreeWorker,
+  type EnqueueResult,
   type TriggerKind,
   type TriggerOutcome,
   type TriggerRepository,
@@ -24,15 +24,8 @@ import { countStates, fromJson, isMoreDue, moreDueColumn, stateCountSql, toJson 
 import type { SqliteTrackedRunRepository } from './tracked-run-repository.js';
 import { inWriteTransaction } from './write-transaction.js';
 
-type EnqueueResult = { inserted: boolean; trigger: StoredTrigger; held?: boolean; heldRow?: OutboxRow };
-
 interface PendingEnqueue {
-  trigger: NewTrigger;
-  owed: NewOutboxRow[];
-  now: number;
-  rememberKeys: readonly string[];
-  dueAt: number;
-  holders: { trigger?: WorkHolder; outbox?: WorkHolder } | undefined;
+  entry: TriggerToStore;
   resolve: (result: EnqueueResult) => void;
   reject: (error: unknown) => void;
 }
@@ -80,17 +73,17 @@ export function toTrigger(row: Row): StoredTrigger {
  * The row `enqueue` has just inserted, from what it was given: reading it back (`RETURNING *`) and
  * parsing its payload again cost a tenth of storing a trigger on the acknowledgement's path.
  */
-function insertedTrigger(trigger: NewTrigger, id: number, now: number, dueAt: number, holder: WorkHolder | undefined): StoredTrigger {
+function insertedTrigger(trigger: NewTrigger, id: number, now: number, dueAt: number, taker: FreeWorker | undefined): StoredTrigger {
   // As stored: JSON has no undefined.
   const input = { ...trigger, payload: trigger.payload ?? null } as NewTrigger;
   return {
     ...input,
     id,
-    state: holder ? 'working' : 'pending',
-    attempts: holder ? 1 : 0,
+    state: taker ? 'working' : 'pending',
+    attempts: taker ? 1 : 0,
     nextAttemptAt: dueAt,
-    leaseOwner: holder?.owner ?? null,
-    leaseUntil: holder ? now + holder.leaseMs : null,
+    leaseOwner: taker?.owner ?? null,
+    leaseUntil: taker ? now + taker.leaseMs : null,
     createAttemptedAt: null,
     runId: null,
     lastError: null,
@@ -163,7 +156,7 @@ export class SqliteTriggerRepository implements TriggerRepository {
   /** One writer at a time: a transaction sees every unfinished trigger and unsent row it could overtake. */
   readonly handsOver = true;
   private readonly insertTrigger;
-  private readonly insertHeld;
+  private readonly insertHandedOver;
   private readonly anchorBusy;
   private readonly claimTrigger;
   private readonly anyClaimable;
@@ -196,7 +189,7 @@ export class SqliteTriggerRepository implements TriggerRepository {
        RETURNING id`,
     );
     // As CLAIM_SQL would leave it once claimed: the claim that would follow is saved.
-    this.insertHeld = db.prepare<
+    this.insertHandedOver = db.prepare<
       { key: string; kind: string; source: string; anchor: string; payload: string; now: number; owner: string; process: string; leaseUntil: number },
       { id: number }
     >(
@@ -241,16 +234,9 @@ export class SqliteTriggerRepository implements TriggerRepository {
    * burst of webhooks) are stored in one transaction, and each caller is answered after that commit.
    * A batch that fails is retried one trigger at a time, so one bad trigger fails only its own caller.
    */
-  enqueue(
-    trigger: NewTrigger,
-    owed: NewOutboxRow[],
-    now: number,
-    rememberKeys: readonly string[] = [],
-    dueAt: number = now,
-    holders?: { trigger?: WorkHolder; outbox?: WorkHolder },
-  ): Promise<EnqueueResult> {
+  enqueue(entry: TriggerToStore): Promise<EnqueueResult> {
     return new Promise((resolve, reject) => {
-      this.batch.push({ trigger, owed, now, rememberKeys, dueAt, holders, resolve, reject });
+      this.batch.push({ entry, resolve, reject });
       if (this.batch.length === 1) this.groupCommit(() => this.flush());
     });
   }
@@ -274,20 +260,21 @@ export class SqliteTriggerRepository implements TriggerRepository {
     });
   }
 
-  private enqueueWithin(item: PendingEnqueue): EnqueueResult {
-    const { trigger, owed, now } = item;
+  private enqueueWithin({ entry }: PendingEnqueue): EnqueueResult {
+    const { trigger, owed = [], now, rememberKeys = [], dueAt = now } = entry;
     const fields = { key: trigger.key, kind: trigger.kind, source: trigger.source, anchor: trigger.anchor, payload: toJson(trigger.payload), now };
     // The transaction holds the only write lock: what it reads of the anchor stays true until its commit.
-    const wanted = item.holders?.trigger;
-    const holder = wanted && item.dueAt <= now && this.anchorBusy.get({ anchor: trigger.anchor })?.busy !== 1 ? wanted : undefined;
-    const row = holder
-      ? this.insertHeld.get({ ...fields, owner: holder.owner, process: processOfOwner(holder.owner), leaseUntil: now + holder.leaseMs })
-      : this.insertTrigger.get({ ...fields, dueAt: item.dueAt });
-    for (const key of item.rememberKeys) this.related.eventKeys.rememberWithin(key, now);
+    const wanted = entry.handTo?.trigger;
+    const taker = wanted && dueAt <= now && this.anchorBusy.get({ anchor: trigger.anchor })?.busy !== 1 ? wanted : undefined;
+    const row = taker
+      ? this.insertHandedOver.get({ ...fields, owner: taker.owner, process: processOfOwner(taker.owner), leaseUntil: now + taker.leaseMs })
+      : this.insertTrigger.get({ ...fields, dueAt });
+    for (const key of rememberKeys) this.related.eventKeys.rememberWithin(key, now);
     if (row) {
-      const rowHolder = item.holders?.outbox;
-      const heldRow = rowHolder ? this.related.outbox.addWithinHolding(owed, now, rowHolder) : void this.related.outbox.addWithin(owed, now);
-      return { inserted: true, trigger: insertedTrigger(trigger, row.id, now, item.dueAt, holder), held: holder !== undefined, ...(heldRow && { heldRow }) };
+      const rowTaker = entry.handTo?.outbox;
+      const handedOverRow = rowTaker ? this.related.outbox.addWithinHandingOver(owed, now, rowTaker) : void this.related.outbox.addWithin(owed, now);
+      const handedOver = taker !== undefined;
+      return { inserted: true, trigger: insertedTrigger(trigger, row.id, now, dueAt, taker), handedOver, ...(handedOverRow && { handedOverRow }) };
     }
     const existing = this.byKey.get(trigger.key);
     if (!existing) throw new Error(`trigger ${trigger.key} conflicted but cannot be read`);

@@ -171,8 +171,8 @@ const runOf = (ts: string) => bridge.runFor(CHANNEL, ts);
 
     // The edges tidy titles; a title and a name stored as they came (another edge, an older version) are still text.
     const now = Date.now();
-    await service.store.triggers.enqueue(
-      {
+    await service.store.triggers.enqueue({
+      trigger: {
         kind: 'start',
         key: 'console-hostile',
         source: 'cli',
@@ -185,9 +185,8 @@ const runOf = (ts: string) => bridge.runFor(CHANNEL, ts);
           requester: { platform: 'cli', id: 'U1', name: HOSTILE_NAME },
         },
       },
-      [],
       now,
-    );
+    });
     const stored = { runId: 'hostile-run', anchor: 'cli:hostile', source: 'cli', title: HOSTILE_TITLE, route: {}, destinations: ['log:hostile'] };
     await service.store.trackedRuns.insert(
       { ...stored, triggerKey: 'console-hostile', state: 'QUEUED', serverUpdatedAt: null, sessionLink: 'javascript:window.__pwned=4' },

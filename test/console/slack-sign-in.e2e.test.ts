@@ -57,28 +57,24 @@ beforeAll(async () => {
   ] as const) {
     const key = `Ev-${runId}`;
     const base = aTrigger();
-    await service.store.triggers.enqueue(
-      aTrigger({ key, payload: { ...base.payload, requester: { platform: 'slack', id: person.userId, name: person.name } } }),
-      [],
-      at,
-      [],
-      NOT_DUE,
-    );
+    await service.store.triggers.enqueue({
+      trigger: aTrigger({ key, payload: { ...base.payload, requester: { platform: 'slack', id: person.userId, name: person.name } } }),
+      now: at,
+      dueAt: NOT_DUE,
+    });
     await service.store.trackedRuns.insert(aRun(runId, { triggerKey: key, title: `Work for ${person.name}`, state: 'INPROGRESS' }), at);
   }
   // A Linear request by Ada's linked Linear account: its requester is the Linear user, its key Ada's.
   const base = aTrigger();
-  await service.store.triggers.enqueue(
-    aTrigger({
+  await service.store.triggers.enqueue({
+    trigger: aTrigger({
       key: 'Ev-run-linear-ada',
       source: 'linear',
       payload: { ...base.payload, requester: { platform: 'linear', id: 'lin-user-ada', name: 'ada.l' } },
     }),
-    [],
-    3_000,
-    [],
-    NOT_DUE,
-  );
+    now: 3_000,
+    dueAt: NOT_DUE,
+  });
   await service.store.trackedRuns.insert(aRun('run-linear-ada', { triggerKey: 'Ev-run-linear-ada', source: 'linear', personalKeyOwner: ADA.userId }), 3_000);
   // What Ada's and Bob's runs of this month used, as the tracker recorded it (issue 31).
   for (const [runId, person, usage] of [

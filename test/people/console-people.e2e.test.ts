@@ -42,7 +42,7 @@ beforeAll(async () => {
     (trigger.payload as { requester: unknown }).requester = requester;
     // Due tomorrow: the running service's intake worker must not work these (it would start a real run
     // for the same person, which then shows up in the person filter, as it did when the worker was quick).
-    await store.triggers.enqueue(trigger, [], Date.now(), [], Date.now() + 86_400_000);
+    await store.triggers.enqueue({ trigger, now: Date.now(), dueAt: Date.now() + 86_400_000 });
     await store.trackedRuns.insert(
       aRun(runId, { anchor, source, triggerKey: key, title: `Run ${runId}`, ...(personalKeyOwner && { personalKeyOwner }) }),
       Date.now(),

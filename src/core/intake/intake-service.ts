@@ -1,32 +1,14 @@
 import type { Clock } from '../ports/clock.js';
 import { deniedNotice, type AccessPolicy } from '../ports/intake.js';
 import { receivedKey, type OutboxMessage } from '../ports/messages.js';
-import type { NewOutboxRow, OutboxRow, Store, StoredTrigger, WorkHolder } from '../ports/store.js';
+import { reserveTakers, type ReservedTakers } from '../hand-over/free-workers.js';
+import type { FreeWorkerSource } from '../hand-over/hand-over.js';
+import type { EnqueueResult, NewOutboxRow, Store } from '../ports/store.js';
 import { requesterName, type TriggerInput } from '../ports/triggers.js';
 
 /** A trigger an edge tried to submit that breaks the core's rules: a bug at the edge, not bad user input. */
 export class InvalidTriggerError extends Error {
   override readonly name = 'InvalidTriggerError';
-}
-
-/**
- * A worker of this process kept free for what is being stored (`IntakeService`): the store may hand
- * it over in the commit that stores it (`TriggerRepository.enqueue`), saving the claim a wake-up costs.
- */
-export interface Taker<T> extends WorkHolder {
-  /** The store handed it over (leased to `owner`): work it. */
-  take(handed: T): void;
-  /** It did not (a known key, an earlier trigger or row in the way, a store that never does): free again. */
-  release(): void;
-}
-
-export type TriggerTaker = Taker<StoredTrigger>;
-export type RowTaker = Taker<OutboxRow>;
-
-/** Free workers of this process, each kept for one thing being stored; undefined when none is free. */
-export interface FreeWorkerSource {
-  intake(): TriggerTaker | undefined;
-  outbox(): RowTaker | undefined;
 }
 
 /**
@@ -43,7 +25,7 @@ export class IntakeService {
       onStored?: () => void;
       /** Told after messages are owed that no worker was handed (wakes the outbox workers). */
       onOwed?: () => void;
-      /** Free workers to hand a trigger due now and its first message to (`Taker`). */
+      /** Free workers to hand a trigger due now and its first message over to (core/hand-over/). */
       freeWorkers?: FreeWorkerSource;
       /** Who may ask: a refused request is stored (so a retry is still recognised) but owes only a private notice. */
       access?: AccessPolicy;
@@ -61,40 +43,58 @@ export class IntakeService {
    * `alsoOwed` (e.g. a mark of receipt on the request) is owed with the trigger, only when it is new.
    * A trigger whose requester is still to be cleared (`checkRequester`) owes nothing yet, not even its
    * "received" messages: the worker owes them once the surface says the requester may act.
+   *
+   * Two steps: what is owed (`owedFor`: the trigger, the messages it owes, when it is due), stored in
+   * one commit; and who takes it (`takeOrWake`): the free workers reserved for it take what the store
+   * handed over to them (core/hand-over/), and the loops are woken for the rest.
    */
   async submit(
     input: TriggerInput,
     options: { rememberKeys?: readonly string[]; alsoOwed?: readonly NewOutboxRow[] } = {},
   ): Promise<{ accepted: boolean; triggerId: number }> {
     validate(input);
+    const owed = this.owedFor(input, options.alsoOwed);
+    // A trigger gathered for a window is due later: no worker is kept waiting for it.
+    const takers = reserveTakers(owed.dueAt > owed.now ? undefined : this.deps.freeWorkers, { row: owed.rows.length > 0 });
+    const { rememberKeys } = options;
+    const stored = await this.deps.store.triggers
+      .enqueue({ trigger: input, owed: owed.rows, now: owed.now, rememberKeys, dueAt: owed.dueAt, handTo: takers.handTo })
+      .catch((error: unknown) => {
+        takers.release();
+        throw error;
+      });
+    this.takeOrWake(owed, stored, takers);
+    return { accepted: stored.inserted, triggerId: stored.trigger.id };
+  }
+
+  /**
+   * What a trigger owes as it is stored: its "received" messages and `alsoOwed` — only a private
+   * notice when the access policy refuses the requester (stored all the same, so a retry is still
+   * recognised), nothing while the requester is still to be cleared — and when it is due: a follow-up
+   * waits for its source's window, to go to the run with the replies that follow it.
+   */
+  private owedFor(input: TriggerInput, alsoOwed: readonly NewOutboxRow[] | undefined): Owed {
     const denied = this.deps.access?.deny(input);
-    // A requester still to be cleared is owed nothing yet: the worker owes it once they are.
     const uncleared = input.payload.checkRequester === true;
-    const owed: NewOutboxRow[] = denied ? [deniedNotice(input, denied)] : uncleared ? [] : receivedRows(input);
+    const received: NewOutboxRow[] = denied ? [deniedNotice(input, denied)] : uncleared ? [] : receivedRows(input);
+    const rows = denied || uncleared || !alsoOwed ? received : [...received, ...alsoOwed];
     const now = this.deps.clock.now();
     const window = input.kind === 'followup' && !denied ? (this.deps.followupWindows?.[input.source] ?? 0) : 0;
-    const rows = denied || uncleared || !options.alsoOwed ? owed : [...owed, ...options.alsoOwed];
-    const free = window === 0 ? this.deps.freeWorkers : undefined;
-    const takers = { trigger: free?.intake(), outbox: rows.length > 0 ? free?.outbox() : undefined };
-    const release = () => {
-      takers.trigger?.release();
-      takers.outbox?.release();
-    };
-    const holders = takers.trigger || takers.outbox ? takers : undefined;
-    const stored = await this.deps.store.triggers.enqueue(input, rows, now, options.rememberKeys, now + window, holders).catch((error: unknown) => {
-      release();
-      throw error;
-    });
-    const { inserted, trigger, held, heldRow } = stored;
-    if (held) takers.trigger?.take(trigger);
-    else takers.trigger?.release();
-    if (heldRow) takers.outbox?.take(heldRow);
-    else takers.outbox?.release();
-    if (inserted && !held) this.deps.onStored?.();
-    else if (inserted && rows.length > (heldRow ? 1 : 0)) this.deps.onOwed?.();
-    // Stored due later: wake the workers when it is due rather than at their next idle poll.
-    if (inserted && window > 0 && this.deps.onStored) this.deps.clock.setTimer(this.deps.onStored, window);
-    return { accepted: inserted, triggerId: trigger.id };
+    return { rows, now, dueAt: now + window };
+  }
+
+  /**
+   * Who takes what was stored: each reserved worker what the store handed over to it; the intake and
+   * outbox loops whatever nobody was handed (`onStored`, or `onOwed` when only messages were left),
+   * and, for a trigger due later, the intake loops again once it is due rather than at their next poll.
+   */
+  private takeOrWake(owed: Owed, stored: EnqueueResult, takers: ReservedTakers): void {
+    takers.settle(stored);
+    if (!stored.inserted) return;
+    if (!stored.handedOver) this.deps.onStored?.();
+    else if (owed.rows.length > (stored.handedOverRow ? 1 : 0)) this.deps.onOwed?.();
+    const waitMs = owed.dueAt - owed.now;
+    if (waitMs > 0 && this.deps.onStored) this.deps.clock.setTimer(this.deps.onStored, waitMs);
   }
 
   /**
@@ -106,6 +106,13 @@ export class IntakeService {
     if (added > 0) this.deps.onStored?.();
     return added;
   }
+}
+
+/** What a trigger owes as it is stored (`IntakeService.owedFor`), and from when it may be worked. */
+interface Owed {
+  rows: NewOutboxRow[];
+  now: number;
+  dueAt: number;
 }
 
 /** The "received" messages a start owes at each of its destinations (none when another trigger's stand for it: `receivedAs`). */

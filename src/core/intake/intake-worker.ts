@@ -12,6 +12,8 @@ import { IssueStartBusyError, releaseIssueStart } from './issue-start-lock.js';
 import { keyProblemMessages } from './key-messages.js';
 import { KeyRefusedError } from './call-with-key.js';
 import { renewLease } from '../lease-renewal.js';
+import type { HandOverWorker } from '../hand-over/hand-over.js';
+import { WaitingWork } from '../hand-over/waiting-work.js';
 import { startStep } from './start-step.js';
 import { settle, StepContext, type IntakeDeps, type Settlement } from './step-context.js';
 
@@ -24,14 +26,19 @@ export type { IntakeDeps, IntakeOptions } from './step-context.js';
  * create that may have happened is reconciled by listing before anything is created again. What each
  * kind of trigger does is its step's: `start-step.ts`, `followup-step.ts`, `cancel-step.ts`.
  */
-export class IntakeWorker {
+export class IntakeWorker implements HandOverWorker<StoredTrigger> {
   private readonly ctx: StepContext;
   private moreDue = false;
-  /** A trigger the store handed to this worker as it was stored (`hold`), with its lease's renewal. */
-  private held: { trigger: StoredTrigger; stopHeartbeat: () => void } | undefined;
+  /** A trigger the store handed over to this worker as it was stored (`take`), its lease renewed until the pass. */
+  private readonly handed: WaitingWork<StoredTrigger>;
 
   constructor(deps: IntakeDeps) {
     this.ctx = new StepContext(deps);
+    this.handed = new WaitingWork(
+      `worker ${deps.owner}`,
+      (trigger) => this.heartbeat(trigger),
+      (trigger) => `trigger ${trigger.key}`,
+    );
   }
 
   private get deps(): IntakeDeps {
@@ -45,16 +52,15 @@ export class IntakeWorker {
    */
   async workOnce(onClaimed?: () => void): Promise<boolean> {
     const { store, clock, owner } = this.deps;
-    const held = this.held;
-    this.held = undefined;
-    const trigger = held ? { ...held.trigger, moreDue: false } : await store.triggers.claimNext(owner, clock.now(), this.ctx.leaseMs);
+    const handed = this.handed.next();
+    const trigger = handed ? { ...handed.work, moreDue: false } : await store.triggers.claimNext(owner, clock.now(), this.ctx.leaseMs);
     this.moreDue = trigger?.moreDue ?? false;
     if (!trigger) return false;
     if (trigger.moreDue) onClaimed?.();
     const log = lazyChild(this.deps.logger, { trigger: trigger.key, kind: trigger.kind, attempt: trigger.attempts });
     // A short lease kept alive while we work: a crashed worker's trigger is taken over within
     // one lease, while a slow run-API call never lets a second worker start on it.
-    const stopHeartbeat = held?.stopHeartbeat ?? this.heartbeat(trigger);
+    const stopHeartbeat = handed?.stopRenewing ?? this.heartbeat(trigger);
     /** Anchors whose start lease this attempt took (issue-start-lock.ts): given up once the trigger is finished. */
     const starting: string[] = [];
     try {
@@ -89,18 +95,17 @@ export class IntakeWorker {
   }
 
   /**
-   * The store handed `trigger` to this worker as it was stored (`IntakeService`, `TriggerTaker`): the
-   * next `workOnce` works it without claiming. Its lease is renewed from now on, since the pass may
-   * wait at the work gate first.
+   * Takes the trigger the store handed over to this worker as it was stored (`IntakeService`,
+   * `TriggerTaker`): the next `workOnce` works it without claiming. Its lease is renewed from now on,
+   * since the pass may wait at the work gate first.
    */
-  hold(trigger: StoredTrigger): void {
-    if (this.held) throw new Error(`worker ${this.deps.owner} already holds trigger ${this.held.trigger.key}`);
-    this.held = { trigger, stopHeartbeat: this.heartbeat(trigger) };
+  take(trigger: StoredTrigger): void {
+    this.handed.keep(trigger);
   }
 
-  /** Whether the next `workOnce` works a trigger handed over (`hold`). */
-  get holdsWork(): boolean {
-    return this.held !== undefined;
+  /** Whether the next `workOnce` works a trigger handed over (`take`). */
+  get hasWorkWaiting(): boolean {
+    return this.handed.has;
   }
 
   /**
@@ -108,11 +113,8 @@ export class IntakeWorker {
    * again, due as before, so any worker takes it at once rather than after its lease.
    */
   async letGo(): Promise<void> {
-    const held = this.held;
-    if (!held) return;
-    this.held = undefined;
-    held.stopHeartbeat();
-    await this.deps.store.triggers.release([held.trigger.id], this.deps.owner, this.deps.clock.now());
+    const { store, owner, clock } = this.deps;
+    await this.handed.letGo((trigger) => store.triggers.release([trigger.id], owner, clock.now()));
   }
 
   private heartbeat(trigger: StoredTrigger): () => void {

@@ -129,12 +129,12 @@ describe('OutboxWorker delivery', () => {
     });
     const outbox = worker([slack], { store: Object.assign(Object.create(store) as Store, { outbox: countingOutbox }) });
     // a1, then b1 (claimed when a1 was marked sent): more may be due after the first.
-    expect(outbox.holdsWork).toBe(false);
+    expect(outbox.hasWorkWaiting).toBe(false);
     expect(await outbox.deliverNext()).toBe(true);
-    // b1 is held for the next pass, its lease renewed while that pass waits at the gate.
-    expect(outbox.holdsWork).toBe(true);
+    // b1 was claimed for the next pass, its lease renewed while that pass waits at the gate.
+    expect(outbox.hasWorkWaiting).toBe(true);
     expect(await outbox.deliverNext()).toBe(false);
-    expect(outbox.holdsWork).toBe(false);
+    expect(outbox.hasWorkWaiting).toBe(false);
     expect(keysOf(slack)).toEqual(['a1', 'b1']);
     expect(claims).toEqual(['claimNext']);
     // A row stored later is found by the next pass its wake-up starts.
@@ -382,7 +382,7 @@ describe('OutboxWorker across workers', () => {
     expect(keysOf(slack)).toEqual(['a1', 'a2']);
     // a3 was claimed with a2's delivery: the worker stops before its pass and gives it back at once.
     await first.letGo();
-    expect(first.holdsWork).toBe(false);
+    expect(first.hasWorkWaiting).toBe(false);
     expect(await store.outbox.getByKey('a3')).toMatchObject({ state: 'pending', leaseOwner: null });
     expect(await second.deliverOnce()).toBe(true);
     expect(keysOf(slack)).toEqual(['a1', 'a2', 'a3']);

@@ -5,6 +5,8 @@ import { noMetrics, type CoreMetrics } from '../ports/metrics.js';
 import { NotifierError, platformOf, type Notifier } from '../ports/notifier.js';
 import type { Claimed, OutboxRow, Store } from '../ports/store.js';
 import { renewLease } from '../lease-renewal.js';
+import type { HandOverWorker } from '../hand-over/hand-over.js';
+import { WaitingWork } from '../hand-over/waiting-work.js';
 import { SentResults } from './sent-results.js';
 
 /** Tuning of the outbox worker; every field has a default. */
@@ -44,12 +46,6 @@ const DEFAULTS: Required<OutboxWorkerOptions> = {
   giveUpAfterMs: 24 * 60 * 60 * 1000,
 };
 
-/** A row claimed for a worker before the pass that delivers it, with the stop of its lease's renewal. */
-interface Waiting {
-  row: Claimed<OutboxRow>;
-  stopRenewing: () => void;
-}
-
 /** Longest error text stored on a row or logged. */
 const MAX_ERROR_LENGTH = 500;
 
@@ -67,7 +63,7 @@ const MAX_ERROR_LENGTH = 500;
  * while an earlier one is unsent, so a row waiting for its retry holds the rows behind it, and
  * messages in one thread never overtake each other while other destinations keep flowing.
  */
-export class OutboxWorker {
+export class OutboxWorker implements HandOverWorker<OutboxRow> {
   private readonly store: Store;
   private readonly notifiers: ReadonlyMap<string, Notifier>;
   private readonly clock: Clock;
@@ -78,12 +74,12 @@ export class OutboxWorker {
   private readonly options: Required<OutboxWorkerOptions>;
   private readonly random: () => number;
   /**
-   * Rows claimed for this worker before the pass that delivers them, each with its lease's renewal
-   * (the pass may wait at the work gate first): the one the last `markSentAndClaimNext` claimed, and
-   * one the store handed over as it was added (`hold`). The first goes first: it is the older claim.
+   * Rows claimed for this worker before the pass that delivers them, each with its lease renewed (the
+   * pass may wait at the work gate first): the one the last `markSentAndClaimNext` claimed, and one
+   * the store handed over as it was added (`take`). The first goes first: it is the older claim.
    */
-  private held: Waiting | undefined;
-  private handed: Waiting | undefined;
+  private readonly claimedAhead: WaitingWork<Claimed<OutboxRow>>;
+  private readonly handed: WaitingWork<Claimed<OutboxRow>>;
   /** The last `deliverOnce` marked its row sent and that statement's claim found no next row. */
   private foundNoNext = false;
   private readonly sentResults: SentResults;
@@ -104,6 +100,14 @@ export class OutboxWorker {
     this.options = { ...DEFAULTS, ...definedOnly(deps.options ?? {}) };
     this.random = deps.random ?? Math.random;
     this.sentResults = deps.sentResults ?? new SentResults();
+    const waiting = () =>
+      new WaitingWork<Claimed<OutboxRow>>(
+        `outbox worker ${this.owner}`,
+        (row) => this.keepLease(row),
+        (row) => `row ${row.key}`,
+      );
+    this.claimedAhead = waiting();
+    this.handed = waiting();
   }
 
   /**
@@ -120,10 +124,8 @@ export class OutboxWorker {
    */
   async deliverOnce(onClaimed?: () => void): Promise<boolean> {
     this.foundNoNext = false;
-    const waiting = this.held ?? this.handed;
-    if (waiting === this.held) this.held = undefined;
-    else this.handed = undefined;
-    const row = waiting?.row ?? (await this.store.outbox.claimNext(this.owner, this.clock.now(), this.options.leaseMs));
+    const waiting = this.claimedAhead.next() ?? this.handed.next();
+    const row = waiting?.work ?? (await this.store.outbox.claimNext(this.owner, this.clock.now(), this.options.leaseMs));
     if (!row) return false;
     if (row.moreDue) onClaimed?.();
     const platform = platformOf(row.destination);
@@ -159,7 +161,7 @@ export class OutboxWorker {
     const { sent, next } = await this.store.outbox.markSentAndClaimNext(row.id, this.owner, result ?? null, this.clock.now(), this.options.leaseMs);
     await this.guarded(row, 'markSent', Promise.resolve(sent));
     if (sent) this.sentResults.record(row.key, result);
-    this.held = next && { row: next, stopRenewing: this.keepLease(next) };
+    if (next) this.claimedAhead.keep(next);
     this.foundNoNext = next === undefined;
     return true;
   }
@@ -195,18 +197,17 @@ export class OutboxWorker {
   }
 
   /**
-   * The store handed `row` to this worker as it was added (`IntakeService`, `RowTaker`): a later
-   * `deliverOnce` delivers it without claiming. Its lease is renewed from now on, since the pass may
-   * wait at the work gate first.
+   * Takes the row the store handed over to this worker as it was added (`IntakeService`, `RowTaker`):
+   * a later `deliverOnce` delivers it without claiming. Its lease is renewed from now on, since the
+   * pass may wait at the work gate first.
    */
-  hold(row: OutboxRow): void {
-    if (this.handed) throw new Error(`outbox worker ${this.owner} already holds row ${this.handed.row.key}`);
-    this.handed = { row: { ...row, moreDue: false }, stopRenewing: this.keepLease(row) };
+  take(row: OutboxRow): void {
+    this.handed.keep({ ...row, moreDue: false });
   }
 
   /** Whether a row claimed for this worker (handed over, or claimed with the last delivery) waits for its delivery. */
-  get holdsWork(): boolean {
-    return this.handed !== undefined || this.held !== undefined;
+  get hasWorkWaiting(): boolean {
+    return this.handed.has || this.claimedAhead.has;
   }
 
   /**
@@ -214,13 +215,10 @@ export class OutboxWorker {
    * pass): pending again, so any worker delivers them at once rather than after their lease.
    */
   async letGo(): Promise<void> {
-    const waiting = [this.held, this.handed].filter((entry): entry is Waiting => entry !== undefined);
-    this.held = undefined;
-    this.handed = undefined;
-    for (const { row, stopRenewing } of waiting) {
-      stopRenewing();
-      await this.store.outbox.retryLater(row.id, this.owner, this.clock.now(), 'given back unsent: the worker stopped', this.clock.now());
-    }
+    const giveBack = (row: OutboxRow) =>
+      this.store.outbox.retryLater(row.id, this.owner, this.clock.now(), 'given back unsent: the worker stopped', this.clock.now());
+    await this.claimedAhead.letGo(giveBack);
+    await this.handed.letGo(giveBack);
   }
 
   /** What an earlier row delivered: from this process's recent deliveries, else from the store. */

@@ -73,11 +73,11 @@ export interface OutboxRow extends NewOutboxRow {
 export type Claimed<T> = T & { moreDue: boolean };
 
 /**
- * A worker of this process, free now, that a trigger or outbox row being stored may be handed to at
- * once (`TriggerRepository.enqueue`): it is then stored already claimed by that worker, as a claim
- * would leave it, and no claim follows.
+ * A worker of this process, free now, that a trigger or outbox row being stored may be handed over to
+ * at once (`TriggerRepository.enqueue`'s `handTo`): it is then stored already claimed by that worker,
+ * as a claim would leave it, and no claim follows.
  */
-export interface WorkHolder {
+export interface FreeWorker {
   owner: string;
   leaseMs: number;
 }

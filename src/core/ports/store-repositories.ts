@@ -11,43 +11,59 @@ import type {
   ScheduleFire,
   StoredTrigger,
   TrackedRun,
-  WorkHolder,
+  FreeWorker,
   TriggerEffects,
   TriggerOutcome,
   TriggerState,
 } from './store-records.js';
 
+/** What `TriggerRepository.enqueue` stores, and to whom it may hand it at once. */
+export interface TriggerToStore {
+  trigger: NewTrigger;
+  /** The outbox rows owed for it (default none): added only when the trigger is new. */
+  owed?: readonly NewOutboxRow[];
+  now: number;
+  /** Event keys (e.g. a webhook's delivery id) remembered in the same transaction, new trigger or not. */
+  rememberKeys?: readonly string[];
+  /** When a new trigger first becomes claimable (default `now`): follow-ups gathered for a window. */
+  dueAt?: number;
+  /**
+   * Free workers of this process to hand over to. A store may store the new trigger claimed by
+   * `handTo.trigger` (`handedOver`: state `working`, lease to its owner for its `leaseMs`, attempts
+   * 1), and the first owed row it may deliver at once claimed by `handTo.outbox` (`handedOverRow`:
+   * `sending`, the same lease terms), saving the claims that would follow. It does so only when it can tell within the
+   * transaction that the order the claims keep holds: the trigger is due now and no earlier trigger
+   * of its anchor is unfinished; the row's destination has no earlier unsent row. SQLite can (one
+   * writer at a time); PostgreSQL never hands over, since two replicas' transactions cannot see each
+   * other's uncommitted triggers and rows. What is not handed over is stored as always.
+   */
+  handTo?: { trigger?: FreeWorker; outbox?: FreeWorker };
+}
+
+/** What `TriggerRepository.enqueue` answers. */
+export interface EnqueueResult {
+  /** False for a key already stored: `trigger` is the earlier one, and nothing was added. */
+  inserted: boolean;
+  trigger: StoredTrigger;
+  /** The new trigger was stored claimed by `handTo.trigger`: that worker works it without a claim. */
+  handedOver?: boolean;
+  /** The owed row stored claimed by `handTo.outbox`: that worker delivers it without a claim. */
+  handedOverRow?: OutboxRow;
+}
+
 /** The inbox: triggers are stored once, then claimed and worked on by one worker at a time. */
 export interface TriggerRepository {
   /**
-   * Whether `enqueue` ever hands work to `holders`. A caller keeps no worker free for a store that
-   * never does: a kept worker is left out of wake-ups until the store answers, for nothing.
+   * Whether `enqueue` ever hands work over (`handTo`). A caller reserves no worker for a store that
+   * never does: a reserved worker is left out of wake-ups until the store answers, for nothing.
    */
   readonly handsOver: boolean;
   /**
    * Stores a trigger once per key (INSERT … ON CONFLICT DO NOTHING) together with the outbox rows
    * owed for it, in one transaction; the rows are only added when the trigger is new. Returns the
-   * stored trigger either way (the earlier one when the key was known). `rememberKeys` are event keys
-   * (e.g. a webhook's delivery id) remembered in the same transaction, new trigger or not. `dueAt`
-   * (default `now`) is when a new trigger first becomes claimable: follow-ups gathered for a window.
-   *
-   * `holders`: free workers of this process. A store may store the new trigger claimed by
-   * `holders.trigger` (`held`: state `working`, lease to its owner for its `leaseMs`, attempts 1), and
-   * the first owed row it may deliver at once claimed by `holders.outbox` (`heldRow`: `sending`, the
-   * same lease terms), saving the claims that would follow. It does so only when it can tell within
-   * the transaction that the order the claims keep holds: the trigger is due now and no earlier
-   * trigger of its anchor is unfinished; the row's destination has no earlier unsent row. SQLite can
-   * (one writer at a time); PostgreSQL never hands over, since two replicas' transactions cannot see
-   * each other's uncommitted triggers and rows. What is not handed over is stored as always.
+   * stored trigger either way (the earlier one when the key was known). The rest is `TriggerToStore`'s.
    */
-  enqueue(
-    trigger: NewTrigger,
-    owed: NewOutboxRow[],
-    now: number,
-    rememberKeys?: readonly string[],
-    dueAt?: number,
-    holders?: { trigger?: WorkHolder; outbox?: WorkHolder },
-  ): Promise<{ inserted: boolean; trigger: StoredTrigger; held?: boolean; heldRow?: OutboxRow }>;
+  enqueue(entry: TriggerToStore): Promise<EnqueueResult>;
   /**
    * Claims the oldest due trigger — pending, or working with an expired lease or a holder that is not
    * alive, and `nextAttemptAt <= now` — in ONE `UPDATE … RETURNING`: state `working`, lease to `owner` until

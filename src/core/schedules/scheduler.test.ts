@@ -128,17 +128,16 @@ describe('Scheduler firing', () => {
     const key = scheduleTriggerKey('nightly', slot);
     // What a crash right after the submit leaves: the fire still `recorded`, its trigger stored.
     await h.store.scheduleFires.record({ schedule: 'nightly', slot, firedAt: DAY0, status: 'recorded', triggerKey: key });
-    await h.store.triggers.enqueue(
-      {
+    await h.store.triggers.enqueue({
+      trigger: {
         key,
         kind: 'start',
         source: 'schedule',
         anchor: key,
         payload: { prompt: 'p', title: 't', origin: { source: 'schedule', schedule: 'nightly' }, destinations: ['log:schedule:nightly'] },
       },
-      [],
-      DAY0,
-    );
+      now: DAY0,
+    });
     await writePause(h.store.settings, 'nightly', { paused: true, at: DAY0 });
     await started([aSchedule({ notify: { linearIssue: 'ENG-7' } })]);
     expect(await h.statuses()).toEqual(['00:00 submitted']);

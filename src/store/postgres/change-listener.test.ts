@@ -37,7 +37,7 @@ describe.skipIf(!runs)(`change notifications between replicas${postgresSkipNote(
   it('a trigger stored by one replica wakes the other, and so does an outbox row', async () => {
     seenByB.length = 0;
     const storedAt = performance.now();
-    await a.triggers.enqueue(aTrigger({ key: 'wake-1' }), [], 1000);
+    await a.triggers.enqueue({ trigger: aTrigger({ key: 'wake-1' }), now: 1000 });
     const woke = await until(() => seenByB.find((seen) => seen.change === 'triggers'), 'replica B to be told about the trigger');
     console.log(`replica B woke ${(woke.at - storedAt).toFixed(1)} ms after replica A's enqueue was called`);
 
@@ -55,7 +55,7 @@ describe.skipIf(!runs)(`change notifications between replicas${postgresSkipNote(
       await c.listening();
       seenByC.length = 0;
       seenByB.length = 0;
-      await c.triggers.enqueue(aTrigger({ key: 'signed-1' }), [anOutboxRow('signed-out-1')], 1500);
+      await c.triggers.enqueue({ trigger: aTrigger({ key: 'signed-1' }), owed: [anOutboxRow('signed-out-1')], now: 1500 });
       // Told as the statement returned, not after a round trip through the server.
       expect(seenByC).toEqual([
         { change: 'triggers', origin: 'self' },
@@ -77,11 +77,11 @@ describe.skipIf(!runs)(`change notifications between replicas${postgresSkipNote(
 
   it('says nothing for what changed nothing: a repeated trigger key, a guarded write that lost', async () => {
     seenByB.length = 0;
-    await a.triggers.enqueue(aTrigger({ key: 'wake-2' }), [], 1000);
+    await a.triggers.enqueue({ trigger: aTrigger({ key: 'wake-2' }), now: 1000 });
     await until(() => seenByB.find((seen) => seen.change === 'triggers'), 'the first notification');
     // A marker after the no-ops: everything B hears before it came from the no-ops.
     seenByB.length = 0;
-    await a.triggers.enqueue(aTrigger({ key: 'wake-2' }), [anOutboxRow('never-added')], 2000);
+    await a.triggers.enqueue({ trigger: aTrigger({ key: 'wake-2' }), owed: [anOutboxRow('never-added')], now: 2000 });
     expect(await a.outbox.add([anOutboxRow('wake-out-1')], 2000)).toBe(0);
     await a.outbox.add([anOutboxRow('marker', 'other')], 2000);
     await until(() => seenByB.find((seen) => seen.change === 'outbox'), 'the marker');
@@ -93,7 +93,7 @@ describe.skipIf(!runs)(`change notifications between replicas${postgresSkipNote(
     await server.admin("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN agent_bridge_changes'");
     await until(() => seenByB.length > 0, 'the catch-up wake after reconnecting', 15_000);
     seenByB.length = 0;
-    await a.triggers.enqueue(aTrigger({ key: 'wake-3' }), [], 3000);
+    await a.triggers.enqueue({ trigger: aTrigger({ key: 'wake-3' }), now: 3000 });
     await until(() => seenByB.find((seen) => seen.change === 'triggers'), 'a notification on the new connection');
   });
 });

@@ -24,6 +24,24 @@ describe.skipIf(!runs)(`queue statistics under a burst${postgresSkipNote()}`, ()
     await server?.stop();
   });
 
+  /** Stores `count` triggers with a row owed each, in bursts of 100 submitted at once, at `now`. */
+  async function burst(prefix: string, count: number, now: number): Promise<void> {
+    for (let start = 0; start < count; start += 100) {
+      await Promise.all(
+        Array.from({ length: Math.min(100, count - start) }, (_, index) =>
+          store.triggers.enqueue({
+            trigger: aTrigger({ key: `${prefix}${start + index}`, anchor: `${prefix}a${start + index}` }),
+            owed: [anOutboxRow(`${prefix}o${start + index}`, `${prefix}a${start + index}`)],
+            now,
+          }),
+        ),
+      );
+    }
+  }
+
+  const analyses = async () =>
+    Number((await store.pool.query<{ n: string }>("SELECT analyze_count AS n FROM pg_stat_user_tables WHERE relname = 'triggers'")).rows[0]?.n ?? 0);
+
   const analysed = async () =>
     (
       await store.pool.query<{ relname: string }>(
@@ -32,25 +50,21 @@ describe.skipIf(!runs)(`queue statistics under a burst${postgresSkipNote()}`, ()
     ).rows.map((row) => row.relname);
 
   it('analyses the trigger and outbox tables once a burst has stored enough, and a claim then reads the queue in order', async () => {
-    await store.triggers.enqueue(aTrigger({ key: 'first', anchor: 'first' }), [anOutboxRow('first:received', 'first')], 1000);
+    await store.triggers.enqueue({ trigger: aTrigger({ key: 'first', anchor: 'first' }), owed: [anOutboxRow('first:received', 'first')], now: 1000 });
     expect(await analysed()).toEqual([]);
 
-    for (let start = 0; start < 600; start += 100) {
-      await Promise.all(
-        Array.from({ length: 100 }, (_, index) =>
-          store.triggers.enqueue(
-            aTrigger({ key: `k${start + index}`, anchor: `a${start + index}` }),
-            [anOutboxRow(`o${start + index}`, `a${start + index}`)],
-            1000,
-          ),
-        ),
-      );
-    }
+    await burst('k', 600, 1000);
     expect(await until(async () => ((await analysed()).length === 2 ? analysed() : undefined), 'the queues analysed')).toEqual(['outbox', 'triggers']);
 
     const estimate = await store.pool.query<{ reltuples: number }>("SELECT reltuples FROM pg_class WHERE relname = 'triggers'");
     expect(Number(estimate.rows[0]?.reltuples)).toBeGreaterThan(500);
     expect((await store.triggers.claimNext('w1', 2000, 30_000))?.key).toBe('first');
     expect((await store.outbox.claimNext('w1', 2000, 30_000))?.key).toBe('first:received');
+  });
+
+  it('analyses again once the callers’ clock says ANALYZE_EVERY_MS went by since the last, however little the wall clock moved', async () => {
+    const before = await until(async () => ((await analyses()) > 0 ? analyses() : undefined), 'the first burst analysed');
+    await burst('later', 500, 1000 + 5_000);
+    expect(await until(async () => ((await analyses()) > before ? analyses() : undefined), 'the second burst analysed')).toBe(before + 1);
   });
 });

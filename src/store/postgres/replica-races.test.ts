@@ -70,7 +70,7 @@ describe.skipIf(!runs)(`replicas racing on one database${postgresSkipNote()}`, (
   it('triggers: each claimed and finished once, one anchor in order and one at a time', async () => {
     const [first] = replicas;
     const anchors = 12;
-    for (let i = 0; i < 240; i++) await first!.triggers.enqueue(aTrigger({ key: `race-${i}`, anchor: `A${i % anchors}` }), [], 0);
+    for (let i = 0; i < 240; i++) await first!.triggers.enqueue({ trigger: aTrigger({ key: `race-${i}`, anchor: `A${i % anchors}` }), now: 0 });
     const log = await drain(
       async (store, owner) => {
         const trigger = await store.triggers.claimNext(owner, 1, 60_000);
@@ -177,7 +177,9 @@ describe.skipIf(!runs)(`replicas racing on one database${postgresSkipNote()}`, (
   it('the same trigger stored by every replica at once is stored once, with its messages once', async () => {
     const results = await Promise.all(
       replicas.flatMap((store) =>
-        Array.from({ length: 5 }, () => store.triggers.enqueue(aTrigger({ key: 'same-event' }), [anOutboxRow('same-event:received')], 10)),
+        Array.from({ length: 5 }, () =>
+          store.triggers.enqueue({ trigger: aTrigger({ key: 'same-event' }), owed: [anOutboxRow('same-event:received')], now: 10 }),
+        ),
       ),
     );
     expect(results.filter((result) => result.inserted)).toHaveLength(1);
@@ -201,7 +203,7 @@ describe.skipIf(!runs)(`replicas racing on one database${postgresSkipNote()}`, (
     const racers = REPLICAS * WORKERS_PER_REPLICA;
     for (let round = 0; round < rounds; round++)
       for (let racer = 0; racer < racers; racer++)
-        await first!.triggers.enqueue(aTrigger({ key: `limit-${round}-${racer}`, anchor: `L${round}-${racer}` }), [], 0);
+        await first!.triggers.enqueue({ trigger: aTrigger({ key: `limit-${round}-${racer}`, anchor: `L${round}-${racer}` }), now: 0 });
     const now = Date.UTC(2026, 10, 27, 12);
     const none = { concurrent: 0, perDay: 0, creditsPerMonth: 0 };
     for (let round = 0; round < rounds; round++) {

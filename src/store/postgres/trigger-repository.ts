@@ -3,10 +3,10 @@ import {
   TRIGGER_STATES,
   processOfOwner,
   type Claimed,
-  type NewOutboxRow,
-  type NewTrigger,
+  type EnqueueResult,
   type StoredTrigger,
   type TriggerEffects,
+  type TriggerToStore,
   type TriggerOutcome,
   type TriggerRepository,
   type TriggerState,
@@ -26,14 +26,8 @@ import type { PostgresTrackedRunRepository } from './tracked-run-repository.js';
 import { nextTurn, type GroupCommit } from '../group-commit.js';
 
 type Row = Parameters<typeof toTrigger>[0];
-type EnqueueResult = { inserted: boolean; trigger: StoredTrigger };
-
 interface PendingEnqueue {
-  trigger: NewTrigger;
-  owed: NewOutboxRow[];
-  now: number;
-  rememberKeys: readonly string[];
-  dueAt: number;
+  entry: TriggerToStore;
   resolve: (result: EnqueueResult) => void;
   reject: (error: unknown) => void;
 }
@@ -201,11 +195,11 @@ export class PostgresTriggerRepository implements TriggerRepository {
    * fails — a bad trigger, or a deadlock with another replica's batch — is retried one trigger at a
    * time, so one bad trigger fails only its own caller.
    */
-  // `holders` are declined (`handsOver`): handing over could work a trigger, or deliver a row, while
+  // `handTo` is declined (`handsOver`): handing over could work a trigger, or deliver a row, while
   // another replica's earlier one of the same anchor or destination is still uncommitted.
-  enqueue(trigger: NewTrigger, owed: NewOutboxRow[], now: number, rememberKeys: readonly string[] = [], dueAt: number = now): Promise<EnqueueResult> {
+  enqueue(entry: TriggerToStore): Promise<EnqueueResult> {
     return new Promise((resolve, reject) => {
-      this.batch.push({ trigger, owed, now, rememberKeys, dueAt, resolve, reject });
+      this.batch.push({ entry, resolve, reject });
       if (this.batch.length === 1) this.groupCommit(() => void this.flush());
     });
   }
@@ -215,7 +209,7 @@ export class PostgresTriggerRepository implements TriggerRepository {
     this.batch = [];
     let results: EnqueueResult[] | undefined;
     try {
-      results = await this.enqueueAll(batch);
+      results = await this.enqueueAll(batch.map((item) => item.entry));
     } catch {
       // Fall through: each alone, below.
     }
@@ -225,14 +219,15 @@ export class PostgresTriggerRepository implements TriggerRepository {
         continue;
       }
       try {
-        item.resolve((await this.enqueueAll([item]))[0] as EnqueueResult);
+        item.resolve((await this.enqueueAll([item.entry]))[0] as EnqueueResult);
       } catch (error) {
         item.reject(error);
       }
     }
   }
 
-  private async enqueueAll(items: readonly PendingEnqueue[]): Promise<EnqueueResult[]> {
+  private async enqueueAll(entries: readonly TriggerToStore[]): Promise<EnqueueResult[]> {
+    const items = entries.map(({ owed = [], rememberKeys = [], ...entry }) => ({ ...entry, owed, rememberKeys, dueAt: entry.dueAt ?? entry.now }));
     const owed = items.flatMap((item, index) => item.owed.map((row) => ({ item: index + 1, row, now: item.now })));
     const remembered = items.flatMap((item) => item.rememberKeys.map((key) => ({ key, now: item.now })));
     const inserted = await rows<Row>(this.pool, ENQUEUE_SQL, {
@@ -250,7 +245,7 @@ export class PostgresTriggerRepository implements TriggerRepository {
       rememberNows: remembered.map((entry) => entry.now),
       writer: this.changes.signature(),
     });
-    this.noteGrowth(inserted.length);
+    this.noteGrowth(inserted.length, Math.max(...items.map((item) => item.now)));
     // Every returned row carries the number of notifications: 1 (triggers) or 2 (and outbox rows).
     const woken = Number((inserted[0] as { woken?: number } | undefined)?.woken ?? 0);
     if (woken > 0) this.changes.wrote('triggers');
@@ -284,11 +279,10 @@ export class PostgresTriggerRepository implements TriggerRepository {
    * autovacuum has not analysed since the burst began) PostgreSQL instead reads every pending row,
    * checks each one's anchor and sorts them, on every claim: a backlog of n rows drains in n² time.
    * One ANALYZE (a sample, not a scan) after every ANALYZE_AFTER_ROWS new triggers, at most every
-   * ANALYZE_EVERY_MS, in the background.
+   * ANALYZE_EVERY_MS, in the background; `now` is the callers' (the store reads no clock).
    */
-  private noteGrowth(rows: number): void {
+  private noteGrowth(rows: number, now: number): void {
     this.storedSinceAnalyze += rows;
-    const now = Date.now();
     if (this.storedSinceAnalyze < ANALYZE_AFTER_ROWS || now - this.lastAnalyzeAt < ANALYZE_EVERY_MS) return;
     this.storedSinceAnalyze = 0;
     this.lastAnalyzeAt = now;
