@@ -311,7 +311,9 @@ async function untilEveryEndShown(view: ThreadView, mentions: readonly Mention[]
     );
     if (overdue.length > 0)
       throw new Error(
-        await explain(`${overdue.length} threads did not show a state within what stateShownWithinMs promises after the run API reported it: ${overdue.join('; ')}`),
+        await explain(
+          `${overdue.length} threads did not show a state within what stateShownWithinMs promises after the run API reported it: ${overdue.join('; ')}`,
+        ),
       );
     if (now > budgetEnds) throw new Error(await explain(`the work budget of ${WORK_BUDGET_MS} ms after the burst ran out`));
     await sleep(100);
