@@ -28,7 +28,7 @@ export const githubModule: SurfaceModuleOf<'github', typeof githubConfig> = {
         handle: github.handle,
         repos: github.repos,
         labels: github.labels,
-        // A route's companion chat place goes nowhere while that chat is off (the config warns of it).
+        // A route's companion chat place needs that chat on (the config refuses one while it is off).
         ...(isOn('slack') && { slackChannels: github.slackChannels }),
         allowedUsers: github.allowedUsers,
         pullRequests: github.pullRequests,

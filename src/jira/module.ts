@@ -30,7 +30,7 @@ export const jiraModule: SurfaceModuleOf<'jira', typeof jiraConfig> = {
         context: jira.context,
         cancelOnLabelRemoved: jira.cancelOnLabelRemoved,
         labels: jira.labels,
-        // A route's companion chat place goes nowhere while that chat is off (the config warns of it).
+        // A route's companion chat place needs that chat on (the config refuses one while it is off).
         slackChannels: isOn('slack') ? jira.slackChannels : {},
         projects: jira.projects,
         states: jira.states,

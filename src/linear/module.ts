@@ -30,7 +30,7 @@ export const linearModule: SurfaceModuleOf<'linear', typeof linearConfig> = {
         context: linear.context,
         cancelOnLabelRemoved: linear.cancelOnLabelRemoved,
         labels: linear.labels,
-        // A route's companion chat place goes nowhere while that chat is off (the config warns of it).
+        // A route's companion chat place needs that chat on (the config refuses one while it is off).
         slackChannels: isOn('slack') ? linear.slackChannels : {},
         projects: linear.projects,
         teams: linear.teams,
