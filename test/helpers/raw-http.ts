@@ -17,6 +17,11 @@ export interface RawRequest {
   closed: Promise<number>;
   /** `Date.now()` when the last written byte was handed to the kernel. */
   lastByteAt(): number;
+  /**
+   * The connection's local port once it connected, kept after the socket is destroyed (a reset from
+   * the server destroys it, and `socket.localPort` then reads `undefined`); `undefined` if it never connected.
+   */
+  localPort(): number | undefined;
   /** Writes more body bytes; resolves once they are handed over (or the socket failed). */
   write(bytes: Buffer | string): Promise<void>;
 }
@@ -44,6 +49,8 @@ export function rawRequest(
   });
   // Errors (EPIPE, ECONNRESET) are how a refused body ends for the sender: `closed` reports them.
   socket.on('error', () => {});
+  let localPort: number | undefined;
+  socket.once('connect', () => (localPort = socket.localPort));
   let lastByteAt = Date.now();
   let answer = '';
   let headEnd = -1;
@@ -85,7 +92,7 @@ export function rawRequest(
   ].join('\r\n');
   void write(requestHead);
   if (body !== undefined) void write(body);
-  return { socket, status, headers, answerBody, closed, lastByteAt: () => lastByteAt, write };
+  return { socket, status, headers, answerBody, closed, lastByteAt: () => lastByteAt, localPort: () => localPort, write };
 }
 
 /** Resolves with the promise's value, or `undefined` when it has not settled within `ms`. */

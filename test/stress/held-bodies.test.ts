@@ -105,7 +105,11 @@ describe('400 connections hold unfinished 1 MiB bodies with forged signatures', 
       const held = connectionsHeldBy(pid, port);
       const now = Date.now();
       for (const attacker of attackers) {
-        if (attacker.releasedAt === undefined && attacker.socket.localPort !== undefined && !held.has(attacker.socket.localPort)) attacker.releasedAt = now;
+        if (attacker.releasedAt !== undefined) continue;
+        // A connection the service reset is destroyed on our side too; its port, kept from the connect, still tells.
+        const localPort = attacker.localPort();
+        const neverConnected = localPort === undefined && attacker.socket.destroyed;
+        if (neverConnected || (localPort !== undefined && !held.has(localPort))) attacker.releasedAt = now;
       }
     };
     let releases: NodeJS.Timeout | undefined;
@@ -157,7 +161,7 @@ describe('400 connections hold unfinished 1 MiB bodies with forged signatures', 
           const held = attackers.filter((attacker) => attacker.releasedAt === undefined);
           const each = held.map(
             (attacker) =>
-              `port ${attacker.socket.localPort}: answer ${attacker.answer ?? 'none'}, last byte ${((Date.now() - attacker.lastByteAt()) / 1000).toFixed(1)} s ago, ` +
+              `port ${attacker.localPort() ?? 'never connected'}: answer ${attacker.answer ?? 'none'}, last byte ${((Date.now() - attacker.lastByteAt()) / 1000).toFixed(1)} s ago, ` +
               `${attacker.socket.writableLength} bytes unsent`,
           );
           return `${held.length} still held by the service: ${each.join('; ')}`;
