@@ -14,6 +14,7 @@ import type { AccessPolicy } from '../core/ports/intake.js';
 import type { Surface } from '../core/ports/surface.js';
 import type { Endpoint } from '../http/server.js';
 import type { ConfigSlice } from './config-slice.js';
+import type { PersonIdShape } from './person-ids.js';
 import type { StartedSurface, SurfaceDeps } from './started-surface.js';
 
 /** A surface's section of the validated config (`config.<name>`), as far as code outside its folder reads it. */
@@ -39,6 +40,8 @@ export interface SurfaceModule<Config extends ServiceConfig = ServiceConfig> {
    * companion place there; `tracker`: an issue or a pull request is the place.
    */
   readonly kind: 'chat' | 'tracker';
+  /** A chat surface whose users are people: how their user ids are written as person ids (`person-ids.ts`). */
+  readonly personIds?: PersonIdShape;
   /** Its slice of the configuration: variables, its section of `agent-bridge.yml`, what `config check` says of it. */
   readonly config: ConfigSlice;
   /** Whether the config turns it on (its edge serves; a route's companion place there is kept). */
