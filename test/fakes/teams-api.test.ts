@@ -164,13 +164,13 @@ describe('faults as configured', () => {
     const token = `Bearer ${await accessToken()}`;
     const answers = [];
     for (let attempt = 0; attempt < 3; attempt += 1)
-      answers.push(await connector('POST', `${conversation(thread)}/activities`, { type: 'message', text: 'x' }, token));
+      answers.push(await connector('POST', `${conversation(thread)}/activities`, { type: 'message', text: 'throttled' }, token));
     expect(answers.map((answer) => [answer.status, answer.headers.get('retry-after')])).toEqual([
       [429, '3'],
       [429, '3'],
       [201, null],
     ]);
-    expect(fake.posted.filter((entry) => entry.activity['text'] === 'x')).toHaveLength(1);
+    expect(fake.posted.filter((entry) => entry.activity['text'] === 'throttled')).toHaveLength(1);
   });
 
   it('a 502 on edits only leaves posts alone; a landed failure stores the post but loses its answer', async () => {
