@@ -15,9 +15,9 @@ import { slackDisplayName, slackUserByEmail } from './user-directory.js';
 
 const TOKEN = 'xoxb-1234-5678-SECRETsecret';
 const WORDS = 'the words of a private message';
-/** Short enough for a test, the same for both clients. */
-/** The timeout of the case of a server that never answers; every other case waits long, so a loaded machine's slow answer is still an answer. */
+/** The timeout of the case of a server that never answers: short enough for a test, the same for both clients. */
 const SILENT_TIMEOUT_MS = 200;
+/** Every other case's: long, so that a loaded machine's slow answer is still an answer. */
 const TIMEOUT_MS = 30_000;
 
 /** How the test server answers the next call; `silent` never answers. */
