@@ -76,7 +76,7 @@ beforeAll(async () => {
     dueAt: NOT_DUE,
   });
   await service.store.trackedRuns.insert(aRun('run-linear-ada', { triggerKey: 'Ev-run-linear-ada', source: 'linear', personalKeyOwner: ADA.userId }), 3_000);
-  // What Ada's and Bob's runs of this month used, as the tracker recorded it (issue 31).
+  // What Ada's and Bob's runs of this month used, as the tracker recorded it.
   for (const [runId, person, usage] of [
     ['run-ada-usage', ADA, { inferenceCost: 1.5, computeCost: 0.25 }],
     ['run-bob-usage', BOB, { inferenceCost: 7 }],
