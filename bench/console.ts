@@ -1,5 +1,5 @@
 /**
- * The web console with a full store (issue 19): the runs page and one run's page, with 10,000 runs
+ * The web console with a full store: the runs page and one run's page, with 10,000 runs
  * and 100,000 deliveries in the database, against GET /healthz of the same server in the same run.
  *
  * Real parts: the service (`startService`, the console on with CONSOLE_ADMIN_TOKEN) on a SQLite file,

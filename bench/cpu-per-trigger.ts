@@ -1,5 +1,5 @@
 /**
- * CPU per worked trigger, end to end (issue 26, point 5): signed Slack mentions sent one at a time to
+ * CPU per worked trigger, end to end: signed Slack mentions sent one at a time to
  * one service process on a fresh SQLite file, each acknowledged, its run created and everything owed
  * for it delivered (👀, the status message posted and edited, the permalink). The figure is the
  * service process's CPU (user + system) from the first request until nothing is owed, divided by the
@@ -72,7 +72,7 @@ export function cpuPerTrigger(): Promise<Section> {
           value: perTrigger,
           unit: 'ms',
           baseline: { label: 'bare Bolt CPU per acknowledgement', value: boltMs },
-          // Issue 26: at least halved. The same measure on the code before it (782846b) gave 7.8–9.8 ms
+          // The target: at least halved. The same measure on the code before the CPU work (782846b) gave 7.8–9.8 ms
           // in interleaved runs on this machine (docs/benchmarks.md), so half is about 4 ms.
           target: {
             text: '≤ 4 ms (half of ~8 ms before issue 26), every mention worked',

@@ -1,5 +1,5 @@
 /**
- * Work keeps pace under a flood (issue 18): 100 concurrent senders of signed Slack mentions for 10 s
+ * Work keeps pace under a flood: 100 concurrent senders of signed Slack mentions for 10 s
  * against one process or three replicas, then silence while the backlog drains. Measured beside the
  * acknowledgement rate of the same run: triggers worked per second while flooded (the run created,
  * counted by the emulator; the status message edited to show it, counted by the fake Slack API), and

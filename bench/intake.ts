@@ -1,5 +1,5 @@
 /**
- * Intake under load (issue 10): signed Slack app_mention events and signed Linear webhooks at rising
+ * Intake under load: signed Slack app_mention events and signed Linear webhooks at rising
  * concurrency and at 500/s, against the full service and a bare baseline (bench/throughput.ts).
  */
 import {

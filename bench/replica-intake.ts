@@ -1,6 +1,6 @@
 /**
  * Slack intake acknowledgements with 1, 2 and 3 replicas on PostgreSQL against one SQLite process, in
- * the same run (issue 18): every configuration runs as separate processes (bench/replicas.ts) on a
+ * the same run: every configuration runs as separate processes (bench/replicas.ts) on a
  * fresh database, the load generator spreading its connections over the replicas in turn. Each
  * concurrency level and the fixed 500/s rate get freshly started replicas, so no level inherits the
  * backlog of the one before.
@@ -64,7 +64,7 @@ async function measure(config: Config, world: WorldUrls, load: Outside, connecti
   }
 }
 
-/** `BENCH_SQLITE_ONLY=1`: only the SQLite process (its acknowledgements under load, issue 26), no PostgreSQL. */
+/** `BENCH_SQLITE_ONLY=1`: only the SQLite process (its acknowledgements under load), no PostgreSQL. */
 const selectedConfigs = (): Config[] => (process.env['BENCH_SQLITE_ONLY'] === '1' ? CONFIGS.filter((config) => config.engine === 'sqlite') : CONFIGS);
 
 export function replicaIntake(): Promise<Section> {

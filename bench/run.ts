@@ -1,11 +1,11 @@
 /**
  * `npm run bench`: every figure next to a baseline measured in the same run, then a summary of the
- * targets (issue 10). Loopback traffic only; every loop is bounded in count and every section in time.
+ * targets. Loopback traffic only; every loop is bounded in count and every section in time.
  *
  *   npm run bench                 # all sections
  *   npm run bench -- tracker ack  # some of them: tracker, ack, intake, linear, people, footprint,
  *                                 #   replicas, worked, worked-jira, tracker-pg, flood, console, cpu
- *   npm run bench -- postgres     # the PostgreSQL and flood sections (issue 18); add --quick for short phases
+ *   npm run bench -- postgres     # the PostgreSQL and flood sections; add --quick for short phases
  *   BENCH_CPU_PROF=/tmp/prof npm run bench   # also CPU profiles of the measured phases (bench/profile.ts)
  *
  * Exits 0 when every section ran (missed targets are reported, not failures), 1 when one crashed.

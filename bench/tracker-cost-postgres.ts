@@ -1,5 +1,5 @@
 /**
- * Tracker cost at 10,000 tracked runs on PostgreSQL (issue 18), beside the same bench on SQLite in
+ * Tracker cost at 10,000 tracked runs on PostgreSQL, beside the same bench on SQLite in
  * the same run: the real Tracker, the HTTP client and the emulator in this process as in
  * bench/tracker-cost.ts, the store on a fresh database of the bench's PostgreSQL server. CPU per tick
  * is this process's, plus (separately) that of the server processes serving the store's connections.

@@ -1,13 +1,13 @@
 /**
- * Triggers worked per second end to end (issue 18), on SQLite and on PostgreSQL: a fixed batch of
+ * Triggers worked per second end to end, on SQLite and on PostgreSQL: a fixed batch of
  * signed Slack mentions sent at a moderate concurrency, timed from the first request until every one
  * has its run (counted by the emulator) and every message owed for it is delivered (the status message
  * posted and edited to show the run, 👀 added), with nothing left in the database's outbox.
  *
- * On PostgreSQL it also counts the statements the replicas sent per worked trigger (issue 26, point 4):
+ * On PostgreSQL it also counts the statements the replicas sent per worked trigger:
  * three replicas against one, which the wake-ups between replicas must not make much dearer.
  *
- * `workedJiraSection` does the same for Jira label changes (issue 30): each worked to its run, the
+ * `workedJiraSection` does the same for Jira label changes: each worked to its run, the
  * start comment posted and edited to show it, on one process and SQLite.
  */
 import { JIRA_SECRET, SLACK_SECRET } from './bench-service.js';
@@ -22,7 +22,7 @@ const CONNECTIONS = 10;
 const LIMIT_MS = 60_000;
 const POLL_MS = 100;
 const TARGET = 100;
-/** Statements per worked trigger, three replicas against one (issue 26, point 4). */
+/** Statements per worked trigger, three replicas against one. */
 const STATEMENT_RATIO_TARGET = 1.2;
 /** What every mention must cost Slack, once each: its status message, the run's edit of it, 👀 and the permalink. */
 const ONCE_PER_RUN = ['chat.postMessage', 'chat.update', 'reactions.add', 'chat.getPermalink'];
@@ -31,13 +31,13 @@ interface Config {
   engine: Engine;
   replicas: number;
   label: string;
-  /** With limits on (issue 31): every start then reserves its room, which must cost at most one statement. */
+  /** With limits on: every start then reserves its room, which must cost at most one statement. */
   limits?: boolean;
 }
 
 /** Limits no mention of the bench reaches: each start is checked and reserved, none refused. */
 const LIMITS_YAML = 'limits:\n  per_person: { concurrent: 1000000, per_day: 1000000 }\n';
-/** What the limit check may add to a worked trigger on PostgreSQL (issue 31): one statement. */
+/** What the limit check may add to a worked trigger on PostgreSQL: one statement. */
 const LIMIT_STATEMENTS_TARGET = 1;
 
 const CONFIGS: Config[] = [
@@ -171,7 +171,7 @@ const JIRA_SECTION = 'Worked end to end: Jira';
 const JIRA_ONCE_PER_RUN = ['POST /issue/{key}/comment', 'GET /issue/{key}'];
 
 /**
- * Jira label changes worked per second end to end (issue 30): signed `jira:issue_updated` deliveries,
+ * Jira label changes worked per second end to end: signed `jira:issue_updated` deliveries,
  * each an issue gaining the trigger label, timed from the first request until every one has its run
  * and every message owed for it is delivered (the start comment posted, then edited to show the run).
  */

@@ -32,7 +32,7 @@ function databaseExists(config: AppConfig): boolean {
   return database.kind === 'postgres' || database.path === ':memory:' || existsSync(database.path);
 }
 
-/** `agent-bridge audit [--since 7d] [--json]`: the audit trail, newest first (issue 31 point 4). */
+/** `agent-bridge audit [--since 7d] [--json]`: the audit trail, newest first. */
 export function registerAuditCommand(program: Command, context: CliContext): void {
   program
     .command('audit')

@@ -1,5 +1,5 @@
 /**
- * `agent-bridge usage [--by person|route|source] [--since 30d] [--json]` (issue 31): the runs created
+ * `agent-bridge usage [--by person|route|source] [--since 30d] [--json]`: the runs created
  * in a recent window and the credits they used, by who asked, route or source, with a line per UTC
  * day — read from the service's database, as the tracker last recorded them.
  */

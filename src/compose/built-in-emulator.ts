@@ -46,7 +46,7 @@ function sessionBase(http: AppConfig['http'], serviceUrl?: string): string | und
 export async function startBuiltInEmulator(config: AppConfig, logger: Logger): Promise<{ baseUrl: string; apiKey: string; emulator: BuiltInEmulator }> {
   const apiKey = randomBytes(16).toString('hex');
   const base = sessionBase(config.http);
-  // Personal keys can be tried against it too (issue 20): it is a simulation bound to 127.0.0.1.
+  // Personal keys can be tried against it too: it is a simulation bound to 127.0.0.1.
   const running = await startEmulator({ apiKey, port: 0, host: '127.0.0.1', acceptAnyKey: true, ...(base && { publicUrl: base }) });
   const runsFile = emulatorRunsFile(config.database);
   const problem = (message: string) => logger.warn({ runsFile }, message);

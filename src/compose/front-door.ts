@@ -41,7 +41,7 @@ export async function openFrontDoor({ config, logger, clock, shutdown, overrides
     ...(store.triggers.handsOver && { freeWorkers }),
     followupWindows,
   });
-  // Requests held for approval (issue 31): decided by Slack's buttons, expired by the work loops' sweep.
+  // Requests held for approval: decided by Slack's buttons, expired by the work loops' sweep.
   const approvals = new ApprovalDesk({ store, intake, clock, logger: logger.child({ component: 'approvals' }) });
   const surfaces = await startSurfaces(
     SURFACE_MODULES,

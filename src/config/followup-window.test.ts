@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from './load-config.js';
 import { problemsOf, tempDir } from '../../test/config/helpers.js';
 
-// `slack.followup_window` / `linear.followup_window` (issue 22): how long replies gather before they go as one follow-up.
+// `slack.followup_window` / `linear.followup_window`: how long replies gather before they go as one follow-up.
 const withFile = (yaml: string) => loadConfig({ env: {}, cwd: tempDir({ 'agent-bridge.yml': yaml }) });
 const F = 'agent-bridge.yml';
 

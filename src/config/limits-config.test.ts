@@ -1,4 +1,4 @@
-/** `limits.per_person` and a route's `limits` (issue 31): read, defaulted, and refused by key path. */
+/** `limits.per_person` and a route's `limits`: read, defaulted, and refused by key path. */
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './load-config.js';
 import { problemsOf, tempDir } from '../../test/config/helpers.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from './load-config.js';
 import { problemsOf, tempDir } from '../../test/config/helpers.js';
 
-// A route's `overrides` and `announce` (issue 22): read into the route, refused by key path when wrong.
+// A route's `overrides` and `announce`: read into the route, refused by key path when wrong.
 const withFile = (yaml: string) => loadConfig({ env: {}, cwd: tempDir({ 'agent-bridge.yml': yaml }) });
 const F = 'agent-bridge.yml';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from './load-config.js';
 import { problemsOf, tempDir } from '../../test/config/helpers.js';
 
-// Starting without a mention (issue 22, point 4): a channel's `trigger` and a label's `projects`.
+// Starting without a mention: a channel's `trigger` and a label's `projects`.
 const withFile = (yaml: string) => loadConfig({ env: {}, cwd: tempDir({ 'agent-bridge.yml': yaml }) });
 const F = 'agent-bridge.yml';
 

@@ -1,5 +1,5 @@
 /**
- * Files attached to a request, as a prompt lists them (issue 22): name, type, size and a link a
+ * Files attached to a request, as a prompt lists them: name, type, size and a link a
  * person with access can open — never the file's bytes, never a link that grants access by itself.
  */
 import { oneLine } from './quote.js';

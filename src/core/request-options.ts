@@ -1,5 +1,5 @@
 /**
- * Options at the start of a request: `[env=env_api model=model-x skill=owner/repo:fix-bug]` (issue 22).
+ * Options at the start of a request: `[env=env_api model=model-x skill=owner/repo:fix-bug]`.
  * Platform-neutral: a chat mention, `/agent` and an issue's request are parsed alike, and a route's
  * `overrides` say which options it takes and which values.
  */

@@ -10,7 +10,7 @@ import { transitionRows } from './tracker/owed-rows.js';
 import { followupAccepted } from './intake/followup-batch.js';
 
 /**
- * A surface the core has never heard of (issue 28): registering it is all it takes for the core's
+ * A surface the core has never heard of: registering it is all it takes for the core's
  * rules to treat its places by what they can do — nothing in the core names it.
  */
 const forge: Surface<Route> = {

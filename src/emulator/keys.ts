@@ -1,7 +1,7 @@
 /**
  * Which bearer keys the emulator accepts, and who each one is. The real run API attributes a run to
- * the key that created it: the service's key acts as a service account, a personal key as its owner
- * (issue 20). The emulator never keeps a key in the clear: keys are compared and remembered by hash.
+ * the key that created it: the service's key acts as a service account, a personal key as its owner.
+ * The emulator never keeps a key in the clear: keys are compared and remembered by hash.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';

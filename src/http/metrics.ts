@@ -82,7 +82,7 @@ function registerReplicaInfo(registry: Registry, replica: ReplicaInfo): void {
 export interface StoredFigures {
   /** Outbox rows by state. */
   outboxCounts?: () => Promise<Record<string, number>>;
-  /** Runs and their credits by source, since the database began (issue 31). */
+  /** Runs and their credits by source, since the database began. */
   usageTotals?: () => Promise<UsageTotal[]>;
 }
 
@@ -147,7 +147,7 @@ export function createCoreMetrics(registry: Registry, stored: StoredFigures = {}
 }
 
 /**
- * Usage totals (issue 31): runs and credits by source since the database began, as the tracker last
+ * Usage totals: runs and credits by source since the database began, as the tracker last
  * recorded them. Gauges, not counters: they are the database's sums, the same on every replica (a
  * dashboard takes one replica's value, or `max by (source)`), and a run's usage is read as it grows.
  */

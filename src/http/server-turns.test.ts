@@ -6,7 +6,7 @@ import { createMetrics } from './metrics.js';
 import { createHttpServer, listen, type Endpoint, type RunningHttpServer } from './server.js';
 
 /*
- * Connections opened while others keep the server busy (issue 26, point 5). libuv accepts one
+ * Connections opened while others keep the server busy. libuv accepts one
  * connection a turn of the event loop; a server that handled every ready request within one turn
  * made its turns as long as the load, and 40 connections opened under a flood of 50 waited for 40
  * such turns: about 2,000 answers to the busy connections (seconds) before the last was served.

@@ -160,7 +160,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
 /**
  * Whatever a route answers — JSON, an HTML page, a redirect, a refusal made on the headers, a 408 after
  * part of a body — while the request's body is not read to its end says `Connection: close`, and Node
- * then closes the socket once the answer is out (issue 26): otherwise Node keeps the connection for the
+ * then closes the socket once the answer is out: otherwise Node keeps the connection for the
  * next request and drains the unread body into nothing, and a body that never comes holds the socket
  * and its file descriptor until an idle timeout. A body read to its end restores keep-alive.
  */

@@ -7,7 +7,7 @@ import { SlackSessions, showsSlackSession } from './agent-session.js';
 import { SlackNotifier } from './slack-notifier.js';
 import { SlackWebApi } from './slack-web-api.js';
 
-/* Issue 27.2: a `session` row as agents.sessions.setStatus, against the fake Web API through the real WebClient. */
+/* A `session` row as agents.sessions.setStatus, against the fake Web API through the real WebClient. */
 
 let fake: FakeSlackApi;
 let logger: CapturingLogger;

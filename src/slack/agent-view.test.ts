@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TriggerInput } from '../core/ports/triggers.js';
 import { readContextChange, readMessagesOpened, readSessionStop, readViewedChannel, viewedChannelKey, withViewedChannelRoute } from './agent-view.js';
 
-/* Issue 27.1: Slack's agent_view events as Slack's pages describe them, read defensively. */
+/* Slack's agent_view events as Slack's pages describe them, read defensively. */
 
 const channel = (value: unknown) => ({ type: 'slack#/types/channel_id', value });
 

@@ -7,7 +7,7 @@ import { threadKey } from './normalise.js';
 import { interactionOrgs } from './slack-person.js';
 
 /*
- * Answering a BLOCKED run in place (issue 22, point 6): the announcement's Answer button
+ * Answering a BLOCKED run in place: the announcement's Answer button
  * (`answer_run`, blocks.ts) opens a modal with one text field; its submission is one follow-up to that
  * run. Pure reading and rendering here; the listeners are in answer-listeners.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * A request waiting for approval in Slack (issue 31, docs/approvals-and-audit.md): the question with
+ * A request waiting for approval in Slack (docs/approvals-and-audit.md): the question with
  * **Approve** / **Reject** buttons (`approve_run`, `reject_run`, value = the held request's id), in
  * the thread the route asks in and in each approver's direct messages (with a link to that thread).
  */

@@ -1,5 +1,5 @@
 /**
- * The Approve and Reject buttons of a request waiting for approval (issue 31, `approval-blocks.ts`):
+ * The Approve and Reject buttons of a request waiting for approval (`approval-blocks.ts`):
  * the click is acknowledged at once and handed to the core's approvals, which decide in one store
  * statement and owe what follows (a private word to someone who may not decide or came second).
  */

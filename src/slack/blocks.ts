@@ -55,7 +55,7 @@ export type StatusStage =
   | { kind: 'run'; state: string }
   | { kind: 'stopping'; requestedBy?: string }
   | { kind: 'start_failed' }
-  /** Held until an approver decides (issue 31): nothing runs yet, so there is nothing to cancel. */
+  /** Held until an approver decides: nothing runs yet, so there is nothing to cancel. */
   | { kind: 'awaiting_approval' }
   /** Rejected, or expired without an approval: it never ran. */
   | { kind: 'not_approved'; outcome: 'rejected' | 'expired' };

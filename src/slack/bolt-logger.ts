@@ -19,7 +19,7 @@ export function boltLogger(logger: Logger, scrub: (text: string) => string = (te
     );
   return {
     // The Web API client builds a debug line of every request and answer whatever the level: scrubbing
-    // them for nothing cost ~3% of the CPU of a worked mention (docs/benchmarks.md, issue 26).
+    // them for nothing cost ~3% of the CPU of a worked mention (docs/benchmarks.md).
     debug: (...parts: unknown[]) => {
       if (logger.isLevelEnabled?.('debug') !== false) logger.debug({}, text(parts));
     },

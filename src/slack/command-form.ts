@@ -1,5 +1,5 @@
 /**
- * The fields of a slash command, checked before anything reads them (issue 16). Slack sends each
+ * The fields of a slash command, checked before anything reads them. Slack sends each
  * field exactly once and ids in a fixed shape; a form that is signed but breaks that (a field sent
  * twice, an id missing or with extra parts) would otherwise crash a listener, credit a run to
  * `<@undefined>`, dedupe every such command under one key, or start a run no message can reach.

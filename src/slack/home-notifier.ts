@@ -40,9 +40,9 @@ export class HomeNotifier implements Notifier {
       access: AccessPolicy;
       /** To see whether a later publish is already owed (this one is then left to it). */
       outbox: Pick<OutboxRepository, 'list'>;
-      /** `people.attribution` and the stored keys, for the key line (issue 20); absent: no key line. */
+      /** `people.attribution` and the stored keys, for the key line; absent: no key line. */
       keys?: { attribution: string; personKeys: Pick<PersonKeyRepository, 'get'>; settings?: SettingRepository };
-      /** The person's own usage of the last 30 days (issue 31); absent: no usage line. */
+      /** The person's own usage of the last 30 days; absent: no usage line. */
       usage?: Pick<UsageRepository, 'sums'>;
       now?: () => number;
     },

@@ -36,7 +36,7 @@ export function runLine(run: Pick<RunListItem, 'title' | 'runId' | 'state' | 'an
 }
 
 /**
- * What the Home tab says about the person's own API key (issue 20): `attribution` is
+ * What the Home tab says about the person's own API key: `attribution` is
  * `people.attribution`; `key` what may be shown of theirs (never the key: its last 4 characters).
  */
 export interface HomeKeyStatus {
@@ -99,7 +99,7 @@ export function homeView(runs: readonly RunListItem[], refusal: string | undefin
   return { type: 'home', blocks };
 }
 
-/** A person's own usage line (issue 31): their runs and the credits they used in the last 30 days. */
+/** A person's own usage line: their runs and the credits they used in the last 30 days. */
 export function usageText(usage: UsageFigures): string {
   const runs = usage.runs === 1 ? '1 run' : `${usage.runs} runs`;
   return `*Your usage, last 30 days:* ${runs}, ${formatCredits(usage.credits)} credits (inference ${formatCredits(usage.inferenceCost)}, compute ${formatCredits(usage.computeCost)}).`;

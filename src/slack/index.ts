@@ -24,7 +24,7 @@ export interface SlackIntegration {
   notifier: Notifier;
   enricher: PromptEnricher;
   access: AccessPolicy;
-  /** The Slack user with a confirmed email (`users.lookupByEmail`), for Linear people (issue 20). */
+  /** The Slack user with a confirmed email (`users.lookupByEmail`), for Linear people. */
   userByEmail(email: string): Promise<string | undefined>;
   /** A Slack user's display name (`users.info`), for the console. */
   displayName(user: string): Promise<string | undefined>;

@@ -28,7 +28,7 @@ describe('inspectSlackRequest', () => {
     ['a reaction with item null', JSON_TYPE, reaction({ user: 'U1', reaction: 'robot_face', item: null }), 'reject'],
     ['a reaction whose item channel is a number', JSON_TYPE, reaction({ user: 'U1', item: { type: 'message', channel: 7, ts: '1.1' } }), 'reject'],
     ['a reaction name that is a list', JSON_TYPE, reaction({ user: 'U1', reaction: ['ok'], item: { type: 'message', channel: 'C1', ts: '1.1' } }), 'reject'],
-    // Issue 26: ids no message can reach are acknowledged and dropped (200), not started.
+    // Ids no message can reach are acknowledged and dropped (200), not started: every message of such a run would fail to reach its place.
     ['a mention in a channel with extra parts', JSON_TYPE, mention({ user: 'U1', text: 'hi', channel: 'C1:evil:1', ts: '1.1' }), 'ignore'],
     ['a mention in a channel named, not an id', JSON_TYPE, mention({ user: 'U1', text: 'hi', channel: 'general', ts: '1.1' }), 'ignore'],
     ['a mention in a lowercase channel id', JSON_TYPE, mention({ user: 'U1', text: 'hi', channel: 'c0abc', ts: '1.1' }), 'ignore'],

@@ -6,7 +6,7 @@ import { oneLine, quote } from '../core/quote.js';
 import type { StartPayload } from '../core/ports/triggers.js';
 import { plainSlackText } from './slack-text.js';
 
-/** At most this many earlier thread messages and characters of them go into a prompt (issue 5). */
+/** At most this many earlier thread messages and characters of them go into a prompt, unless `slack.context` says otherwise: a long thread would bury the request. */
 export const CONTEXT_MESSAGES = 20;
 export const CONTEXT_CHARACTERS = 8_000;
 

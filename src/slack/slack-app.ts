@@ -29,7 +29,7 @@ export interface SlackParts {
   logger: Logger;
   /** The time (epoch ms) from the service's injected clock. */
   now: () => number;
-  /** Decides requests waiting for approval (issue 31). */
+  /** Decides requests waiting for approval. */
   approvals?: Pick<ApprovalDesk, 'decide'>;
 }
 

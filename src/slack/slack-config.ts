@@ -22,6 +22,6 @@ export interface SlackConfig {
   unfurlDomains: readonly string[];
   /** `slack.channels.<id>.trigger`: channel ID (or `*`) → keywords and emoji that start runs without a mention. */
   triggers?: Readonly<Record<string, ChannelTrigger>>;
-  /** `people.attribution`: the Home tab says whether the person's key is connected unless it is `service` (issue 20). */
+  /** `people.attribution`: the Home tab says whether the person's key is connected unless it is `service`. */
   attribution?: string;
 }

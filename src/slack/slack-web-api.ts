@@ -3,7 +3,7 @@
  * (`SlackCalls`): one form-encoded POST over undici's `request` on the shared keep-alive pool, its JSON
  * answer, and nothing else. `@slack/web-api`'s `WebClient` wraps each call in a queue and a retry
  * policy and builds debug strings of the request and answer whatever the log level — about 0.9 ms of
- * CPU per worked mention (docs/benchmarks.md, issue 26) — while the outbox owns queueing and retries.
+ * CPU per worked mention (docs/benchmarks.md) — while the outbox owns queueing and retries.
  *
  * What goes over the wire is WebClient's: the same URL, headers and body encoding (`formBody`). Failures
  * reject with `@slack/web-api`'s own error classes, built as WebClient builds them with

@@ -1,5 +1,5 @@
 /**
- * Starting a run without a mention (issue 22, point 4; docs/slack.md "Starting without a mention"): a
+ * Starting a run without a mention (docs/slack.md "Starting without a mention"): a
  * channel route's `trigger` — a top-level message that opens with one of its keywords, or its emoji
  * added to a message. Both are requests under a mention's rules, keyed like a mention of that message
  * (`messageKey`), so one message starts one run however it is asked for and however many react.

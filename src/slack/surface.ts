@@ -1,5 +1,5 @@
 /**
- * Slack as the core sees it (the `Surface` port, issue 28): its places are channels and threads
+ * Slack as the core sees it (the `Surface` port): its places are channels and threads
  * (`slack:<channel>[:<thread ts>]`) and DMs, where a status message is edited in place, reactions mark
  * requests, one person can be told something privately (an ephemeral message) and a schedule's channel
  * gets a new thread per run. Registered by the composition root (`compose/surfaces.ts`).

@@ -1,5 +1,5 @@
 /**
- * Slack users by email and by id (issue 20, point 4): `users.lookupByEmail` (scope `users:read.email`) finds a
+ * Slack users by email and by id: `users.lookupByEmail` (scope `users:read.email`) finds a
  * user only by a confirmed email, which is what makes a Linear user with that email the same person.
  */
 import type { SlackCalls } from './slack-calls.js';

@@ -5,7 +5,7 @@ import { aTrigger, anOutboxRow, tempDir } from '../../test/store/helpers.js';
 import { openSqliteStore, type SqliteStore } from './sqlite-store.js';
 
 /**
- * A claim that finds nothing takes no write lock (issue 26, point 5): every stored trigger wakes a
+ * A claim that finds nothing takes no write lock: every stored trigger wakes a
  * chain of workers, most of whose claims find nothing, and each one used to be a write transaction.
  * Shown with another connection holding the write lock: an empty claim answers at once, a claim
  * that has something to take still waits for the lock (and fails past the busy timeout).

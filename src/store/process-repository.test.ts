@@ -4,7 +4,7 @@ import { processOfOwner, workerOwner, type Store } from '../core/ports/store.js'
 import { describeEachStore } from '../../test/store/adapters.js';
 
 /*
- * Liveness of claims (issue 16): a claim is free once its lease ran out, or at once when the process
+ * Liveness of claims: a claim is free once its lease ran out, or at once when the process
  * holding it stopped or missed its heartbeats; while the holder beats, nobody else gets it.
  */
 

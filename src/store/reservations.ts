@@ -1,5 +1,5 @@
 /**
- * `usage.reserveStart` on SQLite (issue 31 point 2): one BEGIN IMMEDIATE transaction, which every
+ * `usage.reserveStart` on SQLite: one BEGIN IMMEDIATE transaction, which every
  * writer of the file — this process or another — takes in turn, reads whether the trigger already
  * holds a reservation, counts what each limited scope uses, and reserves when every limit has room.
  */

@@ -4,7 +4,7 @@ import type { StartReservation, Store } from '../core/ports/store.js';
 import { aRun, aTrigger } from '../../test/store/helpers.js';
 import { describeEachStore } from '../../test/store/adapters.js';
 
-/** The limits' reservations (issue 31 point 2): one transaction counts and reserves, on both engines. */
+/** The limits' reservations: one transaction counts and reserves, on both engines. */
 describeEachStore((adapter) => {
   let store: Store;
   beforeEach(async () => {

@@ -3,7 +3,7 @@ import type { RunObservation, Store } from '../core/ports/store.js';
 import { aRun, aTrigger } from '../../test/store/helpers.js';
 import { describeEachStore } from '../../test/store/adapters.js';
 
-/** Usage and cost (issue 31 point 1): who asked, the route's name and the latest reported usage, kept with each run. */
+/** Usage and cost: who asked, the route's name and the latest reported usage, kept with each run. */
 describeEachStore((adapter) => {
   let store: Store;
   beforeEach(async () => {

@@ -6,7 +6,7 @@ import { openSqliteStore } from './sqlite-store.js';
 import { stateCountSql } from './sql.js';
 
 /*
- * Counting the outbox and the triggers by state (migration 16, issue 26 point 5): the counts read
+ * Counting the outbox and the triggers by state (migration 16): the counts read
  * partial indexes, so no index keyed by state holds every row — a claim or a delivery would move its
  * entry, pages written to the WAL on every state change for a statement a metrics scrape runs.
  */

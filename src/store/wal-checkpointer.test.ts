@@ -6,7 +6,7 @@ import { TestClock } from '../core/ports/clock.js';
 import { openSqliteStore, type SqliteStore } from './sqlite-store.js';
 
 /*
- * The service's SQLite connection leaves the WAL's checkpoints to a worker thread (issue 26, point 5):
+ * The service's SQLite connection leaves the WAL's checkpoints to a worker thread:
  * a commit never copies the WAL into the database file; the worker does, on the clock's timer.
  */
 

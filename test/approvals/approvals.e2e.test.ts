@@ -1,5 +1,5 @@
 /**
- * Approvals end to end through Slack (issue 31 point 3): the real service, real Bolt receiving signed
+ * Approvals end to end through Slack: the real service, real Bolt receiving signed
  * requests, the fake Slack Web API and the emulator. A mention in a channel whose route needs approval
  * starts nothing: the thread gets the question with Approve and Reject, the approver a direct message;
  * only an approver's click decides, once; unanswered, it expires on the service's (test) clock.

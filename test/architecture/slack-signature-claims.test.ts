@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/spawn-cli.js';
 
 /*
- * Who verifies Slack's signature is said where people read how a request comes in (issue 26, point 6):
+ * Who verifies Slack's signature is said where people read how a request comes in:
  * our route does, over the raw bytes; Bolt's own check is off. These tests hold the sentences to the
  * code, so that turning Bolt's check back on (or moving ours) makes them be read again.
  */

@@ -11,7 +11,7 @@ import { startBridge } from '../helpers/start-bridge.js';
 import { until } from '../helpers/until.js';
 
 /*
- * Moving an installation (issue 18): a service runs on SQLite until it has a run in flight and
+ * Moving an installation: a service runs on SQLite until it has a run in flight and
  * messages it still owes (its notifier is down), and stops. `agent-bridge db copy` moves the database
  * into an empty PostgreSQL database, printing the counts it checked; the service started on
  * PostgreSQL carries on: the run is still tracked and announced, the owed messages are delivered, no

@@ -1,5 +1,5 @@
 /**
- * Issue 26, point 7: the console's sessions, attacked on running services.
+ * The console's sessions, attacked on running services.
  *
  * - Without CONSOLE_ADMIN_TOKEN, sessions were signed with a key derived from SLACK_CLIENT_SECRET
  *   alone — a secret Slack and every collaborator of the Slack app can read — so anyone holding it
@@ -100,7 +100,7 @@ async function landsOn(service: RunningService, path: string, cookie: string): P
   return answer.status;
 }
 
-/** A session cookie as the service signed them before issue 26 without CONSOLE_ADMIN_TOKEN: from SLACK_CLIENT_SECRET alone. */
+/** A session cookie as the service once signed them without CONSOLE_ADMIN_TOKEN: from SLACK_CLIENT_SECRET alone. */
 function forgedWithClientSecret(who: string): string {
   const key = createHmac('sha256', ['', CLIENT_SECRET].join('\n')).update('agent-bridge console sessions v2').digest();
   const body = `${randomBytes(16).toString('base64url')}.${Date.now() + 3_600_000}.${who}`;

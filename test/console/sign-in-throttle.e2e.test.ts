@@ -1,5 +1,5 @@
 /**
- * Issue 26, point 7: guesses at the admin token are throttled, but a stranger cannot lock out the
+ * Guesses at the admin token are throttled, but a stranger cannot lock out the
  * person who holds the right token. Every caller here has the same address (127.0.0.1), as every
  * caller behind a proxy has the proxy's.
  *

@@ -6,7 +6,7 @@ import { startSlackBridge, type SlackBridge } from '../helpers/slack-bridge.js';
 import { until } from '../helpers/until.js';
 
 /*
- * The usage page (issue 31) in a real Chromium against the real service: a Slack mention starts a run,
+ * The usage page in a real Chromium against the real service: a Slack mention starts a run,
  * the emulator reports its usage growing, the tracker records it, and an admin reads it by person and
  * by route, with the per-day chart drawn server-side as SVG.
  */

@@ -1,5 +1,5 @@
 /**
- * A fake Jira Cloud REST API v3 on node:http for offline tests (issue 30). Point `JIRA_BASE_URL` at
+ * A fake Jira Cloud REST API v3 on node:http for offline tests. Point `JIRA_BASE_URL` at
  * `fake.url`. It checks basic auth (email:API token; 401 otherwise, as Jira answers) and answers what
  * agent-bridge calls, in Atlassian's REST v3 shapes: `GET /rest/api/3/myself`, `GET /rest/api/3/user`,
  * `GET /rest/api/3/issue/{key}` (summary, description as ADF, labels, project), the issue's comments

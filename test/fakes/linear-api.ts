@@ -66,7 +66,7 @@ export interface FakeLinearOptions {
   /** Team id → workflow states. */
   states?: Record<string, Array<{ id: string; name: string; type: string }>>;
   viewer?: { id: string; name: string };
-  /** Users `AgentBridgeUser` answers (their email makes them a Slack user's person, issue 20). */
+  /** Users `AgentBridgeUser` answers (their email makes them a Slack user's person). */
   users?: FakeLinearUser[];
   /** A user id not in `users` is unknown to Linear (`Entity not found`) rather than an active member. */
   strangersUnknown?: boolean;

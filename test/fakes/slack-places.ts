@@ -1,5 +1,5 @@
 /**
- * The fake Web API's methods for Slack's own places (issue 23): the Home tab (`views.publish`),
+ * The fake Web API's methods for Slack's own places: the Home tab (`views.publish`),
  * modals (`views.open`), link previews (`chat.unfurl`) and the assistant panel
  * (`assistant.threads.setStatus`, `setSuggestedPrompts`, `setTitle`). Each checks the arguments Slack
  * requires and answers Slack's error for a missing or wrong one; calls are recorded by the server.

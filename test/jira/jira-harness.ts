@@ -1,5 +1,5 @@
 /**
- * The Jira end-to-end setup (issue 30): the real service (real SQLite file, real HTTP on loopback)
+ * The Jira end-to-end setup: the real service (real SQLite file, real HTTP on loopback)
  * with the fake Jira REST v3 and the run-API emulator; helpers to seed issues and to POST correctly
  * signed deliveries.
  */

@@ -17,7 +17,7 @@ import {
 } from './jira-harness.js';
 
 /*
- * Jira end to end (issue 30, points 1, 2 and 6): signed deliveries to the running service, our REST
+ * Jira end to end: signed deliveries to the running service, our REST
  * client talking to the fake Jira REST v3 (which records every call), the emulator as the run API.
  */
 

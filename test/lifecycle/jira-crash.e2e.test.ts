@@ -9,7 +9,7 @@ import { until } from '../helpers/until.js';
 import { JIRA_EMAIL, JIRA_SECRET, JIRA_TOKEN, newIssue } from '../jira/jira-harness.js';
 
 /*
- * Crash windows of docs/architecture.md §5 for a Jira-started run (issue 30, point 6): the real service
+ * Crash windows of docs/architecture.md §5 for a Jira-started run: the real service
  * in a child process, killed with SIGKILL at the worst moments and restarted on the same database,
  * against the fake Jira REST v3. Exactly one run per label, and on the issue one start comment and
  * one end comment — Jira takes no client-chosen comment id, so this is the comment mark at work.

@@ -13,7 +13,7 @@ import { startBridge } from '../helpers/start-bridge.js';
 import { until } from '../helpers/until.js';
 
 /*
- * Three replicas of the service on one PostgreSQL database (issue 26, point 4). A trigger one replica
+ * Three replicas of the service on one PostgreSQL database. A trigger one replica
  * stores wakes that replica, which works it; the two others are told of it too (LISTEN/NOTIFY) and
  * must leave it to the writer rather than each make a claim that finds nothing. What no wake-up
  * reaches, a replica's poll finds: one claim per interval for triggers and one for the outbox, however

@@ -10,7 +10,7 @@ import { childWorkspace, startServiceChild, type ChildWorkspace as Workspace } f
 import type { RunningCli } from '../helpers/spawn-cli.js';
 
 /*
- * Issue 16: a restart is not blind for half a minute. The real service in a child process holds the
+ * A restart is not blind for half a minute. The real service in a child process holds the
  * tracker lease, a claimed trigger (its create hangs in the run API) and a claimed delivery (its
  * notifier hangs) when it is SIGKILLed. With the service's own lease lengths (tracker 30 s, trigger
  * 30 s, delivery 60 s), the work must still be taken over within seconds: by a restarted process

@@ -10,7 +10,7 @@ import { startBridge } from '../helpers/start-bridge.js';
 import { until } from '../helpers/until.js';
 
 /*
- * A wake-up reaches a free worker (issue 26, point 4). Only the first loop of a chain polls, so a
+ * A wake-up reaches a free worker. Only the first loop of a chain polls, so a
  * trigger stored while that loop waits on a slow run-API call must be taken by another worker at once,
  * not after the slow call; and one stored in the slow trigger's own thread must be worked as soon as
  * that one is done. The service runs on a test clock that is never moved: no poll runs, so these can

@@ -6,7 +6,7 @@ import { commentOn, labelAdded, newIssue, quiet, startFakeLinearApi, startLinear
 import { useTrackerWorld } from '../helpers/tracker-world.js';
 
 /*
- * Issue 22 in Linear, end to end (signed deliveries, the real SDK against the fake GraphQL API, the
+ * Talking to a run in Linear, end to end (signed deliveries, the real SDK against the fake GraphQL API, the
  * emulator): options in a request checked against the label route's `overrides`, and `announce`.
  */
 

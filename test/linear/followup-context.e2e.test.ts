@@ -6,7 +6,7 @@ import { commentOn, labelAdded, newIssue, startFakeLinearApi, startLinearBridge,
 import { useTrackerWorld } from '../helpers/tracker-world.js';
 
 /*
- * Issue 22, point 1 in Linear (the handle rule, `linear.followups: mentions`): an `@agent …` comment
+ * Follow-ups in Linear (the handle rule, `linear.followups: mentions`): an `@agent …` comment
  * on an issue with a run is a follow-up that carries, quoted, the human comments written since the
  * agent's previous turn (the run's start, or the latest earlier handle comment) — and only those.
  * Real SDK against the fake GraphQL API, signed deliveries, the emulator.

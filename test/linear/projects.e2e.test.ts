@@ -6,7 +6,7 @@ import { newIssue, quiet, startFakeLinearApi, startLinearBridge, until, type Lin
 import { useTrackerWorld } from '../helpers/tracker-world.js';
 
 /*
- * A Linear route that matches by project (issue 22, point 4), end to end: signed deliveries to the
+ * A Linear route that matches by project, end to end: signed deliveries to the
  * running service, the real Linear SDK against the fake GraphQL API, the emulator as the run API.
  * The `web` route lists the Checkout project by name; `agent` lists the Docs project by id.
  */

@@ -12,7 +12,7 @@ import { consoleHttp, csrfIn, signInWithToken } from '../helpers/console-http.js
 
 /**
  * `npm start` with no configuration runs the built-in emulator: a person trying personal keys there
- * (issue 20) gets their key accepted, as a real run API would accept a real key — while a configured
+ * gets their key accepted, as a real run API would accept a real key — while a configured
  * run API is still the one that decides.
  */
 let cwd: string;
@@ -44,7 +44,7 @@ describe('the built-in emulator and personal keys', () => {
 });
 
 /*
- * Issue 26, point 7: the same with the service itself, over real HTTP — the console's Connect form on
+ * The same with the service itself, over real HTTP — the console's Connect form on
  * `npm start` with no run API configured. It said "the run API could not be asked" for every key: the
  * console checked keys only against AGENT_API_BASE_URL, which is unset there.
  */

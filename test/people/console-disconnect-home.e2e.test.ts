@@ -1,6 +1,6 @@
 /**
  * Removing a key on the console republishes the person's Home tab at once, as `/agent disconnect`
- * does (issue 20): the person's own key page (signed in with Slack against the fake OpenID provider)
+ * does: the person's own key page (signed in with Slack against the fake OpenID provider)
  * and an admin's Keys page (the admin token), over real HTTP on the real service, with real Bolt
  * receiving signed `app_home_opened` events and the fake Slack Web API recording `views.publish`.
  * Someone who never opened their Home tab gets none.

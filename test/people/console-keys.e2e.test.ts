@@ -1,5 +1,5 @@
 /**
- * The console's key page (issue 20) over real HTTP on the real service: a key is checked with the run
+ * The console's key page over real HTTP on the real service: a key is checked with the run
  * API (here the emulator) before it is stored; bad input and refused keys store nothing; the page,
  * the logs and the flash messages never carry the key, only its last 4 characters.
  */

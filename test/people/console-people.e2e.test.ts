@@ -1,5 +1,5 @@
 /**
- * The console shows who each run belongs to, and links Linear people to Slack people (issue 20): real
+ * The console shows who each run belongs to, and links Linear people to Slack people: real
  * HTTP on the real service, Slack names from the fake Slack Web API (`users.info`), runs and keys in
  * the service's SQLite file (stored as the intake worker and the key page store them).
  */

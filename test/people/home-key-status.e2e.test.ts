@@ -1,5 +1,5 @@
 /**
- * The Home tab says whether the person's own API key is connected (issue 23 point 1, issue 20): real
+ * The Home tab says whether the person's own API key is connected: real
  * Bolt receiving signed `app_home_opened` events and slash commands, the fake Slack Web API recording
  * `views.publish`, keys stored sealed in the service's SQLite file. Only the last 4 characters show.
  */

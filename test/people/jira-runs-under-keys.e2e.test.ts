@@ -1,5 +1,5 @@
 /**
- * A Jira label starts a run under its author's own key (issue 30, point 4): the author is the Slack
+ * A Jira label starts a run under its author's own key: the author is the Slack
  * user with the same email when Jira shows it, or the one an admin linked on the console; anyone else
  * runs under the service key. Real parts: the service receiving signed Jira webhooks (Slack on too, for
  * users.lookupByEmail), our REST client against the fake Jira, the emulator in owner visibility

@@ -1,5 +1,5 @@
 /**
- * Personal API keys at rest (issue 20): sealed in a real SQLite file (the file is scanned for the raw
+ * Personal API keys at rest: sealed in a real SQLite file (the file is scanned for the raw
  * key), refused at start under a missing or wrong AGENT_BRIDGE_SECRET, and re-sealed by
  * `agent-bridge secrets rotate` through the real command tree.
  */

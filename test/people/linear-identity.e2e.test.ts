@@ -1,5 +1,5 @@
 /**
- * Linear people (issue 20, point 4): a Linear label trigger by a Linear user whose email is a Slack
+ * Linear people: a Linear label trigger by a Linear user whose email is a Slack
  * user's confirmed email belongs to that Slack user. Real parts: the service receiving a signed
  * webhook, the Linear SDK against the fake Linear GraphQL API, Slack's WebClient against the fake Slack
  * Web API (`users.lookupByEmail`), the link kept in the service's SQLite database.

@@ -1,5 +1,5 @@
 /**
- * A Linear label starts a run under its author's own key (issue 20, point 4, "Done when"): the author
+ * A Linear label starts a run under its author's own key: the author
  * is the Slack user with the same confirmed email, or the one an admin linked on the console. Real
  * parts: the service receiving signed Linear webhooks (Slack on too, for users.lookupByEmail), the
  * Linear SDK against the fake Linear API, the emulator in owner visibility recording each run's creator.

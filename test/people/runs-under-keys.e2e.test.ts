@@ -1,5 +1,5 @@
 /**
- * Runs under each person's key (issue 20, point 3), end to end: real Bolt receiving signed Slack
+ * Runs under each person's key, end to end: real Bolt receiving signed Slack
  * events, the fake Slack Web API, the service on its SQLite file, and the emulator in owner
  * visibility (a key sees, follows up and cancels only the runs it created, and records each run's
  * creator). Three people: Alice and Bob connected with their own keys, Carol not.

@@ -1,5 +1,5 @@
 /**
- * `/agent connect`, `/agent whoami`, `/agent disconnect` (issue 20) through real Bolt receiving signed
+ * `/agent connect`, `/agent whoami`, `/agent disconnect` through real Bolt receiving signed
  * slash commands, on the service's SQLite file: answers are private, show only a key's last 4
  * characters, and the raw key reaches neither an answer nor any call to the fake Slack Web API.
  */

@@ -1,5 +1,5 @@
 /**
- * The tracker follows runs only their creator can see (issue 20, point 5), end to end: the service
+ * The tracker follows runs only their creator can see, end to end: the service
  * (real Bolt receiving signed Slack events, the fake Slack Web API, its SQLite file, the tracker
  * ticking every second) against the emulator in owner visibility, where the service key sees none
  * of the runs people started with their own keys. Two people's runs are tracked to their ends, each

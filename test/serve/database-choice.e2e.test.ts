@@ -4,7 +4,7 @@ import { reservedPort } from '../helpers/ports.js';
 import { runCli } from '../helpers/spawn-cli.js';
 
 /*
- * Choosing the store (issue 18): DATABASE_URL selects PostgreSQL; a wrong choice or a database that
+ * Choosing the store: DATABASE_URL selects PostgreSQL; a wrong choice or a database that
  * cannot be opened stops `serve` with exit 2 and a message naming host, port and database — never
  * the password.
  */

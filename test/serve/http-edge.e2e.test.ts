@@ -1,5 +1,5 @@
 /**
- * Issue 16, point 7: the HTTP edge against anonymous callers, on the real service (Slack over HTTP
+ * The HTTP edge against anonymous callers, on the real service (Slack over HTTP
  * and Linear against the fakes, the emulator as the run API, real sockets). What the headers already
  * condemn is refused before a byte of the body is read; an aborted body is the client's doing (debug,
  * never error); /readyz is cached and tells anonymous callers only ok / fail.

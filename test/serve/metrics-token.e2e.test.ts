@@ -1,5 +1,5 @@
 /**
- * Issue 26, point 7: `/metrics` tells sign-in failures and successes, admin actions, refused personal
+ * `/metrics` tells sign-in failures and successes, admin actions, refused personal
  * keys, the host and the pid. With `METRICS_TOKEN` set it answers only `Authorization: Bearer <token>`;
  * without it, it stays open as before (the README says how to keep it internal).
  */

@@ -1,4 +1,4 @@
-/** Issue 31: `/metrics` of the running service gives the usage totals the database holds, by source. */
+/** `/metrics` of the running service gives the usage totals the database holds, by source. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { RunningService } from '../../src/main.js';

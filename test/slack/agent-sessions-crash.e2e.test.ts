@@ -12,7 +12,7 @@ import type { RunningCli } from '../helpers/spawn-cli.js';
 import { until as waitFor } from '../helpers/until.js';
 
 /*
- * Issue 27: a crash between the stop and the session status. The real service runs in a child process
+ * A crash between the stop and the session status. The real service runs in a child process
  * (test/lifecycle/service-child.ts) with Slack over HTTP against the fake Web API; it is killed with
  * SIGKILL right after the run API took the cancel of a stop pressed in Slack — before the trigger was
  * finished and the session's `active` owed — and restarted on the same database. The run is cancelled

@@ -12,7 +12,7 @@ import { CapturingLogger } from '../core/capturing-logger.js';
 import { SLACK_SECRET, type SlackBridge, useSlackBridge } from '../helpers/slack-bridge.js';
 
 /*
- * Issue 27, end to end: Slack's agent experience on the running service — the real Bolt receives
+ * Slack's agent experience end to end, on the running service — the real Bolt receives
  * correctly signed requests, the fake Slack Web API keeps each thread's agent session with every
  * status it was set to, the emulator (manual) plays the run API. `slack.allowed_users` lists
  * SLACK_IDS.user only: SLACK_IDS.otherUser may not stop runs.

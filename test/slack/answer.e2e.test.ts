@@ -8,7 +8,7 @@ import { answerClick, answerSubmission } from '../fixtures/slack/interactions.js
 import { type SlackBridge, useSlackBridge } from '../helpers/slack-bridge.js';
 
 /*
- * Answering a BLOCKED run in place (issue 22, point 6), end to end: the real Bolt on the running
+ * Answering a BLOCKED run in place, end to end: the real Bolt on the running
  * service receives signed clicks and modal submissions, the fake Slack Web API records every call,
  * the emulator plays the run API. `slack.allowed_users` lists SLACK_IDS.user only.
  */

@@ -6,7 +6,7 @@ import { SLACK_IDS } from '../fixtures/slack/ids.js';
 import { callText, type SlackBridge, useSlackBridge } from '../helpers/slack-bridge.js';
 
 /*
- * Issue 22 in Slack, end to end (real Bolt, fake Slack Web API, the emulator): options in a request
+ * Talking to a run in Slack, end to end (real Bolt, fake Slack Web API, the emulator): options in a request
  * (`[env=… model=…]`) checked against the route's `overrides`, and how much a route announces.
  */
 

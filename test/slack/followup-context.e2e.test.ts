@@ -6,7 +6,7 @@ import { SLACK_IDS } from '../fixtures/slack/ids.js';
 import { type SlackBridge, useSlackBridge } from '../helpers/slack-bridge.js';
 
 /*
- * Issue 22, point 1 in Slack: with `followups: mentions`, a mention in a run's thread is a follow-up
+ * Follow-ups in Slack: with `followups: mentions`, a mention in a run's thread is a follow-up
  * that carries, quoted, the replies written since the agent's previous turn — and only those.
  */
 

@@ -7,7 +7,7 @@ import { SLACK_IDS } from '../fixtures/slack/ids.js';
 import { type SlackBridge, useSlackBridge } from '../helpers/slack-bridge.js';
 
 /*
- * Issue 22, point 1 with `slack.followups: all`: replies that arrive within `slack.followup_window`
+ * Follow-ups with `slack.followups: all`: replies that arrive within `slack.followup_window`
  * (default 2 s) of the first go to the run as one follow-up — every reply's text once, in order, each
  * reply acknowledged with ✉️. The store does the gathering (core/intake/followup-batch.ts); here the
  * whole service, signed events, the fake Slack Web API and the emulator show it end to end.

@@ -12,7 +12,7 @@ import { quiet } from '../linear/linear-harness.js';
 import { SLACK_SECRET, type SlackBridge, useSlackBridge } from '../helpers/slack-bridge.js';
 
 /*
- * The Home tab stays current for runs asked for before it was first opened (issue 26, point 3), end to
+ * The Home tab stays current for runs asked for before it was first opened, end to
  * end: the real Bolt on the running service receives correctly signed requests, the fake Slack Web API
  * records every views.publish, the emulator plays the run API. Each test has a person of its own who
  * has never opened the tab before it.
@@ -77,7 +77,7 @@ describe('the Home tab of someone who asked for runs before first opening it', (
     await until(() => lines().some((line) => line.includes('Succeeded')), 'the Home tab republished with SUCCEEDED');
     // One publish per change, none for the announcement of the end.
     expect((await settledPublishes(user)) - before).toBe(2);
-    // The tab also tells the person what their runs used (issue 31): the run's usage as the tracker recorded it.
+    // The tab also tells the person what their runs used: the run's usage as the tracker recorded it.
     const usage = (publishesFor(user).at(-1)?.args['view'] as { blocks: Array<{ block_id?: string; elements?: Array<{ text: string }> }> }).blocks.find(
       (block) => block.block_id === 'home_usage',
     );

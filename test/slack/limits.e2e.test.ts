@@ -7,7 +7,7 @@ import { type SlackBridge, useSlackBridge } from '../helpers/slack-bridge.js';
 import { messageKey } from '../../src/slack/normalise.js';
 
 /**
- * A limit hit end to end through Slack (issue 31): Bolt receives signed mentions, the fake Slack Web API
+ * A limit hit end to end through Slack: Bolt receives signed mentions, the fake Slack Web API
  * records what people are told, the emulator plays the run API. One person may have one run at once.
  */
 

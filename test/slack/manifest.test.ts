@@ -61,7 +61,7 @@ describe('manifest.yml', () => {
     expect(manifest.features.unfurl_domains.length).toBeGreaterThan(0);
   });
 
-  // Issue 27: new Slack apps can only use agent_view; assistant_view is for apps created before it (and
+  // New Slack apps can only use agent_view; assistant_view is for apps created before it (and
   // its assistant_thread_* events come only with it). Slack allows an agent description of 300 characters.
   it('asks for Slack’s agent messaging experience as a new app can have it: agent_view with a description, no assistant_view', () => {
     const description = manifest.features.agent_view?.agent_description ?? '';

@@ -12,7 +12,7 @@ import { homeStartClick, sendToAgentShortcut, startRunSubmission } from '../fixt
 import { SLACK_SECRET, type SlackBridge, useSlackBridge } from '../helpers/slack-bridge.js';
 
 /*
- * Slack's own places for the agent (issue 23), end to end: the real Bolt on the running service
+ * Slack's own places for the agent, end to end: the real Bolt on the running service
  * receives correctly signed requests, the fake Slack Web API records every call, the emulator plays
  * the run API. `slack.allowed_users` lists SLACK_IDS.user only: SLACK_IDS.otherUser is refused.
  */

@@ -12,7 +12,7 @@ import { callText, SLACK_SECRET, startSlackBridge, startSlackFakes, type SlackBr
 import { until as waitFor } from '../helpers/until.js';
 
 /*
- * The whole service on PostgreSQL (issue 18), with the real Bolt, a fake Slack Web API and the
+ * The whole service on PostgreSQL, with the real Bolt, a fake Slack Web API and the
  * emulator: first one replica, then two replicas on one database taking requests in turn, as behind a
  * load balancer without stickiness — Slack's retries of an event landing on the other replica.
  */

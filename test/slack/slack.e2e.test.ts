@@ -315,7 +315,7 @@ describe('DMs, stopping and interactions', () => {
     expect(response.status).toBe(200);
   });
 
-  // Issue 26: Bolt's view listeners match submissions only unless told otherwise; a closed modal was
+  // Bolt's view listeners match submissions only unless told otherwise; a closed modal was
   // left unanswered and got a 404 after 3 s.
   it('a closed modal (view_closed) is acknowledged with a 200', async () => {
     const response = await bridge.interact(unknownInteraction('view_closed'));

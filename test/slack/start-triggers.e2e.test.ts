@@ -10,7 +10,7 @@ import { SLACK_IDS } from '../fixtures/slack/ids.js';
 import { SLACK_SECRET, useSlackBridge, type SlackBridge } from '../helpers/slack-bridge.js';
 
 /*
- * Starting a run without a mention (issue 22, point 4), end to end: the real Bolt on the running
+ * Starting a run without a mention, end to end: the real Bolt on the running
  * service receives correctly signed events, the fake Slack Web API records every call and holds the
  * messages a reaction points at, the emulator plays the run API. CHANNEL's route has a trigger
  * (keyword `agent:`, emoji robot_face); QUIET's route has none. `slack.allowed_users` lists ALLOWED only.

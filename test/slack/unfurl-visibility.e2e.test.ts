@@ -8,7 +8,7 @@ import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
 import { SLACK_SECRET, type SlackBridge, useSlackBridge } from '../helpers/slack-bridge.js';
 
 /*
- * Issue 26, point 7: a pasted session link unfurls only where its run may be seen — in a channel the
+ * A pasted session link unfurls only where its run may be seen — in a channel the
  * run reports in, or wherever the person who started it pastes it. A direct message's run is its
  * starter's: pasted by anyone else, even in a channel the bot is in, it is left as Slack shows it.
  * End to end: the real Bolt receives correctly signed `link_shared` events, the fake Slack Web API

@@ -14,7 +14,7 @@ export interface RaceReport {
   slots: number[];
   triggers: number[];
   outbox: number[];
-  /** Rounds whose last slot under a limit this child reserved (mode `reserve`, issue 31). */
+  /** Rounds whose last slot under a limit this child reserved (mode `reserve`). */
   reserved?: number[];
   /** Things that must never happen (an owner losing a lease it held, an order violation). */
   violations: string[];

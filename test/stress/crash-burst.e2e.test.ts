@@ -3,7 +3,7 @@ import { useCrashBurst } from './crash-burst-scenario.js';
 import { SCENARIO_TIMEOUT_MS } from './promises.js';
 
 /*
- * Issue 11, items 1 and 6 — crashes under load, on one SQLite file. A burst of 200 Slack mentions
+ * Crashes under load, on one SQLite file. A burst of 200 Slack mentions
  * while the service (real child processes) is SIGKILLed at seeded random moments and restarted; at the
  * end every mention has exactly one run, one status message and each BLOCKED / end state announced
  * once (test/stress/crash-burst-scenario.ts says how, crash-burst-checks.ts what is counted).

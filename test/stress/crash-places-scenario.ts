@@ -1,5 +1,5 @@
 /**
- * The crash scenario with two places (issue 21): runs that one request starts and two places carry,
+ * The crash scenario with two places: runs that one request starts and two places carry,
  * asked for while the service's processes (real children, as in crash-burst-scenario.ts) are SIGKILLed
  * at seeded random moments and restarted on the same SQLite file. Half the runs come from Linear — an
  * issue gains a label whose route names `slack_channel`, so the run has the issue and a new top-level

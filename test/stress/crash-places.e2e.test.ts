@@ -3,7 +3,7 @@ import { useCrashPlaces } from './crash-places-scenario.js';
 import { SCENARIO_TIMEOUT_MS } from './promises.js';
 
 /*
- * Issue 21, its last test — the crash suite with runs that two places carry. Runs asked for in Linear
+ * The crash suite with runs that two places carry. Runs asked for in Linear
  * (an issue gains a label whose route names `slack_channel`: the issue and a new Slack thread) and in
  * Slack (a mention naming a Linear issue with `slack.link_linear_issues: true`: the thread and the
  * issue), while the service (real child processes on one SQLite file) is SIGKILLed at seeded random

@@ -1,5 +1,5 @@
 /**
- * Where a mention's end is, when its thread never showed it (issue 39): read from the service's own
+ * Where a mention's end is, when its thread never showed it: read from the service's own
  * books while the pool still runs, beside what the run API and the fake Slack API hold. For every
  * unsettled mention one line says how far the end got — the run's state in the run API, what the
  * tracker recorded (state, transition, still tracked, last seen), the watermark, and each outbox row

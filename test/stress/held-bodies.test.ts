@@ -1,12 +1,12 @@
 /**
- * Issue 16, point 7 — the memory figure, on a real child process of the service (built-in emulator,
+ * What stalled bodies cost in memory, on a real child process of the service (built-in emulator,
  * Slack over HTTP against the fake Slack Web API): 400 connections each send the headers of a 1 MiB
  * Slack delivery (fresh timestamp, forged signature), most of its body, and then stall. Before the
  * fix the service buffered every one of them (about 375 MB). Now: the child's RSS grows by less than
  * 150 MB, /healthz answers, a genuine signed mention is acknowledged and its run starts, and every
  * stalled connection is closed by the service within 35 s of its last byte.
  *
- * Issue 26, point 1: "closed" is read on the service's side. The attackers never close their side of
+ * "Closed" is read on the service's side. The attackers never close their side of
  * a connection (half-open, as a hostile client may), and the test reads from /proc which connections
  * the child still holds a file descriptor of: a FIN from the service is not enough, it must let go.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 29, point 5 — the hostile suite's GitHub entries: for every payload type the App receives
+ * The hostile suite's GitHub entries: for every payload type the App receives
  * (issues, issue_comment, pull_request, pull_request_review, pull_request_review_comment,
  * check_run), unsigned, wrongly signed and oversized deliveries get their 4xx before anything is
  * stored, and signed deliveries mutated by a seeded PRNG (fields dropped, nulled, retyped, huge,

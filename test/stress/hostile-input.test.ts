@@ -1,5 +1,5 @@
 /**
- * Issue 11 item 4 — hostile input against the running service: more than 5,000 generated and mutated
+ * Hostile input against the running service: more than 5,000 generated and mutated
  * requests to `/slack/events` and `/linear/webhook` (Slack over HTTP and Linear configured against
  * the fakes, the emulator as the run API), from a seeded PRNG (the seed is printed; rerun with
  * HOSTILE_SEED=<n>), 16 at a time.
@@ -74,7 +74,7 @@ beforeAll(async () => {
     // The tracker stays idle: this suite is about the edges and intake, not about following hundreds of runs.
     yaml: [
       'tracker:\n  interval: 10m',
-      // Issue 22: every channel starts runs by keyword and emoji too; a project routes as the label does.
+      // Every channel starts runs by keyword and emoji too; a project routes as the label does.
       'slack:\n  channels:\n    "*": { trigger: { keywords: ["agent:"], emoji: robot_face } }',
       'linear:\n  labels:\n    agent: { projects: [Checkout revamp] }\n  teams: [ENG]\n',
     ].join('\n'),
@@ -417,7 +417,7 @@ describe('bugs this suite found (fixed; kept as regression tests)', () => {
       500,
     );
   });
-  // Issue 23: Slack's own places read their payloads defensively; a wrong shape stores nothing and is never a 5xx.
+  // Slack's own places read their payloads defensively; a wrong shape stores nothing and is never a 5xx.
   it('signed Send to agent, Home, Answer, link and assistant payloads of the wrong shape get a 4xx or 200, store nothing, owe nothing', async () => {
     const triggers = await triggerTotal();
     const owed = await outboxTotal();
@@ -440,7 +440,7 @@ describe('bugs this suite found (fixed; kept as regression tests)', () => {
         actions: [{ type: 'button', action_id: 'home_start_run', block_id: 'home_actions', action_ts: '1.2' }],
         trigger_id: undefined,
       },
-      // Issue 22: the Answer button and its modal (answer_run).
+      // The Answer button and its modal (answer_run).
       { ...base, type: 'block_actions', actions: [{ type: 'button', action_id: 'answer_run', value: { run: 1 }, action_ts: '1.2' }], container: null },
       {
         ...base,
@@ -476,7 +476,7 @@ describe('bugs this suite found (fixed; kept as regression tests)', () => {
       { type: 'assistant_thread_started', assistant_thread: { user_id: SLACK_IDS.user, channel_id: 'C1', thread_ts: '1.2' } },
       { type: 'assistant_thread_context_changed', assistant_thread: null },
       { type: 'assistant_thread_context_changed', assistant_thread: { user_id: SLACK_IDS.user, channel_id: SLACK_IDS.dm, thread_ts: 7, context: [] } },
-      // Issue 22: the trigger emoji's reaction_added of the wrong shape (the route "*" has the trigger).
+      // The trigger emoji's reaction_added of the wrong shape (the route "*" has the trigger).
       { type: 'reaction_added', user: SLACK_IDS.user, reaction: 'robot_face', item: null },
       { type: 'reaction_added', user: SLACK_IDS.user, reaction: 'robot_face', item: { type: 'message', channel: SLACK_IDS.channel, ts: '../../1' } },
       { type: 'reaction_added', user: { id: SLACK_IDS.user }, reaction: ['robot_face'], item: { type: 'message', channel: 7, ts: 1.2 } },
@@ -487,7 +487,7 @@ describe('bugs this suite found (fixed; kept as regression tests)', () => {
     expect(await outboxTotal()).toBe(owed);
   });
 
-  // Was a bug (issue 26): src/slack/inspect-request.ts checked that an event's channel and ts are strings,
+  // Was a bug: src/slack/inspect-request.ts checked that an event's channel and ts are strings,
   // not that they are Slack's ids; a signed mention, message or trigger-emoji reaction in a channel such
   // as `C0CHANNEL01:evil:1` or `general`, or with a ts that is not one, started a run whose status
   // message, reactions and end all failed (`bad_destination`). Now acknowledged (200) and dropped.
@@ -556,7 +556,7 @@ describe('bugs this suite found (fixed; kept as regression tests)', () => {
     expect(after.map((run) => ({ id: run.run_id, state: run.state, followups: emulator.engine.followups(run.run_id).length }))).toEqual(before);
   });
 
-  // Issue 27: Slack's agent events read their payloads defensively; a wrong shape stores nothing (no
+  // Slack's agent events read their payloads defensively; a wrong shape stores nothing (no
   // trigger, no row, no remembered view) and is never a 5xx. A stop in a thread without a run is ignored.
   it('signed agent_session_stopped and app_context_changed of every wrong shape get a 4xx or 200, store nothing, owe nothing', async () => {
     const triggers = await triggerTotal();
@@ -623,7 +623,7 @@ describe('bugs this suite found (fixed; kept as regression tests)', () => {
     expect([200, 400]).toContain(response.status);
   });
 
-  // Was a bug (issue 16): src/slack/listeners.ts read the `/agent` form as Bolt parsed it. A repeated
+  // Was a bug: src/slack/listeners.ts read the `/agent` form as Bolt parsed it. A repeated
   // `text` answered 500 (`text.trim is not a function`); without `trigger_id` every such command was
   // deduplicated as `slack:cmd:undefined`, so the next one was silently dropped; without `user_id` the
   // run was credited to `<@undefined>`; a `channel_id` such as `C0WEB0001:evil:1` started a run whose

@@ -1,5 +1,5 @@
 /**
- * Issue 11 item 4: generated and mutated requests for `/slack/events` and `/linear/webhook`, from a
+ * Generated and mutated requests for `/slack/events` and `/linear/webhook`, from a
  * seeded PRNG (the same seed gives the same stream of mutations; ids and timestamps are fresh).
  * Payloads are built one at a time, right before they are sent, so Linear's 60 s timestamp window
  * holds and the test never keeps thousands of bodies in memory.
@@ -380,14 +380,14 @@ function slackBase(rng: Prng, ctx: GeneratorContext): { contentType: string; val
     case 1:
       return { contentType: JSON_TYPE, value: eventCallback(appMention({ channel, text: `<@${SLACK_IDS.botUser}> ${hostileText(rng)}` })) };
     case 11: {
-      // Issue 23: Send to agent on a message, the Home tab's Start a run button and modal.
+      // Send to agent on a message, the Home tab's Start a run button and modal.
       const payload = rng.pick([
         () => sendToAgentShortcut({ channel, text: hostileText(rng), ...(rng.chance(0.5) && { thread_ts: thread }) }),
         // A channel or message id not shaped as Slack's: acknowledged, nothing stored.
         () => rng.pick(malformedSendToAgent()).payload,
         () => homeStartClick(),
         () => startRunSubmission({ text: hostileText(rng), ...(rng.chance(0.7) && { route: rng.pick(['*', channel, hostileText(rng).slice(0, 80)]) }) }),
-        // Issue 22: the Answer button of a BLOCKED announcement and its modal, naming runs real or not.
+        // The Answer button of a BLOCKED announcement and its modal, naming runs real or not.
         () => answerClick({ channel, thread_ts: thread, message_ts: thread, value: rng.pick(['run_1', hostileText(rng).slice(0, 300)]) }),
         () =>
           answerSubmission({
@@ -402,7 +402,7 @@ function slackBase(rng: Prng, ctx: GeneratorContext): { contentType: string; val
       return { contentType: FORM_TYPE, value: new URLSearchParams({ payload: JSON.stringify(payload) }).toString() };
     }
     case 12: {
-      // Issue 23: the Home tab opened, a pasted link, an assistant thread opened (issue 27: Slack's agent events).
+      // The Home tab opened, a pasted link, an assistant thread opened (Slack's agent events).
       const event = rng.pick([
         () => ({
           type: 'app_home_opened',
@@ -432,7 +432,7 @@ function slackBase(rng: Prng, ctx: GeneratorContext): { contentType: string; val
           },
           event_ts: '1.2',
         }),
-        // Issue 27: a session's stop button in a thread real or not, by someone allowed or not; the channel in view.
+        // A session's stop button in a thread real or not, by someone allowed or not; the channel in view.
         () =>
           agentSessionStopped({
             channel: rng.pick([channel, SLACK_IDS.dm, hostileText(rng).slice(0, 30)]),
@@ -450,7 +450,7 @@ function slackBase(rng: Prng, ctx: GeneratorContext): { contentType: string; val
               [hostileText(rng)],
             ]),
           }),
-        // Issue 22: the trigger emoji on a message real or not, and a keyword message (the route "*" has both).
+        // The trigger emoji on a message real or not, and a keyword message (the route "*" has both).
         () =>
           reactionAdded({
             channel,
@@ -458,7 +458,7 @@ function slackBase(rng: Prng, ctx: GeneratorContext): { contentType: string; val
             reaction: rng.pick(['robot_face', hostileText(rng)]),
           }),
         () => channelMessage({ channel, text: `agent: ${hostileText(rng)}` }),
-        // Issue 26: a place no message can reach — a channel or ts not shaped as Slack's.
+        // A place no message can reach — a channel or ts not shaped as Slack's.
         () =>
           appMention({
             channel: rng.pick([channel, `${channel}:evil:1`, 'general', '', 'c0lower', `${channel}\n`]),
@@ -500,7 +500,7 @@ function slackBase(rng: Prng, ctx: GeneratorContext): { contentType: string; val
           : { type: 'app_rate_limited', team_id: SLACK_IDS.team, minute_rate_limited: 1 },
       };
     case 8:
-      // Issue 16: `/agent` forms with a field repeated, missing or of the wrong shape.
+      // `/agent` forms with a field repeated, missing or of the wrong shape.
       if (rng.chance(0.3)) return { contentType: FORM_TYPE, value: rng.pick(malformedSlashCommands()).body };
       return {
         contentType: FORM_TYPE,
@@ -597,7 +597,7 @@ function linearBodyOf(rng: Prng, ctx: GeneratorContext): Body | string {
       return rng.pick(cachedLinearEvil()).body;
     }
     default:
-      // Issue 22: an issue created in (or moved into) a project a route lists, with hostile project fields.
+      // An issue created in (or moved into) a project a route lists, with hostile project fields.
       if (rng.chance(0.3)) {
         const project = rng.pick([FIXTURE_PROJECTS.checkout, { id: hostileText(rng).slice(0, 80), name: hostileText(rng), url: 'x' }]);
         return rng.chance(0.5)

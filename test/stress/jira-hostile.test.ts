@@ -1,5 +1,5 @@
 /**
- * Hostile input on `POST /jira/webhook` (issue 30, point 6), as hostile-input.test.ts does for Slack and
+ * Hostile input on `POST /jira/webhook`, as hostile-input.test.ts does for Slack and
  * Linear: from a seeded PRNG (the seed is printed; rerun with HOSTILE_SEED=<n>), every Jira payload type
  * we read — jira:issue_created, jira:issue_updated (label changes), comment_created, comment_updated —
  * and one we do not, sent unsigned, wrongly signed, tampered after signing, or signed and mutated

@@ -1,5 +1,5 @@
 /**
- * Shared pieces of the outage suites (issue 11, items 2 and 3): a run-API emulator whose listening
+ * Shared pieces of the outage suites: a run-API emulator whose listening
  * socket can be closed and reopened on the same port (connection refused, then recovery, with every
  * run kept), a wrapper that makes run-API calls time out, bounded polling, and readers of the fakes'
  * recorded calls per Slack thread and per Linear issue.

@@ -1,5 +1,5 @@
 /**
- * Issue 11 item 3 — Slack and Linear have an outage while runs start, progress and end: the fake
+ * Slack and Linear have an outage while runs start, progress and end: the fake
  * Slack Web API answers 429 with Retry-After, 500, and once takes longer than the client waits (the
  * message lands, its answer is lost); the fake Linear GraphQL API answers 429 `ratelimited` with
  * Retry-After, 500, and slowly. Every message owed is delivered — none lost, none twice — and each

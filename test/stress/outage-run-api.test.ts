@@ -1,5 +1,5 @@
 /**
- * Issue 11 item 2 — the run API has an outage: it answers 503, then 429 with Retry-After, then
+ * The run API has an outage: it answers 503, then 429 with Retry-After, then
  * nothing at all (connection refused: its port is closed), then its answers time out (a create
  * lands but its answer is lost), then it recovers. Slack and Linear keep getting their answers at
  * once, every trigger is retried, people are told once why nothing happens yet, every trigger ends

@@ -4,7 +4,7 @@ import { useCrashBurst } from './crash-burst-scenario.js';
 import { SCENARIO_TIMEOUT_MS } from './promises.js';
 
 /*
- * Issue 18 — the crash suite with three replicas on PostgreSQL. Three copies of the service (real
+ * The crash suite with three replicas on PostgreSQL. Three copies of the service (real
  * child processes) start together on a new database of a throwaway PostgreSQL server and take a burst
  * of 200 Slack mentions, each delivery aimed at a random live replica as a load balancer without
  * stickiness would; replicas are SIGKILLed at seeded random moments and restarted. Same checks as the

@@ -9,7 +9,7 @@ import { BridgePool, seededRandom, sleep, stressSeed } from './crash-harness.js'
 import { expectEverySlotOnce } from './schedule-checks.js';
 
 /*
- * Issue 18 — schedules with three replicas on PostgreSQL. Three services (real child processes) start
+ * Schedules with three replicas on PostgreSQL. Three services (real child processes) start
  * together on a new database and fire a schedule every second; one of them, chosen by the seed, is
  * SIGKILLed at a seeded random moment and restarted. Every slot from the first fire to the last is
  * recorded once, none is left unfinished, and every fired slot has exactly one run

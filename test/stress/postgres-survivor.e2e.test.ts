@@ -8,7 +8,7 @@ import { BURST_MS, planMentions, prepareSlack, sendBurst, startPool, verifyBurst
 import { seededRandom, sleep, stressSeed, until } from './crash-harness.js';
 
 /*
- * Issue 18 — two replicas on PostgreSQL, one SIGKILLed for good in the middle of a burst of 200 Slack
+ * Two replicas on PostgreSQL, one SIGKILLed for good in the middle of a burst of 200 Slack
  * mentions: the other finishes every trigger and every delivery. The replicas keep the service's own
  * lease lengths (30 s for a trigger and the tracker, 60 s for a delivery), so what the dead one held can
  * only come free early through process liveness (heartbeats: a process is dead 8 s after its last beat).

@@ -8,7 +8,7 @@ import { BridgePool, seededRandom, sleep, stressSeed } from './crash-harness.js'
 import { expectEverySlotOnce } from './schedule-checks.js';
 
 /*
- * Issue 9 with real processes: two services on one SQLite file fire a schedule every second; one of
+ * Schedules with real processes: two services on one SQLite file fire a schedule every second; one of
  * them is SIGKILLed at a seeded random moment and restarted. Every slot from the first fire to the last
  * is recorded once, every fired slot has exactly one run, and no fire is left unfinished.
  */

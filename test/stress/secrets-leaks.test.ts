@@ -1,5 +1,5 @@
 /**
- * Issue 11 item 5 — secrets never reach a log line, a message or an answer, on the paths most
+ * Secrets never reach a log line, a message or an answer, on the paths most
  * likely to leak them: errors. The service runs with the five secrets set to distinctive values
  * (secrets-scan.ts) while the run API refuses the key, Slack and Linear answer errors that quote the
  * token and the key back, the start-up fails on a refused token, the Slack API is unreachable, and

@@ -1,5 +1,5 @@
 /**
- * Issue 11 item 5: known, distinctive secret values for the stress suites, and a scanner that looks
+ * Known, distinctive secret values for the stress suites, and a scanner that looks
  * for them everywhere the service speaks — every log line (the raw fields handed to the logger AND
  * the real pino output after redaction), every Slack Web API call, every Linear GraphQL call, every
  * run the run API received, every HTTP answer. Each suite ends with `scanner.assertClean()`.

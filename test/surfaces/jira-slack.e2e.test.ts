@@ -10,7 +10,7 @@ import { useSlackTrackerWorld } from '../helpers/tracker-world.js';
 import { JIRA_EMAIL, JIRA_SECRET, JIRA_TOKEN, describeIssue, newIssue, quiet, startFakeJiraApi } from '../jira/jira-harness.js';
 
 /*
- * One run, every place told once (issue 30, point 3), as Linear: a Jira label whose route names
+ * One run, every place told once, as Linear: a Jira label whose route names
  * `slack_channel` starts one run that the issue and a new Slack thread both carry; with
  * `slack.link_jira_issues`, a Slack mention naming `ENG-7` binds its run to the issue. The real
  * service and Bolt, the fake Slack Web API and fake Jira REST v3, the emulator as the run API.

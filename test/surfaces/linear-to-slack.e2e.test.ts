@@ -15,7 +15,7 @@ import { AGENT_API_KEY, callText, type SlackBridge, tsOf } from '../helpers/slac
 import { useSlackLinearWorld } from '../helpers/tracker-world.js';
 
 /*
- * One run, two places (issue 21, Linear → Slack): a Linear label whose route names `slack_channel`
+ * One run, two places (Linear → Slack): a Linear label whose route names `slack_channel`
  * starts one run that the issue and a new Slack thread both carry. The real service with the real
  * Bolt and Linear SDK, the fake Slack Web API and fake Linear GraphQL recording every call, the
  * emulator as the run API.

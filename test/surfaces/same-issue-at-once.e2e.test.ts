@@ -9,8 +9,8 @@ import { LINEAR_KEY, labelAdded, newIssue, quiet, startFakeLinearApi } from '../
 import { type SlackBridge, startSlackBridge } from '../helpers/slack-bridge.js';
 
 /*
- * One run per issue also when two requests about it arrive at the same moment (issue 21, "a second
- * binding of the same issue while a run is active joins that run"): found by the crash suite with two
+ * One run per issue also when two requests about it arrive at the same moment (a second
+ * binding of the same issue while a run is active joins that run): found by the crash suite with two
  * places. Two Slack mentions naming one issue, or a mention and the issue's trigger label, used to be
  * worked by two intake workers at once, each finding no run and starting one. The real service (its
  * intake workers run concurrently), the fake Slack and Linear APIs, the emulator holding runs active.

@@ -11,7 +11,7 @@ import { callText, type SlackBridge, tsOf } from '../helpers/slack-bridge.js';
 import { useSlackLinearWorld } from '../helpers/tracker-world.js';
 
 /*
- * One run, two places (issue 21, Slack → Linear): with `slack.link_linear_issues: true`, a mention
+ * One run, two places (Slack → Linear): with `slack.link_linear_issues: true`, a mention
  * naming a Linear issue binds its run to that issue. The real service, real Bolt and Linear SDK, the
  * fake Slack Web API and fake Linear GraphQL, the emulator as the run API.
  */

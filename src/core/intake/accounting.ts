@@ -1,5 +1,5 @@
 /**
- * Who a run counts against (issue 31): the person who asked and the route it runs on. Usage is
+ * Who a run counts against: the person who asked and the route it runs on. Usage is
  * summed by both, and the limits (`limits.per_person`, a route's `limits`) count by both.
  */
 import type { Origin, Requester } from '../ports/triggers.js';

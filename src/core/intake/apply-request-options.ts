@@ -11,7 +11,7 @@ export type OptionsOutcome = { kind: 'ok'; route: ResolvedRoute; payload: StartP
 
 /**
  * Reads the `[env=… model=… skill=…]` options at the start of a start request's prompt and checks
- * them against the route's `overrides` (issue 22). Allowed options go into the run's config and leave
+ * them against the route's `overrides`. Allowed options go into the run's config and leave
  * the prompt; options that cannot be read or are not allowed start nothing: the person who asked is
  * told privately what is allowed (where the surface speaks privately; elsewhere the failure
  * says it), and the status message says the run was not started.

@@ -1,5 +1,5 @@
 /**
- * The audit entry a settled trigger leaves (issue 31 point 4): a run started, followed up or
+ * The audit entry a settled trigger leaves: a run started, followed up or
  * cancelled, a request held for approval or refused by a limit — who asked, on which surface, which
  * run, the route's name and whose key. Never the request's words: only the facts below.
  */

@@ -1,5 +1,5 @@
 /**
- * Calls to the run API under the key chosen for a request (issue 20): a success records that the
+ * Calls to the run API under the key chosen for a request: a success records that the
  * person's key was used; a refusal of a person's key (401/403) becomes a `KeyRefusedError`, which the
  * worker reports to that person and does not retry (another attempt with the same key gets the same
  * answer). A refusal of the service key stays an ordinary run-API error.

@@ -13,7 +13,7 @@ import type { RoutingTable } from './routing.js';
 import { settle } from './step-context.js';
 
 /**
- * The audit trail of the intake worker's acts (issue 31 point 4): a run started, followed up and
+ * The audit trail of the intake worker's acts: a run started, followed up and
  * cancelled each leave one entry — who, where, which run, the route's name and whose key — and no
  * words anyone wrote.
  */

@@ -14,7 +14,7 @@ import type { RoutingTable } from './routing.js';
 import { testSurfaces } from '../../../test/helpers/surfaces.js';
 
 /**
- * The intake worker under a person's own key (issue 20), against the emulator in owner visibility
+ * The intake worker under a person's own key, against the emulator in owner visibility
  * (a key sees only the runs it created): a create whose answer was lost is found again by listing
  * with the same key, and a refused key ends the trigger at once, told once, without a retry.
  */

@@ -8,7 +8,7 @@ import { IntakeWorker } from './intake-worker.js';
 import { testSurfaces } from '../../../test/helpers/surfaces.js';
 
 /*
- * Issue 27: what the intake worker owes a run's session (`session` rows) at the places that show
+ * What the intake worker owes a run's session (`session` rows) at the places that show
  * sessions — working when it starts it, working again when a follow-up revives it, idle when a stop
  * ends it (also a stop that finds it already over) — keyed as the tracker keys the same change.
  */

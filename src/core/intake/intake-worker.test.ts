@@ -115,7 +115,7 @@ describe('starting a run', () => {
       triggerKey: 'Ev1',
       state: 'QUEUED',
       tracked: true,
-      // Usage and limits count it against who asked and the route's name (issue 31).
+      // Usage and limits count it against who asked and the route's name.
       askedBy: 'U1',
       routeName: 'slack',
     });

@@ -8,7 +8,7 @@ import { notice } from './intake-messages.js';
 import { takeIssueStart, type StartClaim } from './issue-start-lock.js';
 
 /*
- * Binding a request to the issue it names (issue 21: a chat request naming an issue): the issue becomes another
+ * Binding a request to the issue it names (a chat request naming an issue): the issue becomes another
  * place of the run — its start comment, every announced state, its comments steering the run — or,
  * when the issue already has an active run, the request joins that run instead of starting another.
  */

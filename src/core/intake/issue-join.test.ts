@@ -10,7 +10,7 @@ import { IntakeWorker } from './intake-worker.js';
 import { testSurfaces } from '../../../test/helpers/surfaces.js';
 
 /*
- * A thread that joins an issue's active run becomes one of the run's places (issue 21). The place is
+ * A thread that joins an issue's active run becomes one of the run's places. The place is
  * added before the trigger is finished: a process killed right after the finish must not leave a
  * thread that was told "joined" but never hears of the run again (the finished trigger is not retried).
  */

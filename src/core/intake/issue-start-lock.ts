@@ -1,7 +1,7 @@
 import type { Store } from '../ports/store.js';
 
 /*
- * One start at a time per issue (issue 21, "a second binding of the same issue joins that run").
+ * One start at a time per issue, so a second binding of the same issue joins the run the first started.
  * Two requests about one issue — two chat mentions naming it, or a mention and the issue's
  * trigger label — may be worked at the same moment by two intake workers, of one process or of two.
  * Each would find no active run on the issue and start one: two runs for one issue. So the start

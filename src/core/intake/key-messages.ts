@@ -1,5 +1,5 @@
 /**
- * What people are told when a request cannot run under the asker's own key (issue 20): they have none
+ * What people are told when a request cannot run under the asker's own key: they have none
  * while `people.attribution` is `personal_required`, or the run API refused theirs (401/403). The
  * person hears it privately where the surface can speak to one person, with how to connect a
  * key; the place the request was made hears that nothing started or was sent and why — never the key.

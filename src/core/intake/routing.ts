@@ -18,9 +18,9 @@ export interface Route {
   overrides?: Overrides;
   /** Which states get a new message besides the status edit. Unset: `blocked_and_end`. */
   announce?: Announce;
-  /** How many runs of this route may run at once, start per day, and spend per month (issue 31). Unset: none. */
+  /** How many runs of this route may run at once, start per day, and spend per month. Unset: none. */
   limits?: Limits;
-  /** Every request on the route waits for one of the approvers (issue 31); surfaces' routes only. */
+  /** Every request on the route waits for one of the approvers; surfaces' routes only. */
   approval?: RouteApproval;
 }
 
@@ -35,7 +35,7 @@ export interface RouteApproval {
   approverPlaces: string[];
 }
 
-/** How much a run says (issue 22): only its end, BLOCKED and its end (the default), or every state. */
+/** How much a run says: only its end, BLOCKED and its end (the default), or every state. */
 export type Announce = 'end' | 'blocked_and_end' | 'all';
 
 /** The routes of the config file, as the core needs them. */

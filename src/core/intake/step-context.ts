@@ -58,7 +58,7 @@ export interface IntakeDeps {
   keys?: RunKeys;
   /** The places that show a run as a live session: a start, a revival and a stop owe its new phase there. Absent: none. */
   sessionPlaces?: SessionPlaces;
-  /** `limits.per_person` (issue 31); a route's own limits come with the route. Absent: none. */
+  /** `limits.per_person`; a route's own limits come with the route. Absent: none. */
   limits?: { perPerson: Limits };
 }
 

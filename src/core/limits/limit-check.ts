@@ -1,5 +1,5 @@
 /**
- * The limit check of a start (issue 31 point 2), in the intake worker after dedupe and right before
+ * The limit check of a start, in the intake worker after dedupe and right before
  * the run API is called: the start reserves its room under `limits.per_person` and its route's
  * `limits` in one store statement (`usage.reserveStart`), or settles ignored (`limit`) — not retried —
  * with the asker told which limit, its value and when it frees up. Nothing limited: no statement.

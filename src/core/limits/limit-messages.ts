@@ -1,5 +1,5 @@
 /**
- * What people hear when a request is over a limit (issue 31 point 2): nothing started, which limit,
+ * What people hear when a request is over a limit: nothing started, which limit,
  * its value, and when it frees up — privately to the asker where the surface can speak to one person
  * (as a refused key is told: `intake/key-messages.ts`), and in the place the request was made, whose
  * status message turns into "could not start". Keyed per trigger, so each is owed once.

@@ -1,5 +1,5 @@
 /**
- * Limits (issue 31 point 2; docs/usage-and-limits.md): `limits.per_person` bounds the runs each person asks for,
+ * Limits (docs/usage-and-limits.md): `limits.per_person` bounds the runs each person asks for,
  * on any surface; a route's `limits` bounds the runs of that route (by its name). 0 = no limit.
  */
 

@@ -125,7 +125,7 @@ export interface AgentRuns {
 }
 
 /**
- * The run API under one person's own key (issue 20): what their runs are created, followed up,
+ * The run API under one person's own key: what their runs are created, followed up,
  * cancelled and watched with. Undefined when the person has no key connected. The run API may show a
  * run only to the key that created it, so the tracker lists each such key's runs through this.
  */

@@ -1,5 +1,5 @@
 /**
- * Requests held for approval (issue 31 point 3), as the store keeps them (part of the `Store` port as
+ * Requests held for approval, as the store keeps them (part of the `Store` port as
  * `store.approvals`; see `store.ts` for its rules). A held request leaves `held` once: approved or
  * rejected by one approver's click (a compare-and-set only one click wins, across replicas), or
  * expired by the sweep.

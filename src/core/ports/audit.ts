@@ -1,5 +1,5 @@
 /**
- * The audit trail (issue 31 point 4): one append-only entry per act that changes something — who,
+ * The audit trail: one append-only entry per act that changes something — who,
  * when, what, which run, and why a route or key was chosen. Never a secret, a prompt or message text.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Who a request belongs to (issue 20): the person behind a requester, so a run can use that person's
+ * Who a request belongs to: the person behind a requester, so a run can use that person's
  * own API key. A person is a chat user id; a user of a surface without people of its own is the same person when linked (on the
  * console, or by the same verified email).
  */

@@ -85,7 +85,7 @@ export type OutboxMessage =
    */
   | { kind: 'session'; phase: SessionPhase; title: string; receivedKey: string; initiator?: { platform: string; id: string }; opening?: true }
   /**
-   * A request waits for approval (issue 31): the question, with Approve and Reject controls (a chat's
+   * A request waits for approval: the question, with Approve and Reject controls (a chat's
    * buttons, `approve_run` / `reject_run`, value = `approvalId`) for the approvers. Posted where the
    * route asks (`receivedKey`: at a bare channel, in the request's thread there) and to each approver
    * directly, with `thread`: the place to link to (`receivedKey` finds its thread at a bare channel).

@@ -1,5 +1,5 @@
 /**
- * Whose API key a request runs under (issue 20, `people.attribution`). The core asks this port once
+ * Whose API key a request runs under (`people.attribution`). The core asks this port once
  * per start, follow-up or cancel, with the person who asked; the adapter (`people/`) knows the stored
  * personal keys and holds a run API client per key. The core never sees a key, only the client.
  */

@@ -32,7 +32,7 @@ export function personKeyRefusedSetting(personId: string): string {
   return `person_key_refused:${personId}`;
 }
 
-/** The tracker's watermark for the runs of one person's own key (issue 20): as TRACKER_WATERMARK, per key. */
+/** The tracker's watermark for the runs of one person's own key: as TRACKER_WATERMARK, per key. */
 export function trackerOwnerWatermarkSetting(personId: string): string {
   return `tracker.watermark:${personId}`;
 }

@@ -104,7 +104,7 @@ export interface NewTrackedRun {
    */
   personalKeyOwner?: string;
   /**
-   * Who asked for the run, as a person id (issue 31): the person behind the requester when known, else
+   * Who asked for the run, as a person id: the person behind the requester when known, else
    * the surface's own id of the requester; absent for a schedule or the command line. Usage is summed by it.
    */
   askedBy?: string;
@@ -113,7 +113,7 @@ export interface NewTrackedRun {
 }
 
 /**
- * The credits a run has used so far, as the run API last reported them (`request_usage`, issue 31).
+ * The credits a run has used so far, as the run API last reported them (`request_usage`).
  * A figure the API left out is absent, and an absent figure never clears one stored before.
  */
 export interface RunUsage {

@@ -71,15 +71,15 @@ export interface Store {
   operator: OperatorRepository;
   /** People's personal API keys, sealed. */
   personKeys: PersonKeyRepository;
-  /** Users of a surface without people of its own known to be people (issue 20). */
+  /** Users of a surface without people of its own known to be people. */
   personLinks: PersonLinkRepository;
   /** The web console's signing key and its signed-out sessions. */
   consoleSessions: ConsoleSessionRepository;
-  /** Usage summed for people and operators, and the limits' reservations (issue 31). */
+  /** Usage summed for people and operators, and the limits' reservations. */
   usage: UsageRepository;
-  /** The audit trail (issue 31): one append-only entry per act that changes something. */
+  /** The audit trail: one append-only entry per act that changes something. */
   audit: AuditRepository;
-  /** Requests held until an approver decides (issue 31). */
+  /** Requests held until an approver decides. */
   approvals: ApprovalRepository;
   /** Cheap query proving the database answers (readiness). */
   ping(): Promise<void>;

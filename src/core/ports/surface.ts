@@ -1,5 +1,5 @@
 /**
- * The `Surface` port (issue 28): what the core knows of a place people talk to the bridge from — a
+ * The `Surface` port: what the core knows of a place people talk to the bridge from — a
  * chat, an issue tracker. A surface is a plug-in: its adapter brings its edge (HTTP route, signature,
  * normalising events into triggers), its notifier, its context reader (`PromptEnricher`) and its
  * person identity, and describes itself here; the composition root registers it (`compose/surfaces.ts`).

@@ -1,5 +1,5 @@
 /**
- * Usage and limits in the `Store` port (issue 31; see `store.ts` for the rules every repository
+ * Usage and limits in the `Store` port (see `store.ts` for the rules every repository
  * keeps): the credits runs used, summed by who asked, route, source and day, and the reservation that
  * lets a start go ahead only while its limits have room.
  */

@@ -1,5 +1,5 @@
 /**
- * Acknowledgements first (issue 26): background work asks the gate before each pass, and the gate
+ * Acknowledgements first: background work asks the gate before each pass, and the gate
  * holds it while requests that a platform waits on (a webhook to acknowledge) are being answered.
  * Work never starves: held passes still go, one at a time at a bounded rate, so under a flood that
  * never pauses the work still advances, only slower.

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SLACK, TrackerHarness } from '../../../test/core/tracker-harness.js';
 import { testSurfaces } from '../../../test/helpers/surfaces.js';
 
-/* Issue 29, point 3: the tracker makes a run's pull request, on a repository a surface serves, one of its places. */
+/* The tracker makes a run's pull request, on a repository a surface serves, one of its places. */
 
 let h: TrackerHarness;
 beforeEach(async () => {

@@ -1,5 +1,5 @@
 /**
- * A run's pull request is one of its places (issue 29): when the tracker sees a pull request artifact
+ * A run's pull request is one of its places: when the tracker sees a pull request artifact
  * that a registered surface serves, that place is linked to the run (its replies, reviews and checks
  * then steer it) and added to the run's destinations (it hears every later state), once.
  */

@@ -8,7 +8,7 @@ import { Tracker } from './tracker.js';
 import { testSurfaces } from '../../../test/helpers/surfaces.js';
 
 /**
- * A person's key refused while the tracker watches their runs with it (issue 20): the owner and each
+ * A person's key refused while the tracker watches their runs with it: the owner and each
  * run's place are told once — not at every tick, not again after a restart — and the key is marked.
  */
 const INTERVAL = 10_000;

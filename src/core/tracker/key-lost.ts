@@ -1,5 +1,5 @@
 /**
- * When the run API refuses the key a person's runs are watched with (issue 20: revoked, expired), the
+ * When the run API refuses the key a person's runs are watched with (revoked, expired), the
  * tracker loses sight of those runs. Nobody would know why their thread went quiet, so the key is
  * marked refused and each run's places are told once: the owner privately where the surface allows
  * it, with how to connect a working key, and the thread or issue that the run's next states

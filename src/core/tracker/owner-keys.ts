@@ -1,5 +1,5 @@
 /**
- * The keys the tracker watches runs with (issue 20, point 5). The run API may show a run only to
+ * The keys the tracker watches runs with. The run API may show a run only to
  * the key that created it, so a run a person started with their own key is listed and fetched with
  * that key, and every other run with the service key.
  *

@@ -1,5 +1,5 @@
 /**
- * What a tracked run's stored route says about how it is shown (issue 22): the request's own options
+ * What a tracked run's stored route says about how it is shown: the request's own options
  * and how much is announced. The route is stored as JSON with the run, so it is read defensively: a
  * run stored before these fields existed shows no options and announces as it always did.
  */

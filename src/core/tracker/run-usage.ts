@@ -1,5 +1,5 @@
 /**
- * A run's usage as the run API reports it (`request_usage`, issue 31): read from the same answers
+ * A run's usage as the run API reports it (`request_usage`): read from the same answers
  * the tracker already gets, never with a request of its own. Missing or malformed figures are left
  * out, so a report without them never clears what was stored.
  */

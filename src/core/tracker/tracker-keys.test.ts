@@ -8,7 +8,7 @@ import { trackerOwnerWatermarkSetting } from '../ports/setting-names.js';
 import { Tracker, type TrackerOptions } from './tracker.js';
 
 /**
- * The tracker with runs under people's own keys (issue 20, point 5), against a run API in owner
+ * The tracker with runs under people's own keys, against a run API in owner
  * visibility: each key lists and fetches only the runs it created, and every request is counted per key.
  */
 const INTERVAL = 10_000;

@@ -4,7 +4,7 @@ import type { OutboxMessage } from '../ports/messages.js';
 import { revivedSessionRows, endedSessionRows } from '../session-rows.js';
 
 /*
- * Issue 27: the tracker owes a run's session rows (`session` messages) at the places that show
+ * The tracker owes a run's session rows (`session` messages) at the places that show
  * sessions, once per change of phase — working, waiting (BLOCKED), idle (ended) — keyed by the
  * transition, so what the intake worker owed for the same change (a revival, a stop) is one row.
  */

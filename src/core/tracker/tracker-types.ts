@@ -40,7 +40,7 @@ export interface TrackerDeps {
   owner: string;
   options: TrackerOptions;
   /**
-   * The run API under a person's own key (issue 20): runs whose `personalKeyOwner` is a person are listed and
+   * The run API under a person's own key: runs whose `personalKeyOwner` is a person are listed and
    * fetched with it. Absent: every run is watched with the service key (`runs`).
    */
   runsForOwner?: RunsForOwner;

@@ -7,7 +7,7 @@
  * our clock. A bounded number of per-run GETs per tick covers what a list cannot show: runs in states
  * we do not know, and runs we have never observed or not for too long.
  *
- * Runs under people's own keys (issue 20): the run API may show a run only to the key that created
+ * Runs under people's own keys: the run API may show a run only to the key that created
  * it, so a tick lists once per key that has runs still tracked — the service key's list, plus one per
  * person (`RunsForOwner`), each with its own watermark — and fetches a run with its creator's key. A
  * tick costs at most 1 + (people with tracked runs) + ⌈changed / page size⌉ list requests, plus the
@@ -348,7 +348,7 @@ export class Tracker {
     const endedAgain = !stateChanged && stored.tracked && isTerminalState(stored.state) && isLater(reported.updated_at, stored.serverUpdatedAt);
     const usage = reportedUsage(reported);
     if (!stateChanged && !endedAgain && sessionLink === stored.sessionLink) {
-      // Usage grows while nothing else changes: kept with the run (issue 31), one statement per page.
+      // Usage grows while nothing else changes: kept with the run, one statement per page.
       if (usage && usageChanged(stored.usage, usage)) pass.metered.push({ runId: stored.runId, usage });
       else pass.seen.push(stored.runId);
       return;

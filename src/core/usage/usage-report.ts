@@ -1,5 +1,5 @@
 /**
- * A usage report (issue 31): the store's sums by group and UTC day (`UsageRepository.sums`) folded
+ * A usage report: the store's sums by group and UTC day (`UsageRepository.sums`) folded
  * into what the CLI, the console and a person's own views show — each group's total, each day's
  * total, and the whole. Credits are inference + compute.
  */

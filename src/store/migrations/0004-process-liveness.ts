@@ -1,7 +1,7 @@
 import type { Migration } from './migration.js';
 
 /**
- * Process liveness (issue 16): leases used to say only how long their holder's work may take, so a
+ * Process liveness: leases used to say only how long their holder's work may take, so a
  * killed process's claims waited out their full length (30 s, 60 s) before anyone took them over.
  * Each process now keeps a row in `processes`, renewed by its heartbeat (`alive_until`); a claim
  * records the process holding it (`lease_process`, `process`), and a claim whose process has

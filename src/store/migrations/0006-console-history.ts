@@ -1,7 +1,7 @@
 import type { Migration } from './migration.js';
 
 /**
- * The web console (issue 19) shows what the tracker only overwrote before: every observed state of a
+ * The web console shows what the tracker only overwrote before: every observed state of a
  * run with its time (`run_states`, one row per transition, 0 = the state the run was stored with).
  * An operator may dismiss a failed delivery or trigger from "needs attention" (`dismissed_at`). The
  * indexes serve the runs page (newest first, keyset paging), a run's triggers and the failed rows.

@@ -1,7 +1,7 @@
 import type { Migration } from './migration.js';
 
 /**
- * People's personal API keys (issue 20): one row per Slack user, the key sealed by the key box
+ * People's personal API keys: one row per Slack user, the key sealed by the key box
  * (AES-256-GCM under AGENT_BRIDGE_SECRET), never in the clear; its last 4 characters are what people
  * are shown.
  */

@@ -1,7 +1,7 @@
 import type { Migration } from './migration.js';
 
 /**
- * Whose key created a run (issue 20): the person whose personal API key started it, NULL for the
+ * Whose key created a run: the person whose personal API key started it, NULL for the
  * service key. The run API may show a run only to the key that created it, so the tracker lists per
  * key that has active runs; the index answers "which people have tracked runs" in one scan.
  */

@@ -1,7 +1,7 @@
 import type { Migration } from './migration.js';
 
 /**
- * Linear users known to be Slack users (issue 20): a Linear trigger by one of them belongs to that
+ * Linear users known to be Slack users: a Linear trigger by one of them belongs to that
  * person (their key, their name). `how` is `email` (the same verified email, found once and kept) or
  * `console` (an admin's link, which an email lookup never replaces).
  */

@@ -1,7 +1,7 @@
 import type { Migration } from './migration.js';
 
 /**
- * Person links of any surface (issue 28): a user of a surface without people of its own (Linear,
+ * Person links of any surface: a user of a surface without people of its own (Linear,
  * GitHub, Jira) is known as a person by (surface, that surface's user id). Migration 9 kept Linear's
  * alone; its links move over as `linear` ones.
  */

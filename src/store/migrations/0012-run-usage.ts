@@ -1,7 +1,7 @@
 import type { Migration } from './migration.js';
 
 /**
- * Usage and cost (issue 31, point 1): who asked for each run (a person id, NULL for a schedule or the
+ * Usage and cost: who asked for each run (a person id, NULL for a schedule or the
  * command line), its route's name, and the latest `request_usage` the tracker saw (NULL until one was
  * reported). Usage is summed by person, route, source and day of `created_at`; the limits count a
  * person's or a route's runs since a day or a month began, hence the indexes.

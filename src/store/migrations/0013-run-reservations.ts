@@ -1,7 +1,7 @@
 import type { Migration } from './migration.js';
 
 /**
- * Limits (issue 31, point 2): a start reserves its room under its person's and its route's limits,
+ * Limits: a start reserves its room under its person's and its route's limits,
  * in the same transaction that counts them, before the run API is called — so two requests racing
  * for the last slot start one run, on any number of processes. A reservation counts while its trigger
  * is being worked (pending or working); once the run is stored, the run counts instead, and a

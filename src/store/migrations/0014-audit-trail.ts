@@ -1,7 +1,7 @@
 import type { Migration } from './migration.js';
 
 /**
- * The audit trail (issue 31 point 4): one row per act that changes something, appended once by its
+ * The audit trail: one row per act that changes something, appended once by its
  * `once_key` and never updated; `detail` is a JSON object of short facts (route name, key, limit),
  * never text people wrote. Read newest first, filtered by person or act; deleted once older than
  * `audit.retention` (the index on `at` serves both).

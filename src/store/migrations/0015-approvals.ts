@@ -1,7 +1,7 @@
 import type { Migration } from './migration.js';
 
 /**
- * Requests held for approval (issue 31 point 3): one row per held request (its trigger's key), the
+ * Requests held for approval: one row per held request (its trigger's key), the
  * request itself to start once approved, who may decide and until when. `state` leaves `held` once,
  * by a compare-and-set (`UPDATE … WHERE state = 'held'`): two clicks at once start one run.
  */

@@ -3,7 +3,7 @@ import type { Migration } from './migration.js';
 /**
  * Since migration 3 the claims read the partial indexes of unsent rows and unfinished triggers; the
  * (state, next_attempt_at) indexes of migration 1 served only the counts by state, yet every claim,
- * delivery and finish moved a row's entry in them. Measured on the WAL (issue 26 point 5): an outbox
+ * delivery and finish moved a row's entry in them. Measured on the WAL: an outbox
  * claim wrote 7.0 pages and a delivery 5.4; without that index 3.0 and 3.2. The counts read partial
  * indexes of finished rows instead (kept in state order, so no sort), which a claim never touches and
  * a row enters once, when it is done; the unsent and unfinished ones are counted through migration 3's.

@@ -9,7 +9,7 @@ import { openPostgresStore, type PostgresStore } from './postgres-store.js';
  * Two stores on one database stand for two replicas: what one commits wakes the other through
  * LISTEN/NOTIFY, and a listener whose connection is cut listens again by itself. A store that listens
  * signs what it writes, so the others can tell a replica's change (which that replica works) from a
- * change nobody is working (issue 26, point 4).
+ * change nobody is working.
  */
 const runs = requirePostgres('wake across replicas');
 

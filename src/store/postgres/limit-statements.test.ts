@@ -13,7 +13,7 @@ import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { openPostgresStore, type PostgresStore } from './postgres-store.js';
 
 /*
- * What the limit check costs a start on PostgreSQL (issue 31): exactly one statement — the
+ * What the limit check costs a start on PostgreSQL: exactly one statement — the
  * reservation — counted around node-postgres's Client.query while one start is worked, with limits
  * and without, on the same database. Without any limit it costs none.
  */
