@@ -74,7 +74,7 @@ function builtInEmulatorWords(config: AppConfig): string {
 function rootEndpoint(consoleOff: string | undefined): Endpoint {
   if (consoleOff === undefined) return { method: 'GET', path: '/', handle: (_req, res) => redirect(res, '/console') };
   const text = [
-    'agent-bridge: turns Slack mentions, issue labels and schedules into runs of a cloud coding agent.',
+    'agent-bridge: turns chat mentions, issue labels and schedules into runs of a cloud coding agent.',
     'Health: /healthz (alive), /readyz (ready to work), /metrics (Prometheus).',
     `Web console: /console is off here; ${consoleOff}.`,
     '',
@@ -138,10 +138,10 @@ export async function consoleIntegration(
       const base = access.publicUrl ?? url.replace('//0.0.0.0:', '//127.0.0.1:');
       if (oneTimePath) logger.info({ console: `${base}/console` }, `web console: sign in once with ${base}${oneTimePath}`);
       else {
-        const ways = [...(access.slack ? ['with Slack'] : []), ...(access.mode === 'token' ? ['with CONSOLE_ADMIN_TOKEN'] : [])];
+        const ways = [...access.providers.map(({ provider }) => `with ${provider.platform}`), ...(access.mode === 'token' ? ['with CONSOLE_ADMIN_TOKEN'] : [])];
         logger.info({ console: `${base}/console` }, `web console is on (sign in ${ways.join(' or ')})`);
       }
-      if (access.slack) logger.info({ redirectUrl: access.slack.redirectUrl, issuer: access.slack.issuer }, 'Sign in with Slack is on');
+      for (const { provider } of access.providers) logger.info({ ...provider.logFields }, `${provider.name} is on`);
     },
   };
 }

@@ -63,7 +63,7 @@ export async function serveHttp({ config, logger, clock, shutdown }: ServiceBase
     // A key connected on the console is checked with the run API in use: the built-in emulator's too.
     runsFor: runsForKey(api.baseUrl),
     ...(people && { names: displayNames(people, clock) }),
-    ...(people?.workspace && { workspace: people.workspace }),
+    ...(people?.workspace && { workspace: { surface: front.surfaces.peopleSurface() ?? '', id: people.workspace } }),
     ...(people && { keyRemoved: (person: string) => people.keyRemoved(person) }),
   });
   const emulatorPages = api.emulator ? [api.emulator.sessions] : [];

@@ -8,7 +8,7 @@ import type { ConsoleAccess } from './console-config.js';
  * replica signs with the same key, one only this service holds (`signing-key.ts`: from
  * `AGENT_BRIDGE_SECRET`, else generated once and kept in the database; random per process with the
  * one-time link alone), so a session works on all of them. `<who>` is `admin` for the admin token or
- * the one-time link, or the person signed in with Slack (their Slack user id, name, and whether
+ * the one-time link, or the person a sign-in provider signed in (their person id, name, and whether
  * `console.admins` named them). Signing out ends the session on the server: its id is recorded in the
  * store (`ConsoleSessionRepository.end`) and every replica refuses the cookie from then on (the routes
  * check `isEnded` for every request that has a session).
@@ -24,7 +24,7 @@ export const KNOWN_BROWSER_COOKIE = 'agent_bridge_console_known';
 export const KNOWN_BROWSER_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 
-/** Someone signed in with Slack: their Slack user id (the person id everywhere) and display name. */
+/** Someone a sign-in provider signed in: their person id (canonical: Slack's `U…` bare) and display name. */
 export interface SignedInPerson {
   id: string;
   name: string;
@@ -33,13 +33,13 @@ export interface SignedInPerson {
 export interface Session {
   sid: string;
   expiresAt: number;
-  /** Set for a Slack sign-in; absent for the admin token and the one-time link. */
+  /** Set for a provider's sign-in; absent for the admin token and the one-time link. */
   person?: SignedInPerson;
   /** Sees and manages everything: the admin token, the one-time link, or a person `console.admins` names. */
   admin: boolean;
 }
 
-/** How long the state of a Sign in with Slack in progress (state, nonce, PKCE verifier) stays usable. */
+/** How long the state of a provider's sign-in in progress (state, nonce, PKCE verifier) stays usable. */
 export const PENDING_TTL_MS = 10 * 60 * 1000;
 const NAME_LIMIT = 100;
 
@@ -98,7 +98,7 @@ export class ConsoleAuth {
     return createHmac('sha256', this.key).update(text).digest('base64url');
   }
 
-  /** A new session: the admin's (no person), or a person's signed in with Slack. */
+  /** A new session: the admin's (no person), or a person's a provider signed in. */
   newSession(now: number, person?: SignedInPerson): { cookie: string; session: Session } {
     const sid = randomBytes(16).toString('base64url');
     const expiresAt = now + SESSION_TTL_MS;
@@ -127,10 +127,10 @@ export class ConsoleAuth {
   }
 
   private isAdmin(personId: string): boolean {
-    return this.access.slack?.admins.includes(personId) === true;
+    return this.access.admins.includes(personId);
   }
 
-  /** The state of a Sign in with Slack in progress, sealed for a short-lived cookie (read back by `openPending`). */
+  /** The state of a provider's sign-in in progress, sealed for a short-lived cookie (read back by `openPending`). */
   sealPending<T extends object>(data: T, now: number): string {
     const body = `${encodeJson({ ...data, exp: now + PENDING_TTL_MS })}`;
     return `${body}.${this.mac(`pending:${body}`)}`;

@@ -84,20 +84,31 @@ describe('console configuration', () => {
   });
 
   it.each([
-    ['a real run API, no token', REAL_API, 'slack'],
+    ['a real run API, no token', REAL_API, 'providers'],
     ['a token too', { ...REAL_API, CONSOLE_ADMIN_TOKEN: TOKEN }, 'token'],
     ['the built-in emulator', {}, 'one-time link'],
   ])('turns Sign in with Slack on with %s (console mode %s), with the redirect URL under PUBLIC_URL', (_name, env: Record<string, string>, mode) => {
     const access = consoleAccess(load({ ...env, ...CLIENT, PUBLIC_URL: 'https://bridge.example.com/', SLACK_OIDC_ISSUER: 'http://127.0.0.1:9999/' }));
     expect(access.mode).toBe(mode);
     if (access.mode === 'off') throw new Error('the console should be on');
-    expect(access.slack).toEqual({
-      clientId: '1234.5678',
-      clientSecret: CLIENT.SLACK_CLIENT_SECRET,
-      issuer: 'http://127.0.0.1:9999',
-      redirectUrl: 'https://bridge.example.com/console/auth/slack/callback',
-      admins: [],
-    });
+    expect(
+      access.providers.map(({ surface, provider }) => ({ surface, id: provider.id, name: provider.name, secret: provider.secret, log: provider.logFields })),
+    ).toEqual([
+      {
+        surface: 'slack',
+        id: 'slack',
+        name: 'Sign in with Slack',
+        secret: CLIENT.SLACK_CLIENT_SECRET,
+        log: { issuer: 'http://127.0.0.1:9999', redirectUrl: 'https://bridge.example.com/console/auth/slack/callback' },
+      },
+    ]);
+    expect(access.admins).toEqual([]);
+  });
+
+  it('reads console.admins as person ids, each in its canonical form (a Slack user ID bare, as it always was)', () => {
+    const config = load({ CONSOLE_ADMIN_TOKEN: TOKEN });
+    const access = consoleAccess({ ...config, console: { ...config.console, admins: ['slack:U0ADMIN01', 'U0ADMIN02'] } });
+    expect(access.mode !== 'off' && access.admins).toEqual(['U0ADMIN01', 'U0ADMIN02']);
   });
 
   it('defaults the issuer to Slack, and config check shows the client secret only as set and its length', () => {
@@ -110,6 +121,11 @@ describe('console configuration', () => {
 
   it('leaves the console off without a token, the emulator or Sign in with Slack, and says how to turn it on', () => {
     const access = consoleAccess(load(REAL_API));
-    expect(access).toEqual({ mode: 'off', why: expect.stringContaining('SLACK_CLIENT_ID and SLACK_CLIENT_SECRET') });
+    expect(access).toEqual({
+      mode: 'off',
+      why:
+        'AGENT_API_BASE_URL names a real run API and neither CONSOLE_ADMIN_TOKEN nor Sign in with Slack is set (only the built-in emulator opens it without them); ' +
+        'set CONSOLE_ADMIN_TOKEN (at least 32 characters) or SLACK_CLIENT_ID and SLACK_CLIENT_SECRET to turn the web console on',
+    });
   });
 });

@@ -51,24 +51,25 @@ export interface ConsoleDeps {
   wakeOutbox(): void;
   wakeIntake(): void;
   health(): Promise<HealthReport>;
-  /** People's personal API keys (issue 20); absent when AGENT_BRIDGE_SECRET is not set. */
+  /** People's personal API keys; absent when AGENT_BRIDGE_SECRET is not set. */
   keys?: { people: PersonKeys; check(apiKey: string): Promise<KeyCheck> };
   /** The surfaces whose users an admin may link to people (the keys page), each with how its ids look. */
   linkable: readonly LinkableSurface[];
   /** Slack people's names by user id (who asked for a run); absent when Slack is off. */
   names?: DisplayNames;
   /**
-   * The Slack workspace (team id) of the bot token, read with `auth.test` at start: Sign in with Slack
-   * admits only people of this workspace. Absent when Slack is off — the workspace is then not checked.
+   * The workspace the people of the chat surface `surface` belong to, read at its start (Slack's bot
+   * token's team, from `auth.test`): that surface's sign-in admits only people of this workspace.
+   * Absent when that surface is off — the workspace is then not checked.
    */
-  workspace?: string;
+  workspace?: { surface: string; id: string };
   /** Tells Slack a person's key was removed, so their Home tab is republished when they have opened it; absent when Slack is off. */
   keyRemoved?(person: string): Promise<void>;
 }
 
 /**
  * Who is signed in, for a page: the session's id, the CSRF token its forms carry, whether they see
- * everything, and the person when they signed in with Slack (absent for the admin token).
+ * everything, and the person when a sign-in provider signed them in (absent for the admin token).
  */
 export interface Viewer {
   sid: string;

@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Endpoint } from '../http/server.js';
 import { MY_KEY_PATH } from '../people/key-page.js';
 import { CONSOLE_CSS, CONSOLE_JS } from './assets.js';
@@ -22,13 +21,12 @@ import { usagePage } from './pages/usage-page.js';
 import { newRunEndpoints } from './new-run-endpoints.js';
 import { runEndpoints } from './run-endpoints.js';
 import { scheduleEndpoints } from './schedule-endpoints.js';
+import { providerEndpoints } from './provider-routes.js';
 import { showSignIn, submitSignIn, type SignInDeps } from './sign-in.js';
-import { SlackOidc } from './slack-oidc.js';
-import { finishSlackSignIn, startSlackSignIn } from './slack-sign-in.js';
 
 type SignedInAccess = Exclude<ConsoleAccess, { mode: 'off' }>;
 
-/** The assets and the ways in and out: the sign-in form, Sign in with Slack when configured, sign-out. */
+/** The assets and the ways in and out: the sign-in form, each sign-in provider that is on, sign-out. */
 function signInEndpoints(access: SignedInAccess, auth: ConsoleAuth, gate: ConsoleGate): Endpoint[] {
   const { deps } = gate;
   const signIn: SignInDeps = {
@@ -38,14 +36,9 @@ function signInEndpoints(access: SignedInAccess, auth: ConsoleAuth, gate: Consol
     secure: access.secureCookies,
     tokenMode: access.mode === 'token',
     oneTimeLink: access.mode === 'one-time link',
-    slack: access.slack !== undefined,
+    providers: access.providers.map(({ provider }) => provider),
   };
-  const slackSignIn = access.slack && {
-    ...signIn,
-    oidc: new SlackOidc(access.slack),
-    logger: deps.logger,
-    ...(deps.workspace && { workspace: deps.workspace }),
-  };
+  const providers = { ...signIn, logger: deps.logger, ...(deps.workspace && { workspace: deps.workspace }) };
   return [
     { method: 'GET', path: '/console', handle: (_req, res) => redirect(res, '/console/runs') },
     { method: 'GET', path: '/console/assets/console.css', handle: (_req, res) => sendAsset(res, 'text/css; charset=utf-8', CONSOLE_CSS) },
@@ -57,20 +50,7 @@ function signInEndpoints(access: SignedInAccess, auth: ConsoleAuth, gate: Consol
       body: { limitBytes: FORM_LIMIT_BYTES },
       handle: (req, res, readBody) => submitSignIn(signIn, req, res, readBody),
     },
-    ...(slackSignIn
-      ? [
-          {
-            method: 'GET' as const,
-            path: '/console/auth/slack',
-            handle: (req: IncomingMessage, res: ServerResponse) => startSlackSignIn(slackSignIn, req, res),
-          },
-          {
-            method: 'GET' as const,
-            path: '/console/auth/slack/callback',
-            handle: (req: IncomingMessage, res: ServerResponse) => finishSlackSignIn(slackSignIn, req, res),
-          },
-        ]
-      : []),
+    ...providerEndpoints(providers, access.providers),
     gate.action('/console/sign-out', 'everyone', async (_form, viewer, res) => {
       // Ended on the server, for every replica: a copy of the cookie (and its CSRF token) stops working
       // now. Kept until the latest the session could expire, after which the cookie fails by itself.

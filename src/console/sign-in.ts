@@ -1,9 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../core/ports/clock.js';
+import type { SignInKind } from '../surface-kit/sign-in-provider.js';
 import type { AttemptLimiter } from './attempt-limiter.js';
 import { KNOWN_BROWSER_COOKIE, KNOWN_BROWSER_TTL_MS, SESSION_COOKIE, SESSION_TTL_MS, SIGN_IN_COOKIE, type ConsoleAuth, type SignedInPerson } from './auth.js';
 import { html } from './html.js';
 import { clientAddress, cookie, parseForm, queryOf, readCookies, redirect, sendHtml } from './http-io.js';
+import { signInPaths } from './console-config.js';
 import { document } from './layout.js';
 
 /** Where to go after signing in: a console path of ours, never another site. */
@@ -20,21 +22,25 @@ export interface SignInDeps {
   tokenMode: boolean;
   /** True with the built-in emulator and no token: the start log's one-time link signs in. */
   oneTimeLink: boolean;
-  /** True when Sign in with Slack is on (the page offers it first). */
-  slack: boolean;
+  /** The sign-in providers that are on: the page offers a button for each, first. */
+  providers: readonly SignInKind[];
 }
 
-/** GET /console/auth/slack?next=…: where the "Sign in with Slack" button starts. */
-export function slackSignInHref(next: string): string {
-  return `/console/auth/slack?next=${encodeURIComponent(next)}`;
+/** GET /console/auth/<id>?next=…: where a provider's button ("Sign in with Slack") starts. */
+export function providerSignInHref(provider: Pick<SignInKind, 'id'>, next: string): string {
+  return `${signInPaths(provider).start}?next=${encodeURIComponent(next)}`;
 }
 
 export function signInForm(deps: SignInDeps, res: ServerResponse, status: number, next: string, message?: string, headers: Record<string, string> = {}): void {
   const { nonce, token } = deps.auth.newSignInNonce();
-  const slack = deps.slack
-    ? html`<p><a class="button" href="${slackSignInHref(next)}" data-testid="slack-sign-in">Sign in with Slack</a></p>
+  const buttons = deps.providers.map(
+    (provider) => html`<p><a class="button" href="${providerSignInHref(provider, next)}" data-testid="${provider.id}-sign-in">${provider.name}</a></p>`,
+  );
+  const providers =
+    buttons.length > 0
+      ? html`${buttons}
         ${deps.tokenMode ? html`<h2>Break-glass: the admin token</h2>` : ''}`
-    : '';
+      : '';
   const body = deps.tokenMode
     ? html`<form method="post" action="/console/sign-in">
         <input type="hidden" name="csrf" value="${token}" />
@@ -53,7 +59,7 @@ export function signInForm(deps: SignInDeps, res: ServerResponse, status: number
     'Sign in',
     html`<main class="sign-in">
       <h1>agent-bridge console</h1>
-      ${message ? html`<p class="flash bad" role="alert">${message}</p>` : ''}${slack}${body}
+      ${message ? html`<p class="flash bad" role="alert">${message}</p>` : ''}${providers}${body}
     </main>`,
   );
   sendHtml(res, status, page, {
@@ -63,7 +69,7 @@ export function signInForm(deps: SignInDeps, res: ServerResponse, status: number
 }
 
 /**
- * Whose failed admin tokens an attempt counts against (issue 26). A guess must be slowed down, but a
+ * Whose failed admin tokens an attempt counts against. A guess must be slowed down, but a
  * stranger must not be able to lock out the person who holds the right token — behind a proxy every
  * caller has the proxy's address, so a lock per address alone let five anonymous guesses lock
  * everybody out. So a browser someone already signed in from carries a mark only the service can

@@ -1,6 +1,7 @@
 /**
  * Slack as the service registers it (`surface-kit/surface-module.ts`), listed in `src/surface-list.ts`:
- * a chat whose users are the bridge's people. Bolt is loaded only when Slack is on.
+ * a chat whose users are the bridge's people, and Sign in with Slack on the console. Bolt is loaded
+ * only when Slack is on.
  */
 import { keyPageUrl } from '../people/key-page.js';
 import { notConfiguredEndpoint } from '../http/health-endpoints.js';
@@ -8,6 +9,7 @@ import type { SurfaceModuleOf } from '../surface-kit/surface-module.js';
 import { SLACK_USER_ID } from './config/ids.js';
 import { slackConfig } from './config/slice.js';
 import { slackAccessPolicy } from './access.js';
+import { slackSignIn } from './sign-in/provider.js';
 import { slackSurface } from './surface.js';
 
 export const slackModule: SurfaceModuleOf<'slack', typeof slackConfig> = {
@@ -22,6 +24,7 @@ export const slackModule: SurfaceModuleOf<'slack', typeof slackConfig> = {
     whereToFind: 'profile → ⋮ → Copy member ID',
   },
   config: slackConfig,
+  signIn: slackSignIn,
   isOn: (config) => config.slack.enabled,
   surface: (config) => slackSurface(config.slack.channels),
   access: (config) => slackAccessPolicy({ allowedUsers: config.slack.allowedUsers, allowedTeams: config.slack.allowedTeams }),

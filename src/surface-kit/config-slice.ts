@@ -41,7 +41,10 @@ export interface ScheduleNotifyKey {
   whenOff(schedule: string): Said;
 }
 
-/** A console sign-in a surface offers (Sign in with Slack): a field of `AppConfig.console`, from the surface's variables. */
+/**
+ * The settings of a console sign-in a surface offers (Sign in with Slack): a field of `AppConfig.console`,
+ * from the surface's variables. Its module's `signIn` (`sign-in-provider.ts`) turns them into the provider.
+ */
 export interface ConsoleSignIn<Env, Value> {
   /** Its field in `AppConfig.console` (`slackSignIn`). */
   readonly key: string;

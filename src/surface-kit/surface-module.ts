@@ -15,6 +15,7 @@ import type { Surface } from '../core/ports/surface.js';
 import type { Endpoint } from '../http/server.js';
 import type { ConfigSlice } from './config-slice.js';
 import type { PersonIdShape } from './person-ids.js';
+import type { SignInOffer } from './sign-in-provider.js';
 import type { StartedSurface, SurfaceDeps } from './started-surface.js';
 
 /** A surface's section of the validated config (`config.<name>`), as far as code outside its folder reads it. */
@@ -44,6 +45,8 @@ export interface SurfaceModule<Config extends ServiceConfig = ServiceConfig> {
   readonly personIds?: PersonIdShape;
   /** Its slice of the configuration: variables, its section of `agent-bridge.yml`, what `config check` says of it. */
   readonly config: ConfigSlice;
+  /** A console sign-in it offers (Sign in with Slack), on when its config slice's `signIn` settings are set. */
+  readonly signIn?: SignInOffer;
   /** Whether the config turns it on (its edge serves; a route's companion place there is kept). */
   isOn(config: Config): boolean;
   /** How the core sees its places; registered whether or not its edge is on (stored runs outlive a switch). */
@@ -83,8 +86,12 @@ export interface SurfaceModule<Config extends ServiceConfig = ServiceConfig> {
  */
 export type SurfaceModuleOf<Name extends string, Slice extends ConfigSlice> = Omit<
   SurfaceModule<ModuleConfig<Name, ReturnType<Slice['resolve']>>>,
-  'name' | 'config'
+  'name' | 'config' | 'signIn'
 > & {
   readonly name: Name;
   readonly config: Slice;
+  readonly signIn?: SignInOffer<SignInSettingsOf<Slice>>;
 };
+
+/** The settings a config slice's `signIn` reads from the surface's variables, once set. */
+type SignInSettingsOf<Slice extends ConfigSlice> = Slice extends { signIn: { resolve(env: never): infer V } } ? NonNullable<V> : never;

@@ -28,12 +28,8 @@ const ALLOWED: ReadonlyArray<{ file: string; text: RegExp }> = [
  */
 const NAMING_TODAY: Record<string, readonly string[]> = {
   slack: [
-    'compose/console.ts',
     'compose/display-names.ts',
     'compose/run-keys.ts',
-    'console/auth.ts',
-    'console/console-config.ts',
-    'console/endpoints.ts',
     'console/flash.ts',
     'console/key-endpoints.ts',
     'console/pages/keys-page.ts',
@@ -43,10 +39,6 @@ const NAMING_TODAY: Record<string, readonly string[]> = {
     'console/people-links.ts',
     'console/person-filter.ts',
     'console/requester.ts',
-    'console/sign-in.ts',
-    'console/signing-key.ts',
-    'console/slack-oidc.ts',
-    'console/slack-sign-in.ts',
     'github/acts.ts',
     'github/config/section.ts',
     'github/github-notifier.ts',

@@ -8,12 +8,19 @@
  * again at the next sign-in.
  */
 import * as oidc from 'openid-client';
-import type { ConsoleSlackSignIn } from './console-config.js';
-import { isLoopbackHost } from '../config-kit/urls.js';
+import { isLoopbackHost } from '../../config-kit/urls.js';
+import { ProviderUnavailable, SignInRefused } from '../../surface-kit/sign-in-provider.js';
+import type { SlackSignInConfig } from '../config/env.js';
 
 /** Slack's claims in its id_token (https://api.slack.com/authentication/sign-in-with-slack). */
 const USER_ID_CLAIM = 'https://slack.com/user_id';
 const TEAM_ID_CLAIM = 'https://slack.com/team_id';
+
+/** The OpenID client's settings: Slack's client id and secret, its issuer, and where it sends people back. */
+export interface SlackOidcSettings extends SlackSignInConfig {
+  /** `PUBLIC_URL/console/auth/slack/callback`: must be listed under OAuth & Permissions → Redirect URLs. */
+  redirectUrl: string;
+}
 
 /** What a started sign-in must remember until Slack sends the person back (sealed in a cookie). */
 export interface PendingSignIn {
@@ -30,28 +37,12 @@ export interface SlackIdentity {
   name: string;
 }
 
-/** A sign-in that cannot complete; `reason` is for people (never a secret, never a token). */
-export class SignInRefused extends Error {
-  constructor(readonly reason: string) {
-    super(reason);
-    this.name = 'SignInRefused';
-  }
-}
-
-/** The provider could not be reached or answered nonsense: not the person's fault, try again later. */
-export class ProviderUnavailable extends Error {
-  constructor(readonly reason: string) {
-    super(reason);
-    this.name = 'ProviderUnavailable';
-  }
-}
-
 const SCOPES = 'openid profile';
 
 export class SlackOidc {
   private discovered: Promise<oidc.Configuration> | undefined;
 
-  constructor(private readonly settings: ConsoleSlackSignIn) {}
+  constructor(private readonly settings: SlackOidcSettings) {}
 
   /** The provider's configuration, discovered once; a failure is forgotten so the next sign-in tries again. */
   private configuration(): Promise<oidc.Configuration> {
