@@ -48,7 +48,7 @@ describe('loadConfig: valid files', () => {
         followupWindowMs: 2_000,
         cancelOnLabelRemoved: true,
         labels: {},
-        slackChannels: {},
+        companions: {},
         projects: {},
         teams: [],
         allowedUsers: [],
@@ -61,7 +61,7 @@ describe('loadConfig: valid files', () => {
         handle: '@agent',
         repos: {},
         labels: {},
-        slackChannels: { repos: {}, labels: {} },
+        companions: { repos: {}, labels: {} },
         allowedUsers: [],
         pullRequests: 'reviews',
         ciFailures: 0,
@@ -74,7 +74,7 @@ describe('loadConfig: valid files', () => {
         followupWindowMs: 2_000,
         cancelOnLabelRemoved: true,
         labels: {},
-        slackChannels: {},
+        companions: {},
         projects: [],
         allowedUsers: [],
         states: {},
@@ -187,7 +187,7 @@ describe('loadConfig: valid files', () => {
         agent: { config: { environment_id: 'env_api' }, title: 'From Linear' },
         'needs review': { factory_uid: 'factory-9' },
       },
-      slackChannels: { agent: 'C0777DEVS' },
+      companions: { agent: ['slack:C0777DEVS'] },
       teams: ['ENG', 'OPS'],
       states: { started: 'In Progress', pull_request: 'In Review' },
     });
@@ -476,7 +476,7 @@ describe('loadConfig: approval on surfaces’ routes (issue 31)', () => {
       place: 'slack:C0PROD0001',
       approverPlaces: ['slack:U0LEAD0001'],
     });
-    expect(config.github.slackChannels).toEqual({ repos: { 'acme/web': 'C0PROD0001' }, labels: { ship: 'C0SHIP0001' } });
+    expect(config.github.companions).toEqual({ repos: { 'acme/web': ['slack:C0PROD0001'] }, labels: { ship: ['slack:C0SHIP0001'] } });
   });
 
   it('reads approval on a Jira label route (buttons in its slack_channel, as Linear’s)', () => {

@@ -85,8 +85,8 @@ export class GithubNotifier implements Notifier {
         case 'session':
           return { skipped: 'no session here' };
         case 'approval':
-          // Approvals are asked in Slack (the route's slack_channel); the issue hears of it by a notice.
-          return { skipped: 'approvals are asked in Slack' };
+          // Approvals are asked in the route's companion chat place, where approvers can press a button; the issue hears of it by a notice.
+          return { skipped: 'approvals are asked in the route’s companion chat place' };
         default:
           throw unknownMessageKind(message);
       }

@@ -4,6 +4,7 @@
  * only when GitHub is on.
  */
 import { notConfiguredEndpoint } from '../http/health-endpoints.js';
+import { companionsOn } from '../config-kit/route-values.js';
 import type { SurfaceModuleOf } from '../surface-kit/surface-module.js';
 import { githubConfig } from './config/slice.js';
 import { githubSurface } from './surface.js';
@@ -29,7 +30,7 @@ export const githubModule: SurfaceModuleOf<'github', typeof githubConfig> = {
         repos: github.repos,
         labels: github.labels,
         // A route's companion chat place needs that chat on (the config refuses one while it is off).
-        ...(isOn('slack') && { slackChannels: github.slackChannels }),
+        companions: { repos: companionsOn(github.companions.repos, isOn), labels: companionsOn(github.companions.labels, isOn) },
         allowedUsers: github.allowedUsers,
         pullRequests: github.pullRequests,
         ciFailures: github.ciFailures,

@@ -3,6 +3,7 @@
  * a Jira Cloud site whose issues start runs.
  */
 import { notConfiguredEndpoint } from '../http/health-endpoints.js';
+import { companionsOn } from '../config-kit/route-values.js';
 import type { SurfaceModuleOf } from '../surface-kit/surface-module.js';
 import { jiraConfig } from './config/slice.js';
 import { jiraSurface } from './surface.js';
@@ -31,7 +32,7 @@ export const jiraModule: SurfaceModuleOf<'jira', typeof jiraConfig> = {
         cancelOnLabelRemoved: jira.cancelOnLabelRemoved,
         labels: jira.labels,
         // A route's companion chat place needs that chat on (the config refuses one while it is off).
-        slackChannels: isOn('slack') ? jira.slackChannels : {},
+        companions: companionsOn(jira.companions, isOn),
         projects: jira.projects,
         states: jira.states,
         allowedUsers: jira.allowedUsers,

@@ -89,8 +89,8 @@ export class LinearNotifier implements Notifier {
         case 'notice':
           return { commentId: await this.comment(delivery, await this.issueId(issue), messageComment(message, this.options.handle)) };
         case 'approval':
-          // Approvals are asked in Slack (the route's slack_channel); the issue hears of it by a notice.
-          return { skipped: 'approvals are asked in Slack' };
+          // Approvals are asked in the route's companion chat place, where approvers can press a button; the issue hears of it by a notice.
+          return { skipped: 'approvals are asked in the route’s companion chat place' };
         case 'seen':
           return { skipped: 'Linear marks a request when its run answers, not on receipt' };
         case 'followup_accepted': {

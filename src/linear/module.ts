@@ -3,6 +3,7 @@
  * an issue tracker. The Linear SDK (about 3 MB) is loaded only when Linear is on.
  */
 import { notConfiguredEndpoint } from '../http/health-endpoints.js';
+import { companionsOn } from '../config-kit/route-values.js';
 import type { SurfaceModuleOf } from '../surface-kit/surface-module.js';
 import { linearConfig } from './config/slice.js';
 import { linearSurface } from './surface.js';
@@ -31,7 +32,7 @@ export const linearModule: SurfaceModuleOf<'linear', typeof linearConfig> = {
         cancelOnLabelRemoved: linear.cancelOnLabelRemoved,
         labels: linear.labels,
         // A route's companion chat place needs that chat on (the config refuses one while it is off).
-        slackChannels: isOn('slack') ? linear.slackChannels : {},
+        companions: companionsOn(linear.companions, isOn),
         projects: linear.projects,
         teams: linear.teams,
         states: linear.states,
