@@ -12,6 +12,7 @@ import type { Logger } from '../core/ports/logger.js';
 import type { OutboxMessage } from '../core/ports/messages.js';
 import { NotifierError, unknownMessageKind, type Delivery, type Notifier } from '../core/ports/notifier.js';
 import { messageComment, receivedComment, startFailedComment, statusComment, stoppingComment } from '../surface-kit/markdown-comments.js';
+import { withPeopleInWords, type DescribePeople } from '../surface-kit/people-in-words.js';
 import { githubError, type GithubApi, type ReactionTarget } from './github-api.js';
 import type { GithubReference } from './acts.js';
 
@@ -38,6 +39,8 @@ export interface GithubNotifierOptions {
   api: GithubApi;
   /** `github.handle`: how a comment addresses the bot ("answer with a comment starting with …"). */
   handle: string;
+  /** How people named by a mention token (`<@personId>`) are written in a comment: in words, since the markup means nothing here. */
+  people: DescribePeople;
   logger?: Logger;
 }
 
@@ -53,7 +56,7 @@ export class GithubNotifier implements Notifier {
 
   async deliver(delivery: Delivery): Promise<unknown> {
     const place = parseGithubPlace(delivery.destination);
-    const message = delivery.message;
+    const message = withPeopleInWords(delivery.message, this.options.people);
     try {
       switch (message.kind) {
         case 'received': {

@@ -16,7 +16,7 @@ export const githubModule: SurfaceModuleOf<'github', typeof githubConfig> = {
   config: githubConfig,
   isOn: (config) => config.github.enabled,
   surface: (config) => githubSurface(config.github),
-  async start(config, { intake, store, logger, clock, isOn }) {
+  async start(config, { intake, store, logger, clock, isOn, people }) {
     const github = config.github;
     if (!github.enabled || !github.appId || !github.privateKey || !github.webhookSecret) return undefined;
     const { startGithub } = await import('./index.js');
@@ -31,6 +31,7 @@ export const githubModule: SurfaceModuleOf<'github', typeof githubConfig> = {
         labels: github.labels,
         // A route's companion chat place needs that chat on (the config refuses one while it is off).
         companions: { repos: companionsOn(github.companions.repos, isOn), labels: companionsOn(github.companions.labels, isOn) },
+        people,
         allowedUsers: github.allowedUsers,
         pullRequests: github.pullRequests,
         ciFailures: github.ciFailures,

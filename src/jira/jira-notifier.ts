@@ -14,7 +14,8 @@ import { createHash } from 'node:crypto';
 import type { Logger } from '../core/ports/logger.js';
 import { NotifierError, unknownMessageKind, type Delivery, type Notifier } from '../core/ports/notifier.js';
 import type { AdfDoc } from './adf.js';
-import { messageDoc, receivedDoc, startFailedDoc, statusDoc, stoppingDoc, withJiraNames } from './comment-text.js';
+import { withPeopleInWords, type DescribePeople } from '../surface-kit/people-in-words.js';
+import { messageDoc, receivedDoc, startFailedDoc, statusDoc, stoppingDoc } from './comment-text.js';
 import type { JiraApi } from './jira-api.js';
 import { toJiraNotifierError } from './jira-errors.js';
 import type { JiraTransitions } from './transitions.js';
@@ -43,6 +44,8 @@ export interface JiraNotifierOptions {
   api: JiraApi;
   /** How a comment addresses the bot, for "answer with a comment starting with …". */
   handle: string;
+  /** How people named by a mention token (`<@personId>`) are written in a comment: in words, since the markup means nothing here. */
+  people: DescribePeople;
   transitions?: JiraTransitions;
   logger?: Logger;
 }
@@ -54,7 +57,7 @@ export class JiraNotifier implements Notifier {
 
   async deliver(delivery: Delivery): Promise<unknown> {
     const issueKey = parseJiraDestination(delivery.destination);
-    const message = withJiraNames(delivery.message);
+    const message = withPeopleInWords(delivery.message, this.options.people);
     const transitions = this.options.transitions;
     try {
       switch (message.kind) {

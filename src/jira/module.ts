@@ -16,7 +16,7 @@ export const jiraModule: SurfaceModuleOf<'jira', typeof jiraConfig> = {
   isOn: (config) => config.jira.enabled,
   surface: (config) => jiraSurface(config.jira.labels),
   followupWindowMs: (config) => (config.jira.followups === 'all' ? config.jira.followupWindowMs : 0),
-  async start(config, { intake, store, logger, clock, isOn }) {
+  async start(config, { intake, store, logger, clock, isOn, people }) {
     const jira = config.jira;
     if (!jira.enabled || !jira.baseUrl || !jira.email || !jira.apiToken || !jira.webhookSecret) return undefined;
     const { startJira } = await import('./index.js');
@@ -33,6 +33,7 @@ export const jiraModule: SurfaceModuleOf<'jira', typeof jiraConfig> = {
         labels: jira.labels,
         // A route's companion chat place needs that chat on (the config refuses one while it is off).
         companions: companionsOn(jira.companions, isOn),
+        people,
         projects: jira.projects,
         states: jira.states,
         allowedUsers: jira.allowedUsers,

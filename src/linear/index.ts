@@ -5,6 +5,7 @@ import type { IntakeService } from '../core/intake/intake-service.js';
 import { StartupError } from '../core/startup-error.js';
 import type { Store } from '../core/ports/store.js';
 import type { Endpoint } from '../http/server.js';
+import type { DescribePeople } from '../surface-kit/people-in-words.js';
 import { LinearAccess } from './access.js';
 import { sdkLinearApi, type LinearApi } from './linear-api.js';
 import { isAuthenticationError, linearErrorType } from './linear-errors.js';
@@ -27,6 +28,8 @@ export interface LinearSettings extends LinearTriggerConfig {
   webhookSecret: string;
   apiUrl: string;
   states: WorkflowStates;
+  /** How the people a message names are written in a comment (`PersonIds.describe`). */
+  people: DescribePeople;
   /** `linear.context`: how many earlier comments a start or follow-up carries. Default 20 / 8,000 characters. */
   context?: { messages: number; characters: number };
 }
@@ -114,6 +117,7 @@ export async function startLinear(
       new LinearNotifier({
         api,
         handle: settings.handle,
+        people: settings.people,
         logger,
         workflow,
         ids,

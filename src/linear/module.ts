@@ -16,7 +16,7 @@ export const linearModule: SurfaceModuleOf<'linear', typeof linearConfig> = {
   isOn: (config) => config.linear.enabled,
   surface: (config) => linearSurface(config.linear.labels),
   followupWindowMs: (config) => (config.linear.followups === 'all' ? config.linear.followupWindowMs : 0),
-  async start(config, { intake, store, logger, clock, isOn }) {
+  async start(config, { intake, store, logger, clock, isOn, people }) {
     const linear = config.linear;
     const credentials = linear.accessToken ? { accessToken: linear.accessToken } : linear.apiKey ? { apiKey: linear.apiKey } : undefined;
     if (!linear.enabled || !credentials || !linear.webhookSecret) return undefined;
@@ -33,6 +33,7 @@ export const linearModule: SurfaceModuleOf<'linear', typeof linearConfig> = {
         labels: linear.labels,
         // A route's companion chat place needs that chat on (the config refuses one while it is off).
         companions: companionsOn(linear.companions, isOn),
+        people,
         projects: linear.projects,
         teams: linear.teams,
         states: linear.states,
