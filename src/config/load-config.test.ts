@@ -35,8 +35,7 @@ describe('loadConfig: valid files', () => {
         allowedTeams: [],
         channels: {},
         triggers: {},
-        linkLinearIssues: false,
-        linkJiraIssues: false,
+        linksIssuesOf: [],
         unfurlDomains: [],
       },
       linear: {
@@ -176,7 +175,7 @@ describe('loadConfig: valid files', () => {
         G0999PRIV: { agent_identity_uid: 'foreman-1', config: { name: 'private' } },
         '*': { factory_uid: 'factory-7' },
       },
-      linkLinearIssues: true,
+      linksIssuesOf: [expect.objectContaining({ surface: 'linear' })],
       unfurlDomains: ['app.example.dev'],
     });
     expect(config.linear).toMatchObject({

@@ -62,7 +62,7 @@ export const slackModule: SurfaceModuleOf<'slack', typeof slackConfig> = {
       ],
       notifiers: [started.notifier],
       enricher: started.enricher,
-      linksIssuesOf: [...(slack.linkLinearIssues ? ['linear'] : []), ...(slack.linkJiraIssues ? ['jira'] : [])],
+      linksIssuesOf: slack.linksIssuesOf.map(({ surface }) => surface),
       sessionPlaces: started.sessionPlaces,
       people: {
         userByEmail: (email) => started.userByEmail(email),

@@ -87,7 +87,19 @@ describe('jira: keys', () => {
       allowedUsers: [],
       states: {},
     });
-    expect(config.slack.linkJiraIssues).toBe(false);
+    expect(config.slack.linksIssuesOf).toEqual([]);
+  });
+
+  it('slack.link_jira_issues while Jira is off is warned of in Jira’s words; with Jira on, it is not', () => {
+    const yaml = 'slack:\n  link_jira_issues: true\njira:\n  labels: { agent: {} }\n';
+    expect(withFile(yaml, SLACK).warnings).toEqual([
+      {
+        where: `${F}: slack.link_jira_issues`,
+        message: 'is true, but Jira is off: a mention naming a Jira issue starts its run without the issue',
+        hint: 'turn Jira on with JIRA_BASE_URL, JIRA_EMAIL, JIRA_API_TOKEN and JIRA_WEBHOOK_SECRET, or set it to false',
+      },
+    ]);
+    expect(withFile(yaml, { ...SLACK, ...FULL }).warnings).toEqual([]);
   });
 
   it('reads every key: labels (lower-cased) with routes and slack_channel, projects (upper-cased), states, context', () => {
@@ -111,7 +123,7 @@ describe('jira: keys', () => {
       ].join('\n'),
       SLACK,
     );
-    expect(config.slack.linkJiraIssues).toBe(true);
+    expect(config.slack.linksIssuesOf.map(({ surface }) => surface)).toEqual(['jira']);
     expect(config.jira).toMatchObject({
       handle: '@bot',
       followups: 'all',
