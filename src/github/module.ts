@@ -7,6 +7,7 @@ import { notConfiguredEndpoint } from '../http/health-endpoints.js';
 import { companionsOn } from '../config-kit/route-values.js';
 import type { SurfaceModuleOf } from '../surface-kit/surface-module.js';
 import { githubConfig } from './config/slice.js';
+import { GITHUB_TOKEN_SHAPES } from './credential-shapes.js';
 import { githubSurface } from './surface.js';
 
 export const githubModule: SurfaceModuleOf<'github', typeof githubConfig> = {
@@ -58,6 +59,7 @@ export const githubModule: SurfaceModuleOf<'github', typeof githubConfig> = {
     const issue = /^github:([^/\s]+\/[^#\s]+)#(\d+)$/.exec(place);
     return issue ? { url: knownUrl, text: `GitHub ${issue[1]}#${issue[2]}` } : undefined;
   },
+  credentialShapes: GITHUB_TOKEN_SHAPES,
   routeTables: (config) => [
     { where: 'github.repos', routes: config.github.repos },
     { where: 'github.labels', routes: config.github.labels },

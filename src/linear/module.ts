@@ -62,4 +62,9 @@ export const linearModule: SurfaceModuleOf<'linear', typeof linearConfig> = {
   },
   placeLink: (place, knownUrl) => (place.startsWith('linear:') ? { url: knownUrl, text: `Linear issue ${place.slice('linear:'.length)}` } : undefined),
   routeTables: (config) => [{ where: 'linear.labels', routes: config.linear.labels }],
+  async liveChecks(config) {
+    if (!config.linear.enabled) return { lines: [] };
+    const { linearLiveChecks } = await import('./live-checks.js');
+    return linearLiveChecks(config.linear);
+  },
 };

@@ -95,4 +95,6 @@ export const slackModule: SurfaceModuleOf<'slack', typeof slackConfig> = {
     return channel ? { url: `https://slack.com/archives/${channel[1]}`, text: `Slack channel ${channel[1]} (a thread of its own)` } : undefined;
   },
   routeTables: (config) => [{ where: 'slack.channels', routes: config.slack.channels }],
+  // Its tokens (`xoxb-…`, `xoxp-…`, `xapp-…`), should a platform quote one back.
+  credentialShapes: [/\b(?:xox[a-z]|xapp)-[A-Za-z0-9-]{8,}/gi],
 };
