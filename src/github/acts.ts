@@ -1,5 +1,5 @@
 /**
- * What a GitHub delivery asks for, and the pieces every act shares (issue 29): the place of an issue
+ * What a GitHub delivery asks for, and the pieces every act shares: the place of an issue
  * or pull request, whether a repository is served, whether a comment addresses us, who may act.
  */
 import { oneLine } from '../core/quote.js';

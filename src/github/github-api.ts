@@ -1,5 +1,5 @@
 /**
- * What agent-bridge asks of GitHub's REST API, through Octokit as the GitHub App (issue 29): the
+ * What agent-bridge asks of GitHub's REST API, through Octokit as the GitHub App: the
  * App's JWT finds the installation on a repository, and each installation's token — made, cached and
  * renewed before it expires by `@octokit/auth-app` — makes the calls. One client per installation,
  * kept. Octokit logs nothing of ours: its `log` is silenced (a request's headers hold the token), and

@@ -1,5 +1,5 @@
 /**
- * The notifier for `github:<owner>/<repo>#<n>` places (issue 29): a start comment when a request is
+ * The notifier for `github:<owner>/<repo>#<n>` places: a start comment when a request is
  * received, edited in place at every observed state; one new comment per BLOCKED and end state, per
  * failure and per notice; `eyes` and `rocket` on a comment whose follow-up reached the run. A place the
  * run joined later (its pull request) gets one status comment, edited in the same way.

@@ -1,5 +1,5 @@
 /**
- * The GitHub App integration (issue 29; docs/github.md): the webhook endpoint, the notifier of GitHub
+ * The GitHub App integration (docs/github.md): the webhook endpoint, the notifier of GitHub
  * places and the issue context of a request, over one REST client acting as the App. Octokit is
  * imported lazily: it is unused when GitHub is off.
  */

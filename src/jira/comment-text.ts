@@ -1,5 +1,5 @@
 /**
- * The comments agent-bridge writes on a Jira issue, in ADF (issue 30): the start comment (edited at
+ * The comments agent-bridge writes on a Jira issue, in ADF: the start comment (edited at
  * every state), one comment per BLOCKED and end state, failures and notices. Titles, names, states,
  * status messages and reasons are foreign text: text nodes only (adf.ts), never markup; the session
  * and pull request links are link marks built from the URLs the run API gave, and a notice's links

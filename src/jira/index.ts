@@ -43,13 +43,13 @@ export interface JiraIntegration {
   api: JiraApi;
   /** The account the bridge acts as (`/myself`): its comments never count. */
   accountId: string;
-  /** Finds the issue a Slack request names (`slack.link_jira_issues`). */
+  /** Finds the issue a chat request names (a chat's `link_jira_issues`, such as `slack.link_jira_issues`). */
   issueLinker: IssueLinker;
   close(): Promise<void>;
 }
 
 /**
- * Builds the Jira integration (issue 30): checks the API token against Jira once and learns our own
+ * Builds the Jira integration: checks the API token against Jira once and learns our own
  * `accountId` (`/myself`; a refused token stops the start with what to do), and returns the webhook
  * endpoint, the notifier and the prompt context.
  */

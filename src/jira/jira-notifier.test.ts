@@ -7,7 +7,7 @@ import { restJiraApi, type JiraApi } from './jira-api.js';
 import { JiraNotifier, markFor, parseJiraDestination } from './jira-notifier.js';
 import { PERSON_IDS } from '../surface-list.js';
 
-/* The notifier against the fake Jira REST v3 (issue 30, point 2): the start comment, its edits, the announcements, exactly once. */
+/* The notifier against the fake Jira REST v3: the start comment, its edits, the announcements, exactly once. */
 
 let fake: FakeJiraApi;
 let api: JiraApi;

@@ -1,5 +1,5 @@
 /**
- * The notifier for `jira:<ISSUE-KEY>` places (issue 30, point 2): a start comment when a trigger is
+ * The notifier for `jira:<ISSUE-KEY>` places: a start comment when a trigger is
  * received, edited in place at every observed state and when a stop is asked for; one new comment per
  * BLOCKED and end state, per failure and per notice; `jira.states` transitions as the run's states are
  * shown. Jira has no reactions through REST: a follow-up that reached the run shows in the start

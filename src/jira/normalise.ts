@@ -1,5 +1,5 @@
 /**
- * Jira deliveries to triggers (issue 30, point 2: what Linear does, for Jira). A trigger label gained
+ * Jira deliveries to triggers (what Linear does, for Jira). A trigger label gained
  * on an issue of a served project starts a run; lost, it cancels it (`cancel_on_label_removed`); a
  * comment starting with the handle steers the issue's run, stops it (`stop`) or starts another
  * (`new`), and with `followups: all` any comment steers. The anchor and place of an issue is

@@ -10,7 +10,7 @@ import { OwnIds } from './own-ids.js';
 import { LinearSessionNotifier } from './session-notifier.js';
 
 /*
- * Issue 16: text we did not write (an agent's status message, a person's name, an issue title, a
+ * Text we did not write (an agent's status message, a person's name, an issue title, a
  * URL from the run API) must not become a live image (a tracking pixel) or a forged link in
  * Linear's Markdown. Our own links (the session, pull requests) stay links.
  */

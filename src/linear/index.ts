@@ -43,7 +43,7 @@ export interface LinearIntegration {
   /** Who may act (Linear's roles): asked by the intake worker before a Linear trigger does anything. */
   requesterCheck: RequesterCheck;
   api: LinearApi;
-  /** Finds the issue a Slack request names (`slack.link_linear_issues`). */
+  /** Finds the issue a chat request names (a chat's `link_linear_issues`, such as `slack.link_linear_issues`). */
   issueLinker: IssueLinker;
 }
 

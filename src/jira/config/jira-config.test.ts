@@ -3,7 +3,7 @@ import { problemsOf, tempDir } from '../../../test/config/helpers.js';
 import { describeConfig, integrationSummary } from '../../config/describe-config.js';
 import { loadConfig } from '../../config/load-config.js';
 
-/* Jira Cloud's variables and `jira:` keys (issue 30, point 1; docs/configuration.md and docs/jira.md). */
+/* Jira Cloud's variables and `jira:` keys (docs/configuration.md and docs/jira.md). */
 
 const TOKEN = 'ATATT3xFfGF0-jira-api-token-0123456789';
 const SECRET = 'jira-webhook-secret-0123456789';
