@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { describeConfig, formatProblem, integrationSummary, loadConfig } from '../config/index.js';
 import { ConfigError } from '../config/problems.js';
 import type { AppConfig } from '../config/types.js';
+import { SURFACE_MODULES } from '../surface-list.js';
 import { printJson, type CliContext } from './context.js';
 
 export function registerConfigCommand(program: Command, context: CliContext): void {
@@ -10,15 +11,15 @@ export function registerConfigCommand(program: Command, context: CliContext): vo
     .command('check')
     .description(
       'validate the environment and config file; print the effective configuration (secrets masked); ' +
-        'ask the run API whether it answers (and why not); with Linear configured, check linear.states against the workspace; exit 2 on any problem',
+        'ask the run API whether it answers (and why not) and each surface that is on what only its platform can say (such as whether the workflow states the config names exist); exit 2 on any problem',
     )
     .option('--config <file>', 'file to check (default: AGENT_BRIDGE_CONFIG, else ./agent-bridge.yml when present)')
-    .option('--offline', 'ask neither the run API nor Linear (whether the workflow states in linear.states exist)')
+    .option('--offline', 'ask neither the run API nor any surface’s platform')
     .option('--json', 'print the effective configuration as JSON only')
     .action(async (options: { config?: string; json?: boolean; offline?: boolean }) => {
       // A ConfigError propagates to the CLI's one error mapping: every problem listed, exit 2.
       const loaded = loadConfig({ env: context.env, cwd: context.cwd, ...(options.config && { configPath: options.config }) });
-      const live = options.offline ? [] : [...(await checkRunApi(loaded)), ...(await checkAgainstLinear(loaded, context))];
+      const live = options.offline ? [] : [...(await checkRunApi(loaded)), ...(await checkAgainstSurfaces(loaded, context))];
       const warnings = loaded.warnings ?? [];
       // On stderr, so that with --json stdout stays JSON only.
       const warn = () => warnings.forEach((warning) => context.err(`warning: ${formatProblem(warning)}`));
@@ -56,25 +57,22 @@ async function checkRunApi(config: AppConfig): Promise<string[]> {
   }
 }
 
-/** Lines for the summary; a state name no team has is a problem (exit 2). Unreachable Linear is only said. */
-async function checkAgainstLinear(config: AppConfig, context: CliContext): Promise<string[]> {
-  const linear = config.linear;
-  const credentials = linear.accessToken ? { accessToken: linear.accessToken } : linear.apiKey ? { apiKey: linear.apiKey } : undefined;
-  if (!linear.enabled || !credentials || Object.keys(linear.states).length === 0) return [];
-  const [{ LinearClient }, { sdkLinearApi }, { checkWorkflowStates }, { linearErrorType }] = await Promise.all([
-    import('@linear/sdk'),
-    import('../linear/linear-api.js'),
-    import('../linear/check-states.js'),
-    import('../linear/linear-errors.js'),
-  ]);
-  let check;
-  try {
-    check = await checkWorkflowStates(sdkLinearApi(new LinearClient({ ...credentials, apiUrl: linear.apiUrl })), linear.teams, linear.states);
-  } catch (error) {
-    return [`Linear workflow states: not checked, Linear did not answer (${linearErrorType(error) ?? 'connection failed'}); run again, or pass --offline`];
+/**
+ * Lines for the summary from every surface that checks the config against its platform (whether the
+ * workflow states a tracker names exist): what one finds surely wrong is a problem (exit 2), what may
+ * be wrong is warned of, an unreachable platform is only said.
+ */
+async function checkAgainstSurfaces(config: AppConfig, context: CliContext): Promise<string[]> {
+  const lines: string[] = [];
+  const problems: string[] = [];
+  for (const module of SURFACE_MODULES) {
+    if (!module.liveChecks || !module.isOn(config)) continue;
+    const check = await module.liveChecks(config);
+    lines.push(...check.lines);
+    problems.push(...(check.problems ?? []));
+    for (const warning of check.warnings ?? []) context.err(`warning: ${warning}`);
   }
   const where = config.configFile ?? 'agent-bridge.yml';
-  if (check.problems.length > 0) throw new ConfigError(check.problems.map((message) => ({ where, message })));
-  for (const warning of check.warnings) context.err(`warning: ${warning}`);
-  return check.checked.map((line) => `Linear workflow states: ${line}`);
+  if (problems.length > 0) throw new ConfigError(problems.map((message) => ({ where, message })));
+  return lines;
 }

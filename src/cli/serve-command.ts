@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { integrationSummary, loadConfig, secretValues } from '../config/index.js';
+import { SURFACE_MODULES } from '../surface-list.js';
 import type { CliContext } from './context.js';
 
 export function registerServeCommand(program: Command, context: CliContext, onShutdown: (stop: () => Promise<void>) => void): void {
@@ -14,6 +15,7 @@ export function registerServeCommand(program: Command, context: CliContext, onSh
       const logger = createLogger({
         level: config.logLevel,
         secrets: secretValues(config),
+        credentialShapes: SURFACE_MODULES.flatMap((module) => module.credentialShapes ?? []),
       });
       // Before anything starts: stored personal keys must open with AGENT_BRIDGE_SECRET (else exit 2 naming it).
       await (await import('../compose/people.js')).checkPeopleSecret(config);

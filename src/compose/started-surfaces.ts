@@ -9,6 +9,7 @@ import type { IssueLinker } from '../core/ports/issue-links.js';
 import type { Notifier, SessionPlaces } from '../core/ports/notifier.js';
 import type { StoredTrigger } from '../core/ports/store.js';
 import type { Endpoint } from '../http/server.js';
+import { PERSON_IDS } from '../surface-list.js';
 import type { PeopleDirectory, StartedSurface, SurfaceDeps } from '../surface-kit/started-surface.js';
 import type { SurfaceModule } from '../surface-kit/surface-module.js';
 import { anyIssueLinker } from './issue-linkers.js';
@@ -46,14 +47,14 @@ export class AccessBySurface implements AccessPolicy {
 export async function startSurfaces(
   modules: readonly SurfaceModule[],
   config: AppConfig,
-  deps: Omit<SurfaceDeps, 'access' | 'isOn'> & { accessOf: (name: string) => AccessPolicy },
+  deps: Omit<SurfaceDeps, 'access' | 'isOn' | 'people'> & { accessOf: (name: string) => AccessPolicy },
   onStop: (name: string, stop: () => Promise<void>) => void,
 ): Promise<StartedSurfaces> {
   const on = new Set(modules.filter((module) => module.isOn(config)).map((module) => module.name));
   const started: Started[] = [];
   for (const module of modules) {
     const { accessOf, ...shared } = deps;
-    const parts = await module.start(config, { ...shared, access: accessOf(module.name), isOn: (name) => on.has(name) });
+    const parts = await module.start(config, { ...shared, access: accessOf(module.name), isOn: (name) => on.has(name), people: PERSON_IDS });
     if (!parts) continue;
     started.push({ module, parts });
     // Before the database closes; an event stored while the workers stop is worked on the next start.

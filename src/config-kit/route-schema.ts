@@ -5,6 +5,7 @@
  * chat's, the key naming a chat place the run also gets (a companion place, `slack_channel`).
  */
 import { z } from 'zod';
+import type { IssueLinkOffer } from './tracker-keys.js';
 import { always, DAY, duration, emptyIfNull, optional, section, strict, text, withDefault } from './file-schema-parts.js';
 
 /** AmbientAgentConfig: known fields checked, any other field passed through. */
@@ -93,10 +94,10 @@ export interface FileApproval {
 
 /**
  * The route pieces every surface builds its routes from, given the chat surfaces' companion places and
- * who may approve. Built once by the config from the registered surfaces and handed to each surface's
- * config slice, so no surface names another.
+ * who may approve, with the trackers whose issues a chat message may name. Built once by the config from
+ * the registered surfaces and handed to each surface's config slice, so no surface names another.
  */
-export function routeParts(companions: readonly CompanionPlace[], approvers: Approvers) {
+export function routeParts(companions: readonly CompanionPlace[], approvers: Approvers, issueLinks: readonly IssueLinkOffer[] = []) {
   const approverId = z.string().refine((id) => approvers.isId(id), { error: approvers.notAnApprover });
   /** `approval`: every request on the route waits until an approver approves it, or `expires` passes. */
   const approval = strict({
@@ -126,7 +127,7 @@ export function routeParts(companions: readonly CompanionPlace[], approvers: App
     );
   }
 
-  return { surfaceRouteShape, companionRoute, checkRouteTargets, companions, approvers };
+  return { surfaceRouteShape, companionRoute, checkRouteTargets, companions, approvers, issueLinks };
 }
 
 /** The route pieces a surface's config slice is handed. */

@@ -62,14 +62,32 @@ export function toRoutes(
   return Object.fromEntries(Object.entries(routes).map(([name, route]) => [key(name), toRoute(route, parts, companionPlace(route, parts))]));
 }
 
-/** The place on the chat surface `surface` (its id alone) each route that names one also gets a thread in, by the route's lower-cased key. */
-export function companionChannels(routes: Readonly<Record<string, FileSurfaceRoute>>, parts: RouteParts, surface: string): Record<string, string> {
-  const key = parts.companions.find((companion) => companion.surface === surface)?.key;
-  if (key === undefined) return {};
+/**
+ * Each route's companion places, by the route's lower-cased key: one `<surface>:<value>` for every chat
+ * surface whose companion key the route sets (`slack_channel`…), in the order of the list of surfaces.
+ * Routes that name none are left out.
+ */
+export function companionPlaces(routes: Readonly<Record<string, FileSurfaceRoute>>, parts: RouteParts): Record<string, string[]> {
   return Object.fromEntries(
     Object.entries(routes).flatMap(([name, route]) => {
-      const value = route[key];
-      return typeof value === 'string' && value !== '' ? [[name.trim().toLowerCase(), value]] : [];
+      const places = parts.companions.flatMap(({ key, surface }) => {
+        const value = route[key];
+        return typeof value === 'string' && value !== '' ? [`${surface}:${value}`] : [];
+      });
+      return places.length > 0 ? [[name.trim().toLowerCase(), places]] : [];
+    }),
+  );
+}
+
+/**
+ * The companion places on chat surfaces that are on, by route key: a place on a chat that is off could
+ * only fail (the config refuses one; this keeps a stale one from being owed anything).
+ */
+export function companionsOn(companions: Readonly<Record<string, readonly string[]>>, isOn: (surface: string) => boolean): Record<string, string[]> {
+  return Object.fromEntries(
+    Object.entries(companions).flatMap(([route, places]) => {
+      const kept = places.filter((place) => isOn(place.slice(0, place.indexOf(':'))));
+      return kept.length > 0 ? [[route, kept]] : [];
     }),
   );
 }

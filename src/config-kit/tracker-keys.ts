@@ -7,6 +7,23 @@ import { z } from 'zod';
 import { contextSchema, followups, followupWindow } from './conversation-keys.js';
 import { section, text, withDefault } from './file-schema-parts.js';
 
+/**
+ * A tracker whose issues a chat message may name, binding its run to the issue too: the chat's section
+ * gets a key `link_<surface>_issues` for it (`issueLinkKey`). Built by the config from the registered
+ * trackers that offer an issue linker and handed to every slice with the route parts.
+ */
+export interface IssueLinkOffer {
+  /** The tracker's surface name. */
+  readonly surface: string;
+  /** Said of the key set while the tracker is off: the message starts its run without the issue. */
+  readonly whenOff: { readonly message: string; readonly hint: string };
+}
+
+/** A chat's key linking a mention naming an issue of `tracker` to that issue (`link_linear_issues`). */
+export function issueLinkKey(tracker: string): `link_${string}_issues` {
+  return `link_${tracker}_issues`;
+}
+
 /** How a comment addresses the bot: its first word, so one word (`linear.handle`, `jira.handle`, `github.handle`). */
 export const handleSchema = withDefault(
   text.refine((handle) => !/\s/.test(handle), {

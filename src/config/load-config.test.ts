@@ -35,8 +35,7 @@ describe('loadConfig: valid files', () => {
         allowedTeams: [],
         channels: {},
         triggers: {},
-        linkLinearIssues: false,
-        linkJiraIssues: false,
+        linksIssuesOf: [],
         unfurlDomains: [],
       },
       linear: {
@@ -48,7 +47,7 @@ describe('loadConfig: valid files', () => {
         followupWindowMs: 2_000,
         cancelOnLabelRemoved: true,
         labels: {},
-        slackChannels: {},
+        companions: {},
         projects: {},
         teams: [],
         allowedUsers: [],
@@ -61,7 +60,7 @@ describe('loadConfig: valid files', () => {
         handle: '@agent',
         repos: {},
         labels: {},
-        slackChannels: { repos: {}, labels: {} },
+        companions: { repos: {}, labels: {} },
         allowedUsers: [],
         pullRequests: 'reviews',
         ciFailures: 0,
@@ -74,7 +73,7 @@ describe('loadConfig: valid files', () => {
         followupWindowMs: 2_000,
         cancelOnLabelRemoved: true,
         labels: {},
-        slackChannels: {},
+        companions: {},
         projects: [],
         allowedUsers: [],
         states: {},
@@ -176,7 +175,7 @@ describe('loadConfig: valid files', () => {
         G0999PRIV: { agent_identity_uid: 'foreman-1', config: { name: 'private' } },
         '*': { factory_uid: 'factory-7' },
       },
-      linkLinearIssues: true,
+      linksIssuesOf: [expect.objectContaining({ surface: 'linear' })],
       unfurlDomains: ['app.example.dev'],
     });
     expect(config.linear).toMatchObject({
@@ -187,7 +186,7 @@ describe('loadConfig: valid files', () => {
         agent: { config: { environment_id: 'env_api' }, title: 'From Linear' },
         'needs review': { factory_uid: 'factory-9' },
       },
-      slackChannels: { agent: 'C0777DEVS' },
+      companions: { agent: ['slack:C0777DEVS'] },
       teams: ['ENG', 'OPS'],
       states: { started: 'In Progress', pull_request: 'In Review' },
     });
@@ -476,7 +475,7 @@ describe('loadConfig: approval on surfaces’ routes (issue 31)', () => {
       place: 'slack:C0PROD0001',
       approverPlaces: ['slack:U0LEAD0001'],
     });
-    expect(config.github.slackChannels).toEqual({ repos: { 'acme/web': 'C0PROD0001' }, labels: { ship: 'C0SHIP0001' } });
+    expect(config.github.companions).toEqual({ repos: { 'acme/web': ['slack:C0PROD0001'] }, labels: { ship: ['slack:C0SHIP0001'] } });
   });
 
   it('reads approval on a Jira label route (buttons in its slack_channel, as Linear’s)', () => {

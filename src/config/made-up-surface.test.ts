@@ -56,13 +56,13 @@ describe('a surface added to the list', () => {
     expect(notAMapping?.message).toContain('jira, teams, schedules');
   });
 
-  it('is a companion place a tracker’s route may name: its approval is posted there, and it is not taken for a Slack channel', () => {
+  it('is a companion place a tracker’s route may name: its runs get a thread there, its approval is posted there, and it is not taken for a Slack channel', () => {
     const config = load(
       { ...SLACK, ...LINEAR, ...TEAMS },
       `linear:\n  labels:\n    agent: { teams_channel: "${CHANNEL}", approval: { approvers: [U0LEAD0001] } }\n`,
     );
     expect(config.linear.labels['agent']?.approval?.place).toBe(`teams:${CHANNEL}`);
-    expect(config.linear.slackChannels).toEqual({});
+    expect(config.linear.companions).toEqual({ agent: [`teams:${CHANNEL}`] });
   });
 
   it('takes a schedule’s notify key, and refuses its places while it is off', () => {

@@ -36,10 +36,14 @@ const NO_APPROVERS: Approvers = {
   noApprover: 'cannot be asked: no surface to ask approvers on is registered',
 };
 
-/** What every surface's routes are built from: approval asked of the approvers' surface, and the chat surfaces' companion places. */
+/**
+ * What every surface's routes are built from: approval asked of the approvers' surface, the chat
+ * surfaces' companion places, and the trackers whose issues a chat message may name.
+ */
 export const ROUTE_PARTS = routeParts(
   SURFACE_SLICES.flatMap(({ name, config }) => (config.companion ? [{ ...config.companion, surface: name }] : [])),
   APPROVERS_SLICE?.config.approvers ? { ...APPROVERS_SLICE.config.approvers, surface: APPROVERS_SLICE.name } : NO_APPROVERS,
+  SURFACE_SLICES.flatMap(({ name, config }) => (config.issueLinks ? [{ ...config.issueLinks, surface: name }] : [])),
 );
 
 /** A registered surface's section of a loaded configuration, as its slice reads it. */

@@ -1,5 +1,5 @@
 /**
- * What a GitHub delivery asks for, and the pieces every act shares (issue 29): the place of an issue
+ * What a GitHub delivery asks for, and the pieces every act shares: the place of an issue
  * or pull request, whether a repository is served, whether a comment addresses us, who may act.
  */
 import { oneLine } from '../core/quote.js';
@@ -11,8 +11,8 @@ export interface GithubTriggerConfig {
   repos: Readonly<Record<string, unknown>>;
   /** Label name lower-cased → a route exists. */
   labels: Readonly<Record<string, unknown>>;
-  /** The Slack channel a route's runs also get a thread in, by repository and by label (lower-cased keys); absent: none. */
-  slackChannels?: { repos: Readonly<Record<string, string>>; labels: Readonly<Record<string, string>> };
+  /** A route's companion places (chat places its runs also get a thread in), by repository and by label (lower-cased keys); absent: none. */
+  companions?: { repos: Readonly<Record<string, readonly string[]>>; labels: Readonly<Record<string, readonly string[]>> };
   /** Logins, lower-cased. */
   allowedUsers: readonly string[];
   pullRequests: 'none' | 'mentions' | 'reviews';
@@ -82,28 +82,28 @@ export function placeOfPullRequestUrl(url: string, webUrl: string): { repo: stri
 }
 
 /**
- * A start's places: the issue, and the Slack channel of the route it takes (the label's route over the
- * repository's over `*`'s, as `Surface.route` chooses) when that route names one.
+ * A start's places: the issue, and the companion places of the route it takes (the label's route over
+ * the repository's over `*`'s, as `Surface.route` chooses) when that route names any.
  */
 export function startPlaces(
   anchor: string,
   repo: string,
   label: string | undefined,
-  config: Pick<GithubTriggerConfig, 'repos' | 'labels' | 'slackChannels'>,
+  config: Pick<GithubTriggerConfig, 'repos' | 'labels' | 'companions'>,
 ): string[] {
-  const channels = config.slackChannels;
+  const companions = config.companions;
   const key = label?.toLowerCase();
   const lower = repo.toLowerCase();
-  const channel = !channels
+  const places = !companions
     ? undefined
     : key !== undefined && Object.hasOwn(config.labels, key)
-      ? channels.labels[key]
+      ? companions.labels[key]
       : Object.hasOwn(config.repos, lower)
-        ? channels.repos[lower]
+        ? companions.repos[lower]
         : Object.hasOwn(config.repos, '*')
-          ? channels.repos['*']
+          ? companions.repos['*']
           : undefined;
-  return channel ? [anchor, `slack:${channel}`] : [anchor];
+  return [anchor, ...(places ?? [])];
 }
 
 /** Whether the repository is served: it has a route, or `*` stands for every other. */

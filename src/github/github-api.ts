@@ -1,5 +1,5 @@
 /**
- * What agent-bridge asks of GitHub's REST API, through Octokit as the GitHub App (issue 29): the
+ * What agent-bridge asks of GitHub's REST API, through Octokit as the GitHub App: the
  * App's JWT finds the installation on a repository, and each installation's token — made, cached and
  * renewed before it expires by `@octokit/auth-app` — makes the calls. One client per installation,
  * kept. Octokit logs nothing of ours: its `log` is silenced (a request's headers hold the token), and
@@ -9,6 +9,7 @@ import { createAppAuth } from '@octokit/auth-app';
 import { Octokit } from '@octokit/rest';
 import { NotifierError } from '../core/ports/notifier.js';
 import { redactCredentialShapes } from '../log/credential-shapes.js';
+import { GITHUB_TOKEN_SHAPES } from './credential-shapes.js';
 
 export interface GithubComment {
   id: number;
@@ -82,7 +83,7 @@ export function callError(error: unknown, what: string): GithubCallError {
   const headers = (error as { response?: { headers?: Record<string, unknown> } } | null)?.response?.headers ?? {};
   const kept = Object.fromEntries(RETRY_HEADERS.filter((name) => typeof headers[name] === 'string').map((name) => [name, headers[name] as string]));
   const message = (error as { message?: unknown } | null)?.message;
-  const said = redactCredentialShapes(typeof message === 'string' ? message : '')
+  const said = redactCredentialShapes(typeof message === 'string' ? message : '', GITHUB_TOKEN_SHAPES)
     .replace(/\s+/g, ' ')
     .slice(0, 200);
   return new GithubCallError(`GitHub answered ${status ?? 'nothing'} to ${what}${said ? `: ${said}` : ''}`, status, { headers: kept });

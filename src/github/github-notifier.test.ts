@@ -6,6 +6,7 @@ import type { OutboxMessage, RunSnapshot } from '../core/ports/messages.js';
 import { NotifierError, type Delivery } from '../core/ports/notifier.js';
 import { octokitGithubApi } from './github-api.js';
 import { GithubNotifier, defuseMentions, keyMarker } from './github-notifier.js';
+import { PERSON_IDS } from '../surface-list.js';
 
 const PEM = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
 const REPO = 'acme/web';
@@ -15,7 +16,7 @@ let issue = 0;
 
 beforeAll(async () => {
   fake = await startFakeGithubApi({ appId: '11', privateKey: PEM });
-  notifier = new GithubNotifier({ api: octokitGithubApi({ appId: '11', privateKey: PEM, baseUrl: fake.url }), handle: '@agent' });
+  notifier = new GithubNotifier({ api: octokitGithubApi({ appId: '11', privateKey: PEM, baseUrl: fake.url }), handle: '@agent', people: PERSON_IDS });
 });
 afterAll(() => fake.close());
 
@@ -62,6 +63,16 @@ describe('GithubNotifier', () => {
     await send(key, place, message, 2);
     expect(fake.comments(REPO, number)).toHaveLength(1);
     expect(fake.comments(REPO, number)[0]?.body).toContain('https://github.com/acme/web/pull/9');
+  });
+
+  it('names a chat’s people in words, not in the chat’s markup: who asked, and who rejected a request', async () => {
+    const { number, place } = newIssue();
+    await send(`received:people:${place}`, place, { kind: 'received', title: 'acme/web#1: T', requester: '<@U0ADA>' });
+    await send(`notice:people:${place}`, place, { kind: 'notice', text: '<@U0ADA>: your request was rejected by <@U0LEAD>.' });
+    const [start, notice] = fake.comments(REPO, number).map((comment) => comment.body);
+    expect(start).toContain('Received from Slack user U0ADA — starting a run…');
+    expect(notice).toContain('Slack user U0ADA: your request was rejected by Slack user U0LEAD.');
+    expect(`${start}${notice}`).not.toContain('<@');
   });
 
   it('a place with no start comment (a run’s pull request) gets one status comment, edited afterwards', async () => {

@@ -1,5 +1,5 @@
 /**
- * The notifier for `github:<owner>/<repo>#<n>` places (issue 29): a start comment when a request is
+ * The notifier for `github:<owner>/<repo>#<n>` places: a start comment when a request is
  * received, edited in place at every observed state; one new comment per BLOCKED and end state, per
  * failure and per notice; `eyes` and `rocket` on a comment whose follow-up reached the run. A place the
  * run joined later (its pull request) gets one status comment, edited in the same way.
@@ -12,6 +12,7 @@ import type { Logger } from '../core/ports/logger.js';
 import type { OutboxMessage } from '../core/ports/messages.js';
 import { NotifierError, unknownMessageKind, type Delivery, type Notifier } from '../core/ports/notifier.js';
 import { messageComment, receivedComment, startFailedComment, statusComment, stoppingComment } from '../surface-kit/markdown-comments.js';
+import { withPeopleInWords, type DescribePeople } from '../surface-kit/people-in-words.js';
 import { githubError, type GithubApi, type ReactionTarget } from './github-api.js';
 import type { GithubReference } from './acts.js';
 
@@ -38,6 +39,8 @@ export interface GithubNotifierOptions {
   api: GithubApi;
   /** `github.handle`: how a comment addresses the bot ("answer with a comment starting with …"). */
   handle: string;
+  /** How people named by a mention token (`<@personId>`) are written in a comment: in words, since the markup means nothing here. */
+  people: DescribePeople;
   logger?: Logger;
 }
 
@@ -53,7 +56,7 @@ export class GithubNotifier implements Notifier {
 
   async deliver(delivery: Delivery): Promise<unknown> {
     const place = parseGithubPlace(delivery.destination);
-    const message = delivery.message;
+    const message = withPeopleInWords(delivery.message, this.options.people);
     try {
       switch (message.kind) {
         case 'received': {
@@ -85,8 +88,8 @@ export class GithubNotifier implements Notifier {
         case 'session':
           return { skipped: 'no session here' };
         case 'approval':
-          // Approvals are asked in Slack (the route's slack_channel); the issue hears of it by a notice.
-          return { skipped: 'approvals are asked in Slack' };
+          // Approvals are asked in the route's companion chat place, where approvers can press a button; the issue hears of it by a notice.
+          return { skipped: 'approvals are asked in the route’s companion chat place' };
         default:
           throw unknownMessageKind(message);
       }

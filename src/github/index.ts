@@ -1,5 +1,5 @@
 /**
- * The GitHub App integration (issue 29; docs/github.md): the webhook endpoint, the notifier of GitHub
+ * The GitHub App integration (docs/github.md): the webhook endpoint, the notifier of GitHub
  * places and the issue context of a request, over one REST client acting as the App. Octokit is
  * imported lazily: it is unused when GitHub is off.
  */
@@ -9,6 +9,7 @@ import type { Logger } from '../core/ports/logger.js';
 import type { Notifier } from '../core/ports/notifier.js';
 import type { Store } from '../core/ports/store.js';
 import type { Endpoint } from '../http/server.js';
+import type { DescribePeople } from '../surface-kit/people-in-words.js';
 import type { GithubApi } from './github-api.js';
 import { GithubNotifier } from './github-notifier.js';
 import type { GithubTriggerConfig } from './acts.js';
@@ -24,6 +25,8 @@ export interface GithubSettings extends GithubTriggerConfig {
   apiUrl: string;
   /** `intake.dedupe_retention`: an act older than this is taken for a replay (its key may be forgotten). */
   dedupeRetentionMs: number;
+  /** How the people a message names are written in a comment (`PersonIds.describe`). */
+  people: DescribePeople;
 }
 
 /** What the GitHub integration plugs into the service. */
@@ -60,7 +63,7 @@ export async function startGithub(
   return {
     route,
     api,
-    notifier: new GithubNotifier({ api, handle: settings.handle, logger }),
+    notifier: new GithubNotifier({ api, handle: settings.handle, people: settings.people, logger }),
     enricher: new GithubPromptEnricher({ api }),
     requesterCheck: githubWriteAccess({ api, config: settings, now }),
   };

@@ -4,8 +4,10 @@
  * only when GitHub is on.
  */
 import { notConfiguredEndpoint } from '../http/health-endpoints.js';
+import { companionsOn } from '../config-kit/route-values.js';
 import type { SurfaceModuleOf } from '../surface-kit/surface-module.js';
 import { githubConfig } from './config/slice.js';
+import { GITHUB_TOKEN_SHAPES } from './credential-shapes.js';
 import { githubSurface } from './surface.js';
 
 export const githubModule: SurfaceModuleOf<'github', typeof githubConfig> = {
@@ -15,7 +17,7 @@ export const githubModule: SurfaceModuleOf<'github', typeof githubConfig> = {
   config: githubConfig,
   isOn: (config) => config.github.enabled,
   surface: (config) => githubSurface(config.github),
-  async start(config, { intake, store, logger, clock, isOn }) {
+  async start(config, { intake, store, logger, clock, isOn, people }) {
     const github = config.github;
     if (!github.enabled || !github.appId || !github.privateKey || !github.webhookSecret) return undefined;
     const { startGithub } = await import('./index.js');
@@ -29,7 +31,8 @@ export const githubModule: SurfaceModuleOf<'github', typeof githubConfig> = {
         repos: github.repos,
         labels: github.labels,
         // A route's companion chat place needs that chat on (the config refuses one while it is off).
-        ...(isOn('slack') && { slackChannels: github.slackChannels }),
+        companions: { repos: companionsOn(github.companions.repos, isOn), labels: companionsOn(github.companions.labels, isOn) },
+        people,
         allowedUsers: github.allowedUsers,
         pullRequests: github.pullRequests,
         ciFailures: github.ciFailures,
@@ -56,6 +59,7 @@ export const githubModule: SurfaceModuleOf<'github', typeof githubConfig> = {
     const issue = /^github:([^/\s]+\/[^#\s]+)#(\d+)$/.exec(place);
     return issue ? { url: knownUrl, text: `GitHub ${issue[1]}#${issue[2]}` } : undefined;
   },
+  credentialShapes: GITHUB_TOKEN_SHAPES,
   routeTables: (config) => [
     { where: 'github.repos', routes: config.github.repos },
     { where: 'github.labels', routes: config.github.labels },

@@ -224,24 +224,27 @@ describe('placeOfPullRequestUrl', () => {
   });
 });
 
-describe('startPlaces: a route’s slack_channel gives its runs a Slack thread too', () => {
+describe('startPlaces: a route’s companion places (slack_channel…) give its runs a chat thread too', () => {
   const config = {
     repos: { 'acme/web': {}, 'acme/api': {}, '*': {} },
     labels: { agent: {}, deploy: {} },
-    slackChannels: { repos: { 'acme/web': 'C0WEB00001', '*': 'C0ALL00001' }, labels: { deploy: 'C0DEPLOY01' } },
+    companions: {
+      repos: { 'acme/web': ['slack:C0WEB00001'], '*': ['slack:C0ALL00001'] },
+      labels: { deploy: ['slack:C0DEPLOY01', 'teams:19:deploy@thread.tacv2'] },
+    },
   };
   it.each<[string, string, string | undefined, string[]]>([
-    ['the label’s route names a channel', 'acme/web', 'deploy', ['github:acme/web#1', 'slack:C0DEPLOY01']],
+    ['the label’s route names a channel on two chats', 'acme/web', 'deploy', ['github:acme/web#1', 'slack:C0DEPLOY01', 'teams:19:deploy@thread.tacv2']],
     ['the label’s route names none: none, even where the repository’s does', 'acme/web', 'agent', ['github:acme/web#1']],
     ['no label: the repository’s route', 'acme/web', undefined, ['github:acme/web#1', 'slack:C0WEB00001']],
     ['a repository route without a channel', 'acme/api', undefined, ['github:acme/web#1']],
     ['a repository without a route: "*"’s', 'acme/docs', undefined, ['github:acme/web#1', 'slack:C0ALL00001']],
-    ['case does not matter', 'Acme/Web', 'Deploy', ['github:acme/web#1', 'slack:C0DEPLOY01']],
+    ['case does not matter', 'Acme/Web', 'Deploy', ['github:acme/web#1', 'slack:C0DEPLOY01', 'teams:19:deploy@thread.tacv2']],
   ])('%s', (_what, repo, label, places) => {
     expect(startPlaces('github:acme/web#1', repo, label, config)).toEqual(places);
   });
 
-  it('without Slack (no channels given) a start has its issue alone', () => {
+  it('without a chat on (no companion places given) a start has its issue alone', () => {
     expect(startPlaces('github:acme/web#1', 'acme/web', 'deploy', { repos: config.repos, labels: config.labels })).toEqual(['github:acme/web#1']);
   });
 });

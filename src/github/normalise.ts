@@ -1,5 +1,5 @@
 /**
- * GitHub deliveries as the core's requests (issue 29): what each event asks for, decided from the
+ * GitHub deliveries as the core's requests: what each event asks for, decided from the
  * payload alone. Issues start runs (a trigger label, or a handle comment), handle comments steer and
  * stop them, a removed trigger label cancels; on a run's pull request, reviews, line comments and
  * failed checks become follow-ups — whether the pull request has a run is the handler's to check

@@ -1,5 +1,5 @@
 /**
- * The shape check of a GitHub webhook delivery (issue 29; docs/github.md): one zod
+ * The shape check of a GitHub webhook delivery (docs/github.md): one zod
  * schema per event we act on, checking only the fields we read (unknown fields pass, `null` where
  * GitHub sends it is allowed). A malformed body is a 400 naming the field; an event we do not handle
  * (or `ping`) is a valid delivery the caller ignores. Nothing here is stored.

@@ -1,5 +1,5 @@
 /**
- * The issue around a GitHub request (issue 29): its title, body and latest human comments, in a
+ * The issue around a GitHub request: its title, body and latest human comments, in a
  * marked, quoted and bounded block after the request — foreign content, not instructions. Read in the
  * intake worker, never in the webhook handler; best effort (the worker starts the run with the
  * request alone when this fails).

@@ -1,5 +1,5 @@
 /**
- * What on a run's pull request reaches the run (issue 29, point 3), per `github.pull_requests` and
+ * What on a run's pull request reaches the run, per `github.pull_requests` and
  * `github.ci_failures`: reviews that request changes or say something, comments on lines (naming the
  * file and line), failed checks — each a follow-up quoting what GitHub said, for the handler to send
  * only when the pull request has a run.

@@ -1,5 +1,5 @@
 /**
- * GitHub as the core sees it (the `Surface` port, issue 29): its places are issues and pull requests
+ * GitHub as the core sees it (the `Surface` port): its places are issues and pull requests
  * (`github:<owner>/<repo>#<n>`), where the bridge comments, edits its comments and reacts; nothing
  * there is private to one person, and an issue is one conversation (no thread per run). The route of
  * a request is its label's, else its repository's, else `*`'s. Registered in `compose/surfaces.ts`.

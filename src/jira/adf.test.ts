@@ -3,7 +3,7 @@ import { adfToText, bounded, doc, link, oneLineText, paragraph, text, textDoc, C
 import { noticeOf } from '../core/outbox/notice-parts.js';
 import { messageDoc, receivedDoc, statusDoc } from './comment-text.js';
 
-/* Text is text (issue 30, point 5): what people and the agent wrote goes into ADF as text nodes only. */
+/* Text is text: what people and the agent wrote goes into ADF as text nodes only. */
 
 /** Every node of a document, depth first. */
 function nodes(value: unknown): Array<Record<string, unknown>> {

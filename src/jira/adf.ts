@@ -1,6 +1,6 @@
 /**
- * Atlassian Document Format (ADF), the body of Jira comments and descriptions in REST v3 (issue 30,
- * point 5: text is text). What we write is built from text nodes only — people's and the agent's
+ * Atlassian Document Format (ADF), the body of Jira comments and descriptions in REST v3, where text
+ * is text. What we write is built from text nodes only — people's and the agent's
  * words can never become a link, a mention or markup, whatever characters they hold — each bounded in
  * length; the only links are the link marks we build here from URLs we hold (a session, a pull
  * request), never parsed out of text. Reading goes the other way: a description or comment may be ADF

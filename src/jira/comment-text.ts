@@ -1,5 +1,5 @@
 /**
- * The comments agent-bridge writes on a Jira issue, in ADF (issue 30): the start comment (edited at
+ * The comments agent-bridge writes on a Jira issue, in ADF: the start comment (edited at
  * every state), one comment per BLOCKED and end state, failures and notices. Titles, names, states,
  * status messages and reasons are foreign text: text nodes only (adf.ts), never markup; the session
  * and pull request links are link marks built from the URLs the run API gave, and a notice's links
@@ -99,23 +99,4 @@ function noticeDoc(parts: readonly NoticePart[]): AdfDoc {
     });
   }
   return doc(...paragraphs.map((content) => paragraph(content)));
-}
-
-/** A Slack mention (`<@U123>`, how Slack requesters are named) as words that mean something in Jira. */
-function jiraName(name: string): string {
-  return name.replace(/^<@([UW][A-Z0-9]+)>$/, 'Slack user $1');
-}
-
-/** The message with the names of people from other surfaces readable in Jira. */
-export function withJiraNames(message: OutboxMessage): OutboxMessage {
-  switch (message.kind) {
-    case 'received':
-      return message.requester === undefined ? message : { ...message, requester: jiraName(message.requester) };
-    case 'stopping':
-      return message.requestedBy === undefined ? message : { ...message, requestedBy: jiraName(message.requestedBy) };
-    case 'announce':
-      return message.cancelledBy === undefined ? message : { ...message, cancelledBy: jiraName(message.cancelledBy) };
-    default:
-      return message;
-  }
 }

@@ -6,6 +6,7 @@ import type { Notifier } from '../core/ports/notifier.js';
 import type { Store } from '../core/ports/store.js';
 import { StartupError } from '../core/startup-error.js';
 import type { Endpoint } from '../http/server.js';
+import type { DescribePeople } from '../surface-kit/people-in-words.js';
 import { JiraAccess } from './access.js';
 import { restJiraApi, type JiraApi } from './jira-api.js';
 import { JiraApiError } from './jira-errors.js';
@@ -26,6 +27,8 @@ export interface JiraSettings extends Omit<JiraTriggerConfig, 'siteUrl'> {
   apiToken: string;
   webhookSecret: string;
   states: JiraStates;
+  /** How the people a message names are written in a comment (`PersonIds.describe`). */
+  people: DescribePeople;
   /** `jira.context`: how many earlier comments a start or follow-up carries. Default 20 / 8,000 characters. */
   context?: CommentLimits;
 }
@@ -40,13 +43,13 @@ export interface JiraIntegration {
   api: JiraApi;
   /** The account the bridge acts as (`/myself`): its comments never count. */
   accountId: string;
-  /** Finds the issue a Slack request names (`slack.link_jira_issues`). */
+  /** Finds the issue a chat request names (a chat's `link_jira_issues`, such as `slack.link_jira_issues`). */
   issueLinker: IssueLinker;
   close(): Promise<void>;
 }
 
 /**
- * Builds the Jira integration (issue 30): checks the API token against Jira once and learns our own
+ * Builds the Jira integration: checks the API token against Jira once and learns our own
  * `accountId` (`/myself`; a refused token stops the start with what to do), and returns the webhook
  * endpoint, the notifier and the prompt context.
  */
@@ -86,7 +89,7 @@ export async function startJira(settings: JiraSettings, intake: IntakeService, s
     api,
     requesterCheck: new JiraAccess({ api, allowedUsers: settings.allowedUsers, now, logger }),
     accountId: me.accountId,
-    notifier: new JiraNotifier({ api, handle: settings.handle, transitions, logger }),
+    notifier: new JiraNotifier({ api, handle: settings.handle, people: settings.people, transitions, logger }),
     enricher: new JiraPromptEnricher({
       api,
       accountId: me.accountId,

@@ -1,7 +1,7 @@
 /**
- * The `IssueLinker` for Jira (issue 30, point 3; `slack.link_jira_issues`): a request naming `ABC-123`
+ * The `IssueLinker` for Jira (`slack.link_jira_issues`): a request naming `ABC-123`
  * as a word, or the issue's URL on our site, is bound to that issue when it exists and belongs to a
- * project we serve. Asked by the intake worker in the background, never by the Slack listener.
+ * project we serve. Asked by the intake worker in the background, never by the chat's listener.
  */
 import type { IssueLinker, IssueLookup } from '../core/ports/issue-links.js';
 import { oneLine } from '../core/quote.js';

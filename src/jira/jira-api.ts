@@ -1,5 +1,5 @@
 /**
- * The Jira Cloud REST v3 calls agent-bridge makes (issue 30), on undici with basic auth (the account's
+ * The Jira Cloud REST v3 calls agent-bridge makes, on undici with basic auth (the account's
  * email and API token), a timeout per call and coded errors (`jira-errors.ts`). No retries here: a
  * failed delivery is retried by the outbox, a failed read by the intake worker. Behind the `JiraApi`
  * interface so the notifier, the prompt context and the edge do not know HTTP.

@@ -5,8 +5,9 @@ import type { OutboxMessage } from '../core/ports/messages.js';
 import { startFakeJiraApi, type FakeJiraApi } from '../../test/fakes/jira-api.js';
 import { restJiraApi, type JiraApi } from './jira-api.js';
 import { JiraNotifier, markFor, parseJiraDestination } from './jira-notifier.js';
+import { PERSON_IDS } from '../surface-list.js';
 
-/* The notifier against the fake Jira REST v3 (issue 30, point 2): the start comment, its edits, the announcements, exactly once. */
+/* The notifier against the fake Jira REST v3: the start comment, its edits, the announcements, exactly once. */
 
 let fake: FakeJiraApi;
 let api: JiraApi;
@@ -17,7 +18,7 @@ let key = '';
 beforeAll(async () => {
   fake = await startFakeJiraApi({ email: 'bot@acme.example', apiToken: 'token' });
   api = restJiraApi({ baseUrl: fake.url, email: 'bot@acme.example', apiToken: 'token' });
-  notifier = new JiraNotifier({ api, handle: '@agent' });
+  notifier = new JiraNotifier({ api, handle: '@agent', people: PERSON_IDS });
 });
 afterAll(async () => {
   await api.close();
@@ -66,6 +67,11 @@ describe('JiraNotifier', () => {
       { type: 'text', text: 'Codertocat/Hello-World#2', marks: [{ type: 'link', attrs: { href: url } }] },
       { type: 'text', text: ' was merged (https://evil.example).' },
     ]);
+  });
+
+  it('names a chat’s people in words, in a notice too, not in the chat’s markup', async () => {
+    await deliver('notice-people', { kind: 'notice', text: '<@U0ADA>: your request was rejected by <@slack:U0LEAD>.' });
+    expect(texts()).toEqual(['Slack user U0ADA: your request was rejected by Slack user U0LEAD.']);
   });
 
   it('without a start comment, a replacement is created once and edited after', async () => {

@@ -1,5 +1,5 @@
 /**
- * The notifier for `jira:<ISSUE-KEY>` places (issue 30, point 2): a start comment when a trigger is
+ * The notifier for `jira:<ISSUE-KEY>` places: a start comment when a trigger is
  * received, edited in place at every observed state and when a stop is asked for; one new comment per
  * BLOCKED and end state, per failure and per notice; `jira.states` transitions as the run's states are
  * shown. Jira has no reactions through REST: a follow-up that reached the run shows in the start
@@ -14,7 +14,8 @@ import { createHash } from 'node:crypto';
 import type { Logger } from '../core/ports/logger.js';
 import { NotifierError, unknownMessageKind, type Delivery, type Notifier } from '../core/ports/notifier.js';
 import type { AdfDoc } from './adf.js';
-import { messageDoc, receivedDoc, startFailedDoc, statusDoc, stoppingDoc, withJiraNames } from './comment-text.js';
+import { withPeopleInWords, type DescribePeople } from '../surface-kit/people-in-words.js';
+import { messageDoc, receivedDoc, startFailedDoc, statusDoc, stoppingDoc } from './comment-text.js';
 import type { JiraApi } from './jira-api.js';
 import { toJiraNotifierError } from './jira-errors.js';
 import type { JiraTransitions } from './transitions.js';
@@ -43,6 +44,8 @@ export interface JiraNotifierOptions {
   api: JiraApi;
   /** How a comment addresses the bot, for "answer with a comment starting with …". */
   handle: string;
+  /** How people named by a mention token (`<@personId>`) are written in a comment: in words, since the markup means nothing here. */
+  people: DescribePeople;
   transitions?: JiraTransitions;
   logger?: Logger;
 }
@@ -54,7 +57,7 @@ export class JiraNotifier implements Notifier {
 
   async deliver(delivery: Delivery): Promise<unknown> {
     const issueKey = parseJiraDestination(delivery.destination);
-    const message = withJiraNames(delivery.message);
+    const message = withPeopleInWords(delivery.message, this.options.people);
     const transitions = this.options.transitions;
     try {
       switch (message.kind) {
@@ -83,8 +86,8 @@ export class JiraNotifier implements Notifier {
         case 'session':
           return { skipped: 'no session here' };
         case 'approval':
-          // Approvals are asked in Slack (the route's slack_channel); the issue hears of it by a notice.
-          return { skipped: 'approvals are asked in Slack' };
+          // Approvals are asked in the route's companion chat place, where approvers can press a button; the issue hears of it by a notice.
+          return { skipped: 'approvals are asked in the route’s companion chat place' };
         default:
           throw unknownMessageKind(message);
       }

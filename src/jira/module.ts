@@ -3,6 +3,7 @@
  * a Jira Cloud site whose issues start runs.
  */
 import { notConfiguredEndpoint } from '../http/health-endpoints.js';
+import { companionsOn } from '../config-kit/route-values.js';
 import type { SurfaceModuleOf } from '../surface-kit/surface-module.js';
 import { jiraConfig } from './config/slice.js';
 import { jiraSurface } from './surface.js';
@@ -15,7 +16,7 @@ export const jiraModule: SurfaceModuleOf<'jira', typeof jiraConfig> = {
   isOn: (config) => config.jira.enabled,
   surface: (config) => jiraSurface(config.jira.labels),
   followupWindowMs: (config) => (config.jira.followups === 'all' ? config.jira.followupWindowMs : 0),
-  async start(config, { intake, store, logger, clock, isOn }) {
+  async start(config, { intake, store, logger, clock, isOn, people }) {
     const jira = config.jira;
     if (!jira.enabled || !jira.baseUrl || !jira.email || !jira.apiToken || !jira.webhookSecret) return undefined;
     const { startJira } = await import('./index.js');
@@ -31,7 +32,8 @@ export const jiraModule: SurfaceModuleOf<'jira', typeof jiraConfig> = {
         cancelOnLabelRemoved: jira.cancelOnLabelRemoved,
         labels: jira.labels,
         // A route's companion chat place needs that chat on (the config refuses one while it is off).
-        slackChannels: isOn('slack') ? jira.slackChannels : {},
+        companions: companionsOn(jira.companions, isOn),
+        people,
         projects: jira.projects,
         states: jira.states,
         allowedUsers: jira.allowedUsers,

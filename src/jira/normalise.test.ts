@@ -8,7 +8,7 @@ const config: JiraTriggerConfig = {
   followups: 'mentions',
   cancelOnLabelRemoved: true,
   labels: { agent: {}, 'agent-docs': { title: 'Docs' } },
-  slackChannels: { 'agent-docs': 'C0DOCS' },
+  companions: { 'agent-docs': ['slack:C0DOCS'] },
   projects: ['ENG'],
   siteUrl: 'https://acme.atlassian.net',
 };

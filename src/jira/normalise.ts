@@ -1,5 +1,5 @@
 /**
- * Jira deliveries to triggers (issue 30, point 2: what Linear does, for Jira). A trigger label gained
+ * Jira deliveries to triggers (what Linear does, for Jira). A trigger label gained
  * on an issue of a served project starts a run; lost, it cancels it (`cancel_on_label_removed`); a
  * comment starting with the handle steers the issue's run, stops it (`stop`) or starts another
  * (`new`), and with `followups: all` any comment steers. The anchor and place of an issue is
@@ -26,8 +26,8 @@ export interface JiraTriggerConfig {
   cancelOnLabelRemoved: boolean;
   /** Trigger label name (lower-cased) → route. */
   labels: Record<string, Route>;
-  /** Trigger label name (lower-cased) → the Slack channel whose new thread also carries the run (`slack_channel`). */
-  slackChannels?: Record<string, string>;
+  /** Trigger label name (lower-cased) → its companion places: chat places whose new thread also carries the run (`<surface>:<channel>`). */
+  companions?: Readonly<Record<string, readonly string[]>>;
   /** Project keys served (upper-cased); empty = all. */
   projects: string[];
   /** The site, for the issue's link (`<site>/browse/<KEY>`). */
@@ -153,7 +153,7 @@ export function labelTrigger(webhook: JiraWebhook, config: JiraTriggerConfig): T
 function issueStart(issue: JiraIssue, config: JiraTriggerConfig, label: string, key: string, requester: Requester): TriggerInput {
   const anchor = issueAnchor(issue.key);
   const url = issueUrl(config.siteUrl, issue.key);
-  const channel = config.slackChannels?.[label.toLowerCase()];
+  const companions = config.companions?.[label.toLowerCase()] ?? [];
   return {
     kind: 'start',
     key,
@@ -164,7 +164,7 @@ function issueStart(issue: JiraIssue, config: JiraTriggerConfig, label: string, 
       title: limitTitle(`${oneLine(issue.key)}: ${oneLine(issue.fields?.summary ?? '')}`),
       origin: { source: 'jira', label: label.toLowerCase(), project: projectOf(issue) },
       // A bare channel destination: its status message starts a thread that is another place of the run.
-      destinations: channel ? [anchor, `slack:${channel}`] : [anchor],
+      destinations: [anchor, ...companions],
       requester,
       ticket: { ref: issue.key, url, from: 'Jira' },
       reference: { issueKey: issue.key, issueId: issue.id },

@@ -1,5 +1,5 @@
 /**
- * The shape check of a Jira webhook body (issue 30; docs/jira.md), with zod. Only
+ * The shape check of a Jira webhook body (docs/jira.md), with zod. Only
  * what we act on is checked and kept: unknown fields pass, an event we do not handle is a valid
  * envelope the caller ignores, and `null` in an optional field counts as absent. Webhook payloads
  * carry fields in the REST v2 shape: a description or comment body may be a plain string or ADF, and

@@ -1,5 +1,5 @@
 /**
- * Jira as the core sees it (the `Surface` port, issue 30): its places are issues (`jira:<ISSUE-KEY>`),
+ * Jira as the core sees it (the `Surface` port): its places are issues (`jira:<ISSUE-KEY>`),
  * where the bridge comments and edits its start comment in place; it does not react (Jira comments have
  * no reactions through REST), nothing there is private to one person, and an issue is one
  * conversation (no thread per run). Registered in `compose/surfaces.ts`.

@@ -2,14 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { noticeOf } from '../core/outbox/notice-parts.js';
 import type { OutboxMessage, RunSnapshot } from '../core/ports/messages.js';
 import type { Delivery } from '../core/ports/notifier.js';
+import { PERSON_IDS } from '../surface-list.js';
+import { withPeopleInWords } from '../surface-kit/people-in-words.js';
 import { messageComment, receivedComment, startFailedComment, statusComment, stoppingComment } from '../surface-kit/markdown-comments.js';
-import { withLinearNames } from './comment-text.js';
 import type { LinearApi } from './linear-api.js';
 import { OwnIds } from './own-ids.js';
 import { LinearSessionNotifier } from './session-notifier.js';
 
 /*
- * Issue 16: text we did not write (an agent's status message, a person's name, an issue title, a
+ * Text we did not write (an agent's status message, a person's name, an issue title, a
  * URL from the run API) must not become a live image (a tracking pixel) or a forged link in
  * Linear's Markdown. Our own links (the session, pull requests) stay links.
  */
@@ -151,14 +152,14 @@ describe('agent activities in a Linear agent session', () => {
   });
 });
 
-describe('Slack people in a notice on an issue (issue 31: who rejected a request)', () => {
-  it('names them as Slack users, not as Slack markup', () => {
+describe('chat people in a notice on an issue (who rejected a request)', () => {
+  it('names them in words, not in a chat’s markup', () => {
     const message: OutboxMessage = { kind: 'notice', text: '<@U0ALICE1>: your request was rejected by <@U0LEAD01>.' };
-    expect(withLinearNames(message)).toEqual({ kind: 'notice', text: 'Slack user U0ALICE1: your request was rejected by Slack user U0LEAD01.' });
+    expect(withPeopleInWords(message, PERSON_IDS)).toEqual({ kind: 'notice', text: 'Slack user U0ALICE1: your request was rejected by Slack user U0LEAD01.' });
   });
 
   it('in the words of a notice with links too, never in a link', () => {
     const message = noticeOf(['<@U0ALICE1> sent the run ', { url: REVIEW, label: 'a review' }, '.']);
-    expect(messageComment(withLinearNames(message), '@agent')).toBe(`Slack user U0ALICE1 sent the run [a review](<${REVIEW}>).`);
+    expect(messageComment(withPeopleInWords(message, PERSON_IDS), '@agent')).toBe(`Slack user U0ALICE1 sent the run [a review](<${REVIEW}>).`);
   });
 });

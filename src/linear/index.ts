@@ -5,6 +5,7 @@ import type { IntakeService } from '../core/intake/intake-service.js';
 import { StartupError } from '../core/startup-error.js';
 import type { Store } from '../core/ports/store.js';
 import type { Endpoint } from '../http/server.js';
+import type { DescribePeople } from '../surface-kit/people-in-words.js';
 import { LinearAccess } from './access.js';
 import { sdkLinearApi, type LinearApi } from './linear-api.js';
 import { isAuthenticationError, linearErrorType } from './linear-errors.js';
@@ -27,6 +28,8 @@ export interface LinearSettings extends LinearTriggerConfig {
   webhookSecret: string;
   apiUrl: string;
   states: WorkflowStates;
+  /** How the people a message names are written in a comment (`PersonIds.describe`). */
+  people: DescribePeople;
   /** `linear.context`: how many earlier comments a start or follow-up carries. Default 20 / 8,000 characters. */
   context?: { messages: number; characters: number };
 }
@@ -40,7 +43,7 @@ export interface LinearIntegration {
   /** Who may act (Linear's roles): asked by the intake worker before a Linear trigger does anything. */
   requesterCheck: RequesterCheck;
   api: LinearApi;
-  /** Finds the issue a Slack request names (`slack.link_linear_issues`). */
+  /** Finds the issue a chat request names (a chat's `link_linear_issues`, such as `slack.link_linear_issues`). */
   issueLinker: IssueLinker;
 }
 
@@ -114,6 +117,7 @@ export async function startLinear(
       new LinearNotifier({
         api,
         handle: settings.handle,
+        people: settings.people,
         logger,
         workflow,
         ids,

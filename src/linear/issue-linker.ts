@@ -1,7 +1,7 @@
 /**
- * The `IssueLinker` for Linear (issue 21, `slack.link_linear_issues`): a request naming `ENG-123` as a
+ * The `IssueLinker` for Linear (`slack.link_linear_issues`): a request naming `ENG-123` as a
  * word, or a Linear issue URL, is bound to that issue when it exists and belongs to a team we serve.
- * Asked by the intake worker in the background, never by the Slack listener.
+ * Asked by the intake worker in the background, never by the chat's listener.
  */
 import type { IssueLinker, IssueLookup } from '../core/ports/issue-links.js';
 import { oneLine } from '../core/quote.js';

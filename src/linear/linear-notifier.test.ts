@@ -5,6 +5,7 @@ import { NotifierError, type Delivery } from '../core/ports/notifier.js';
 import type { LinearApi } from './linear-api.js';
 import { LinearNotifier, parseLinearDestination } from './linear-notifier.js';
 import { OwnIds } from './own-ids.js';
+import { PERSON_IDS } from '../surface-list.js';
 
 const ids = new OwnIds('test-secret');
 const idFromKey = (key: string) => ids.idFor(key);
@@ -34,7 +35,7 @@ function memoryLinear() {
     },
     issue: async (identifier) => ({ id: `uuid-of-${identifier}`, identifier, title: 't', url: 'u', comments: [] }),
   };
-  const notifier = new LinearNotifier({ api: api as LinearApi, handle: '@agent', ids });
+  const notifier = new LinearNotifier({ api: api as LinearApi, handle: '@agent', people: PERSON_IDS, ids });
   return { notifier, comments, reactions, failures };
 }
 

@@ -13,7 +13,7 @@
 import type { Logger } from '../core/ports/logger.js';
 import { NotifierError, unknownMessageKind, type Delivery, type Notifier } from '../core/ports/notifier.js';
 import { messageComment, receivedComment, startFailedComment, statusComment, stoppingComment } from '../surface-kit/markdown-comments.js';
-import { withLinearNames } from './comment-text.js';
+import { withPeopleInWords, type DescribePeople } from '../surface-kit/people-in-words.js';
 import type { LinearApi } from './linear-api.js';
 import type { OwnIds } from './own-ids.js';
 import type { WorkflowMover } from './workflow-states.js';
@@ -43,6 +43,8 @@ export interface LinearNotifierOptions {
   api: LinearApi;
   /** How a comment addresses the bot, for "answer with a comment starting with …". */
   handle: string;
+  /** How people named by a mention token (`<@personId>`) are written in a comment: in words, since the markup means nothing here. */
+  people: DescribePeople;
   /** The ids of what we create. */
   ids: OwnIds;
   /** `linear.states` moves, applied as the run's states are shown. */
@@ -60,7 +62,7 @@ export class LinearNotifier implements Notifier {
   async deliver(delivery: Delivery): Promise<unknown> {
     // The issue's id, or (schedule and older destinations) its identifier: Linear accepts either.
     const issue = parseLinearDestination(delivery.destination);
-    const message = withLinearNames(delivery.message);
+    const message = withPeopleInWords(delivery.message, this.options.people);
     try {
       switch (message.kind) {
         case 'received': {
@@ -89,8 +91,8 @@ export class LinearNotifier implements Notifier {
         case 'notice':
           return { commentId: await this.comment(delivery, await this.issueId(issue), messageComment(message, this.options.handle)) };
         case 'approval':
-          // Approvals are asked in Slack (the route's slack_channel); the issue hears of it by a notice.
-          return { skipped: 'approvals are asked in Slack' };
+          // Approvals are asked in the route's companion chat place, where approvers can press a button; the issue hears of it by a notice.
+          return { skipped: 'approvals are asked in the route’s companion chat place' };
         case 'seen':
           return { skipped: 'Linear marks a request when its run answers, not on receipt' };
         case 'followup_accepted': {

@@ -3,6 +3,7 @@
  * an issue tracker. The Linear SDK (about 3 MB) is loaded only when Linear is on.
  */
 import { notConfiguredEndpoint } from '../http/health-endpoints.js';
+import { companionsOn } from '../config-kit/route-values.js';
 import type { SurfaceModuleOf } from '../surface-kit/surface-module.js';
 import { linearConfig } from './config/slice.js';
 import { linearSurface } from './surface.js';
@@ -15,7 +16,7 @@ export const linearModule: SurfaceModuleOf<'linear', typeof linearConfig> = {
   isOn: (config) => config.linear.enabled,
   surface: (config) => linearSurface(config.linear.labels),
   followupWindowMs: (config) => (config.linear.followups === 'all' ? config.linear.followupWindowMs : 0),
-  async start(config, { intake, store, logger, clock, isOn }) {
+  async start(config, { intake, store, logger, clock, isOn, people }) {
     const linear = config.linear;
     const credentials = linear.accessToken ? { accessToken: linear.accessToken } : linear.apiKey ? { apiKey: linear.apiKey } : undefined;
     if (!linear.enabled || !credentials || !linear.webhookSecret) return undefined;
@@ -31,7 +32,8 @@ export const linearModule: SurfaceModuleOf<'linear', typeof linearConfig> = {
         cancelOnLabelRemoved: linear.cancelOnLabelRemoved,
         labels: linear.labels,
         // A route's companion chat place needs that chat on (the config refuses one while it is off).
-        slackChannels: isOn('slack') ? linear.slackChannels : {},
+        companions: companionsOn(linear.companions, isOn),
+        people,
         projects: linear.projects,
         teams: linear.teams,
         states: linear.states,
@@ -60,4 +62,9 @@ export const linearModule: SurfaceModuleOf<'linear', typeof linearConfig> = {
   },
   placeLink: (place, knownUrl) => (place.startsWith('linear:') ? { url: knownUrl, text: `Linear issue ${place.slice('linear:'.length)}` } : undefined),
   routeTables: (config) => [{ where: 'linear.labels', routes: config.linear.labels }],
+  async liveChecks(config) {
+    if (!config.linear.enabled) return { lines: [] };
+    const { linearLiveChecks } = await import('./live-checks.js');
+    return linearLiveChecks(config.linear);
+  },
 };

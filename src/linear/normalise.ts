@@ -19,8 +19,8 @@ export interface LinearTriggerConfig {
   cancelOnLabelRemoved: boolean;
   /** Trigger label name (lower-cased) → route. */
   labels: Record<string, Route>;
-  /** Trigger label name (lower-cased) → the Slack channel whose new thread also carries the run (`slack_channel`). */
-  slackChannels?: Record<string, string>;
+  /** Trigger label name (lower-cased) → its companion places: chat places whose new thread also carries the run (`<surface>:<channel>`). */
+  companions?: Readonly<Record<string, readonly string[]>>;
   /** Trigger label name (lower-cased) → projects (names or ids) whose issues start runs under that label's route (`projects`). */
   projects?: Record<string, string[]>;
   /** Team keys allowed; empty = all. */
@@ -146,7 +146,7 @@ function issueStart(envelope: LinearIssueWebhook, config: LinearTriggerConfig, l
   const anchor = issueAnchor(issue.id);
   const requester = actorRequester(envelope.actor);
   // A bare channel destination: its status message starts a thread that is another place of the run.
-  const channel = config.slackChannels?.[label.toLowerCase()];
+  const companions = config.companions?.[label.toLowerCase()] ?? [];
   return {
     kind: 'start',
     key,
@@ -156,7 +156,7 @@ function issueStart(envelope: LinearIssueWebhook, config: LinearTriggerConfig, l
       prompt: issuePrompt(issue),
       title: limitTitle(`${oneLine(issue.identifier)}: ${oneLine(issue.title)}`),
       origin: { source: 'linear', label, ...(issue.team && { team: issue.team.key }) },
-      destinations: channel ? [anchor, `slack:${channel}`] : [anchor],
+      destinations: [anchor, ...companions],
       ...(requester && { requester }),
       ticket: { ref: issue.identifier, url: issue.url, from: 'Linear' },
       reference: { issueId: issue.id, identifier: issue.identifier, ...reference },

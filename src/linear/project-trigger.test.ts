@@ -24,7 +24,7 @@ const config = (overrides: Partial<LinearTriggerConfig> = {}): LinearTriggerConf
   labels: { agent: {}, web: { config: { environment_id: 'env_web' } } },
   // One route by id, one by name (written in another case than Linear's).
   projects: { web: ['checkout REVAMP'], agent: [docs.id] },
-  slackChannels: { web: 'C0WEB00001' },
+  companions: { web: ['slack:C0WEB00001'] },
   teams: [],
   ...overrides,
 });

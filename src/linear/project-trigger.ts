@@ -1,5 +1,5 @@
 /**
- * Routes that match by project (issue 22, point 4; docs/linear.md "Projects"): a `linear.labels` entry
+ * Routes that match by project (docs/linear.md "Projects"): a `linear.labels` entry
  * may list `projects` (names or ids); an issue created in one of them, or moved into one, starts a run
  * under that entry's route as its label would. Leaving the project stops nothing.
  */

@@ -43,7 +43,7 @@ export const TEAMS_QUERY = `query AgentBridgeTeams($filter: TeamFilter) {
   teams(filter: $filter, first: 250) { nodes { id key states { nodes { id name type } } } }
 }`;
 
-/** A user's email (issue 20: the same verified email on Slack makes them one person). */
+/** A user's email (the same verified email on Slack makes them one person). */
 export const USER_QUERY = `query AgentBridgeUser($id: String!) {
   user(id: $id) { id email active }
 }`;

@@ -1,5 +1,5 @@
 /**
- * Linear as the core sees it (the `Surface` port, issue 28): its places are issues (`linear:<issue>`),
+ * Linear as the core sees it (the `Surface` port): its places are issues (`linear:<issue>`),
  * where the bridge comments and reacts; nothing there is private to one person, and an issue is one
  * conversation (no thread per run). Registered by the composition root (`compose/surfaces.ts`).
  */

@@ -1,12 +1,14 @@
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
+import { SURFACE_MODULES } from '../surface-list.js';
 import { createLogger } from './create-logger.js';
 
-function captured(secrets: string[] = []) {
+function captured(secrets: string[] = [], credentialShapes: readonly RegExp[] = []) {
   const lines: Array<Record<string, unknown>> = [];
   const logger = createLogger({
     level: 'debug',
     secrets,
+    credentialShapes,
     destination: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
   });
   return { logger, lines };
@@ -39,7 +41,10 @@ describe('createLogger', () => {
   it('keeps credentials minted at run time out by their shape: a JWT, GitHub and Slack tokens, whatever field or text quotes them', () => {
     const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOiI0MjQyIiwiaWF0IjoxfQ.c2lnbmF0dXJlLW9mLXRoZS1hcHA';
     const installation = 'ghs_16C7e42F292c6912E7710c838347Ae178B4a';
-    const { logger, lines } = captured();
+    const { logger, lines } = captured(
+      [],
+      SURFACE_MODULES.flatMap((module) => module.credentialShapes ?? []),
+    );
     logger.warn({ err: { message: `Bad credentials: bearer ${jwt}`, response: { data: { token: installation } } } }, `refused token ${installation}`);
     logger.info({ note: 'xoxb-7431-5512-SEKRIT-token', plain: 'eyJ alone is no token; ghs_short neither' }, 'ok');
     const text = JSON.stringify(lines);

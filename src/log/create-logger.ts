@@ -8,6 +8,8 @@ export interface LoggerOptions {
   level: LogLevel;
   /** Every value here is replaced by `[redacted]` wherever it would appear in a log line. */
   secrets: ReadonlyArray<string | undefined>;
+  /** Credentials minted while the service runs, by their shape (the surfaces' `credentialShapes`): replaced wherever they appear, as secrets are. */
+  credentialShapes?: readonly RegExp[];
   /** Human-readable lines (pino-pretty) instead of JSON; default: when stdout is a terminal. */
   pretty?: boolean;
   /** Where lines go (tests); default stdout. */
@@ -53,7 +55,8 @@ export function createLogger(options: LoggerOptions): PinoLogger {
   // (the GitHub App's PEM key) appears escaped: both spellings are looked for.
   const secrets = options.secrets.flatMap((secret) => (secret === undefined ? [] : [secret, JSON.stringify(secret).slice(1, -1)]));
   const configured = secretScrubber([...new Set(secrets)]);
-  const scrub = (line: string) => redactCredentialShapes(configured(line));
+  const shapes = options.credentialShapes ?? [];
+  const scrub = (line: string) => redactCredentialShapes(configured(line), shapes);
   const pretty = options.pretty ?? (process.stdout.isTTY === true && options.destination === undefined);
   const base = {
     level: options.level,

@@ -65,7 +65,7 @@ export const slackModule: SurfaceModuleOf<'slack', typeof slackConfig> = {
       ],
       notifiers: [started.notifier],
       enricher: started.enricher,
-      linksIssuesOf: [...(slack.linkLinearIssues ? ['linear'] : []), ...(slack.linkJiraIssues ? ['jira'] : [])],
+      linksIssuesOf: slack.linksIssuesOf.map(({ surface }) => surface),
       sessionPlaces: started.sessionPlaces,
       people: {
         userByEmail: (email) => started.userByEmail(email),
@@ -98,4 +98,6 @@ export const slackModule: SurfaceModuleOf<'slack', typeof slackConfig> = {
     return channel ? { url: `https://slack.com/archives/${channel[1]}`, text: `Slack channel ${channel[1]} (a thread of its own)` } : undefined;
   },
   routeTables: (config) => [{ where: 'slack.channels', routes: config.slack.channels }],
+  // Its tokens (`xoxb-…`, `xoxp-…`, `xapp-…`), should a platform quote one back.
+  credentialShapes: [/\b(?:xox[a-z]|xapp)-[A-Za-z0-9-]{8,}/gi],
 };

@@ -98,5 +98,7 @@ export interface ConfigSlice<
     whenOff: Said;
   };
   readonly scheduleNotify?: ScheduleNotifyKey;
+  /** A tracker whose issues a chat message may name (its module's start answers an `issueLinker`): what is said of a chat's `link_<name>_issues` while this tracker is off. */
+  readonly issueLinks?: { whenOff: Said };
   readonly signIn?: ConsoleSignIn<Env, unknown>;
 }

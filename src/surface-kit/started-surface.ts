@@ -12,6 +12,7 @@ import type { Logger } from '../core/ports/logger.js';
 import type { Notifier, SessionPlaces } from '../core/ports/notifier.js';
 import type { Store } from '../core/ports/store.js';
 import type { Endpoint } from '../http/server.js';
+import type { DescribePeople } from './people-in-words.js';
 
 /** What a surface is started with. */
 export interface SurfaceDeps {
@@ -26,6 +27,8 @@ export interface SurfaceDeps {
   approvals: Pick<ApprovalDesk, 'decide'>;
   /** Whether the surface named so is on: a route's companion place on a surface that is off goes nowhere. */
   isOn: (name: string) => boolean;
+  /** The people of every chat surface in words (`<@personId>` → "Slack user U0123ABCD"), for a surface where a chat's markup means nothing. */
+  people: DescribePeople;
 }
 
 /** The people a chat surface knows: the bridge's people are its users (personal keys, the console). */

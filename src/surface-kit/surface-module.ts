@@ -30,6 +30,16 @@ export interface SurfaceSection {
  */
 export type ModuleConfig<Name extends string, Section> = ServiceConfig & { readonly [K in Name]: Section };
 
+/** What `config check` learnt by asking a surface's platform (`SurfaceModule.liveChecks`). */
+export interface LiveCheck {
+  /** Lines for the summary: what was checked, or why it could not be (an unreachable platform is said, not failed). */
+  lines: string[];
+  /** What is surely wrong in the config (`config check` exits 2 listing them). */
+  problems?: string[];
+  /** What may be wrong: said, not failed. */
+  warnings?: string[];
+}
+
 /** One registered surface; `Config` is what its methods read of the validated config (`ModuleConfig`). */
 export interface SurfaceModule<Config extends ServiceConfig = ServiceConfig> {
   /** Its name: the `source` of its triggers, the prefix of its places (`<name>:…`), its config section. */
@@ -77,6 +87,10 @@ export interface SurfaceModule<Config extends ServiceConfig = ServiceConfig> {
    * sets them, for the console's New run form.
    */
   routeTables(config: Config): ReadonlyArray<{ where: string; routes: Readonly<Record<string, Route>> }>;
+  /** What `config check` asks its platform of the config (unless `--offline`), such as whether the workflow states the config names exist. */
+  liveChecks?(config: Config): Promise<LiveCheck>;
+  /** The shapes of credentials it mints or is given that no configured value holds (its tokens), which the logger scrubs from every line. */
+  readonly credentialShapes?: readonly RegExp[];
 }
 
 /**

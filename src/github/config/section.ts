@@ -1,6 +1,6 @@
 /** `config.github`: the GitHub App's part of the validated configuration (docs/github.md), from its variables and `github:`. */
 import type { RouteParts } from '../../config-kit/route-schema.js';
-import { compact, companionChannels, toRoutes } from '../../config-kit/route-values.js';
+import { compact, companionPlaces, toRoutes } from '../../config-kit/route-values.js';
 import type { Route } from '../../core/intake/routing.js';
 import type { GithubEnv } from './env.js';
 import type { GithubFile } from './file.js';
@@ -24,8 +24,8 @@ export interface GithubSection {
   repos: Record<string, Route>;
   /** Label name, lower-cased → route. */
   labels: Record<string, Route>;
-  /** The Slack channel a route's runs also get a thread in (`slack_channel`), by repository and by label (keys as above). */
-  slackChannels: { repos: Record<string, string>; labels: Record<string, string> };
+  /** A route's companion places (`<surface>:<value>`): chat places its runs also get a thread in (`slack_channel`…), by repository and by label (keys as above). */
+  companions: { repos: Record<string, string[]>; labels: Record<string, string[]> };
   /** Logins, lower-cased, that may start and steer besides people with write access. */
   allowedUsers: string[];
   pullRequests: GithubPullRequests;
@@ -45,7 +45,7 @@ export function resolveGithub(env: GithubEnv, file: GithubFile, parts: RoutePart
     handle: file.handle,
     repos: toRoutes(file.repos, parts, lowerCased),
     labels: toRoutes(file.labels, parts, lowerCased),
-    slackChannels: { repos: companionChannels(file.repos, parts, 'slack'), labels: companionChannels(file.labels, parts, 'slack') },
+    companions: { repos: companionPlaces(file.repos, parts), labels: companionPlaces(file.labels, parts) },
     allowedUsers: file.allowed_users.map((login) => login.toLowerCase()),
     pullRequests: file.pull_requests,
     ciFailures: file.ci_failures,

@@ -3,7 +3,7 @@ import { problemsOf, tempDir } from '../../../test/config/helpers.js';
 import { describeConfig, integrationSummary } from '../../config/describe-config.js';
 import { loadConfig } from '../../config/load-config.js';
 
-/* Jira Cloud's variables and `jira:` keys (issue 30, point 1; docs/configuration.md and docs/jira.md). */
+/* Jira Cloud's variables and `jira:` keys (docs/configuration.md and docs/jira.md). */
 
 const TOKEN = 'ATATT3xFfGF0-jira-api-token-0123456789';
 const SECRET = 'jira-webhook-secret-0123456789';
@@ -82,12 +82,24 @@ describe('jira: keys', () => {
       followupWindowMs: 2_000,
       cancelOnLabelRemoved: true,
       labels: {},
-      slackChannels: {},
+      companions: {},
       projects: [],
       allowedUsers: [],
       states: {},
     });
-    expect(config.slack.linkJiraIssues).toBe(false);
+    expect(config.slack.linksIssuesOf).toEqual([]);
+  });
+
+  it('slack.link_jira_issues while Jira is off is warned of in Jira’s words; with Jira on, it is not', () => {
+    const yaml = 'slack:\n  link_jira_issues: true\njira:\n  labels: { agent: {} }\n';
+    expect(withFile(yaml, SLACK).warnings).toEqual([
+      {
+        where: `${F}: slack.link_jira_issues`,
+        message: 'is true, but Jira is off: a mention naming a Jira issue starts its run without the issue',
+        hint: 'turn Jira on with JIRA_BASE_URL, JIRA_EMAIL, JIRA_API_TOKEN and JIRA_WEBHOOK_SECRET, or set it to false',
+      },
+    ]);
+    expect(withFile(yaml, { ...SLACK, ...FULL }).warnings).toEqual([]);
   });
 
   it('reads every key: labels (lower-cased) with routes and slack_channel, projects (upper-cased), states, context', () => {
@@ -111,7 +123,7 @@ describe('jira: keys', () => {
       ].join('\n'),
       SLACK,
     );
-    expect(config.slack.linkJiraIssues).toBe(true);
+    expect(config.slack.linksIssuesOf.map(({ surface }) => surface)).toEqual(['jira']);
     expect(config.jira).toMatchObject({
       handle: '@bot',
       followups: 'all',
@@ -119,7 +131,7 @@ describe('jira: keys', () => {
       cancelOnLabelRemoved: false,
       context: { messages: 5, characters: 2_000 },
       labels: { agent: { config: { environment_id: 'env_web' } }, 'agent-docs': {} },
-      slackChannels: { agent: 'C0123ABCD' },
+      companions: { agent: ['slack:C0123ABCD'] },
       projects: ['ENG', 'WEB'],
       allowedUsers: ['5b10ac8d82e05b22cc7d4ef5', '557058:f58131cb-b67d-43c7-b30d-6b58d40bd077'],
       states: { started: 'In Progress', pull_request: 'In Review' },

@@ -1,7 +1,7 @@
 /** `config.jira`: Jira Cloud's part of the validated configuration, from its variables and `jira:`. */
 import type { ContextLimits, Followups } from '../../config-kit/conversation-keys.js';
 import type { RouteParts } from '../../config-kit/route-schema.js';
-import { compact, companionChannels, toRoutes } from '../../config-kit/route-values.js';
+import { compact, companionPlaces, toRoutes } from '../../config-kit/route-values.js';
 import type { Route } from '../../core/intake/routing.js';
 import type { JiraEnv } from './env.js';
 import type { JiraFile } from './file.js';
@@ -25,8 +25,8 @@ export interface JiraSection {
   cancelOnLabelRemoved: boolean;
   /** Label name, lower-cased → route. */
   labels: Record<string, Route>;
-  /** Label name, lower-cased → the Slack channel its runs also get a thread in (`slack_channel`). */
-  slackChannels: Record<string, string>;
+  /** Label name, lower-cased → its companion places (`<surface>:<value>`): chat places its runs also get a thread in (`slack_channel`…). */
+  companions: Record<string, string[]>;
   /** Project keys, upper-cased; empty = all. */
   projects: string[];
   /** Atlassian account ids that may start, steer and stop runs besides the people who may edit the issue. */
@@ -46,7 +46,7 @@ export function resolveJira(env: JiraEnv, jira: JiraFile, parts: RouteParts): Ji
     followupWindowMs: jira.followup_window,
     cancelOnLabelRemoved: jira.cancel_on_label_removed,
     labels: toRoutes(jira.labels, parts, (name) => name.trim().toLowerCase()),
-    slackChannels: companionChannels(jira.labels, parts, 'slack'),
+    companions: companionPlaces(jira.labels, parts),
     projects: jira.projects.map((key) => key.trim().toUpperCase()),
     allowedUsers: [...jira.allowed_users],
     states: { ...jira.states },

@@ -19,4 +19,10 @@ export const jiraConfig = {
   summary: jiraSummary,
   warnings: jiraWarnings,
   secrets: (jira: JiraSection) => [jira.apiToken, jira.webhookSecret],
+  issueLinks: {
+    whenOff: {
+      message: 'is true, but Jira is off: a mention naming a Jira issue starts its run without the issue',
+      hint: 'turn Jira on with JIRA_BASE_URL, JIRA_EMAIL, JIRA_API_TOKEN and JIRA_WEBHOOK_SECRET, or set it to false',
+    },
+  },
 } satisfies ConfigSlice<typeof jiraEnvShape, JiraEnv, JiraFile, JiraSection>;

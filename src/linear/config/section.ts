@@ -1,7 +1,7 @@
 /** `config.linear`: Linear's part of the validated configuration, from its variables and `linear:`. */
 import type { ContextLimits, Followups } from '../../config-kit/conversation-keys.js';
 import type { RouteParts } from '../../config-kit/route-schema.js';
-import { compact, companionChannels, toRoutes } from '../../config-kit/route-values.js';
+import { compact, companionPlaces, toRoutes } from '../../config-kit/route-values.js';
 import type { Route } from '../../core/intake/routing.js';
 import type { LinearEnv } from './env.js';
 import type { LinearFile } from './file.js';
@@ -21,8 +21,8 @@ export interface LinearSection {
   cancelOnLabelRemoved: boolean;
   /** Label name, lower-cased → route. */
   labels: Record<string, Route>;
-  /** Label name, lower-cased → the Slack channel its runs also get a thread in (`slack_channel`). */
-  slackChannels: Record<string, string>;
+  /** Label name, lower-cased → its companion places (`<surface>:<value>`): chat places its runs also get a thread in (`slack_channel`…). */
+  companions: Record<string, string[]>;
   /** Label name, lower-cased → the projects (names or ids, as written) whose issues that route also matches (`projects`). */
   projects: Record<string, string[]>;
   /** Team keys; empty = all. */
@@ -45,7 +45,7 @@ export function resolveLinear(env: LinearEnv, file: LinearFile, parts: RoutePart
     followupWindowMs: file.followup_window,
     cancelOnLabelRemoved: file.cancel_on_label_removed,
     labels: toRoutes(file.labels, parts, (name) => name.trim().toLowerCase()),
-    slackChannels: companionChannels(file.labels, parts, 'slack'),
+    companions: companionPlaces(file.labels, parts),
     projects: Object.fromEntries(
       Object.entries(file.labels).flatMap(([name, route]) => (route.projects ? [[name.trim().toLowerCase(), route.projects.map((p) => p.trim())]] : [])),
     ),

@@ -37,4 +37,10 @@ export const linearConfig = {
       hint: `${TURN_LINEAR_ON}, or remove notify.linear_issue`,
     }),
   } as const,
+  issueLinks: {
+    whenOff: {
+      message: 'is true, but Linear is off: a mention naming a Linear issue starts its run without the issue',
+      hint: `${TURN_LINEAR_ON}, or set it to false`,
+    },
+  },
 } satisfies ConfigSlice<typeof linearEnvShape, LinearEnv, LinearFile, LinearSection>;

@@ -18,6 +18,7 @@ export function describeSlack(slack: SlackSection, source: SourceOf): Record<str
     allowedUsers: [...slack.allowedUsers],
     allowedTeams: [...slack.allowedTeams],
     channels: describeRoutes(slack.channels),
+    linksIssuesOf: slack.linksIssuesOf.map(({ surface }) => surface),
   };
 }
 
@@ -40,5 +41,5 @@ export function slackSummary(slack: SlackSection): string {
 
 /** A mention link to a tracker that is off: the mention starts its run without the issue. */
 export function slackWarnings(slack: SlackSection, label: string, isOn: SurfaceIsOn): ConfigProblem[] {
-  return slack.enabled ? issueLinkWarnings(slack, label, isOn) : [];
+  return slack.enabled ? issueLinkWarnings(slack.linksIssuesOf, label, isOn) : [];
 }

@@ -61,7 +61,7 @@ export function slackFileSection(parts: RouteParts) {
     // Organisations whose people may use the bot besides our own workspace (and its org): Slack Connect guests of others are refused.
     allowed_teams: withDefault(z.array(slackTeamId), []),
     channels: withDefault(z.record(channelKey, channelRouteSchema), {}),
-    ...issueLinkKeys,
+    ...issueLinkKeys(parts),
     // The session-link domains whose pasted links unfurl into the run's title, state and place.
     unfurl_domains: withDefault(z.array(domainName), []),
   });

@@ -6,13 +6,14 @@ import type { Route } from '../../core/intake/routing.js';
 import type { ChannelTrigger } from '../start-triggers.js';
 import type { SlackEnv } from './env.js';
 import type { SlackFile } from './file.js';
-import { resolveIssueLinks, type IssueLinks } from './issue-links.js';
+import type { IssueLinkOffer } from '../../config-kit/tracker-keys.js';
+import { resolveIssueLinks } from './issue-links.js';
 
 /** How Slack's events arrive: off, signed HTTP requests, or Socket Mode. */
 export type SlackMode = 'off' | 'http' | 'socket';
 
 /** Slack's part of the validated configuration (`config.slack`). */
-export interface SlackSection extends IssueLinks {
+export interface SlackSection {
   enabled: boolean;
   /** `socket` when `SLACK_APP_TOKEN` is set (wins over the signing secret), else `http`. */
   mode: SlackMode;
@@ -33,6 +34,8 @@ export interface SlackSection extends IssueLinks {
   channels: Record<string, Route>;
   /** Channel ID (or `*`) → how runs start there without a mention (`trigger`); only entries that set one. */
   triggers: Record<string, ChannelTrigger>;
+  /** The trackers whose issues a mention binds its run to (`link_<tracker>_issues: true`). */
+  linksIssuesOf: IssueLinkOffer[];
   /** `slack.unfurl_domains`: session-link domains whose pasted links unfurl; empty = none. */
   unfurlDomains: string[];
 }
@@ -56,7 +59,7 @@ export function resolveSlack(env: SlackEnv, file: SlackFile, parts: RouteParts):
         route.trigger ? [[channel, { keywords: [...(route.trigger.keywords ?? [])], ...compact({ emoji: route.trigger.emoji }) }]] : [],
       ),
     ),
-    ...resolveIssueLinks(file),
+    linksIssuesOf: resolveIssueLinks(file, parts),
     unfurlDomains: [...file.unfurl_domains],
   };
 }
