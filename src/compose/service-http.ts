@@ -15,7 +15,7 @@ import { displayNames } from './display-names.js';
 import type { openFrontDoor } from './front-door.js';
 import { serviceEndpoints } from './endpoints.js';
 import type { agentApiEndpoint } from './run-api-endpoint.js';
-import { runsForKey } from './people.js';
+import { keyRemovedNotice, runsForKey } from './people.js';
 import type { ServiceBase } from './service-base.js';
 
 /** What the HTTP server serves and checks. */
@@ -62,9 +62,9 @@ export async function serveHttp({ config, logger, clock, shutdown }: ServiceBase
     lastTick: parts.lastTick,
     // A key connected on the console is checked with the run API in use: the built-in emulator's too.
     runsFor: runsForKey(api.baseUrl),
-    ...(people && { names: displayNames(people, clock) }),
+    ...(people && { names: displayNames(front.surfaces.peopleDirectories(), clock) }),
     ...(people?.workspace && { workspace: people.workspace }),
-    ...(people && { keyRemoved: (person: string) => people.keyRemoved(person) }),
+    ...(people && { keyRemoved: keyRemovedNotice(front.surfaces.peopleDirectories()) }),
   });
   const emulatorPages = api.emulator ? [api.emulator.sessions] : [];
   const http = await listen(

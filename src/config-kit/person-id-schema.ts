@@ -5,10 +5,21 @@
  * the canonical person id, or the user id the platform sends.
  */
 import { z } from 'zod';
-import { PersonIds, withArticle, type PeopleSurface } from '../surface-kit/person-ids.js';
+import { withArticle } from './describe-parts.js';
 
-/** What the config needs to read person ids: the registered chat surfaces' (`PersonIds`), or a test's. */
-export type PersonIdReader = Pick<PersonIds, 'parse' | 'expected'>;
+/** What the config needs to read person ids: the registered chat surfaces' (`surface-kit/person-ids.ts`), or a test's. */
+export interface PersonIdReader {
+  /** The canonical person id `text` names, with its surface and user id there; undefined when it names no person. */
+  parse(text: string): { personId: string; surface: string; userId: string } | undefined;
+  /** What a person id looks like, for an error message. */
+  expected(): string;
+}
+
+/** A chat surface whose users the config names in its own lists (a `PeopleSurface`). */
+export interface UsersOf {
+  readonly name: string;
+  readonly personIds: { isUserId(id: string): boolean; readonly example: string; readonly idName: string; readonly whereToFind: string };
+}
 
 /** A person (`approval.approvers`, `console.admins`): any chat surface's user id as a person id, read as the canonical one. */
 export function personIdSchema(people: PersonIdReader) {
@@ -24,13 +35,14 @@ export function personIdSchema(people: PersonIdReader) {
  * A user of one chat surface in its own list (`slack.allowed_users`): its user id bare, or qualified
  * with the surface's name (`slack:U0123ABCD`), read as the bare user id its events carry.
  */
-export function ownUserIdSchema(surface: PeopleSurface) {
-  // Bare is always accepted here: the list is the surface's own, so its ids cannot be taken for another's.
-  const own = new PersonIds([{ ...surface, personIds: { ...surface.personIds, bare: true } }]);
+export function ownUserIdSchema(surface: UsersOf) {
   const { idName, example, whereToFind } = surface.personIds;
+  const prefix = `${surface.name}:`;
   return z.string().transform((text, ctx) => {
-    const parsed = own.parse(text.trim());
-    if (parsed) return parsed.userId;
+    const trimmed = text.trim();
+    // Bare is accepted whatever the surface's person ids: the list is its own, so its ids cannot be taken for another's.
+    const userId = trimmed.toLowerCase().startsWith(prefix) ? trimmed.slice(prefix.length) : trimmed;
+    if (surface.personIds.isUserId(userId)) return userId;
     ctx.addIssue({
       code: 'custom',
       message: `is not ${withArticle(idName)} — use IDs such as ${example} or ${surface.name}:${example} (${whereToFind}), not names`,

@@ -6,6 +6,7 @@
  * Users of other surfaces reach a person through a link (`person_links`). Code outside the surfaces'
  * folders reads person ids only through this: it never knows the shape of one surface's ids.
  */
+import { withArticle } from '../config-kit/describe-parts.js';
 
 /** How a chat surface's users are named as people. */
 export interface PersonIdShape {
@@ -112,9 +113,4 @@ export class PersonIds {
       )
       .join(', or ');
   }
-}
-
-/** "a Slack user ID", "an Alpha user ID". */
-export function withArticle(name: string): string {
-  return `${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name}`;
 }

@@ -29,7 +29,6 @@ const ALLOWED: ReadonlyArray<{ file: string; text: RegExp }> = [
 const NAMING_TODAY: Record<string, readonly string[]> = {
   slack: [
     'compose/console.ts',
-    'compose/display-names.ts',
     'compose/run-keys.ts',
     'console/auth.ts',
     'console/console-config.ts',
@@ -61,8 +60,6 @@ const NAMING_TODAY: Record<string, readonly string[]> = {
     'linear/linear-notifier.ts',
     'linear/module.ts',
     'linear/normalise.ts',
-    'people/display-names.ts',
-    'people/identity.ts',
   ],
   linear: ['cli/config-command.ts', 'slack/config/issue-links.ts', 'slack/module.ts'],
   github: ['log/credential-shapes.ts'],

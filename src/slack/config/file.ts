@@ -38,7 +38,7 @@ const channelKey = z.string().refine((key) => key === '*' || SLACK_CHANNEL_ID.te
 });
 
 /** A Slack user in `allowed_users`: `U0123ABCD`, or `slack:U0123ABCD` as other surfaces' people are written; read as `U0123ABCD`. */
-const slackUserId = ownUserIdSchema({ name: 'slack', title: 'Slack', personIds: SLACK_PERSON_IDS });
+const slackUserId = ownUserIdSchema({ name: 'slack', personIds: SLACK_PERSON_IDS });
 
 const slackTeamId = z.string().refine((id) => SLACK_TEAM_ID.test(id), {
   error: 'is not a Slack team or enterprise ID — use IDs such as T0123ABCD (a workspace) or E0123ABCD (an Enterprise Grid org), not names or domains',
