@@ -1,7 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import { PersonIds } from '../surface-kit/person-ids.js';
 import { displayNames } from './display-names.js';
+import type { AppConfig } from '../config/types.js';
+import type { SurfaceModule } from '../surface-kit/surface-module.js';
 import { keyRemovedNotice } from './people.js';
+import { howToConnect } from './run-keys.js';
 
 /*
  * The console's people may be of any chat surface: a name is asked of the person's own surface, and so
@@ -39,5 +42,15 @@ describe('people of two chat surfaces in the console', () => {
     await removed('talk:t-2');
     await removed('nobody');
     expect(slack.keyRemoved.mock.calls).toEqual([['U0ADA']]);
+  });
+
+  it('tells people to connect a key with the command of each chat surface that is on, or on the console', () => {
+    const config = { http: { publicUrl: 'https://bridge.example.com' } } as AppConfig;
+    const chat = (title: string, on: boolean) => ({ title, personIds: PEOPLE, isOn: () => on }) as unknown as SurfaceModule;
+    const tracker = { title: 'Linear', isOn: () => true } as unknown as SurfaceModule;
+    expect(howToConnect(config, [chat('Slack', true), tracker, chat('Talk', true)])).toBe(
+      "`/agent connect` in Slack or Talk or the console's key page (https://bridge.example.com/console/my-key)",
+    );
+    expect(howToConnect(config, [chat('Slack', false), tracker])).toBe("the console's key page (https://bridge.example.com/console/my-key)");
   });
 });

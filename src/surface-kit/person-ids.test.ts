@@ -59,6 +59,9 @@ describe('person ids', () => {
       `a Chat user ID such as U0123ABCD (on the profile), or a Talk object ID written talk:<id>, such as talk:${TALK_ID} (in the directory)`,
     );
     expect(new PersonIds([]).expected()).toBe('no chat surface whose users are people is registered');
+    expect(ids.example()).toBe('U0123ABCD');
+    expect(new PersonIds([talk]).example()).toBe(`talk:${TALK_ID}`);
+    expect(new PersonIds([]).example()).toBe('');
   });
 
   it.each([

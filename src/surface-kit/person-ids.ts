@@ -102,6 +102,13 @@ export class PersonIds {
     return parsed && surface ? `${surface.title} user ${parsed.userId}` : personId;
   }
 
+  /** One person id, as a form's placeholder shows it: the first chat surface's example (`U0123ABCD`); empty when none is registered. */
+  example(): string {
+    const [first] = this.surfaces;
+    if (!first) return '';
+    return first.personIds.bare ? first.personIds.example : `${first.name}:${first.personIds.example}`;
+  }
+
   /** What a person id looks like, for an error message or a form's hint ("a Slack user ID such as U0123ABCD (…)"). */
   expected(): string {
     if (this.surfaces.length === 0) return 'no chat surface whose users are people is registered';
