@@ -50,21 +50,8 @@ export async function openFrontDoor({ config, logger, clock, shutdown, overrides
     (name, stop) => shutdown.add(name, stop),
   );
   // Whose key each request runs under (people.attribution); the per-person clients close after the workers stop.
-  const people = surfaces.people();
-  const identity = personIdentity(
-    store,
-    { ...(people && { people }), peopleSurface: surfaces.peopleSurface() ?? firstChat(), emailOf: surfaces.emailOf() },
-    clock,
-    logger,
-  );
+  const identity = personIdentity(store, { people: surfaces.peopleDirectories(), emailOf: surfaces.emailOf() }, clock, logger);
   const runKeys = composeRunKeys(config, { service: agentRuns, baseUrl: parts.baseUrl, store, clock, identity, hooks: parts.apiHooks });
   shutdown.add('personal run API clients', () => runKeys.close());
   return { stored, owed, freeWorkers, access, followupWindows, intake, surfaces, runKeys, approvals };
-}
-
-/** The first chat surface registered: whose user ids people's keys were stored under when no chat is on. */
-function firstChat(): string {
-  const chat = SURFACE_MODULES.find((module) => module.kind === 'chat');
-  if (!chat) throw new Error('no chat surface is registered: people have no user ids to hold their keys');
-  return chat.name;
 }

@@ -1,5 +1,5 @@
 /**
- * People's personal API keys in the composition root (issue 20): the key box from AGENT_BRIDGE_SECRET,
+ * People's personal API keys in the composition root: the key box from AGENT_BRIDGE_SECRET,
  * and a run API client per key for the check made before a key is stored.
  */
 import { AgentApiClient } from '../agent-api/index.js';
@@ -13,6 +13,9 @@ import { checkKey, type KeyCheck, type RunsForKey } from '../people/key-check.js
 import { KeyBox } from '../people/key-box.js';
 import { checkStoredKeys, PersonKeys } from '../people/person-keys.js';
 import { openStore } from '../store/open-store.js';
+import { PERSON_IDS } from '../surface-list.js';
+import type { PersonIds } from '../surface-kit/person-ids.js';
+import type { PeopleDirectory } from '../surface-kit/started-surface.js';
 
 /** A client under `apiKey` on the run API at `baseUrl` (the configured one, or the built-in emulator's). */
 export function runsForKey(baseUrl: string): RunsForKey {
@@ -55,28 +58,38 @@ export async function checkPeopleSecret(config: AppConfig): Promise<void> {
 }
 
 /**
- * Who each request belongs to: users of the people's chat surface (`peopleSurface`) are themselves;
- * users of other surfaces through a console link, or by the same email when that chat is on and their
- * surface gives a verified one (`emailOf`, by surface name; the chat's `userByEmail`). Pass it to
- * whatever picks a run's key; it is called in the intake worker.
+ * Who each request belongs to: users of the chat surfaces are themselves (their person ids); users of
+ * other surfaces through a console link, or by the same email when their surface gives a verified one
+ * (`emailOf`, by surface name) and a chat surface that is on knows it (`people`, by surface name, asked
+ * in the list's order). Pass it to whatever picks a run's key; it is called in the intake worker.
  */
 export function personIdentity(
   store: Pick<Store, 'personLinks'>,
   directory: {
-    people?: { userByEmail(email: string): Promise<string | undefined> };
-    /** The chat surface whose users are people (the first chat surface registered when none is on). */
-    peopleSurface: string;
+    people: Readonly<Record<string, Pick<PeopleDirectory, 'userByEmail'>>>;
     emailOf: Readonly<Record<string, (userId: string) => Promise<string | undefined>>>;
   },
   clock: Pick<Clock, 'now'>,
   logger: Logger,
+  personIds: PersonIds = PERSON_IDS,
 ): PersonIdentity {
-  const { people, emailOf } = directory;
+  const peopleByEmail = Object.entries(directory.people).map(([surface, people]) => ({ surface, userByEmail: (email: string) => people.userByEmail(email) }));
   return new LinkedIdentity({
-    people: directory.peopleSurface,
+    people: personIds,
     links: store.personLinks,
-    directory: { emailOf, ...(people && { personByEmail: (email: string) => people.userByEmail(email) }) },
+    directory: { emailOf: directory.emailOf, peopleByEmail },
     clock,
     logger: logger.child({ component: 'people' }),
   });
+}
+
+/** Tells a person their key was removed, on their own chat surface (when it is on and can); a person of no surface that is on is told nothing. */
+export function keyRemovedNotice(
+  people: Readonly<Record<string, Pick<PeopleDirectory, 'keyRemoved'>>>,
+  personIds: Pick<PersonIds, 'parse'> = PERSON_IDS,
+): (personId: string) => Promise<void> {
+  return async (personId) => {
+    const parsed = personIds.parse(personId);
+    if (parsed) await people[parsed.surface]?.keyRemoved(parsed.userId);
+  };
 }

@@ -1,5 +1,5 @@
 /**
- * Whose key each run uses, in the composition root (issue 20, `people.attribution`): without
+ * Whose key each run uses, in the composition root (`people.attribution`): without
  * AGENT_BRIDGE_SECRET no personal key can exist and every request uses the service key; with it, the
  * stored keys are used as the attribution says, each through its own run API client.
  */
@@ -13,6 +13,8 @@ import type { Store } from '../core/ports/store.js';
 import { KeyBox } from '../people/key-box.js';
 import { keyPageUrl, KEY_PAGE_PATH } from '../people/key-page.js';
 import { PersonalRunKeys } from '../people/run-keys.js';
+import { SURFACE_MODULES } from '../surface-list.js';
+import type { SurfaceModule } from '../surface-kit/surface-module.js';
 
 export interface RunKeyParts {
   /** The service's client (`AGENT_API_KEY`). */
@@ -34,11 +36,12 @@ export interface ComposedRunKeys {
   close(): Promise<void>;
 }
 
-/** How people are told to connect a key: the Slack command when Slack is on, and the console's key page. */
-export function howToConnect(config: AppConfig): string {
+/** How people are told to connect a key: the chat command in each chat surface whose users are people and that is on, and the console's key page. */
+export function howToConnect(config: AppConfig, modules: readonly SurfaceModule[] = SURFACE_MODULES): string {
   const page = keyPageUrl(config.http.publicUrl) ?? KEY_PAGE_PATH;
   const console = `the console's key page (${page})`;
-  return config.slack.enabled ? `\`/agent connect\` in Slack or ${console}` : console;
+  const chats = modules.filter((module) => module.personIds && module.isOn(config)).map((module) => module.title);
+  return chats.length > 0 ? `\`/agent connect\` in ${chats.join(' or ')} or ${console}` : console;
 }
 
 /** The `RunKeys` the intake worker uses and the per-key clients the tracker lists with. */

@@ -15,7 +15,7 @@ import { displayNames } from './display-names.js';
 import type { openFrontDoor } from './front-door.js';
 import { serviceEndpoints } from './endpoints.js';
 import type { agentApiEndpoint } from './run-api-endpoint.js';
-import { runsForKey } from './people.js';
+import { keyRemovedNotice, runsForKey } from './people.js';
 import type { ServiceBase } from './service-base.js';
 
 /** What the HTTP server serves and checks. */
@@ -37,6 +37,10 @@ export interface HttpParts {
 export async function serveHttp({ config, logger, clock, shutdown }: ServiceBase, parts: HttpParts) {
   const { store, metrics, api, front, loops } = parts;
   const people = front.surfaces.people();
+  // The workspace the console's sign-in keeps to: the first chat surface that knows its own.
+  const workspace = Object.entries(front.surfaces.peopleDirectories())
+    .map(([surface, directory]) => (directory.workspace === undefined ? undefined : { surface, id: directory.workspace }))
+    .find((known) => known !== undefined);
   const probe = runApiProbe(api);
   shutdown.add('readiness probe', () => probe.close());
   const routes = serviceEndpoints({
@@ -62,9 +66,9 @@ export async function serveHttp({ config, logger, clock, shutdown }: ServiceBase
     lastTick: parts.lastTick,
     // A key connected on the console is checked with the run API in use: the built-in emulator's too.
     runsFor: runsForKey(api.baseUrl),
-    ...(people && { names: displayNames(people, clock) }),
-    ...(people?.workspace && { workspace: { surface: front.surfaces.peopleSurface() ?? '', id: people.workspace } }),
-    ...(people && { keyRemoved: (person: string) => people.keyRemoved(person) }),
+    ...(people && { names: displayNames(front.surfaces.peopleDirectories(), clock) }),
+    ...(workspace && { workspace }),
+    ...(people && { keyRemoved: keyRemovedNotice(front.surfaces.peopleDirectories()) }),
   });
   const emulatorPages = api.emulator ? [api.emulator.sessions] : [];
   const http = await listen(

@@ -117,9 +117,9 @@ export class StartedSurfaces {
     return this.started.find(({ parts }) => parts.people)?.parts.people;
   }
 
-  /** The name of the surface whose users are the bridge's people, when one is on. */
-  peopleSurface(): string | undefined {
-    return this.started.find(({ parts }) => parts.people)?.module.name;
+  /** Every chat surface that is on whose users are the bridge's people, by name, in the list's order. */
+  peopleDirectories(): Record<string, PeopleDirectory> {
+    return this.byName((parts) => parts.people);
   }
 
   private partsOf(name: string): StartedSurface | undefined {

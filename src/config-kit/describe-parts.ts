@@ -46,6 +46,11 @@ export function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
+/** A word with its indefinite article: "a Slack user ID", "an Alpha user ID". */
+export function withArticle(word: string): string {
+  return `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
+}
+
 /** The routes' keys; `none` says what having none means on that surface (default: the defaults apply everywhere). */
 export function routeList(routes: Record<string, Route>, none = 'no routes (defaults everywhere)'): string {
   const keys = Object.keys(routes);

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { IssueLinkOffer } from './tracker-keys.js';
 import { always, DAY, duration, emptyIfNull, optional, section, strict, text, withDefault } from './file-schema-parts.js';
+import { personIdSchema, type PersonIdReader } from './person-id-schema.js';
 
 /** AmbientAgentConfig: known fields checked, any other field passed through. */
 export const agentConfigSchema = z.looseObject({
@@ -61,17 +62,6 @@ export function checkRouteTargets(value: unknown, ctx: z.RefinementCtx): void {
 /** The defaults' route. */
 export const routeSchema = z.preprocess(emptyIfNull, strict(routeShape).superRefine(checkRouteTargets, always));
 
-/** Who may approve a request: the users of a chat surface, asked there. */
-export interface Approvers {
-  /** The chat surface they are users of; its name prefixes their places (`<surface>:<user id>`). */
-  surface: string;
-  isId(id: string): boolean;
-  /** Said of an approver that is not one of its user ids. */
-  notAnApprover: string;
-  /** Said of an empty list. */
-  noApprover: string;
-}
-
 /** A chat surface's place that another surface's route may name, so its runs get a thread there too. */
 export interface CompanionPlace {
   /** The route key, as the chat surface names it. */
@@ -94,14 +84,14 @@ export interface FileApproval {
 
 /**
  * The route pieces every surface builds its routes from, given the chat surfaces' companion places and
- * who may approve, with the trackers whose issues a chat message may name. Built once by the config from
- * the registered surfaces and handed to each surface's config slice, so no surface names another.
+ * how people are named (approvers are persons of any chat surface, each asked on their own). Built once
+ * by the config from the registered surfaces and handed to each surface's config slice, so no surface
+ * names another. `issueLinks`: the trackers whose issues a chat message may name.
  */
-export function routeParts(companions: readonly CompanionPlace[], approvers: Approvers, issueLinks: readonly IssueLinkOffer[] = []) {
-  const approverId = z.string().refine((id) => approvers.isId(id), { error: approvers.notAnApprover });
+export function routeParts(companions: readonly CompanionPlace[], people: PersonIdReader, issueLinks: readonly IssueLinkOffer[] = []) {
   /** `approval`: every request on the route waits until an approver approves it, or `expires` passes. */
   const approval = strict({
-    approvers: z.array(approverId).min(1, { error: approvers.noApprover }),
+    approvers: z.array(personIdSchema(people)).min(1, { error: `must list at least one person who may approve: ${people.expected()}` }),
     expires: withDefault(duration(60_000, 30 * DAY), DAY),
   });
   const surfaceRouteShape = { ...routeShape, approval: optional(approval) };
@@ -127,7 +117,7 @@ export function routeParts(companions: readonly CompanionPlace[], approvers: App
     );
   }
 
-  return { surfaceRouteShape, companionRoute, checkRouteTargets, companions, approvers, issueLinks };
+  return { surfaceRouteShape, companionRoute, checkRouteTargets, companions, people, issueLinks };
 }
 
 /** The route pieces a surface's config slice is handed. */

@@ -13,12 +13,13 @@ const companion = (surface: string, key: string): CompanionPlace => ({
   schema: z.string(),
   neededForApproval: { message: `needs ${key}`, hint: `add ${key}` },
 });
-const PARTS = routeParts([companion('chat', 'chat_room'), companion('teams', 'teams_channel')], {
-  surface: 'chat',
-  isId: (id) => id.startsWith('P'),
-  notAnApprover: 'not a person',
-  noApprover: 'no one',
-});
+/** People of the made-up `chat`: ids starting with P, bare. */
+const PEOPLE = {
+  parse: (text: string) => (text.startsWith('P') ? { personId: text, surface: 'chat', userId: text } : undefined),
+  expected: () => 'a chat user ID such as P1',
+};
+const NOBODY = { parse: () => undefined, expected: () => 'no chat surface whose users are people is registered' };
+const PARTS = routeParts([companion('chat', 'chat_room'), companion('teams', 'teams_channel')], PEOPLE);
 const ROUTES = {
   Deploy: { chat_room: 'R0DEPLOY', teams_channel: '19:deploy@thread.tacv2', approval: { approvers: ['P1'], expires: 60_000 } },
   docs: { teams_channel: '19:docs@thread.tacv2' },
@@ -38,7 +39,7 @@ describe('companionPlaces: a route’s companion places on every chat surface wh
   });
 
   it('with no chat surface to name, no route has a companion place', () => {
-    expect(companionPlaces(ROUTES, routeParts([], { surface: '', isId: () => false, notAnApprover: '', noApprover: '' }))).toEqual({});
+    expect(companionPlaces(ROUTES, routeParts([], NOBODY))).toEqual({});
   });
 });
 

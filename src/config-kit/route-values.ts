@@ -18,14 +18,18 @@ export function toLimits(limits: { concurrent: number; per_day: number; credits_
 
 /**
  * A surface route's `approval`: its buttons go to the request's own place, or to `place` (a companion
- * place, on a route of another surface); each approver is asked on the approvers' surface.
+ * place, on a route of another surface); each approver is asked one to one on their own chat surface
+ * (`<surface>:<user id>`).
  */
-function toApproval(approval: FileApproval, place: string | undefined, approversSurface: string): RouteApproval {
+function toApproval(approval: FileApproval, place: string | undefined, people: RouteParts['people']): RouteApproval {
   return {
     approvers: [...approval.approvers],
     expiresMs: approval.expires,
     ...(place !== undefined && { place }),
-    approverPlaces: approval.approvers.map((id) => `${approversSurface}:${id}`),
+    approverPlaces: approval.approvers.flatMap((personId) => {
+      const parsed = people.parse(personId);
+      return parsed ? [`${parsed.surface}:${parsed.userId}`] : [];
+    }),
   };
 }
 
@@ -40,7 +44,7 @@ export function toRoute(route: FileRoute & { approval?: FileApproval }, parts?: 
   if (route.config !== undefined) out.config = compact(route.config);
   if (route.overrides !== undefined) out.overrides = compact(route.overrides);
   if (route.limits !== undefined) out.limits = toLimits(route.limits);
-  if (route.approval !== undefined && parts) out.approval = toApproval(route.approval, approvalPlace, parts.approvers.surface);
+  if (route.approval !== undefined && parts) out.approval = toApproval(route.approval, approvalPlace, parts.people);
   return out;
 }
 

@@ -7,10 +7,12 @@
  */
 import { z } from 'zod';
 import { always, DAY, duration, HOUR, optional, section, strict, text, withDefault } from '../config-kit/file-schema-parts.js';
+import { personIdSchema } from '../config-kit/person-id-schema.js';
 import { checkRouteTargets, limitsShape, routeSchema, routeShape } from '../config-kit/route-schema.js';
 import { ATTRIBUTIONS } from '../config-kit/value-sets.js';
 import { cronProblems } from './cron.js';
-import { APPROVERS_SLICE, ROUTE_PARTS, SURFACE_SLICES } from './surface-slices.js';
+import { PERSON_IDS } from '../surface-list.js';
+import { ROUTE_PARTS, SURFACE_SLICES } from './surface-slices.js';
 import { isValidTimeZone, SCHEDULE_NAME } from './validators.js';
 
 const CRON_HINT = 'fields: [second] minute hour day-of-month month day-of-week; e.g. "0 3 * * 1-5" = 03:00 Monday to Friday';
@@ -19,12 +21,6 @@ const CRON_HINT = 'fields: [second] minute hour day-of-month month day-of-week; 
 function surfaceSections(): Record<string, z.ZodType> {
   return Object.fromEntries(SURFACE_SLICES.map(({ name, config }) => [name, config.fileSection(ROUTE_PARTS)]));
 }
-
-const people = APPROVERS_SLICE?.config.approvers;
-/** A person, as the users of the surface approvers are asked on are named. */
-const personId = z
-  .string()
-  .refine((id) => people?.isId(id) ?? false, { error: people?.notAPerson ?? 'cannot name a person: no surface to ask people on is registered' });
 
 const scheduleSchema = strict({
   ...routeShape,
@@ -98,19 +94,19 @@ export const fileSchema = strict({
   ...surfaceSections(),
   schedules: withDefault(schedulesSchema, []),
   console: section({
-    // The people who see everything (and may cancel any run with /agent cancel): users of the surface approvers are asked on.
-    admins: withDefault(z.array(personId), []),
+    // The people who see everything (and may cancel any run with /agent cancel): persons of any chat surface.
+    admins: withDefault(z.array(personIdSchema(PERSON_IDS)), []),
   }),
   audit: section({
-    // How long audit entries are kept (issue 31); older ones are deleted by the hourly housekeeping.
+    // How long audit entries are kept; older ones are deleted by the hourly housekeeping.
     retention: withDefault(duration(DAY, 10 * 365 * DAY), 90 * DAY),
   }),
   people: section({
-    // Whose API key a run is created with (issue 20): the service's, the asker's when connected, or only the asker's.
+    // Whose API key a run is created with: the service's, the asker's when connected, or only the asker's.
     attribution: withDefault(z.enum(ATTRIBUTIONS), 'service'),
   }),
   limits: section({
-    // The runs each person asks for, on any surface (issue 31).
+    // The runs each person asks for, on any surface.
     per_person: section(limitsShape),
   }),
 });

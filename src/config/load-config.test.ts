@@ -128,8 +128,18 @@ describe('loadConfig: valid files', () => {
     ]);
   });
 
-  it('reads console.admins', () => {
-    expect(withFile('console:\n  admins: [U0123ABCD, W0456EFGH]\n').console).toEqual({ admins: ['U0123ABCD', 'W0456EFGH'] });
+  it('reads console.admins: persons, Slack ones bare or written slack:', () => {
+    expect(withFile('console:\n  admins: [U0123ABCD, W0456EFGH, slack:U0789IJKL, SLACK:W0999MNOP]\n').console).toEqual({
+      admins: ['U0123ABCD', 'W0456EFGH', 'U0789IJKL', 'W0999MNOP'],
+    });
+  });
+
+  it('reads slack.allowed_users: Slack user ids, bare or written slack:', () => {
+    expect(withFile('slack:\n  allowed_users: [U0123ABCD, slack:W0456EFGH, SLACK:U0789IJKL]\n').slack.allowedUsers).toEqual([
+      'U0123ABCD',
+      'W0456EFGH',
+      'U0789IJKL',
+    ]);
   });
 
   it.each([
@@ -255,7 +265,7 @@ describe('loadConfig: invalid files report the key path', () => {
       /not a Slack team or enterprise ID/,
     ],
     ['a user ID as a team', 'slack: { allowed_teams: [U0123ABCD] }', `${F}: slack.allowed_teams[0]`, /T0123ABCD \(a workspace\) or E0123ABCD/],
-    ['an admin by name instead of ID', 'console: { admins: [U0123ABCD, alice] }', `${F}: console.admins[1]`, /not a Slack user ID/],
+    ['an admin by name instead of ID', 'console: { admins: [U0123ABCD, alice] }', `${F}: console.admins[1]`, /not a person id — use a Slack user ID/],
     ['an unknown followups mode', 'slack: { followups: some }', `${F}: slack.followups`, /one of: all, mentions \(found "some"\)/],
     ['a yes instead of true', 'linear: { cancel_on_label_removed: yes }', `${F}: linear.cancel_on_label_removed`, /true or false/],
     ['an empty handle', 'linear: { handle: "" }', `${F}: linear.handle`, /must not be empty/],
@@ -404,7 +414,7 @@ describe('loadConfig: approval on surfaces’ routes (issue 31)', () => {
       [
         'slack:',
         '  channels:',
-        '    C0PROD0001: { approval: { approvers: [U0LEAD0001, U0LEAD0002] } }',
+        '    C0PROD0001: { approval: { approvers: [U0LEAD0001, slack:U0LEAD0002] } }',
         'linear:',
         '  labels:',
         '    prod: { slack_channel: C0PROD0001, approval: { approvers: [U0LEAD0001], expires: 2h } }',

@@ -1,10 +1,10 @@
 /**
  * The registered surfaces as the configuration sees them: each one's config slice, in the order of
- * `src/surface-list.ts`, and the route pieces every surface's routes are built from — approval by the
- * users of the chat surface that has approvers, and the chat surfaces' companion places.
+ * `src/surface-list.ts`, and the route pieces every surface's routes are built from — approval by
+ * persons of any chat surface, and the chat surfaces' companion places.
  */
-import { routeParts, type Approvers } from '../config-kit/route-schema.js';
-import { SURFACE_MODULES, type RegisteredModules } from '../surface-list.js';
+import { routeParts } from '../config-kit/route-schema.js';
+import { PERSON_IDS, SURFACE_MODULES, type RegisteredModules } from '../surface-list.js';
 import type { ConfigSlice } from '../surface-kit/config-slice.js';
 import type { AppConfig } from './types.js';
 
@@ -25,24 +25,10 @@ export interface SurfaceSlice {
 /** The registered surfaces' config slices, in the order of the list. */
 export const SURFACE_SLICES: readonly SurfaceSlice[] = SURFACE_MODULES.map(({ name, title, config }) => ({ name, title, config }));
 
-/** The surface whose users approve requests and administer the console. */
-export const APPROVERS_SLICE = SURFACE_SLICES.find((slice) => slice.config.approvers !== undefined);
-
-/** Without a chat surface to ask them on, no one can approve. */
-const NO_APPROVERS: Approvers = {
-  surface: '',
-  isId: () => false,
-  notAnApprover: 'cannot approve: no surface to ask approvers on is registered',
-  noApprover: 'cannot be asked: no surface to ask approvers on is registered',
-};
-
-/**
- * What every surface's routes are built from: approval asked of the approvers' surface, the chat
- * surfaces' companion places, and the trackers whose issues a chat message may name.
- */
+/** What every surface's routes are built from: approval asked of persons of the chat surfaces, the chat surfaces' companion places, and the trackers whose issues a chat message may name. */
 export const ROUTE_PARTS = routeParts(
   SURFACE_SLICES.flatMap(({ name, config }) => (config.companion ? [{ ...config.companion, surface: name }] : [])),
-  APPROVERS_SLICE?.config.approvers ? { ...APPROVERS_SLICE.config.approvers, surface: APPROVERS_SLICE.name } : NO_APPROVERS,
+  PERSON_IDS,
   SURFACE_SLICES.flatMap(({ name, config }) => (config.issueLinks ? [{ ...config.issueLinks, surface: name }] : [])),
 );
 

@@ -6,9 +6,11 @@
  * said of its places (its config slice).
  */
 import type { FileSurfaceRoute } from '../config-kit/route-schema.js';
+import type { Said } from '../surface-kit/config-slice.js';
 import { formatPath, type ConfigProblem } from './problems.js';
 import type { FileConfig } from './file-schema.js';
-import { APPROVERS_SLICE, SURFACE_SLICES } from './surface-slices.js';
+import { PERSON_IDS } from '../surface-list.js';
+import { SURFACE_SLICES, type SurfaceSlice } from './surface-slices.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -33,19 +35,34 @@ function schedulePlacesOff(file: FileConfig, env: Env, at: (path: PropertyKey[])
 /**
  * The problems of places on surfaces that are off, each at its key path in `label` (the file as the
  * other problems name it): a schedule's `notify` place, a route's companion place (`slack_channel`),
- * and a route's `approval` (approvers are asked on their surface). A route of a surface that is itself
+ * and a route's `approval` (each approver is asked on their own chat surface). A route of a surface that is itself
  * off is checked too: turning that surface on later must not start a bridge that cannot work.
  */
 export function placesOnSurfacesOff(file: FileConfig, env: Env, label: string): ConfigProblem[] {
   const at = (path: PropertyKey[]) => `${label}: ${formatPath(path)}`;
   const problems = schedulePlacesOff(file, env, at);
   const companionsOff = SURFACE_SLICES.flatMap(({ config }) => (config.companion && !config.isOn(env) ? [config.companion] : []));
-  const approversOff = APPROVERS_SLICE?.config.approvers && !APPROVERS_SLICE.config.isOn(env) ? APPROVERS_SLICE.config.approvers : undefined;
   for (const { path, route } of surfaceRoutes(file)) {
     for (const companion of companionsOff) {
       if (route[companion.key] !== undefined) problems.push({ where: at([...path, companion.key]), ...companion.whenOff });
     }
-    if (approversOff && route.approval !== undefined) problems.push({ where: at([...path, 'approval']), ...approversOff.whenOff });
+    for (const off of approversOff(route, env)) problems.push({ where: at([...path, 'approval']), ...off });
   }
   return problems;
+}
+
+/** What is said of each chat surface that is off while one of the route's approvers is its user (once per surface). */
+function approversOff(route: FileSurfaceRoute, env: Env): Said[] {
+  const surfaces = new Set((route.approval?.approvers ?? []).flatMap((personId) => PERSON_IDS.parse(personId)?.surface ?? []));
+  return SURFACE_SLICES.filter((slice) => surfaces.has(slice.name) && !slice.config.isOn(env)).map(
+    (slice) => slice.config.approvers?.whenOff ?? approversOffByDefault(slice),
+  );
+}
+
+/** For a chat surface that says nothing of its own. */
+function approversOffByDefault(slice: SurfaceSlice): Said {
+  return {
+    message: `needs ${slice.title}: approvers who are its users are asked there, but it is off`,
+    hint: `turn ${slice.title} on (its variables are in docs/configuration.md), or remove approval`,
+  };
 }

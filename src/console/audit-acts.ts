@@ -1,5 +1,5 @@
 /**
- * The console's acts in the audit trail (issue 31 point 4): a key connected or removed, a repair
+ * The console's acts in the audit trail: a key connected or removed, a repair
  * (retry, dismiss), a schedule paused or resumed — who did it (the person signed in with Slack, or the
  * admin token's `console-admin`), on which thing, never anything typed into a form but ids and names.
  */

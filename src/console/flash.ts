@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { queryOf } from './http-io.js';
+import { PERSON_IDS } from '../surface-list.js';
 import { LINK_FLASH } from './people-links.js';
 
 /** What an action did, shown once on the page it returns to; codes, so no text travels in the URL. */
@@ -20,7 +21,7 @@ const FLASH: Record<string, string> = {
   'key-connected': 'Connected: the run API accepted the key, and it is stored sealed.',
   'key-refused': 'Not connected: the run API refused this key (401/403). Check that it is a valid personal API key.',
   'key-unavailable': 'Not connected: the run API could not be asked right now. Nothing was stored; try again shortly.',
-  'key-bad-person': 'Not connected: that is not a Slack user ID (such as U0123ABCD).',
+  'key-bad-person': `Not connected: that is not a person id (${PERSON_IDS.expected()}).`,
   'key-bad-key': 'Not connected: the key is empty, longer than 512 characters, or contains spaces.',
   'key-removed': 'Removed.',
   'key-absent': 'Nothing to remove: no key was connected for that person.',
@@ -28,7 +29,7 @@ const FLASH: Record<string, string> = {
   ...LINK_FLASH,
   'my-key-removed': 'Disconnected: runs you ask for now use the service’s key (revoke the key in the run API too if you no longer need it).',
   'my-key-absent': 'Nothing to disconnect: no key was connected.',
-  'no-person': 'Sign in with Slack to connect your own key.',
+  'no-person': 'Sign in as yourself (not with the admin token) to connect your own key.',
 };
 
 /** The flash a page was sent back with (`?flash=<code>`), as text; unknown codes show nothing. */

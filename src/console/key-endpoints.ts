@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import { SLACK_USER_ID } from '../slack/config/ids.js';
 import type { Endpoint } from '../http/server.js';
 import { MY_KEY_PATH } from '../people/key-page.js';
+import { PERSON_IDS } from '../surface-list.js';
 import { recordConsoleAct } from './audit-acts.js';
 import type { Viewer } from './deps.js';
 import { withFlash } from './flash.js';
@@ -12,12 +12,12 @@ import { linkPeople, unlinkPeople } from './people-links.js';
 /** The forms of personal API keys: a person's own (`/console/my-key`) and the admins' keys page. */
 export function keyEndpoints(gate: ConsoleGate): Endpoint[] {
   const { deps } = gate;
-  /** After a key is removed, Slack republishes the person's Home tab; the key is gone either way, so a failure is only logged. */
+  /** After a key is removed, the person's chat surface shows it (Slack republishes their Home tab); the key is gone either way, so a failure is only logged. */
   const keyRemoved = async (person: string) => {
     try {
       await deps.keyRemoved?.(person);
     } catch (error) {
-      deps.logger.warn({ person, err: error }, 'could not republish the Home tab after a key was removed');
+      deps.logger.warn({ person, err: error }, 'could not show the person on their chat surface that their key was removed');
     }
   };
   /** Checks `raw` with one run API call and stores it sealed for `person`; the page at `back` says what happened. */
@@ -50,9 +50,10 @@ export function keyEndpoints(gate: ConsoleGate): Endpoint[] {
       redirect(res, withFlash(MY_KEY_PATH, removed ? 'my-key-removed' : 'my-key-absent'));
     }),
     gate.action('/console/keys/connect', 'admins', async (form, viewer, res) => {
-      const person = (form.get('person') ?? '').trim();
-      if (deps.keys && !SLACK_USER_ID.test(person)) return redirect(res, withFlash('/console/keys', 'key-bad-person'));
-      await connectKey(person, form.get('key'), '/console/keys', res, viewer);
+      // Any chat surface's person id, stored as the canonical one (`slack:U…` is `U…`).
+      const person = PERSON_IDS.parse((form.get('person') ?? '').trim())?.personId;
+      if (deps.keys && person === undefined) return redirect(res, withFlash('/console/keys', 'key-bad-person'));
+      await connectKey(person ?? '', form.get('key'), '/console/keys', res, viewer);
     }),
     gate.action('/console/keys/link', 'admins', async (form, _viewer, res) => redirect(res, withFlash('/console/keys', await linkPeople(deps, form)))),
     gate.action('/console/keys/unlink', 'admins', async (form, _viewer, res) => redirect(res, withFlash('/console/keys', await unlinkPeople(deps, form)))),

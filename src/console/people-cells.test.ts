@@ -1,12 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { asker, keyCell, peopleFacts, type PeopleFacts } from './people-cells.js';
 
-const FACTS: PeopleFacts = { names: new Map([['U1', 'ada']]), keys: new Map([['U1', 'Hk42']]) };
+const FACTS: PeopleFacts = {
+  names: new Map([
+    ['U1', 'ada'],
+    ['talk:t-2', 'Bob'],
+  ]),
+  keys: new Map([['U1', 'Hk42']]),
+};
 
 describe('who asked', () => {
   it.each<[string, { id?: string | null; name?: string | null } | undefined, string]>([
     ['a Slack user by their Slack name, not <@U…>', { id: 'U1', name: '<@U1>' }, '<bdi>ada</bdi> <span class="muted">(U1)</span>'],
     ['a Slack user whose name is not known by id only', { id: 'U2', name: '<@U2>' }, '<bdi>U2</bdi>'],
+    [
+      'a user of another chat surface by the name known for their mention token',
+      { id: 't-2', name: '<@talk:t-2>' },
+      '<bdi>Bob</bdi> <span class="muted">(t-2)</span>',
+    ],
+    ['a user of another chat surface whose name is not known by id only, never the token', { id: 't-3', name: '<@talk:t-3>' }, '<bdi>t-3</bdi>'],
     ['a Linear user by the name Linear gave', { id: 'lin-1', name: 'Lin Ear' }, '<bdi>Lin Ear</bdi> <span class="muted">(lin-1)</span>'],
     ['a name with markup, escaped', { id: 'lin-2', name: '<b>x</b>' }, '<bdi>&lt;b&gt;x&lt;/b&gt;</bdi> <span class="muted">(lin-2)</span>'],
     ['nobody', undefined, '<span class="muted">—</span>'],

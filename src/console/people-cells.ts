@@ -1,21 +1,22 @@
 /**
- * Who each run belongs to, as the console shows it (issue 20): the person who asked by name where it
- * is known (a Slack requester is stored as `<@U…>`, which means nothing in a browser), and whose key
- * created the run — the person's own (its last 4 characters) or the service's.
+ * Who each run belongs to, as the console shows it: the person who asked by name where it is known (a
+ * chat requester's name is stored as the bridge's mention token `<@personId>`, which means nothing in
+ * a browser), and whose key created the run — the person's own (its last 4 characters) or the service's.
  */
 import type { DisplayNames } from '../people/display-names.js';
 import type { ConsoleDeps } from './deps.js';
 import { html, type SafeHtml } from './html.js';
 
-/** What a page knows about people: Slack names by id, and the last 4 characters of connected keys by person. */
+/** What a page knows about people: names by person id, and the last 4 characters of connected keys by person. */
 export interface PeopleFacts {
   names: ReadonlyMap<string, string>;
   keys: ReadonlyMap<string, string>;
 }
 
-const SLACK_MENTION = /^<@[UW][A-Z0-9]+>$/;
+/** The bridge's mention token, `<@personId>`, of any chat surface: the person it names. */
+const MENTION = /^<@([^<>@\s]+)>$/;
 
-/** Names of the people `ids` name (Slack ids; others are skipped) and every connected key's last 4, in one go. */
+/** Names of the people `ids` name (person ids; others are skipped) and every connected key's last 4, in one go. */
 export async function peopleFacts(
   deps: { names?: Pick<DisplayNames, 'of'> | undefined; keys?: ConsoleDeps['keys'] },
   ids: ReadonlyArray<string | null | undefined>,
@@ -28,11 +29,13 @@ export async function peopleFacts(
   return { names, keys: new Map(keys.map((key) => [key.personId, key.lastFour])) };
 }
 
-/** A requester: the name we know (Slack's, else the one the platform gave), with the id beside it. */
+/** A requester: the name we know (their chat's, else the one the platform gave), with the id beside it. */
 export function asker(requester: { id?: string | null; name?: string | null } | undefined | null, facts: PeopleFacts): SafeHtml {
   const id = requester?.id ?? undefined;
-  const given = requester?.name && !SLACK_MENTION.test(requester.name) ? requester.name : undefined;
-  const name = (id !== undefined ? facts.names.get(id) : undefined) ?? given;
+  const mentioned = requester?.name ? MENTION.exec(requester.name)?.[1] : undefined;
+  const given = requester?.name && mentioned === undefined ? requester.name : undefined;
+  const known = (key: string | undefined) => (key !== undefined ? facts.names.get(key) : undefined);
+  const name = known(id) ?? known(mentioned) ?? given;
   if (!id && !name) return html`<span class="muted">—</span>`;
   if (name && id) return html`<bdi>${name}</bdi> <span class="muted">(${id})</span>`;
   return html`<bdi>${name ?? id}</bdi>`;
@@ -45,6 +48,6 @@ export function keyCell(run: { personalKeyOwner?: string | null; requester?: { i
   const lastFour = facts.keys.get(owner);
   const key = lastFour !== undefined ? html`own key ····${lastFour}` : html`own key <span class="muted">(since disconnected)</span>`;
   if (run.requester?.id === owner) return html`<span title="${owner}">${key}</span>`;
-  // A Linear request runs under the key of the Slack user it is linked to: say whose.
+  // A tracker's request runs under the key of the person it is linked to: say whose.
   return html`${key} <span class="muted">of <bdi>${facts.names.get(owner) ?? owner}</bdi></span>`;
 }

@@ -1,12 +1,12 @@
 /**
- * Linking users of other surfaces to people on the console (issue 20, point 4; any surface since
- * issue 28): the keys page lists the links (made by an admin, or found by the same email) and the
- * users seen on recent runs who are not linked yet; an admin links one — its surface, its user id, a
- * Slack user id — or removes a link. A link makes that user's requests run under the Slack user's key.
- * Which surfaces can be linked, and how their ids look, each surface says (`Surface.users`).
+ * Linking users of other surfaces to people on the console: the keys page lists the links (made by an
+ * admin, or found by the same email) and the users seen on recent runs who are not linked yet; an
+ * admin links one — its surface, its user id, a person id of any chat surface — or removes a link. A
+ * link makes that user's requests run under that person's key. Which surfaces can be linked, and how
+ * their ids look, each surface says (`Surface.users`).
  */
-import { SLACK_USER_ID } from '../slack/config/ids.js';
 import type { PersonLinkRecord } from '../core/ports/store.js';
+import { PERSON_IDS } from '../surface-list.js';
 import type { ConsoleDeps, LinkableSurface, Viewer } from './deps.js';
 import { html, type SafeHtml } from './html.js';
 import { action, when } from './layout.js';
@@ -14,10 +14,10 @@ import { peopleFacts } from './people-cells.js';
 
 /** What a link action did, shown once on the keys page (codes in the URL, words here). */
 export const LINK_FLASH: Record<string, string> = {
-  'link-saved': 'Linked: requests by that user now run under the Slack user’s key.',
+  'link-saved': 'Linked: requests by that user now run under that person’s key.',
   'link-bad-user': 'Not linked: that is not a user ID of the chosen surface (the list of people on recent runs below has them; the form shows an example).',
-  'link-bad-slack': 'Not linked: that is not a Slack user ID (such as U0123ABCD).',
-  'link-removed': 'Link removed: requests by that user use the service’s key unless their email matches a Slack user’s.',
+  'link-bad-person': `Not linked: that is not a person id (${PERSON_IDS.expected()}).`,
+  'link-removed': 'Link removed: requests by that user use the service’s key unless their email matches a person’s on a chat surface.',
   'link-absent': 'Nothing to remove: that user was not linked.',
 };
 
@@ -36,11 +36,12 @@ function userOf(linkable: readonly LinkableSurface[], form: URLSearchParams): { 
 /** Stores an admin's link when both ids are well-formed (nothing stored otherwise); answers the flash code. */
 export async function linkPeople(deps: Pick<ConsoleDeps, 'store' | 'clock' | 'logger' | 'linkable'>, form: URLSearchParams): Promise<string> {
   const user = userOf(deps.linkable, form);
-  const personId = (form.get('slack') ?? '').trim();
+  const person = PERSON_IDS.parse((form.get('person') ?? '').trim());
   if (!user) return 'link-bad-user';
-  if (!SLACK_USER_ID.test(personId) || personId.length > 40) return 'link-bad-slack';
+  if (!person) return 'link-bad-person';
+  const { personId } = person;
   await deps.store.personLinks.put({ ...user, personId, how: 'console', linkedAt: deps.clock.now() });
-  deps.logger.info({ ...user, personId }, 'user of another surface linked to a Slack user in the console');
+  deps.logger.info({ ...user, personId }, 'user of another surface linked to a person in the console');
   return 'link-saved';
 }
 
@@ -88,15 +89,16 @@ export async function linksSection(deps: Pick<ConsoleDeps, 'store' | 'names' | '
   const examples = deps.linkable.map((surface) => `${surface.title}: ${surface.users.example}`).join('; ');
   return html`<h2 id="other-people">People of other surfaces</h2>
     <p>
-      A user of another surface is the same person as a Slack user when both accounts have the same email (Slack must have it confirmed); such links
-      are found the first time they ask for a run and listed here. Link anyone else by hand: their requests then run under that Slack user’s key.
+      A user of another surface is the same person as a user of a chat surface when both accounts have the same email (the chat must have it
+      confirmed); such links are found the first time they ask for a run and listed here. Link anyone else by hand to a person id: their requests
+      then run under that person’s key.
     </p>
     <table data-testid="links">
       <thead>
         <tr>
           <th>Surface</th>
           <th>User</th>
-          <th>Slack user</th>
+          <th>Person</th>
           <th>How</th>
           <th>Since</th>
           <th></th>
@@ -111,7 +113,7 @@ export async function linksSection(deps: Pick<ConsoleDeps, 'store' | 'names' | '
       <input type="hidden" name="csrf" value="${viewer.csrf}" />
       <label>Surface <select name="surface">${options}</select></label>
       <label>User ID <input name="user" required maxlength="100" placeholder="${examples}" /></label>
-      <label>Slack user ID <input name="slack" required maxlength="40" pattern="[UW][A-Z0-9]{2,}" placeholder="U0123ABCD" /></label>
+      <label title="${PERSON_IDS.expected()}">Person id <input name="person" required maxlength="200" placeholder="${PERSON_IDS.example()}" /></label>
       <button type="submit">Link</button>
     </form>`;
 }

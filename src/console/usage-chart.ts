@@ -1,5 +1,5 @@
 /**
- * The usage page's chart (issue 31): credits per UTC day as bars, drawn here as inline SVG — no
+ * The usage page's chart: credits per UTC day as bars, drawn here as inline SVG — no
  * library, nothing fetched, nothing inline the CSP forbids (presentation attributes, not styles). It
  * is an image with a title and a description for screen readers; the same numbers are in the day table.
  */

@@ -4,12 +4,19 @@ import { CachedDisplayNames } from './display-names.js';
 function setup(lookup: (id: string) => Promise<string | undefined>, waitMs = 1_000) {
   let now = 0;
   const spy = vi.fn(lookup);
-  const names = new CachedDisplayNames({ lookup: spy, clock: { now: () => now }, ttlMs: 1_000, missTtlMs: 100, waitMs });
+  const names = new CachedDisplayNames({
+    isPerson: (id) => /^U0[A-Z]$/.test(id),
+    lookup: spy,
+    clock: { now: () => now },
+    ttlMs: 1_000,
+    missTtlMs: 100,
+    waitMs,
+  });
   return { names, spy, advance: (ms: number) => (now += ms) };
 }
 
 describe('CachedDisplayNames', () => {
-  it('asks once per Slack id, keeps the name, and skips ids that are not Slack users', async () => {
+  it('asks once per person id, keeps the name, and skips ids that are no person’s', async () => {
     const { names, spy } = setup(async (id) => (id === 'U0A' ? 'ada' : undefined));
     expect([...(await names.of(['U0A', 'U0A', 'U0B', '0a1b2c3d-linear', 'console-admin']))]).toEqual([['U0A', 'ada']]);
     expect(await names.of(['U0A'])).toEqual(new Map([['U0A', 'ada']]));

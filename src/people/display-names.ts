@@ -1,12 +1,12 @@
 /**
- * People's display names for the console (issue 20: "the console shows who each run belongs to"):
- * a Slack requester is stored as its user id, so the name is asked of Slack (`users.info`) and kept in
- * memory for a while. A page never waits long for it: what is not known in time shows as the id, and
- * the answer is there for the next page.
+ * People's display names for the console, so that it shows who each run belongs to: a chat requester
+ * is stored as its user id, so the name is asked of the person's chat surface and kept in memory for a
+ * while. A page never waits long for it: what is not known in time shows as the id, and the answer is
+ * there for the next page.
  */
 import type { Clock } from '../core/ports/clock.js';
 
-/** Names by Slack user id; an id missing from the answer has no known name (yet). */
+/** Names by person id; an id missing from the answer has no known name (yet). */
 export interface DisplayNames {
   of(ids: readonly string[]): Promise<ReadonlyMap<string, string>>;
   /**
@@ -17,7 +17,9 @@ export interface DisplayNames {
 }
 
 export interface CachedDisplayNamesOptions {
-  /** The person's display name (Slack: display name, else real name); undefined when there is none. Throws on failure. */
+  /** Whether `id` is a person id, whose name may be asked; other ids (a tracker's users) are skipped. */
+  isPerson: (id: string) => boolean;
+  /** The person's display name as their chat surface gives it; undefined when there is none. Throws on failure. */
   lookup: (id: string) => Promise<string | undefined>;
   clock: Pick<Clock, 'now'>;
   /** How long a found name is kept (default 1 hour) and a miss or failure (default 5 minutes). */
@@ -35,9 +37,6 @@ interface Entry {
   pending?: Promise<void>;
 }
 
-/** Slack user ids as the console shows them: `U…` or `W…` (Enterprise Grid). */
-export const SLACK_PERSON_ID = /^[UW][A-Z0-9]{2,40}$/;
-
 export class CachedDisplayNames implements DisplayNames {
   private readonly entries = new Map<string, Entry>();
 
@@ -45,7 +44,7 @@ export class CachedDisplayNames implements DisplayNames {
 
   async of(ids: readonly string[]): Promise<ReadonlyMap<string, string>> {
     const now = this.options.clock.now();
-    const wanted = [...new Set(ids)].filter((id) => SLACK_PERSON_ID.test(id));
+    const wanted = [...new Set(ids)].filter((id) => this.options.isPerson(id));
     const waits: Array<Promise<void>> = [];
     let started = 0;
     for (const id of wanted) {

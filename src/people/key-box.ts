@@ -1,5 +1,5 @@
 /**
- * Personal API keys at rest (issue 20): sealed with AES-256-GCM under a key derived from
+ * Personal API keys at rest: sealed with AES-256-GCM under a key derived from
  * `AGENT_BRIDGE_SECRET`. A sealed key is one text, `v1.<iv>.<tag>.<ciphertext>` (base64url), bound to
  * its person (the Slack user id is the GCM additional data), so a sealed value copied to another
  * person's row does not open.

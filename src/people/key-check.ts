@@ -1,5 +1,5 @@
 /**
- * Checking a personal API key before it is stored (issue 20): one cheap authenticated call (the
+ * Checking a personal API key before it is stored: one cheap authenticated call (the
  * newest run, `GET /agent/runs?limit=1`) made with that key.
  */
 import { AgentApiError, type AgentRuns } from '../core/ports/agent-runs.js';

@@ -1,5 +1,5 @@
 /**
- * The console page where a person connects their own personal API key (issue 20), after Sign in with
+ * The console page where a person connects their own personal API key, after Sign in with
  * Slack; `/agent connect` links it. Admins also see everyone's keys at `/console/keys`.
  */
 export const MY_KEY_PATH = '/console/my-key';

@@ -1,5 +1,5 @@
 /**
- * That the run API refused a person's key (issue 20): remembered in the settings, so `/agent whoami`
+ * That the run API refused a person's key: remembered in the settings, so `/agent whoami`
  * and the console can say so. A key connected after the refusal is a new key: the mark no longer counts.
  */
 import type { SettingRepository } from '../core/ports/store.js';

@@ -1,5 +1,5 @@
 /**
- * People's personal API keys (issue 20) over the store: connect, open for a run, disconnect, and what
+ * People's personal API keys over the store: connect, open for a run, disconnect, and what
  * may be shown (last 4, when connected, last used). The raw key only leaves here to go to the run API.
  */
 import type { PersonKeyRecord, PersonKeyRepository } from '../core/ports/store.js';

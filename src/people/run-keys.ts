@@ -1,5 +1,5 @@
 /**
- * The `RunKeys` port over the stored personal keys (issue 20): picks the service's key or the asker's
+ * The `RunKeys` port over the stored personal keys: picks the service's key or the asker's
  * own by `people.attribution`, and keeps one run API client per person's key in a small bounded cache
  * (an undici pool each), replaced as soon as the stored key changes (re-connected or rotated).
  */

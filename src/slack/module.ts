@@ -6,7 +6,7 @@
 import { keyPageUrl } from '../people/key-page.js';
 import { notConfiguredEndpoint } from '../http/health-endpoints.js';
 import type { SurfaceModuleOf } from '../surface-kit/surface-module.js';
-import { SLACK_USER_ID } from './config/ids.js';
+import { SLACK_PERSON_IDS } from './config/ids.js';
 import { slackConfig } from './config/slice.js';
 import { slackAccessPolicy } from './access.js';
 import { slackSignIn } from './sign-in/provider.js';
@@ -16,13 +16,7 @@ export const slackModule: SurfaceModuleOf<'slack', typeof slackConfig> = {
   name: 'slack',
   title: 'Slack',
   kind: 'chat',
-  personIds: {
-    isUserId: (id) => SLACK_USER_ID.test(id) && id.length <= 40,
-    bare: true,
-    example: 'U0123ABCD',
-    idName: 'Slack user ID',
-    whereToFind: 'profile → ⋮ → Copy member ID',
-  },
+  personIds: SLACK_PERSON_IDS,
   config: slackConfig,
   signIn: slackSignIn,
   isOn: (config) => config.slack.enabled,

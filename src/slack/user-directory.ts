@@ -13,10 +13,16 @@ export async function slackUserByEmail(client: Pick<SlackCalls, 'users'>, email:
     return user.id;
   } catch (error) {
     // Slack's word for "no confirmed email matches"; anything else (scope missing, rate limit) is a failure.
-    if ((error as { data?: { error?: string } }).data?.error === 'users_not_found') return undefined;
+    const code = (error as { data?: { error?: string } }).data?.error;
+    if (code === 'users_not_found') return undefined;
+    // The people code logs a failure's hint, never its message: say here how to fix the app.
+    if (code === 'missing_scope' && error instanceof Error) throw Object.assign(error, { hint: MISSING_EMAIL_SCOPE });
     throw error;
   }
 }
+
+const MISSING_EMAIL_SCOPE =
+  'Slack refused users.lookupByEmail (missing_scope): add users:read.email to the Slack app’s bot scopes (manifest.yml) and reinstall it';
 
 /** A Slack user's name as people know it (`users.info`): the display name, else the real name; undefined for an unknown user. */
 export async function slackDisplayName(client: Pick<SlackCalls, 'users'>, user: string): Promise<string | undefined> {

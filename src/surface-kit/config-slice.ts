@@ -7,7 +7,7 @@
 import type { z } from 'zod';
 import type { SecretSource } from '../config-kit/describe-parts.js';
 import type { ConfigProblem } from '../config-kit/problem.js';
-import type { Approvers, CompanionPlace, FileSurfaceRoute, RouteParts } from '../config-kit/route-schema.js';
+import type { CompanionPlace, FileSurfaceRoute, RouteParts } from '../config-kit/route-schema.js';
 
 /** A problem as said of one key or variable: what is wrong, and what to do. */
 export interface Said {
@@ -90,13 +90,8 @@ export interface ConfigSlice<
   secrets(section: Section): ReadonlyArray<string | undefined>;
   /** A chat surface's place another surface's route may name (`slack_channel`), and what is said of it while this surface is off. */
   readonly companion?: Omit<CompanionPlace, 'surface'> & { whenOff: Said };
-  /** A chat surface whose users are the people who approve and administer (`approval.approvers`, `console.admins`). */
-  readonly approvers?: Omit<Approvers, 'surface'> & {
-    /** Said of a person id of another shape (`console.admins`). */
-    notAPerson: string;
-    /** Said of a route asking for approval while this surface is off. */
-    whenOff: Said;
-  };
+  /** A chat surface whose users may approve (`approval.approvers`): what is said of a route naming one of them while it is off. */
+  readonly approvers?: { whenOff: Said };
   readonly scheduleNotify?: ScheduleNotifyKey;
   /** A tracker whose issues a chat message may name (its module's start answers an `issueLinker`): what is said of a chat's `link_<name>_issues` while this tracker is off. */
   readonly issueLinks?: { whenOff: Said };

@@ -4,7 +4,14 @@ import { PersonIds, type PeopleSurface } from './person-ids.js';
 const chat: PeopleSurface = {
   name: 'chat',
   title: 'Chat',
-  personIds: { isUserId: (id) => /^[UW][A-Z0-9]{2,40}$/.test(id), bare: true, example: 'U0123ABCD', idName: 'Chat user ID', whereToFind: 'on the profile' },
+  personIds: {
+    isUserId: (id) => /^[UW][A-Z0-9]{2,40}$/.test(id),
+    bare: true,
+    example: 'U0123ABCD',
+    idName: 'Chat user ID',
+    whereToFind: 'on the profile',
+    normalise: (typed) => typed.toUpperCase(),
+  },
 };
 const talk: PeopleSurface = {
   name: 'talk',
@@ -52,5 +59,24 @@ describe('person ids', () => {
       `a Chat user ID such as U0123ABCD (on the profile), or a Talk object ID written talk:<id>, such as talk:${TALK_ID} (in the directory)`,
     );
     expect(new PersonIds([]).expected()).toBe('no chat surface whose users are people is registered');
+    expect(ids.example()).toBe('U0123ABCD');
+    expect(new PersonIds([talk]).example()).toBe(`talk:${TALK_ID}`);
+    expect(new PersonIds([]).example()).toBe('');
+  });
+
+  it.each([
+    ['U0123ABCD', 'U0123ABCD'],
+    ['u0123abcd', 'U0123ABCD'],
+    ['@U0123ABCD', 'U0123ABCD'],
+    ['<@U0123ABCD>', 'U0123ABCD'],
+    ['<@u0123abcd|ada>', 'U0123ABCD'],
+    ['chat:u0123abcd', 'U0123ABCD'],
+    [`<@talk:${TALK_ID}>`, `talk:${TALK_ID}`],
+    [`TALK:${TALK_ID}`, `talk:${TALK_ID}`],
+    ['ada', undefined],
+    ['<@ada lovelace>', undefined],
+    ['', undefined],
+  ])('reads %j as typed in a search box as the person %j', (typed, personId) => {
+    expect(ids.read(typed)?.personId).toBe(personId);
   });
 });

@@ -6,6 +6,7 @@
  * Users of other surfaces reach a person through a link (`person_links`). Code outside the surfaces'
  * folders reads person ids only through this: it never knows the shape of one surface's ids.
  */
+import { withArticle } from '../config-kit/describe-parts.js';
 
 /** How a chat surface's users are named as people. */
 export interface PersonIdShape {
@@ -19,6 +20,8 @@ export interface PersonIdShape {
   readonly idName: string;
   /** How a person finds their id there ("profile → ⋮ → Copy member ID"). */
   readonly whereToFind: string;
+  /** One of its user ids as people type it, written as the platform does (Slack: upper case); absent: kept as typed. */
+  normalise?(typed: string): string;
 }
 
 /** A chat surface whose users are people, as this module needs it. */
@@ -72,11 +75,38 @@ export class PersonIds {
     return bare ? { personId: text, surface: bare.name, userId: text } : undefined;
   }
 
+  /**
+   * A person id as someone typed it in a search box: also inside the bridge's mention token
+   * (`<@U0123ABCD>`, `@U0123ABCD`, with a `|label` after it) and in another case than its surface
+   * writes it (`u0123abcd`), which `parse` refuses. Undefined when it names no person.
+   */
+  read(typed: string): ParsedPersonId | undefined {
+    const bare = /^<?@?([^<>@|\s]+)(?:\|[^>]*)?>?$/.exec(typed.trim())?.[1];
+    if (bare === undefined) return undefined;
+    const exact = this.parse(bare);
+    if (exact) return exact;
+    const colon = bare.indexOf(':');
+    const named = colon > 0 && this.surfaces.find((candidate) => candidate.name === bare.slice(0, colon).toLowerCase());
+    if (named) return this.parse(`${named.name}:${named.personIds.normalise?.(bare.slice(colon + 1)) ?? bare.slice(colon + 1)}`);
+    for (const surface of this.surfaces) {
+      const id = surface.personIds.bare && surface.personIds.normalise?.(bare);
+      if (id && surface.personIds.isUserId(id)) return { personId: id, surface: surface.name, userId: id };
+    }
+    return undefined;
+  }
+
   /** Words for a person where its surface's markup means nothing ("Slack user U0123ABCD"); the id itself when it is no known person's. */
   describe(personId: string): string {
     const parsed = this.parse(personId);
     const surface = parsed && this.surfaces.find((candidate) => candidate.name === parsed.surface);
     return parsed && surface ? `${surface.title} user ${parsed.userId}` : personId;
+  }
+
+  /** One person id, as a form's placeholder shows it: the first chat surface's example (`U0123ABCD`); empty when none is registered. */
+  example(): string {
+    const [first] = this.surfaces;
+    if (!first) return '';
+    return first.personIds.bare ? first.personIds.example : `${first.name}:${first.personIds.example}`;
   }
 
   /** What a person id looks like, for an error message or a form's hint ("a Slack user ID such as U0123ABCD (…)"). */
@@ -85,8 +115,8 @@ export class PersonIds {
     return this.surfaces
       .map(({ name, personIds: ids }) =>
         ids.bare
-          ? `a ${ids.idName} such as ${ids.example} (${ids.whereToFind})`
-          : `a ${ids.idName} written ${name}:<id>, such as ${name}:${ids.example} (${ids.whereToFind})`,
+          ? `${withArticle(ids.idName)} such as ${ids.example} (${ids.whereToFind})`
+          : `${withArticle(ids.idName)} written ${name}:<id>, such as ${name}:${ids.example} (${ids.whereToFind})`,
       )
       .join(', or ');
   }

@@ -28,19 +28,6 @@ const ALLOWED: ReadonlyArray<{ file: string; text: RegExp }> = [
  */
 const NAMING_TODAY: Record<string, readonly string[]> = {
   slack: [
-    'compose/display-names.ts',
-    'compose/run-keys.ts',
-    'console/flash.ts',
-    'console/key-endpoints.ts',
-    'console/pages/keys-page.ts',
-    'console/pages/my-key-page.ts',
-    'console/pages/starting-page.ts',
-    'console/people-cells.ts',
-    'console/people-links.ts',
-    'console/person-filter.ts',
-    'console/requester.ts',
-    'people/display-names.ts',
-    'people/identity.ts',
   ],
 };
 

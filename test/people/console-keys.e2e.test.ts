@@ -65,11 +65,13 @@ describe('the console key page', () => {
     const page = await keysPage();
     expect(page).toContain('No key is connected.');
     expect(page).toMatch(/href="\/console\/keys"\s+aria-current="page"/);
-    expect(page).toContain('here an admin connects one for a person by their Slack');
+    expect(page.replace(/\s+/g, ' ')).toContain('here an admin connects one for a person by their person id: a Slack user ID such as U0123ABCD');
   });
 
   it.each([
-    ['not a Slack user ID', 'alice', VALID_KEY, 'key-bad-person'],
+    ['not a person id', 'alice', VALID_KEY, 'key-bad-person'],
+    ['a Slack user ID in lower case', PERSON.toLowerCase(), VALID_KEY, 'key-bad-person'],
+    ['a person of a surface that is not registered', `myspace:${PERSON}`, VALID_KEY, 'key-bad-person'],
     ['a key with a space', PERSON, `Bearer ${VALID_KEY}`, 'key-bad-key'],
     ['an empty key', PERSON, '', 'key-bad-key'],
     ['a key the run API refuses', PERSON, REFUSED_KEY, 'key-refused'],
@@ -94,6 +96,12 @@ describe('the console key page', () => {
     expect(page).toContain(`<code>${PERSON}</code>`);
   });
 
+  it('says what a person id looks like when one is refused', async () => {
+    expect(await keysPage('/console/keys?flash=key-bad-person')).toContain(
+      'Not connected: that is not a person id (a Slack user ID such as U0123ABCD (profile → ⋮ → Copy member ID)).',
+    );
+  });
+
   it('removes a key; removing again finds none', async () => {
     const remove = () => post('/console/keys/remove', { csrf: session.csrf, person: PERSON }, session.cookie);
     expect((await remove()).headers.get('location')).toBe('/console/keys?flash=key-removed');
@@ -115,5 +123,11 @@ describe('the console key page', () => {
     expect(logger.lines.some((line) => line.msg === 'personal API key connected in the console')).toBe(true);
     const seen = pages.join('\n') + JSON.stringify(logger.lines);
     for (const key of [VALID_KEY, REFUSED_KEY]) expect(seen).not.toContain(key.slice(0, -4));
+  });
+
+  it.each([[`slack:${PERSON}`], [`SLACK:${PERSON}`], [` ${PERSON} `]])('stores a key connected for %j under the canonical person id', async (typed) => {
+    expect(await connect(typed, VALID_KEY)).toBe('key-connected');
+    expect((await service.store.personKeys.get(PERSON))?.personId).toBe(PERSON);
+    expect(await service.store.personKeys.count()).toBe(1);
   });
 });

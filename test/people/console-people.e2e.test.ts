@@ -122,7 +122,8 @@ describe('the runs page’s Person filter', () => {
   });
 
   it('takes a Slack user ID in any case, bare or as a mention', async () => {
-    for (const typed of [GRACE, GRACE.toLowerCase(), `@${GRACE}`, `<@${GRACE}>`]) expect(await runsFor(typed)).toEqual(['r_grace']);
+    for (const typed of [GRACE, GRACE.toLowerCase(), `@${GRACE}`, `<@${GRACE}>`, `slack:${GRACE}`, `SLACK:${GRACE.toLowerCase()}`])
+      expect(await runsFor(typed)).toEqual(['r_grace']);
   });
 
   it('still matches part of a stored name, and a name nobody has finds nothing', async () => {
@@ -139,28 +140,42 @@ describe('linking a Linear user to a Slack user (people of other surfaces)', () 
   });
 
   it.each([
-    ['a Linear id that is not a UUID', { surface: 'linear', user: 'lin-ear', slack: ADA }, 'link-bad-user'],
-    ['an empty Linear id', { surface: 'linear', user: '', slack: ADA }, 'link-bad-user'],
-    ['a GitHub login with a slash', { surface: 'github', user: 'acme/web', slack: ADA }, 'link-bad-user'],
-    ['a GitHub login too long', { surface: 'github', user: 'a'.repeat(40), slack: ADA }, 'link-bad-user'],
-    ['a surface that is not registered', { surface: 'myspace', user: LINEAR_USER, slack: ADA }, 'link-bad-user'],
-    ['no surface', { user: LINEAR_USER, slack: ADA }, 'link-bad-user'],
-    ['a Slack id that is not one', { surface: 'linear', user: LINEAR_USER, slack: 'ada@example.com' }, 'link-bad-slack'],
-    ['a Slack channel id', { surface: 'linear', user: LINEAR_USER, slack: 'C0DEV' }, 'link-bad-slack'],
+    ['a Linear id that is not a UUID', { surface: 'linear', user: 'lin-ear', person: ADA }, 'link-bad-user'],
+    ['an empty Linear id', { surface: 'linear', user: '', person: ADA }, 'link-bad-user'],
+    ['a GitHub login with a slash', { surface: 'github', user: 'acme/web', person: ADA }, 'link-bad-user'],
+    ['a GitHub login too long', { surface: 'github', user: 'a'.repeat(40), person: ADA }, 'link-bad-user'],
+    ['a surface that is not registered', { surface: 'myspace', user: LINEAR_USER, person: ADA }, 'link-bad-user'],
+    ['no surface', { user: LINEAR_USER, person: ADA }, 'link-bad-user'],
+    ['a person id that is not one', { surface: 'linear', user: LINEAR_USER, person: 'ada@example.com' }, 'link-bad-person'],
+    ['a Slack channel id', { surface: 'linear', user: LINEAR_USER, person: 'C0DEV' }, 'link-bad-person'],
+    ['a person of a surface that is not registered', { surface: 'linear', user: LINEAR_USER, person: `myspace:${ADA}` }, 'link-bad-person'],
   ])('refuses %s with a clear message and stores nothing', async (_what, form, flash) => {
     expect(await submit('/console/keys/link', form)).toBe(flash);
     expect(await service.store.personLinks.list()).toEqual([]);
     expect(await read(`/console/keys?flash=${flash}`)).toContain('Not linked: that is not a');
   });
 
+  it.each([[`slack:${GRACE}`], [`SLACK:${GRACE}`]])('links to the person %j, stored as the canonical person id, and removes it', async (typed) => {
+    expect(await submit('/console/keys/link', { surface: 'linear', user: OTHER_LINEAR_USER, person: typed })).toBe('link-saved');
+    expect(await service.store.personLinks.get('linear', OTHER_LINEAR_USER)).toMatchObject({ personId: GRACE, how: 'console' });
+    expect(await submit('/console/keys/unlink', { surface: 'linear', user: OTHER_LINEAR_USER })).toBe('link-removed');
+  });
+
+  it('says what a person id looks like on the form and when one is refused', async () => {
+    expect(await read('/console/keys?flash=link-bad-person')).toContain(
+      'Not linked: that is not a person id (a Slack user ID such as U0123ABCD (profile → ⋮ → Copy member ID)).',
+    );
+    expect(await read('/console/keys')).toContain('Person id <input name="person"');
+  });
+
   it('refuses a form without the CSRF token (403), storing nothing', async () => {
-    const answer = await post('/console/keys/link', { surface: 'linear', user: LINEAR_USER, slack: ADA }, session.cookie);
+    const answer = await post('/console/keys/link', { surface: 'linear', user: LINEAR_USER, person: ADA }, session.cookie);
     expect(answer.status).toBe(403);
     expect(await service.store.personLinks.list()).toEqual([]);
   });
 
   it('links, lists the link with the Slack name, and no longer offers that Linear user', async () => {
-    expect(await submit('/console/keys/link', { surface: 'linear', user: LINEAR_USER.toUpperCase(), slack: GRACE })).toBe('link-saved');
+    expect(await submit('/console/keys/link', { surface: 'linear', user: LINEAR_USER.toUpperCase(), person: GRACE })).toBe('link-saved');
     expect(await service.store.personLinks.get('linear', LINEAR_USER)).toMatchObject({ personId: GRACE, how: 'console' });
     const page = await read('/console/keys');
     const links = /data-testid="links">([\s\S]*?)<\/table>/.exec(page)?.[1] ?? '';
@@ -173,9 +188,9 @@ describe('linking a Linear user to a Slack user (people of other surfaces)', () 
   it('links a Jira account of a recent run (issue 30, point 4), lists it, and removes it', async () => {
     const before = await read('/console/keys');
     expect(/data-testid="unlinked">([\s\S]*?)<\/ul>/.exec(before)?.[1]).toContain(`Jira: <bdi>Jira Person</bdi> <code>${JIRA_ACCOUNT}</code>`);
-    expect(await submit('/console/keys/link', { surface: 'jira', user: 'not an id <script>', slack: ADA })).toBe('link-bad-user');
+    expect(await submit('/console/keys/link', { surface: 'jira', user: 'not an id <script>', person: ADA })).toBe('link-bad-user');
     expect(await service.store.personLinks.get('jira', JIRA_ACCOUNT)).toBeUndefined();
-    expect(await submit('/console/keys/link', { surface: 'jira', user: JIRA_ACCOUNT, slack: ADA })).toBe('link-saved');
+    expect(await submit('/console/keys/link', { surface: 'jira', user: JIRA_ACCOUNT, person: ADA })).toBe('link-saved');
     expect(await service.store.personLinks.get('jira', JIRA_ACCOUNT)).toMatchObject({ personId: ADA, how: 'console' });
     const page = await read('/console/keys');
     const links = /data-testid="links">([\s\S]*?)<\/table>/.exec(page)?.[1] ?? '';
@@ -189,7 +204,7 @@ describe('linking a Linear user to a Slack user (people of other surfaces)', () 
   });
 
   it('links a GitHub login (issue 29), in any case and with an @, lists it, and removes it', async () => {
-    expect(await submit('/console/keys/link', { surface: 'github', user: '@OctoCat', slack: GRACE })).toBe('link-saved');
+    expect(await submit('/console/keys/link', { surface: 'github', user: '@OctoCat', person: GRACE })).toBe('link-saved');
     expect(await service.store.personLinks.get('github', 'octocat')).toMatchObject({ personId: GRACE, how: 'console' });
     const links = /data-testid="links">([\s\S]*?)<\/table>/.exec(await read('/console/keys'))?.[1] ?? '';
     expect(links).toContain('<td>GitHub</td>');

@@ -47,7 +47,7 @@ beforeAll(async () => {
   const client = new WebClient(SLACK_TOKEN, webClientOptions(slack.url));
   identity = personIdentity(
     bridge.service.store,
-    { emailOf: { linear: (id) => api.userEmail(id) }, people: { userByEmail: (email) => slackUserByEmail(client, email) }, peopleSurface: 'slack' },
+    { emailOf: { linear: (id) => api.userEmail(id) }, people: { slack: { userByEmail: (email) => slackUserByEmail(client, email) } } },
     { now: () => 5_000 },
     logger,
   );

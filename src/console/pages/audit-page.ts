@@ -29,7 +29,7 @@ function facts(entry: StoredAuditEntry): SafeHtml[] {
   return Object.entries(entry.detail ?? {}).map(([name, value]) => html`<span class="fact">${name}: <code>${String(value)}</code></span> `);
 }
 
-/** The admins' audit trail (issue 31 point 4): who did what when, newest first, by person and act. */
+/** The admins' audit trail: who did what when, newest first, by person and act. */
 export async function auditPage(deps: ConsoleDeps, viewer: Viewer, query: URLSearchParams): Promise<SafeHtml> {
   const filter = auditQuery(query);
   const found = await deps.store.audit.list({ ...filter, limit: AUDIT_PAGE_SIZE + 1 });

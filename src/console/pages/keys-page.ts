@@ -3,12 +3,13 @@ import type { ConsoleDeps, Viewer } from '../deps.js';
 import { html, type SafeHtml } from '../html.js';
 import { page, when } from '../layout.js';
 import { linksSection } from '../people-links.js';
+import { PERSON_IDS } from '../../surface-list.js';
 
 /**
- * Everyone's personal API keys (issue 20), for admins: who has one connected (only its last 4
- * characters), and a form to connect one for a Slack user (where Sign in with Slack is off, or for
- * someone who cannot sign in); the key is checked with the run API before it is saved. People connect
- * their own on their key page (`pages/my-key-page.ts`).
+ * Everyone's personal API keys, for admins: who has one connected (only its last 4 characters), and a
+ * form to connect one for a person by their person id (where no sign-in is offered, or for someone who
+ * cannot sign in); the key is checked with the run API before it is saved. People connect their own on
+ * their key page (`pages/my-key-page.ts`).
  */
 export async function keysPage(deps: ConsoleDeps, viewer: Viewer, flash: string | undefined): Promise<SafeHtml> {
   if (!deps.keys) {
@@ -46,13 +47,13 @@ export async function keysPage(deps: ConsoleDeps, viewer: Viewer, flash: string 
     body: html`<h1>Personal API keys</h1>
       <p>
         A connected key makes the runs its person asks for theirs in the run API. People connect their own on <a href="/console/my-key">their key
-        page</a> after signing in with Slack (<code>/agent connect</code> in Slack links it); here an admin connects one for a person by their Slack
-        user ID. A key is checked with the run API before it is saved, stored sealed, and only its last 4 characters are ever shown.
+        page</a> after signing in (<code>/agent connect</code> in their chat links it); here an admin connects one for a person by their person id:
+        ${PERSON_IDS.expected()}. A key is checked with the run API before it is saved, stored sealed, and only its last 4 characters are ever shown.
       </p>
       <table data-testid="keys">
         <thead>
           <tr>
-            <th>Slack user</th>
+            <th>Person</th>
             <th>Key</th>
             <th>Connected</th>
             <th>Last used</th>
@@ -66,7 +67,7 @@ export async function keysPage(deps: ConsoleDeps, viewer: Viewer, flash: string 
       <h2>Connect a key</h2>
       <form method="post" action="/console/keys/connect" autocomplete="off">
         <input type="hidden" name="csrf" value="${viewer.csrf}" />
-        <label>Slack user ID <input name="person" required pattern="[UW][A-Z0-9]{2,}" placeholder="U0123ABCD" /></label>
+        <label title="${PERSON_IDS.expected()}">Person id <input name="person" required maxlength="200" placeholder="${PERSON_IDS.example()}" /></label>
         <label>Personal API key <input name="key" type="password" required maxlength="512" /></label>
         <button type="submit">Check and connect</button>
       </form>

@@ -6,9 +6,9 @@ import { formatCredits, ownUsage } from '../../core/usage/usage-report.js';
 import { figuresTable } from './usage-page.js';
 
 /**
- * A person's own key page (issue 20): someone signed in with Slack pastes their personal API key here
- * (never into Slack), sees its last 4 characters, when it was connected and last used, and can
- * disconnect it. `/agent connect` links this page.
+ * A person's own key page: someone signed in as themselves pastes their personal API key here (never
+ * into a chat), sees its last 4 characters, when it was connected and last used, and can disconnect
+ * it. `/agent connect` links this page.
  */
 export async function myKeyPage(deps: ConsoleDeps, viewer: Viewer, flash: string | undefined): Promise<SafeHtml> {
   const usage = viewer.person ? await ownUsageSection(deps, viewer.person.id) : html``;
@@ -17,7 +17,7 @@ export async function myKeyPage(deps: ConsoleDeps, viewer: Viewer, flash: string
   if (!viewer.person) {
     return shell(html`<h1>Your personal API key</h1>
       <p>
-        You signed in with the admin token, which belongs to nobody: sign in with Slack to connect your own key, or connect one for someone on
+        You signed in with the admin token, which belongs to nobody: sign in as yourself to connect your own key, or connect one for someone on
         <a href="/console/keys">Keys</a>.
       </p>`);
   }
@@ -43,7 +43,7 @@ export async function myKeyPage(deps: ConsoleDeps, viewer: Viewer, flash: string
   return shell(html`<h1>Your personal API key</h1>
     <p>
       With your key connected, the runs you ask for, wherever you ask, are yours in the run API. It is checked with one call to the run API before it
-      is saved, stored sealed, and only its last 4 characters are ever shown. Paste it here, never in Slack.
+      is saved, stored sealed, and only its last 4 characters are ever shown. Paste it here, never in a chat.
     </p>
     ${current}
     <h2>${key ? 'Replace it' : 'Connect your key'}</h2>
@@ -54,7 +54,7 @@ export async function myKeyPage(deps: ConsoleDeps, viewer: Viewer, flash: string
     </form>`);
 }
 
-/** The person's own usage (issue 31): their runs and credits of the last 30 days, by route. */
+/** The person's own usage: their runs and credits of the last 30 days, by route. */
 async function ownUsageSection(deps: ConsoleDeps, personId: string): Promise<SafeHtml> {
   const report = await ownUsage(deps.store.usage, personId, deps.clock.now());
   return html`<h2>Your usage, last 30 days</h2>

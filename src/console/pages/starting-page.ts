@@ -14,9 +14,9 @@ import { page } from '../layout.js';
 /** What a request that did not start became, in words, by the reason its trigger was ended with. */
 const NOT_STARTED: Record<string, string> = {
   'held for approval':
-    'It waits for approval: the route needs one of its approvers to approve it (they were asked in Slack). Once approved, the run appears under Runs.',
+    'It waits for approval: the route needs one of its approvers to approve it (each was asked in their chat). Once approved, the run appears under Runs.',
   'no personal API key':
-    'This service runs the agent under each person’s own API key (people.attribution: personal_required), and the one who asked has none connected: sign in with Slack and connect yours under Your key.',
+    'This service runs the agent under each person’s own API key (people.attribution: personal_required), and the one who asked has none connected: sign in as yourself and connect yours under Your key.',
   limit: 'A limit was reached, so no run was started.',
   'options not allowed': 'The prompt starts with options ([env=…], [model=…]) this route does not allow.',
 };

@@ -1,5 +1,5 @@
 /**
- * `/console/usage` (admins, issue 31): runs and credits in a recent window by person, route or source,
+ * `/console/usage` (admins): runs and credits in a recent window by person, route or source,
  * with credits per UTC day as a chart and the same figures in a table. Credits are the run API's
  * `request_usage` (inference + compute) as the tracker last recorded them.
  */

@@ -1,5 +1,5 @@
 /**
- * Deciding held requests (issue 31 point 3, docs/approvals-and-audit.md): an approver's Approve starts
+ * Deciding held requests (docs/approvals-and-audit.md): an approver's Approve starts
  * the request as if just asked (a new start trigger with the same request, under the requester's key,
  * marked approved so it is not held again); Reject tells the requester who rejected it; a request
  * nobody answers expires (`sweep`, driven by the injected clock) and the requester is told. Each
@@ -160,7 +160,7 @@ export class ApprovalDesk {
   }
 }
 
-/** The requester, named at the start of a message to them (`<@U1> `), when known. */
+/** The requester, named at the start of a message to them (the bridge's neutral mention token `<@personId> `, which each chat renders), when known. */
 function mention(approval: ApprovalRecord): string {
   const name = approval.trigger.kind === 'start' ? requesterName(approval.trigger.payload.requester) : undefined;
   return name ? `${name}: ` : '';

@@ -1,5 +1,5 @@
 /**
- * A start on a route that needs approval (issue 31 point 3, docs/approvals-and-audit.md): nothing runs
+ * A start on a route that needs approval (docs/approvals-and-audit.md): nothing runs
  * yet. The request is held in the store (once per trigger, so a retried attempt holds nothing more),
  * the question with its Approve and Reject controls is owed where the route asks and to each approver,
  * and the trigger ends; an approval later starts it again as if just asked (`core/approvals/`).

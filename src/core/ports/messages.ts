@@ -1,6 +1,10 @@
 /**
  * What the bridge owes people, in platform-neutral terms. Every message is an outbox row before it
  * is sent; a notifier (each surface's, the log's) renders it for its destination.
+ *
+ * A person named in a message's text is written `<@personId>`, the bridge's neutral mention token
+ * (`<@U0123ABCD>`, `<@<surface>:<id>>`): a chat whose markup it already is reads it as is, and every
+ * other surface renders it (a tracker in words, through `PersonIds.describe`).
  */
 import { isTerminalState } from './agent-runs.js';
 

@@ -8,7 +8,8 @@ import { contextSchema, followups, followupWindow } from '../../config-kit/conve
 import { always, emptyIfNull, optional, section, strict, text, withDefault } from '../../config-kit/file-schema-parts.js';
 import type { RouteParts } from '../../config-kit/route-schema.js';
 import { issueLinkKeys } from './issue-links.js';
-import { CHANNEL_ID_HINT, NOT_A_USER_ID, SLACK_CHANNEL_ID, SLACK_TEAM_ID, SLACK_USER_ID } from './ids.js';
+import { ownUserIdSchema } from '../../config-kit/person-id-schema.js';
+import { CHANNEL_ID_HINT, SLACK_CHANNEL_ID, SLACK_PERSON_IDS, SLACK_TEAM_ID } from './ids.js';
 
 /** The reactions the bot itself adds (docs/slack.md): a person adding one of them must not start a run. */
 const OWN_REACTIONS = ['eyes', 'incoming_envelope', 'white_check_mark', 'x'];
@@ -36,7 +37,8 @@ const channelKey = z.string().refine((key) => key === '*' || SLACK_CHANNEL_ID.te
   error: `is not a channel ID or "*" — ${CHANNEL_ID_HINT}`,
 });
 
-const slackUserId = z.string().refine((id) => SLACK_USER_ID.test(id), { error: NOT_A_USER_ID });
+/** A Slack user in `allowed_users`: `U0123ABCD`, or `slack:U0123ABCD` as other surfaces' people are written; read as `U0123ABCD`. */
+const slackUserId = ownUserIdSchema({ name: 'slack', personIds: SLACK_PERSON_IDS });
 
 const slackTeamId = z.string().refine((id) => SLACK_TEAM_ID.test(id), {
   error: 'is not a Slack team or enterprise ID — use IDs such as T0123ABCD (a workspace) or E0123ABCD (an Enterprise Grid org), not names or domains',

@@ -7,7 +7,8 @@ import { slackConfig } from './slice.js';
  * parts alone: a made-up tracker here, which nothing in Slack's folder names.
  */
 const GITLAB = { surface: 'gitlab', whenOff: { message: 'is true, but GitLab is off', hint: 'turn GitLab on, or set it to false' } };
-const PARTS = routeParts([], { surface: 'slack', isId: () => true, notAnApprover: '', noApprover: '' }, [GITLAB]);
+const PEOPLE = { parse: () => undefined, expected: () => 'nobody' };
+const PARTS = routeParts([], PEOPLE, [GITLAB]);
 const ENV = { botToken: 'xoxb-1', signingSecret: 's', appToken: undefined, apiUrl: 'https://slack.com/api/', signIn: undefined };
 
 describe('slack.link_<tracker>_issues: a key for each tracker that offers an issue linker', () => {

@@ -1,15 +1,15 @@
 /**
  * Slack's slice of the configuration (`surface-kit/config-slice.ts`). Slack is the chat surface: other
- * surfaces' routes name a Slack channel as their companion place (`slack_channel`), approvers and
- * console admins are Slack users, a schedule may report to a channel, and the console may offer Sign
- * in with Slack.
+ * surfaces' routes name a Slack channel as their companion place (`slack_channel`), a Slack user who
+ * approves is asked there, a schedule may report to a channel, and the console may offer Sign in with
+ * Slack.
  */
 import { z } from 'zod';
 import type { ConfigSlice } from '../../surface-kit/config-slice.js';
 import { describeSlack, describeSlackSignIn, slackSummary, slackWarnings } from './describe.js';
 import { readSlackEnv, slackEnvShape, slackIsOn, slackSetProblems, SLACK_VARIABLES, type SlackEnv, type SlackSignInConfig } from './env.js';
 import { slackChannelId, slackFileSection, type SlackFile } from './file.js';
-import { CHANNEL_ID_HINT, NOT_A_USER_ID, SLACK_CHANNEL_ID, SLACK_USER_ID } from './ids.js';
+import { CHANNEL_ID_HINT, SLACK_CHANNEL_ID } from './ids.js';
 import { resolveSlack, type SlackSection } from './section.js';
 
 const TURN_SLACK_ON = 'turn Slack on with SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN for Socket Mode)';
@@ -41,10 +41,6 @@ export const slackConfig = {
     },
   },
   approvers: {
-    isId: (id: string) => SLACK_USER_ID.test(id),
-    notAnApprover: 'is not a Slack user ID — approvers are Slack users: use IDs such as U0123ABCD (profile → ⋮ → Copy member ID)',
-    noApprover: 'must list at least one Slack user ID who may approve',
-    notAPerson: NOT_A_USER_ID,
     whenOff: { message: 'needs Slack: approvers are asked there (SLACK_BOT_TOKEN is not set)', hint: `${TURN_SLACK_ON}, or remove approval` },
   },
   scheduleNotify: {
