@@ -6,7 +6,7 @@ import type { AgentRuns } from '../core/ports/agent-runs.js';
 import { ApprovalDesk } from '../core/approvals/approval-desk.js';
 import { IntakeService } from '../core/intake/intake-service.js';
 import type { Store } from '../core/ports/store.js';
-import { SURFACE_MODULES } from '../surface-list.js';
+import { PERSON_IDS, SURFACE_MODULES } from '../surface-list.js';
 import { personIdentity } from './people.js';
 import { composeRunKeys, type RunKeyParts } from './run-keys.js';
 import type { ServiceBase } from './service-base.js';
@@ -41,8 +41,14 @@ export async function openFrontDoor({ config, logger, clock, shutdown, overrides
     ...(store.triggers.handsOver && { freeWorkers }),
     followupWindows,
   });
-  // Requests held for approval: decided by Slack's buttons, expired by the work loops' sweep.
-  const approvals = new ApprovalDesk({ store, intake, clock, logger: logger.child({ component: 'approvals' }) });
+  // Requests held for approval: decided by the buttons of the chat where they were asked, expired by the work loops' sweep.
+  const approvals = new ApprovalDesk({
+    store,
+    intake,
+    clock,
+    logger: logger.child({ component: 'approvals' }),
+    personOf: (requester) => PERSON_IDS.of(requester.platform, requester.id),
+  });
   const surfaces = await startSurfaces(
     SURFACE_MODULES,
     config,

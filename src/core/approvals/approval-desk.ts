@@ -19,6 +19,12 @@ export interface ApprovalDeskDeps {
   intake: IntakeService;
   clock: Clock;
   logger: Logger;
+  /**
+   * The person id of whoever clicked: their user id on their chat surface, written as a person id
+   * (`<surface>:<id>`, or bare where that chat's ids always stood bare). Approvers are person ids, so a click is compared as one.
+   * Absent: the user id as it is.
+   */
+  personOf?: (requester: Requester) => string | undefined;
 }
 
 /** What a click on Approve or Reject came to, for the person who clicked. */
@@ -46,12 +52,13 @@ export class ApprovalDesk {
     const { store, clock } = this.deps;
     const held = await store.approvals.get(id);
     if (!held) return this.tell(where, by, `approval:${id}:unknown`, 'This request is no longer waiting for approval.', { kind: 'unknown' });
-    if (!held.approvers.includes(by.id)) {
+    const person = this.deps.personOf?.(by) ?? by.id;
+    if (!held.approvers.includes(person)) {
       const text = `Only ${held.approvers.map((approver) => `<@${approver}>`).join(', ')} may approve or reject this request.`;
       return this.tell(where, by, `approval:${id}:refused`, text, { kind: 'not_approver', approvers: held.approvers });
     }
     const now = clock.now();
-    const decided = await store.approvals.decide(id, decision === 'approve' ? 'approved' : 'rejected', by.id, now);
+    const decided = await store.approvals.decide(id, decision === 'approve' ? 'approved' : 'rejected', person, now);
     if (!decided) {
       const current = (await store.approvals.get(id)) ?? held;
       const text =
