@@ -21,16 +21,6 @@ const ALLOWED: ReadonlyArray<{ file: string; text: RegExp }> = [
   { file: 'emulator/query.ts', text: /'(?:LINEAR|SLACK|GITHUB_ACTION)'/g },
 ];
 
-/**
- * The debt being paid down: the files outside each surface's folder whose code names it today, as
- * that surface's code moves into its module. The list only shrinks — a file not on it that names a
- * surface fails, and so does a listed file that no longer does (take it off).
- */
-const NAMING_TODAY: Record<string, readonly string[]> = {
-  slack: [
-  ],
-};
-
 /** The file's code: comments blanked, strings, templates and regular expressions kept. */
 function codeOf(file: string): string {
   let code = readFileSync(file, 'utf8');
@@ -65,20 +55,8 @@ describe('code outside a surface’s folder does not name it', () => {
   const surfaces: readonly string[] = SURFACE_MODULES.map((surface) => surface.name);
   const naming = filesNaming(join(ROOT, 'src'), surfaces);
 
-  it.each(surfaces)('%s: only the files still on the list name it, and every one of them still does', (surface) => {
-    const listed = NAMING_TODAY[surface] ?? [];
-    const now = naming[surface] ?? [];
-    expect({
-      'names the surface, not on the list: reach it through the list of surfaces instead': now.filter((path) => !listed.includes(path)),
-      'on the list, no longer names the surface: take it off the list': listed.filter((path) => !now.includes(path)),
-    }).toEqual({
-      'names the surface, not on the list: reach it through the list of surfaces instead': [],
-      'on the list, no longer names the surface: take it off the list': [],
-    });
-  });
-
-  it('the list names only registered surfaces', () => {
-    expect(Object.keys(NAMING_TODAY).filter((surface) => !surfaces.includes(surface))).toEqual([]);
+  it.each(surfaces)('%s: no file outside its folder names it — reach it through the list of surfaces instead', (surface) => {
+    expect(naming[surface]).toEqual([]);
   });
 
   it('the check finds a name in code — a string, a template, a regular expression, an identifier — and none in comments, the surface’s own folder, migrations or allowed text', () => {
