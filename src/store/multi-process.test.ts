@@ -63,6 +63,18 @@ function expectOneWinnerEach(reports: RaceReport[], pick: (r: RaceReport) => num
   expect(notOne, 'rounds as [round, winners] whose winner count is not 1').toEqual([]);
 }
 
+/**
+ * Runs a race, which checks its own outcome, until one was contested (more than one child won
+ * something), at most three times. Every attempt must be correct; one contested attempt shows the
+ * race was real. On a busy machine one child can be first in every round of one attempt, which proves
+ * nothing either way, so that alone is not a failure.
+ */
+async function untilContested(attempt: () => Promise<boolean>): Promise<void> {
+  const outcomes: boolean[] = [];
+  while (outcomes.length < 3 && !outcomes.includes(true)) outcomes.push(await attempt());
+  expect(outcomes, 'whether each attempt was contested (more than one child won something)').toContain(true);
+}
+
 describe(`${PROCESSES} processes on one database file`, () => {
   it('apply the migrations once when they open a new file at the same time', async () => {
     const temp = tempDir();
@@ -76,70 +88,74 @@ describe(`${PROCESSES} processes on one database file`, () => {
     await store.close();
   });
 
-  it('each event key, lease, schedule slot, trigger and outbox row is won by exactly one', async () => {
-    const rounds = 150;
-    const temp = tempDir();
-    cleanups.push(temp.remove);
-    const path = join(temp.dir, 'bridge.db');
+  it('each event key, lease, schedule slot, trigger and outbox row is won by exactly one', { timeout: 90_000 }, async () => {
+    await untilContested(async () => {
+      const rounds = 150;
+      const temp = tempDir();
+      cleanups.push(temp.remove);
+      const path = join(temp.dir, 'bridge.db');
 
-    // One trigger per round over 8 anchors, each with a row owed to its anchor.
-    const setup = openSqliteStore({ path });
-    const triggerIds: number[] = [];
-    for (let i = 0; i < rounds; i++) {
-      const anchor = `slack:C1:${i % 8}`;
-      const { trigger } = await setup.triggers.enqueue({
-        trigger: aTrigger({ key: `ev-${i}`, anchor }),
-        owed: [anOutboxRow(`ev-${i}:received`, anchor)],
-        now: 0,
-      });
-      triggerIds.push(trigger.id);
-    }
-    await setup.close();
+      // One trigger per round over 8 anchors, each with a row owed to its anchor.
+      const setup = openSqliteStore({ path });
+      const triggerIds: number[] = [];
+      for (let i = 0; i < rounds; i++) {
+        const anchor = `slack:C1:${i % 8}`;
+        const { trigger } = await setup.triggers.enqueue({
+          trigger: aTrigger({ key: `ev-${i}`, anchor }),
+          owed: [anOutboxRow(`ev-${i}:received`, anchor)],
+          now: 0,
+        });
+        triggerIds.push(trigger.id);
+      }
+      await setup.close();
 
-    const lines = await raceChildren((worker) => ['race', path, worker, String(rounds)]);
-    const reports = lines.map((line) => JSON.parse(line) as RaceReport);
+      const lines = await raceChildren((worker) => ['race', path, worker, String(rounds)]);
+      const reports = lines.map((line) => JSON.parse(line) as RaceReport);
 
-    expect(reports.flatMap((r) => r.violations)).toEqual([]);
-    expectOneWinnerEach(reports, (r) => r.eventKeys, rounds);
-    expectOneWinnerEach(reports, (r) => r.leases, rounds);
-    expectOneWinnerEach(reports, (r) => r.slots, rounds);
+      expect(reports.flatMap((r) => r.violations)).toEqual([]);
+      expectOneWinnerEach(reports, (r) => r.eventKeys, rounds);
+      expectOneWinnerEach(reports, (r) => r.leases, rounds);
+      expectOneWinnerEach(reports, (r) => r.slots, rounds);
 
-    const claimedTriggers = reports.flatMap((r) => r.triggers).sort((a, b) => a - b);
-    expect(claimedTriggers).toEqual(triggerIds);
-    const claimedRows = reports.flatMap((r) => r.outbox);
-    expect(new Set(claimedRows).size).toBe(claimedRows.length);
-    expect(claimedRows).toHaveLength(rounds);
-    // More than one child won something: the race was real.
-    expect(reports.filter((r) => r.eventKeys.length > 0).length).toBeGreaterThan(1);
-    expect(reports.filter((r) => r.triggers.length > 0).length).toBeGreaterThan(1);
+      const claimedTriggers = reports.flatMap((r) => r.triggers).sort((a, b) => a - b);
+      expect(claimedTriggers).toEqual(triggerIds);
+      const claimedRows = reports.flatMap((r) => r.outbox);
+      expect(new Set(claimedRows).size).toBe(claimedRows.length);
+      expect(claimedRows).toHaveLength(rounds);
 
-    const store = openSqliteStore({ path });
-    expect(await store.triggers.countByState()).toEqual({ pending: 0, working: 0, done: rounds, failed: 0, ignored: 0 });
-    expect(await store.outbox.counts()).toEqual({ pending: 0, sending: 0, sent: rounds, failed: 0 });
-    expect((await store.anchors.history('slack:C1:0')).length).toBe(Math.ceil(rounds / 8));
-    await store.close();
+      const store = openSqliteStore({ path });
+      expect(await store.triggers.countByState()).toEqual({ pending: 0, working: 0, done: rounds, failed: 0, ignored: 0 });
+      expect(await store.outbox.counts()).toEqual({ pending: 0, sending: 0, sent: rounds, failed: 0 });
+      expect((await store.anchors.history('slack:C1:0')).length).toBe(Math.ceil(rounds / 8));
+      await store.close();
+      return reports.filter((r) => r.eventKeys.length > 0).length > 1 && reports.filter((r) => r.triggers.length > 0).length > 1;
+    });
   });
 
-  it('two starts racing for the last slot under a limit: exactly one is reserved, in every round (issue 31)', async () => {
-    const rounds = 100;
-    const temp = tempDir();
-    cleanups.push(temp.remove);
-    const path = join(temp.dir, 'bridge.db');
-    // Each child's trigger of each round, being worked (a reservation counts while its trigger is).
-    const setup = openSqliteStore({ path });
-    for (let round = 0; round < rounds; round++)
-      for (let child = 0; child < PROCESSES; child++)
-        await setup.triggers.enqueue({ trigger: aTrigger({ key: `res-${round}-w${child}`, anchor: `A${round}-${child}` }), now: 0 });
-    await setup.close();
-
-    const lines = await raceChildren((worker) => ['reserve', path, worker, String(rounds)]);
-    const reports = lines.map((line) => JSON.parse(line) as RaceReport);
-    expect(reports.flatMap((r) => r.violations)).toEqual([]);
-    expectOneWinnerEach(reports, (r) => r.reserved ?? [], rounds);
-    expect(reports.filter((r) => (r.reserved ?? []).length > 0).length).toBeGreaterThan(1);
-
-    const store = openSqliteStore({ path });
-    expect(store.db.prepare('SELECT COUNT(*) AS n FROM run_reservations').get()).toEqual({ n: rounds });
-    await store.close();
+  it('two starts racing for the last slot under a limit: exactly one is reserved, in every round (issue 31)', { timeout: 90_000 }, async () => {
+    await untilContested(() => reserveRace(100));
   });
 });
+
+/** One race for the last slot: every round has exactly one reservation; answers whether more than one child won one. */
+async function reserveRace(rounds: number): Promise<boolean> {
+  const temp = tempDir();
+  cleanups.push(temp.remove);
+  const path = join(temp.dir, 'bridge.db');
+  // Each child's trigger of each round, being worked (a reservation counts while its trigger is).
+  const setup = openSqliteStore({ path });
+  for (let round = 0; round < rounds; round++)
+    for (let child = 0; child < PROCESSES; child++)
+      await setup.triggers.enqueue({ trigger: aTrigger({ key: `res-${round}-w${child}`, anchor: `A${round}-${child}` }), now: 0 });
+  await setup.close();
+
+  const lines = await raceChildren((worker) => ['reserve', path, worker, String(rounds)]);
+  const reports = lines.map((line) => JSON.parse(line) as RaceReport);
+  expect(reports.flatMap((r) => r.violations)).toEqual([]);
+  expectOneWinnerEach(reports, (r) => r.reserved ?? [], rounds);
+
+  const store = openSqliteStore({ path });
+  expect(store.db.prepare('SELECT COUNT(*) AS n FROM run_reservations').get()).toEqual({ n: rounds });
+  await store.close();
+  return reports.filter((r) => (r.reserved ?? []).length > 0).length > 1;
+}
