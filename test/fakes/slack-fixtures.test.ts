@@ -2,7 +2,7 @@
  * The fixtures and signing helpers against a real Bolt 5 App (HTTPReceiver on our own node:http
  * server, Web API pointed at the fake): proves the payload shapes route to the listeners they should.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, LogLevel } from '@slack/bolt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -23,7 +23,7 @@ import {
   urlVerification,
 } from '../fixtures/slack/index.js';
 import { startFakeSlackApi, type FakeSlackApi } from './slack-api.js';
-import { postSlackEvent, postSlackForm, postSlackInteraction, postSlackRaw } from './slack-signing.js';
+import { postSlackEvent, postSlackForm, postSlackInteraction, signSlack } from './slack-signing.js';
 
 const SECRET = 'test-signing-secret';
 
@@ -149,8 +149,25 @@ describe('Slack fixtures through Bolt', () => {
     const fast = evilBodies().filter((e) => typeof e.boltAlone === 'number' && e.boltAlone !== 404);
     expect(fast.length).toBeGreaterThan(12);
     for (const entry of fast) {
-      const res = await postSlackRaw(url, SECRET, entry.body, entry.contentType);
-      expect([entry.name, res.status]).toEqual([entry.name, entry.boltAlone]);
+      const status = await postOnFreshConnection(url, entry.body, entry.contentType);
+      expect([entry.name, status]).toEqual([entry.name, entry.boltAlone]);
     }
   });
 });
+
+/**
+ * Posts a signed body on a connection of its own and answers the status. Bolt answers some evil
+ * bodies before reading them and closes the connection; a pooled connection reused just then is
+ * reset (seen on Node 24), which would fail the case for the client's reason, not Bolt's answer.
+ */
+function postOnFreshConnection(target: string, body: string | Uint8Array, contentType: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const headers = { 'content-type': contentType, 'user-agent': 'Slackbot 1.0 (+https://api.slack.com/robots)', ...signSlack(SECRET, body) };
+    const req = request(target, { method: 'POST', agent: false, headers }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
