@@ -36,9 +36,10 @@ export interface HttpParts {
 /** 7. Serves the routes and the console; resolves with where it listens and what to announce. */
 export async function serveHttp({ config, logger, clock, shutdown }: ServiceBase, parts: HttpParts) {
   const { store, metrics, api, front, loops } = parts;
-  const people = front.surfaces.people();
+  const people = front.surfaces.peopleDirectories();
+  const anyPeople = Object.keys(people).length > 0;
   // The workspace the console's sign-in keeps to: the first chat surface that knows its own.
-  const workspace = Object.entries(front.surfaces.peopleDirectories())
+  const workspace = Object.entries(people)
     .map(([surface, directory]) => (directory.workspace === undefined ? undefined : { surface, id: directory.workspace }))
     .find((known) => known !== undefined);
   const probe = runApiProbe(api);
@@ -66,9 +67,8 @@ export async function serveHttp({ config, logger, clock, shutdown }: ServiceBase
     lastTick: parts.lastTick,
     // A key connected on the console is checked with the run API in use: the built-in emulator's too.
     runsFor: runsForKey(api.baseUrl),
-    ...(people && { names: displayNames(front.surfaces.peopleDirectories(), clock) }),
+    ...(anyPeople && { names: displayNames(people, clock), keyRemoved: keyRemovedNotice(people) }),
     ...(workspace && { workspace }),
-    ...(people && { keyRemoved: keyRemovedNotice(front.surfaces.peopleDirectories()) }),
   });
   const emulatorPages = api.emulator ? [api.emulator.sessions] : [];
   const http = await listen(

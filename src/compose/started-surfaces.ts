@@ -112,11 +112,6 @@ export class StartedSurfaces {
     return each.length === 1 ? each[0] : (destination) => each.some((shows) => shows(destination));
   }
 
-  /** The chat surface whose users are the bridge's people, when one is on. */
-  people(): PeopleDirectory | undefined {
-    return this.started.find(({ parts }) => parts.people)?.parts.people;
-  }
-
   /** Every chat surface that is on whose users are the bridge's people, by name, in the list's order. */
   peopleDirectories(): Record<string, PeopleDirectory> {
     return this.byName((parts) => parts.people);
