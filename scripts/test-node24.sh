@@ -31,6 +31,12 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/agent-bridge-node24-run.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 # The checkout as it is (uncommitted changes included), without git's own folder.
 tar --exclude=./.git -cf - . | tar -xf - -C "$work"
+# A worktree whose node_modules is a link to another checkout's must not rebuild that one's native
+# module for Node 24 under it: the copy gets node_modules of its own.
+if [ -L "$work/node_modules" ]; then
+  rm "$work/node_modules"
+  cp -a "$(readlink -f node_modules)" "$work/node_modules"
+fi
 
 export PATH="$node24/bin:$PATH"
 echo "test:node24: $(node --version) in $work"
