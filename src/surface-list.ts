@@ -8,8 +8,9 @@ import { githubModule } from './github/module.js';
 import { jiraModule } from './jira/module.js';
 import { linearModule } from './linear/module.js';
 import { slackModule } from './slack/module.js';
+import { teamsModule } from './teams/module.js';
 
-const MODULES = [slackModule, linearModule, githubModule, jiraModule] as const;
+const MODULES = [slackModule, teamsModule, linearModule, githubModule, jiraModule] as const;
 
 /** Every registered surface, for code that asks each the same thing. */
 export const SURFACE_MODULES: readonly SurfaceModule[] = MODULES;

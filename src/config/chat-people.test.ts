@@ -10,13 +10,13 @@ import { loadConfig } from './load-config.js';
  */
 vi.mock('../surface-list.js', async (importOriginal) => {
   const original = await importOriginal<typeof import('../surface-list.js')>();
-  const { teamsModule } = await import('../../test/config/made-up-surface.js');
+  const { parleyModule } = await import('../../test/config/made-up-surface.js');
   const { PersonIds } = await import('../surface-kit/person-ids.js');
-  const teams = {
-    ...teamsModule,
-    personIds: { isUserId: (id: string) => /^[0-9a-f]{8}$/.test(id), example: '6e1c1a2b', idName: 'Teams user ID', whereToFind: 'in Entra ID' },
+  const parley = {
+    ...parleyModule,
+    personIds: { isUserId: (id: string) => /^[0-9a-f]{8}$/.test(id), example: '6e1c1a2b', idName: 'Parley user ID', whereToFind: 'in Entra ID' },
   };
-  const modules = [...original.SURFACE_MODULES, teams];
+  const modules = [...original.SURFACE_MODULES, parley];
   return {
     ...original,
     SURFACE_MODULES: modules,
@@ -25,21 +25,21 @@ vi.mock('../surface-list.js', async (importOriginal) => {
 });
 
 const F = 'agent-bridge.yml';
-const TEAMS = { TEAMS_APP_ID: 'teams-app-1', TEAMS_APP_PASSWORD: 'teams-password-made-up-0123' };
+const PARLEY = { PARLEY_APP_ID: 'parley-app-1', PARLEY_APP_PASSWORD: 'parley-password-made-up-0123' };
 const SLACK = { SLACK_BOT_TOKEN: 'xoxb-chat-people', SLACK_SIGNING_SECRET: 'chat-people-signing' };
-const ROUTE = 'slack:\n  channels:\n    C0PROD0001: { approval: { approvers: [U0LEAD0001, "Teams:6e1c1a2b"] } }\n';
+const ROUTE = 'slack:\n  channels:\n    C0PROD0001: { approval: { approvers: [U0LEAD0001, "Parley:6e1c1a2b"] } }\n';
 
 const load = (env: Record<string, string>, yaml: string) => loadConfig({ env, cwd: tempDir({ [F]: yaml }) });
 
 describe('people of two chat surfaces', () => {
   it('asks each approver on their own surface, and reads every admin as the canonical person id', () => {
-    const config = load({ ...SLACK, ...TEAMS }, `${ROUTE}console:\n  admins: [slack:U0ADMIN001, TEAMS:0a1b2c3d]\n`);
+    const config = load({ ...SLACK, ...PARLEY }, `${ROUTE}console:\n  admins: [slack:U0ADMIN001, PARLEY:0a1b2c3d]\n`);
     expect(config.slack.channels['C0PROD0001']?.approval).toEqual({
-      approvers: ['U0LEAD0001', 'teams:6e1c1a2b'],
+      approvers: ['U0LEAD0001', 'parley:6e1c1a2b'],
       expiresMs: 86_400_000,
-      approverPlaces: ['slack:U0LEAD0001', 'teams:6e1c1a2b'],
+      approverPlaces: ['slack:U0LEAD0001', 'parley:6e1c1a2b'],
     });
-    expect(config.console.admins).toEqual(['U0ADMIN001', 'teams:0a1b2c3d']);
+    expect(config.console.admins).toEqual(['U0ADMIN001', 'parley:0a1b2c3d']);
   });
 
   it('refuses a route whose approvers’ chat surface is off, naming that surface', () => {
@@ -47,11 +47,11 @@ describe('people of two chat surfaces', () => {
     expect(problems).toEqual([
       {
         where: `${F}: slack.channels.C0PROD0001.approval`,
-        message: 'needs Microsoft Teams: approvers who are its users are asked there, but it is off',
-        hint: 'turn Microsoft Teams on (its variables are in docs/configuration.md), or remove approval',
+        message: 'needs Parley: approvers who are its users are asked there, but it is off',
+        hint: 'turn Parley on (its variables are in docs/configuration.md), or remove approval',
       },
     ]);
-    expect(problemsOf(() => load(TEAMS, ROUTE)).map((problem) => problem.message)).toContain(
+    expect(problemsOf(() => load(PARLEY, ROUTE)).map((problem) => problem.message)).toContain(
       'needs Slack: approvers are asked there (SLACK_BOT_TOKEN is not set)',
     );
   });
@@ -61,7 +61,7 @@ describe('people of two chat surfaces', () => {
       {
         where: `${F}: console.admins[0]`,
         message:
-          'is not a person id — use a Slack user ID such as U0123ABCD (profile → ⋮ → Copy member ID), or a Teams user ID written teams:<id>, such as teams:6e1c1a2b (in Entra ID), not a name',
+          'is not a person id — use a Slack user ID such as U0123ABCD (profile → ⋮ → Copy member ID), or a Teams user’s Entra object ID written teams:<id>, such as teams:6e1c2f5a-0b1d-4c8e-9f3a-2d7b8c9e0f11 (Microsoft Entra admin center → Users → the person → Object ID), or a Parley user ID written parley:<id>, such as parley:6e1c1a2b (in Entra ID), not a name',
       },
     ]);
   });

@@ -23,7 +23,8 @@ const FULL_YAML = fs.readFileSync(fileURLToPath(new URL('./fixtures/full.yml', i
 const SECRETS = {
   AGENT_API_KEY: 'run-api-key-SECRET-0123456789',
   SLACK_BOT_TOKEN: 'xoxb-SECRET-bot-token-0123456789',
-  SLACK_SIGNING_SECRET: 'SECRET-signing-0123456789abcdef',
+  // Not starting with SECRET: the summary names variables such as TEAMS_CLIENT_SECRET of surfaces that are off.
+  SLACK_SIGNING_SECRET: 'sgn-SECRET-0123456789abcdef',
   SLACK_APP_TOKEN: 'xapp-SECRET-app-token-0123456789',
   LINEAR_API_KEY: 'lin_api_SECRET_0123456789',
   LINEAR_ACCESS_TOKEN: 'lin_oauth_SECRET_0123456789',
@@ -157,14 +158,15 @@ describe('problems never contain secrets', () => {
 describe('integrationSummary', () => {
   it('says how to turn on what is off', () => {
     const lines = integrationSummary(loadConfig({ env: {}, cwd: tempDir() }));
-    expect(lines).toHaveLength(7);
+    expect(lines).toHaveLength(8);
     expect(lines[0]).toMatch(/^Run API: EMULATED .*set AGENT_API_BASE_URL .* and AGENT_API_KEY/);
     expect(lines[1]).toMatch(/^Slack: off — set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET \(HTTP\) or SLACK_APP_TOKEN/);
-    expect(lines[2]).toMatch(/^Linear: off — set LINEAR_API_KEY .* and LINEAR_WEBHOOK_SECRET/);
-    expect(lines[3]).toMatch(/^GitHub: off — set GITHUB_APP_ID, GITHUB_PRIVATE_KEY_PATH .* and GITHUB_WEBHOOK_SECRET/);
-    expect(lines[4]).toMatch(/^Jira: off — set JIRA_BASE_URL, JIRA_EMAIL, JIRA_API_TOKEN and JIRA_WEBHOOK_SECRET/);
-    expect(lines[5]).toMatch(/^Schedules: none/);
-    expect(lines[6]).toMatch(/^Database: SQLite at .*agent-bridge\.db — set DATABASE_URL=postgres:\/\/… instead to run several replicas/);
+    expect(lines[2]).toBe('Microsoft Teams: off — set TEAMS_CLIENT_ID, TEAMS_CLIENT_SECRET and TEAMS_TENANT_ID to turn it on');
+    expect(lines[3]).toMatch(/^Linear: off — set LINEAR_API_KEY .* and LINEAR_WEBHOOK_SECRET/);
+    expect(lines[4]).toMatch(/^GitHub: off — set GITHUB_APP_ID, GITHUB_PRIVATE_KEY_PATH .* and GITHUB_WEBHOOK_SECRET/);
+    expect(lines[5]).toMatch(/^Jira: off — set JIRA_BASE_URL, JIRA_EMAIL, JIRA_API_TOKEN and JIRA_WEBHOOK_SECRET/);
+    expect(lines[6]).toMatch(/^Schedules: none/);
+    expect(lines[7]).toMatch(/^Database: SQLite at .*agent-bridge\.db — set DATABASE_URL=postgres:\/\/… instead to run several replicas/);
   });
 
   it('says what is on', () => {
@@ -174,6 +176,7 @@ describe('integrationSummary', () => {
       expect.stringMatching(
         /^Slack: on \(Socket Mode; channels: 3 routes: C0123ABCD, G0999PRIV, \*; follow-ups: mentions; may start runs: 2 allowed users \(of this workspace and 2 allowed teams\)\)$/,
       ),
+      'Microsoft Teams: off — set TEAMS_CLIENT_ID, TEAMS_CLIENT_SECRET and TEAMS_TENANT_ID to turn it on',
       expect.stringMatching(
         /^Linear: on \(webhook at POST \/linear\/webhook; OAuth access token .*labels: 2 routes: agent, needs review; teams ENG, OPS; may start runs: members; handle @bot\)$/,
       ),

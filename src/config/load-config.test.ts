@@ -38,6 +38,16 @@ describe('loadConfig: valid files', () => {
         linksIssuesOf: [],
         unfurlDomains: [],
       },
+      teams: {
+        enabled: false,
+        openIdMetadataUrl: 'https://login.botframework.com/v1/.well-known/openidconfiguration',
+        loginUrl: 'https://login.microsoftonline.com',
+        serviceUrls: [],
+        followups: 'mentions',
+        context: { messages: 20, characters: 8_000 },
+        allowedUsers: [],
+        channels: {},
+      },
       linear: {
         enabled: false,
         apiUrl: 'https://api.linear.app/graphql',

@@ -25,6 +25,7 @@ const SECRETS: Record<(typeof SECRET_VARIABLES)[number], string> = {
   GITHUB_WEBHOOK_SECRET: 'gh-webhook-secret-values-13',
   JIRA_API_TOKEN: 'jira-token-secret-values-14',
   JIRA_WEBHOOK_SECRET: 'jira-webhook-secret-values-15',
+  TEAMS_CLIENT_SECRET: 'teams-client-secret-values-16',
 };
 
 describe('secretValues: what the logger scrubs', () => {
@@ -38,6 +39,8 @@ describe('secretValues: what the logger scrubs', () => {
         GITHUB_APP_ID: '4242',
         JIRA_BASE_URL: 'https://acme.atlassian.net',
         JIRA_EMAIL: 'bot@acme.example',
+        TEAMS_CLIENT_ID: '8d4f2c1a-6e3b-4a7d-b9c2-1e5f7a3d9b60',
+        TEAMS_TENANT_ID: '5c1a7e0d-2b9f-4e8a-9d3c-7f6b1a2e4c90',
       },
       cwd: tempDir(),
     });

@@ -5,8 +5,11 @@ import type { Endpoint } from './server.js';
 import { signedBodyEdge, type SignedBodyOptions } from './signed-body.js';
 import { headerValue } from './webhook-verifier.js';
 
-/** What a surface's handler made of a verified, parsed delivery; the caller is told the outcome. */
-export type WebhookOutcome = { outcome: 'stored' | 'duplicate' | 'ignored'; reason?: string };
+/**
+ * What a surface's handler made of a verified, parsed delivery; the caller is told the outcome, or
+ * `answer` where the platform reads the answer (a chat's button press answered with a message).
+ */
+export type WebhookOutcome = { outcome: 'stored' | 'duplicate' | 'ignored'; reason?: string; answer?: unknown };
 
 /** What a surface's parse and handle know of the request besides its body. */
 export interface WebhookRequest {
@@ -83,8 +86,8 @@ export function signedWebhookEndpoint<T>(spec: SignedWebhook<T>): Endpoint {
       const outdated = spec.outdated?.(parsed.value, now());
       if (outdated) throw new HttpError(401, 'stale_timestamp', outdated);
       const result = await spec.handle(parsed.value, request);
-      spec.logger.debug({ ...spec.logFields(parsed.value), deliveryId, ...result }, `${spec.name} webhook`);
-      sendJson(res, 200, { ok: true, outcome: result.outcome });
+      spec.logger.debug({ ...spec.logFields(parsed.value), deliveryId, outcome: result.outcome, reason: result.reason }, `${spec.name} webhook`);
+      sendJson(res, 200, result.answer ?? { ok: true, outcome: result.outcome });
     },
   };
 }

@@ -21,6 +21,14 @@ const ALLOWED: ReadonlyArray<{ file: string; text: RegExp }> = [
   { file: 'emulator/query.ts', text: /'(?:LINEAR|SLACK|GITHUB_ACTION)'/g },
 ];
 
+/**
+ * Surfaces whose own words include another surface's name: Linear and Slack have teams of their own
+ * (Linear's team keys, Slack's workspaces and `allowed_teams`), which are not Microsoft Teams.
+ */
+const OWN_WORDS: Readonly<Record<string, readonly string[]>> = { linear: ['teams'], slack: ['teams'] };
+
+const ownWord = (path: string, surface: string) => (OWN_WORDS[path.split('/')[0] ?? ''] ?? []).includes(surface);
+
 /** The file's code: comments blanked, strings, templates and regular expressions kept. */
 function codeOf(file: string): string {
   let code = readFileSync(file, 'utf8');
@@ -44,7 +52,7 @@ function filesNaming(src: string, surfaces: readonly string[], allowed = ALLOWED
     surfaces.map((surface) => [
       surface,
       files
-        .filter(({ path }) => !path.startsWith(`${surface}/`) && new RegExp(surface, 'i').test(code.get(path) ?? ''))
+        .filter(({ path }) => !path.startsWith(`${surface}/`) && !ownWord(path, surface) && new RegExp(surface, 'i').test(code.get(path) ?? ''))
         .map(({ path }) => path)
         .sort(),
     ]),

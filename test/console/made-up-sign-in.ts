@@ -1,5 +1,5 @@
 /**
- * A sign-in provider the service does not have: Sign in with Microsoft, offered by the made-up Teams
+ * A sign-in provider the service does not have: Sign in with Parley, offered by the made-up Parley
  * surface of the config tests (`test/config/made-up-surface.ts`), whose surface stays off while its
  * sign-in is on. Its platform is a stand-in: the start route sends the browser to a login page that
  * does not exist, and the callback signs in whoever `signInAs` named, once the state it kept comes back.
@@ -8,7 +8,7 @@ import type { Route } from '../../src/core/intake/routing.js';
 import type { Surface } from '../../src/core/ports/surface.js';
 import type { SignInOffer } from '../../src/surface-kit/sign-in-provider.js';
 import type { SurfaceModule } from '../../src/surface-kit/surface-module.js';
-import { teamsModule } from '../config/made-up-surface.js';
+import { parleyModule } from '../config/made-up-surface.js';
 
 /** Where the made-up provider's start route sends the browser. */
 export const MADE_UP_LOGIN = 'https://login.made-up.example/authorize';
@@ -18,7 +18,7 @@ interface MadeUpSettings {
   clientSecret: string;
 }
 
-let next: { personId: string; name: string; workspace?: string } = { personId: 'teams:aad-0001', name: 'Tess Teams' };
+let next: { personId: string; name: string; workspace?: string } = { personId: 'parley:aad-0001', name: 'Tess Parley' };
 
 /** Who the next callback signs in. */
 export function signInAs(person: { personId: string; name: string; workspace?: string }): void {
@@ -26,14 +26,14 @@ export function signInAs(person: { personId: string; name: string; workspace?: s
 }
 
 const madeUpSignIn: SignInOffer<MadeUpSettings> = {
-  id: 'microsoft',
-  name: 'Sign in with Microsoft',
-  platform: 'Microsoft',
-  turnOn: 'TEAMS_APP_ID and TEAMS_APP_PASSWORD',
+  id: 'parley',
+  name: 'Sign in with Parley',
+  platform: 'Parley',
+  turnOn: 'PARLEY_APP_ID and PARLEY_APP_PASSWORD',
   provider: (settings, { redirectUrl }) => ({
-    id: 'microsoft',
-    name: 'Sign in with Microsoft',
-    platform: 'Microsoft',
+    id: 'parley',
+    name: 'Sign in with Parley',
+    platform: 'Parley',
     secret: settings.clientSecret,
     logFields: { redirectUrl },
     routes: (deps) => ({
@@ -53,20 +53,20 @@ const madeUpSignIn: SignInOffer<MadeUpSettings> = {
 };
 
 const surface: Surface<Route> = {
-  name: 'teams',
-  title: 'Microsoft Teams',
+  name: 'parley',
+  title: 'Parley',
   can: { editInPlace: false, react: false, speakPrivately: false, thread: false },
   isConversation: () => false,
   route: () => undefined,
 };
 
-/** The made-up surface's module, whole: off as a surface, its sign-in on with TEAMS_APP_ID and TEAMS_APP_PASSWORD. */
+/** The made-up surface's module, whole: off as a surface, its sign-in on with PARLEY_APP_ID and PARLEY_APP_PASSWORD. */
 export const madeUpModule: SurfaceModule = {
-  ...teamsModule,
+  ...parleyModule,
   config: {
-    ...teamsModule.config,
+    ...parleyModule.config,
     signIn: {
-      key: 'teamsSignIn',
+      key: 'parleySignIn',
       resolve: (env: { appId?: string; password?: string }) =>
         env.appId !== undefined && env.password !== undefined ? { clientId: env.appId, clientSecret: env.password } : undefined,
       describe: (settings: MadeUpSettings) => ({ clientId: settings.clientId }),
