@@ -20,7 +20,10 @@ export class AccessToken {
   private current: { token: string; until: number } | undefined;
   private pending: Promise<string> | undefined;
 
-  constructor(private readonly settings: TokenSettings, private readonly now: () => number) {}
+  constructor(
+    private readonly settings: TokenSettings,
+    private readonly now: () => number,
+  ) {}
 
   /** A token valid for a while yet. */
   async get(): Promise<string> {

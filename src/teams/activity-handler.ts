@@ -58,7 +58,11 @@ async function hasActiveRun(place: string, deps: ActivityDeps): Promise<boolean>
 async function message(activity: MessageActivity, key: string, deps: ActivityDeps): Promise<WebhookOutcome> {
   const where = whereOf(activity);
   const active = await hasActiveRun(where.place, deps);
-  const result = messageTrigger(activity, { botId: `28:${deps.clientId}`, botName: activity.recipient?.name, tenantId: deps.tenantId, followups: deps.followups, key }, active);
+  const result = messageTrigger(
+    activity,
+    { botId: `28:${deps.clientId}`, botName: activity.recipient?.name, tenantId: deps.tenantId, followups: deps.followups, key },
+    active,
+  );
   const requester = requesterOf(activity, deps.tenantId);
   if (requester) await deps.context.heard(activity, where.place);
   if ('ignored' in result) return { outcome: 'ignored', reason: result.ignored };
@@ -75,23 +79,42 @@ async function message(activity: MessageActivity, key: string, deps: ActivityDep
 async function cardPress(activity: CardPressActivity, key: string, deps: ActivityDeps): Promise<WebhookOutcome> {
   const { verb, data } = activity.value.action;
   const requester = requesterOf(activity, deps.tenantId);
-  if (!requester) return { outcome: 'ignored', reason: 'a press without an Entra object id', answer: invokeAnswer('Only people of this organisation can use these buttons.') };
+  if (!requester)
+    return {
+      outcome: 'ignored',
+      reason: 'a press without an Entra object id',
+      answer: invokeAnswer('Only people of this organisation can use these buttons.'),
+    };
   const place = whereOf(activity).place;
   if (verb === APPROVE_VERB || verb === REJECT_VERB) {
     const approvalId = typeof data?.['approvalId'] === 'string' ? data['approvalId'].slice(0, 100) : undefined;
     if (!approvalId) return { outcome: 'ignored', reason: 'an approval press without its id' };
     const answer = await deps.approvals.decide(approvalId, verb === APPROVE_VERB ? 'approve' : 'reject', requester, place);
     const said =
-      answer.kind === 'decided' ? `You ${answer.state} this request.` : answer.kind === 'not_approver' ? 'Only the listed approvers may decide this request.' : 'This request is no longer waiting for a decision.';
+      answer.kind === 'decided'
+        ? `You ${answer.state} this request.`
+        : answer.kind === 'not_approver'
+          ? 'Only the listed approvers may decide this request.'
+          : 'This request is no longer waiting for a decision.';
     return { outcome: answer.kind === 'decided' ? 'stored' : 'ignored', reason: answer.kind, answer: invokeAnswer(said) };
   }
   if (verb !== CANCEL_VERB) return { outcome: 'ignored', reason: 'a verb the bot never put on a card' };
   const runId = typeof data?.['runId'] === 'string' && /^[A-Za-z0-9_-]{1,100}$/.test(data['runId']) ? data['runId'] : undefined;
-  const refusal = deps.access.deny({ source: 'teams', payload: { requester } as never });
+  const refusal = deps.access.deny({ source: 'teams', payload: { requester } });
   // Told at once, to the presser alone, and nothing is stored: a refused press changes nothing.
   if (refusal) return { outcome: 'ignored', reason: 'not allowed to stop', answer: invokeAnswer(refusal) };
-  const reference = { activityId: activity.replyToId ?? activity.id, conversationId: activity.conversation.id, serviceUrl: activity.serviceUrl, userId: activity.from.id };
-  await deps.places.heard({ serviceUrl: activity.serviceUrl, conversationId: activity.conversation.id, personal: false, user: { id: activity.from.id, aadObjectId: requester.id } });
+  const reference = {
+    activityId: activity.replyToId ?? activity.id,
+    conversationId: activity.conversation.id,
+    serviceUrl: activity.serviceUrl,
+    userId: activity.from.id,
+  };
+  await deps.places.heard({
+    serviceUrl: activity.serviceUrl,
+    conversationId: activity.conversation.id,
+    personal: false,
+    user: { id: activity.from.id, aadObjectId: requester.id },
+  });
   const { accepted } = await deps.intake.submit(
     { kind: 'cancel', key, source: 'teams', anchor: place, payload: { requester, reference, ...(runId && { runId }) } },
     { rememberKeys: [key] },

@@ -99,11 +99,15 @@ export function statusCard(title: string, stage: CardStage): AdaptiveCard {
         stage.kind === 'stopping'
           ? `🛑 Stopping${stage.requestedBy ? ` (requested by ${stage.requestedBy})` : ''}…`
           : (STATE_LABELS[stage.run.state] ?? stage.run.state);
-      body.push(line(run('State: ', { weight: 'Bolder' }), run(label)), line(run('Run: ', { weight: 'Bolder' }), run(stage.run.runId, { fontType: 'Monospace' })));
+      body.push(
+        line(run('State: ', { weight: 'Bolder' }), run(label)),
+        line(run('Run: ', { weight: 'Bolder' }), run(stage.run.runId, { fontType: 'Monospace' })),
+      );
       if (stage.run.options) body.push(line(run('Options: ', { weight: 'Bolder' }), run(stage.run.options, { fontType: 'Monospace' })));
       if (stage.run.statusText) body.push(line(run(stage.run.statusText)));
       if (linkable(stage.run.sessionLink)) actions.push(openUrl('Open session', stage.run.sessionLink));
-      if (stage.kind === 'run' && !isTerminalState(stage.run.state)) actions.push({ type: 'Action.Execute', title: 'Stop', verb: CANCEL_VERB, data: { runId: stage.run.runId } });
+      if (stage.kind === 'run' && !isTerminalState(stage.run.state))
+        actions.push({ type: 'Action.Execute', title: 'Stop', verb: CANCEL_VERB, data: { runId: stage.run.runId } });
       break;
     }
   }
@@ -137,8 +141,11 @@ export function announceCard(snapshot: RunSnapshot, cancelledBy?: string): Adapt
   }
   const actions: Json[] = [];
   if (linkable(snapshot.sessionLink)) actions.push(openUrl('Open session', snapshot.sessionLink));
-  snapshot.pullRequests.filter(linkable).forEach((url, index, all) => actions.push(openUrl(all.length > 1 ? `Pull request ${index + 1}` : 'Pull request', url)));
-  for (const url of snapshot.pullRequests) body.push(line(run('Pull request: '), run(url, linkable(url) ? { selectAction: openUrl(url, url), color: 'Accent' } : {})));
+  snapshot.pullRequests
+    .filter(linkable)
+    .forEach((url, index, all) => actions.push(openUrl(all.length > 1 ? `Pull request ${index + 1}` : 'Pull request', url)));
+  for (const url of snapshot.pullRequests)
+    body.push(line(run('Pull request: '), run(url, linkable(url) ? { selectAction: openUrl(url, url), color: 'Accent' } : {})));
   return card(body, actions);
 }
 
@@ -146,19 +153,35 @@ export function announceCard(snapshot: RunSnapshot, cancelledBy?: string): Adapt
 export function noticeCard(parts: readonly NoticePart[]): AdaptiveCard {
   const inlines = parts.map((part) => {
     if (typeof part === 'string') return run(part);
-    const label = part.label || part.url;
-    return linkable(part.url) ? run(label, { selectAction: openUrl(label, part.url), color: 'Accent' }) : run(label === part.url ? label : `${label} (${part.url})`);
+    const { url } = part;
+    const label = part.label || url;
+    return linkable(url) ? run(label, { selectAction: openUrl(label, url), color: 'Accent' }) : run(label === part.url ? label : `${label} (${part.url})`);
   });
   return card([line(...inlines)]);
 }
 
 /** A request waiting for approval: the question and, until decided, **Approve** and **Reject**. */
-export function approvalCard(question: { approvalId: string; title: string; requester?: string; route: string; expiresAt: number; outcome?: 'rejected' | 'expired'; threadUrl?: string }): AdaptiveCard {
+export function approvalCard(question: {
+  approvalId: string;
+  title: string;
+  requester?: string;
+  route: string;
+  expiresAt: number;
+  outcome?: 'rejected' | 'expired';
+  threadUrl?: string;
+}): AdaptiveCard {
   const body: Json[] = [line(run('Waiting for approval: ', { weight: 'Bolder' }), run(question.title))];
   if (question.outcome) {
     return card([line(run(question.title, { weight: 'Bolder' })), line(run(question.outcome === 'rejected' ? '🚫 Rejected' : '⌛ Expired without approval'))]);
   }
-  body.push(line(run(`Asked by ${question.requester ?? 'someone'} on route ${question.route}. Expires ${new Date(question.expiresAt).toISOString().replace(/\.\d+Z$/, 'Z')}.`, { isSubtle: true })));
+  body.push(
+    line(
+      run(
+        `Asked by ${question.requester ?? 'someone'} on route ${question.route}. Expires ${new Date(question.expiresAt).toISOString().replace(/\.\d+Z$/, 'Z')}.`,
+        { isSubtle: true },
+      ),
+    ),
+  );
   const data = { approvalId: question.approvalId };
   const actions: Json[] = [
     { type: 'Action.Execute', title: 'Approve', verb: APPROVE_VERB, data, style: 'positive' },

@@ -29,13 +29,20 @@ export class ConnectorClient {
 
   /** Replaces an activity the bot posted. */
   async update(serviceUrl: string, conversationId: string, activityId: string, activity: Record<string, unknown>): Promise<void> {
-    await this.call('PUT', serviceUrl, `v3/conversations/${encodeURIComponent(conversationId)}/activities/${encodeURIComponent(activityId)}`, { ...activity, id: activityId });
+    await this.call('PUT', serviceUrl, `v3/conversations/${encodeURIComponent(conversationId)}/activities/${encodeURIComponent(activityId)}`, {
+      ...activity,
+      id: activityId,
+    });
   }
 
   /** One member of a conversation (by Teams user id or Entra object id); undefined when not a member. */
   async member(serviceUrl: string, conversationId: string, userId: string): Promise<TeamsMember | undefined> {
     try {
-      const answer = (await this.call('GET', serviceUrl, `v3/conversations/${encodeURIComponent(conversationId)}/members/${encodeURIComponent(userId)}`)) as TeamsMember & {
+      const answer = (await this.call(
+        'GET',
+        serviceUrl,
+        `v3/conversations/${encodeURIComponent(conversationId)}/members/${encodeURIComponent(userId)}`,
+      )) as TeamsMember & {
         objectId?: string;
       };
       return { ...answer, aadObjectId: answer.aadObjectId ?? answer.objectId };
@@ -69,7 +76,11 @@ export class ConnectorClient {
         signal: AbortSignal.timeout(30_000),
       });
     } catch (error) {
-      throw new NotifierError(`Teams: ${method} ${path.split('/')[1] ?? ''} could not reach the connector`, { code: 'teams_unreachable', retryable: true, cause: error });
+      throw new NotifierError(`Teams: ${method} ${path.split('/')[1] ?? ''} could not reach the connector`, {
+        code: 'teams_unreachable',
+        retryable: true,
+        cause: error,
+      });
     }
     const text = await response.text();
     if (response.ok) return text ? parse(text) : undefined;

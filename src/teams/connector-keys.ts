@@ -30,7 +30,11 @@ export function connectorKeys(options: { metadataUrl: string; logger: Logger }):
       if (!response.ok) throw new Error(`the OpenID metadata answered ${response.status}`);
       const metadata = (await response.json()) as { jwks_uri?: unknown };
       if (typeof metadata.jwks_uri !== 'string') throw new Error('the OpenID metadata names no jwks_uri');
-      const get = createRemoteJWKSet(new URL(metadata.jwks_uri), { cooldownDuration: KEY_FETCH_COOLDOWN_MS, cacheMaxAge: KEEP_MS, timeoutDuration: TIMEOUT_MS });
+      const get = createRemoteJWKSet(new URL(metadata.jwks_uri), {
+        cooldownDuration: KEY_FETCH_COOLDOWN_MS,
+        cacheMaxAge: KEEP_MS,
+        timeoutDuration: TIMEOUT_MS,
+      });
       keySet = { get, at: nowMs };
     } catch (error) {
       failedAt = nowMs;

@@ -32,7 +32,8 @@ export function teamsMessagesEndpoint(options: {
     ...(options.now && { now: options.now }),
     parse: (text, request) => parseActivity(text, request, options.serviceUrls),
     handle: (activity) => options.handle(activity),
-    logFields: (activity) => ('unauthorised' in activity ? { unauthorised: true } : { type: activity.type, conversationType: activity.conversation.conversationType }),
+    logFields: (activity) =>
+      'unauthorised' in activity ? { unauthorised: true } : { type: activity.type, conversationType: activity.conversation.conversationType },
     logger: options.logger,
   });
 }

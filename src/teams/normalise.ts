@@ -36,7 +36,16 @@ export const activityKey = (conversationBaseId: string, activityId: string) => `
 export function whereOf(activity: Pick<MessageActivity, 'conversation' | 'channelData'>): ActivityWhere {
   const { conversation } = activity;
   const type = conversation.conversationType;
-  const kind = type === 'personal' ? 'personal' : type === 'groupChat' ? 'groupChat' : type === 'channel' ? 'channel' : conversation.id.startsWith('a:') ? 'personal' : 'groupChat';
+  const kind =
+    type === 'personal'
+      ? 'personal'
+      : type === 'groupChat'
+        ? 'groupChat'
+        : type === 'channel'
+          ? 'channel'
+          : conversation.id.startsWith('a:')
+            ? 'personal'
+            : 'groupChat';
   const channel = kind === 'channel' ? (activity.channelData?.channel?.id ?? conversation.id.split(';')[0]) : undefined;
   return { place: `teams:${conversation.id}`, channel, kind };
 }

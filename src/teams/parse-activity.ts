@@ -36,7 +36,10 @@ const messageSchema = z.object({
   ...common,
   type: z.literal('message'),
   text: z.string().optional(),
-  entities: z.array(z.looseObject({ type: z.string().max(100) })).max(200).optional(),
+  entities: z
+    .array(z.looseObject({ type: z.string().max(100) }))
+    .max(200)
+    .optional(),
 });
 
 const cardPressSchema = z.object({
@@ -51,7 +54,12 @@ export type CardPressActivity = z.output<typeof cardPressSchema>;
 export type TeamsActivity = MessageActivity | CardPressActivity;
 
 /** Microsoft's Bot Connector hosts (public cloud, GCC, GCC High, DoD). */
-const MICROSOFT_SERVICE_HOSTS = new Set(['smba.trafficmanager.net', 'smba.infra.gcc.teams.microsoft.com', 'smba.infra.gov.teams.microsoft.us', 'smba.infra.dod.teams.microsoft.us']);
+const MICROSOFT_SERVICE_HOSTS = new Set([
+  'smba.trafficmanager.net',
+  'smba.infra.gcc.teams.microsoft.com',
+  'smba.infra.gov.teams.microsoft.us',
+  'smba.infra.dod.teams.microsoft.us',
+]);
 
 const withoutSlash = (url: string) => url.replace(/\/+$/, '');
 

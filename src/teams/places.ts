@@ -15,7 +15,7 @@ export type TeamsPlace =
 
 const THREAD = /^(19:[^;\s]{1,250});messageid=(\d{1,20})$/;
 /** Conversation ids as Teams writes them: bounded, printable, no whitespace. */
-const CONVERSATION = /^[A-Za-z0-9:_@.;=+\-]{3,400}$/;
+const CONVERSATION = /^[A-Za-z0-9:_@.;=+-]{3,400}$/;
 
 /** Parses a place; undefined when it is not one of Teams'. */
 export function parseTeamsPlace(place: string): TeamsPlace | undefined {

@@ -28,7 +28,10 @@ export class Roster {
       await this.deps.settings.set(rosterSetting(requester.id), JSON.stringify({ email: email ?? null, name: member?.name ?? null }));
       if (email) await this.deps.settings.set(emailSetting(email), requester.id);
     } catch (error) {
-      this.deps.logger.debug({ err: error instanceof Error ? error.message : 'unknown', person: requester.id }, 'Teams: could not read a requester from the roster');
+      this.deps.logger.debug(
+        { err: error instanceof Error ? error.message : 'unknown', person: requester.id },
+        'Teams: could not read a requester from the roster',
+      );
     }
   }
 

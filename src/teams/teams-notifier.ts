@@ -65,15 +65,31 @@ export class TeamsNotifier implements Notifier {
       case 'status':
         return this.edit(delivery, message.receivedKey, message.run.title, { kind: 'run', run: message.run }, message);
       case 'stopping':
-        return this.edit(delivery, message.receivedKey, message.run.title, { kind: 'stopping', run: message.run, ...(message.requestedBy !== undefined && { requestedBy: message.requestedBy }) }, message);
+        return this.edit(
+          delivery,
+          message.receivedKey,
+          message.run.title,
+          { kind: 'stopping', run: message.run, ...(message.requestedBy !== undefined && { requestedBy: message.requestedBy }) },
+          message,
+        );
       case 'announce': {
         const received = await this.receivedOf(delivery, message.receivedKey);
         return this.post(delivery, received?.conversationId, announceCard(message.run, message.cancelledBy), renderText(message));
       }
       case 'failed': {
         const received = await this.receivedOf(delivery, message.receivedKey);
-        const posted = await this.post(delivery, received?.conversationId, noticeCard([`❌ Could not start “${message.title}”: ${message.reason}`]), renderText(message));
-        if (received) await this.update(received, statusCard(message.title, { kind: 'start_failed', title: message.title, reason: message.reason, ...(received.about && { about: received.about }) }), renderText(message));
+        const posted = await this.post(
+          delivery,
+          received?.conversationId,
+          noticeCard([`❌ Could not start “${message.title}”: ${message.reason}`]),
+          renderText(message),
+        );
+        if (received)
+          await this.update(
+            received,
+            statusCard(message.title, { kind: 'start_failed', title: message.title, reason: message.reason, ...(received.about && { about: received.about }) }),
+            renderText(message),
+          );
         return posted;
       }
       case 'followup_accepted':
@@ -94,8 +110,14 @@ export class TeamsNotifier implements Notifier {
 
   /** The status card, posted at once: at a bare channel it starts the run's thread. */
   private async received(delivery: Delivery, message: Extract<OutboxMessage, { kind: 'received' }>): Promise<CardRef> {
-    const about = message.ticket ? `Asked for on ${message.ticket.from ?? 'a tracker'}: ${message.ticket.ref ?? message.ticket.url ?? ''}${message.requester ? ` by ${message.requester}` : ''}` : undefined;
-    const card = statusCard(message.title, { kind: 'received', ...(message.requester !== undefined && !about && { requester: message.requester }), ...(about && { about }) });
+    const about = message.ticket
+      ? `Asked for on ${message.ticket.from ?? 'a tracker'}: ${message.ticket.ref ?? message.ticket.url ?? ''}${message.requester ? ` by ${message.requester}` : ''}`
+      : undefined;
+    const card = statusCard(message.title, {
+      kind: 'received',
+      ...(message.requester !== undefined && !about && { requester: message.requester }),
+      ...(about && { about }),
+    });
     const posted = await this.post(delivery, undefined, card, renderText(message));
     const place = parseTeamsPlace(delivery.destination);
     const triggerKey = triggerKeyOfReceivedKey(delivery.key, delivery.destination);
@@ -122,7 +144,11 @@ export class TeamsNotifier implements Notifier {
     const received = message.receivedKey !== undefined ? await this.receivedOf(delivery, message.receivedKey) : undefined;
     if (message.outcome) {
       if (!received) return { skipped: 'no status card' };
-      await this.update(received, statusCard(message.title, { kind: 'not_approved', outcome: message.outcome, ...(received.about && { about: received.about }) }), renderText(message));
+      await this.update(
+        received,
+        statusCard(message.title, { kind: 'not_approved', outcome: message.outcome, ...(received.about && { about: received.about }) }),
+        renderText(message),
+      );
       return { edited: true };
     }
     const question = approvalCard({
@@ -133,7 +159,12 @@ export class TeamsNotifier implements Notifier {
       ...(message.requester !== undefined && { requester: message.requester }),
     });
     const posted = await this.post(delivery, received?.conversationId, question, renderText(message));
-    if (received) await this.update(received, statusCard(message.title, { kind: 'awaiting_approval', ...(received.about && { about: received.about }) }), renderText(message));
+    if (received)
+      await this.update(
+        received,
+        statusCard(message.title, { kind: 'awaiting_approval', ...(received.about && { about: received.about }) }),
+        renderText(message),
+      );
     return posted;
   }
 
@@ -181,4 +212,3 @@ export class TeamsNotifier implements Notifier {
       : undefined;
   }
 }
-

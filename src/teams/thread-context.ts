@@ -52,11 +52,16 @@ export class ThreadContext implements PromptEnricher {
     if (!text) return [];
     try {
       const parsed: unknown = JSON.parse(text);
-      return Array.isArray(parsed) ? parsed.filter((item): item is Heard => typeof item?.id === 'string' && typeof item?.body === 'string') : [];
+      return Array.isArray(parsed) ? parsed.filter(isHeard) : [];
     } catch {
       return [];
     }
   }
+}
+
+function isHeard(item: unknown): item is Heard {
+  const heard = item as Partial<Heard> | null;
+  return typeof heard?.id === 'string' && typeof heard.body === 'string' && typeof heard.name === 'string';
 }
 
 function referenceId(reference: unknown): string | undefined {

@@ -45,7 +45,13 @@ const parleyConfig = {
   envShape,
   setProblems: (env: Readonly<Record<string, string>>) =>
     env['PARLEY_APP_ID'] !== undefined && env['PARLEY_APP_PASSWORD'] === undefined
-      ? [{ where: 'PARLEY_APP_PASSWORD', message: 'Parley is half configured: PARLEY_APP_ID is set, but PARLEY_APP_PASSWORD is not — set it', hint: PASSWORD_HINT }]
+      ? [
+          {
+            where: 'PARLEY_APP_PASSWORD',
+            message: 'Parley is half configured: PARLEY_APP_ID is set, but PARLEY_APP_PASSWORD is not — set it',
+            hint: PASSWORD_HINT,
+          },
+        ]
       : [],
   readEnv: (v: z.output<z.ZodObject<typeof envShape>>) => ({ env: { appId: v.PARLEY_APP_ID, password: v.PARLEY_APP_PASSWORD } }),
   isOn: (env: Readonly<Record<string, string | undefined>>) => env['PARLEY_APP_ID'] !== undefined,

@@ -135,6 +135,26 @@ describe('the Bot Connector API under its service URL', () => {
     expect((await connector('GET', `${conversation(thread)}/members/${TEAMS_PEOPLE.mallory.aadObjectId}`)).status).toBe(404);
   });
 
+  it('POST conversations opens the 1:1 chat of the bot with one member of the tenant: the same chat every time; a group or a stranger is refused', async () => {
+    const open = (members: unknown[], isGroup = false) =>
+      connector('POST', 'v3/conversations', {
+        bot: { id: fake.botId },
+        members,
+        isGroup,
+        tenantId: TEAMS_IDS.tenant,
+        channelData: { tenant: { id: TEAMS_IDS.tenant } },
+      });
+    const first = await open([{ id: TEAMS_PEOPLE.ada.id }]);
+    expect(first).toMatchObject({ status: 201, body: { id: expect.stringMatching(/^a:/) } });
+    expect((await open([{ id: TEAMS_PEOPLE.ada.aadObjectId }])).body).toEqual(first.body);
+    expect(fake.chats.filter((chat) => chat === first.body['id'])).toHaveLength(1);
+    expect((await open([{ id: TEAMS_PEOPLE.ada.id }, { id: TEAMS_PEOPLE.grace.id }])).status).toBe(400);
+    expect((await open([{ id: TEAMS_PEOPLE.ada.id }], true)).status).toBe(400);
+    expect((await open([{ id: '29:1nobody' }])).status).toBe(404);
+    const posted = await connector('POST', `${conversation(String(first.body['id']))}/activities`, { type: 'message', text: 'only you' });
+    expect(posted.status).toBe(201);
+  });
+
   it('refuses a missing, made-up, forged or expired bearer with 401, and stores nothing', async () => {
     const other = await generateKeyPair('RS256');
     const forged = await new SignJWT({ appid: TEAMS_IDS.clientId })

@@ -183,6 +183,7 @@ export async function startFakeTeams(options: {
       ),
     tokenRequests: () => calls.filter((call) => call.kind === 'token'),
     posted: connector.posted,
+    chats: connector.chats,
     addMember: connector.addMember,
     signActivityToken,
     sendActivity: async (botUrl, activity, how = {}) => {

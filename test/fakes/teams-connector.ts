@@ -15,6 +15,10 @@
  *   writes the Entra object id `objectId`; the SDKs' TeamsChannelAccount reads `aadObjectId`, so the fake
  *   sends both.
  *
+ * - `POST /v3/conversations` (Create conversation): with one member and `isGroup: false`, the 1:1 chat
+ *   of the bot with that person (the same one each time: Teams keeps one per person and bot), answered
+ *   `{id}`; a member the roster does not have is 404.
+ *
  * Errors are the reference's ErrorResponse `{error: {code, message}}`; the codes are the connector's own
  * words (the reference lists none).
  */
@@ -56,6 +60,7 @@ const error = (status: number, code: string, message: string): ConnectorAnswer =
 export function teamsConnector(tenantId: string) {
   const posted: PostedActivity[] = [];
   const members: Array<{ member: FakeTeamsMember; conversations: string[] | undefined }> = [];
+  const chats: string[] = [];
   // Teams message ids are millisecond timestamps; any increasing number reads the same to a client.
   let nextId = 1_760_000_000_000;
 
@@ -78,6 +83,7 @@ export function teamsConnector(tenantId: string) {
   /** Answers a call on `/v3/…` (the path after the service URL, decoded segment by segment). */
   const answer = (method: string, segments: string[], body: unknown, serviceUrl: string): ConnectorAnswer => {
     const [v3, conversations, conversationId, kind, itemId, ...rest] = segments;
+    if (v3 === 'v3' && conversations === 'conversations' && conversationId === undefined && method === 'POST') return createConversation(body);
     if (v3 !== 'v3' || conversations !== 'conversations' || !conversationId || rest.length > 0) return error(404, 'NotFound', 'No such operation.');
     if (kind === 'activities' && itemId === undefined && method === 'POST') {
       if (!isActivity(body)) return error(400, 'BadArgument', 'The request body is not an Activity.');
@@ -105,8 +111,24 @@ export function teamsConnector(tenantId: string) {
     return error(405, 'MethodNotAllowed', 'The connector does not offer this operation.');
   };
 
+  /** The 1:1 chat of the bot with the one member named, as Teams keeps it: one per person. */
+  const createConversation = (body: unknown): ConnectorAnswer => {
+    const request = body as { members?: Array<{ id?: unknown }>; isGroup?: unknown } | undefined;
+    const memberId = request?.members?.[0]?.id;
+    if (request?.isGroup === true || request?.members?.length !== 1 || typeof memberId !== 'string') {
+      return error(400, 'BadArgument', 'A 1:1 conversation needs exactly one member.');
+    }
+    const found = members.find(({ member }) => member.id === memberId || member.aadObjectId === memberId);
+    if (!found) return error(404, 'MemberNotFound', 'The member was not found in the tenant.');
+    const id = `a:1personal-${found.member.aadObjectId}`;
+    if (!chats.includes(id)) chats.push(id);
+    return { status: 201, body: { id } };
+  };
+
   return {
     answer,
+    /** The 1:1 chats opened by `POST /v3/conversations`, in order. */
+    chats,
     posted,
     /** Adds a person to the roster: of the given conversations, or of every one. */
     addMember: (member: FakeTeamsMember, conversations?: string[]) => {

@@ -82,6 +82,8 @@ export interface FakeTeams {
   tokenRequests(): TeamsCall[];
   /** Every activity the bot posted, in order, with its versions. */
   posted: PostedActivity[];
+  /** The 1:1 chats the bot opened (`POST /v3/conversations`), in order. */
+  chats: string[];
   addMember(member: FakeTeamsMember, conversations?: string[]): void;
   /** The JWT the Bot Connector would put on an activity for this bot. */
   signActivityToken(options: ActivityTokenOptions): Promise<string>;

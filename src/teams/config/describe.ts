@@ -17,7 +17,12 @@ export function describeTeams(teams: TeamsSection, source: SourceOf): Record<str
 
 /** Sign in with Microsoft as `config check` shows it: the client secret masked. */
 export function describeMicrosoftSignIn(signIn: MicrosoftSignInConfig, source: SourceOf): Record<string, unknown> {
-  return { clientId: signIn.clientId, clientSecret: maskSecret(signIn.clientSecret, source('TEAMS_CLIENT_SECRET')), tenantId: signIn.tenantId, issuer: signIn.issuer };
+  return {
+    clientId: signIn.clientId,
+    clientSecret: maskSecret(signIn.clientSecret, source('TEAMS_CLIENT_SECRET')),
+    tenantId: signIn.tenantId,
+    issuer: signIn.issuer,
+  };
 }
 
 /** Teams' line of the summary: its channels and who may start runs, or what turns it on. */

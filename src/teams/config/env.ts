@@ -18,7 +18,8 @@ export const defaultOidcIssuer = (tenantId: string) => `https://login.microsofto
 
 const CLIENT_ID_HINT =
   'find it in the Azure portal under your Azure Bot → Configuration → Microsoft App ID (or Microsoft Entra admin center → App registrations → your app → Application (client) ID)';
-const CLIENT_SECRET_HINT = 'create one in Microsoft Entra admin center → App registrations → your app → Certificates & secrets → New client secret (copy its Value)';
+const CLIENT_SECRET_HINT =
+  'create one in Microsoft Entra admin center → App registrations → your app → Certificates & secrets → New client secret (copy its Value)';
 const TENANT_HINT = 'find it in Microsoft Entra admin center → Overview → Tenant ID (or your Azure Bot → Configuration → App Tenant ID)';
 const SERVICE_URLS_HINT = 'comma-separated https URLs of Bot Connector services besides Microsoft’s own; leave it unset for Microsoft’s only';
 
@@ -53,7 +54,10 @@ const guid = (what: string, hint: string) =>
 const serviceUrls = optionalText.transform((value, ctx) => {
   if (value === undefined) return [];
   const urls: string[] = [];
-  for (const item of value.split(',').map((part) => part.trim()).filter((part) => part !== '')) {
+  for (const item of value
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')) {
     const checked = checkBaseUrl(item);
     if (!checked.ok) return fail(ctx, `holds an entry that ${checked.message}`, SERVICE_URLS_HINT);
     if (checked.url.protocol !== 'https:' && !isLoopbackHost(checked.url.hostname)) return fail(ctx, `holds an entry that ${HTTPS_ONLY}`, SERVICE_URLS_HINT);
@@ -98,7 +102,12 @@ export interface TeamsEnv {
 export function readTeamsEnv(v: z.output<z.ZodObject<typeof teamsEnvShape>>): { env: TeamsEnv } {
   const complete = v.TEAMS_CLIENT_ID !== undefined && v.TEAMS_CLIENT_SECRET !== undefined && v.TEAMS_TENANT_ID !== undefined;
   const signIn = complete
-    ? { clientId: v.TEAMS_CLIENT_ID!, clientSecret: v.TEAMS_CLIENT_SECRET!, tenantId: v.TEAMS_TENANT_ID!, issuer: v.TEAMS_OIDC_ISSUER ?? defaultOidcIssuer(v.TEAMS_TENANT_ID!) }
+    ? {
+        clientId: v.TEAMS_CLIENT_ID!,
+        clientSecret: v.TEAMS_CLIENT_SECRET!,
+        tenantId: v.TEAMS_TENANT_ID!,
+        issuer: v.TEAMS_OIDC_ISSUER ?? defaultOidcIssuer(v.TEAMS_TENANT_ID!),
+      }
     : undefined;
   return {
     env: {
@@ -147,7 +156,8 @@ export function teamsSetProblems(env: Readonly<Record<string, string>>): ConfigP
   if (!has('PUBLIC_URL')) {
     problems.push({
       where: 'PUBLIC_URL',
-      message: 'required with Teams (TEAMS_CLIENT_ID is set): Teams posts to PUBLIC_URL/teams/messages, and Sign in with Microsoft returns to PUBLIC_URL/console/auth/microsoft/callback',
+      message:
+        'required with Teams (TEAMS_CLIENT_ID is set): Teams posts to PUBLIC_URL/teams/messages, and Sign in with Microsoft returns to PUBLIC_URL/console/auth/microsoft/callback',
       hint: 'set it to the https address Teams can reach, e.g. https://agent-bridge.example.com, and enter PUBLIC_URL/teams/messages as your Azure Bot’s messaging endpoint (docs/teams.md)',
     });
   }
