@@ -17,7 +17,7 @@ import type { Followups } from '../config-kit/conversation-keys.js';
 import { APPROVE_VERB, CANCEL_VERB, REJECT_VERB } from './cards.js';
 import type { ThreadContext } from './thread-context.js';
 import { activityKey, messageTrigger, requesterOf, whereOf } from './normalise.js';
-import type { CardPressActivity, MessageActivity, TeamsActivity } from './parse-activity.js';
+import type { CardPressActivity, MessageActivity, TeamsActivity, UpdateActivity } from './parse-activity.js';
 import type { PlaceMemory } from './place-memory.js';
 import { conversationBase } from './places.js';
 
@@ -42,11 +42,20 @@ export async function handleActivity(activity: TeamsActivity | { unauthorised: s
   if ('unauthorised' in activity) throw new HttpError(401, 'invalid_signature', activity.unauthorised);
   const tenant = activity.conversation.tenantId ?? activity.channelData?.tenant?.id;
   if (tenant?.toLowerCase() !== deps.tenantId) return { outcome: 'ignored', reason: 'another tenant' };
+  if (isUpdate(activity)) {
+    // The bot was installed (or the chat changed): nothing to act on, but posts to the tenant's places can go through its service URL now.
+    await deps.places.heard({ serviceUrl: activity.serviceUrl, conversationId: activity.conversation.id, personal: false });
+    return { outcome: 'ignored', reason: 'an install or conversation update' };
+  }
   const botId = `28:${deps.clientId}`;
   if (activity.from.id === botId || activity.from.id.startsWith('28:')) return { outcome: 'ignored', reason: 'a bot’s own message' };
   const key = activityKey(conversationBase(activity.conversation.id), activity.id);
   if (await deps.store.eventKeys.has(key)) return { outcome: 'duplicate', reason: 'activity seen before' };
   return activity.type === 'message' ? message(activity, key, deps) : cardPress(activity, key, deps);
+}
+
+function isUpdate(activity: TeamsActivity): activity is UpdateActivity {
+  return activity.type === 'conversationUpdate' || activity.type === 'installationUpdate';
 }
 
 async function hasActiveRun(place: string, deps: ActivityDeps): Promise<boolean> {

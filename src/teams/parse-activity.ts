@@ -49,9 +49,18 @@ const cardPressSchema = z.object({
   value: z.object({ action: z.object({ type: z.string().max(60), verb: z.string().max(100).optional(), data: z.record(z.string(), z.unknown()).optional() }) }),
 });
 
+/** The bot added to a team or a chat, or removed, or the chat changed: nothing to act on, but its service URL is the tenant's. */
+const updateSchema = z.object({
+  type: z.enum(['conversationUpdate', 'installationUpdate']),
+  serviceUrl: id(500),
+  conversation: common.conversation,
+  channelData: common.channelData,
+});
+
 export type MessageActivity = z.output<typeof messageSchema> & { mentionedIds: string[] };
 export type CardPressActivity = z.output<typeof cardPressSchema>;
-export type TeamsActivity = MessageActivity | CardPressActivity;
+export type UpdateActivity = z.output<typeof updateSchema>;
+export type TeamsActivity = MessageActivity | CardPressActivity | UpdateActivity;
 
 /** Microsoft's Bot Connector hosts (public cloud, GCC, GCC High, DoD). */
 const MICROSOFT_SERVICE_HOSTS = new Set([
@@ -111,6 +120,10 @@ export function parseActivity(text: string, request: Pick<WebhookRequest, 'claim
     const parsed = cardPressSchema.safeParse(activity);
     if (!parsed.success) return { ok: true, ignored: 'a card press without an action', log: { type } };
     return { ok: true, value: parsed.data };
+  }
+  if (type === 'conversationUpdate' || type === 'installationUpdate') {
+    const parsed = updateSchema.safeParse(activity);
+    return parsed.success ? { ok: true, value: parsed.data } : { ok: true, ignored: 'an update without its conversation', log: { type } };
   }
   return { ok: true, ignored: 'an activity type the bot does not act on', log: { type: type.slice(0, 40) } };
 }

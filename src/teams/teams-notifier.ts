@@ -23,8 +23,11 @@ import { renderText } from '../core/outbox/render-text.js';
 
 /** What a delivered `received` row reports: where the status card is. */
 export interface CardRef {
+  /** The conversation the card was posted to (where it is edited). */
   conversationId: string;
   activityId: string;
+  /** The thread a card posted at a bare channel started (where the run's messages go); absent: the conversation itself. */
+  threadId?: string;
   /** Where the run was asked for, when elsewhere (a Linear issue): every edit shows it. */
   about?: string;
 }
@@ -74,13 +77,13 @@ export class TeamsNotifier implements Notifier {
         );
       case 'announce': {
         const received = await this.receivedOf(delivery, message.receivedKey);
-        return this.post(delivery, received?.conversationId, announceCard(message.run, message.cancelledBy), renderText(message));
+        return this.post(delivery, threadOf(received), announceCard(message.run, message.cancelledBy), renderText(message));
       }
       case 'failed': {
         const received = await this.receivedOf(delivery, message.receivedKey);
         const posted = await this.post(
           delivery,
-          received?.conversationId,
+          threadOf(received),
           noticeCard([`❌ Could not start “${message.title}”: ${message.reason}`]),
           renderText(message),
         );
@@ -99,7 +102,7 @@ export class TeamsNotifier implements Notifier {
       case 'notice': {
         if (message.privateTo) return this.privately(message.privateTo, noticeCard(partsOf(message)), message.text);
         const received = message.receivedKey !== undefined ? await this.receivedOf(delivery, message.receivedKey) : undefined;
-        return this.post(delivery, received?.conversationId, noticeCard(partsOf(message)), message.text);
+        return this.post(delivery, threadOf(received), noticeCard(partsOf(message)), message.text);
       }
       case 'approval':
         return this.approval(delivery, message);
@@ -121,10 +124,9 @@ export class TeamsNotifier implements Notifier {
     const posted = await this.post(delivery, undefined, card, renderText(message));
     const place = parseTeamsPlace(delivery.destination);
     const triggerKey = triggerKeyOfReceivedKey(delivery.key, delivery.destination);
-    if (place?.kind === 'channel' && triggerKey !== undefined) {
-      const thread = `${place.channelId};messageid=${posted.activityId}`;
-      await this.deps.onThreadStarted?.({ thread: threadPlace(place.channelId, posted.activityId), triggerKey });
-      return { conversationId: thread, activityId: posted.activityId, ...(about && { about }) };
+    if (place?.kind === 'channel') {
+      if (triggerKey !== undefined) await this.deps.onThreadStarted?.({ thread: threadPlace(place.channelId, posted.activityId), triggerKey });
+      return { ...posted, threadId: `${place.channelId};messageid=${posted.activityId}`, ...(about && { about }) };
     }
     return { ...posted, ...(about && { about }) };
   }
@@ -158,7 +160,7 @@ export class TeamsNotifier implements Notifier {
       expiresAt: message.expiresAt,
       ...(message.requester !== undefined && { requester: message.requester }),
     });
-    const posted = await this.post(delivery, received?.conversationId, question, renderText(message));
+    const posted = await this.post(delivery, threadOf(received), question, renderText(message));
     if (received)
       await this.update(
         received,
@@ -208,7 +210,17 @@ export class TeamsNotifier implements Notifier {
   private async receivedOf(delivery: Delivery, key: string): Promise<CardRef | undefined> {
     const result = (await delivery.resultOf(key)) as Partial<CardRef> | undefined;
     return typeof result?.conversationId === 'string' && typeof result.activityId === 'string'
-      ? { conversationId: result.conversationId, activityId: result.activityId, ...(typeof result.about === 'string' && { about: result.about }) }
+      ? {
+          conversationId: result.conversationId,
+          activityId: result.activityId,
+          ...(typeof result.threadId === 'string' && { threadId: result.threadId }),
+          ...(typeof result.about === 'string' && { about: result.about }),
+        }
       : undefined;
   }
+}
+
+/** Where a run's new messages go: the thread its card started, else the card's conversation; undefined: the destination's. */
+function threadOf(received: CardRef | undefined): string | undefined {
+  return received ? (received.threadId ?? received.conversationId) : undefined;
 }

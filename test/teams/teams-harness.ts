@@ -26,14 +26,23 @@ export interface TeamsWorld {
   stop(): Promise<void>;
 }
 
-export async function startTeamsWorld(
-  options: { yaml?: string; logger?: Logger; env?: Record<string, string>; linear?: FakeLinearApi; clock?: Clock } = {},
-): Promise<TeamsWorld> {
+export interface TeamsWorldOptions {
+  yaml?: string;
+  logger?: Logger;
+  env?: Record<string, string>;
+  linear?: FakeLinearApi;
+  clock?: Clock;
+  /** The roster's emails of the fixtures' people (default `<name>@contoso.example`). */
+  emails?: Partial<Record<keyof typeof TEAMS_PEOPLE, string>>;
+}
+
+export async function startTeamsWorld(options: TeamsWorldOptions = {}): Promise<TeamsWorld> {
   const teams = await startFakeTeams({ clientId: TEAMS_IDS.clientId, clientSecret: TEAMS_SECRET, tenantId: TEAMS_IDS.tenant });
-  // The roster: Ada and Grace with their work emails, Mallory too (nobody lists her).
-  teams.addMember({ ...TEAMS_PEOPLE.ada, email: 'ada@contoso.example', userPrincipalName: 'ada@contoso.example' });
-  teams.addMember({ ...TEAMS_PEOPLE.grace, email: 'grace@contoso.example', userPrincipalName: 'grace@contoso.example' });
-  teams.addMember({ ...TEAMS_PEOPLE.mallory, email: 'mallory@contoso.example' });
+  // The roster: everyone of the fixtures with a work email (Mallory is a member too; nobody lists her).
+  for (const key of Object.keys(TEAMS_PEOPLE) as Array<keyof typeof TEAMS_PEOPLE>) {
+    const email = options.emails?.[key] ?? `${key}@contoso.example`;
+    teams.addMember({ ...TEAMS_PEOPLE[key], email, userPrincipalName: email });
+  }
   const fakes = await startSlackFakes();
   const bridge = await startSlackBridge({
     fakes,
