@@ -123,12 +123,22 @@ export class TeamsNotifier implements Notifier {
     });
     const posted = await this.post(delivery, undefined, card, renderText(message));
     const place = parseTeamsPlace(delivery.destination);
+    if (place?.kind === 'chat') await this.typing(posted.conversationId);
     const triggerKey = triggerKeyOfReceivedKey(delivery.key, delivery.destination);
     if (place?.kind === 'channel') {
       if (triggerKey !== undefined) await this.deps.onThreadStarted?.({ thread: threadPlace(place.channelId, posted.activityId), triggerKey });
       return { ...posted, threadId: `${place.channelId};messageid=${posted.activityId}`, ...(about && { about }) };
     }
     return { ...posted, ...(about && { about }) };
+  }
+
+  /** "…is typing" while the run is being started: Teams shows it in chats (not channels) for a few seconds. Best effort. */
+  private async typing(conversationId: string): Promise<void> {
+    try {
+      await this.deps.client.post(await this.deps.places.serviceUrlOf(conversationId), conversationId, { type: 'typing' });
+    } catch (error) {
+      this.deps.logger?.debug({ err: error instanceof Error ? error.message : 'unknown' }, 'Teams: the typing indicator was not shown');
+    }
   }
 
   /** Edits the status card; when there is none to edit (its post never got through), posts one. */

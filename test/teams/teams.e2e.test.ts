@@ -103,6 +103,8 @@ describe('a 1:1 chat', () => {
     await world.send(first);
     const run = await world.bridge.until(() => runWith('write release notes for 2.4'), 'the run');
     await world.bridge.until(() => postsIn(TEAMS_IDS.personalChat).length > 0, 'the status card in the 1:1 chat');
+    // "…is typing" while the run is being started.
+    await world.bridge.until(() => postsIn(TEAMS_IDS.personalChat).some((post) => post.activity['type'] === 'typing'), 'the typing indicator');
     engine().drive(run.run_id, 'INPROGRESS');
     await world.bridge.until(
       async () => (await world.bridge.service.store.trackedRuns.get(run.run_id))?.state === 'INPROGRESS',
