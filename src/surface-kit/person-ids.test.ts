@@ -51,6 +51,19 @@ describe('person ids', () => {
     expect(ids.of('tracker', 'U0123ABCD')).toBeUndefined();
   });
 
+  it('writes a qualified id as its surface writes it, however it was typed: one person, one id', () => {
+    const guid: PeopleSurface = {
+      name: 'guid',
+      title: 'Guid',
+      personIds: { ...talk.personIds, isUserId: (id) => /^[0-9a-f-]{36}$/i.test(id), normalise: (typed) => typed.toLowerCase() },
+    };
+    const people = new PersonIds([chat, guid]);
+    expect(people.of('guid', TALK_ID.toUpperCase())).toBe(`guid:${TALK_ID}`);
+    expect(people.parse(`GUID:${TALK_ID.toUpperCase()}`)).toEqual({ personId: `guid:${TALK_ID}`, surface: 'guid', userId: TALK_ID });
+    // Bare ids stand as given: a Slack-like id typed in lower case is no id of its surface.
+    expect(people.parse('u0123abcd')).toBeUndefined();
+  });
+
   it('says who a person is in words, and what an id should look like', () => {
     expect(ids.describe('U0123ABCD')).toBe('Chat user U0123ABCD');
     expect(ids.describe(`talk:${TALK_ID}`)).toBe(`Talk user ${TALK_ID}`);

@@ -52,11 +52,15 @@ export class PersonIds {
     return this.surfaces.length > 0;
   }
 
-  /** The person id of a user of `surface`; undefined when that surface has no people or the id is not one of its users'. */
+  /**
+   * The person id of a user of `surface`; undefined when that surface has no people or the id is not one
+   * of its users'. A qualified id is written as its surface writes it (`normalise`: a GUID in lower
+   * case), so that one person has one id however it was typed; bare ids stand exactly as given.
+   */
   of(surface: string, userId: string): string | undefined {
     const found = this.surfaces.find((candidate) => candidate.name === surface);
     if (!found || !found.personIds.isUserId(userId)) return undefined;
-    return found.personIds.bare ? userId : `${found.name}:${userId}`;
+    return found.personIds.bare ? userId : `${found.name}:${found.personIds.normalise?.(userId) ?? userId}`;
   }
 
   /**
@@ -67,9 +71,8 @@ export class PersonIds {
     const colon = text.indexOf(':');
     if (colon > 0) {
       const surface = this.surfaces.find((candidate) => candidate.name === text.slice(0, colon).toLowerCase());
-      const userId = text.slice(colon + 1);
-      const personId = surface && this.of(surface.name, userId);
-      return surface && personId ? { personId, surface: surface.name, userId } : undefined;
+      const personId = surface && this.of(surface.name, text.slice(colon + 1));
+      return surface && personId ? { personId, surface: surface.name, userId: personId.slice(surface.personIds.bare ? 0 : surface.name.length + 1) } : undefined;
     }
     const bare = this.surfaces.find((candidate) => candidate.personIds.bare && candidate.personIds.isUserId(text));
     return bare ? { personId: text, surface: bare.name, userId: text } : undefined;
