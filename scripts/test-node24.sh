@@ -3,7 +3,8 @@
 # `npm test` on the Node of this machine. Node 24 comes from the npm registry (the `node-<os>-<arch>`
 # package, headers included), so nothing else is downloaded. The tests run in a copy of this checkout
 # whose native module (better-sqlite3) is rebuilt against Node 24's headers: this checkout's
-# node_modules stay built for the Node that runs `npm test` and `npm start`.
+# node_modules stay built for the Node that runs `npm test` and `npm start`, also when node_modules is
+# a link to another checkout's, as in a git worktree (the copy gets node_modules of its own).
 #
 #   NODE24_VERSION   the version or range to test (default: 24, the newest 24.x)
 #   NODE24_HOME      where that Node is kept between runs (default: a folder in the temp dir)
@@ -29,8 +30,11 @@ fi
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/agent-bridge-node24-run.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
-# The checkout as it is (uncommitted changes included), without git's own folder.
-tar --exclude=./.git -cf - . | tar -xf - -C "$work"
+# The checkout as it is (uncommitted changes included), without git's own folder; node_modules is
+# copied from where it really is, so that the build below never reaches this checkout's through a link.
+tar --exclude=./.git --exclude=./node_modules -cf - . | tar -xf - -C "$work"
+mkdir "$work/node_modules"
+tar -C node_modules/ -cf - . | tar -xf - -C "$work/node_modules"
 
 export PATH="$node24/bin:$PATH"
 echo "test:node24: $(node --version) in $work"
