@@ -1,12 +1,21 @@
 #!/usr/bin/env bash
-# `npm run test:node24`: the unit and end-to-end tests on Node 24, the newest LTS people run, beside
-# `npm test` on the Node of this machine. Node 24 comes from the npm registry (the `node-<os>-<arch>`
-# package, headers included), so nothing else is downloaded. The tests run in a copy of this checkout
-# whose native module (better-sqlite3) is rebuilt against Node 24's headers: this checkout's
-# node_modules stay built for the Node that runs `npm test` and `npm start`, also when node_modules is
-# a link to another checkout's, as in a git worktree (the copy gets node_modules of its own). The
-# build is kept beside Node 24 and reused while the better-sqlite3 and Node versions are the same:
-# building it takes over a minute of one core.
+# `npm run test:node24`: the tests that can fail on one Node and pass on another, run again on Node 24,
+# the newest LTS people run, after `npm test` ran every test on the Node of this machine. The selection
+# is the vitest project in vitest.node24.config.ts, whose comment says the rule and why: every test
+# under test/ (end-to-end: the whole service, the command line, the installed package, child
+# processes, the platform fakes' servers) but the stress suites, the architecture checks and the
+# browser tests, plus the unit tests of the src/ folders that rest on Node itself (store's native
+# module, http, agent-api, emulator, cli, host, log, console, people, cron-calendar). Pure logic
+# (parsers, formatters, schemas, the core's rules) behaves the same on every Node and runs once, in
+# `npm test`; test/architecture/node24-pass.test.ts holds the selection to the rule. Arguments go to
+# `vitest run` (`npm run test:node24 -- test/cli` runs that folder's share of the pass).
+#
+# Node 24 comes from the npm registry (the `node-<os>-<arch>` package, headers included), so nothing
+# else is downloaded. The tests run in a copy of this checkout whose native module (better-sqlite3) is
+# built against Node 24's headers: this checkout's node_modules stay built for the Node that runs
+# `npm test` and `npm start` (also when node_modules is a link to another checkout's, as in a git
+# worktree: the copy gets node_modules of its own). The build is kept beside Node 24 and reused while
+# the better-sqlite3 and Node versions are the same: building it takes over a minute of one core.
 #
 #   NODE24_VERSION   the version or range to test (default: 24, the newest 24.x)
 #   NODE24_HOME      where that Node and its build of better-sqlite3 are kept between runs
@@ -55,4 +64,4 @@ else
 fi
 node -e "require('better-sqlite3')(':memory:').prepare('select 1').get()" ||
   { echo "test:node24: better-sqlite3 does not load on $(node --version); delete $built to build it again" >&2; exit 1; }
-node node_modules/vitest/vitest.mjs run --project unit+e2e "$@"
+node node_modules/vitest/vitest.mjs run --config vitest.node24.config.ts "$@"
