@@ -70,6 +70,7 @@ export const teamsModule: SurfaceModuleOf<'teams', typeof teamsConfig> = {
     return label === undefined ? undefined : { text: label, url: knownUrl };
   },
   routeTables: (config) => [{ where: 'teams.channels', routes: config.teams.channels }],
+  liveChecks: async (config) => (await import('./live-checks.js')).teamsLiveChecks(config.teams),
   // Bearer tokens of Microsoft's identity platform (JWTs), should one be quoted back in an error.
   credentialShapes: [/\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*/g],
 };
