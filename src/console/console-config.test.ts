@@ -6,6 +6,8 @@ import { consoleAccess } from './console-config.js';
 
 const TOKEN = 'c'.repeat(32);
 const CLIENT = { SLACK_CLIENT_ID: '1234.5678', SLACK_CLIENT_SECRET: 'client-secret-0123456789abcdef' };
+const TEAMS_APP = '8d4f2c1a-6e3b-4a7d-b9c2-1e5f7a3d9b60';
+const TENANT = '5c1a7e0d-2b9f-4e8a-9d3c-7f6b1a2e4c90';
 const REAL_API = { AGENT_API_BASE_URL: 'https://api.example.com/api/v1', AGENT_API_KEY: 'k' };
 const load = (env: Record<string, string>) => loadConfig({ env, cwd: '/nonexistent-agent-bridge-test' });
 
@@ -119,13 +121,36 @@ describe('console configuration', () => {
     expect(shown).toContain(`"clientSecret":"set (from env), ${CLIENT.SLACK_CLIENT_SECRET.length} characters"`);
   });
 
-  it('leaves the console off without a token, the emulator or Sign in with Slack, and says how to turn it on', () => {
+  it('leaves the console off without a token, the emulator or a sign-in provider, and says how to turn it on', () => {
     const access = consoleAccess(load(REAL_API));
     expect(access).toEqual({
       mode: 'off',
       why:
-        'AGENT_API_BASE_URL names a real run API and neither CONSOLE_ADMIN_TOKEN nor Sign in with Slack is set (only the built-in emulator opens it without them); ' +
-        'set CONSOLE_ADMIN_TOKEN (at least 32 characters) or SLACK_CLIENT_ID and SLACK_CLIENT_SECRET to turn the web console on',
+        'AGENT_API_BASE_URL names a real run API and neither CONSOLE_ADMIN_TOKEN nor Sign in with Slack nor Sign in with Microsoft is set (only the built-in emulator opens it without them); ' +
+        'set CONSOLE_ADMIN_TOKEN (at least 32 characters) or SLACK_CLIENT_ID and SLACK_CLIENT_SECRET or TEAMS_CLIENT_ID, TEAMS_CLIENT_SECRET and TEAMS_TENANT_ID to turn the web console on',
     });
+  });
+
+  it('turns Sign in with Microsoft on with Teams’ Entra app, after Slack’s, against its tenant’s issuer', () => {
+    const teams = { TEAMS_CLIENT_ID: TEAMS_APP, TEAMS_CLIENT_SECRET: 'teams-client-secret-0123456789', TEAMS_TENANT_ID: TENANT.toUpperCase() };
+    const access = consoleAccess(load({ ...REAL_API, ...CLIENT, ...teams, PUBLIC_URL: 'https://bridge.example.com' }));
+    expect(access.mode).toBe('providers');
+    if (access.mode === 'off') throw new Error('the console should be on');
+    expect(
+      access.providers.map(({ surface, provider }) => ({ surface, id: provider.id, name: provider.name, secret: provider.secret, log: provider.logFields })),
+    ).toEqual([
+      expect.objectContaining({ surface: 'slack', id: 'slack' }),
+      {
+        surface: 'teams',
+        id: 'microsoft',
+        name: 'Sign in with Microsoft',
+        secret: teams.TEAMS_CLIENT_SECRET,
+        log: {
+          issuer: `https://login.microsoftonline.com/${TENANT}/v2.0`,
+          redirectUrl: 'https://bridge.example.com/console/auth/microsoft/callback',
+          tenantId: TENANT,
+        },
+      },
+    ]);
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { Store } from '../core/ports/store.js';
+import type { RunFilter, Store } from '../core/ports/store.js';
 import { aRun, aTrigger, anOutboxRow } from '../../test/store/helpers.js';
 import { describeEachStore } from '../../test/store/adapters.js';
 
@@ -13,7 +13,7 @@ describeEachStore((adapter) => {
   });
 
   /** A run started by a stored trigger of `person`, created at `at`. */
-  async function runBy(runId: string, at: number, person: { id: string; name?: string }, overrides: Parameters<typeof aRun>[1] = {}) {
+  async function runBy(runId: string, at: number, person: { platform?: string; id: string; name?: string }, overrides: Parameters<typeof aRun>[1] = {}) {
     const key = `Ev-${runId}`;
     const base = aTrigger();
     await store.triggers.enqueue({ trigger: aTrigger({ key, payload: { ...base.payload, requester: { platform: 'slack', ...person } } }), now: at });
@@ -54,6 +54,17 @@ describeEachStore((adapter) => {
     await runBy('r3', 300, { id: 'U3', name: 'Linus' }, { title: 'Deploy it', state: 'SUCCEEDED' });
     await runBy('r4', 400, { id: 'U4', name: 'Barbara' }, { title: 'Fix 100 of them', personalKeyOwner: 'U9' });
     expect((await store.operator.listRuns({ limit: 10, ...filter })).map((run) => run.runId)).toEqual(expected);
+  });
+
+  it('counts as a person’s own the runs their user asked for on their own chat, and not another platform’s user of the same id', async () => {
+    const oid = '6e1c2f5a-0b1d-4c8e-9f3a-2d7b8c9e0f11';
+    await runBy('r1', 100, { platform: 'teams', id: oid, name: 'Ada on Teams' });
+    await runBy('r2', 200, { platform: 'linear', id: oid, name: 'A Linear user' });
+    await runBy('r3', 300, { platform: 'teams', id: 'another-object-id' }, { personalKeyOwner: `teams:${oid}` });
+    await runBy('r4', 400, { platform: 'console', id: `teams:${oid}` });
+    const owned = (filter: RunFilter) => store.operator.listRuns({ limit: 10, ...filter }).then((runs) => runs.map((run) => run.runId));
+    expect(await owned({ ownedBy: `teams:${oid}`, ownedAs: { platform: 'teams', id: oid } })).toEqual(['r4', 'r3', 'r1']);
+    expect(await owned({ ownedBy: `teams:${oid}` })).toEqual(['r4', 'r3']);
   });
 
   it('keeps every observed state of a run with its time', async () => {

@@ -24,7 +24,7 @@ export function toObservedState(row: StateRow): ObservedState {
 /** The WHERE clauses of the runs page and their parameters; `person` and `route` are dialect-specific. */
 export function runFilterSql(
   query: RunFilter & { after?: RunCursor },
-  dialect: { requesterId: string; requesterName: string; routeName: string; like: string; jsonTexts: (param: string) => string },
+  dialect: { requesterId: string; requesterPlatform: string; requesterName: string; routeName: string; like: string; jsonTexts: (param: string) => string },
 ): { where: string; params: Record<string, unknown> } {
   const clauses: string[] = [];
   const params: Record<string, unknown> = {};
@@ -49,8 +49,13 @@ export function runFilterSql(
     if (ids) params['personIds'] = JSON.stringify(query.personIds);
   }
   if (query.ownedBy) {
-    clauses.push(`(${dialect.requesterId} = @ownedBy OR r.key_owner = @ownedBy)`);
+    const as = query.ownedAs ? ` OR (${dialect.requesterPlatform} = @ownedOn AND ${dialect.requesterId} = @ownedAs)` : '';
+    clauses.push(`(${dialect.requesterId} = @ownedBy${as} OR r.key_owner = @ownedBy)`);
     params['ownedBy'] = query.ownedBy;
+    if (query.ownedAs) {
+      params['ownedOn'] = query.ownedAs.platform;
+      params['ownedAs'] = query.ownedAs.id;
+    }
   }
   if (query.text) {
     clauses.push(`r.title ${dialect.like} @textPattern ESCAPE '\\'`);
@@ -66,6 +71,7 @@ export function runFilterSql(
 
 const SQLITE_DIALECT = {
   requesterId: "json_extract(t.payload, '$.requester.id')",
+  requesterPlatform: "json_extract(t.payload, '$.requester.platform')",
   requesterName: "json_extract(t.payload, '$.requester.name')",
   routeName: "json_extract(r.route, '$.config.name')",
   like: 'LIKE',

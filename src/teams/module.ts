@@ -9,6 +9,7 @@ import { teamsAccessPolicy } from './access.js';
 import { TEAMS_PERSON_IDS } from './config/ids.js';
 import { teamsConfig } from './config/slice.js';
 import { parseTeamsPlace } from './places.js';
+import { microsoftSignIn } from './sign-in/provider.js';
 import { teamsSurface } from './surface.js';
 
 const TURN_ON = 'set TEAMS_CLIENT_ID, TEAMS_CLIENT_SECRET and TEAMS_TENANT_ID (docs/teams.md)';
@@ -19,6 +20,7 @@ export const teamsModule: SurfaceModuleOf<'teams', typeof teamsConfig> = {
   kind: 'chat',
   personIds: TEAMS_PERSON_IDS,
   config: teamsConfig,
+  signIn: microsoftSignIn,
   isOn: (config) => config.teams.enabled,
   surface: (config) => teamsSurface(config.teams.channels),
   access: (config) => teamsAccessPolicy(config.teams.allowedUsers, config.teams.tenantId),

@@ -5,16 +5,31 @@ import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'j
 import { reservedPort } from '../helpers/ports.js';
 
 /**
- * A small OpenID provider playing Slack's "Sign in with Slack" on 127.0.0.1: the discovery document,
- * its JWKS, an authorize endpoint that signs in whoever the test says and redirects back with a code,
- * and a token endpoint that answers with real id_tokens signed (RS256) by a key generated at start.
- * `tamperNext` makes the next id_token wrong in one way, to prove the service refuses it.
+ * A small OpenID provider on 127.0.0.1 playing Slack's "Sign in with Slack" or the Microsoft identity
+ * platform's sign-in, whichever the user it signs in is: the discovery document, its JWKS, an authorize
+ * endpoint that signs in whoever the test says and redirects back with a code, and a token endpoint that
+ * answers with real id_tokens signed (RS256) by a key generated at start. `tamperNext` makes the next
+ * id_token wrong in one way, to prove the service refuses it.
  */
 
+/** A Slack user: the id_token names them by Slack's claims (`https://slack.com/user_id`, `…/team_id`). */
 export interface ProviderUser {
   userId: string;
   teamId: string;
   name: string;
+}
+
+/**
+ * An Entra account, named as Microsoft's id_token names it
+ * (https://learn.microsoft.com/entra/identity-platform/id-token-claims-reference): `oid` and `tid`,
+ * `name` and `preferred_username` when given, and a `sub` of its own for every app (pairwise), never
+ * the object id.
+ */
+export interface MicrosoftUser {
+  oid: string;
+  tid: string;
+  name?: string;
+  preferredUsername?: string;
 }
 
 /** What the next id_token gets wrong: signed by another key, another nonce, audience or issuer. */
@@ -25,14 +40,14 @@ interface Grant {
   redirectUri: string;
   nonce: string | undefined;
   challenge: string | undefined;
-  user: ProviderUser;
+  user: ProviderUser | MicrosoftUser;
 }
 
 export interface FakeOidcProvider {
   /** The issuer (`http://127.0.0.1:<port>`); SLACK_OIDC_ISSUER. */
   issuer: string;
-  /** Who the authorize endpoint signs in next (as if they had clicked "Allow" in Slack). */
-  signInAs(user: ProviderUser): void;
+  /** Who the authorize endpoint signs in next (as if they had clicked "Allow" in Slack, or signed in to Microsoft). */
+  signInAs(user: ProviderUser | MicrosoftUser): void;
   tamperNext(tamper: Tamper): void;
   /** Token requests as received (form fields), newest last. */
   tokenRequests: Array<Record<string, string>>;
@@ -54,12 +69,32 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
-export async function startFakeOidcProvider(options: { clientId: string; clientSecret: string }): Promise<FakeOidcProvider> {
+/** A Microsoft account's `sub`: the same for one person and app, another for each app, and never their object id. */
+export function pairwiseSub(clientId: string, oid: string): string {
+  return createHash('sha256').update(`${clientId}:${oid}`).digest('base64url').slice(0, 43);
+}
+
+/** The claims that name `user`, as their platform's id_token carries them. */
+function claimsOf(user: ProviderUser | MicrosoftUser, clientId: string): { sub: string; claims: Record<string, string> } {
+  if ('oid' in user) {
+    const claims: Record<string, string> = { oid: user.oid, tid: user.tid, ver: '2.0' };
+    if (user.name !== undefined) claims['name'] = user.name;
+    if (user.preferredUsername !== undefined) claims['preferred_username'] = user.preferredUsername;
+    return { sub: pairwiseSub(clientId, user.oid), claims };
+  }
+  return { sub: user.userId, claims: { 'https://slack.com/user_id': user.userId, 'https://slack.com/team_id': user.teamId, name: user.name } };
+}
+
+/**
+ * `advertisesPkce: false` leaves `code_challenge_methods_supported` out of the discovery document, as
+ * Microsoft's does, though a challenge sent is still checked.
+ */
+export async function startFakeOidcProvider(options: { clientId: string; clientSecret: string; advertisesPkce?: boolean }): Promise<FakeOidcProvider> {
   const keys = await generateKeyPair('RS256', { extractable: true });
   const otherKeys = await generateKeyPair('RS256');
   const publicJwk: JWK = { ...(await exportJWK(keys.publicKey)), kid: KID, alg: 'RS256', use: 'sig' };
   const grants = new Map<string, Grant>();
-  let user: ProviderUser = { userId: 'U0AAAAAAA', teamId: 'T0AAAAAAA', name: 'Someone' };
+  let user: ProviderUser | MicrosoftUser = { userId: 'U0AAAAAAA', teamId: 'T0AAAAAAA', name: 'Someone' };
   let tamper: Tamper | undefined;
   let issuer = '';
   const tokenRequests: Array<Record<string, string>> = [];
@@ -69,16 +104,12 @@ export async function startFakeOidcProvider(options: { clientId: string; clientS
     const wrong = tamper;
     tamper = undefined;
     const key: CryptoKey = wrong === 'signature' ? otherKeys.privateKey : keys.privateKey;
-    return new SignJWT({
-      ...(grant.nonce !== undefined && { nonce: wrong === 'nonce' ? 'not-the-nonce-you-sent' : grant.nonce }),
-      'https://slack.com/user_id': grant.user.userId,
-      'https://slack.com/team_id': grant.user.teamId,
-      name: grant.user.name,
-    })
+    const { sub, claims } = claimsOf(grant.user, grant.clientId);
+    return new SignJWT({ ...(grant.nonce !== undefined && { nonce: wrong === 'nonce' ? 'not-the-nonce-you-sent' : grant.nonce }), ...claims })
       .setProtectedHeader({ alg: 'RS256', kid: KID, typ: 'JWT' })
       .setIssuer(wrong === 'issuer' ? 'https://evil.example.com' : issuer)
       .setAudience(wrong === 'audience' ? 'some-other-client' : grant.clientId)
-      .setSubject(grant.user.userId)
+      .setSubject(sub)
       .setIssuedAt()
       .setExpirationTime('5m')
       .sign(key);
@@ -97,8 +128,11 @@ export async function startFakeOidcProvider(options: { clientId: string; clientS
         id_token_signing_alg_values_supported: ['RS256'],
         scopes_supported: ['openid', 'profile', 'email'],
         token_endpoint_auth_methods_supported: ['client_secret_post'],
-        code_challenge_methods_supported: ['S256'],
-        claims_supported: ['sub', 'https://slack.com/user_id', 'https://slack.com/team_id', 'name', 'iss', 'aud', 'exp', 'iat', 'nonce'],
+        ...(options.advertisesPkce !== false && { code_challenge_methods_supported: ['S256'] }),
+        claims_supported: [
+          ...['sub', 'https://slack.com/user_id', 'https://slack.com/team_id', 'name', 'iss', 'aud', 'exp', 'iat', 'nonce'],
+          ...['oid', 'tid', 'preferred_username', 'ver'],
+        ],
       });
     }
     if (req.method === 'GET' && url.pathname === '/openid/connect/keys') return json(res, 200, { keys: [publicJwk] });

@@ -30,7 +30,7 @@ export function runsQuery(query: URLSearchParams): RunFilter & { after?: RunCurs
     return value ? value : undefined;
   };
   const filter: RunFilter & { after?: RunCursor } = {};
-  const pairs: Array<[Exclude<keyof RunFilter, 'personIds'>, string]> = [
+  const pairs: Array<[Exclude<keyof RunFilter, 'personIds' | 'ownedAs'>, string]> = [
     ['source', 'source'],
     ['state', 'state'],
     ['routeName', 'route'],

@@ -24,6 +24,12 @@ export interface RunFilter {
    * request of theirs on another surface). The console narrows a person's view to their own runs with it.
    */
   ownedBy?: string;
+  /**
+   * With `ownedBy`: the person as their own chat's requests name them, where that is not the person
+   * id itself — the surface and their user id there (`teams` and the object id of `teams:<oid>`).
+   * Runs that user asked for are theirs too.
+   */
+  ownedAs?: { platform: string; id: string };
   /** Part of the title (case-insensitive for ASCII). */
   text?: string;
 }

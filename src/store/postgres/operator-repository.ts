@@ -13,6 +13,7 @@ type RunRow = Parameters<typeof toRunListItem>[0];
  */
 const PG_DIALECT = {
   requesterId: "(t.payload::json #>> '{requester,id}')",
+  requesterPlatform: "(t.payload::json #>> '{requester,platform}')",
   requesterName: "(t.payload::json #>> '{requester,name}')",
   routeName: "(r.route::json #>> '{config,name}')",
   like: 'ILIKE',

@@ -1,48 +1,52 @@
 /**
- * Sign in with Slack: OpenID Connect's authorization code flow through `openid-client`, with state,
- * nonce and PKCE (when the provider offers S256), and the id_token's signature checked against the
- * provider's published keys (JWKS), its issuer and its audience (our client id).
+ * OpenID Connect's authorization code flow for a console sign-in provider (Sign in with Slack, with
+ * Microsoft), through `openid-client`: state, nonce and PKCE, and the id_token's signature checked
+ * against the provider's published keys (JWKS), its issuer and its audience (our client id). What the
+ * claims mean is the provider's to say; this only hands them over once every check passed.
  *
  * The provider is discovered at the first sign-in (`/.well-known/openid-configuration` of the
  * issuer), not at start: the service starts without the network, and a failed discovery is tried
- * again at the next sign-in.
+ * again at the next sign-in. Providers import this lazily, so a service that never signs anyone in
+ * does not load `openid-client`.
  */
 import * as oidc from 'openid-client';
-import { isLoopbackHost } from '../../config-kit/urls.js';
-import { ProviderUnavailable, SignInRefused } from '../../surface-kit/sign-in-provider.js';
-import type { SlackSignInConfig } from '../config/env.js';
+import { isLoopbackHost } from '../config-kit/urls.js';
+import { ProviderUnavailable, SignInRefused } from './sign-in-provider.js';
 
-/** Slack's claims in its id_token (https://api.slack.com/authentication/sign-in-with-slack). */
-const USER_ID_CLAIM = 'https://slack.com/user_id';
-const TEAM_ID_CLAIM = 'https://slack.com/team_id';
-
-/** The OpenID client's settings: Slack's client id and secret, its issuer, and where it sends people back. */
-export interface SlackOidcSettings extends SlackSignInConfig {
-  /** `PUBLIC_URL/console/auth/slack/callback`: must be listed under OAuth & Permissions → Redirect URLs. */
+/** The OpenID client's settings. */
+export interface OpenIdSettings {
+  clientId: string;
+  clientSecret: string;
+  /** The issuer; endpoints and keys come from its `/.well-known/openid-configuration`. */
+  issuer: string;
+  /** The callback under `PUBLIC_URL`, as the provider knows it. */
   redirectUrl: string;
+  /** Space-separated scopes, `openid` first. */
+  scope: string;
+  /**
+   * `always`: a PKCE challenge (S256) on every sign-in, for a provider that takes one without saying
+   * so in its discovery document (Microsoft's omits `code_challenge_methods_supported`).
+   * `when-offered`: only when the discovery document offers S256.
+   */
+  pkce: 'always' | 'when-offered';
 }
 
-/** What a started sign-in must remember until Slack sends the person back (sealed in a cookie). */
+/** What a started sign-in must remember until the provider sends the person back (sealed in a cookie). */
 export interface PendingSignIn {
   state: string;
   nonce: string;
-  /** Absent when the provider does not offer PKCE with S256. */
+  /** Absent when the provider does not offer PKCE with S256 (and `pkce` is `when-offered`). */
   verifier?: string;
 }
 
-/** Who signed in: the Slack user id (the person id everywhere), their workspace and name. */
-export interface SlackIdentity {
-  personId: string;
-  teamId: string | undefined;
-  name: string;
-}
+/** The claims of an id_token that passed every check. */
+export type IdTokenClaims = Readonly<Record<string, unknown>>;
 
-const SCOPES = 'openid profile';
-
-export class SlackOidc {
+/** One provider's OpenID client. */
+export class OpenIdSignIn {
   private discovered: Promise<oidc.Configuration> | undefined;
 
-  constructor(private readonly settings: SlackOidcSettings) {}
+  constructor(private readonly settings: OpenIdSettings) {}
 
   /** The provider's configuration, discovered once; a failure is forgotten so the next sign-in tries again. */
   private configuration(): Promise<oidc.Configuration> {
@@ -69,11 +73,11 @@ export class SlackOidc {
     const pending: PendingSignIn = { state: oidc.randomState(), nonce: oidc.randomNonce() };
     const parameters: Record<string, string> = {
       redirect_uri: this.settings.redirectUrl,
-      scope: SCOPES,
+      scope: this.settings.scope,
       state: pending.state,
       nonce: pending.nonce,
     };
-    if (config.serverMetadata().supportsPKCE()) {
+    if (this.settings.pkce === 'always' || config.serverMetadata().supportsPKCE()) {
       pending.verifier = oidc.randomPKCECodeVerifier();
       parameters['code_challenge'] = await oidc.calculatePKCECodeChallenge(pending.verifier);
       parameters['code_challenge_method'] = 'S256';
@@ -83,9 +87,11 @@ export class SlackOidc {
 
   /**
    * Completes the sign-in from the callback's query: checks the state, exchanges the code (with the
-   * PKCE verifier), and checks the id_token (signature against the JWKS, issuer, audience, nonce, expiry).
+   * PKCE verifier), and checks the id_token (signature against the JWKS, issuer, audience, nonce,
+   * expiry). Answers its claims; throws SignInRefused for a wrong answer, ProviderUnavailable when
+   * the provider could not be reached.
    */
-  async finish(callbackQuery: URLSearchParams, pending: PendingSignIn): Promise<SlackIdentity> {
+  async finish(callbackQuery: URLSearchParams, pending: PendingSignIn): Promise<IdTokenClaims> {
     const config = await this.configuration();
     // The URL the provider sent the browser to, as the provider knows it (PUBLIC_URL, not our listener's address).
     const current = new URL(this.settings.redirectUrl);
@@ -103,12 +109,7 @@ export class SlackOidc {
     }
     const claims = tokens.claims();
     if (!claims) throw new SignInRefused('the provider sent no id_token');
-    const personId = claims[USER_ID_CLAIM] ?? claims.sub;
-    if (typeof personId !== 'string' || !/^[UW][A-Z0-9]{2,}$/.test(personId)) throw new SignInRefused('the id_token names no Slack user');
-    const team = claims[TEAM_ID_CLAIM];
-    const name =
-      [claims['name'], claims['given_name'], personId].find((value): value is string => typeof value === 'string' && value.trim() !== '') ?? personId;
-    return { personId, teamId: typeof team === 'string' && team !== '' ? team : undefined, name: name.trim() };
+    return claims;
   }
 }
 
