@@ -111,6 +111,9 @@ describe('the npm package', () => {
         'dist/main.js',
         'manifest.yml',
         'github-app-manifest.json',
+        'teams-app/manifest.json',
+        'teams-app/color.png',
+        'teams-app/outline.png',
         'agent-bridge.example.yml',
         // The README points to it, and package.json says MIT.
         '.env.example',
