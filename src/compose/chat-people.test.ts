@@ -44,12 +44,13 @@ describe('people of two chat surfaces in the console', () => {
     expect(slack.keyRemoved.mock.calls).toEqual([['U0ADA']]);
   });
 
-  it('tells people to connect a key with the command of each chat surface that is on, or on the console', () => {
+  it('tells people to connect a key with the command of each chat surface that is on and has one, or on the console', () => {
     const config = { http: { publicUrl: 'https://bridge.example.com' } } as AppConfig;
-    const chat = (title: string, on: boolean) => ({ title, personIds: PEOPLE, isOn: () => on }) as unknown as SurfaceModule;
+    const chat = (title: string, on: boolean, connectCommand?: string) =>
+      ({ title, personIds: PEOPLE, isOn: () => on, connectCommand }) as unknown as SurfaceModule;
     const tracker = { title: 'Linear', isOn: () => true } as unknown as SurfaceModule;
-    expect(howToConnect(config, [chat('Slack', true), tracker, chat('Talk', true)])).toBe(
-      "`/agent connect` in Slack or Talk or the console's key page (https://bridge.example.com/console/my-key)",
+    expect(howToConnect(config, [chat('Slack', true, '`/agent connect`'), tracker, chat('Talk', true, '`!key`'), chat('Teams', true)])).toBe(
+      "`/agent connect` in Slack or `!key` in Talk or the console's key page (https://bridge.example.com/console/my-key)",
     );
     expect(howToConnect(config, [chat('Slack', false), tracker])).toBe("the console's key page (https://bridge.example.com/console/my-key)");
   });

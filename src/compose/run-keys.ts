@@ -40,8 +40,10 @@ export interface ComposedRunKeys {
 export function howToConnect(config: AppConfig, modules: readonly SurfaceModule[] = SURFACE_MODULES): string {
   const page = keyPageUrl(config.http.publicUrl) ?? KEY_PAGE_PATH;
   const console = `the console's key page (${page})`;
-  const chats = modules.filter((module) => module.personIds && module.isOn(config)).map((module) => module.title);
-  return chats.length > 0 ? `\`/agent connect\` in ${chats.join(' or ')} or ${console}` : console;
+  const ways = modules
+    .filter((module) => module.personIds && module.connectCommand && module.isOn(config))
+    .map((module) => `${module.connectCommand} in ${module.title}`);
+  return [...ways, console].join(' or ');
 }
 
 /** The `RunKeys` the intake worker uses and the per-key clients the tracker lists with. */

@@ -17,6 +17,7 @@ export const slackModule: SurfaceModuleOf<'slack', typeof slackConfig> = {
   title: 'Slack',
   kind: 'chat',
   personIds: SLACK_PERSON_IDS,
+  connectCommand: '`/agent connect`',
   config: slackConfig,
   signIn: slackSignIn,
   isOn: (config) => config.slack.enabled,

@@ -53,6 +53,8 @@ export interface SurfaceModule<Config extends ServiceConfig = ServiceConfig> {
   readonly kind: 'chat' | 'tracker';
   /** A chat surface whose users are people: how their user ids are written as person ids (`person-ids.ts`). */
   readonly personIds?: PersonIdShape;
+  /** The command its people connect a personal key with in the chat itself (Slack's `/agent connect`); absent: on the console only. */
+  readonly connectCommand?: string;
   /** Its slice of the configuration: variables, its section of `agent-bridge.yml`, what `config check` says of it. */
   readonly config: ConfigSlice;
   /** A console sign-in it offers (Sign in with Slack), on when its config slice's `signIn` settings are set. */
