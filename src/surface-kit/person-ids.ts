@@ -72,7 +72,9 @@ export class PersonIds {
     if (colon > 0) {
       const surface = this.surfaces.find((candidate) => candidate.name === text.slice(0, colon).toLowerCase());
       const personId = surface && this.of(surface.name, text.slice(colon + 1));
-      return surface && personId ? { personId, surface: surface.name, userId: personId.slice(surface.personIds.bare ? 0 : surface.name.length + 1) } : undefined;
+      return surface && personId
+        ? { personId, surface: surface.name, userId: personId.slice(surface.personIds.bare ? 0 : surface.name.length + 1) }
+        : undefined;
     }
     const bare = this.surfaces.find((candidate) => candidate.personIds.bare && candidate.personIds.isUserId(text));
     return bare ? { personId: text, surface: bare.name, userId: text } : undefined;
