@@ -80,8 +80,12 @@ export function acceptedServiceUrl(serviceUrl: string, extra: readonly string[])
   } catch {
     return false;
   }
-  if (url.protocol === 'https:' && MICROSOFT_SERVICE_HOSTS.has(url.hostname) && url.username === '' && url.search === '') return true;
-  return extra.some((allowed) => withoutSlash(serviceUrl).startsWith(allowed) && [undefined, '/'].includes(withoutSlash(serviceUrl).slice(allowed.length)[0]));
+  // The connector's calls are built by appending to the text: a user, query or fragment would carry or cut them.
+  if (url.username !== '' || url.password !== '' || /[?#]/.test(serviceUrl)) return false;
+  if (url.protocol === 'https:' && MICROSOFT_SERVICE_HOSTS.has(url.hostname)) return true;
+  // Compared as the URL parser resolves it (as fetch will): dot segments cannot climb out of an entry's path.
+  const where = withoutSlash(url.href);
+  return extra.some((allowed) => where.startsWith(allowed) && [undefined, '/'].includes(where.slice(allowed.length)[0]));
 }
 
 const pathOf = (issue: z.core.$ZodIssue | undefined) => (issue ? issue.path.map(String).join('.') : '');
