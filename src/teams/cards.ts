@@ -126,7 +126,11 @@ export function announceCard(snapshot: RunSnapshot, cancelledBy?: string): Adapt
     case 'FAILED':
     case 'ERROR':
       body.push(line(run('❌ '), title, run(snapshot.state === 'FAILED' ? ' failed' : ' stopped with an error'), run(text ? `: ${text}` : '.')));
-      body.push(line(run(`To try again: reply in this thread to continue the run${snapshot.sessionLink ? ', or open the session' : ''}.`, { isSubtle: true })));
+      body.push(
+        line(
+          run(`To try again: reply in this thread to continue the run${linkable(snapshot.sessionLink) ? ', or open the session' : ''}.`, { isSubtle: true }),
+        ),
+      );
       break;
     case 'CANCELLED':
       body.push(line(run(`🚫 Cancelled${cancelledBy ? ` by ${cancelledBy}` : ''}: `), title));
