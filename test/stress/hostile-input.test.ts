@@ -2,7 +2,8 @@
  * Hostile input against the running service: more than 5,000 generated and mutated
  * requests to `/slack/events` and `/linear/webhook` (Slack over HTTP and Linear configured against
  * the fakes, the emulator as the run API), from a seeded PRNG (the seed is printed; rerun with
- * HOSTILE_SEED=<n>), 16 at a time.
+ * HOSTILE_SEED=<n>), 16 at a time. Microsoft Teams is on too (against the fake Teams), and gets every
+ * evil body of its fixtures and the tokens it must refuse.
  *
  * Phase 1 sends only requests that must change nothing (unsigned, wrongly signed, tampered, stale,
  * malformed, over the 1 MiB limit, refused headers): every answer is a 4xx, and afterwards the run
@@ -26,11 +27,14 @@ import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js
 import type { RunningService } from '../../src/main.js';
 import { startFakeLinearApi, type FakeLinearApi } from '../fakes/linear-api.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
+import { startFakeTeams, type ActivityTokenOptions, type FakeTeams } from '../fakes/teams-api.js';
+import { CapturingLogger } from '../core/capturing-logger.js';
 import { LINEAR_IDS } from '../fixtures/linear/index.js';
 import { appMention, channelMessage, directMessage, eventCallback, reactionAdded } from '../fixtures/slack/events.js';
 import { guestRequests } from '../fixtures/slack/guests.js';
 import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
 import { malformedSendToAgent, malformedSlashCommands, sendToAgentShortcut } from '../fixtures/slack/interactions.js';
+import { TEAMS_IDS, channelMention, teamsEvilBodies } from '../fixtures/teams/index.js';
 import { startBridge } from '../helpers/start-bridge.js';
 import { LINEAR_GUEST, Prng, invalidRequest, seedHostileContext, signedRequest, type GeneratorContext, type HostileRequest } from './hostile-payloads.js';
 import { checkPrompt, maskEchoedIds, requestsByReference, triggersWithReference } from './hostile-prompts.js';
@@ -44,10 +48,16 @@ const CONCURRENCY = 16;
 const MB = 1024 * 1024;
 
 const scanner = new SecretScanner();
+/** Teams' client secret: not one of the five every suite's service holds, so this file looks for it itself. */
+const TEAMS_SECRET = 'teams-SEKRIT-clientsecret-Vq83HxP2';
+scanner.watch('TEAMS_CLIENT_SECRET', TEAMS_SECRET);
+/** Every log line, to look for error-level ones. */
+const logs = new CapturingLogger();
 /** Console lines written past the logger (scanned too); see the known bug in secrets-leaks.test.ts. */
 const stray = captureConsole(scanner);
 let slack: FakeSlackApi;
 let linear: FakeLinearApi;
+let teams: FakeTeams;
 let emulator: RunningEmulator;
 let service: RunningService;
 let cwd: string;
@@ -68,17 +78,30 @@ beforeAll(async () => {
   });
   // Manual: runs stay QUEUED, so the test measures the edges and intake, not thousands of run stories.
   emulator = await startEmulator({ apiKey: SECRETS.AGENT_API_KEY, port: 0, manual: true });
+  teams = await startFakeTeams({ clientId: TEAMS_IDS.clientId, clientSecret: TEAMS_SECRET, tenantId: TEAMS_IDS.tenant });
   ({ service, cwd } = await startBridge({
     agentApi: { baseUrl: emulator.baseUrl, apiKey: SECRETS.AGENT_API_KEY },
-    env: secretEnv(slack.url, linear.url),
+    // Teams as test/teams/teams-harness.ts turns it on: every Microsoft service it talks to is the fake's.
+    env: {
+      ...secretEnv(slack.url, linear.url),
+      PUBLIC_URL: 'https://bridge.example',
+      TEAMS_CLIENT_ID: TEAMS_IDS.clientId,
+      TEAMS_CLIENT_SECRET: TEAMS_SECRET,
+      TEAMS_TENANT_ID: TEAMS_IDS.tenant,
+      TEAMS_OPENID_METADATA_URL: teams.openIdMetadataUrl,
+      TEAMS_LOGIN_URL: teams.loginUrl,
+      TEAMS_SERVICE_URLS: teams.url,
+    },
     // The tracker stays idle: this suite is about the edges and intake, not about following hundreds of runs.
     yaml: [
       'tracker:\n  interval: 10m',
       // Every channel starts runs by keyword and emoji too; a project routes as the label does.
       'slack:\n  channels:\n    "*": { trigger: { keywords: ["agent:"], emoji: robot_face } }',
-      'linear:\n  labels:\n    agent: { projects: [Checkout revamp] }\n  teams: [ENG]\n',
+      'linear:\n  labels:\n    agent: { projects: [Checkout revamp] }\n  teams: [ENG]',
+      // Every Teams channel and chat starts runs, so a body that is handled starts one.
+      'teams:\n  channels:\n    "*": {}\n',
     ].join('\n'),
-    logger: scanningLogger(scanner),
+    logger: scanningLogger(scanner, logs),
   }));
   ctx = { slackSecret: SECRETS.SLACK_SIGNING_SECRET, linearSecret: SECRETS.LINEAR_WEBHOOK_SECRET, seeded: seedHostileContext(rng, slack, linear) };
 });
@@ -87,6 +110,7 @@ afterAll(async () => {
   await emulator?.close();
   await slack?.close();
   await linear?.close();
+  await teams?.close();
 });
 
 interface Outcome {
@@ -705,11 +729,72 @@ describe('quoting of platform text (src/core/quote.ts)', () => {
   });
 });
 
+describe('Microsoft Teams: the evil bodies of its fixtures, and tokens it must refuse', () => {
+  const botUrl = () => `${service.url}/teams/messages`;
+  const runTotal = () => emulator.engine.list({ limit: 1_000_000 }).runs.length;
+  const state = async () => ({ triggers: await triggerTotal(), outbox: await outboxTotal(), runs: runTotal() });
+  const drained = async () => {
+    const states = await service.store.triggers.countByState();
+    return states.pending === 0 && states.working === 0;
+  };
+  /** Error lines logged since `from`, and whether any line since then holds the client secret. */
+  const linesSince = (from: number) => {
+    const lines = logs.lines.slice(from);
+    return { errors: lines.filter((line) => line.level === 'error'), secret: lines.some((line) => JSON.stringify(line).includes(TEAMS_SECRET)) };
+  };
+
+  // Built again in each case: the names are known when the file is collected, the fake's service URL only once it runs.
+  it.each(teamsEvilBodies('https://collecting.example/amer/').map((entry) => [entry.name, entry.expect] as const))(
+    '%s (%s): one of its statuses, never a 5xx; nothing stored unless handled; no error logged, no secret',
+    async (name) => {
+      const entry = teamsEvilBodies(teams.serviceUrl).find((candidate) => candidate.name === name)!;
+      await until(drained, 'the intake worker to finish what came before', 30_000, 20);
+      const before = await state();
+      const lines = logs.lines.length;
+      const answer = await teams.sendActivity(botUrl(), undefined, { rawBody: entry.body, token: entry.token });
+      scanner.scan('http answer body', answer.text);
+      expect(answer.status).toBeLessThan(500);
+      expect(entry.statuses).toContain(answer.status);
+      // A trigger is stored before the answer or never: counting right after the answer is exact.
+      const stored = entry.expect === 'handle' && answer.status === 200 ? 1 : 0;
+      expect((await state()).triggers).toBe(before.triggers + stored);
+      if (!stored) {
+        await until(drained, 'the intake worker to be idle', 30_000, 20);
+        expect(await state()).toEqual(before);
+      } else {
+        await until(drained, 'the intake worker to work the stored trigger', 30_000, 20);
+      }
+      expect(linesSince(lines)).toEqual({ errors: [], secret: false });
+    },
+  );
+
+  it.each<[string, { authorization?: string | null; token?: Partial<ActivityTokenOptions> }]>([
+    ['no Authorization', { authorization: null }],
+    ['a Basic Authorization with the client secret', { authorization: `Basic ${Buffer.from(`${TEAMS_IDS.clientId}:${TEAMS_SECRET}`).toString('base64')}` }],
+    ['a bearer that is no token', { authorization: 'Bearer not-a-token' }],
+    ['a token for another bot', { token: { audience: '00000000-0000-4000-8000-000000000000' } }],
+    ['a token of another issuer', { token: { issuer: 'https://sts.windows.net/botframework.com/' } }],
+    ['a token expired beyond the skew', { token: { expiresIn: -3_600 } }],
+    ['a token signed by a key never published', { token: { unpublishedKey: true } }],
+    ['a token with a made-up key id', { token: { kid: 'made-up-key-id' } }],
+  ])('a valid mention with %s: 401, nothing stored, no error logged', async (_what, how) => {
+    const before = await state();
+    const lines = logs.lines.length;
+    const mention = channelMention({ serviceUrl: teams.serviceUrl, text: 'fix the flaky login test' });
+    const answer = await teams.sendActivity(botUrl(), mention, how);
+    scanner.scan('http answer body', answer.text);
+    expect(answer.status).toBe(401);
+    expect(await state()).toEqual(before);
+    expect(linesSince(lines)).toEqual({ errors: [], secret: false });
+  });
+});
+
 describe('secrets (item 5) across this file', () => {
   it('no secret in any log line, Slack call, Linear call, run or HTTP answer', () => {
     scanner.scanSlack(slack);
     scanner.scanLinear(linear);
     scanner.scanRuns(emulator.engine);
+    for (const call of teams.calls) scanner.scanValue('teams call', { path: call.path, body: call.body });
     endConsoleCapture('hostile-input', scanner, stray);
     scanner.assertClean();
   });
