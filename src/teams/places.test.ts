@@ -16,6 +16,7 @@ describe('parseTeamsPlace', () => {
       `teams:${SKYPE_CHANNEL};messageid=1`,
       { kind: 'thread', conversationId: `${SKYPE_CHANNEL};messageid=1`, channelId: SKYPE_CHANNEL, rootId: '1' },
     ],
+    ['an older channel', `teams:${SKYPE_CHANNEL}`, { kind: 'channel', conversationId: SKYPE_CHANNEL, channelId: SKYPE_CHANNEL }],
     ['a group chat', `teams:${TEAMS_IDS.groupChat}`, { kind: 'chat', conversationId: TEAMS_IDS.groupChat }],
     ['a 1:1 chat', `teams:${TEAMS_IDS.personalChat}`, { kind: 'chat', conversationId: TEAMS_IDS.personalChat }],
     ['a person', `teams:${ADA}`, { kind: 'person', aadObjectId: ADA }],

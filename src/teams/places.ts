@@ -25,7 +25,8 @@ export function parseTeamsPlace(place: string): TeamsPlace | undefined {
   if (!CONVERSATION.test(id)) return undefined;
   const thread = THREAD.exec(id);
   if (thread) return { kind: 'thread', conversationId: id, channelId: thread[1]!, rootId: thread[2]! };
-  if (TEAMS_CHANNEL_ID.test(id) && id.endsWith('@thread.tacv2')) return { kind: 'channel', conversationId: id, channelId: id };
+  // Teams' channels are `@thread.tacv2`, and older teams' `@thread.skype`; group chats are `@thread.v2`.
+  if (TEAMS_CHANNEL_ID.test(id) && !id.endsWith('@thread.v2')) return { kind: 'channel', conversationId: id, channelId: id };
   return { kind: 'chat', conversationId: id };
 }
 
