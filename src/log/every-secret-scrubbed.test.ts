@@ -30,6 +30,8 @@ const COMPANIONS = {
   GITHUB_APP_ID: '4242',
   JIRA_BASE_URL: 'https://acme.atlassian.net',
   JIRA_EMAIL: 'bot@acme.example',
+  TEAMS_CLIENT_ID: '8d4f2c1a-6e3b-4a7d-b9c2-1e5f7a3d9b60',
+  TEAMS_TENANT_ID: '5c1a7e0d-2b9f-4e8a-9d3c-7f6b1a2e4c90',
 };
 
 const secretOf = (name: string) => SHAPED[name] ?? { value: `s3cret-${name}-0123456789abcdef0123456789`, held: `s3cret-${name}-0123456789abcdef0123456789` };

@@ -98,7 +98,7 @@ describe('the console key page', () => {
 
   it('says what a person id looks like when one is refused', async () => {
     expect(await keysPage('/console/keys?flash=key-bad-person')).toContain(
-      'Not connected: that is not a person id (a Slack user ID such as U0123ABCD (profile → ⋮ → Copy member ID)).',
+      'Not connected: that is not a person id (a Slack user ID such as U0123ABCD (profile → ⋮ → Copy member ID), or a Teams user’s Entra object ID written teams:&lt;id&gt;, such as teams:6e1c2f5a-0b1d-4c8e-9f3a-2d7b8c9e0f11 (Microsoft Entra admin center → Users → the person → Object ID)).',
     );
   });
 

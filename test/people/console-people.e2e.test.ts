@@ -163,7 +163,7 @@ describe('linking a Linear user to a Slack user (people of other surfaces)', () 
 
   it('says what a person id looks like on the form and when one is refused', async () => {
     expect(await read('/console/keys?flash=link-bad-person')).toContain(
-      'Not linked: that is not a person id (a Slack user ID such as U0123ABCD (profile → ⋮ → Copy member ID)).',
+      'Not linked: that is not a person id (a Slack user ID such as U0123ABCD (profile → ⋮ → Copy member ID), or a Teams user’s Entra object ID written teams:&lt;id&gt;, such as teams:6e1c2f5a-0b1d-4c8e-9f3a-2d7b8c9e0f11 (Microsoft Entra admin center → Users → the person → Object ID)).',
     );
     expect(await read('/console/keys')).toContain('Person id <input name="person"');
   });
