@@ -27,6 +27,7 @@ import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js
 import type { RunningService } from '../../src/main.js';
 import { startFakeLinearApi, type FakeLinearApi } from '../fakes/linear-api.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
+import { teamsEnv } from '../teams/teams-harness.js';
 import { startFakeTeams, type ActivityTokenOptions, type FakeTeams } from '../fakes/teams-api.js';
 import { CapturingLogger } from '../core/capturing-logger.js';
 import { LINEAR_IDS } from '../fixtures/linear/index.js';
@@ -81,16 +82,9 @@ beforeAll(async () => {
   teams = await startFakeTeams({ clientId: TEAMS_IDS.clientId, clientSecret: TEAMS_SECRET, tenantId: TEAMS_IDS.tenant });
   ({ service, cwd } = await startBridge({
     agentApi: { baseUrl: emulator.baseUrl, apiKey: SECRETS.AGENT_API_KEY },
-    // Teams as test/teams/teams-harness.ts turns it on: every Microsoft service it talks to is the fake's.
     env: {
       ...secretEnv(slack.url, linear.url),
-      PUBLIC_URL: 'https://bridge.example',
-      TEAMS_CLIENT_ID: TEAMS_IDS.clientId,
-      TEAMS_CLIENT_SECRET: TEAMS_SECRET,
-      TEAMS_TENANT_ID: TEAMS_IDS.tenant,
-      TEAMS_OPENID_METADATA_URL: teams.openIdMetadataUrl,
-      TEAMS_LOGIN_URL: teams.loginUrl,
-      TEAMS_SERVICE_URLS: teams.url,
+      ...teamsEnv(teams, TEAMS_SECRET),
     },
     // The tracker stays idle: this suite is about the edges and intake, not about following hundreds of runs.
     yaml: [

@@ -3,7 +3,7 @@ import { startFakeTeams, type FakeTeams } from '../fakes/teams-api.js';
 import { REPO, pullRequestClosed, reviewSubmitted } from '../fixtures/github/index.js';
 import { channelMention, TEAMS_IDS } from '../fixtures/teams/index.js';
 import { startGithubWorld, type GithubWorld } from '../github/github-harness.js';
-import { cardText, TEAMS_SECRET } from './teams-harness.js';
+import { cardText, TEAMS_SECRET, teamsEnv } from './teams-harness.js';
 
 /*
  * A Teams run's pull request is one of its places, as a Slack run's is: a review on GitHub steers the
@@ -15,15 +15,7 @@ let world: GithubWorld;
 beforeAll(async () => {
   teams = await startFakeTeams({ clientId: TEAMS_IDS.clientId, clientSecret: TEAMS_SECRET, tenantId: TEAMS_IDS.tenant });
   world = await startGithubWorld({
-    env: {
-      PUBLIC_URL: 'https://bridge.example',
-      TEAMS_CLIENT_ID: TEAMS_IDS.clientId,
-      TEAMS_CLIENT_SECRET: TEAMS_SECRET,
-      TEAMS_TENANT_ID: TEAMS_IDS.tenant,
-      TEAMS_OPENID_METADATA_URL: teams.openIdMetadataUrl,
-      TEAMS_LOGIN_URL: teams.loginUrl,
-      TEAMS_SERVICE_URLS: teams.url,
-    },
+    env: teamsEnv(teams),
   });
 });
 afterAll(async () => {

@@ -26,6 +26,19 @@ export interface TeamsWorld {
   stop(): Promise<void>;
 }
 
+/** The variables that turn Teams on against the fake Teams: every Microsoft service it talks to is the fake's. */
+export function teamsEnv(teams: FakeTeams, clientSecret = TEAMS_SECRET): Record<string, string> {
+  return {
+    PUBLIC_URL: 'https://bridge.example',
+    TEAMS_CLIENT_ID: TEAMS_IDS.clientId,
+    TEAMS_CLIENT_SECRET: clientSecret,
+    TEAMS_TENANT_ID: TEAMS_IDS.tenant,
+    TEAMS_OPENID_METADATA_URL: teams.openIdMetadataUrl,
+    TEAMS_LOGIN_URL: teams.loginUrl,
+    TEAMS_SERVICE_URLS: teams.url,
+  };
+}
+
 export interface TeamsWorldOptions {
   yaml?: string;
   logger?: Logger;
@@ -51,13 +64,7 @@ export async function startTeamsWorld(options: TeamsWorldOptions = {}): Promise<
     ...(options.linear && { linear: options.linear }),
     ...(options.clock && { clock: options.clock }),
     env: {
-      PUBLIC_URL: 'https://bridge.example',
-      TEAMS_CLIENT_ID: TEAMS_IDS.clientId,
-      TEAMS_CLIENT_SECRET: TEAMS_SECRET,
-      TEAMS_TENANT_ID: TEAMS_IDS.tenant,
-      TEAMS_OPENID_METADATA_URL: teams.openIdMetadataUrl,
-      TEAMS_LOGIN_URL: teams.loginUrl,
-      TEAMS_SERVICE_URLS: teams.url,
+      ...teamsEnv(teams),
       ...options.env,
     },
   });
