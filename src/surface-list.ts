@@ -5,12 +5,13 @@
 import { PersonIds } from './surface-kit/person-ids.js';
 import type { SurfaceModule } from './surface-kit/surface-module.js';
 import { githubModule } from './github/module.js';
+import { gitlabModule } from './gitlab/module.js';
 import { jiraModule } from './jira/module.js';
 import { linearModule } from './linear/module.js';
 import { slackModule } from './slack/module.js';
 import { teamsModule } from './teams/module.js';
 
-const MODULES = [slackModule, teamsModule, linearModule, githubModule, jiraModule] as const;
+const MODULES = [slackModule, teamsModule, linearModule, githubModule, gitlabModule, jiraModule] as const;
 
 /** Every registered surface, for code that asks each the same thing. */
 export const SURFACE_MODULES: readonly SurfaceModule[] = MODULES;

@@ -158,15 +158,16 @@ describe('problems never contain secrets', () => {
 describe('integrationSummary', () => {
   it('says how to turn on what is off', () => {
     const lines = integrationSummary(loadConfig({ env: {}, cwd: tempDir() }));
-    expect(lines).toHaveLength(8);
+    expect(lines).toHaveLength(9);
     expect(lines[0]).toMatch(/^Run API: EMULATED .*set AGENT_API_BASE_URL .* and AGENT_API_KEY/);
     expect(lines[1]).toMatch(/^Slack: off — set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET \(HTTP\) or SLACK_APP_TOKEN/);
     expect(lines[2]).toBe('Microsoft Teams: off — set TEAMS_CLIENT_ID, TEAMS_CLIENT_SECRET and TEAMS_TENANT_ID to turn it on');
     expect(lines[3]).toMatch(/^Linear: off — set LINEAR_API_KEY .* and LINEAR_WEBHOOK_SECRET/);
     expect(lines[4]).toMatch(/^GitHub: off — set GITHUB_APP_ID, GITHUB_PRIVATE_KEY_PATH .* and GITHUB_WEBHOOK_SECRET/);
-    expect(lines[5]).toMatch(/^Jira: off — set JIRA_BASE_URL, JIRA_EMAIL, JIRA_API_TOKEN and JIRA_WEBHOOK_SECRET/);
-    expect(lines[6]).toMatch(/^Schedules: none/);
-    expect(lines[7]).toMatch(/^Database: SQLite at .*agent-bridge\.db — set DATABASE_URL=postgres:\/\/… instead to run several replicas/);
+    expect(lines[5]).toBe('GitLab: off — set GITLAB_TOKEN and GITLAB_WEBHOOK_SECRET to turn it on (docs/gitlab.md)');
+    expect(lines[6]).toMatch(/^Jira: off — set JIRA_BASE_URL, JIRA_EMAIL, JIRA_API_TOKEN and JIRA_WEBHOOK_SECRET/);
+    expect(lines[7]).toMatch(/^Schedules: none/);
+    expect(lines[8]).toMatch(/^Database: SQLite at .*agent-bridge\.db — set DATABASE_URL=postgres:\/\/… instead to run several replicas/);
   });
 
   it('says what is on', () => {
@@ -183,6 +184,7 @@ describe('integrationSummary', () => {
       expect.stringMatching(
         /^GitHub: on \(App 123456, webhook at POST \/github\/webhook; repos: none \(every repository ignored\); labels: none; .*; pull requests: reviews; handle @agent\)$/,
       ),
+      'GitLab: off — set GITLAB_TOKEN and GITLAB_WEBHOOK_SECRET to turn it on (docs/gitlab.md)',
       'Jira: on (https://acme.atlassian.net, webhook at POST /jira/webhook; labels: none (no label starts a run); all projects; may start runs: who may edit the issue; handle @agent)',
       'Schedules: 1 of 2 enabled: nightly-deps (disabled), weekly.report',
       expect.stringMatching(/^Database: SQLite at /),

@@ -75,6 +75,17 @@ describe('loadConfig: valid files', () => {
         pullRequests: 'reviews',
         ciFailures: 0,
       },
+      gitlab: {
+        enabled: false,
+        url: 'https://gitlab.com',
+        handle: '@agent',
+        projects: {},
+        labels: {},
+        companions: { projects: {}, labels: {} },
+        allowedUsers: [],
+        mergeRequests: 'reviews',
+        pipelineFailures: 0,
+      },
       jira: {
         enabled: false,
         handle: '@agent',

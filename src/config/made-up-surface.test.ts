@@ -85,10 +85,10 @@ describe('a surface added to the list', () => {
   it('is in config check (its secret masked), the summary, the warnings and what the logger scrubs', () => {
     const config = load(PARLEY);
     const described = describeConfig(config);
-    expect(Object.keys(described).slice(2, 8)).toEqual(['slack', 'teams', 'linear', 'github', 'jira', 'parley']);
+    expect(Object.keys(described).slice(2, 9)).toEqual(['slack', 'teams', 'linear', 'github', 'gitlab', 'jira', 'parley']);
     expect(described['parley']).toEqual({ enabled: true, appId: 'parley-app-1', password: 'set (from env), 28 characters', channels: {} });
     expect(JSON.stringify(described)).not.toContain(PARLEY.PARLEY_APP_PASSWORD);
-    expect(integrationSummary(config)[6]).toBe('Parley: on (channels: no routes (defaults everywhere))');
+    expect(integrationSummary(config)[7]).toBe('Parley: on (channels: no routes (defaults everywhere))');
     expect(config.warnings).toEqual([expect.objectContaining({ where: `${F}: parley.channels`, message: 'Parley is on, but no channel is listed' })]);
     expect(SECRET_VARIABLES).toContain('PARLEY_APP_PASSWORD');
     expect(secretValues(config)).toContain(PARLEY.PARLEY_APP_PASSWORD);

@@ -26,6 +26,8 @@ const SECRETS: Record<(typeof SECRET_VARIABLES)[number], string> = {
   JIRA_API_TOKEN: 'jira-token-secret-values-14',
   JIRA_WEBHOOK_SECRET: 'jira-webhook-secret-values-15',
   TEAMS_CLIENT_SECRET: 'teams-client-secret-values-16',
+  GITLAB_TOKEN: 'glpat-secret-values-17-0123456789',
+  GITLAB_WEBHOOK_SECRET: 'gitlab-webhook-secret-values-18',
 };
 
 describe('secretValues: what the logger scrubs', () => {
