@@ -3,7 +3,8 @@
  * requests to `/slack/events` and `/linear/webhook` (Slack over HTTP and Linear configured against
  * the fakes, the emulator as the run API), from a seeded PRNG (the seed is printed; rerun with
  * HOSTILE_SEED=<n>), 16 at a time. Microsoft Teams is on too (against the fake Teams), and gets every
- * evil body of its fixtures and the tokens it must refuse.
+ * evil body of its fixtures and the tokens it must refuse; so is GitLab (against the fake GitLab), which
+ * gets every evil delivery of its fixtures and the secrets it must refuse.
  *
  * Phase 1 sends only requests that must change nothing (unsigned, wrongly signed, tampered, stale,
  * malformed, over the 1 MiB limit, refused headers): every answer is a 4xx, and afterwards the run
@@ -29,6 +30,7 @@ import { startFakeLinearApi, type FakeLinearApi } from '../fakes/linear-api.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
 import { teamsEnv } from '../teams/teams-harness.js';
 import { startFakeTeams, type ActivityTokenOptions, type FakeTeams } from '../fakes/teams-api.js';
+import { deliver as deliverGitlab, startFakeGitlab, type DeliverOptions, type FakeGitlab } from '../fakes/gitlab-api.js';
 import { CapturingLogger } from '../core/capturing-logger.js';
 import { LINEAR_IDS } from '../fixtures/linear/index.js';
 import { appMention, channelMessage, directMessage, eventCallback, reactionAdded } from '../fixtures/slack/events.js';
@@ -36,6 +38,7 @@ import { guestRequests } from '../fixtures/slack/guests.js';
 import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
 import { malformedSendToAgent, malformedSlashCommands, sendToAgentShortcut } from '../fixtures/slack/interactions.js';
 import { TEAMS_IDS, channelMention, teamsEvilBodies } from '../fixtures/teams/index.js';
+import { GITLAB_IDS, gitlabEvilDeliveries, issueNote } from '../fixtures/gitlab/index.js';
 import { startBridge } from '../helpers/start-bridge.js';
 import { LINEAR_GUEST, Prng, invalidRequest, seedHostileContext, signedRequest, type GeneratorContext, type HostileRequest } from './hostile-payloads.js';
 import { checkPrompt, maskEchoedIds, requestsByReference, triggersWithReference } from './hostile-prompts.js';
@@ -52,6 +55,11 @@ const scanner = new SecretScanner();
 /** Teams' client secret: not one of the five every suite's service holds, so this file looks for it itself. */
 const TEAMS_SECRET = 'teams-SEKRIT-clientsecret-Vq83HxP2';
 scanner.watch('TEAMS_CLIENT_SECRET', TEAMS_SECRET);
+/** GitLab's token and webhook secret, watched by this file as Teams' secret is. */
+const GITLAB_TOKEN = 'glpat-SEKRIT-gitlabtoken-Pq71MxZ4';
+const GITLAB_SECRET = 'gitlab-SEKRIT-hooksecret-Wd52KsN8';
+scanner.watch('GITLAB_TOKEN', GITLAB_TOKEN);
+scanner.watch('GITLAB_WEBHOOK_SECRET', GITLAB_SECRET);
 /** Every log line, to look for error-level ones. */
 const logs = new CapturingLogger();
 /** Console lines written past the logger (scanned too); see the known bug in secrets-leaks.test.ts. */
@@ -59,6 +67,7 @@ const stray = captureConsole(scanner);
 let slack: FakeSlackApi;
 let linear: FakeLinearApi;
 let teams: FakeTeams;
+let gitlab: FakeGitlab;
 let emulator: RunningEmulator;
 let service: RunningService;
 let cwd: string;
@@ -80,11 +89,27 @@ beforeAll(async () => {
   // Manual: runs stay QUEUED, so the test measures the edges and intake, not thousands of run stories.
   emulator = await startEmulator({ apiKey: SECRETS.AGENT_API_KEY, port: 0, manual: true });
   teams = await startFakeTeams({ clientId: TEAMS_IDS.clientId, clientSecret: TEAMS_SECRET, tenantId: TEAMS_IDS.tenant });
+  // The fixtures' project, its issues and its Developer, so that a handled delivery's run is asked about and read as for real.
+  gitlab = await startFakeGitlab({ token: GITLAB_TOKEN, projects: [{ id: GITLAB_IDS.project.id, path_with_namespace: GITLAB_IDS.project.path }] });
+  gitlab.setMember(GITLAB_IDS.project.path, GITLAB_IDS.people.alice, 30);
+  for (const iid of [7, 8, 9])
+    gitlab.addIssue({
+      project: GITLAB_IDS.project.path,
+      iid,
+      title: 'Fix the login',
+      description: null,
+      labels: [],
+      state: 'opened',
+      author: GITLAB_IDS.people.alice,
+    });
   ({ service, cwd } = await startBridge({
     agentApi: { baseUrl: emulator.baseUrl, apiKey: SECRETS.AGENT_API_KEY },
     env: {
       ...secretEnv(slack.url, linear.url),
       ...teamsEnv(teams, TEAMS_SECRET),
+      GITLAB_TOKEN,
+      GITLAB_WEBHOOK_SECRET: GITLAB_SECRET,
+      GITLAB_URL: gitlab.url,
     },
     // The tracker stays idle: this suite is about the edges and intake, not about following hundreds of runs.
     yaml: [
@@ -94,6 +119,7 @@ beforeAll(async () => {
       'linear:\n  labels:\n    agent: { projects: [Checkout revamp] }\n  teams: [ENG]',
       // Every Teams channel and chat starts runs, so a body that is handled starts one.
       'teams:\n  channels:\n    "*": {}\n',
+      'gitlab:\n  projects:\n    acme/web: {}\n  labels:\n    agent: {}\n',
     ].join('\n'),
     logger: scanningLogger(scanner, logs),
   }));
@@ -105,6 +131,7 @@ afterAll(async () => {
   await slack?.close();
   await linear?.close();
   await teams?.close();
+  await gitlab?.close();
 });
 
 interface Outcome {
@@ -783,12 +810,76 @@ describe('Microsoft Teams: the evil bodies of its fixtures, and tokens it must r
   });
 });
 
+describe('GitLab: the evil deliveries of its fixtures, and secrets it must refuse', () => {
+  const hookUrl = () => `${service.url}/gitlab/webhook`;
+  const runTotal = () => emulator.engine.list({ limit: 1_000_000 }).runs.length;
+  const state = async () => ({ triggers: await triggerTotal(), outbox: await outboxTotal(), runs: runTotal() });
+  const drained = async () => {
+    const states = await service.store.triggers.countByState();
+    return states.pending === 0 && states.working === 0;
+  };
+  const linesSince = (from: number) => {
+    const lines = logs.lines.slice(from);
+    const text = (line: unknown) => JSON.stringify(line);
+    return {
+      errors: lines.filter((line) => line.level === 'error'),
+      secret: lines.some((line) => text(line).includes(GITLAB_TOKEN) || text(line).includes(GITLAB_SECRET)),
+    };
+  };
+  /**
+   * Valid deliveries about a merge request (a diff note, a failed pipeline): they act on the merge
+   * request's run, and a run's merge request is not one of its places yet, so they are 200 and ignored.
+   */
+  const NOT_ACTED_ON_YET = new Set(['path-traversal', 'many-builds']);
+
+  it.each(gitlabEvilDeliveries().map((entry) => [entry.name, entry.expect] as const))(
+    '%s (%s): one of its statuses, never a 5xx; stored only when handled; no error logged, no secret',
+    async (name) => {
+      const entry = gitlabEvilDeliveries().find((candidate) => candidate.name === name)!;
+      await until(drained, 'the intake worker to finish what came before', 30_000, 20);
+      const before = await state();
+      const lines = logs.lines.length;
+      const sent = await deliverGitlab(hookUrl(), { hook: entry.hook, body: entry.body }, { secret: GITLAB_SECRET });
+      const text = await sent.response.text();
+      scanner.scan('http answer body', text);
+      expect(sent.response.status).toBeLessThan(500);
+      expect(entry.statuses).toContain(sent.response.status);
+      const stored = entry.expect === 'handle' && !NOT_ACTED_ON_YET.has(name) ? 1 : 0;
+      if (entry.expect === 'handle') expect(JSON.parse(text)).toEqual({ ok: true, outcome: stored ? 'stored' : 'ignored' });
+      expect((await state()).triggers).toBe(before.triggers + stored);
+      if (!stored) {
+        await until(drained, 'the intake worker to be idle', 30_000, 20);
+        expect(await state()).toEqual(before);
+      } else {
+        await until(drained, 'the intake worker to work the stored trigger', 30_000, 20);
+      }
+      expect(linesSince(lines)).toEqual({ errors: [], secret: false });
+    },
+  );
+
+  it.each<[NonNullable<DeliverOptions['tamper']>, Record<string, string>]>([
+    ['wrong-token', {}],
+    ['no-token', {}],
+    ['no-token', { 'x-gitlab-token': GITLAB_TOKEN }],
+    ['no-token', { 'webhook-id': 'x', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,AAAA' }],
+  ])('a valid @agent note with %s (and headers %j): 401, nothing stored, no error logged', async (tamper, headers) => {
+    const before = await state();
+    const lines = logs.lines.length;
+    const sent = await deliverGitlab(hookUrl(), issueNote(7, '@agent fix the flaky login test'), { secret: GITLAB_SECRET, tamper, headers });
+    scanner.scan('http answer body', await sent.response.text());
+    expect(sent.response.status).toBe(401);
+    expect(await state()).toEqual(before);
+    expect(linesSince(lines)).toEqual({ errors: [], secret: false });
+  });
+});
+
 describe('secrets (item 5) across this file', () => {
   it('no secret in any log line, Slack call, Linear call, run or HTTP answer', () => {
     scanner.scanSlack(slack);
     scanner.scanLinear(linear);
     scanner.scanRuns(emulator.engine);
     for (const call of teams.calls) scanner.scanValue('teams call', { path: call.path, body: call.body });
+    for (const call of gitlab.calls) scanner.scanValue('gitlab call', { path: call.rawPath, params: call.params });
     endConsoleCapture('hostile-input', scanner, stray);
     scanner.assertClean();
   });
