@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeGitlab, type FakeGitlab } from '../../test/fakes/gitlab-api.js';
+import { GITLAB_IDS } from '../../test/fixtures/gitlab/index.js';
+import { fetchGitlabApi, gitlabError, GitlabCallError } from './gitlab-api.js';
+
+const TOKEN = 'glpat-api-test-0123456789abcdef';
+const PROJECT = GITLAB_IDS.nested.path;
+const { alice } = GITLAB_IDS.people;
+
+let gitlab: FakeGitlab;
+beforeAll(async () => {
+  gitlab = await startFakeGitlab({ token: TOKEN, projects: [{ id: GITLAB_IDS.nested.id, path_with_namespace: PROJECT }] });
+  gitlab.addIssue({ project: PROJECT, iid: 3, title: 'Speed up', description: 'It is slow.', labels: [], state: 'opened', author: alice });
+});
+afterAll(() => gitlab.close());
+
+const api = () => fetchGitlabApi({ url: gitlab.url, token: TOKEN });
+
+describe('the GitLab client (a typed fetch over REST v4)', () => {
+  it('writes, edits and finds our notes on a project in a subgroup, with the token in PRIVATE-TOKEN', async () => {
+    const me = await api().currentUser();
+    expect(me).toEqual({ id: gitlab.me.id, username: gitlab.me.username });
+    gitlab.addNote(PROJECT, 'Issue', 3, 'a person writes <!-- agent-bridge:k1 -->', alice);
+    const { id } = await api().createNote(PROJECT, 'issues', 3, 'Received <!-- agent-bridge:k1 -->');
+    await api().editNote(PROJECT, 'issues', 3, id, 'Working <!-- agent-bridge:k1 -->');
+    // Only our own note holding the marker counts: a person may quote it.
+    expect(await api().findNote(PROJECT, 'issues', 3, '<!-- agent-bridge:k1 -->', me.id)).toBe(id);
+    expect(await api().findNote(PROJECT, 'issues', 3, '<!-- agent-bridge:k2 -->', me.id)).toBeUndefined();
+    expect(gitlab.callsTo('createIssueNote')[0]).toMatchObject({ rawPath: '/api/v4/projects/acme%2Fplatform%2Fapi/issues/3/notes', auth: 'private-token' });
+    const issue = await api().issue(PROJECT, 3, 10);
+    expect(issue).toMatchObject({ title: 'Speed up', description: 'It is slow.', url: `${gitlab.url}/${PROJECT}/-/issues/3` });
+    expect(issue.notes.map((note) => note.body)).toEqual(['a person writes <!-- agent-bridge:k1 -->', 'Working <!-- agent-bridge:k1 -->']);
+  });
+
+  it('awards an emoji once: GitLab’s "already been taken" is false, not a failure', async () => {
+    const note = gitlab.addNote(PROJECT, 'Issue', 3, '@agent go', alice);
+    expect(await api().award(PROJECT, 'issues', 3, note.id, 'eyes')).toBe(true);
+    expect(await api().award(PROJECT, 'issues', 3, note.id, 'eyes')).toBe(false);
+    expect(gitlab.awards.filter((award) => award.noteId === note.id).map((award) => award.name)).toEqual(['eyes']);
+  });
+
+  it.each([
+    [429, true],
+    [500, true],
+    [503, true],
+    [404, false],
+  ])('a %i is a GitlabCallError without the token, retried by the outbox: %s', async (status, retryable) => {
+    gitlab.failNext('createIssueNote', { status, echo: true, retryAfter: 7 });
+    const error = await api()
+      .createNote(PROJECT, 'issues', 3, 'x')
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(GitlabCallError);
+    expect((error as GitlabCallError).status).toBe(status);
+    expect(String((error as Error).message)).not.toContain(TOKEN);
+    const mapped = gitlabError(error, 'post');
+    expect(mapped.retryable).toBe(retryable);
+    if (status === 429) expect(mapped.retryAfterMs).toBe(7_000);
+  });
+
+  it('a token GitLab refuses is a 401 without the token; no answer is retryable', async () => {
+    const refused = await fetchGitlabApi({ url: gitlab.url, token: 'glpat-wrong-0123456789abcdef' })
+      .currentUser()
+      .catch((caught: unknown) => caught);
+    expect((refused as GitlabCallError).status).toBe(401);
+    const nobody = await fetchGitlabApi({ url: 'http://127.0.0.1:9', token: TOKEN })
+      .currentUser()
+      .catch((caught: unknown) => caught);
+    expect(gitlabError(nobody, 'read').retryable).toBe(true);
+    expect(String((nobody as Error).message)).not.toContain(TOKEN);
+  });
+});
