@@ -1,6 +1,6 @@
 /**
  * The signed-webhook edge holds the same rules on every surface's endpoint, on the real service (Slack
- * over HTTP, Linear, GitHub and Jira against their fakes, the emulator as the run API, a real SQLite
+ * over HTTP, Linear, GitHub, GitLab and Jira against their fakes, the emulator as the run API, a real SQLite
  * file, real sockets): a missing or malformed signature is refused before a byte of the body is read,
  * a body over the limit is 413, a correctly signed body that is not UTF-8 is 400 `malformed` and
  * stores nothing, and a good delivery is stored and answered 200.
@@ -8,19 +8,23 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveryKey as githubDeliveryKey } from '../../src/github/webhook-handler.js';
+import { deliveryKey as gitlabDeliveryKey } from '../../src/gitlab/webhook-handler.js';
 import { deliveryKey as jiraDeliveryKey } from '../../src/jira/webhook-handler.js';
 import { deliveryKey as linearDeliveryKey } from '../../src/linear/webhook-handler.js';
 import { CapturingLogger } from '../core/capturing-logger.js';
 import { startFakeGithubApi, type FakeGithubApi } from '../fakes/github-api.js';
+import { startFakeGitlab, type FakeGitlab } from '../fakes/gitlab-api.js';
 import { startFakeJiraApi, type FakeJiraApi } from '../fakes/jira-api.js';
 import { startFakeLinearApi, type FakeLinearApi } from '../fakes/linear-api.js';
 import { signSlack } from '../fakes/slack-signing.js';
 import { REPO, githubDelivery, issueComment } from '../fixtures/github/index.js';
+import { GITLAB_IDS, issueNote as gitlabNote } from '../fixtures/gitlab/index.js';
 import { jiraDelivery, labelsChanged as jiraLabelsChanged } from '../fixtures/jira/webhooks.js';
 import { issueCreated as linearIssueCreated, linearDelivery } from '../fixtures/linear/index.js';
 import { appMention, eventCallback } from '../fixtures/slack/events.js';
 import { SLACK_IDS } from '../fixtures/slack/ids.js';
 import { GITHUB_APP_ID, GITHUB_PEM, GITHUB_SECRET } from '../github/github-harness.js';
+import { GITLAB_SECRET_TOKEN, GITLAB_TOKEN } from '../gitlab/gitlab-harness.js';
 import { JIRA_EMAIL, JIRA_SECRET, JIRA_TOKEN } from '../jira/jira-harness.js';
 import { LINEAR_KEY, LINEAR_SECRET } from '../linear/linear-harness.js';
 import { rawRequest, within } from '../helpers/raw-http.js';
@@ -41,16 +45,20 @@ jira:
   labels:
     agent: { config: { environment_id: env_web, name: web } }
   projects: [ENG]
+gitlab:
+  projects:
+    ${GITLAB_IDS.project.path}: { config: { environment_id: env_web, name: web } }
 `;
 
 const logger = new CapturingLogger();
-let bridge: SlackBridge, linear: FakeLinearApi, github: FakeGithubApi, jira: FakeJiraApi;
+let bridge: SlackBridge, linear: FakeLinearApi, github: FakeGithubApi, jira: FakeJiraApi, gitlab: FakeGitlab;
 
 // Four platforms' fakes, the emulator and the service start here: on a busy machine that outgrows the default hook time.
 beforeAll(async () => {
   linear = await startFakeLinearApi({ authorization: LINEAR_KEY });
   github = await startFakeGithubApi({ appId: GITHUB_APP_ID, privateKey: GITHUB_PEM, roles: { [REPO]: { octocat: 'write' } } });
   jira = await startFakeJiraApi({ email: JIRA_EMAIL, apiToken: JIRA_TOKEN });
+  gitlab = await startFakeGitlab({ token: GITLAB_TOKEN, projects: [{ id: GITLAB_IDS.project.id, path_with_namespace: GITLAB_IDS.project.path }] });
   bridge = await startSlackBridge({
     linear,
     yaml: YAML,
@@ -64,12 +72,15 @@ beforeAll(async () => {
       JIRA_EMAIL,
       JIRA_API_TOKEN: JIRA_TOKEN,
       JIRA_WEBHOOK_SECRET: JIRA_SECRET,
+      GITLAB_TOKEN,
+      GITLAB_WEBHOOK_SECRET: GITLAB_SECRET_TOKEN,
+      GITLAB_URL: gitlab.url,
     },
   });
 }, 60_000);
 afterAll(async () => {
   await bridge?.stop();
-  await Promise.all([linear?.close(), github?.close(), jira?.close()]);
+  await Promise.all([linear?.close(), github?.close(), jira?.close(), gitlab?.close()]);
 }, 60_000);
 
 /** A request as a surface's platform sends it: the signed headers for its body, and its delivery id. */
@@ -147,11 +158,27 @@ const SURFACES: SurfaceEdge[] = [
     good: () => ({ body: json(jiraLabelsChanged({ id: '20001', key: 'ENG-1', summary: 'Fix the login', labels: ['agent'] }, [])), answer: stored }),
     remembered: (id) => bridge.service.store.eventKeys.has(jiraDeliveryKey(id)),
   },
+  {
+    // Its secret token comes back as it is, covering nothing of the body: the whole check is on the headers.
+    name: 'GitLab',
+    path: '/gitlab/webhook',
+    sign: () => {
+      const deliveryId = randomUUID();
+      return {
+        headers: { 'content-type': 'application/json', 'x-gitlab-event': 'Note Hook', 'idempotency-key': deliveryId, 'x-gitlab-token': GITLAB_SECRET_TOKEN },
+        deliveryId,
+      };
+    },
+    unsigned: { 'x-gitlab-event': 'Note Hook', 'idempotency-key': randomUUID() },
+    malformed: { 'x-gitlab-event': 'Note Hook', 'idempotency-key': randomUUID(), 'x-gitlab-token': `${GITLAB_SECRET_TOKEN}x` },
+    good: () => ({ body: json(gitlabNote(7, '@agent fix the login').body), answer: stored }),
+    remembered: (id) => bridge.service.store.eventKeys.has(gitlabDeliveryKey(id)),
+  },
 ];
 const table = SURFACES.map((surface) => [surface.name, surface] as const);
 
 const triggerCount = () => bridge.triggerCount();
-const upstreamCalls = () => [bridge.slack.calls.length, linear.calls.length, github.calls.length, jira.calls.length];
+const upstreamCalls = () => [bridge.slack.calls.length, linear.calls.length, github.calls.length, jira.calls.length, gitlab.calls.length];
 const post = async (surface: SurfaceEdge, body: Buffer, headers: Record<string, string>) => {
   const response = await fetch(`${bridge.service.url}${surface.path}`, { method: 'POST', headers, body });
   return { status: response.status, text: await response.text() };
