@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CapturingLogger } from '../core/capturing-logger.js';
-import { GITLAB_IDS, issueLabelled, issueNote, issueUnlabelled, noteId, type Person } from '../fixtures/gitlab/index.js';
+import { GITLAB_IDS, hookTime, issueLabelled, issueNote, issueUnlabelled, noteId, type GitlabEventFixture, type Person } from '../fixtures/gitlab/index.js';
 import { quiet } from '../helpers/deliveries.js';
 import { startGitlabWorld, type GitlabWorld, type Signing } from './gitlab-harness.js';
 
@@ -139,6 +139,18 @@ describe.each<Signing>(['token', 'standard-webhooks'])('GitLab with its webhook�
     await quiet(world.bridge.service);
     expect(runsFor(iid)).toHaveLength(1);
     expect(runsFor(other)).toHaveLength(1);
+  });
+
+  it('an act older than intake.dedupe_retention (its key may be forgotten) is taken for a replay: ignored, nothing stored', async () => {
+    const iid = newIssue();
+    const before = await world.bridge.triggerCount();
+    const aged = (event: GitlabEventFixture, field: string): GitlabEventFixture => {
+      const attributes = event.body['object_attributes'] as Record<string, unknown>;
+      return { ...event, body: { ...event.body, object_attributes: { ...attributes, [field]: hookTime(Date.now() - 8 * 24 * 3_600_000) } } };
+    };
+    expect(await world.deliver(aged(note(iid, '@agent go').event, 'created_at'))).toEqual({ status: 200, body: { ok: true, outcome: 'ignored' } });
+    expect(await world.deliver(aged(issueLabelled(iid, 'agent', [], web()), 'updated_at'))).toEqual({ status: 200, body: { ok: true, outcome: 'ignored' } });
+    expect(await world.bridge.triggerCount()).toBe(before);
   });
 
   it('a Reporter’s note is stored, refused in the background with GitLab’s word, and starts, marks and says nothing', async () => {
