@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { cardNodes, textRuns } from '../../test/teams/card-reading.js';
 import type { RunSnapshot } from '../core/ports/messages.js';
 import { announceCard, approvalCard, linkable, noticeCard, statusCard, type AdaptiveCard } from './cards.js';
 
@@ -6,21 +7,7 @@ import { announceCard, approvalCard, linkable, noticeCard, statusCard, type Adap
 
 type Json = Record<string, unknown>;
 
-/** Every object in a card, depth first. */
-function nodes(value: unknown, into: Json[] = []): Json[] {
-  if (Array.isArray(value)) value.forEach((item) => nodes(item, into));
-  else if (value && typeof value === 'object') {
-    into.push(value as Json);
-    Object.values(value).forEach((item) => nodes(item, into));
-  }
-  return into;
-}
-
-const words = (card: AdaptiveCard) =>
-  nodes(card.body)
-    .filter((node) => node['type'] === 'TextRun')
-    .map((node) => node['text'])
-    .join('');
+const words = (card: AdaptiveCard) => textRuns(card.body);
 const actions = (card: AdaptiveCard) => card.actions ?? [];
 const snapshot = (overrides: Partial<RunSnapshot>): RunSnapshot => ({ runId: 'run_1', title: 't', state: 'INPROGRESS', pullRequests: [], ...overrides });
 
@@ -52,9 +39,9 @@ describe('text from people and the run API never becomes markup', () => {
   ];
 
   it.each(cards)('%s: only rich text runs, no TextBlock, nothing that renders Markdown', (_name, card) => {
-    const types = new Set(nodes(card).flatMap((node) => ('type' in node ? [node['type']] : [])));
+    const types = new Set(cardNodes(card).flatMap((node) => ('type' in node ? [node['type']] : [])));
     expect([...types].filter((type) => !['AdaptiveCard', 'RichTextBlock', 'TextRun', 'Action.OpenUrl', 'Action.Execute'].includes(String(type)))).toEqual([]);
-    expect(nodes(card).filter((node) => 'markdown' in node || node['type'] === 'TextBlock')).toEqual([]);
+    expect(cardNodes(card).filter((node) => 'markdown' in node || node['type'] === 'TextBlock')).toEqual([]);
   });
 
   it.each(cards)('%s: every hostile word stands in a TextRun’s text (or a link’s own title), and every link is https', (_name, card) => {
@@ -71,7 +58,7 @@ describe('text from people and the run API never becomes markup', () => {
     visit(card, undefined, '');
     expect(misplaced).toEqual([]);
     expect(
-      nodes(card)
+      cardNodes(card)
         .filter((node) => 'url' in node)
         .map((node) => String(node['url']))
         .filter((url) => !url.startsWith('https://')),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { cardNodes, textRuns } from '../../test/teams/card-reading.js';
 import type { RunSnapshot } from '../core/ports/messages.js';
 import {
   announceCard,
@@ -13,7 +14,6 @@ import {
   type CardStage,
 } from './cards.js';
 
-type Json = Record<string, unknown>;
 
 const SESSION = 'https://agents.example.com/sessions/run_1';
 const snapshot = (overrides: Partial<RunSnapshot> = {}): RunSnapshot => ({
@@ -24,22 +24,7 @@ const snapshot = (overrides: Partial<RunSnapshot> = {}): RunSnapshot => ({
   ...overrides,
 });
 
-/** Every object in a card, depth first. */
-function nodes(value: unknown, into: Json[] = []): Json[] {
-  if (Array.isArray(value)) value.forEach((item) => nodes(item, into));
-  else if (value && typeof value === 'object') {
-    into.push(value as Json);
-    Object.values(value).forEach((item) => nodes(item, into));
-  }
-  return into;
-}
-
-/** The words a card shows, in order: the text of its TextRuns. */
-const words = (card: AdaptiveCard) =>
-  nodes(card.body)
-    .filter((node) => node['type'] === 'TextRun')
-    .map((node) => node['text'])
-    .join('');
+const words = (card: AdaptiveCard) => textRuns(card.body);
 const actions = (card: AdaptiveCard) => card.actions ?? [];
 const stop = (card: AdaptiveCard) => actions(card).filter((action) => action['verb'] === CANCEL_VERB);
 const opens = (card: AdaptiveCard) => actions(card).filter((action) => action['type'] === 'Action.OpenUrl');
@@ -128,7 +113,7 @@ describe('statusCard', () => {
 
   it('a text over 3,000 characters is cut with an ellipsis', () => {
     const card = statusCard('x'.repeat(5_000), { kind: 'awaiting_approval' });
-    const title = nodes(card.body).find((node) => node['type'] === 'TextRun')?.['text'] as string;
+    const title = cardNodes(card.body).find((node) => node['type'] === 'TextRun')?.['text'] as string;
     expect([...title]).toHaveLength(3_000);
     expect(title.endsWith('x…')).toBe(true);
   });
@@ -168,7 +153,7 @@ describe('announceCard', () => {
       { type: 'Action.OpenUrl', title: 'Pull request 1', url: pullRequests[0] },
       { type: 'Action.OpenUrl', title: 'Pull request 2', url: pullRequests[1] },
     ]);
-    const lines = nodes(card.body).filter((node) => node['type'] === 'RichTextBlock');
+    const lines = cardNodes(card.body).filter((node) => node['type'] === 'RichTextBlock');
     expect(lines.slice(1)).toEqual(
       pullRequests.map((url) => ({
         type: 'RichTextBlock',
@@ -187,7 +172,7 @@ describe('announceCard', () => {
     const card = announceCard(snapshot({ state: 'SUCCEEDED', pullRequests: ['javascript:alert(1)', 'https://github.com/acme/web/pull/7'] }));
     expect(opens(card)).toEqual([{ type: 'Action.OpenUrl', title: 'Pull request', url: 'https://github.com/acme/web/pull/7' }]);
     expect(words(card)).toContain('Pull request: javascript:alert(1)');
-    expect(nodes(card).filter((node) => node['url'] === 'javascript:alert(1)')).toEqual([]);
+    expect(cardNodes(card).filter((node) => node['url'] === 'javascript:alert(1)')).toEqual([]);
   });
 });
 
@@ -220,7 +205,7 @@ describe('noticeCard', () => {
   ])('a link that is not https (%s) is words, not a link', (_what, link, said) => {
     const card = noticeCard([link]);
     expect(words(card)).toBe(said);
-    expect(nodes(card).filter((node) => 'selectAction' in node || node['type'] === 'Action.OpenUrl')).toEqual([]);
+    expect(cardNodes(card).filter((node) => 'selectAction' in node || node['type'] === 'Action.OpenUrl')).toEqual([]);
   });
 });
 

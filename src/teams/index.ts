@@ -36,7 +36,6 @@ export interface TeamsSettings {
   followups: Followups;
   context: ContextLimits;
   channels: Record<string, Route>;
-  allowedUsers: string[];
 }
 
 export interface TeamsParts {

@@ -39,7 +39,6 @@ export const teamsModule: SurfaceModuleOf<'teams', typeof teamsConfig> = {
         followups: teams.followups,
         context: teams.context,
         channels: teams.channels,
-        allowedUsers: teams.allowedUsers,
       },
       { intake, store, logger: logger.child({ component: 'teams' }), clock, approvals, access, people },
     );

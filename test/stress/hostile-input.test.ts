@@ -332,10 +332,6 @@ describe(`hostile input (seed ${SEED})`, () => {
       const triggersBefore = await triggerTotal();
       phase2 = new Tally();
       let accepted = 0;
-      const drained = async () => {
-        const states = await service.store.triggers.countByState();
-        return states.pending === 0 && states.working === 0;
-      };
       await blast(
         PHASE2,
         // Near-limit valid payloads only in the first half, so what they leave in the fakes and the emulator is there before the memory baseline.
@@ -750,19 +746,25 @@ describe('quoting of platform text (src/core/quote.ts)', () => {
   });
 });
 
+/** What the store and the run API hold: triggers, owed messages and runs, to compare before and after a request. */
+const state = async () => ({ triggers: await triggerTotal(), outbox: await outboxTotal(), runs: emulator.engine.list({ limit: 1_000_000 }).runs.length });
+/** Whether the intake worker has nothing pending or in hand. */
+const drained = async () => {
+  const states = await service.store.triggers.countByState();
+  return states.pending === 0 && states.working === 0;
+};
+/** Error lines logged since line `from`, and whether any line since then holds one of `secrets`. */
+const logsSince = (from: number, secrets: readonly string[]) => {
+  const lines = logs.lines.slice(from);
+  return {
+    errors: lines.filter((line) => line.level === 'error'),
+    secret: lines.some((line) => secrets.some((secret) => JSON.stringify(line).includes(secret))),
+  };
+};
+
 describe('Microsoft Teams: the evil bodies of its fixtures, and tokens it must refuse', () => {
   const botUrl = () => `${service.url}/teams/messages`;
-  const runTotal = () => emulator.engine.list({ limit: 1_000_000 }).runs.length;
-  const state = async () => ({ triggers: await triggerTotal(), outbox: await outboxTotal(), runs: runTotal() });
-  const drained = async () => {
-    const states = await service.store.triggers.countByState();
-    return states.pending === 0 && states.working === 0;
-  };
-  /** Error lines logged since `from`, and whether any line since then holds the client secret. */
-  const linesSince = (from: number) => {
-    const lines = logs.lines.slice(from);
-    return { errors: lines.filter((line) => line.level === 'error'), secret: lines.some((line) => JSON.stringify(line).includes(TEAMS_SECRET)) };
-  };
+  const linesSince = (from: number) => logsSince(from, [TEAMS_SECRET]);
 
   // Built again in each case: the names are known when the file is collected, the fake's service URL only once it runs.
   it.each(teamsEvilBodies('https://collecting.example/amer/').map((entry) => [entry.name, entry.expect] as const))(
@@ -812,20 +814,7 @@ describe('Microsoft Teams: the evil bodies of its fixtures, and tokens it must r
 
 describe('GitLab: the evil deliveries of its fixtures, and secrets it must refuse', () => {
   const hookUrl = () => `${service.url}/gitlab/webhook`;
-  const runTotal = () => emulator.engine.list({ limit: 1_000_000 }).runs.length;
-  const state = async () => ({ triggers: await triggerTotal(), outbox: await outboxTotal(), runs: runTotal() });
-  const drained = async () => {
-    const states = await service.store.triggers.countByState();
-    return states.pending === 0 && states.working === 0;
-  };
-  const linesSince = (from: number) => {
-    const lines = logs.lines.slice(from);
-    const text = (line: unknown) => JSON.stringify(line);
-    return {
-      errors: lines.filter((line) => line.level === 'error'),
-      secret: lines.some((line) => text(line).includes(GITLAB_TOKEN) || text(line).includes(GITLAB_SECRET)),
-    };
-  };
+  const linesSince = (from: number) => logsSince(from, [GITLAB_TOKEN, GITLAB_SECRET]);
   /**
    * Valid deliveries about a merge request (a diff note, a failed pipeline): they act on the merge
    * request's run, and a run's merge request is not one of its places yet, so they are 200 and ignored.

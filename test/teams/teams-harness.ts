@@ -8,6 +8,7 @@ import type { Logger } from '../../src/core/ports/logger.js';
 import type { Clock } from '../../src/core/ports/clock.js';
 import { startFakeTeams, type BotAnswer, type FakeTeams } from '../fakes/teams-api.js';
 import type { FakeLinearApi } from '../fakes/linear-api.js';
+import { textRuns } from './card-reading.js';
 import { TEAMS_IDS, TEAMS_PEOPLE } from '../fixtures/teams/index.js';
 import { startSlackBridge, startSlackFakes, type SlackBridge, type SlackFakes } from '../helpers/slack-bridge.js';
 
@@ -91,17 +92,7 @@ export async function startTeamsWorld(options: TeamsWorldOptions = {}): Promise<
 
 /** The text of every TextRun of a posted card (or of each of its versions), to search. */
 export function cardText(activity: Record<string, unknown>): string {
-  const words: string[] = [];
-  const walk = (value: unknown): void => {
-    if (Array.isArray(value)) value.forEach(walk);
-    else if (value && typeof value === 'object') {
-      const record = value as Record<string, unknown>;
-      if (record['type'] === 'TextRun' && typeof record['text'] === 'string') words.push(record['text']);
-      Object.values(record).forEach(walk);
-    }
-  };
-  walk(activity['attachments']);
-  return words.join('');
+  return textRuns(activity['attachments']);
 }
 
 /** The actions of a posted card: `{type, title, verb?, url?, data?}`. */
