@@ -14,7 +14,6 @@ import {
   type CardStage,
 } from './cards.js';
 
-
 const SESSION = 'https://agents.example.com/sessions/run_1';
 const snapshot = (overrides: Partial<RunSnapshot> = {}): RunSnapshot => ({
   runId: 'run_1',
