@@ -32,11 +32,36 @@ describe('the GitLab client (a typed fetch over REST v4)', () => {
     expect(issue.notes.map((note) => note.body)).toEqual(['a person writes <!-- agent-bridge:k1 -->', 'Working <!-- agent-bridge:k1 -->']);
   });
 
-  it('awards an emoji once: GitLab’s "already been taken" is false, not a failure', async () => {
+  it('awards an emoji once: a second award is GitLab’s 404, as for a note that is gone', async () => {
     const note = gitlab.addNote(PROJECT, 'Issue', 3, '@agent go', alice);
-    expect(await api().award(PROJECT, 'issues', 3, note.id, 'eyes')).toBe(true);
-    expect(await api().award(PROJECT, 'issues', 3, note.id, 'eyes')).toBe(false);
+    await api().award(PROJECT, 'issues', 3, note.id, 'eyes');
+    const again = await api()
+      .award(PROJECT, 'issues', 3, note.id, 'eyes')
+      .catch((caught: unknown) => caught);
+    expect((again as GitlabCallError).status).toBe(404);
     expect(gitlab.awards.filter((award) => award.noteId === note.id).map((award) => award.name)).toEqual(['eyes']);
+  });
+
+  describe('a user’s confirmed email', () => {
+    const grace = { id: 8_801, username: 'Grace.Hopper', name: 'Grace Hopper', email: 'grace@corp.example', public_email: 'grace@example.com' };
+    const quiet = { id: 8_802, username: 'quiet', name: 'Quiet Person', email: 'quiet@corp.example' };
+    const fresh = { id: 8_803, username: 'fresh', name: 'Fresh Person', email: 'fresh@corp.example', confirmed: false, public_email: 'fresh@example.com' };
+
+    it.each([
+      ['the public email, found by username in any case', 'grace.hopper', false, 'grace@example.com'],
+      ['nothing when the user chose no public email', 'quiet', false, undefined],
+      ['nothing for a username nobody has', 'nobody', false, undefined],
+      ['the primary email when the token is an administrator’s', 'grace.hopper', true, 'grace@corp.example'],
+      ['the public email when the primary is not confirmed yet', 'fresh', true, 'fresh@example.com'],
+    ])('%s', async (_what, username, admin, email) => {
+      const instance = await startFakeGitlab({ token: TOKEN, admin });
+      try {
+        for (const user of [grace, quiet, fresh]) instance.addUser(user);
+        expect(await fetchGitlabApi({ url: instance.url, token: TOKEN }).userEmail(username)).toBe(email);
+      } finally {
+        await instance.close();
+      }
+    });
   });
 
   it.each([

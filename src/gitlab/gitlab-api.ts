@@ -34,13 +34,24 @@ export interface GitlabIssueFacts {
 export interface GitlabApi {
   /** The token's user (`GET /user`): whose notes are ours. */
   currentUser(): Promise<GitlabUser>;
+  /**
+   * A user's confirmed email, to link them to a person: the primary email when the token may read it
+   * (an administrator's, and only once confirmed), else the public email, which GitLab lets a user
+   * choose only among their verified ones. Undefined when there is no such user or they show none.
+   */
+  userEmail(username: string): Promise<string | undefined>;
   createNote(project: string, kind: NoteableKind, iid: number, body: string): Promise<{ id: number }>;
   editNote(project: string, kind: NoteableKind, iid: number, noteId: number, body: string): Promise<void>;
   /** The latest note by `authorId` whose body holds `marker` (a note posted before a crash). */
   findNote(project: string, kind: NoteableKind, iid: number, marker: string, authorId: number): Promise<number | undefined>;
   issue(project: string, iid: number, latestNotes: number): Promise<GitlabIssueFacts>;
-  /** Awards `name` on a note; false when GitLab says we awarded it already. */
-  award(project: string, kind: NoteableKind, iid: number, noteId: number, name: 'eyes' | 'rocket'): Promise<boolean>;
+  /**
+   * Awards `name` on a note. GitLab answers 404 both when the note is gone and when we awarded it
+   * already (its words differ, but words are no contract): either way there is nothing left to do.
+   */
+  award(project: string, kind: NoteableKind, iid: number, noteId: number, name: 'eyes' | 'rocket'): Promise<void>;
+  /** Whether `userId` awarded `name` on the note already (a retry asks before awarding again). */
+  hasAward(project: string, kind: NoteableKind, iid: number, noteId: number, name: string, userId: number): Promise<boolean>;
   /** A user's access level on the project, inherited memberships included (0 when not a member). */
   accessLevel(project: string, userId: number): Promise<number>;
 }
@@ -131,6 +142,18 @@ export function fetchGitlabApi(settings: { url: string; token: string }): Gitlab
       const { json } = await call<GitlabUser>('read the token’s user', 'GET', '/user');
       return { id: json.id, username: json.username };
     },
+    userEmail: async (username) => {
+      const { json: found } = await call<{ id: number; username: string }[]>('find a user', 'GET', `/users?username=${encodeURIComponent(username)}`);
+      const user = found.find((candidate) => candidate.username.toLowerCase() === username.toLowerCase());
+      if (!user) return undefined;
+      const { json } = await call<{ email?: string | null; confirmed_at?: string | null; public_email?: string | null }>(
+        'read a user',
+        'GET',
+        `/users/${user.id}`,
+      );
+      const email = json.email && json.confirmed_at ? json.email : json.public_email;
+      return email?.trim() || undefined;
+    },
     createNote: async (project, kind, iid, body) => {
       const { json } = await call<{ id: number }>('create a note', 'POST', `/projects/${enc(project)}/${kind}/${iid}/notes`, { body });
       return { id: json.id };
@@ -150,13 +173,15 @@ export function fetchGitlabApi(settings: { url: string; token: string }): Gitlab
       return { title: json.title, description: json.description ?? '', url: json.web_url, notes };
     },
     award: async (project, kind, iid, noteId, name) => {
-      try {
-        await call('award an emoji', 'POST', `/projects/${enc(project)}/${kind}/${iid}/notes/${noteId}/award_emoji`, { name });
-        return true;
-      } catch (error) {
-        if (error instanceof GitlabCallError && error.status === 404 && /already been taken/.test(error.message)) return false;
-        throw error;
-      }
+      await call('award an emoji', 'POST', `/projects/${enc(project)}/${kind}/${iid}/notes/${noteId}/award_emoji`, { name });
+    },
+    hasAward: async (project, kind, iid, noteId, name, userId) => {
+      const { json } = await call<{ name: string; user: { id: number } }[]>(
+        'list the emoji of a note',
+        'GET',
+        `/projects/${enc(project)}/${kind}/${iid}/notes/${noteId}/award_emoji?per_page=100`,
+      );
+      return json.some((award) => award.name === name && award.user?.id === userId);
     },
     accessLevel: async (project, userId) => {
       try {

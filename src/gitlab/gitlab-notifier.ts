@@ -49,7 +49,7 @@ export class GitlabNotifier implements Notifier {
       switch (message.kind) {
         case 'received': {
           const noteId = await this.note(delivery, place, receivedComment(message.title, message.requester));
-          await this.award(place, message.reference, 'eyes');
+          await this.award(delivery, place, message.reference, 'eyes');
           return { noteId } satisfies StartNote;
         }
         case 'status':
@@ -63,9 +63,9 @@ export class GitlabNotifier implements Notifier {
         case 'notice':
           return { noteId: await this.note(delivery, place, messageComment(message, this.options.handle)) };
         case 'seen':
-          return { awarded: await this.award(place, message.reference, 'eyes') };
+          return { awarded: await this.award(delivery, place, message.reference, 'eyes') };
         case 'followup_accepted':
-          return { awarded: await this.award(place, message.reference, 'rocket') };
+          return { awarded: await this.award(delivery, place, message.reference, 'rocket') };
         case 'session':
           return { skipped: 'no session here' };
         case 'approval':
@@ -79,11 +79,13 @@ export class GitlabNotifier implements Notifier {
     }
   }
 
-  /** Awards `name` on the referenced note; false when there is none or it is gone (deleted since). */
-  private async award(place: Place, reference: unknown, name: 'eyes' | 'rocket'): Promise<boolean> {
+  /** Awards `name` on the referenced note once; false when there is none or it is gone (deleted since). */
+  private async award(delivery: Delivery, place: Place, reference: unknown, name: 'eyes' | 'rocket'): Promise<boolean> {
     const note = (reference as { note?: unknown } | undefined)?.note;
     if (typeof note !== 'number') return false;
     try {
+      // An earlier attempt may have awarded it before a crash; GitLab's 404 for a second award is also its 404 for a gone note.
+      if (delivery.attempt > 0 && (await this.options.api.hasAward(place.project, place.kind, place.iid, note, name, this.options.selfId))) return true;
       await this.options.api.award(place.project, place.kind, place.iid, note, name);
       return true;
     } catch (error) {
