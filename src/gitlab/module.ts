@@ -1,6 +1,7 @@
 /**
  * GitLab as the service registers it (`surface-kit/surface-module.ts`), listed in `src/surface-list.ts`:
- * a GitLab.com or self-managed instance whose issues start runs. Its client is a small typed `fetch`
+ * a GitLab.com or self-managed instance whose issues start runs, and whose users are linked to people by
+ * their confirmed email. Its client is a small typed `fetch`
  * of its own (`gitlab-api.ts`), loaded only when GitLab is on.
  */
 import { companionsOn } from '../config-kit/route-values.js';
@@ -40,7 +41,13 @@ export const gitlabModule: SurfaceModuleOf<'gitlab', typeof gitlabConfig> = {
       logger.child({ component: 'gitlab' }),
       () => clock.now(),
     );
-    return { endpoints: [started.route], notifiers: [started.notifier], enricher: started.enricher, requesterCheck: started.requesterCheck };
+    return {
+      endpoints: [started.route],
+      notifiers: [started.notifier],
+      enricher: started.enricher,
+      requesterCheck: started.requesterCheck,
+      emailOf: (username) => started.api.userEmail(username),
+    };
   },
   offEndpoints: () => [notConfiguredEndpoint('/gitlab/webhook', 'GitLab', 'set GITLAB_TOKEN and GITLAB_WEBHOOK_SECRET (docs/gitlab.md)')],
   healthNote: (gitlab) => (gitlab.enabled ? 'webhook at /gitlab/webhook' : 'off: GITLAB_TOKEN and GITLAB_WEBHOOK_SECRET are not set'),

@@ -246,6 +246,32 @@ describe('fake GitLab REST v4: members, jobs and logs', () => {
   });
 });
 
+describe('fake GitLab REST v4: users', () => {
+  it('finds a user by username in any case; shows their public email (empty when none) but not their primary one; 404 User Not Found for an unknown id', async () => {
+    fake.addUser({ ...bob, public_email: 'bob@example.com', email: 'bob@corp.example' });
+    const listed = (await (await api(`/users?username=${bob.username.toUpperCase()}`)).json()) as { id: number; username: string }[];
+    expect(listed.map((user) => user.id)).toEqual([bob.id]);
+    expect(await (await api('/users?username=nobody-at-all')).json()).toEqual([]);
+    const shown = (await (await api(`/users/${bob.id}`)).json()) as Record<string, unknown>;
+    expect(shown).toMatchObject({ id: bob.id, username: bob.username, public_email: 'bob@example.com' });
+    expect(shown).not.toHaveProperty('email');
+    expect(await (await api(`/users/${alice.id}`)).json()).toMatchObject({ username: alice.username, public_email: '' });
+    const unknown = await api('/users/123456789');
+    expect([unknown.status, await unknown.json()]).toEqual([404, { message: '404 User Not Found' }]);
+  });
+
+  it('shows an administrator’s token the primary email and when it was confirmed (null before)', async () => {
+    const instance = await startFakeGitlab({ token: TOKEN, admin: true });
+    try {
+      instance.addUser({ ...bob, email: 'bob@corp.example', confirmed: false });
+      const shown = (await (await fetch(`${instance.url}/api/v4/users/${bob.id}`, { headers: { 'private-token': TOKEN } })).json()) as Record<string, unknown>;
+      expect(shown).toMatchObject({ email: 'bob@corp.example', confirmed_at: null });
+    } finally {
+      await instance.close();
+    }
+  });
+});
+
 describe('fake GitLab REST v4: faults', () => {
   it('throttles with 429, Retry-After in seconds and RateLimit-Reset as Unix seconds (not a delay), after letting calls through', async () => {
     fake.failNext('getIssue', { status: 429, retryAfter: 30, after: 1 });

@@ -49,6 +49,8 @@ export interface FakeGitlabOptions {
   /** Scopes of the token: with `read_api` alone a write is refused (403 insufficient_scope). Default `['api']`. */
   scopes?: string[];
   projects?: FakeGitlabProject[];
+  /** The token's user is an administrator: `GET /users/:id` shows primary emails. Default false. */
+  admin?: boolean;
   /** The clock read for `RateLimit-Reset`; default `Date.now`. */
   now?: () => number;
 }
@@ -89,6 +91,8 @@ export interface FakeGitlab {
   awards: GitlabState['awards'];
   /** Gives `user` an access level on `project` (inherited or direct: `members/all` sees both). */
   setMember(project: string, user: FakeGitlabUser, accessLevel: number): void;
+  /** A user the instance knows without a membership (members and the token's user are known already); replaces one of the same id. */
+  addUser(user: FakeGitlabUser): void;
   addPipeline(pipeline: FakeGitlabPipeline): void;
   /** Makes the next calls to `route` fail. */
   failNext(route: string, failure?: FailureOptions): void;
@@ -163,8 +167,16 @@ export async function startFakeGitlab(options: FakeGitlabOptions): Promise<FakeG
   let clock = Date.parse('2026-03-02T10:00:00.000Z');
   let nextId = 5_000;
   let origin = '';
+  const added: FakeGitlabUser[] = [];
   const state: GitlabState = {
     me: () => me,
+    admin: options.admin ?? false,
+    users: () => {
+      const known = new Map<number, FakeGitlabUser>([[me.id, me]]);
+      for (const members of state.members.values()) for (const { user } of members.values()) known.set(user.id, user);
+      for (const user of added) known.set(user.id, user);
+      return [...known.values()];
+    },
     projects: [...(options.projects ?? [])],
     issues: [],
     mergeRequests: [],
@@ -312,6 +324,11 @@ export async function startFakeGitlab(options: FakeGitlabOptions): Promise<FakeG
       const key = project.toLowerCase();
       if (!state.members.has(key)) state.members.set(key, new Map());
       state.members.get(key)!.set(user.id, { user, accessLevel });
+    },
+    addUser: (user) => {
+      const at = added.findIndex((u) => u.id === user.id);
+      if (at >= 0) added.splice(at, 1);
+      added.push(user);
     },
     addPipeline: (p) => state.pipelines.push(p),
     failNext: (route, f = {}) =>

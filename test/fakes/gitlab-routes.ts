@@ -29,6 +29,10 @@ export interface Answer {
 
 export interface GitlabState {
   me: () => FakeGitlabUser;
+  /** Whether the token's user is an administrator (sees others' primary emails). */
+  admin: boolean;
+  /** Every user the instance knows: the token's, members', and those added. */
+  users: () => FakeGitlabUser[];
   projects: FakeGitlabProject[];
   issues: FakeGitlabIssue[];
   mergeRequests: FakeGitlabMergeRequest[];
@@ -190,6 +194,27 @@ export function gitlabRoutes(state: GitlabState): Route[] {
 
   return [
     { method: 'GET', path: ['user'], name: 'currentUser', handle: () => ({ status: 200, body: json.currentUserJson(state.me()) }) },
+    {
+      // https://docs.gitlab.com/api/users/#list-users: `username` finds one user, in any case.
+      method: 'GET',
+      path: ['users'],
+      name: 'listUsers',
+      handle: (_params, _input, query) => {
+        const username = query.get('username');
+        const users = state.users().filter((u) => username === null || same(u.username, username));
+        return { status: 200, page: users.map((u) => json.userJson(u)) };
+      },
+    },
+    {
+      method: 'GET',
+      path: ['users', ':user_id'],
+      name: 'getUser',
+      handle: (params) => {
+        const id = params['user_id']!;
+        const user = /^\d+$/.test(id) ? state.users().find((u) => u.id === Number(id)) : undefined;
+        return user ? { status: 200, body: json.singleUserJson(user, state.admin) } : notFound('User');
+      },
+    },
     {
       method: 'GET',
       path: ['projects', ':id'],

@@ -15,6 +15,10 @@ export interface FakeGitlabUser {
   /** `active`, `blocked`, … (`ghost` is the placeholder for deleted users). */
   state?: string;
   email?: string;
+  /** Chosen by the user among their verified emails; shown to anyone on their profile (`GET /users/:id`). */
+  public_email?: string;
+  /** Whether `email` was confirmed (`confirmed_at`, shown to administrators only). Default true. */
+  confirmed?: boolean;
 }
 
 export interface FakeGitlabProject {
@@ -140,6 +144,21 @@ export function shapes(web: () => string) {
       created_at: '2026-01-05T09:00:00.000Z',
       is_admin: false,
       two_factor_enabled: false,
+    }),
+    /**
+     * `GET /users/:id`: https://docs.gitlab.com/api/users/#retrieve-a-single-user: `public_email` for
+     * anyone (empty when none was chosen), the primary `email` and `confirmed_at` for administrators only.
+     */
+    singleUserJson: (u: FakeGitlabUser, asAdmin: boolean): Json => ({
+      ...userJson(u),
+      bot: u.bot ?? false,
+      public_email: u.public_email ?? '',
+      created_at: '2026-01-05T09:00:00.000Z',
+      ...(asAdmin && {
+        email: u.email ?? `${u.username}@example.com`,
+        confirmed_at: u.confirmed === false ? null : '2026-01-05T09:01:00.000Z',
+        is_admin: false,
+      }),
     }),
     projectJson: (p: FakeGitlabProject): Json => ({
       id: p.id,

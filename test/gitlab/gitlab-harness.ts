@@ -7,6 +7,7 @@
 import type { Logger } from '../../src/core/ports/logger.js';
 import { DEFAULT_BOT, deliver, newSigningToken, startFakeGitlab, type DeliverOptions, type FakeGitlab } from '../fakes/gitlab-api.js';
 import { GITLAB_IDS, type GitlabEventFixture } from '../fixtures/gitlab/index.js';
+import type { FakeSlackUser } from '../fakes/slack-state.js';
 import { startSlackBridge, startSlackFakes, type SlackBridge, type SlackFakes } from '../helpers/slack-bridge.js';
 
 export const GITLAB_TOKEN = 'glpat-e2e-gitlab-token-0123456789';
@@ -37,19 +38,28 @@ export interface GitlabWorld {
   stop(): Promise<void>;
 }
 
-export async function startGitlabWorld(signing: Signing, options: { yaml?: string; logger?: Logger } = {}): Promise<GitlabWorld> {
+export interface GitlabWorldOptions {
+  yaml?: string;
+  logger?: Logger;
+  /** More environment (AGENT_BRIDGE_SECRET, …). */
+  env?: Record<string, string>;
+  /** People the fake Slack knows, by user id (with their emails, to be linked by). */
+  slackUsers?: Record<string, FakeSlackUser>;
+}
+
+export async function startGitlabWorld(signing: Signing, options: GitlabWorldOptions = {}): Promise<GitlabWorld> {
   const { people, project } = GITLAB_IDS;
   const gitlab = await startFakeGitlab({ token: GITLAB_TOKEN, user: DEFAULT_BOT, projects: [{ id: project.id, path_with_namespace: project.path }] });
   gitlab.setMember(project.path, people.alice, 30);
   gitlab.setMember(project.path, people.bob, 40);
   gitlab.setMember(project.path, people.rita, 20);
   const secret = signing === 'token' ? GITLAB_SECRET_TOKEN : newSigningToken();
-  const fakes = await startSlackFakes();
+  const fakes = await startSlackFakes({ ...(options.slackUsers && { users: options.slackUsers }) });
   const bridge = await startSlackBridge({
     fakes,
     yaml: options.yaml ?? GITLAB_YAML,
     ...(options.logger && { logger: options.logger }),
-    env: { GITLAB_TOKEN, GITLAB_WEBHOOK_SECRET: secret, GITLAB_URL: gitlab.url },
+    env: { GITLAB_TOKEN, GITLAB_WEBHOOK_SECRET: secret, GITLAB_URL: gitlab.url, ...options.env },
   });
   const world: GitlabWorld = {
     gitlab,

@@ -144,6 +144,7 @@ describe('linking a Linear user to a Slack user (people of other surfaces)', () 
     ['an empty Linear id', { surface: 'linear', user: '', person: ADA }, 'link-bad-user'],
     ['a GitHub login with a slash', { surface: 'github', user: 'acme/web', person: ADA }, 'link-bad-user'],
     ['a GitHub login too long', { surface: 'github', user: 'a'.repeat(40), person: ADA }, 'link-bad-user'],
+    ['a GitLab username with a space', { surface: 'gitlab', user: 'grace hopper', person: ADA }, 'link-bad-user'],
     ['a surface that is not registered', { surface: 'myspace', user: LINEAR_USER, person: ADA }, 'link-bad-user'],
     ['no surface', { user: LINEAR_USER, person: ADA }, 'link-bad-user'],
     ['a person id that is not one', { surface: 'linear', user: LINEAR_USER, person: 'ada@example.com' }, 'link-bad-person'],
@@ -211,6 +212,16 @@ describe('linking a Linear user to a Slack user (people of other surfaces)', () 
     expect(links).toContain('<code>octocat</code>');
     expect(await submit('/console/keys/unlink', { surface: 'github', user: 'OctoCat' })).toBe('link-removed');
     expect(await service.store.personLinks.get('github', 'octocat')).toBeUndefined();
+  });
+
+  it('links a GitLab username, in any case and with an @, lists it, and removes it', async () => {
+    expect(await submit('/console/keys/link', { surface: 'gitlab', user: '@Grace.Hopper', person: GRACE })).toBe('link-saved');
+    expect(await service.store.personLinks.get('gitlab', 'grace.hopper')).toMatchObject({ personId: GRACE, how: 'console' });
+    const links = /data-testid="links">([\s\S]*?)<\/table>/.exec(await read('/console/keys'))?.[1] ?? '';
+    expect(links).toContain('<td>GitLab</td>');
+    expect(links).toContain('<code>grace.hopper</code>');
+    expect(await submit('/console/keys/unlink', { surface: 'gitlab', user: 'grace.hopper' })).toBe('link-removed');
+    expect(await service.store.personLinks.get('gitlab', 'grace.hopper')).toBeUndefined();
   });
 
   it('removes a link; removing again finds none', async () => {
