@@ -1,18 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import {
-  GITLAB_IDS,
-  issueEvent,
-  issueLabelled,
-  issueNote,
-  issueOpened,
-  issueUnlabelled,
-  mergeRequestNote,
-  type GitlabEventFixture,
-} from '../../test/fixtures/gitlab/index.js';
-import { actOf, addressedTo, notAPerson, type GitlabAct, type GitlabTriggerConfig } from './acts.js';
+import { GITLAB_IDS, issueEvent, issueLabelled, issueNote, issueOpened, issueUnlabelled, type GitlabEventFixture } from '../../test/fixtures/gitlab/index.js';
+import { addressedTo, notAPerson, type GitlabAct, type GitlabTriggerConfig } from './acts.js';
+import { actOf } from './normalise.js';
 import { parseGitlabWebhook, type GitlabEvent } from './parse-webhook.js';
 
-const CONFIG: GitlabTriggerConfig = { handle: '@agent', projects: { 'acme/web': {} }, labels: { agent: {} }, allowedUsers: ['bob'] };
+const CONFIG: GitlabTriggerConfig = {
+  handle: '@agent',
+  projects: { 'acme/web': {} },
+  labels: { agent: {} },
+  allowedUsers: ['bob'],
+  mergeRequests: 'reviews',
+  pipelineFailures: 0,
+};
 /** Our token's user, here a bot user's personal token: a name that does not look like a bot. */
 const SELF = { id: 555, username: 'bridge' };
 const PLACE = 'gitlab:acme/web#7';
@@ -28,15 +27,17 @@ const act = (fixture: GitlabEventFixture, config: GitlabTriggerConfig = CONFIG):
 const summary = (result: GitlabAct) =>
   result.kind === 'ignored'
     ? `ignored: ${result.reason}`
-    : [
-        result.input.kind,
-        result.input.anchor,
-        result.needsRun ? 'needs run' : 'any',
-        result.ifLinked ? `else ${result.ifLinked.kind}` : '',
-        result.input.payload.checkRequester ? 'check' : 'cleared',
-      ]
-        .filter(Boolean)
-        .join(' ');
+    : result.kind === 'closed'
+      ? `closed ${result.place} ${result.merged ? 'merged' : 'unmerged'} by ${result.by}`
+      : [
+          result.input.kind,
+          result.input.anchor,
+          result.needsRun ? 'needs run' : 'any',
+          result.ifLinked ? `else ${result.ifLinked.kind}` : '',
+          result.input.payload.checkRequester ? 'check' : 'cleared',
+        ]
+          .filter(Boolean)
+          .join(' ');
 
 describe('what a GitLab delivery asks for', () => {
   it.each<[string, GitlabEventFixture, string]>([
@@ -60,7 +61,6 @@ describe('what a GitLab delivery asks for', () => {
     ['a project access token’s note', issueNote(7, '@agent go', { user: us }), 'ignored: written by a bot'],
     ['a system note', issueNote(7, '@agent added ~agent label', { system: true }), 'ignored: a system note'],
     ['an edited note', issueNote(7, '@agent go', { action: 'update' }), 'ignored: an edited note is not acted on'],
-    ['a note on a merge request', mergeRequestNote(5, '@agent go'), 'ignored: a note on a MergeRequest is not acted on'],
     ['a note in a project without a route', issueNote(7, '@agent go', { project: 'strangers/elsewhere' }), 'ignored: project has no route'],
   ])('%s', (_name, fixture, expected) => {
     expect(summary(act(fixture))).toBe(expected);

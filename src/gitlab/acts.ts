@@ -3,13 +3,14 @@
  * (or an issue opened with one) starts a run, removing it cancels; a handle note on an issue starts a
  * run, steers the issue's run or stops it. Our own notes, other bots' and system notes are never acted
  * on; whether a person may (Developer access or more) is the worker's to ask (`access.ts`), unless
- * `gitlab.allowed_users` names them. A merge request's notes and pipelines are not acted on yet.
+ * `gitlab.allowed_users` names them. What a run's merge request says is `merge-request-acts.ts`'s;
+ * `normalise.ts` tells which a delivery is.
  */
 import { intentOf } from '../core/intake/keywords.js';
 import { oneLine } from '../core/quote.js';
 import { limitTitle } from '../core/title.js';
 import type { Requester, TriggerInput } from '../core/ports/triggers.js';
-import type { GitlabEvent, GitlabPayload } from './parse-webhook.js';
+import type { GitlabPayload } from './parse-webhook.js';
 
 export interface GitlabTriggerConfig {
   handle: string;
@@ -21,6 +22,10 @@ export interface GitlabTriggerConfig {
   companions?: { projects: Readonly<Record<string, readonly string[]>>; labels: Readonly<Record<string, readonly string[]>> };
   /** Usernames, lower-cased. */
   allowedUsers: readonly string[];
+  /** `gitlab.merge_requests`: what on a run's own merge request reaches the run. */
+  mergeRequests: 'none' | 'mentions' | 'reviews';
+  /** `gitlab.pipeline_failures`: how many failed pipelines of its merge request a run is told (0: none). */
+  pipelineFailures: number;
 }
 
 /** A note we act on, and who wrote it: where the notifier awards `eyes` and `rocket`, and whose access the worker asks. */
@@ -33,9 +38,18 @@ export interface GitlabReference {
   userId: number;
 }
 
-/** What a delivery asks for: `needsRun`, only when the place has a run; `ifLinked`, what it is when it has one. */
+/**
+ * What a delivery asks for: `needsRun`, only when the place has a run; `ifLinked`, what it is when it
+ * has one; `pipelineFailure`, one of the run's `gitlab.pipeline_failures` places it must take. `closed`:
+ * a merge request merged or closed, told once in every place of its run (`name` as GitLab spells it).
+ */
 export type GitlabAct =
-  { kind: 'trigger'; input: TriggerInput; needsRun: boolean; ifLinked?: TriggerInput; at?: string | null | undefined } | { kind: 'ignored'; reason: string };
+  | { kind: 'trigger'; input: TriggerInput; needsRun: boolean; ifLinked?: TriggerInput; pipelineFailure?: true; at?: string | null | undefined }
+  | { kind: 'closed'; place: string; name: string; merged: boolean; url: string; by: string }
+  | { kind: 'ignored'; reason: string };
+
+/** Who a failed pipeline's follow-up is from: no person (a username never holds a colon). */
+export const PIPELINES_REQUESTER = 'gitlab:pipelines';
 
 /** Who we are (`GET /user`): our own notes are never acted on. */
 export interface Self {
@@ -72,8 +86,10 @@ export function addressedTo(body: string, handle: string): string | undefined {
   return word !== '' && word === handle.trim().toLowerCase() ? (match?.[2] ?? '').trim() : undefined;
 }
 
-const requesterOf = (user: { username: string }): Requester => ({ platform: 'gitlab', id: user.username.toLowerCase(), name: user.username });
-const toCheck = (user: { username: string }, config: Pick<GitlabTriggerConfig, 'allowedUsers'>) =>
+/** The person a request is from, by username (lower-cased for matching). */
+export const requesterOf = (user: { username: string }): Requester => ({ platform: 'gitlab', id: user.username.toLowerCase(), name: user.username });
+/** Whether the worker must ask GitLab if `user` may act: unless `gitlab.allowed_users` names them. */
+export const toCheck = (user: { username: string }, config: Pick<GitlabTriggerConfig, 'allowedUsers'>) =>
   config.allowedUsers.includes(user.username.toLowerCase()) ? {} : { checkRequester: true as const };
 
 /** A start's places: the issue, and the companion places of its route (the label's over the project's over `*`'s). */
@@ -90,19 +106,6 @@ export function startPlaces(anchor: string, project: string, label: string | und
           ? companions.projects['*']
           : undefined;
   return [anchor, ...(places ?? [])];
-}
-
-/** What a verified, parsed delivery asks for. */
-export function actOf(event: GitlabEvent, config: GitlabTriggerConfig, self: Self | undefined): GitlabAct {
-  switch (event.kind) {
-    case 'issue':
-      return issueAct(event.payload, config, self);
-    case 'note':
-      return noteAct(event.payload, config, self);
-    case 'merge_request':
-    case 'pipeline':
-      return { kind: 'ignored', reason: `a ${event.kind.replace('_', ' ')} event is not acted on (a run's merge request is not one of its places yet)` };
-  }
 }
 
 const titles = (list: ReadonlyArray<{ title: string }> | null | undefined) => (list ?? []).map((l) => l.title.trim().toLowerCase());
@@ -124,7 +127,7 @@ export function labelChange(payload: GitlabPayload<'issue'>, config: Pick<Gitlab
   return { ...(added !== undefined && { added }), ...(removed !== undefined && { removed }) };
 }
 
-function issueAct(payload: GitlabPayload<'issue'>, config: GitlabTriggerConfig, self: Self | undefined): GitlabAct {
+export function issueAct(payload: GitlabPayload<'issue'>, config: GitlabTriggerConfig, self: Self | undefined): GitlabAct {
   const { added, removed } = labelChange(payload, config);
   if (added === undefined && removed === undefined) return { kind: 'ignored', reason: 'no trigger label added or removed' };
   const project = payload.project.path_with_namespace;
@@ -171,7 +174,7 @@ function issueAct(payload: GitlabPayload<'issue'>, config: GitlabTriggerConfig, 
   };
 }
 
-function noteAct(payload: GitlabPayload<'note'>, config: GitlabTriggerConfig, self: Self | undefined): GitlabAct {
+export function noteAct(payload: GitlabPayload<'note'>, config: GitlabTriggerConfig, self: Self | undefined): GitlabAct {
   const note = payload.object_attributes;
   if (note.system === true) return { kind: 'ignored', reason: 'a system note' };
   if (note.action !== undefined && note.action !== 'create') return { kind: 'ignored', reason: 'an edited note is not acted on' };

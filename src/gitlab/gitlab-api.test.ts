@@ -32,6 +32,35 @@ describe('the GitLab client (a typed fetch over REST v4)', () => {
     expect(issue.notes.map((note) => note.body)).toEqual(['a person writes <!-- agent-bridge:k1 -->', 'Working <!-- agent-bridge:k1 -->']);
   });
 
+  it('reads a job’s log as text, only its last bytes however long, and says a 403 as GitLab did; notes on a merge request under its path', async () => {
+    const long = Array.from({ length: 20_000 }, (_, i) => `line ${i}`).join('\n');
+    const jobs = [
+      { id: 71, name: 'unit', stage: 'test', status: 'failed' as const, trace: long },
+      { id: 72, name: 'secret', stage: 'test', status: 'failed' as const, traceForbidden: true },
+    ];
+    gitlab.addPipeline({ project: PROJECT, id: 900, status: 'failed', ref: 'main', sha: 'abc', jobs });
+    const tail = await api().jobTrace(PROJECT, 71, 100);
+    expect(Buffer.byteLength(tail)).toBe(100);
+    expect(long.endsWith(tail)).toBe(true);
+    expect(gitlab.callsTo('getJobTrace')[0]).toMatchObject({ rawPath: '/api/v4/projects/acme%2Fplatform%2Fapi/jobs/71/trace', status: 200 });
+    await expect(api().jobTrace(PROJECT, 72, 100)).rejects.toMatchObject({ status: 403 });
+    gitlab.addMergeRequest({
+      project: PROJECT,
+      iid: 4,
+      title: 'Fix',
+      description: null,
+      state: 'opened',
+      source_branch: 'fix',
+      target_branch: 'main',
+      author: alice,
+    });
+    const person = gitlab.addNote(PROJECT, 'MergeRequest', 4, 'rename this', alice);
+    const { id } = await api().createNote(PROJECT, 'merge_requests', 4, 'The merge request was merged.');
+    await api().award(PROJECT, 'merge_requests', 4, person.id, 'rocket');
+    expect(gitlab.notes(PROJECT, 'MergeRequest', 4).map((note) => note.id)).toEqual([person.id, id]);
+    expect(gitlab.callsTo('awardMergeRequestNote')[0]?.rawPath).toBe(`/api/v4/projects/acme%2Fplatform%2Fapi/merge_requests/4/notes/${person.id}/award_emoji`);
+  });
+
   it('awards an emoji once: a second award is GitLab’s 404, as for a note that is gone', async () => {
     const note = gitlab.addNote(PROJECT, 'Issue', 3, '@agent go', alice);
     await api().award(PROJECT, 'issues', 3, note.id, 'eyes');

@@ -1,7 +1,7 @@
 /**
  * What agent-bridge asks of GitLab's REST v4 API (`{GITLAB_URL}/api/v4`): a small typed client over
  * `fetch` for the handful of calls it makes — the token's own user, an issue and its notes, a note
- * created and edited, an award emoji, a member's access level — rather than `@gitbeaker/rest`, whose
+ * created and edited, an award emoji, a member's access level, a job's log — rather than `@gitbeaker/rest`, whose
  * hundreds of resources this does not need. The token goes in `PRIVATE-TOKEN`; a failed call is a
  * `GitlabCallError` carrying the status and GitLab's words with the token taken out, never the token.
  */
@@ -54,6 +54,8 @@ export interface GitlabApi {
   hasAward(project: string, kind: NoteableKind, iid: number, noteId: number, name: string, userId: number): Promise<boolean>;
   /** A user's access level on the project, inherited memberships included (0 when not a member). */
   accessLevel(project: string, userId: number): Promise<number>;
+  /** A job's log as text, at most its last `maxBytes` bytes (`GET /projects/:id/jobs/:job_id/trace`). */
+  jobTrace(project: string, jobId: number, maxBytes: number): Promise<string>;
 }
 
 /** A failed call to GitLab: its status and GitLab's message, without the token. */
@@ -90,7 +92,8 @@ export function fetchGitlabApi(settings: { url: string; token: string }): Gitlab
   const base = `${settings.url}/api/v4`;
   const scrub = (text: string) => text.split(settings.token).join('[token]');
 
-  const call = async <T>(what: string, method: string, path: string, body?: object): Promise<{ status: number; json: T }> => {
+  /** A call's answer as it came: the response, and its body as text unless `keepBody` leaves it to the caller. */
+  const send = async (what: string, method: string, path: string, body?: object, keepBody = false): Promise<{ response: Response; text: string }> => {
     let response: Response;
     try {
       response = await fetch(`${base}${path}`, {
@@ -102,7 +105,7 @@ export function fetchGitlabApi(settings: { url: string; token: string }): Gitlab
     } catch (error) {
       throw new GitlabCallError(`GitLab did not answer to ${what}: ${scrub((error as Error).name)}`, undefined, undefined);
     }
-    const text = await response.text();
+    const text = keepBody && response.ok ? '' : await response.text();
     if (!response.ok) {
       const retryAfter = Number(response.headers.get('retry-after'));
       const said = scrub(text).replace(/\s+/g, ' ').slice(0, 200);
@@ -112,6 +115,11 @@ export function fetchGitlabApi(settings: { url: string; token: string }): Gitlab
         Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined,
       );
     }
+    return { response, text };
+  };
+
+  const call = async <T>(what: string, method: string, path: string, body?: object): Promise<{ status: number; json: T }> => {
+    const { response, text } = await send(what, method, path, body);
     try {
       return { status: response.status, json: (text === '' ? undefined : JSON.parse(text)) as T };
     } catch {
@@ -183,6 +191,10 @@ export function fetchGitlabApi(settings: { url: string; token: string }): Gitlab
       );
       return json.some((award) => award.name === name && award.user?.id === userId);
     },
+    jobTrace: async (project, jobId, maxBytes) => {
+      const { response } = await send('read a job’s log', 'GET', `/projects/${enc(project)}/jobs/${jobId}/trace`, undefined, true);
+      return tailOf(response, maxBytes);
+    },
     accessLevel: async (project, userId) => {
       try {
         const { json } = await call<{ access_level: number }>('read a member', 'GET', `/projects/${enc(project)}/members/all/${userId}`);
@@ -193,4 +205,21 @@ export function fetchGitlabApi(settings: { url: string; token: string }): Gitlab
       }
     },
   };
+}
+
+/**
+ * The last `maxBytes` bytes of a body read as a stream, so a log of many megabytes is never held
+ * whole; decoded as UTF-8 (a character cut at the start becomes U+FFFD).
+ */
+async function tailOf(response: Response, maxBytes: number): Promise<string> {
+  if (!response.body) return '';
+  const kept: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+    kept.push(Buffer.from(chunk));
+    size += chunk.byteLength;
+    while (kept.length > 1 && size - kept[0]!.byteLength >= maxBytes) size -= kept.shift()!.byteLength;
+  }
+  const all = Buffer.concat(kept);
+  return all.subarray(Math.max(0, all.byteLength - maxBytes)).toString('utf8');
 }

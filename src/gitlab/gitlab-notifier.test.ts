@@ -70,6 +70,33 @@ describe('GitlabNotifier', () => {
     expect(await send('seen:gone', place, { kind: 'seen', reference: { ...reference, note: 999_999 } })).toEqual({ awarded: false });
   });
 
+  it('writes on a run’s merge request under merge_requests/:iid: a status note for a place joined late, a heard notice, and emoji on a review note', async () => {
+    const iid = 300 + next;
+    gitlab.addMergeRequest({
+      project: PROJECT,
+      iid,
+      title: 'Fix',
+      description: null,
+      state: 'opened',
+      source_branch: 'f',
+      target_branch: 'main',
+      author: alice,
+    });
+    const place = `gitlab:${PROJECT}!${iid}`;
+    const status = (await send('status:mr', place, { kind: 'status', receivedKey: 'received:never-sent', run: run('INPROGRESS') })) as { noteId: number };
+    await send('heard:mr', place, { kind: 'notice', text: 'Slack user ada sent the run a reply from Slack.' });
+    const review = gitlab.addNote(PROJECT, 'MergeRequest', iid, 'rename this', alice);
+    const reference = { project: PROJECT, kind: 'merge_requests', iid, note: review.id, userId: alice.id };
+    await send('seen:mr', place, { kind: 'seen', reference });
+    await send('accepted:mr', place, { kind: 'followup_accepted', runId: 'run_1', reference });
+    const ours = gitlab.notes(PROJECT, 'MergeRequest', iid).filter((note) => note.author.id === gitlab.me.id);
+    expect(ours.map((note) => note.id)).toContain(status.noteId);
+    expect(ours.some((note) => note.body.includes('INPROGRESS'))).toBe(true);
+    expect(ours.some((note) => note.body.includes('Slack user ada sent the run a reply from Slack.'))).toBe(true);
+    expect(gitlab.awards.filter((award) => award.noteId === review.id).map((award) => award.name)).toEqual(['eyes', 'rocket']);
+    expect(gitlab.callsTo('createIssueNote').some((call) => call.rawPath.includes(`/issues/${iid}/`))).toBe(false);
+  });
+
   it('foreign @names mention no one but our handle; a destination that is no GitLab place is a permanent error', async () => {
     expect(defuseMentions('ask @alice and @group/team, then @agent', '@agent')).toBe('ask @\u2060alice and @\u2060group/team, then @agent');
     expect(defuseMentions('see [x](<https://gitlab.example.com/@alice>)', '@agent')).toBe('see [x](<https://gitlab.example.com/@alice>)');

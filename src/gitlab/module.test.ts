@@ -18,7 +18,12 @@ describe('GitLab as the service sees it', () => {
   });
 
   it('routes by the label, else the project, else "*", in any case', () => {
-    const surface = gitlabSurface({ projects: { 'acme/web': route('web'), '*': route('any') }, labels: { agent: route('label') } });
+    const surface = gitlabSurface({
+      enabled: true,
+      url: 'https://gitlab.com',
+      projects: { 'acme/web': route('web'), '*': route('any') },
+      labels: { agent: route('label') },
+    });
     expect(surface.route({ source: 'gitlab', project: 'acme/web', label: 'Agent' })).toEqual(route('label'));
     expect(surface.route({ source: 'gitlab', project: 'ACME/web' })).toEqual(route('web'));
     expect(surface.route({ source: 'gitlab', project: 'other/thing' })).toEqual(route('any'));

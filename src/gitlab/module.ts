@@ -33,6 +33,8 @@ export const gitlabModule: SurfaceModuleOf<'gitlab', typeof gitlabConfig> = {
         // A route's companion chat place needs that chat on (the config refuses one while it is off).
         companions: { projects: companionsOn(gitlab.companions.projects, isOn), labels: companionsOn(gitlab.companions.labels, isOn) },
         allowedUsers: gitlab.allowedUsers,
+        mergeRequests: gitlab.mergeRequests,
+        pipelineFailures: gitlab.pipelineFailures,
         dedupeRetentionMs: config.intake.dedupeRetentionMs,
         people,
       },

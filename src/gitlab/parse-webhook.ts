@@ -15,6 +15,8 @@ const prose = z.string().max(1_000_000);
 /** A time as hooks write it (`2026-03-02 10:00:00 UTC`). */
 const stamp = z.string().max(40).nullish();
 const url = z.string().max(2_000);
+/** A line of a file in a diff. */
+const line = z.number().int().nonnegative().max(100_000_000);
 
 const user = z.looseObject({ id, username: text });
 const project = z.looseObject({
@@ -57,17 +59,25 @@ const schemas = {
       url,
       created_at: stamp,
       type: text.nullish(),
-      position: z.looseObject({}).nullish(),
+      // A diff note's line: paths and line numbers as the diff shows them (either side may be absent).
+      position: z
+        .looseObject({
+          new_path: z.string().max(4_096).nullish(),
+          old_path: z.string().max(4_096).nullish(),
+          new_line: line.nullish(),
+          old_line: line.nullish(),
+        })
+        .nullish(),
     }),
     issue: z.looseObject({ iid, title: z.string().max(1_000), url }).optional(),
     merge_request: z.looseObject({ iid, url }).optional(),
   }),
-  merge_request: z.looseObject({ ...common, object_attributes: z.looseObject({ iid, action: text.optional(), url }) }),
+  merge_request: z.looseObject({ ...common, object_attributes: z.looseObject({ iid, action: text.optional(), url, updated_at: stamp }) }),
   pipeline: z.looseObject({
     ...common,
-    object_attributes: z.looseObject({ id, status: text }),
+    object_attributes: z.looseObject({ id, status: text, finished_at: stamp }),
     merge_request: z.looseObject({ iid }).nullish(),
-    builds: z.array(z.looseObject({ id, name: text, status: text })).max(10_000),
+    builds: z.array(z.looseObject({ id, name: text, status: text, stage: text.nullish(), allow_failure: z.boolean().nullish() })).max(10_000),
   }),
 } as const;
 

@@ -1,15 +1,16 @@
 /**
  * The issue around a GitLab request: its title, description and latest human notes, in a marked,
- * quoted and bounded block after the request — foreign content, not instructions. Read in the intake
- * worker, never at the edge; best effort (the worker starts the run with the request alone when this fails).
+ * quoted and bounded block after the request — foreign content, not instructions; and after a failed
+ * pipeline's follow-up, the tail of each failed job's log (`job-logs.ts`). Read in the intake worker,
+ * never at the edge; best effort (the worker sends the request alone when this fails).
  */
 import { DEFAULT_COMMENT_LIMITS, commentsToRead, latestWithin, type CommentLimits } from '../core/comment-window.js';
 import type { PromptEnricher } from '../core/ports/intake.js';
 import type { StoredTrigger } from '../core/ports/store.js';
 import type { StartPayload } from '../core/ports/triggers.js';
 import { oneLine, quote } from '../core/quote.js';
-import type { GitlabIssueFacts } from './gitlab-api.js';
-import type { GitlabApi } from './gitlab-api.js';
+import type { GitlabApi, GitlabIssueFacts } from './gitlab-api.js';
+import { failedJobLogs } from './job-logs.js';
 
 /** A description longer than this is cut (the agent can read the issue itself by its URL). */
 export const DESCRIPTION_LIMIT = 8_000;
@@ -17,7 +18,7 @@ export const DESCRIPTION_LIMIT = 8_000;
 export class GitlabPromptEnricher implements PromptEnricher {
   private readonly limits: CommentLimits;
 
-  constructor(private readonly deps: { api: Pick<GitlabApi, 'issue'>; selfId: number; context?: CommentLimits }) {
+  constructor(private readonly deps: { api: Pick<GitlabApi, 'issue' | 'jobTrace'>; selfId: number; context?: CommentLimits }) {
     this.limits = deps.context ?? DEFAULT_COMMENT_LIMITS;
   }
 
@@ -27,6 +28,11 @@ export class GitlabPromptEnricher implements PromptEnricher {
     const issue = await this.deps.api.issue(reference.project, reference.iid, commentsToRead(this.limits));
     const note = (payload.reference as { note?: unknown }).note;
     return `${payload.prompt}\n\n${issueBlock(issue, this.deps.selfId, this.limits, typeof note === 'number' ? note : undefined)}`;
+  }
+
+  /** After a failed pipeline's follow-up: the tails of its failed jobs' logs; nothing after a note's. */
+  followupContext(_trigger: StoredTrigger, reference: unknown): Promise<string | undefined> {
+    return failedJobLogs(this.deps.api, reference);
   }
 }
 

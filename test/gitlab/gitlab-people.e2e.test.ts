@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GITLAB_IDS, issueLabelled } from '../fixtures/gitlab/index.js';
+import { GITLAB_IDS, issueLabelled, type Person } from '../fixtures/gitlab/index.js';
 import { startGitlabWorld, type GitlabWorld } from './gitlab-harness.js';
 
 /*
@@ -35,7 +35,7 @@ beforeAll(async () => {
 afterAll(() => world?.stop());
 
 let next = 300;
-async function labelledBy(user: typeof alice) {
+async function labelledBy(user: Person) {
   const iid = (next += 1);
   world.gitlab.addIssue({ project: PROJECT, iid, title: 'Tidy the changelog', description: '', labels: [], state: 'opened', author: user });
   expect((await world.deliver(issueLabelled(iid, 'agent', [], { user, web: world.gitlab.url }))).body).toMatchObject({ outcome: 'stored' });

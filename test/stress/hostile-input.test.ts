@@ -38,7 +38,7 @@ import { guestRequests } from '../fixtures/slack/guests.js';
 import { SLACK_IDS, nextTs } from '../fixtures/slack/ids.js';
 import { malformedSendToAgent, malformedSlashCommands, sendToAgentShortcut } from '../fixtures/slack/interactions.js';
 import { TEAMS_IDS, channelMention, teamsEvilBodies } from '../fixtures/teams/index.js';
-import { GITLAB_IDS, gitlabEvilDeliveries, issueNote } from '../fixtures/gitlab/index.js';
+import { GITLAB_IDS, gitlabEvilDeliveries, issueLabelled, issueNote } from '../fixtures/gitlab/index.js';
 import { startBridge } from '../helpers/start-bridge.js';
 import { LINEAR_GUEST, Prng, invalidRequest, seedHostileContext, signedRequest, type GeneratorContext, type HostileRequest } from './hostile-payloads.js';
 import { checkPrompt, maskEchoedIds, requestsByReference, triggersWithReference } from './hostile-prompts.js';
@@ -92,7 +92,7 @@ beforeAll(async () => {
   // The fixtures' project, its issues and its Developer, so that a handled delivery's run is asked about and read as for real.
   gitlab = await startFakeGitlab({ token: GITLAB_TOKEN, projects: [{ id: GITLAB_IDS.project.id, path_with_namespace: GITLAB_IDS.project.path }] });
   gitlab.setMember(GITLAB_IDS.project.path, GITLAB_IDS.people.alice, 30);
-  for (const iid of [7, 8, 9])
+  for (const iid of [7, 8, 9, 10])
     gitlab.addIssue({
       project: GITLAB_IDS.project.path,
       iid,
@@ -102,6 +102,17 @@ beforeAll(async () => {
       state: 'opened',
       author: GITLAB_IDS.people.alice,
     });
+  // The fixtures' merge request, which a run's artifact makes one of its places (see the GitLab block).
+  gitlab.addMergeRequest({
+    project: GITLAB_IDS.project.path,
+    iid: GITLAB_IDS.mergeRequest.iid,
+    title: 'Fix the login',
+    description: null,
+    state: 'opened',
+    source_branch: GITLAB_IDS.mergeRequest.sourceBranch,
+    target_branch: GITLAB_IDS.mergeRequest.targetBranch,
+    author: GITLAB_IDS.people.us,
+  });
   ({ service, cwd } = await startBridge({
     agentApi: { baseUrl: emulator.baseUrl, apiKey: SECRETS.AGENT_API_KEY },
     env: {
@@ -119,7 +130,7 @@ beforeAll(async () => {
       'linear:\n  labels:\n    agent: { projects: [Checkout revamp] }\n  teams: [ENG]',
       // Every Teams channel and chat starts runs, so a body that is handled starts one.
       'teams:\n  channels:\n    "*": {}\n',
-      'gitlab:\n  projects:\n    acme/web: {}\n  labels:\n    agent: {}\n',
+      'gitlab:\n  pipeline_failures: 100\n  projects:\n    acme/web: {}\n  labels:\n    agent: {}\n',
     ].join('\n'),
     logger: scanningLogger(scanner, logs),
   }));
@@ -816,10 +827,17 @@ describe('GitLab: the evil deliveries of its fixtures, and secrets it must refus
   const hookUrl = () => `${service.url}/gitlab/webhook`;
   const linesSince = (from: number) => logsSince(from, [GITLAB_TOKEN, GITLAB_SECRET]);
   /**
-   * Valid deliveries about a merge request (a diff note, a failed pipeline): they act on the merge
-   * request's run, and a run's merge request is not one of its places yet, so they are 200 and ignored.
+   * The deliveries about merge request 5 act on its run: a run (of issue 10, started by its label) is
+   * given it as a place, as the tracker does when the run's artifact is the merge request.
    */
-  const NOT_ACTED_ON_YET = new Set(['path-traversal', 'many-builds']);
+  beforeAll(async () => {
+    const sent = await deliverGitlab(hookUrl(), issueLabelled(10, 'agent', [], { web: gitlab.url }), { secret: GITLAB_SECRET });
+    expect(await sent.response.json()).toEqual({ ok: true, outcome: 'stored' });
+    const runId = await until(() => service.store.anchors.currentRun('gitlab:acme/web#10'), 'the run of issue 10', 30_000, 20);
+    const place = `gitlab:acme/web!${GITLAB_IDS.mergeRequest.iid}`;
+    await service.store.anchors.link(place, runId, Date.now());
+    await service.store.trackedRuns.addDestination(runId, place, Date.now());
+  });
 
   it.each(gitlabEvilDeliveries().map((entry) => [entry.name, entry.expect] as const))(
     '%s (%s): one of its statuses, never a 5xx; stored only when handled; no error logged, no secret',
@@ -833,10 +851,13 @@ describe('GitLab: the evil deliveries of its fixtures, and secrets it must refus
       scanner.scan('http answer body', text);
       expect(sent.response.status).toBeLessThan(500);
       expect(entry.statuses).toContain(sent.response.status);
-      const stored = entry.expect === 'handle' && !NOT_ACTED_ON_YET.has(name) ? 1 : 0;
-      if (entry.expect === 'handle') expect(JSON.parse(text)).toEqual({ ok: true, outcome: stored ? 'stored' : 'ignored' });
+      const handled = entry.expect === 'handle';
+      const stored = handled && entry.stores !== 'notices' ? 1 : 0;
+      if (handled) expect(JSON.parse(text)).toEqual({ ok: true, outcome: 'stored' });
       expect((await state()).triggers).toBe(before.triggers + stored);
-      if (!stored) {
+      // A merge owes a notice to each of the run's places (issue 10, the merge request), and stores no trigger.
+      if (entry.stores === 'notices') expect((await state()).outbox).toBeGreaterThanOrEqual(before.outbox + 2);
+      if (!handled) {
         await until(drained, 'the intake worker to be idle', 30_000, 20);
         expect(await state()).toEqual(before);
       } else {
