@@ -1,10 +1,9 @@
 import type { IntakeService } from '../core/intake/intake-service.js';
 import type { Logger } from '../core/ports/logger.js';
-import { noticeOf } from '../core/outbox/notice-parts.js';
-import { receivedKey, type OutboxMessage } from '../core/ports/messages.js';
-import type { NewOutboxRow, Store } from '../core/ports/store.js';
+import type { Store } from '../core/ports/store.js';
 import { oneLine } from '../core/quote.js';
 import type { WebhookOutcome } from '../http/signed-webhook.js';
+import { toldInEveryPlace } from '../surface-kit/told-in-every-place.js';
 import { actOf, type GithubAct, type GithubTriggerConfig } from './normalise.js';
 import type { GithubEvent } from './parse-webhook.js';
 import { seenRows } from './receipt.js';
@@ -96,12 +95,7 @@ async function closed(act: Extract<ReturnType<typeof actOf>, { kind: 'closed' }>
   if (!run) return { outcome: 'ignored', reason: `${act.place} has no run` };
   // The pull request by GitHub's name for it, linked to its page (`html_url` of the verified payload).
   const parts = ['The pull request ', { url: act.url, label: act.name }, ` was ${act.merged ? 'merged' : 'closed without merging'} by ${oneLine(act.by)}.`];
-  const rows: NewOutboxRow[] = run.destinations.map((destination) => ({
-    key: `github:${act.merged ? 'merged' : 'closed'}:${act.place}:${run.runId}:${destination}`,
-    destination,
-    kind: 'notice',
-    payload: noticeOf(parts, { receivedKey: receivedKey(run.triggerKey ?? run.runId, destination) }) satisfies OutboxMessage,
-  }));
+  const rows = toldInEveryPlace(run, `github:${act.merged ? 'merged' : 'closed'}:${act.place}`, parts);
   const added = await deps.intake.owe(rows);
   await deps.store.eventKeys.remember(deliveryKey(deliveryId), deps.now());
   return added > 0 ? { outcome: 'stored' } : { outcome: 'duplicate', reason: 'told before' };

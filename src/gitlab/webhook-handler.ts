@@ -1,10 +1,10 @@
 import type { IntakeService } from '../core/intake/intake-service.js';
-import { noticeOf } from '../core/outbox/notice-parts.js';
-import { receivedKey, type OutboxMessage } from '../core/ports/messages.js';
+import type { OutboxMessage } from '../core/ports/messages.js';
 import type { NewOutboxRow, Store } from '../core/ports/store.js';
 import type { TriggerInput } from '../core/ports/triggers.js';
 import { oneLine } from '../core/quote.js';
 import type { WebhookOutcome } from '../http/signed-webhook.js';
+import { toldInEveryPlace } from '../surface-kit/told-in-every-place.js';
 import type { GitlabAct, GitlabTriggerConfig, Self } from './acts.js';
 import { actOf } from './normalise.js';
 import type { GitlabDelivery } from './webhook-endpoint.js';
@@ -89,12 +89,7 @@ async function closed(act: Extract<GitlabAct, { kind: 'closed' }>, deliveryId: s
   if (!run) return { outcome: 'ignored', reason: `${act.place} has no run` };
   // The merge request by GitLab's name for it, linked to its page (`url` of the verified payload).
   const parts = ['The merge request ', { url: act.url, label: act.name }, ` was ${act.merged ? 'merged' : 'closed without merging'} by ${oneLine(act.by)}.`];
-  const rows: NewOutboxRow[] = run.destinations.map((destination) => ({
-    key: `gitlab:${act.merged ? 'merged' : 'closed'}:${act.place}:${run.runId}:${destination}`,
-    destination,
-    kind: 'notice',
-    payload: noticeOf(parts, { receivedKey: receivedKey(run.triggerKey ?? run.runId, destination) }) satisfies OutboxMessage,
-  }));
+  const rows = toldInEveryPlace(run, `gitlab:${act.merged ? 'merged' : 'closed'}:${act.place}`, parts);
   const added = await deps.intake.owe(rows);
   if (deliveryId !== undefined) await deps.store.eventKeys.remember(deliveryKey(deliveryId), deps.now());
   return added > 0 ? { outcome: 'stored' } : { outcome: 'duplicate', reason: 'told before' };

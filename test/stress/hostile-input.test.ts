@@ -827,7 +827,7 @@ describe('GitLab: the evil deliveries of its fixtures, and secrets it must refus
   const hookUrl = () => `${service.url}/gitlab/webhook`;
   const linesSince = (from: number) => logsSince(from, [GITLAB_TOKEN, GITLAB_SECRET]);
   /**
-   * The deliveries about merge request 5 act on its run: a run (of issue 10, started by its label) is
+   * The deliveries about merge request 5 act on its run: a run (of acme/web#10, started by its label) is
    * given it as a place, as the tracker does when the run's artifact is the merge request.
    */
   beforeAll(async () => {
@@ -855,7 +855,7 @@ describe('GitLab: the evil deliveries of its fixtures, and secrets it must refus
       const stored = handled && entry.stores !== 'notices' ? 1 : 0;
       if (handled) expect(JSON.parse(text)).toEqual({ ok: true, outcome: 'stored' });
       expect((await state()).triggers).toBe(before.triggers + stored);
-      // A merge owes a notice to each of the run's places (issue 10, the merge request), and stores no trigger.
+      // A merge owes a notice to each of the run's places (acme/web#10, the merge request), and stores no trigger.
       if (entry.stores === 'notices') expect((await state()).outbox).toBeGreaterThanOrEqual(before.outbox + 2);
       if (!handled) {
         await until(drained, 'the intake worker to be idle', 30_000, 20);
