@@ -170,6 +170,8 @@ describe.each<Signing>(['token', 'standard-webhooks'])('GitLab with its webhookâ
 
   it('our own note and another botâ€™s are ignored at the edge: nothing stored, GitLab not asked', async () => {
     const iid = newIssue();
+    // The earlier tests' background work (an access check, an email lookup) is over before counting calls.
+    await quiet(world.bridge.service);
     const before = await world.bridge.triggerCount();
     const calls = world.gitlab.calls.length;
     expect(await world.deliver(issueNote(iid, '@agent go', { user: us, ...web() }))).toEqual({ status: 200, body: { ok: true, outcome: 'ignored' } });
@@ -178,7 +180,7 @@ describe.each<Signing>(['token', 'standard-webhooks'])('GitLab with its webhookâ
       body: { ok: true, outcome: 'ignored' },
     });
     expect(await world.bridge.triggerCount()).toBe(before);
-    expect(world.gitlab.calls.length).toBe(calls);
+    expect(world.gitlab.calls.slice(calls).map((call) => call.route)).toEqual([]);
   });
 
   it('a delivery without the right secret is refused with 401 before anything is stored', async () => {
