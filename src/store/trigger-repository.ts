@@ -23,6 +23,8 @@ import { abandoned } from './process-statements.js';
 import { countStates, fromJson, isMoreDue, moreDueColumn, stateCountSql, toJson } from './sql.js';
 import type { SqliteTrackedRunRepository } from './tracked-run-repository.js';
 import { inWriteTransaction } from './write-transaction.js';
+import { SPAN } from '../core/ports/trace-names.js';
+import { tracing } from '../core/ports/tracing.js';
 
 interface PendingEnqueue {
   entry: TriggerToStore;
@@ -270,7 +272,7 @@ export class SqliteTriggerRepository implements TriggerRepository {
     this.batch = [];
     let results: EnqueueResult[] | undefined;
     try {
-      results = inWriteTransaction(this.db, () => batch.map((item) => this.enqueueWithin(item)));
+      results = this.commitTraced(batch, () => inWriteTransaction(this.db, () => batch.map((item) => this.enqueueWithin(item))));
     } catch {
       // Fall through: each alone, below.
     }
@@ -282,6 +284,21 @@ export class SqliteTriggerRepository implements TriggerRepository {
         item.reject(error);
       }
     });
+  }
+
+  /**
+   * A group commit runs after the requests that filled it: tracing on, it is a span of its own linked
+   * to each of their traces, so every request's trace shows the commit it waited for.
+   */
+  private commitTraced<T>(batch: readonly PendingEnqueue[], commit: () => T): T {
+    const traces = tracing();
+    if (!traces.on) return commit();
+    const links = batch.map((item) => item.entry.traceparent);
+    return traces.inSpanSync(
+      SPAN.storeTransaction,
+      { root: true, links, attributes: { 'db.system.name': 'sqlite', 'agent_bridge.store.batch': batch.length } },
+      commit,
+    );
   }
 
   private enqueueWithin({ entry }: PendingEnqueue): EnqueueResult {

@@ -63,6 +63,11 @@ class OtelSpan implements TraceSpan {
     this.span.addEvent(name, attributesOf(attributes));
   }
 
+  addLink(traceparent: string | null | undefined): void {
+    const linked = parseTraceparent(traceparent);
+    if (linked) this.span.addLink({ context: linked });
+  }
+
   fail(code: string, message?: string): void {
     this.span.setAttribute(ATTR.errorType, code);
     this.span.setStatus({ code: SpanStatusCode.ERROR, ...(message !== undefined && { message }) });

@@ -27,6 +27,8 @@ export interface TraceSpan {
   setAttribute(name: string, value: SpanAttributeValue): void;
   /** Something that happened within the span (a retry, with its attempt and delay). */
   addEvent(name: string, attributes?: SpanAttributes): void;
+  /** Links a trace this span belongs with (a redelivery's first request), known only once it runs. */
+  addLink(traceparent: string | null | undefined): void;
   /** Marks the span failed: status ERROR, and `error.type` our stable error code. */
   fail(code: string, message?: string): void;
   /** This span as a W3C `traceparent`, to store with what it caused; undefined while tracing is off. */
@@ -51,6 +53,7 @@ export interface Tracing {
 export const noSpan: TraceSpan = {
   setAttribute: () => {},
   addEvent: () => {},
+  addLink: () => {},
   fail: () => {},
   traceparent: undefined,
 };
