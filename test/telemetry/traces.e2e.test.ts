@@ -13,6 +13,10 @@ import { postSlackEvent } from '../fakes/slack-signing.js';
 import { appMention, eventCallback } from '../fixtures/slack/events.js';
 import { nextTs, SLACK_IDS } from '../fixtures/slack/ids.js';
 import { startCli, tempDir, type RunningCli } from '../helpers/spawn-cli.js';
+import { postDelivery } from '../helpers/deliveries.js';
+import { startFakeLinearApi, type FakeLinearApi } from '../fakes/linear-api.js';
+import { labelAdded, linearDelivery } from '../fixtures/linear/index.js';
+import { LINEAR_KEY, LINEAR_SECRET, newIssue } from '../linear/linear-harness.js';
 
 const SECRET = 'otel-e2e-signing-secret-0123456789';
 const BOT_TOKEN = 'xoxb-0000-1111-otel-e2e-token';
@@ -25,16 +29,19 @@ let slack: FakeSlackApi;
 let emulator: RunningEmulator;
 let serve: RunningCli;
 let events: string;
+let linear: FakeLinearApi;
+let linearWebhook: string;
 
 beforeAll(async () => {
   receiver = await startOtlpReceiver();
   slack = await startFakeSlackApi({ token: BOT_TOKEN });
+  linear = await startFakeLinearApi();
   emulator = await startEmulator({ apiKey: API_KEY, port: 0, manual: true });
   const cwd = tempDir('agent-bridge-otel-');
   // A schedule every second: its slots fire by the real clock, and the test waits for the first one's trace.
   writeFileSync(
     join(cwd, 'agent-bridge.yml'),
-    'tracker:\n  interval: 1s\nschedules:\n  - name: tick\n    cron: "* * * * * *"\n    prompt: Check the tick.\n    overlap: allow\n',
+    'tracker:\n  interval: 1s\nlinear:\n  labels:\n    agent: {}\nschedules:\n  - name: tick\n    cron: "* * * * * *"\n    prompt: Check the tick.\n    overlap: allow\n',
   );
   serve = startCli(['serve'], {
     cwd,
@@ -48,6 +55,9 @@ beforeAll(async () => {
       SLACK_BOT_TOKEN: BOT_TOKEN,
       SLACK_SIGNING_SECRET: SECRET,
       SLACK_API_URL: slack.url,
+      LINEAR_API_KEY: LINEAR_KEY,
+      LINEAR_WEBHOOK_SECRET: LINEAR_SECRET,
+      LINEAR_API_URL: linear.url,
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
       OTEL_EXPORTER_OTLP_HEADERS: `x-api-key=${COLLECTOR_KEY}`,
       OTEL_SERVICE_NAME: 'bridge-under-test',
@@ -56,11 +66,12 @@ beforeAll(async () => {
   });
   const [, url] = await serve.waitFor(LISTENING, 30_000);
   events = `${url}/slack/events`;
+  linearWebhook = `${url}/linear/webhook`;
 }, 60_000);
 
 afterAll(async () => {
   await serve?.stop();
-  await Promise.all([receiver?.close(), slack?.close(), emulator?.close()]);
+  await Promise.all([receiver?.close(), slack?.close(), linear?.close(), emulator?.close()]);
 });
 
 const named = (spans: ReceivedSpan[], name: string, test: (span: ReceivedSpan) => boolean = () => true) =>
@@ -161,6 +172,24 @@ describe('traces over OTLP/HTTP', { timeout: 60_000 }, () => {
     expect(refused.status).toBe(401);
     const span = await receiver.waitFor((spans) => named(spans, 'agent_bridge.request', (found) => found.status.code === 'error'), 'failed request span');
     expect(span.attributes['error.type']).toBe('invalid_signature');
+  });
+
+  it('show a Linear label’s start as a trace of its own through the signed-webhook edge, with its run', async () => {
+    const { issue, data } = newIssue(linear, 'Tidy the traces');
+    expect((await postDelivery(linearWebhook, linearDelivery(LINEAR_SECRET, labelAdded(undefined, undefined, data)))).status).toBe(200);
+    const request = await receiver.waitFor(
+      (spans) =>
+        named(
+          spans,
+          'agent_bridge.request',
+          (span) => span.attributes['agent_bridge.surface'] === 'linear' && span.attributes['http.route'] === '/linear/webhook',
+        ),
+      'Linear request span',
+    );
+    expect(String(request.attributes['agent_bridge.place'])).toContain(issue.id);
+    const intake = await receiver.waitFor((spans) => named(spans, 'agent_bridge.intake', (span) => span.parentSpanId === request.spanId), 'Linear intake span');
+    const invoke = await receiver.waitFor((spans) => named(spans, 'invoke_agent', (span) => span.parentSpanId === intake.spanId), 'Linear invoke_agent span');
+    expect(invoke.attributes['gen_ai.conversation.id']).toEqual(expect.any(String));
   });
 
   it('starts a trace of its own for each schedule slot, the slot’s intake its child', async () => {
