@@ -12,6 +12,8 @@ import {
 import { errorFromResponse, errorFromTransport, parseRetryAfter } from './errors.js';
 import { DEFAULT_RETRY_OPTIONS, nextRetry, type CallSafety, type RetryOptions } from './retry-policy.js';
 import { parseCreatedRun, parseRunItem, parseRunPage } from './schemas.js';
+import { ATTR, EVENT, RETRY_IN_MS, SPAN } from '../core/ports/trace-names.js';
+import { tracing, type TraceSpan } from '../core/ports/tracing.js';
 
 export interface AgentApiClientOptions {
   /** Base URL ending in `/api/v1`. */
@@ -39,6 +41,8 @@ interface Call {
   safety: CallSafety;
   query?: URLSearchParams;
   body?: unknown;
+  /** A call that invokes the agent (GenAI's `invoke_agent`): its run, when known before the answer, and its agent's name. */
+  invokes?: { runId?: string; agentName?: string };
 }
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -70,13 +74,21 @@ export class AgentApiClient implements AgentRuns {
   }
 
   async createRun(body: CreateRunRequest): Promise<CreatedRun> {
-    const answer = await this.call({ method: 'POST', path: '/agent/run', name: 'POST /agent/run', safety: 'not-idempotent', body });
+    const invokes = { ...(body.config?.name !== undefined && { agentName: body.config.name }) };
+    const answer = await this.call({ method: 'POST', path: '/agent/run', name: 'POST /agent/run', safety: 'not-idempotent', body, invokes });
     return this.validate('POST /agent/run', answer, parseCreatedRun);
   }
 
   async dispatchToFactory(factoryUid: string, body: FactoryRunRequest): Promise<CreatedRun> {
     const path = `/factory/${encodeURIComponent(factoryUid)}/runs`;
-    const answer = await this.call({ method: 'POST', path, name: 'POST /factory/{uid}/runs', safety: 'not-idempotent', body });
+    const answer = await this.call({
+      method: 'POST',
+      path,
+      name: 'POST /factory/{uid}/runs',
+      safety: 'not-idempotent',
+      body,
+      invokes: { agentName: factoryUid },
+    });
     return this.validate('POST /factory/{uid}/runs', answer, parseCreatedRun);
   }
 
@@ -113,7 +125,7 @@ export class AgentApiClient implements AgentRuns {
 
   async sendFollowup(runId: string, message: string): Promise<void> {
     const path = `/agent/runs/${encodeURIComponent(runId)}/followups`;
-    await this.call({ method: 'POST', path, name: 'POST /agent/runs/{id}/followups', safety: 'not-idempotent', body: { message } });
+    await this.call({ method: 'POST', path, name: 'POST /agent/runs/{id}/followups', safety: 'not-idempotent', body: { message }, invokes: { runId } });
   }
 
   async cancelRun(runId: string): Promise<void> {
@@ -141,7 +153,32 @@ export class AgentApiClient implements AgentRuns {
     });
   }
 
-  private async call(call: Call): Promise<unknown> {
+  /**
+   * One call, retried as its safety allows. Tracing on, a call that invokes the agent is a client span
+   * (`invoke_agent`, its run id as `gen_ai.conversation.id`); a read only inside a span already (a
+   * tracker's poll alone is no trace). Each retry is an event; a failure is the span's status with
+   * its stable code as `error.type`.
+   */
+  private call(call: Call): Promise<unknown> {
+    const traces = tracing();
+    if (!traces.on || (!call.invokes && traces.active().traceparent === undefined)) return this.attempts(call);
+    const attributes = {
+      [ATTR.runApiCall]: call.name,
+      ...(call.invokes && {
+        [ATTR.genAiOperation]: 'invoke_agent',
+        [ATTR.genAiConversation]: call.invokes.runId,
+        [ATTR.genAiAgentName]: call.invokes.agentName,
+      }),
+    };
+    return traces.inSpan(call.invokes ? SPAN.invokeAgent : SPAN.runApi, { kind: 'client', attributes }, async (span) => {
+      const answer = await this.attempts(call, span);
+      const runId = (answer as { run_id?: unknown } | undefined)?.run_id;
+      if (call.invokes && typeof runId === 'string') span.setAttribute(ATTR.genAiConversation, runId);
+      return answer;
+    });
+  }
+
+  private async attempts(call: Call, span?: TraceSpan): Promise<unknown> {
     for (let retry = 1; ; retry++) {
       try {
         return await this.once(call);
@@ -150,6 +187,7 @@ export class AgentApiClient implements AgentRuns {
         const delayMs = nextRetry(error, call.safety, retry, this.retry, this.random);
         if (delayMs === undefined) throw error;
         this.options.onRetry?.({ call: call.name, attempt: retry, delayMs, error });
+        span?.addEvent(EVENT.retry, { [ATTR.attempt]: retry, [RETRY_IN_MS]: delayMs, [ATTR.errorType]: error.code });
         await this.sleep(delayMs);
       }
     }

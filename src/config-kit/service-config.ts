@@ -90,4 +90,24 @@ export interface ServiceConfig {
    */
   http: { port: number; host: string; publicUrl?: string; metricsToken?: string };
   logLevel: LogLevel;
+  /** Traces sent over OTLP/HTTP (`OTEL_*`, docs/observability.md); absent: tracing is off and nothing of it is loaded. */
+  tracing?: TracingConfig;
+}
+
+/** `OTEL_TRACES_SAMPLER`'s values. */
+export type TracingSampler = 'always_on' | 'always_off' | 'traceidratio' | 'parentbased_always_on' | 'parentbased_always_off' | 'parentbased_traceidratio';
+
+/** Where and how spans are exported, from OpenTelemetry's standard variables. */
+export interface TracingConfig {
+  /** The OTLP/HTTP traces URL (`…/v1/traces`). */
+  url: string;
+  /** Sent with every export (`OTEL_EXPORTER_OTLP_HEADERS`, `…_TRACES_HEADERS`): secrets, scrubbed from logs. */
+  headers: Readonly<Record<string, string>>;
+  serviceName: string;
+  resourceAttributes: Readonly<Record<string, string>>;
+  sampler: TracingSampler;
+  /** `OTEL_TRACES_SAMPLER_ARG`: the ratio of the `traceidratio` samplers (default 1). */
+  samplerRatio?: number;
+  /** `OTEL_BSP_SCHEDULE_DELAY`: how long spans wait to be exported in a batch (default 5000 ms). */
+  scheduleDelayMs?: number;
 }

@@ -55,6 +55,8 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     database: config.database.kind === 'postgres' ? { kind: 'postgres', url: config.database.maskedUrl } : { ...config.database },
     http: { ...config.http, ...(config.http.metricsToken !== undefined && { metricsToken: maskSecret(config.http.metricsToken, source('METRICS_TOKEN')) }) },
     logLevel: config.logLevel,
+    // Header values are the collector's credentials: only their names are shown.
+    tracing: config.tracing ? { ...config.tracing, headers: Object.keys(config.tracing.headers) } : null,
   };
 }
 
@@ -70,6 +72,7 @@ export function integrationSummary(config: AppConfig): string[] {
   );
 
   for (const { name, config: slice } of SURFACE_SLICES) lines.push(slice.summary(sectionOf(config, name)));
+  if (config.tracing) lines.push(`Traces: OTLP/HTTP to ${config.tracing.url} as ${config.tracing.serviceName}`);
 
   const schedules = config.schedules;
   if (schedules.length === 0) {

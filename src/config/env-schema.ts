@@ -11,6 +11,8 @@ import { checkBaseUrl } from '../config-kit/urls.js';
 import { BRIDGE_SECRET_MIN_LENGTH, LOG_LEVELS, type LogLevel } from '../config-kit/value-sets.js';
 import { checkDatabaseUrl, type PostgresTarget } from './database-url.js';
 import { SURFACE_SLICES, type SurfaceSecretVariable } from './surface-slices.js';
+import { readTracingEnv, tracingEnvShape } from './tracing-env.js';
+import type { TracingConfig } from '../config-kit/service-config.js';
 
 export const DEFAULT_DATABASE_PATH = './data/agent-bridge.db';
 export const DEFAULT_PORT = 3000;
@@ -52,6 +54,8 @@ export interface EnvSettings {
   agentBridgeSecret: string | undefined;
   /** `METRICS_TOKEN`: when set, `GET /metrics` needs `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
+  /** OpenTelemetry's `OTEL_*` variables: where traces go; undefined when tracing is off. */
+  tracing: TracingConfig | undefined;
 }
 
 const agentApiBaseUrl = optionalText.transform((value, ctx) => {
@@ -141,6 +145,7 @@ export const envSchema = z.object({
   PUBLIC_URL: publicUrl,
   AGENT_BRIDGE_SECRET: agentBridgeSecret,
   METRICS_TOKEN: metricsToken,
+  ...tracingEnvShape,
 });
 
 /** Variables that must be set together: the run API's, each surface's and the database's. */
@@ -212,6 +217,7 @@ export function parseEnvironment(env: Record<string, string>, cwd: string): { se
       publicUrl: v.PUBLIC_URL,
       agentBridgeSecret: v.AGENT_BRIDGE_SECRET,
       metricsToken: v.METRICS_TOKEN,
+      tracing: readTracingEnv(v),
     },
   };
 }

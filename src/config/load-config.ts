@@ -182,6 +182,7 @@ function build(env: EnvSettings, file: FileConfig, configFile: string | undefine
       : { kind: 'sqlite', path: env.databasePath },
     http: { port: env.port, host: env.host, ...compact({ publicUrl: env.publicUrl, metricsToken: env.metricsToken }) },
     logLevel: env.logLevel,
+    ...compact({ tracing: env.tracing }),
   };
 }
 

@@ -26,5 +26,7 @@ export function secretValues(config: AppConfig): Array<string | undefined> {
     config.people.secret,
     config.console.adminToken,
     config.http.metricsToken,
+    // An exporter's headers carry the collector's credentials (an API key, a bearer token).
+    ...Object.values(config.tracing?.headers ?? {}),
   ];
 }

@@ -9,6 +9,7 @@ import { bodyUnread } from './body-state.js';
 import { answerError, sendJson, type HttpError } from './http-error.js';
 import type { Metrics } from './metrics.js';
 import { RequestTurns } from './request-turns.js';
+import { handleTraced } from './request-span.js';
 import { BODY_LIMIT_BYTES, BODY_STALL_MS, declaresTooLarge, isClientAbort, readBody } from './read-body.js';
 
 /**
@@ -137,7 +138,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
     turns.enqueue(() => {
       if (res.destroyed) return;
       Promise.resolve()
-        .then(() => route.handle(req, res, read))
+        .then(() => handleTraced(route, req, res, () => route.handle(req, res, read)))
         .catch((error: unknown) => {
           // A client that went away mid-request is its own doing: debug, never an error with a stack.
           if (isClientAbort(error)) {

@@ -12,6 +12,8 @@ export interface LoggerOptions {
   credentialShapes?: readonly RegExp[];
   /** Human-readable lines (pino-pretty) instead of JSON; default: when stdout is a terminal. */
   pretty?: boolean;
+  /** Fields added to every line as it is written (tracing on: the active span's `trace_id` and `span_id`). */
+  mixin?: () => object;
   /** Where lines go (tests); default stdout. */
   destination?: DestinationStream;
 }
@@ -63,6 +65,7 @@ export function createLogger(options: LoggerOptions): PinoLogger {
     base: replicaBindings(),
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     hooks: { streamWrite: scrub },
+    ...(options.mixin && { mixin: options.mixin }),
   };
   if (options.destination) return pino(base, options.destination);
   if (pretty) {

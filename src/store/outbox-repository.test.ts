@@ -15,6 +15,12 @@ describeEachStore((adapter) => {
   const LEASE = 10_000;
 
   describe('outbox.add', () => {
+    it('keeps the trace that owes a row (migration 17), for its delivery to link to', async () => {
+      await store.outbox.add([{ ...anOutboxRow('k1'), traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' }], 100);
+      expect((await store.outbox.getByKey('k1'))?.traceparent).toBe('00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01');
+      expect((await store.outbox.claimNext('w1', 100, LEASE))?.traceparent).toBe('00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01');
+    });
+
     it('adds rows once per key, due at once', async () => {
       expect(await store.outbox.add([anOutboxRow('k1'), anOutboxRow('k2')], 100)).toBe(2);
       expect(await store.outbox.add([anOutboxRow('k2'), anOutboxRow('k3')], 200)).toBe(1);
@@ -34,6 +40,7 @@ describeEachStore((adapter) => {
         lastError: null,
         createdAt: 100,
         sentAt: null,
+        traceparent: null,
       });
       expect(await store.outbox.getByKey('nope')).toBeUndefined();
       expect(await store.outbox.counts()).toEqual({ pending: 3, sending: 0, sent: 0, failed: 0 });

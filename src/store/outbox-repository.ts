@@ -28,6 +28,7 @@ interface Row {
   last_error: string | null;
   created_at: number;
   sent_at: number | null;
+  traceparent: string | null;
 }
 
 /** A row as both stores return it (PostgreSQL reads BIGINT as numbers, so its rows have the same shape). */
@@ -47,6 +48,7 @@ export function toOutboxRow(row: Row): OutboxRow {
     lastError: row.last_error,
     createdAt: row.created_at,
     sentAt: row.sent_at,
+    traceparent: row.traceparent,
   };
 }
 
@@ -67,6 +69,7 @@ function handedOverRow(row: NewOutboxRow, id: number, now: number, owner: string
     lastError: null,
     createdAt: now,
     sentAt: null,
+    traceparent: row.traceparent ?? null,
   };
 }
 
@@ -130,18 +133,28 @@ export class SqliteOutboxRepository implements OutboxRepository {
   private readonly countRows;
 
   constructor(private readonly db: Database.Database) {
-    this.insertRow = db.prepare<{ key: string; destination: string; kind: string; payload: string; now: number }>(
-      `INSERT INTO outbox (key, destination, kind, payload, state, attempts, next_attempt_at, created_at)
-       VALUES (@key, @destination, @kind, @payload, 'pending', 0, @now, @now)
+    this.insertRow = db.prepare<{ key: string; destination: string; kind: string; payload: string; now: number; traceparent: string | null }>(
+      `INSERT INTO outbox (key, destination, kind, payload, state, attempts, next_attempt_at, created_at, traceparent)
+       VALUES (@key, @destination, @kind, @payload, 'pending', 0, @now, @now, @traceparent)
        ON CONFLICT (key) DO NOTHING`,
     );
     // As CLAIM_SQL would leave it once claimed: the claim that would follow is saved.
     this.insertHandedOver = db.prepare<
-      { key: string; destination: string; kind: string; payload: string; now: number; owner: string; process: string; leaseUntil: number },
+      {
+        key: string;
+        destination: string;
+        kind: string;
+        payload: string;
+        now: number;
+        owner: string;
+        process: string;
+        leaseUntil: number;
+        traceparent: string | null;
+      },
       { id: number }
     >(
-      `INSERT INTO outbox (key, destination, kind, payload, state, attempts, next_attempt_at, created_at, lease_owner, lease_process, lease_until)
-       VALUES (@key, @destination, @kind, @payload, 'sending', 1, @now, @now, @owner, @process, @leaseUntil)
+      `INSERT INTO outbox (key, destination, kind, payload, state, attempts, next_attempt_at, created_at, lease_owner, lease_process, lease_until, traceparent)
+       VALUES (@key, @destination, @kind, @payload, 'sending', 1, @now, @now, @owner, @process, @leaseUntil, @traceparent)
        ON CONFLICT (key) DO NOTHING
        RETURNING id`,
     );
@@ -175,6 +188,7 @@ export class SqliteOutboxRepository implements OutboxRepository {
         kind: row.kind,
         payload: toJson(row.payload),
         now,
+        traceparent: row.traceparent ?? null,
       });
       inserted += changes;
     }
@@ -194,7 +208,7 @@ export class SqliteOutboxRepository implements OutboxRepository {
         continue;
       }
       const leaseUntil = now + taker.leaseMs;
-      const fields = { key: row.key, destination: row.destination, kind: row.kind, payload: toJson(row.payload), now };
+      const fields = { key: row.key, destination: row.destination, kind: row.kind, payload: toJson(row.payload), now, traceparent: row.traceparent ?? null };
       const inserted = this.insertHandedOver.get({ ...fields, owner: taker.owner, process: processOfOwner(taker.owner), leaseUntil });
       if (inserted) handed = handedOverRow(row, inserted.id, now, taker.owner, leaseUntil);
     }

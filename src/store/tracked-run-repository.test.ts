@@ -17,6 +17,11 @@ describeEachStore((adapter) => {
   }
 
   describe('runs.insert and get', () => {
+    it('keeps the trace of the intake span that started a run (migration 17)', async () => {
+      await store.trackedRuns.insert({ ...aRun('r1'), traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' }, 100);
+      expect((await store.trackedRuns.get('r1'))?.traceparent).toBe('00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01');
+    });
+
     it('stores a run once, tracked, at transition 0', async () => {
       expect(await store.trackedRuns.insert(aRun('r1'), 100)).toBe(true);
       expect(await store.trackedRuns.insert(aRun('r1', { title: 'other' }), 200)).toBe(false);
@@ -37,6 +42,7 @@ describeEachStore((adapter) => {
         lastSeenAt: null,
         createdAt: 100,
         updatedAt: 100,
+        traceparent: null,
       });
       expect(await store.trackedRuns.get('nope')).toBeUndefined();
       expect(await store.trackedRuns.countTracked()).toBe(1);

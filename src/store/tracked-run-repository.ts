@@ -12,6 +12,7 @@ interface Row {
   route: string;
   destinations: string;
   trigger_key: string | null;
+  traceparent: string | null;
   state: string;
   server_updated_at: string | null;
   session_link: string | null;
@@ -38,6 +39,7 @@ export function toTrackedRun(row: Row): TrackedRun {
     route: fromJson(row.route),
     destinations: fromJson(row.destinations) as string[],
     triggerKey: row.trigger_key,
+    traceparent: row.traceparent,
     state: row.state,
     serverUpdatedAt: row.server_updated_at,
     sessionLink: row.session_link,
@@ -163,13 +165,14 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
       personalKeyOwner: string | null;
       requester: string | null;
       routeName: string | null;
+      traceparent: string | null;
       now: number;
     }>(
       `INSERT INTO tracked_runs (run_id, anchor, source, title, route, destinations, trigger_key, state,
                                  server_updated_at, session_link, key_owner, requester, route_name, transition, tracked, last_seen_at,
-                                 created_at, updated_at)
+                                 created_at, updated_at, traceparent)
        VALUES (@runId, @anchor, @source, @title, @route, @destinations, @triggerKey, @state,
-               @serverUpdatedAt, @sessionLink, @personalKeyOwner, @requester, @routeName, 0, 1, NULL, @now, @now)
+               @serverUpdatedAt, @sessionLink, @personalKeyOwner, @requester, @routeName, 0, 1, NULL, @now, @now, @traceparent)
        ON CONFLICT (run_id) DO NOTHING`,
     );
     this.addMove = db.prepare<{ runId: string; move: string; now: number }>(
@@ -208,6 +211,7 @@ export class SqliteTrackedRunRepository implements TrackedRunRepository {
       personalKeyOwner: run.personalKeyOwner ?? null,
       requester: run.askedBy ?? null,
       routeName: run.routeName ?? null,
+      traceparent: run.traceparent ?? null,
       now,
     });
     if (changes > 0) this.observedState.run({ runId: run.runId, transition: 0, state: run.state, serverUpdatedAt: run.serverUpdatedAt, now });

@@ -369,6 +369,17 @@ describeEachStore((adapter) => {
       expect(await store.triggers.claimNext('w2', 5000, 100)).toMatchObject({ attempts: 2, leaseOwner: 'w2' });
     });
 
+    it('keeps the request’s trace with the trigger and the intake’s with the run it starts (migration 17)', async () => {
+      const request = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+      const intake = '00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01';
+      const { trigger } = await store.triggers.enqueue({ trigger: aTrigger(), now: 0, traceparent: request });
+      expect(trigger.traceparent).toBe(request);
+      expect((await store.triggers.claimNext('w1', 0, 100))?.traceparent).toBe(request);
+      await store.triggers.finish(trigger.id, 'w1', { state: 'done', runId: 'r1' }, { run: { ...aRun('r1'), traceparent: intake } }, 50);
+      expect((await store.triggers.get(trigger.id))?.traceparent).toBe(request);
+      expect((await store.trackedRuns.get('r1'))?.traceparent).toBe(intake);
+    });
+
     it('finishes with every effect in one go', async () => {
       const { trigger } = await store.triggers.enqueue({ trigger: aTrigger(), now: 0 });
       await store.triggers.claimNext('w1', 0, 100);
@@ -393,6 +404,7 @@ describeEachStore((adapter) => {
         createdAt: 50,
         updatedAt: 50,
         workflowMoves: [],
+        traceparent: null,
       });
       expect(await store.operator.states('r1')).toEqual([{ transition: 0, state: 'QUEUED', serverUpdatedAt: null, observedAt: 50 }]);
       expect(await store.anchors.currentRun('slack:C1:1700.1')).toBe('r1');

@@ -23,6 +23,8 @@ import { abandoned } from './process-statements.js';
 import { countStates, fromJson, isMoreDue, moreDueColumn, stateCountSql, toJson } from './sql.js';
 import type { SqliteTrackedRunRepository } from './tracked-run-repository.js';
 import { inWriteTransaction } from './write-transaction.js';
+import { SPAN } from '../core/ports/trace-names.js';
+import { tracing } from '../core/ports/tracing.js';
 
 interface PendingEnqueue {
   entry: TriggerToStore;
@@ -47,6 +49,7 @@ interface Row {
   last_error: string | null;
   received_at: number;
   updated_at: number;
+  traceparent: string | null;
 }
 
 /** A row as both stores return it. */
@@ -66,6 +69,7 @@ export function toTrigger(row: Row): StoredTrigger {
     lastError: row.last_error,
     receivedAt: row.received_at,
     updatedAt: row.updated_at,
+    traceparent: row.traceparent,
   };
 }
 
@@ -73,7 +77,14 @@ export function toTrigger(row: Row): StoredTrigger {
  * The row `enqueue` has just inserted, from what it was given: reading it back (`RETURNING *`) and
  * parsing its payload again cost a tenth of storing a trigger on the acknowledgement's path.
  */
-function insertedTrigger(trigger: NewTrigger, id: number, now: number, dueAt: number, taker: FreeWorker | undefined): StoredTrigger {
+function insertedTrigger(
+  trigger: NewTrigger,
+  id: number,
+  now: number,
+  dueAt: number,
+  taker: FreeWorker | undefined,
+  traceparent: string | undefined,
+): StoredTrigger {
   // As stored: JSON has no undefined.
   const input = { ...trigger, payload: trigger.payload ?? null } as NewTrigger;
   return {
@@ -89,6 +100,7 @@ function insertedTrigger(trigger: NewTrigger, id: number, now: number, dueAt: nu
     lastError: null,
     receivedAt: now,
     updatedAt: now,
+    traceparent: traceparent ?? null,
   };
 }
 
@@ -182,19 +194,33 @@ export class SqliteTriggerRepository implements TriggerRepository {
     },
     private readonly groupCommit: GroupCommit = nextTurn,
   ) {
-    this.insertTrigger = db.prepare<{ key: string; kind: string; source: string; anchor: string; payload: string; now: number; dueAt: number }, { id: number }>(
-      `INSERT INTO triggers (key, kind, source, anchor, payload, state, attempts, next_attempt_at, received_at, updated_at)
-       VALUES (@key, @kind, @source, @anchor, @payload, 'pending', 0, @dueAt, @now, @now)
+    this.insertTrigger = db.prepare<
+      { key: string; kind: string; source: string; anchor: string; payload: string; now: number; dueAt: number; traceparent: string | null },
+      { id: number }
+    >(
+      `INSERT INTO triggers (key, kind, source, anchor, payload, state, attempts, next_attempt_at, received_at, updated_at, traceparent)
+       VALUES (@key, @kind, @source, @anchor, @payload, 'pending', 0, @dueAt, @now, @now, @traceparent)
        ON CONFLICT (key) DO NOTHING
        RETURNING id`,
     );
     // As CLAIM_SQL would leave it once claimed: the claim that would follow is saved.
     this.insertHandedOver = db.prepare<
-      { key: string; kind: string; source: string; anchor: string; payload: string; now: number; owner: string; process: string; leaseUntil: number },
+      {
+        key: string;
+        kind: string;
+        source: string;
+        anchor: string;
+        payload: string;
+        now: number;
+        owner: string;
+        process: string;
+        leaseUntil: number;
+        traceparent: string | null;
+      },
       { id: number }
     >(
-      `INSERT INTO triggers (key, kind, source, anchor, payload, state, attempts, next_attempt_at, received_at, updated_at, lease_owner, lease_process, lease_until)
-       VALUES (@key, @kind, @source, @anchor, @payload, 'working', 1, @now, @now, @now, @owner, @process, @leaseUntil)
+      `INSERT INTO triggers (key, kind, source, anchor, payload, state, attempts, next_attempt_at, received_at, updated_at, lease_owner, lease_process, lease_until, traceparent)
+       VALUES (@key, @kind, @source, @anchor, @payload, 'working', 1, @now, @now, @now, @owner, @process, @leaseUntil, @traceparent)
        ON CONFLICT (key) DO NOTHING
        RETURNING id`,
     );
@@ -246,7 +272,7 @@ export class SqliteTriggerRepository implements TriggerRepository {
     this.batch = [];
     let results: EnqueueResult[] | undefined;
     try {
-      results = inWriteTransaction(this.db, () => batch.map((item) => this.enqueueWithin(item)));
+      results = this.commitTraced(batch, () => inWriteTransaction(this.db, () => batch.map((item) => this.enqueueWithin(item))));
     } catch {
       // Fall through: each alone, below.
     }
@@ -260,9 +286,33 @@ export class SqliteTriggerRepository implements TriggerRepository {
     });
   }
 
+  /**
+   * A group commit runs after the requests that filled it: tracing on, it is a span of its own linked
+   * to each of their traces, so every request's trace shows the commit it waited for.
+   */
+  private commitTraced<T>(batch: readonly PendingEnqueue[], commit: () => T): T {
+    const traces = tracing();
+    if (!traces.on) return commit();
+    const links = batch.map((item) => item.entry.traceparent);
+    return traces.inSpanSync(
+      SPAN.storeTransaction,
+      { root: true, links, attributes: { 'db.system.name': 'sqlite', 'agent_bridge.store.batch': batch.length } },
+      commit,
+    );
+  }
+
   private enqueueWithin({ entry }: PendingEnqueue): EnqueueResult {
     const { trigger, owed = [], now, rememberKeys = [], dueAt = now } = entry;
-    const fields = { key: trigger.key, kind: trigger.kind, source: trigger.source, anchor: trigger.anchor, payload: toJson(trigger.payload), now };
+    const { traceparent } = entry;
+    const fields = {
+      key: trigger.key,
+      kind: trigger.kind,
+      source: trigger.source,
+      anchor: trigger.anchor,
+      payload: toJson(trigger.payload),
+      now,
+      traceparent: traceparent ?? null,
+    };
     // The transaction holds the only write lock: what it reads of the anchor stays true until its commit.
     const wanted = entry.handTo?.trigger;
     const taker = wanted && dueAt <= now && this.anchorBusy.get({ anchor: trigger.anchor })?.busy !== 1 ? wanted : undefined;
@@ -274,7 +324,7 @@ export class SqliteTriggerRepository implements TriggerRepository {
       const rowTaker = entry.handTo?.outbox;
       const handedOverRow = rowTaker ? this.related.outbox.addWithinHandingOver(owed, now, rowTaker) : void this.related.outbox.addWithin(owed, now);
       const handedOver = taker !== undefined;
-      return { inserted: true, trigger: insertedTrigger(trigger, row.id, now, dueAt, taker), handedOver, ...(handedOverRow && { handedOverRow }) };
+      return { inserted: true, trigger: insertedTrigger(trigger, row.id, now, dueAt, taker, traceparent), handedOver, ...(handedOverRow && { handedOverRow }) };
     }
     const existing = this.byKey.get(trigger.key);
     if (!existing) throw new Error(`trigger ${trigger.key} conflicted but cannot be read`);

@@ -6,7 +6,8 @@ import { reachablePackages, sourceFiles, specifiers } from './import-graph.js';
 const CORE = join(ROOT, 'src/core');
 // Every surface's SDK, those of surfaces to come among them (Microsoft Teams, GitLab): the core reaches a surface through its ports only.
 const SURFACE_SDKS = [/^@slack\//, /^@linear\//, /^@octokit\//, /^jira\.js$/, /^@microsoft\//, /^botbuilder/, /^@gitbeaker\//];
-const FORBIDDEN = [...SURFACE_SDKS, /^better-sqlite3$/, /^pg$/, /^undici$/, /^pino/, /^prom-client$/, /^node-cron$/];
+// OpenTelemetry too: the core traces through its `Tracing` port, whose adapter (src/telemetry/) is loaded only when tracing is on.
+const FORBIDDEN = [...SURFACE_SDKS, /^better-sqlite3$/, /^pg$/, /^undici$/, /^pino/, /^prom-client$/, /^node-cron$/, /^@opentelemetry\//];
 const forbidden = (pkg: string) => FORBIDDEN.some((pattern) => pattern.test(pkg));
 
 describe('the core stays free of platform code', () => {
@@ -44,6 +45,10 @@ describe('the core stays free of platform code', () => {
     '@gitbeaker/rest',
   ])('forbids the surface SDK %s', (pkg) => {
     expect(forbidden(pkg)).toBe(true);
+  });
+
+  it('forbids OpenTelemetry', () => {
+    expect(['@opentelemetry/api', '@opentelemetry/sdk-trace-node'].every(forbidden)).toBe(true);
   });
 
   it('leaves alone what is no SDK of a surface', () => {

@@ -24,6 +24,9 @@ export default async function bundleChildren(): Promise<void> {
     format: 'esm',
     target: 'node20',
     packages: 'external',
+    // What a child loads by import() stays a chunk of its own, loaded only then, as in dist/: tracing's
+    // SDK when it is off, a surface's library when the surface is off.
+    splitting: true,
     outdir: CHILD_BUNDLES,
     outExtension: { '.js': '.mjs' },
     logLevel: 'warning',

@@ -5,6 +5,8 @@ import { reserveTakers, type ReservedTakers } from '../hand-over/free-workers.js
 import type { FreeWorkerSource } from '../hand-over/hand-over.js';
 import type { EnqueueResult, NewOutboxRow, Store } from '../ports/store.js';
 import { requesterName, type TriggerInput } from '../ports/triggers.js';
+import { ATTR } from '../ports/trace-names.js';
+import { tracing, type TraceSpan } from '../ports/tracing.js';
 
 /** A trigger an edge tried to submit that breaks the core's rules: a bug at the edge, not bad user input. */
 export class InvalidTriggerError extends Error {
@@ -53,17 +55,32 @@ export class IntakeService {
     options: { rememberKeys?: readonly string[]; alsoOwed?: readonly NewOutboxRow[] } = {},
   ): Promise<{ accepted: boolean; triggerId: number }> {
     validate(input);
-    const owed = this.owedFor(input, options.alsoOwed);
+    const traces = tracing();
+    const span = traces.on ? describeRequest(traces.active(), input) : undefined;
+    const owed = this.owedFor(input, options.alsoOwed, span?.traceparent);
     // A trigger gathered for a window is due later: no worker is kept waiting for it.
     const takers = reserveTakers(owed.dueAt > owed.now ? undefined : this.deps.freeWorkers, { row: owed.rows.length > 0 });
     const { rememberKeys } = options;
     const stored = await this.deps.store.triggers
-      .enqueue({ trigger: input, owed: owed.rows, now: owed.now, rememberKeys, dueAt: owed.dueAt, handTo: takers.handTo })
+      .enqueue({
+        trigger: input,
+        owed: owed.rows,
+        now: owed.now,
+        rememberKeys,
+        dueAt: owed.dueAt,
+        handTo: takers.handTo,
+        ...(span?.traceparent !== undefined && { traceparent: span.traceparent }),
+      })
       .catch((error: unknown) => {
         takers.release();
         throw error;
       });
     this.takeOrWake(owed, stored, takers);
+    if (span && !stored.inserted) {
+      // A redelivery: its trace belongs with the first request's, whose trace the work is in.
+      span.setAttribute(ATTR.redelivered, true);
+      span.addLink(stored.trigger.traceparent);
+    }
     return { accepted: stored.inserted, triggerId: stored.trigger.id };
   }
 
@@ -73,11 +90,12 @@ export class IntakeService {
    * recognised), nothing while the requester is still to be cleared — and when it is due: a follow-up
    * waits for its source's window, to go to the run with the replies that follow it.
    */
-  private owedFor(input: TriggerInput, alsoOwed: readonly NewOutboxRow[] | undefined): Owed {
+  private owedFor(input: TriggerInput, alsoOwed: readonly NewOutboxRow[] | undefined, traceparent: string | undefined): Owed {
     const denied = this.deps.access?.deny(input);
     const uncleared = input.payload.checkRequester === true;
     const received: NewOutboxRow[] = denied ? [deniedNotice(input, denied)] : uncleared ? [] : receivedRows(input);
-    const rows = denied || uncleared || !alsoOwed ? received : [...received, ...alsoOwed];
+    const all = denied || uncleared || !alsoOwed ? received : [...received, ...alsoOwed];
+    const rows = traceparent === undefined ? all : all.map((row) => ({ ...row, traceparent }));
     const now = this.deps.clock.now();
     const window = input.kind === 'followup' && !denied ? (this.deps.followupWindows?.[input.source] ?? 0) : 0;
     return { rows, now, dueAt: now + window };
@@ -131,6 +149,17 @@ export function receivedRows(input: TriggerInput): NewOutboxRow[] {
     };
     return { key: receivedKey(input.key, destination), destination, kind: 'received', payload: message };
   });
+}
+
+/** The request's span says what it asked: its surface, place, person and trigger key (ids, never text). */
+function describeRequest(span: TraceSpan, input: TriggerInput): TraceSpan {
+  span.setAttribute(ATTR.surface, input.source);
+  span.setAttribute(ATTR.place, input.anchor);
+  span.setAttribute(ATTR.triggerKey, input.key);
+  span.setAttribute(ATTR.triggerKind, input.kind);
+  const person = input.payload.requester?.id;
+  if (person !== undefined) span.setAttribute(ATTR.person, person);
+  return span;
 }
 
 function validate(input: TriggerInput): void {

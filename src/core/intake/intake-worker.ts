@@ -16,6 +16,8 @@ import type { HandOverWorker } from '../hand-over/hand-over.js';
 import { WaitingWork } from '../hand-over/waiting-work.js';
 import { startStep } from './start-step.js';
 import { settle, StepContext, type IntakeDeps, type Settlement } from './step-context.js';
+import { ATTR, EVENT, RETRY_IN_MS, SPAN } from '../ports/trace-names.js';
+import { tracing, type SpanOptions } from '../ports/tracing.js';
 
 export type { IntakeDeps, IntakeOptions } from './step-context.js';
 
@@ -57,10 +59,18 @@ export class IntakeWorker implements HandOverWorker<StoredTrigger> {
     this.moreDue = trigger?.moreDue ?? false;
     if (!trigger) return false;
     if (trigger.moreDue) onClaimed?.();
+    const traces = tracing();
+    if (!traces.on) return this.work(trigger, handed?.stopRenewing);
+    return traces.inSpan(SPAN.intake, intakeSpan(trigger), () => this.work(trigger, handed?.stopRenewing));
+  }
+
+  /** Works a claimed (or handed over) trigger to its end, or to its next attempt. */
+  private async work(trigger: StoredTrigger, handedStopRenewing: (() => void) | undefined): Promise<true> {
+    const { store, clock } = this.deps;
     const log = lazyChild(this.deps.logger, { trigger: trigger.key, kind: trigger.kind, attempt: trigger.attempts });
     // A short lease kept alive while we work: a crashed worker's trigger is taken over within
     // one lease, while a slow run-API call never lets a second worker start on it.
-    const stopHeartbeat = handed?.stopRenewing ?? this.heartbeat(trigger);
+    const stopHeartbeat = handedStopRenewing ?? this.heartbeat(trigger);
     /** Anchors whose start lease this attempt took (issue-start-lock.ts): given up once the trigger is finished. */
     const starting: string[] = [];
     try {
@@ -185,8 +195,11 @@ export class IntakeWorker implements HandOverWorker<StoredTrigger> {
     const apiError = error instanceof AgentApiError ? error : undefined;
     const retryable = apiError ? apiError.retryable : true;
     const reason = apiError ? explainAgentApiError(apiError) : 'an internal error stopped it; the operator can find it in the service log';
+    const span = tracing().active();
+    span.fail(apiError ? apiError.code : 'internal_error', apiError?.message);
     if (retryable && withinWindow) {
       const delay = Math.max(apiError?.retryAfterMs ?? 0, this.backoff(trigger));
+      span.addEvent(EVENT.retry, { [ATTR.attempt]: trigger.attempts, [RETRY_IN_MS]: delay });
       log.warn({ err: apiError ? { code: apiError.code, status: apiError.status } : error, retryInMs: delay }, 'run API call failed; will retry');
       const heads = retryNotice(trigger, apiError);
       if (heads) await store.outbox.add([heads], now);
@@ -227,8 +240,46 @@ export class IntakeWorker implements HandOverWorker<StoredTrigger> {
   }
 
   private async finish(trigger: StoredTrigger, outcome: TriggerOutcome, effects: TriggerEffects): Promise<boolean> {
-    const finished = await this.deps.store.triggers.finish(trigger.id, this.deps.owner, outcome, effects, this.deps.clock.now());
+    const traces = tracing();
+    let traced = effects;
+    if (traces.on) {
+      const span = traces.active();
+      if (outcome.runId) span.setAttribute(ATTR.runId, outcome.runId);
+      traced = withTrace(effects, span.traceparent);
+    }
+    const finished = await this.deps.store.triggers.finish(trigger.id, this.deps.owner, outcome, traced, this.deps.clock.now());
     if (!finished) this.deps.logger.warn({ trigger: trigger.key }, 'lost the lease on a trigger; another worker has it');
     return finished;
   }
+}
+
+/**
+ * The intake span of one attempt: the first is the child of the request that stored the trigger; a
+ * retry, or a trigger taken over after its worker died, only links to it (its request has long ended,
+ * and each attempt is found from it).
+ */
+function intakeSpan(trigger: StoredTrigger): SpanOptions {
+  const first = trigger.attempts <= 1;
+  const attributes = {
+    [ATTR.triggerKey]: trigger.key,
+    [ATTR.triggerKind]: trigger.kind,
+    [ATTR.surface]: trigger.source,
+    [ATTR.place]: trigger.anchor,
+    [ATTR.person]: trigger.payload.requester?.id,
+    [ATTR.attempt]: trigger.attempts,
+    ...(!first && { [ATTR.redelivered]: true }),
+  };
+  return first
+    ? { kind: 'consumer', parent: trigger.traceparent ?? null, attributes }
+    : { kind: 'consumer', root: true, links: [trigger.traceparent], attributes };
+}
+
+/** What the attempt stores, with the intake span's trace: the run it started keeps it, and so does what it owes. */
+function withTrace(effects: TriggerEffects, traceparent: string | undefined): TriggerEffects {
+  if (traceparent === undefined) return effects;
+  return {
+    ...effects,
+    ...(effects.run && { run: { ...effects.run, traceparent } }),
+    ...(effects.owed && { owed: effects.owed.map((row) => ({ ...row, traceparent: row.traceparent ?? traceparent })) }),
+  };
 }

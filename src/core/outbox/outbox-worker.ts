@@ -8,6 +8,8 @@ import { renewLease } from '../lease-renewal.js';
 import type { HandOverWorker } from '../hand-over/hand-over.js';
 import { WaitingWork } from '../hand-over/waiting-work.js';
 import { SentResults } from './sent-results.js';
+import { ATTR, SPAN } from '../ports/trace-names.js';
+import { tracing } from '../ports/tracing.js';
 
 /** Tuning of the outbox worker; every field has a default. */
 export interface OutboxWorkerOptions {
@@ -144,13 +146,7 @@ export class OutboxWorker implements HandOverWorker<OutboxRow> {
     let result: unknown;
     const stopRenewing = waiting?.stopRenewing ?? this.keepLease(row);
     try {
-      result = await notifier.deliver({
-        key: row.key,
-        destination: row.destination,
-        message: row.payload as OutboxMessage,
-        attempt: row.attempts - 1,
-        resultOf: (key) => this.resultOf(key),
-      });
+      result = await this.send(notifier, row);
     } catch (error) {
       stopRenewing();
       await this.failed(row, platform, fields, error);
@@ -164,6 +160,25 @@ export class OutboxWorker implements HandOverWorker<OutboxRow> {
     if (next) this.claimedAhead.keep(next);
     this.foundNoNext = next === undefined;
     return true;
+  }
+
+  /**
+   * Hands one row to its notifier. Tracing on, inside a span of its own trace linked to the trace that
+   * owes the row (the run's, the request's): a delivery is found from the run, and a platform's slow
+   * answer is not counted in the request that caused it.
+   */
+  private send(notifier: Notifier, row: OutboxRow): Promise<unknown> {
+    const delivery = {
+      key: row.key,
+      destination: row.destination,
+      message: row.payload as OutboxMessage,
+      attempt: row.attempts - 1,
+      resultOf: (key: string) => this.resultOf(key),
+    };
+    const traces = tracing();
+    if (!traces.on) return notifier.deliver(delivery);
+    const attributes = { [ATTR.place]: row.destination, [ATTR.outboxKind]: row.kind, [ATTR.attempt]: row.attempts };
+    return traces.inSpan(SPAN.delivery, { kind: 'producer', root: true, links: [row.traceparent], attributes }, () => notifier.deliver(delivery));
   }
 
   /**

@@ -30,6 +30,8 @@ export interface TriggerRecord {
   lastError: string | null;
   receivedAt: number;
   updatedAt: number;
+  /** The span of the request that stored it, as a W3C `traceparent`; null while tracing is off. */
+  traceparent?: string | null;
 }
 
 /** A stored trigger; narrowing on `kind` types its payload. */
@@ -46,6 +48,8 @@ export interface NewOutboxRow {
   destination: string;
   kind: string;
   payload: unknown;
+  /** The trace that owes it (the run's, the request's), as a W3C `traceparent`: its delivery links to it. */
+  traceparent?: string | null;
 }
 
 export const OUTBOX_STATES = ['pending', 'sending', 'sent', 'failed'] as const;
@@ -94,6 +98,8 @@ export interface NewTrackedRun {
   destinations: string[];
   /** Key of the trigger that started the run (its `received` messages are the ones edited), if any. */
   triggerKey: string | null;
+  /** The intake span that started it, as a W3C `traceparent`: what is owed about the run links to it. */
+  traceparent?: string | null;
   state: string;
   /** The server's `updated_at` of the last observation (RFC 3339), never our clock. */
   serverUpdatedAt: string | null;

@@ -27,6 +27,8 @@ export interface TriggerToStore {
   rememberKeys?: readonly string[];
   /** When a new trigger first becomes claimable (default `now`): follow-ups gathered for a window. */
   dueAt?: number;
+  /** The span of the request that stores it (W3C `traceparent`), tracing on. */
+  traceparent?: string;
   /**
    * Free workers of this process to hand over to. A store may store the new trigger claimed by
    * `handTo.trigger` (`handedOver`: state `working`, lease to its owner for its `leaseMs`, attempts

@@ -11,6 +11,8 @@ import { titleFrom } from '../title.js';
 import type { TriggerInput } from '../ports/triggers.js';
 import { anchorAliasSetting } from '../ports/setting-names.js';
 import { Surfaces } from '../surfaces.js';
+import { ATTR, SPAN } from '../ports/trace-names.js';
+import { tracing } from '../ports/tracing.js';
 
 /**
  * One schedule slot from "due" to "trigger stored": record the (schedule, slot) once across
@@ -96,6 +98,14 @@ export class ScheduleFirer {
    * here or by another process — then decides and submits. `reason` is kept on the fire (catch-up).
    */
   async fire(def: ScheduleDefinition, slot: Slot, reason?: string): Promise<FireOutcome> {
+    const traces = tracing();
+    if (!traces.on) return this.fireSlot(def, slot, reason);
+    // Each slot is a trace of its own: nobody asked, the clock did.
+    const attributes = { [ATTR.schedule]: def.name, [ATTR.slot]: slot.key, [ATTR.surface]: 'schedule' };
+    return traces.inSpan(SPAN.scheduleSlot, { root: true, attributes }, () => this.fireSlot(def, slot, reason));
+  }
+
+  private async fireSlot(def: ScheduleDefinition, slot: Slot, reason: string | undefined): Promise<FireOutcome> {
     const { store, clock } = this.deps;
     const recorded = await store.scheduleFires.record({
       schedule: def.name,

@@ -31,7 +31,9 @@ import {
 } from '../ports/agent-runs.js';
 import type { Logger } from '../ports/logger.js';
 import { announceOf, isAnnounced } from './route-policy.js';
-import type { MeteredRun, Store, TrackedRun } from '../ports/store.js';
+import type { MeteredRun, NewOutboxRow, RunObservation, Store, TrackedRun } from '../ports/store.js';
+import { ATTR, SPAN } from '../ports/trace-names.js';
+import { tracing } from '../ports/tracing.js';
 import {
   TRACKER_LISTED_AT,
   TRACKER_SCAN,
@@ -368,7 +370,7 @@ export class Tracker {
       tracked: !isTerminalState(reported.state),
       ...(usage && { usage }),
     };
-    if (await this.store.trackedRuns.recordTransition(stored.runId, stored.transition, observation, owed, pass.now)) {
+    if (await this.recordChange(stored, reported.state, observation, owed, pass.now)) {
       pass.changed++;
       this.logger.info({ runId: stored.runId, from: stored.state, to: reported.state, transition: stored.transition + 1 }, 'run state changed');
       return;
@@ -379,6 +381,21 @@ export class Tracker {
     const current = retries > 0 ? await this.store.trackedRuns.get(stored.runId) : undefined;
     if (current?.tracked) await this.observe(pass, current, reported, retries - 1);
     else this.logger.debug({ runId: stored.runId }, 'transition already recorded by another process');
+  }
+
+  /**
+   * Records an observed change with what it owes. Tracing on, inside a span of its own linked to the
+   * run's trace, and what it owes carries the run's trace, so each delivery about the run links to it.
+   */
+  private recordChange(stored: TrackedRun, state: string, observation: RunObservation, owed: NewOutboxRow[], now: number): Promise<boolean> {
+    const traces = tracing();
+    if (!traces.on) return this.store.trackedRuns.recordTransition(stored.runId, stored.transition, observation, owed, now);
+    const attributes = { [ATTR.runId]: stored.runId, [ATTR.genAiConversation]: stored.runId, [ATTR.runState]: state, [ATTR.transition]: stored.transition + 1 };
+    return traces.inSpan(SPAN.stateChange, { root: true, links: [stored.traceparent], attributes }, (span) => {
+      const traceparent = stored.traceparent ?? span.traceparent;
+      const traced = owed.map((row) => ({ ...row, traceparent: row.traceparent ?? traceparent }));
+      return this.store.trackedRuns.recordTransition(stored.runId, stored.transition, observation, traced, now);
+    });
   }
 
   /**

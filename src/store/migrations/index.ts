@@ -14,6 +14,7 @@ import { migration0013 } from './0013-run-reservations.js';
 import { migration0014 } from './0014-audit-trail.js';
 import { migration0015 } from './0015-approvals.js';
 import { migration0016 } from './0016-state-count-indexes.js';
+import { migration0017 } from './0017-trace-context.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -39,4 +40,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0014,
   migration0015,
   migration0016,
+  migration0017,
 ];

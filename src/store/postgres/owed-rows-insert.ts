@@ -13,10 +13,10 @@ import { texts } from './pg-sql.js';
 /** The `owed AS (…)` CTE; `guard` (e.g. `EXISTS (SELECT 1 FROM moved)`) makes the insert conditional on an earlier CTE. */
 export function owedCte(guard?: string): string {
   return `owed AS (
-  INSERT INTO outbox (key, destination, kind, payload, state, attempts, next_attempt_at, created_at)
-  SELECT o.key, o.destination, o.kind, o.payload, 'pending', 0, @now::bigint, @now::bigint
-  FROM unnest(@owedKeys::text[], @owedDestinations::text[], @owedKinds::text[], @owedPayloads::text[])
-    WITH ORDINALITY AS o(key, destination, kind, payload, position)${guard ? `\n  WHERE ${guard}` : ''}
+  INSERT INTO outbox (key, destination, kind, payload, state, attempts, next_attempt_at, created_at, traceparent)
+  SELECT o.key, o.destination, o.kind, o.payload, 'pending', 0, @now::bigint, @now::bigint, o.traceparent
+  FROM unnest(@owedKeys::text[], @owedDestinations::text[], @owedKinds::text[], @owedPayloads::text[], @owedTraceparents::text[])
+    WITH ORDINALITY AS o(key, destination, kind, payload, traceparent, position)${guard ? `\n  WHERE ${guard}` : ''}
   ORDER BY o.position
   ON CONFLICT (key) DO NOTHING
   RETURNING 1
@@ -29,11 +29,14 @@ export const WOKEN_CTE = `woken AS (
 )`;
 
 /** The parameters of `owedCte`, one array per column. */
-export function owedParams(rows: readonly NewOutboxRow[]): Record<'owedKeys' | 'owedDestinations' | 'owedKinds' | 'owedPayloads', Array<string | null>> {
+export function owedParams(
+  rows: readonly NewOutboxRow[],
+): Record<'owedKeys' | 'owedDestinations' | 'owedKinds' | 'owedPayloads' | 'owedTraceparents', Array<string | null>> {
   return {
     owedKeys: texts(rows.map((item) => item.key)),
     owedDestinations: texts(rows.map((item) => item.destination)),
     owedKinds: texts(rows.map((item) => item.kind)),
     owedPayloads: texts(rows.map((item) => toJson(item.payload))),
+    owedTraceparents: rows.map((item) => item.traceparent ?? null),
   };
 }

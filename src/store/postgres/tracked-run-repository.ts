@@ -20,10 +20,10 @@ const INSERT_SQL = `
 WITH inserted AS (
   INSERT INTO tracked_runs (run_id, anchor, source, title, route, destinations, trigger_key, state,
                             server_updated_at, session_link, key_owner, requester, route_name, transition, tracked, last_seen_at,
-                            created_at, updated_at)
+                            created_at, updated_at, traceparent)
   VALUES (@runId::text, @anchor::text, @source::text, @title::text, @route::text, @destinations::text, @triggerKey::text, @state::text,
           @serverUpdatedAt::text, @sessionLink::text, @personalKeyOwner::text, @requester::text, @routeName::text, 0, 1, NULL,
-          @now::bigint, @now::bigint)
+          @now::bigint, @now::bigint, @traceparent::text)
   ON CONFLICT (run_id) DO NOTHING
   RETURNING run_id, state, server_updated_at
 ),
@@ -193,6 +193,7 @@ export class PostgresTrackedRunRepository implements TrackedRunRepository {
       personalKeyOwner: item.personalKeyOwner ?? null,
       requester: item.askedBy ?? null,
       routeName: item.routeName ?? null,
+      traceparent: item.traceparent ?? null,
       now,
     });
     return Number(found?.inserted ?? 0) > 0;

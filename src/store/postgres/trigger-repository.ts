@@ -83,10 +83,10 @@ WITH ended AS (
 new_run AS (
   INSERT INTO tracked_runs (run_id, anchor, source, title, route, destinations, trigger_key, state,
                             server_updated_at, session_link, key_owner, requester, route_name, transition, tracked, last_seen_at,
-                            created_at, updated_at)
+                            created_at, updated_at, traceparent)
   SELECT @newRunId::text, @newRunAnchor::text, @newRunSource::text, @newRunTitle::text, @newRunRoute::text, @newRunDestinations::text,
          @newRunTriggerKey::text, @newRunState::text, @newRunServerUpdatedAt::text, @newRunSessionLink::text, @newRunKeyOwner::text,
-         @newRunRequester::text, @newRunRouteName::text, 0, 1, NULL, @now::bigint, @now::bigint
+         @newRunRequester::text, @newRunRouteName::text, 0, 1, NULL, @now::bigint, @now::bigint, @newRunTraceparent::text
   FROM ended WHERE @newRunId::text IS NOT NULL
   ON CONFLICT (run_id) DO NOTHING
   RETURNING run_id, state, server_updated_at
@@ -135,12 +135,12 @@ SELECT (SELECT count(*) FROM ended) AS ended, (SELECT count(*) FROM woken) AS wo
  */
 const ENQUEUE_SQL = `
 WITH input AS (
-  SELECT * FROM unnest(@keys::text[], @kinds::text[], @sources::text[], @anchors::text[], @payloads::text[], @nows::bigint[], @dues::bigint[])
-    WITH ORDINALITY AS i(key, kind, source, anchor, payload, now, due, item)
+  SELECT * FROM unnest(@keys::text[], @kinds::text[], @sources::text[], @anchors::text[], @payloads::text[], @nows::bigint[], @dues::bigint[], @traceparents::text[])
+    WITH ORDINALITY AS i(key, kind, source, anchor, payload, now, due, traceparent, item)
 ),
 inserted AS (
-  INSERT INTO triggers (key, kind, source, anchor, payload, state, attempts, next_attempt_at, received_at, updated_at)
-  SELECT key, kind, source, anchor, payload, 'pending', 0, due, now, now FROM input ORDER BY item
+  INSERT INTO triggers (key, kind, source, anchor, payload, state, attempts, next_attempt_at, received_at, updated_at, traceparent)
+  SELECT key, kind, source, anchor, payload, 'pending', 0, due, now, now, traceparent FROM input ORDER BY item
   ON CONFLICT (key) DO NOTHING
   RETURNING *
 ),
@@ -148,10 +148,10 @@ storing AS (
   SELECT min(input.item) AS item FROM input JOIN inserted ON inserted.key = input.key GROUP BY input.key
 ),
 owed AS (
-  INSERT INTO outbox (key, destination, kind, payload, state, attempts, next_attempt_at, created_at)
-  SELECT o.key, o.destination, o.kind, o.payload, 'pending', 0, o.now, o.now
-  FROM unnest(@owedItems::bigint[], @owedKeys::text[], @owedDestinations::text[], @owedKinds::text[], @owedPayloads::text[], @owedNows::bigint[])
-    WITH ORDINALITY AS o(item, key, destination, kind, payload, now, position)
+  INSERT INTO outbox (key, destination, kind, payload, state, attempts, next_attempt_at, created_at, traceparent)
+  SELECT o.key, o.destination, o.kind, o.payload, 'pending', 0, o.now, o.now, o.traceparent
+  FROM unnest(@owedItems::bigint[], @owedKeys::text[], @owedDestinations::text[], @owedKinds::text[], @owedPayloads::text[], @owedNows::bigint[], @owedTraceparents::text[])
+    WITH ORDINALITY AS o(item, key, destination, kind, payload, now, traceparent, position)
   WHERE o.item IN (SELECT item FROM storing)
   ORDER BY o.position
   ON CONFLICT (key) DO NOTHING
@@ -238,6 +238,7 @@ export class PostgresTriggerRepository implements TriggerRepository {
       payloads: texts(items.map((item) => toJson(item.trigger.payload))),
       nows: items.map((item) => item.now),
       dues: items.map((item) => item.dueAt),
+      traceparents: items.map((item) => item.traceparent ?? null),
       owedItems: owed.map((entry) => entry.item),
       ...owedParams(owed.map((entry) => entry.row)),
       owedNows: owed.map((entry) => entry.now),
@@ -359,6 +360,7 @@ export class PostgresTriggerRepository implements TriggerRepository {
       newRunKeyOwner: run?.personalKeyOwner ?? null,
       newRunRequester: run?.askedBy ?? null,
       newRunRouteName: run?.routeName ?? null,
+      newRunTraceparent: run?.traceparent ?? null,
       linkAnchor: effects.link?.anchor ?? null,
       linkRunId: effects.link?.runId ?? null,
       retrack: effects.retrack ?? null,

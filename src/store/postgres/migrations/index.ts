@@ -15,6 +15,7 @@ import { pgMigration0013 } from './0013-run-reservations.js';
 import { pgMigration0014 } from './0014-audit-trail.js';
 import { pgMigration0015 } from './0015-approvals.js';
 import { pgMigration0016 } from './0016-state-count-indexes.js';
+import { pgMigration0017 } from './0017-trace-context.js';
 
 /**
  * Every PostgreSQL migration, in order. Append-only. Migration N here makes the same change as the
@@ -38,4 +39,5 @@ export const PG_MIGRATIONS: readonly Migration[] = [
   pgMigration0014,
   pgMigration0015,
   pgMigration0016,
+  pgMigration0017,
 ];
