@@ -144,6 +144,17 @@ describe('traces over OTLP/HTTP', { timeout: 60_000 }, () => {
       30_000,
     );
     expect(change.links).toContainEqual({ traceId: intake.traceId, spanId: intake.spanId });
+    // The run's whole life by its run id: the end's announcement in the thread names the run too.
+    const announced = await receiver.waitFor(
+      (spans) =>
+        named(
+          spans,
+          'agent_bridge.outbox.deliver',
+          (span) => span.attributes['gen_ai.conversation.id'] === runId && span.attributes['agent_bridge.outbox.kind'] === 'announce',
+        ),
+      'the end announced, found by the run id',
+    );
+    expect(announced.links).toContainEqual({ traceId: intake.traceId, spanId: intake.spanId });
     expect(receiver.requests()[0]?.['x-api-key']).toBe(COLLECTOR_KEY);
   });
 

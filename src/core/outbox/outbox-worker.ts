@@ -177,7 +177,14 @@ export class OutboxWorker implements HandOverWorker<OutboxRow> {
     };
     const traces = tracing();
     if (!traces.on) return notifier.deliver(delivery);
-    const attributes = { [ATTR.place]: row.destination, [ATTR.outboxKind]: row.kind, [ATTR.attempt]: row.attempts };
+    const runId = runOf(delivery.message);
+    const attributes = {
+      [ATTR.place]: row.destination,
+      [ATTR.outboxKind]: row.kind,
+      [ATTR.attempt]: row.attempts,
+      // The run it is about, where the message names one: a search by run id finds every message sent about it.
+      ...(runId !== undefined && { [ATTR.runId]: runId, [ATTR.genAiConversation]: runId }),
+    };
     return traces.inSpan(SPAN.delivery, { kind: 'producer', root: true, links: [row.traceparent], attributes }, () => notifier.deliver(delivery));
   }
 
@@ -310,4 +317,11 @@ export function safeErrorText(error: unknown): string {
 /** Drops keys whose value is undefined, so `{ leaseMs: undefined }` keeps the default. */
 function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
+}
+
+/** The run a message is about, when it names one (a status, an announcement, a follow-up taken). */
+function runOf(message: OutboxMessage): string | undefined {
+  if ('run' in message) return message.run.runId;
+  if ('runId' in message) return message.runId;
+  return undefined;
 }
