@@ -1,9 +1,8 @@
 import type { IntakeService } from '../core/intake/intake-service.js';
 import type { Logger } from '../core/ports/logger.js';
 import type { Store } from '../core/ports/store.js';
-import { oneLine } from '../core/quote.js';
 import type { WebhookOutcome } from '../http/signed-webhook.js';
-import { toldInEveryPlace } from '../surface-kit/told-in-every-place.js';
+import { gateOnRun, tellClosed } from '../surface-kit/code-host-acts.js';
 import { actOf, type GithubAct, type GithubTriggerConfig } from './normalise.js';
 import type { GithubEvent } from './parse-webhook.js';
 import { seenRows } from './receipt.js';
@@ -40,26 +39,22 @@ export async function handleGithubWebhook(delivery: GithubEvent, deliveryId: str
   if (await deps.store.eventKeys.has(deliveryKey(deliveryId))) return { outcome: 'duplicate', reason: 'delivery seen before' };
   const act = actOf(delivery, deps.config);
   if (act.kind === 'ignored') return { outcome: 'ignored', reason: act.reason };
-  if (act.kind === 'closed') return closed(act, deliveryId, deps);
+  if (act.kind === 'closed') return tellClosed('github', 'pull request', act, deliveryKey(deliveryId), deps);
   const replay = await replayed(act, deps);
   if (replay) return { outcome: 'ignored', reason: replay };
 
-  let { input } = act;
-  // An @agent comment on an issue that has a run steers it (the worker would too, after a start comment owed for nothing).
-  if (act.ifLinked && (await deps.store.anchors.currentRun(input.anchor))) input = act.ifLinked;
-  if (act.needsRun || (input.kind === 'start' && input.payload.unlessActive)) {
-    const runId = await deps.store.anchors.currentRun(input.anchor);
-    const run = runId ? await deps.store.trackedRuns.get(runId) : undefined;
-    if (act.needsRun && !run) return { outcome: 'ignored', reason: `${input.anchor} has no run` };
-    if (input.kind === 'start' && run?.tracked) return { outcome: 'ignored', reason: `run ${run.runId} is still active on ${input.anchor}` };
-    if (act.checkFailure && run) {
-      // A redelivered failure under a new delivery id must not take a second place under the cap.
-      if (!(await deps.store.eventKeys.remember(`github:check-seen:${input.key}`, deps.now())))
-        return { outcome: 'duplicate', reason: 'check run seen before' };
-      if (!(await takeCheckPlace(run.runId, deps)))
-        return { outcome: 'ignored', reason: `run ${run.runId} was told ${deps.config.ciFailures} failed checks already` };
-    }
-  }
+  const cap = act.checkFailure
+    ? {
+        seenKey: `github:check-seen:${act.input.key}`,
+        placeKey: checkFailureKey,
+        max: deps.config.ciFailures,
+        what: 'failed checks',
+        seenReason: 'check run seen before',
+      }
+    : undefined;
+  const gated = await gateOnRun(act, deps, cap);
+  if ('outcome' in gated) return gated;
+  const { input } = gated;
   // A requester still to be cleared gets no 👀 yet: the worker owes it once GitHub says they may act.
   const alsoOwed = input.payload.checkRequester ? [] : seenRows(input);
   const { accepted } = await deps.intake.submit(input, { rememberKeys: [deliveryKey(deliveryId)], alsoOwed });
@@ -78,25 +73,4 @@ async function replayed(act: Extract<GithubAct, { kind: 'trigger' }>, deps: Gith
     return `older than the last label change seen on ${act.labelChangeOf}`;
   }
   return undefined;
-}
-
-/** One of the run's `github.ci_failures` places, taken in the store (each an event key inserted once). */
-async function takeCheckPlace(runId: string, deps: GithubWebhookDeps): Promise<boolean> {
-  for (let n = 1; n <= deps.config.ciFailures; n++) {
-    if (await deps.store.eventKeys.remember(checkFailureKey(runId, n), deps.now())) return true;
-  }
-  return false;
-}
-
-/** A merge or a close without merge: one notice in every place of the pull request's run, keyed so it is told once. */
-async function closed(act: Extract<ReturnType<typeof actOf>, { kind: 'closed' }>, deliveryId: string, deps: GithubWebhookDeps): Promise<WebhookOutcome> {
-  const runId = await deps.store.anchors.currentRun(act.place);
-  const run = runId ? await deps.store.trackedRuns.get(runId) : undefined;
-  if (!run) return { outcome: 'ignored', reason: `${act.place} has no run` };
-  // The pull request by GitHub's name for it, linked to its page (`html_url` of the verified payload).
-  const parts = ['The pull request ', { url: act.url, label: act.name }, ` was ${act.merged ? 'merged' : 'closed without merging'} by ${oneLine(act.by)}.`];
-  const rows = toldInEveryPlace(run, `github:${act.merged ? 'merged' : 'closed'}:${act.place}`, parts);
-  const added = await deps.intake.owe(rows);
-  await deps.store.eventKeys.remember(deliveryKey(deliveryId), deps.now());
-  return added > 0 ? { outcome: 'stored' } : { outcome: 'duplicate', reason: 'told before' };
 }

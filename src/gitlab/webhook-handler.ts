@@ -2,10 +2,9 @@ import type { IntakeService } from '../core/intake/intake-service.js';
 import type { OutboxMessage } from '../core/ports/messages.js';
 import type { NewOutboxRow, Store } from '../core/ports/store.js';
 import type { TriggerInput } from '../core/ports/triggers.js';
-import { oneLine } from '../core/quote.js';
 import type { WebhookOutcome } from '../http/signed-webhook.js';
-import { toldInEveryPlace } from '../surface-kit/told-in-every-place.js';
-import type { GitlabAct, GitlabTriggerConfig, Self } from './acts.js';
+import { gateOnRun, tellClosed } from '../surface-kit/code-host-acts.js';
+import type { GitlabTriggerConfig, Self } from './acts.js';
 import { actOf } from './normalise.js';
 import type { GitlabDelivery } from './webhook-endpoint.js';
 
@@ -48,49 +47,24 @@ export async function handleGitlabWebhook(delivery: GitlabDelivery, deps: Gitlab
   if (deliveryId !== undefined && (await deps.store.eventKeys.has(deliveryKey(deliveryId)))) return { outcome: 'duplicate', reason: 'delivery seen before' };
   const act = actOf(delivery.event, deps.config, deps.self);
   if (act.kind === 'ignored') return { outcome: 'ignored', reason: act.reason };
-  if (act.kind === 'closed') return closed(act, deliveryId, deps);
+  if (act.kind === 'closed') return tellClosed('gitlab', 'merge request', act, deliveryId === undefined ? undefined : deliveryKey(deliveryId), deps);
   const at = act.at ? Date.parse(act.at) : Number.NaN;
   if (Number.isFinite(at) && at < deps.now() - deps.retentionMs) return { outcome: 'ignored', reason: 'the act is older than intake.dedupe_retention' };
 
-  let { input } = act;
-  // A handle note on an issue that has a run steers it (the worker would too, after a start note owed for nothing).
-  if (act.ifLinked && (await deps.store.anchors.currentRun(input.anchor))) input = act.ifLinked;
-  if (act.needsRun || (input.kind === 'start' && input.payload.unlessActive)) {
-    const runId = await deps.store.anchors.currentRun(input.anchor);
-    const run = runId ? await deps.store.trackedRuns.get(runId) : undefined;
-    if (act.needsRun && !run) return { outcome: 'ignored', reason: `${input.anchor} has no run` };
-    if (input.kind === 'start' && run?.tracked) return { outcome: 'ignored', reason: `run ${run.runId} is still active on ${input.anchor}` };
-    if (act.pipelineFailure && run) {
-      // A redelivered failure under a new delivery id must not take a second place under the cap.
-      if (!(await deps.store.eventKeys.remember(`gitlab:pipeline-seen:${input.key}`, deps.now())))
-        return { outcome: 'duplicate', reason: 'pipeline seen before' };
-      if (!(await takePipelinePlace(run.runId, deps)))
-        return { outcome: 'ignored', reason: `run ${run.runId} was told ${deps.config.pipelineFailures} failed pipelines already` };
-    }
-  }
+  const cap = act.pipelineFailure
+    ? {
+        seenKey: `gitlab:pipeline-seen:${act.input.key}`,
+        placeKey: pipelineFailureKey,
+        max: deps.config.pipelineFailures,
+        what: 'failed pipelines',
+        seenReason: 'pipeline seen before',
+      }
+    : undefined;
+  const gated = await gateOnRun(act, deps, cap);
+  if ('outcome' in gated) return gated;
+  const { input } = gated;
   // A requester still to be cleared gets no `eyes` yet: the worker owes it once GitLab says they may act.
   const alsoOwed = input.payload.checkRequester ? [] : seenRows(input);
   const { accepted } = await deps.intake.submit(input, { rememberKeys: deliveryId === undefined ? [] : [deliveryKey(deliveryId)], alsoOwed });
   return accepted ? { outcome: 'stored' } : { outcome: 'duplicate', reason: 'act seen before' };
-}
-
-/** One of the run's `gitlab.pipeline_failures` places, taken in the store (each an event key inserted once). */
-async function takePipelinePlace(runId: string, deps: GitlabWebhookDeps): Promise<boolean> {
-  for (let n = 1; n <= deps.config.pipelineFailures; n++) {
-    if (await deps.store.eventKeys.remember(pipelineFailureKey(runId, n), deps.now())) return true;
-  }
-  return false;
-}
-
-/** A merge or a close without merge: one notice in every place of the merge request's run, keyed so it is told once. */
-async function closed(act: Extract<GitlabAct, { kind: 'closed' }>, deliveryId: string | undefined, deps: GitlabWebhookDeps): Promise<WebhookOutcome> {
-  const runId = await deps.store.anchors.currentRun(act.place);
-  const run = runId ? await deps.store.trackedRuns.get(runId) : undefined;
-  if (!run) return { outcome: 'ignored', reason: `${act.place} has no run` };
-  // The merge request by GitLab's name for it, linked to its page (`url` of the verified payload).
-  const parts = ['The merge request ', { url: act.url, label: act.name }, ` was ${act.merged ? 'merged' : 'closed without merging'} by ${oneLine(act.by)}.`];
-  const rows = toldInEveryPlace(run, `gitlab:${act.merged ? 'merged' : 'closed'}:${act.place}`, parts);
-  const added = await deps.intake.owe(rows);
-  if (deliveryId !== undefined) await deps.store.eventKeys.remember(deliveryKey(deliveryId), deps.now());
-  return added > 0 ? { outcome: 'stored' } : { outcome: 'duplicate', reason: 'told before' };
 }
